@@ -1,0 +1,22 @@
+// One Jest run over every package. Workspace libs resolve to their TypeScript sources,
+// so tests never depend on a prior build.
+const libs = ['config', 'logger', 'errors', 'jsonapi', 'db', 'events', 'auth', 'testing', 'resource-kit'];
+
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/gateway', '<rootDir>/tests'],
+  testMatch: ['**/test/**/*.test.ts', '<rootDir>/tests/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  moduleNameMapper: {
+    [`^@firewatch/(${libs.join('|')})$`]: '<rootDir>/libs/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.jest.json' }],
+  },
+  globalSetup: '<rootDir>/libs/testing/jest-global-setup.js',
+  globalTeardown: '<rootDir>/libs/testing/jest-global-teardown.js',
+  testTimeout: 30000,
+};

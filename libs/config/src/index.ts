@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/** Raised when the environment does not satisfy a service's configuration schema. */
+export class ConfigError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(
+      'Invalid configuration: ' +
+        issues.map((i) => `${i.variable}: ${i.message}`).join('; '),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses `env` against a zod object whose keys are environment variable names.
+ * Every problem is reported at once, each naming its variable, so an operator
+ * fixes a deployment in one pass.
+ */
+export function loadConfig<S extends z.ZodObject>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
+  const source: Record<string, string | undefined> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    // An empty variable means "unset": `FOO= node app` must not pass as a value.
+    source[key] = value === '' ? undefined : value;
+  }
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? '(root)'),
+        message: issue.message,
+      })),
+    );
+  }
+  return result.data;
+}
+
+/**
+ * Loads configuration or stops the process with a message naming each bad variable.
+ * Intended for `main.ts`; libraries and tests call {@link loadConfig}.
+ */
+export function loadConfigOrExit<S extends z.ZodObject>(schema: S, service: string): z.infer<S> {
+  try {
+    return loadConfig(schema, process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(
+        JSON.stringify({ level: 'error', service, message: err.message, issues: err.issues }) + '\n',
+      );
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+}
+
+/** Reusable field schemas for common variable shapes. */
+export const env = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  url: () => z.url(),
+  /** A secret of at least 32 characters; shorter ones are refused rather than padded. */
+  secret: () => z.string().min(32, 'must be at least 32 characters'),
+  bool: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'])
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  int: (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback),
+  logLevel: () => z.enum(['error', 'warn', 'info', 'http', 'debug', 'silent']).default('info'),
+  list: () =>
+    z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [])),
+};

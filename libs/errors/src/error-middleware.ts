@@ -1,0 +1,72 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '@firewatch/logger';
+import {
+  BadRequestError,
+  type ErrorObject,
+  HttpError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  UnsupportedMediaTypeError,
+} from './http-errors.js';
+
+const MEDIA_TYPE = 'application/vnd.api+json';
+
+/** Maps errors thrown by body parsers (which carry a `type`) to our family. */
+function fromBodyParser(err: { type?: string; status?: number }): HttpError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new BadRequestError('The request body is not valid JSON.', { code: 'malformed_json' });
+    case 'entity.too.large':
+      return new PayloadTooLargeError();
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new UnsupportedMediaTypeError('The request body encoding or charset is not supported.');
+    case 'request.aborted':
+      return new BadRequestError('The request was aborted by the client.');
+    default:
+      return undefined;
+  }
+}
+
+export function toErrorDocument(err: HttpError): { errors: ErrorObject[] } | typeof RateLimitedError.BODY {
+  return err instanceof RateLimitedError ? RateLimitedError.BODY : { errors: err.toErrorObjects() };
+}
+
+/**
+ * The one place errors become HTTP answers. Client errors are answered as they are;
+ * anything else is logged with the request id and answered as a bare 500.
+ */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    let httpError: HttpError;
+    if (err instanceof HttpError) httpError = err;
+    else httpError = fromBodyParser(err ?? {}) ?? new InternalServerError();
+
+    if (httpError.status >= 500) {
+      logger.error('request failed', {
+        request_id: (req as { id?: string }).id,
+        method: req.method,
+        path: req.path,
+        status: httpError.status,
+        error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+      });
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
+    const body = toErrorDocument(httpError);
+    res
+      .status(httpError.status)
+      .type(httpError instanceof RateLimitedError ? 'application/json' : MEDIA_TYPE)
+      .send(JSON.stringify(body));
+  };
+}
+
+/** The fall-through handler: no route matched. */
+export function notFoundMiddleware(): RequestHandler {
+  return (req, _res, next) => next(new NotFoundError(`No route for ${req.method} ${req.path}.`, { code: 'route_not_found' }));
+}

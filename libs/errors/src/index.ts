@@ -1,0 +1,2 @@
+export * from './http-errors.js';
+export { errorMiddleware, notFoundMiddleware, toErrorDocument } from './error-middleware.js';

@@ -1,0 +1,3 @@
+export { createLogger, type Logger, type LoggerOptions } from './logger.js';
+export { redact } from './redact.js';
+export { requestContext, currentRequestId, requestIdMiddleware, REQUEST_ID_HEADER } from './request-context.js';

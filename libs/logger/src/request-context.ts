@@ -1,0 +1,33 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+interface RequestContext {
+  requestId: string;
+}
+
+/** Carries the request id through async calls so every log line of a request names it. */
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
+}
+
+/**
+ * Takes `X-Request-Id` from the caller (the gateway makes one when the client sent
+ * none), echoes it on the response and runs the rest of the request inside its context.
+ * Ids that are not short safe tokens are replaced, so a client cannot forge log lines.
+ */
+export function requestIdMiddleware() {
+  return (req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
+    const given = req.headers[REQUEST_ID_HEADER];
+    const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
+    req.id = requestId;
+    req.headers[REQUEST_ID_HEADER] = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    requestContext.run({ requestId }, next);
+  };
+}

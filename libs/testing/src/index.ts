@@ -1,0 +1,5 @@
+export { resolveInfrastructure, type Infrastructure } from './infrastructure.js';
+export { createTestDatabase, type TestDatabase } from './test-database.js';
+export { listen, type Listening } from './listen.js';
+export { testPrincipal } from './principal.js';
+export { collectEvents, type EventCollector } from './amqp.js';

@@ -1,0 +1,84 @@
+import net from 'node:net';
+
+export interface Infrastructure {
+  databaseUrl: string;
+  amqpUrl: string;
+  redisUrl: string;
+  /** Stops containers started here; a no-op for services found running. */
+  stop(): Promise<void>;
+}
+
+function reachable(url: string, defaultPort: number, timeoutMs = 1000): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || defaultPort) });
+    const done = (ok: boolean) => { socket.destroy(); resolve(ok); };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+interface Candidate {
+  name: string;
+  envVar: string;
+  local: string;
+  port: number;
+  container: () => Promise<{ url: string; stop: () => Promise<unknown> }>;
+}
+
+const CANDIDATES: Candidate[] = [
+  {
+    name: 'PostgreSQL', envVar: 'DATABASE_URL', local: 'postgres://postgres@127.0.0.1:5432/postgres', port: 5432,
+    container: async () => {
+      const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+      const c = await new PostgreSqlContainer('postgres:16-alpine').start();
+      return { url: c.getConnectionUri(), stop: () => c.stop() };
+    },
+  },
+  {
+    name: 'RabbitMQ', envVar: 'AMQP_URL', local: 'amqp://guest:guest@127.0.0.1:5672', port: 5672,
+    container: async () => {
+      const { RabbitMQContainer } = await import('@testcontainers/rabbitmq');
+      const c = await new RabbitMQContainer('rabbitmq:4-alpine').start();
+      return { url: c.getAmqpUrl(), stop: () => c.stop() };
+    },
+  },
+  {
+    name: 'Redis', envVar: 'REDIS_URL', local: 'redis://127.0.0.1:6379', port: 6379,
+    container: async () => {
+      const { RedisContainer } = await import('@testcontainers/redis');
+      const c = await new RedisContainer('redis:7-alpine').start();
+      return { url: c.getConnectionUrl(), stop: () => c.stop() };
+    },
+  },
+];
+
+/**
+ * Finds each backing service the tests need: the URL in the environment when set,
+ * else the standard local port when something answers there, else a container
+ * (when Docker is available), else a failure that says what is missing.
+ */
+export async function resolveInfrastructure(env: NodeJS.ProcessEnv = process.env): Promise<Infrastructure> {
+  const urls: string[] = [];
+  const stops: (() => Promise<unknown>)[] = [];
+  for (const c of CANDIDATES) {
+    const given = env[`TEST_${c.envVar}`] ?? env[c.envVar];
+    if (given) { urls.push(given); continue; }
+    if (await reachable(c.local, c.port)) { urls.push(c.local); continue; }
+    try {
+      const started = await c.container();
+      urls.push(started.url);
+      stops.push(started.stop);
+    } catch (err) {
+      throw new Error(
+        `${c.name} is needed by the tests: set ${c.envVar}, run it on 127.0.0.1:${c.port}, ` +
+          `or make a Docker engine available for testcontainers (${(err as Error).message})`,
+      );
+    }
+  }
+  return {
+    databaseUrl: urls[0], amqpUrl: urls[1], redisUrl: urls[2],
+    stop: async () => { await Promise.all(stops.map((s) => s())); },
+  };
+}
