@@ -1,1 +1,13 @@
-export {};
+export * from './document.js';
+export { MEDIA_TYPE, mediaTypeMiddleware, jsonApiBody, sendDocument } from './media-type.js';
+export { parsePage, paginationLinks, type Page, type PageOptions } from './pagination.js';
+export {
+  parseListQuery,
+  assertOnlyParams,
+  type ListQuery,
+  type ListQuerySpec,
+  type FilterKind,
+  type FilterCondition,
+  type SortField,
+} from './list-query.js';
+export { parseRequestDocument, zodIssuesToValidation } from './request-document.js';

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { env, loadConfig, loadConfigOrExit } from '@firewatch/config';
+
+/** An upstream base URL without a trailing slash; unset means "not deployed". */
+const optionalUrl = () =>
+  env
+    .url()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v.replace(/\/+$/, '')));
+
+export const gatewayConfigSchema = z.object({
+  PORT: env.port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  INTERNAL_TOKEN_SECRET: env.secret(),
+  AUTH_SERVICE_URL: env.url().transform((v) => v.replace(/\/+$/, '')),
+  INCIDENT_CONFIG_URL: optionalUrl(),
+  COMMUNICATIONS_URL: optionalUrl(),
+  ON_CALL_URL: optionalUrl(),
+  WEBHOOKS_URL: optionalUrl(),
+  REDIS_URL: env.url().optional(),
+  RATE_LIMIT_READS: env.int(5, 1),
+  RATE_LIMIT_WRITES: env.int(3, 1),
+  RATE_LIMIT_WINDOW_SECONDS: env.int(60, 1),
+  CREDENTIAL_CACHE_TTL_MS: env.int(3000, 0),
+  BODY_LIMIT_BYTES: env.int(1_048_576, 1),
+  UPSTREAM_TIMEOUT_MS: env.int(30_000, 1),
+  // `http` by default so every request leaves an access-log line; `info` silences them.
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug', 'silent']).default('http'),
+  SHUTDOWN_GRACE_MS: env.int(10_000, 0),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+/** Parses a given environment; tests build configurations with it. */
+export function parseGatewayConfig(source: NodeJS.ProcessEnv): GatewayConfig {
+  return loadConfig(gatewayConfigSchema, source);
+}
+
+/** The process's configuration, or exit 78 naming each bad variable. */
+export function loadGatewayConfig(): GatewayConfig {
+  return loadConfigOrExit(gatewayConfigSchema, 'gateway');
+}

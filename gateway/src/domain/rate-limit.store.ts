@@ -1,0 +1,30 @@
+/** The outcome of counting one request against a sliding-window log. */
+export interface RateLimitHit {
+  allowed: boolean;
+  /** Requests counted in the window, this one included when allowed. */
+  used: number;
+  /** When the oldest counted request was made (epoch ms); null when the window is empty. */
+  oldestMs: number | null;
+  /** The store's clock at the time of the hit (epoch ms); Redis's clock for the Redis store. */
+  nowMs: number;
+}
+
+/**
+ * A sliding-window log shared by every replica that uses the same store. `hit` counts the
+ * request only when fewer than `limit` requests were accepted in the last `windowMs`, so
+ * refused requests never lengthen a client's wait.
+ */
+export interface RateLimitStore {
+  hit(key: string, limit: number, windowMs: number): Promise<RateLimitHit>;
+  /** Rejects when the store cannot serve (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Raised when the store is unreachable; the gateway then refuses rather than lets through. */
+export class RateLimitStoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The rate-limit store is unavailable.', { cause });
+    this.name = 'RateLimitStoreUnavailableError';
+  }
+}

@@ -1,0 +1,152 @@
+import type { Channel, ConsumeMessage } from 'amqplib';
+import type { Logger } from '@firewatch/logger';
+import { createAmqpConnection } from './amqp-connection.js';
+import { cancellableSleep } from './backoff.js';
+import { EVENTS_DLX, EVENTS_EXCHANGE } from './event-catalog.js';
+import { isEventEnvelope, type EventEnvelope } from './event-envelope.js';
+
+/** Options of {@link createAmqpConsumer}. */
+export interface AmqpConsumerOptions {
+  amqpUrl: string;
+  logger: Logger;
+  /** Durable quorum queue name; `<queue>.dead` holds what exceeded the delivery limit. */
+  queue: string;
+  /** Routing-key patterns bound on the exchange (`#` for every event). */
+  bindings: string[];
+  /** Unacknowledged messages this consumer may hold. */
+  prefetch: number;
+  /** Resolve to ack; throw to have the message redelivered. Must tolerate duplicates (dedupe by `envelope.id`). */
+  handler: (envelope: EventEnvelope, msg: ConsumeMessage) => Promise<void>;
+  /** Defaults to `firewatch.events`. */
+  exchange?: string;
+  /** Defaults to `firewatch.events.dlx`. */
+  deadLetterExchange?: string;
+  /** Deliveries after which the broker dead-letters a message. Default 20 (RabbitMQ 4's default, made explicit for 3.x). */
+  deliveryLimit?: number;
+  /** Pause before a failed message is handed back, so a failing dependency is not hammered. Default 1000. */
+  retryDelayMs?: number;
+}
+
+/** A running consumer; see {@link createAmqpConsumer}. */
+export interface AmqpConsumer {
+  /** Connects and consumes (one attempt; failures retry in the background). */
+  start(): Promise<void>;
+  /** Stops taking messages, waits for handlers in flight, closes. Idempotent. */
+  stop(): Promise<void>;
+  readonly connected: boolean;
+  /** @internal Test hook: destroys the broker socket as a network failure would. */
+  simulateConnectionLoss(): void;
+}
+
+/**
+ * Consumes events from a durable quorum queue bound to the events exchange, with manual
+ * acks and `prefetch`. A handler that resolves acks the message; one that throws has it
+ * rejected with requeue (`basic.reject`, which counts toward the delivery limit on every
+ * RabbitMQ version, where `basic.nack` no longer does since 4.3); past `deliveryLimit`
+ * the broker moves it to `<queue>.dead` through the dead-letter exchange. A body that is
+ * not an envelope goes there at once. Reconnects like the outbox relay.
+ */
+export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
+  const { logger, queue } = opts;
+  const exchange = opts.exchange ?? EVENTS_EXCHANGE;
+  const dlx = opts.deadLetterExchange ?? EVENTS_DLX;
+  const retryDelayMs = opts.retryDelayMs ?? 1000;
+  let channel: Channel | null = null;
+  let consumerTag: string | null = null;
+  let stopped: Promise<void> | null = null;
+  const inFlight = new Set<Promise<void>>();
+  const sleeps = new Set<ReturnType<typeof cancellableSleep>>();
+
+  // Acks on a channel that died in the meantime throw; the broker redelivers those messages anyway.
+  const settle = (fn: () => void) => { try { fn(); } catch { /* channel gone */ } };
+
+  async function handle(ch: Channel, msg: ConsumeMessage): Promise<void> {
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(msg.content.toString('utf8'));
+    } catch { /* reported below */ }
+    if (!isEventEnvelope(envelope)) {
+      logger.error('event message is not an envelope, dead-lettering it', { queue, message_id: msg.properties.messageId });
+      settle(() => ch.reject(msg, false));
+      return;
+    }
+    try {
+      await opts.handler(envelope, msg);
+      settle(() => ch.ack(msg));
+    } catch (err) {
+      logger.warn('event handler failed, message will be redelivered', { queue, event_id: envelope.id, type: envelope.type, error: (err as Error).message });
+      if (!stopped && retryDelayMs > 0) {
+        const sleep = cancellableSleep(retryDelayMs);
+        sleeps.add(sleep);
+        await sleep.done;
+        sleeps.delete(sleep);
+      }
+      settle(() => ch.reject(msg, true));
+    }
+  }
+
+  const conn = createAmqpConnection({
+    url: opts.amqpUrl,
+    logger,
+    name: `consumer:${queue}`,
+    async setup(model) {
+      const ch = await model.createChannel();
+      ch.on('error', (err: Error) => logger.warn('consumer channel error', { queue, error: err.message }));
+      ch.on('close', () => {
+        if (channel !== ch) return;
+        channel = null;
+        conn.reset(new Error('consumer channel closed'));
+      });
+      await ch.assertExchange(exchange, 'topic', { durable: true });
+      await ch.assertExchange(dlx, 'direct', { durable: true });
+      await ch.assertQueue(`${queue}.dead`, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+      await ch.bindQueue(`${queue}.dead`, dlx, queue);
+      await ch.assertQueue(queue, {
+        durable: true,
+        arguments: {
+          'x-queue-type': 'quorum',
+          'x-delivery-limit': opts.deliveryLimit ?? 20,
+          'x-dead-letter-exchange': dlx,
+          'x-dead-letter-routing-key': queue,
+          // At-least-once dead-lettering (needs reject-publish overflow) so nothing past the limit is lost.
+          'x-dead-letter-strategy': 'at-least-once',
+          'x-overflow': 'reject-publish',
+        },
+      });
+      for (const pattern of opts.bindings) await ch.bindQueue(queue, exchange, pattern);
+      await ch.prefetch(opts.prefetch);
+      channel = ch;
+      const reply = await ch.consume(queue, (msg) => {
+        if (!msg) {
+          // The broker cancelled us (queue deleted): reconnecting re-asserts it.
+          if (channel === ch) conn.reset(new Error('consumer cancelled by broker'));
+          return;
+        }
+        const p = handle(ch, msg).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }, { noAck: false });
+      consumerTag = reply.consumerTag;
+    },
+    onDown: () => { channel = null; },
+  });
+
+  async function shutdown(): Promise<void> {
+    const ch = channel;
+    if (ch && consumerTag) await ch.cancel(consumerTag).catch(() => undefined);
+    for (const s of sleeps) s.cancel();
+    await Promise.allSettled([...inFlight]);
+    channel = null;
+    if (ch) await ch.close().catch(() => undefined);
+    await conn.close();
+  }
+
+  return {
+    start: () => conn.start(),
+    stop() {
+      stopped ??= shutdown();
+      return stopped;
+    },
+    get connected() { return conn.connected && channel !== null; },
+    simulateConnectionLoss: () => conn.destroySocket(),
+  };
+}

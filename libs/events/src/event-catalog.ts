@@ -1,0 +1,51 @@
+/** The RabbitMQ topic exchange every service publishes its events to (durable; routing key = event type). */
+export const EVENTS_EXCHANGE = 'firewatch.events';
+
+/** Where consumer queues dead-letter messages that exceeded their delivery limit. */
+export const EVENTS_DLX = 'firewatch.events.dlx';
+
+const INCIDENT_TYPES = ['created', 'updated', 'mitigated', 'resolved', 'cancelled', 'deleted'].map((a) => `incident.${a}`);
+
+/** Resources whose changes emit `<resource>.created|updated|deleted` (singular snake_case). */
+const CRUD_RESOURCES = [
+  'incident_event',
+  'environment',
+  'service',
+  'functionality',
+  'catalog_property',
+  'incident_role',
+  'retrospective_process',
+  'form_set_condition',
+  'dashboard',
+  'dashboard_panel',
+  'secret',
+  'authorization',
+  'incident_event_service',
+  'communications_type',
+  'communications_template',
+  'alert_group',
+  'alert_retrigger_rule',
+  'schedule',
+  'schedule_rotation',
+  'schedule_rotation_active_day',
+  'shift_override',
+  'webhooks_endpoint',
+  'api_key',
+] as const;
+
+/**
+ * The one catalog of event types in the code base. Writers may only emit these, the
+ * webhooks API serves this list at `GET /v1/webhooks/event_types` and refuses
+ * subscriptions to anything else.
+ */
+export const EVENT_TYPES: readonly string[] = Object.freeze([
+  ...INCIDENT_TYPES,
+  ...CRUD_RESOURCES.flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`)),
+]);
+
+const KNOWN = new Set(EVENT_TYPES);
+
+/** True when `s` is one of {@link EVENT_TYPES}. */
+export function isEventType(s: unknown): s is string {
+  return typeof s === 'string' && KNOWN.has(s);
+}

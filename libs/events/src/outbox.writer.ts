@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { isEventType } from './event-catalog.js';
+import type { EventEnvelope, EventInput } from './event-envelope.js';
+import { OUTBOX_CHANNEL, OUTBOX_TABLE } from './outbox.migration.js';
+
+function toEnvelope(input: EventInput): EventEnvelope {
+  // Both are programming errors, not client input: fail loudly inside the write's transaction.
+  if (!isEventType(input.type)) throw new Error(`Unknown event type "${input.type}": add it to EVENT_TYPES first`);
+  if (!Number.isInteger(input.team_id)) throw new Error(`Event ${input.type} needs an integer team_id`);
+  return {
+    id: randomUUID(),
+    type: input.type,
+    occurred_at: (input.occurred_at ?? new Date()).toISOString(),
+    team_id: input.team_id,
+    data: input.data,
+  };
+}
+
+/**
+ * Records events in the outbox as part of `trx`, so they exist exactly when the write
+ * that caused them commits. Also issues `NOTIFY firewatch_outbox`, which PostgreSQL
+ * delivers only on commit, so the relay wakes for committed rows and never for
+ * rolled-back ones. Rows of one call get increasing `seq` in input order.
+ *
+ * @throws Error when a type is not in `EVENT_TYPES` or `team_id` is not an integer.
+ */
+export async function writeEvents(trx: Knex.Transaction | Knex, inputs: readonly EventInput[]): Promise<EventEnvelope[]> {
+  const envelopes = inputs.map(toEnvelope);
+  if (envelopes.length === 0) return envelopes;
+  await trx(OUTBOX_TABLE).insert(
+    envelopes.map((e) => ({ id: e.id, type: e.type, team_id: e.team_id, payload: JSON.stringify(e) })),
+  );
+  await trx.raw(`NOTIFY ${OUTBOX_CHANNEL}`);
+  return envelopes;
+}
+
+/** {@link writeEvents} for a single event; returns its envelope. */
+export async function writeEvent(trx: Knex.Transaction | Knex, input: EventInput): Promise<EventEnvelope> {
+  const [envelope] = await writeEvents(trx, [input]);
+  return envelope;
+}

@@ -1,0 +1,43 @@
+/** A JSON:API resource object as the API returns it. */
+export interface ResourceObject<A = Record<string, unknown>> {
+  id: string;
+  type: string;
+  attributes: A;
+  relationships?: Record<string, { data: { id: string; type: string } | { id: string; type: string }[] | null }>;
+}
+
+export interface Links {
+  self: string;
+  first: string;
+  prev: string | null;
+  next: string | null;
+  last: string | null;
+}
+
+export interface Meta {
+  current_page: number;
+  next_page: number | null;
+  prev_page: number | null;
+  total_count: number;
+  total_pages: number;
+}
+
+export interface SingleDocument {
+  data: ResourceObject;
+  included?: ResourceObject[];
+}
+
+export interface CollectionDocument {
+  data: ResourceObject[];
+  included?: ResourceObject[];
+  links: Links;
+  meta: Meta;
+}
+
+export function resourceObject<A extends Record<string, unknown>>(type: string, id: string, attributes: A): ResourceObject<A> {
+  return { id, type, attributes };
+}
+
+export function singleDocument(data: ResourceObject, included?: ResourceObject[]): SingleDocument {
+  return included && included.length ? { data, included } : { data };
+}

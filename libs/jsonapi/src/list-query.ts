@@ -1,0 +1,141 @@
+import { BadRequestError } from '@firewatch/errors';
+import { type Page, type PageOptions, parsePage } from './pagination.js';
+
+/** How a filterable field is compared; decides which operators it takes. */
+export type FilterKind = 'string' | 'date' | 'boolean' | 'integer' | 'uuid' | 'search';
+
+type Op = 'eq' | 'not_eq' | 'in' | 'not_in' | 'gt' | 'gte' | 'lt' | 'lte' | 'search';
+
+export interface FilterCondition {
+  field: string;
+  op: Op;
+  value: string | number | boolean | Date | (string | number)[];
+}
+
+export interface SortField {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface ListQuerySpec {
+  filters?: Record<string, FilterKind>;
+  sorts?: readonly string[];
+  includes?: readonly string[];
+  page?: PageOptions;
+  /** Further parameters the endpoint reads itself (e.g. a shifts range). */
+  extraParams?: readonly string[];
+}
+
+export interface ListQuery {
+  filters: FilterCondition[];
+  sort: SortField[];
+  include: string[];
+  page: Page;
+  extra: Record<string, string>;
+}
+
+const OPS: Record<FilterKind, readonly Op[]> = {
+  string: ['eq', 'not_eq', 'in', 'not_in'],
+  uuid: ['eq', 'not_eq', 'in', 'not_in'],
+  integer: ['eq', 'not_eq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte'],
+  date: ['eq', 'gt', 'gte', 'lt', 'lte'],
+  boolean: ['eq'],
+  search: ['search'],
+};
+
+const FILTER_KEY = /^filter\[([a-z0-9_]+)\](?:\[([a-z_]+)\])?$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function bad(parameter: string, detail: string, code = 'invalid_parameter'): never {
+  throw new BadRequestError(detail, { source: { parameter }, code });
+}
+
+function single(query: Record<string, unknown>, key: string): string {
+  const value = query[key];
+  if (typeof value !== 'string') bad(key, `${key} must be given once, as a string.`);
+  return value;
+}
+
+function convert(kind: FilterKind, raw: string, parameter: string): string | number | boolean | Date {
+  switch (kind) {
+    case 'integer':
+      if (!/^-?\d+$/.test(raw)) bad(parameter, `${parameter} must be an integer.`);
+      return Number(raw);
+    case 'boolean':
+      if (raw !== 'true' && raw !== 'false') bad(parameter, `${parameter} must be true or false.`);
+      return raw === 'true';
+    case 'date': {
+      const date = new Date(raw);
+      if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(date.getTime())) bad(parameter, `${parameter} must be an ISO 8601 date-time.`);
+      return date;
+    }
+    case 'uuid':
+      if (!UUID.test(raw)) bad(parameter, `${parameter} must be a UUID.`);
+      return raw;
+    default:
+      return raw;
+  }
+}
+
+function parseFilter(key: string, raw: string, filters: Record<string, FilterKind>): FilterCondition {
+  const match = FILTER_KEY.exec(key);
+  const field = match?.[1];
+  if (!match || !field || !(field in filters)) bad(key, `Unknown filter ${key}. Allowed: ${Object.keys(filters).join(', ') || 'none'}.`, 'unknown_filter');
+  const kind = filters[field];
+  const op = (match[2] ?? (kind === 'search' ? 'search' : 'eq')) as Op;
+  if (!OPS[kind].includes(op)) bad(key, `Operator ${op} is not supported for filter[${field}].`, 'unknown_filter');
+  if (op === 'in' || op === 'not_in') {
+    const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    if (!values.length) bad(key, `${key} needs at least one value.`);
+    return { field, op, value: values.map((v) => convert(kind, v, key) as string | number) };
+  }
+  return { field, op, value: convert(kind, raw, key) };
+}
+
+function parseSort(raw: string, allowed: readonly string[]): SortField[] {
+  return raw.split(',').map((part) => {
+    const desc = part.startsWith('-');
+    const field = desc ? part.slice(1) : part;
+    if (!allowed.includes(field)) bad('sort', `Cannot sort by "${field}". Allowed: ${allowed.join(', ') || 'none'}.`, 'unknown_sort');
+    return { field, direction: desc ? 'desc' : 'asc' };
+  });
+}
+
+function parseInclude(raw: string, allowed: readonly string[]): string[] {
+  const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const v of values) {
+    if (!allowed.includes(v)) bad('include', `Cannot include "${v}". Allowed: ${allowed.join(', ') || 'none'}.`, 'unknown_include');
+  }
+  return [...new Set(values)];
+}
+
+/** 400 for any query parameter outside `allowed` (single-resource endpoints). */
+export function assertOnlyParams(query: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const key of Object.keys(query)) {
+    if (!allowed.includes(key)) bad(key, `Unknown query parameter ${key}.`, 'unknown_parameter');
+  }
+}
+
+/**
+ * Parses a collection request's query against the endpoint's allow-lists:
+ * `filter[...]`, `sort`, `include`, `page[...]`. Anything else, or a value that
+ * does not fit, is a 400 naming the parameter.
+ */
+export function parseListQuery(query: Record<string, unknown>, spec: ListQuerySpec): ListQuery {
+  const out: ListQuery = {
+    filters: [],
+    sort: [],
+    include: [],
+    page: parsePage(query, spec.page ?? { defaultSize: 20, maxSize: 100 }),
+    extra: {},
+  };
+  for (const key of Object.keys(query)) {
+    if (key === 'page[number]' || key === 'page[size]') continue;
+    if (key.startsWith('filter[')) out.filters.push(parseFilter(key, single(query, key), spec.filters ?? {}));
+    else if (key === 'sort') out.sort = parseSort(single(query, key), spec.sorts ?? []);
+    else if (key === 'include') out.include = parseInclude(single(query, key), spec.includes ?? []);
+    else if (spec.extraParams?.includes(key)) out.extra[key] = single(query, key);
+    else bad(key, `Unknown query parameter ${key}.`, 'unknown_parameter');
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+import express, { type RequestHandler, type Response } from 'express';
+import { NotAcceptableError, UnsupportedMediaTypeError } from '@firewatch/errors';
+
+export const MEDIA_TYPE = 'application/vnd.api+json';
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** `application/vnd.api+json`, optionally with a charset; JSON:API forbids other parameters. */
+function isJsonApiContentType(value: string): boolean {
+  const [type, ...params] = value.split(';').map((s) => s.trim().toLowerCase());
+  if (type !== MEDIA_TYPE) return false;
+  return params.every((p) => p === '' || p === 'charset=utf-8' || p.startsWith('ext=') || p.startsWith('profile='));
+}
+
+function acceptsJsonApi(accept: string): boolean {
+  return accept.split(',').some((part) => {
+    const [range] = part.split(';').map((s) => s.trim().toLowerCase());
+    return range === MEDIA_TYPE || range === '*/*' || range === 'application/*';
+  });
+}
+
+/**
+ * 415 for a body in another media type, 406 when `Accept` rules out JSON:API.
+ * Runs before the body parser so a refused body is never read.
+ */
+export function mediaTypeMiddleware(): RequestHandler {
+  return (req, _res, next) => {
+    const accept = req.headers.accept;
+    if (accept && !acceptsJsonApi(accept)) return next(new NotAcceptableError());
+    if (hasBody(req.headers)) {
+      const type = req.headers['content-type'];
+      if (!type || !isJsonApiContentType(type)) return next(new UnsupportedMediaTypeError());
+    }
+    next();
+  };
+}
+
+/** Strict JSON body parser for the JSON:API media type. */
+export function jsonApiBody(limit: string | number = '1mb'): RequestHandler {
+  return express.json({ type: MEDIA_TYPE, limit, strict: true });
+}
+
+/** Sends a JSON:API document with the right media type. */
+export function sendDocument(res: Response, status: number, body: unknown): void {
+  res.status(status).type(MEDIA_TYPE).send(JSON.stringify(body));
+}

@@ -1,0 +1,67 @@
+import { BadRequestError } from '@firewatch/errors';
+import { paginationLinks, parseListQuery } from '../src/index.js';
+
+const spec = {
+  filters: { name: 'string', created_at: 'date', search: 'search', position: 'integer' } as const,
+  sorts: ['name', 'created_at'],
+  includes: ['panels'],
+};
+
+function error(fn: () => unknown): BadRequestError {
+  try { fn(); } catch (err) { return err as BadRequestError; }
+  throw new Error('expected a throw');
+}
+
+describe('parseListQuery', () => {
+  it('parses filters, sort, include and page', () => {
+    const q = parseListQuery(
+      { 'filter[name]': 'prod', 'filter[name][not_in]': 'a,b', 'filter[created_at][gte]': '2026-01-01T00:00:00Z',
+        'filter[search]': 'x', sort: '-created_at,name', include: 'panels', 'page[number]': '2', 'page[size]': '10' },
+      spec,
+    );
+    expect(q.filters).toEqual([
+      { field: 'name', op: 'eq', value: 'prod' },
+      { field: 'name', op: 'not_in', value: ['a', 'b'] },
+      { field: 'created_at', op: 'gte', value: new Date('2026-01-01T00:00:00Z') },
+      { field: 'search', op: 'search', value: 'x' },
+    ]);
+    expect(q.sort).toEqual([{ field: 'created_at', direction: 'desc' }, { field: 'name', direction: 'asc' }]);
+    expect(q.include).toEqual(['panels']);
+    expect(q.page).toEqual({ number: 2, size: 10 });
+  });
+
+  it.each([
+    [{ 'filter[color]': 'x' }, 'filter[color]'],
+    [{ 'filter[name][gt]': 'x' }, 'filter[name][gt]'],
+    [{ 'filter[created_at][gt]': 'yesterday' }, 'filter[created_at][gt]'],
+    [{ 'filter[position]': '1.5' }, 'filter[position]'],
+    [{ sort: 'color' }, 'sort'],
+    [{ include: 'owner' }, 'include'],
+    [{ 'page[size]': '0' }, 'page[size]'],
+    [{ 'page[size]': '101' }, 'page[size]'],
+    [{ 'page[number]': 'abc' }, 'page[number]'],
+    [{ foo: 'bar' }, 'foo'],
+    [{ 'filter[name]': ['a', 'b'] }, 'filter[name]'],
+  ])('refuses %j with 400 naming the parameter', (query, parameter) => {
+    const err = error(() => parseListQuery(query, spec));
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect(err.source).toEqual({ parameter });
+  });
+});
+
+describe('paginationLinks', () => {
+  it('builds links and meta keeping other parameters', () => {
+    const { links, meta } = paginationLinks('/v1/environments', { 'filter[name]': 'a', 'page[size]': '2' }, { number: 2, size: 2 }, 5);
+    expect(meta).toEqual({ current_page: 2, next_page: 3, prev_page: 1, total_count: 5, total_pages: 3 });
+    expect(links.self).toBe('/v1/environments?filter[name]=a&page[number]=2&page[size]=2');
+    expect(links.last).toContain('page[number]=3');
+    expect(links.prev).toContain('page[number]=1');
+  });
+
+  it('has no next or prev on a single page', () => {
+    const { links, meta } = paginationLinks('/x', {}, { number: 1, size: 20 }, 0);
+    expect(links.next).toBeNull();
+    expect(links.prev).toBeNull();
+    expect(meta.total_pages).toBe(1);
+  });
+});

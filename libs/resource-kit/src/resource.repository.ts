@@ -1,0 +1,150 @@
+import type { Knex } from 'knex';
+import type { FilterCondition, ListQuery } from '@firewatch/jsonapi';
+import type { FilterSpec, ResourceDefinition, Row } from './resource-definition.js';
+import { isUuid } from './slug.js';
+import { ConflictError } from '@firewatch/errors';
+
+interface PgError { code?: string; constraint?: string }
+
+/** A unique violation as the 409 the declaration names; anything else is rethrown. */
+function conflictFrom(def: ResourceDefinition, err: unknown): unknown {
+  const pg = err as PgError;
+  if (pg?.code !== '23505') return err;
+  const constraint = pg.constraint ?? '';
+  const known = def.unique?.[constraint];
+  if (known) return new ConflictError(known.detail, { source: { pointer: known.pointer }, code: 'already_exists' });
+  if (constraint.includes('_slug_')) {
+    return new ConflictError('Another record of this team already has this slug.', { source: { pointer: '/data/attributes/slug' }, code: 'slug_taken' });
+  }
+  return new ConflictError('The record conflicts with an existing one.', { code: 'already_exists' });
+}
+
+export interface ListResult {
+  rows: Row[];
+  total: number;
+}
+
+/** Persistence of one declared resource; every query is bound to a team. */
+export interface ResourceRepository {
+  list(teamId: number, query: ListQuery, recordIds: string[] | null): Promise<ListResult>;
+  find(tx: unknown, teamId: number, idOrSlug: string, forUpdate?: boolean): Promise<Row | undefined>;
+  insert(tx: unknown, row: Row): Promise<Row>;
+  update(tx: unknown, teamId: number, id: string, patch: Row): Promise<Row>;
+  remove(tx: unknown, teamId: number, id: string): Promise<void>;
+  slugsLike(tx: unknown, teamId: number, base: string): Promise<string[]>;
+  transaction<T>(fn: (tx: unknown) => Promise<T>): Promise<T>;
+}
+
+function columnsOf(name: string, spec: FilterSpec): string[] {
+  if (typeof spec === 'string') return [name];
+  return spec.columns ?? [spec.column ?? name];
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function applyFilter(q: Knex.QueryBuilder, c: FilterCondition, spec: FilterSpec): void {
+  const kind = typeof spec === 'string' ? spec : spec.kind;
+  const [column] = columnsOf(c.field, spec);
+  switch (c.op) {
+    case 'search': {
+      const pattern = `%${escapeLike(String(c.value))}%`;
+      q.where((w) => {
+        for (const col of columnsOf(c.field === 'search' ? 'name' : c.field, spec)) w.orWhereILike(col, pattern);
+      });
+      return;
+    }
+    case 'eq':
+      if (kind === 'string') q.whereRaw('lower(??) = lower(?)', [column, c.value as string]);
+      else q.where(column, c.value as never);
+      return;
+    case 'not_eq':
+      q.where((w) => w.whereNot(column, c.value as never).orWhereNull(column));
+      return;
+    case 'in':
+      q.whereIn(column, c.value as string[]);
+      return;
+    case 'not_in':
+      q.where((w) => w.whereNotIn(column, c.value as string[]).orWhereNull(column));
+      return;
+    default: {
+      const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[c.op];
+      q.where(column, op, c.value as never);
+    }
+  }
+}
+
+/** A knex-backed repository for a declared resource. */
+export function createResourceRepository(def: ResourceDefinition, knex: Knex): ResourceRepository {
+  const db = (tx: unknown) => (tx as Knex.Transaction | undefined) ?? knex;
+  const json = new Set(def.jsonColumns ?? []);
+  const toDb = (row: Row): Row => {
+    const out: Row = {};
+    for (const [k, v] of Object.entries(row)) out[k] = json.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v;
+    return out;
+  };
+
+  return {
+    async list(teamId, query, recordIds) {
+      const q = knex(def.table).where('team_id', teamId);
+      if (recordIds) q.whereIn('id', recordIds);
+      for (const c of query.filters) applyFilter(q, c, def.filters?.[c.field] ?? 'string');
+      const sort = query.sort.length ? query.sort : def.defaultSort ?? [{ field: 'created_at', direction: 'asc' }];
+      for (const s of sort) q.orderBy(s.field, s.direction, s.direction === 'asc' ? 'last' : 'first');
+      q.orderBy('id', 'asc'); // a stable order makes pages disjoint
+      const { number, size } = query.page;
+      // One round trip: the window count rides along with the page.
+      const rows = (await q
+        .clone()
+        .select(`${def.table}.*`, knex.raw('count(*) over() as __total'))
+        .limit(size)
+        .offset((number - 1) * size)) as Row[];
+      let total = rows.length ? Number(rows[0].__total) : 0;
+      if (!rows.length && number > 1) {
+        const [{ count }] = (await q.clone().clearOrder().count({ count: '*' })) as { count: number }[];
+        total = Number(count);
+      }
+      for (const r of rows) delete r.__total;
+      return { rows, total };
+    },
+    async find(tx, teamId, idOrSlug, forUpdate = false) {
+      const q = db(tx)(def.table).where('team_id', teamId).first();
+      if (isUuid(idOrSlug)) q.where('id', idOrSlug.toLowerCase());
+      else if (def.slug) q.where('slug', idOrSlug);
+      else return undefined;
+      if (forUpdate) q.forUpdate();
+      return (await q) as Row | undefined;
+    },
+    async insert(tx, row) {
+      try {
+        const [created] = await db(tx)(def.table).insert(toDb(row)).returning('*');
+        return created as Row;
+      } catch (err) {
+        throw conflictFrom(def, err);
+      }
+    },
+    async update(tx, teamId, id, patch) {
+      try {
+        const [updated] = await db(tx)(def.table)
+          .where({ team_id: teamId, id })
+          .update({ ...toDb(patch), updated_at: knex.fn.now() })
+          .returning('*');
+        return updated as Row;
+      } catch (err) {
+        throw conflictFrom(def, err);
+      }
+    },
+    async remove(tx, teamId, id) {
+      await db(tx)(def.table).where({ team_id: teamId, id }).delete();
+    },
+    async slugsLike(tx, teamId, base) {
+      const rows = await db(tx)(def.table)
+        .where('team_id', teamId)
+        .where((w) => w.where('slug', base).orWhereLike('slug', `${escapeLike(base)}-%`))
+        .pluck('slug');
+      return rows as string[];
+    },
+    transaction: (fn) => knex.transaction((trx) => fn(trx)),
+  };
+}

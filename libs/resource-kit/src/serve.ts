@@ -1,0 +1,45 @@
+import http from 'node:http';
+import type { RequestListener } from 'node:http';
+import type { Logger } from '@firewatch/logger';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  logger: Logger;
+  graceMs: number;
+  /** Closes pools, relays and consumers once HTTP has drained. */
+  onShutdown: () => Promise<void>;
+}
+
+/**
+ * Listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests finish
+ * (up to `graceMs`), then runs `onShutdown` and exits.
+ */
+export async function serve(app: RequestListener, options: ServeOptions): Promise<http.Server> {
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000; // longer than the gateway agent's idle timeout
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+  options.logger.info('listening', { port: options.port, host: options.host });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    options.logger.info('shutting down', { signal });
+    const force = setTimeout(() => server.closeAllConnections(), options.graceMs);
+    force.unref();
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearTimeout(force);
+    try {
+      await options.onShutdown();
+      process.exit(0);
+    } catch (err) {
+      options.logger.error('shutdown failed', { error: err });
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  return server;
+}

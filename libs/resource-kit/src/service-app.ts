@@ -1,0 +1,55 @@
+import express, { type Express, type Router } from 'express';
+import { type InternalTokens, principalMiddleware } from '@firewatch/auth';
+import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
+import { jsonApiBody, mediaTypeMiddleware } from '@firewatch/jsonapi';
+import { type Logger, requestIdMiddleware } from '@firewatch/logger';
+
+export interface ServiceAppDeps {
+  logger: Logger;
+  tokens: InternalTokens;
+  /** Routers mounted under `/v1`, behind the principal check and media-type rules. */
+  routers: Router[];
+  /** Readiness checks (database, broker); each throws when not ready. */
+  readiness?: Record<string, () => Promise<unknown>>;
+  /** Served unauthenticated at `/openapi.json` (internal port only). */
+  openapi?: unknown;
+  bodyLimit?: string | number;
+}
+
+function accessLog(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.http('request', { method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 100) / 100 });
+    });
+    next();
+  };
+}
+
+/**
+ * The HTTP shell every domain service shares: request ids, access log, health,
+ * the gateway principal check on `/v1`, JSON:API media types, and one error mapper.
+ */
+export function createServiceApp(deps: ServiceAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestIdMiddleware());
+  app.use(accessLog(deps.logger));
+  app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/readyz', async (_req, res) => {
+    const checks: Record<string, string> = {};
+    let ready = true;
+    for (const [name, check] of Object.entries(deps.readiness ?? {})) {
+      try { await check(); checks[name] = 'ok'; } catch { checks[name] = 'failing'; ready = false; }
+    }
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+  if (deps.openapi) app.get('/openapi.json', (_req, res) => { res.json(deps.openapi); });
+  app.use('/v1', principalMiddleware(deps.tokens), mediaTypeMiddleware(), jsonApiBody(deps.bodyLimit ?? '1mb'));
+  for (const router of deps.routers) app.use(router);
+  app.use(notFoundMiddleware());
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}

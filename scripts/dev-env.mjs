@@ -1,0 +1,67 @@
+// The local system's settings: one place for the start script, the CLI wrapper and
+// the end-to-end tests. Secrets are made once per checkout and kept in .firewatch/.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const stateDir = path.join(root, '.firewatch');
+const secretsFile = path.join(stateDir, 'secrets.json');
+
+function secrets() {
+  if (fs.existsSync(secretsFile)) return JSON.parse(fs.readFileSync(secretsFile, 'utf8'));
+  fs.mkdirSync(stateDir, { recursive: true });
+  const made = { INTERNAL_TOKEN_SECRET: randomBytes(32).toString('base64url') };
+  fs.writeFileSync(secretsFile, JSON.stringify(made, null, 2), { mode: 0o600 });
+  return made;
+}
+
+/** Base URLs of the backing services; override with FIREWATCH_PG_URL and friends. */
+export function backing(env = process.env) {
+  return {
+    pg: (env.FIREWATCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/+$/, ''),
+    amqp: env.FIREWATCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    redis: env.FIREWATCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  };
+}
+
+/**
+ * Environment of each process. `ports` and `dbSuffix` let the end-to-end tests run
+ * a private copy of the system beside a developer's running one.
+ */
+export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'info' } = {}) {
+  const b = backing();
+  const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, ...ports };
+  const common = {
+    INTERNAL_TOKEN_SECRET: secret ?? secrets().INTERNAL_TOKEN_SECRET,
+    AMQP_URL: b.amqp,
+    LOG_LEVEL: logLevel,
+    HOST: '127.0.0.1',
+  };
+  return {
+    auth: {
+      ...common, SERVICE_NAME: 'auth', PORT: String(p.auth),
+      DATABASE_URL: `${b.pg}/firewatch_auth${dbSuffix}`,
+      ISSUER_URL: `http://127.0.0.1:${p.auth}`,
+    },
+    'incident-config': {
+      ...common, SERVICE_NAME: 'incident-config', PORT: String(p.incidentConfig),
+      DATABASE_URL: `${b.pg}/firewatch_incident_config${dbSuffix}`,
+    },
+    gateway: {
+      ...common, SERVICE_NAME: 'gateway', PORT: String(p.gateway),
+      REDIS_URL: b.redis,
+      AUTH_SERVICE_URL: `http://127.0.0.1:${p.auth}`,
+      INCIDENT_CONFIG_URL: `http://127.0.0.1:${p.incidentConfig}`,
+    },
+    urls: { gateway: `http://127.0.0.1:${p.gateway}`, auth: `http://127.0.0.1:${p.auth}`, incidentConfig: `http://127.0.0.1:${p.incidentConfig}` },
+  };
+}
+
+/** Entry points of the processes, in start order. */
+export const PROCESSES = [
+  { name: 'auth', entry: 'services/auth/dist/src/main.js' },
+  { name: 'incident-config', entry: 'services/incident-config/dist/src/main.js' },
+  { name: 'gateway', entry: 'gateway/dist/main.js' },
+];

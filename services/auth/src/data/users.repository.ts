@@ -1,0 +1,43 @@
+import type { Knex } from 'knex';
+import type { Role } from '@firewatch/auth';
+import { executor, type Tx } from './transaction.js';
+
+export interface UserRow {
+  id: number;
+  team_id: number;
+  email: string;
+  name: string;
+  role: Role;
+  on_call_role: Role;
+  password_hash: string | null;
+  is_service_account: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewUserRow = Pick<UserRow, 'team_id' | 'email' | 'name' | 'role' | 'on_call_role' | 'password_hash' | 'is_service_account'>;
+
+export interface UsersRepository {
+  insert(values: NewUserRow, tx?: Tx): Promise<UserRow>;
+  findInTeam(teamId: number, id: number, tx?: Tx): Promise<UserRow | undefined>;
+  findByEmail(teamId: number, email: string): Promise<UserRow | undefined>;
+  listByTeam(teamId: number): Promise<UserRow[]>;
+}
+
+export function createUsersRepository(knex: Knex): UsersRepository {
+  return {
+    async insert(values, tx) {
+      const [row] = await executor(knex, tx)<UserRow>('users').insert(values).returning('*');
+      return row;
+    },
+    async findInTeam(teamId, id, tx) {
+      return executor(knex, tx)<UserRow>('users').where({ team_id: teamId, id }).first();
+    },
+    async findByEmail(teamId, email) {
+      return knex<UserRow>('users').where({ team_id: teamId, email: email.toLowerCase() }).first();
+    },
+    async listByTeam(teamId) {
+      return knex<UserRow>('users').where({ team_id: teamId }).orderBy('id');
+    },
+  };
+}

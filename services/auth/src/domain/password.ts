@@ -1,0 +1,41 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+// OWASP's scrypt floor is N=2^17 at r=8; 2^15 keeps a login under ~100 ms on small
+// containers. The parameters travel with each hash, so raising them later only affects
+// new hashes and old ones still verify.
+const DEFAULTS = { N: 2 ** 15, r: 8, p: 1 };
+const KEY_LENGTH = 64;
+const SALT_BYTES = 16;
+const MAX_MEMORY = 256 * 1024 * 1024;
+
+function derive(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, keyLength, { ...options, maxmem: MAX_MEMORY }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
+
+/** `scrypt$N=..,r=..,p=..$<salt b64url>$<hash b64url>` */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, KEY_LENGTH, DEFAULTS);
+  const params = `N=${DEFAULTS.N},r=${DEFAULTS.r},p=${DEFAULTS.p}`;
+  return `scrypt$${params}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+/** True when `password` produces `stored`; false for a wrong password or an unreadable hash. */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  if (!stored) return false;
+  const [scheme, params, saltText, keyText] = stored.split('$');
+  if (scheme !== 'scrypt' || !params || !saltText || !keyText) return false;
+  const values = Object.fromEntries(params.split(',').map((kv) => kv.split('=') as [string, string]));
+  const N = Number(values.N);
+  const r = Number(values.r);
+  const p = Number(values.p);
+  if (![N, r, p].every((n) => Number.isInteger(n) && n > 0)) return false;
+  const expected = Buffer.from(keyText, 'base64url');
+  if (expected.length < 16) return false;
+  const actual = await derive(password, Buffer.from(saltText, 'base64url'), expected.length, { N, r, p });
+  return timingSafeEqual(expected, actual);
+}

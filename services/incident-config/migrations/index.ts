@@ -1,0 +1,9 @@
+import type { Migrations } from '@firewatch/db';
+import { outboxMigration } from '@firewatch/events';
+import * as environments from './20261122-0001-environments.js';
+
+/** Every schema change of incident-config, applied in name order. */
+export const migrations: Migrations = {
+  '20261122-0000-outbox': outboxMigration,
+  '20261122-0001-environments': environments,
+};
