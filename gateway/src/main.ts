@@ -1,1 +1,65 @@
-export {};
+import http from 'node:http';
+import { createInternalTokens } from '@firewatch/auth';
+import { createLogger } from '@firewatch/logger';
+import { createGatewayApp } from './app.js';
+import { loadGatewayConfig } from './config.js';
+import { createAuthServiceClient } from './data/auth-service.client.js';
+import { createMemoryRateLimitStore } from './data/memory-rate-limit.store.js';
+import { connectRedis } from './data/redis-client.js';
+import { createRedisRateLimitStore } from './data/redis-rate-limit.store.js';
+import { createCredentialResolver } from './domain/credential-resolver.js';
+import type { RateLimitStore } from './domain/rate-limit.store.js';
+
+const config = loadGatewayConfig();
+const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+// Sized like the credential cache, so every cached credential keeps its signed principal.
+const tokens = createInternalTokens(config.INTERNAL_TOKEN_SECRET, { cacheSize: 50_000 });
+
+let rateLimitStore: RateLimitStore;
+if (config.REDIS_URL) {
+  rateLimitStore = createRedisRateLimitStore({ redis: await connectRedis(config.REDIS_URL, logger) });
+} else {
+  logger.warn('REDIS_URL is not set: rate limits are kept in memory and hold for this single replica only');
+  rateLimitStore = createMemoryRateLimitStore();
+}
+
+const credentialResolver = createCredentialResolver({
+  source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, tokens }),
+  ttlMs: config.CREDENTIAL_CACHE_TTL_MS,
+});
+
+const gateway = createGatewayApp({
+  config,
+  logger,
+  rateLimitStore,
+  rateLimitStoreKind: config.REDIS_URL ? 'redis' : 'memory',
+  credentialResolver,
+  tokens,
+});
+
+const server = http.createServer(gateway.app);
+server.listen(config.PORT, config.HOST, () => {
+  logger.info('gateway listening', { host: config.HOST, port: config.PORT });
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info('shutting down', { signal, grace_ms: config.SHUTDOWN_GRACE_MS });
+  // Stop accepting and let in-flight requests finish; idle keep-alive sockets close now.
+  const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.SHUTDOWN_GRACE_MS).unref());
+  if ((await Promise.race([drained, grace])) === 'timeout') {
+    logger.warn('grace period over; closing remaining connections');
+    server.closeAllConnections();
+  }
+  await gateway.close();
+  logger.info('stopped');
+  // Let winston flush its last lines before the process ends.
+  setImmediate(() => process.exit(0));
+}
+
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

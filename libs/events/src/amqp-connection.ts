@@ -22,6 +22,8 @@ export interface AmqpConnectionOptions {
   /** Called when the broker blocks (memory/disk alarm) or unblocks publishing. */
   onBlockedChange?(blocked: boolean): void;
   backoff?: BackoffOptions;
+  /** Bound on connecting plus `setup`, so a silent network cannot hang the reconnect loop. Default 10000. */
+  connectTimeoutMs?: number;
 }
 
 /** A broker connection that reconnects itself; see {@link createAmqpConnection}. */
@@ -39,7 +41,25 @@ export interface AmqpConnection {
 }
 
 const CLOSE_TIMEOUT_MS = 3000;
+const DEFAULT_HEARTBEAT_S = '15';
 const noop = () => undefined;
+
+// The server suggests 60 s heartbeats, i.e. two minutes to notice a dead peer; the URL may override.
+function withHeartbeat(url: string): string {
+  const u = new URL(url);
+  if (!u.searchParams.has('heartbeat')) u.searchParams.set('heartbeat', DEFAULT_HEARTBEAT_S);
+  return u.toString();
+}
+
+async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms); });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function socketOf(model: ChannelModel): { destroy(): void } | undefined {
   return (model as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
@@ -65,6 +85,8 @@ export function createAmqpConnection(opts: AmqpConnectionOptions): AmqpConnectio
   let model: ChannelModel | null = null;
   let blocked = false;
   let closed = false;
+  const url = withHeartbeat(opts.url);
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
 
   function lost(m: ChannelModel, reason?: Error): void {
     if (model !== m) return;
@@ -78,7 +100,7 @@ export function createAmqpConnection(opts: AmqpConnectionOptions): AmqpConnectio
   async function tryOnce(): Promise<boolean> {
     let m: ChannelModel | undefined;
     try {
-      m = await amqp.connect(opts.url, { clientProperties: { connection_name: name } });
+      m = await amqp.connect(url, { clientProperties: { connection_name: name }, timeout: connectTimeoutMs });
       const self = m;
       m.on('error', (err: Error) => logger.warn('amqp connection error', { connection: name, error: err.message }));
       m.on('close', (err?: Error) => lost(self, err ?? new Error('connection closed')));
@@ -93,7 +115,7 @@ export function createAmqpConnection(opts: AmqpConnectionOptions): AmqpConnectio
         logger.info('amqp connection unblocked', { connection: name });
         opts.onBlockedChange?.(false);
       });
-      await opts.setup(m);
+      await within(connectTimeoutMs, 'amqp setup', opts.setup(m));
       if (closed) {
         await closeQuietly(m);
         return true;

@@ -1,0 +1,33 @@
+# One image recipe, one target per process:
+#   docker build --target gateway -t firewatch/gateway .
+# Targets: gateway, auth, incident-config.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+RUN npm install -g pnpm@10.34.8
+COPY . .
+RUN pnpm install --frozen-lockfile \
+ && pnpm build \
+ && CI=true pnpm install --prod --frozen-lockfile
+
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build --chown=node:node /app /app
+USER node
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+
+FROM runtime AS gateway
+ENV PORT=8080
+EXPOSE 8080
+CMD ["node", "gateway/dist/main.js"]
+
+FROM runtime AS auth
+ENV PORT=8081
+EXPOSE 8081
+CMD ["node", "services/auth/dist/src/main.js"]
+
+FROM runtime AS incident-config
+ENV PORT=8082
+EXPOSE 8082
+CMD ["node", "services/incident-config/dist/src/main.js"]

@@ -1,0 +1,107 @@
+import http from 'node:http';
+import https from 'node:https';
+import express, { type Express, type RequestHandler } from 'express';
+import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
+import type { InternalTokens } from '@firewatch/auth';
+import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
+import { type Logger, requestIdMiddleware } from '@firewatch/logger';
+import type { GatewayConfig } from './config.js';
+import type { CredentialResolver } from './domain/credential-resolver.js';
+import type { RateLimitStore } from './domain/rate-limit.store.js';
+import { createRouteMatcher, ROUTES, type Route, type UpstreamName } from './domain/routes.js';
+import { accessLogMiddleware } from './http/access-log.middleware.js';
+import { authenticateMiddleware } from './http/authenticate.middleware.js';
+import { forwardMiddleware } from './http/forward.middleware.js';
+import { healthRoutes } from './http/health.routes.js';
+import { rateLimitMiddleware } from './http/rate-limit.middleware.js';
+import { createUpstreamProxy } from './http/upstream-proxy.js';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  rateLimitStore: RateLimitStore;
+  /** 'redis' when the store is shared by replicas; reported by /readyz. */
+  rateLimitStoreKind: 'redis' | 'memory';
+  credentialResolver: CredentialResolver;
+  tokens: InternalTokens;
+  routes?: readonly Route[];
+}
+
+export interface GatewayApp {
+  app: Express;
+  /** Releases upstream connections, the rate-limit store and the credential cache. */
+  close(): Promise<void>;
+}
+
+function upstreamUrls(config: GatewayConfig): Record<UpstreamName, string | undefined> {
+  return {
+    auth: config.AUTH_SERVICE_URL,
+    'incident-config': config.INCIDENT_CONFIG_URL,
+    communications: config.COMMUNICATIONS_URL,
+    'on-call': config.ON_CALL_URL,
+    webhooks: config.WEBHOOKS_URL,
+  };
+}
+
+/** Runs `handler` for `/v1` and `/v1/...` only, without express's mount-path rewriting of req.url. */
+function onlyV1(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const path = req.path;
+    if (path === '/v1' || path.startsWith('/v1/')) return handler(req, res, next);
+    next();
+  };
+}
+
+/**
+ * The gateway: authenticate every /v1 request, count it against its credential's limits,
+ * and forward it to the owning service with a signed principal.
+ */
+export function createGatewayApp(deps: GatewayDeps): GatewayApp {
+  const { config, logger, rateLimitStore, credentialResolver, tokens } = deps;
+  const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' as const };
+  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+
+  const proxies = new Map<UpstreamName, ProxyHandler>();
+  for (const [name, baseUrl] of Object.entries(upstreamUrls(config)) as [UpstreamName, string | undefined][]) {
+    if (baseUrl === undefined) continue;
+    proxies.set(name, createUpstreamProxy({
+      name, baseUrl, agents, logger,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    }));
+  }
+
+  const v1 = express.Router();
+  v1.use(authenticateMiddleware(credentialResolver));
+  v1.use(rateLimitMiddleware({
+    store: rateLimitStore,
+    defaults: { read: config.RATE_LIMIT_READS, write: config.RATE_LIMIT_WRITES },
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+  }));
+  v1.use(forwardMiddleware({
+    match: createRouteMatcher(deps.routes ?? ROUTES),
+    proxies,
+    tokens,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+  }));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestIdMiddleware());
+  app.use(accessLogMiddleware(logger));
+  app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
+  app.use(onlyV1(v1));
+  app.use(notFoundMiddleware());
+  app.use(errorMiddleware(logger));
+
+  return {
+    app,
+    async close() {
+      agents.http.destroy();
+      agents.https.destroy();
+      credentialResolver.close();
+      await rateLimitStore.close();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { RequestHandler } from 'express';
+import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
+import { type InternalTokens, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
+import type { RouteMatcher, UpstreamName } from '../domain/routes.js';
+import { stateOf } from './request-state.js';
+
+export interface ForwardMiddlewareOptions {
+  match: RouteMatcher;
+  /** The deployed services; a routed name missing here is "not deployed". */
+  proxies: ReadonlyMap<UpstreamName, ProxyHandler>;
+  tokens: InternalTokens;
+  bodyLimitBytes: number;
+}
+
+/**
+ * Sends an authenticated, rate-limited request to the service that owns its path, with the
+ * signed principal in place of the client's credential. No body parser runs before this:
+ * the body streams through untouched.
+ */
+export function forwardMiddleware({ match, proxies, tokens, bodyLimitBytes }: ForwardMiddlewareOptions): RequestHandler {
+  return (req, res, next) => {
+    const upstream = match(req.path);
+    if (upstream === undefined) {
+      next(new NotFoundError(`No route for ${req.method} ${req.path}.`, { code: 'route_not_found' }));
+      return;
+    }
+    const proxy = proxies.get(upstream);
+    if (proxy === undefined) {
+      next(new ServiceUnavailableError(`The ${upstream} service is not deployed.`, { code: 'not_deployed' }));
+      return;
+    }
+    const length = req.headers['content-length'];
+    if (length !== undefined && Number(length) > bodyLimitBytes) {
+      res.setHeader('Connection', 'close');
+      next(new PayloadTooLargeError(`The request body exceeds ${bodyLimitBytes} bytes.`));
+      return;
+    }
+    const state = stateOf(req)!;
+    tokens.signPrincipal(state.credential.principal, state.credential.signKey).then((signed) => {
+      const headers = req.headers;
+      // The client's credential stays at the gateway; a client-sent principal is overwritten.
+      delete headers.authorization;
+      headers[PRINCIPAL_HEADER] = signed;
+      state.next = next;
+      void proxy(req, res, next);
+    }, next);
+  };
+}

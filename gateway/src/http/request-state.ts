@@ -1,0 +1,31 @@
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { NextFunction } from 'express';
+import type { ResolvedCredential } from '../domain/credential-resolver.js';
+
+/** What the gateway learns about one request as it passes the middleware chain. */
+export interface GatewayState {
+  credential: ResolvedCredential;
+  /** The chain's `next`, kept so proxy events that fire later can still answer errors. */
+  next?: NextFunction;
+  proxyReq?: ClientRequest;
+  proxyRes?: IncomingMessage;
+  /** Body bytes seen so far, when counted while streaming (no Content-Length). */
+  received: number;
+  /** An error answer was chosen; later proxy errors are the echo of aborting and are ignored. */
+  failed: boolean;
+}
+
+const STATE = Symbol('firewatch.gateway.state');
+
+type WithState = IncomingMessage & { [STATE]?: GatewayState };
+
+export function attachState(req: IncomingMessage, credential: ResolvedCredential): GatewayState {
+  const state: GatewayState = { credential, received: 0, failed: false };
+  (req as WithState)[STATE] = state;
+  return state;
+}
+
+/** The request's state; undefined before authentication (and outside /v1). */
+export function stateOf(req: IncomingMessage): GatewayState | undefined {
+  return (req as WithState)[STATE];
+}

@@ -1,0 +1,62 @@
+import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
+import { EVENT_TYPES, isEventType, outboxMigration, writeEvent, writeEvents } from '../src/index.js';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase('fw_events_writer');
+  await outboxMigration.up(db.knex);
+});
+afterAll(async () => { await db?.drop(); });
+
+describe('event catalog', () => {
+  it('holds the incident lifecycle, incident events and CRUD events of every resource', () => {
+    expect(EVENT_TYPES).toEqual(expect.arrayContaining([
+      'incident.created', 'incident.mitigated', 'incident.resolved', 'incident.cancelled', 'incident.deleted',
+      'incident_event.updated', 'environment.created', 'schedule_rotation_active_day.deleted',
+      'webhooks_endpoint.updated', 'api_key.deleted', 'alert_retrigger_rule.created',
+    ]));
+    // 6 incident types + 23 resources × 3.
+    expect(EVENT_TYPES).toHaveLength(6 + 23 * 3);
+    expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
+    expect(Object.isFrozen(EVENT_TYPES)).toBe(true);
+  });
+
+  it('recognises only catalogued types', () => {
+    expect(isEventType('dashboard_panel.created')).toBe(true);
+    expect(isEventType('incident.mitigated')).toBe(true);
+    expect(isEventType('environment.mitigated')).toBe(false);
+    expect(isEventType('incident')).toBe(false);
+    expect(isEventType(42)).toBe(false);
+  });
+});
+
+describe('writeEvent', () => {
+  it('stores the full envelope with a fresh uuid and the given time', async () => {
+    const at = new Date('2025-03-04T05:06:07.000Z');
+    const data = { id: 'a1', type: 'environments', attributes: { name: 'prod' } };
+    const env = await db.knex.transaction((trx) => writeEvent(trx, { type: 'environment.created', team_id: 7, data, occurred_at: at }));
+    expect(env).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'environment.created', occurred_at: at.toISOString(), team_id: 7, data });
+    const row = await db.knex('outbox').where({ id: env.id }).first();
+    expect(row).toMatchObject({ type: 'environment.created', team_id: 7, attempts: 0, last_error: null, payload: env });
+    expect(row.available_at.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('throws on a type outside the catalog and writes nothing', async () => {
+    const before = await db.knex('outbox').count<{ count: string }[]>('* as count');
+    await expect(db.knex.transaction((trx) => writeEvent(trx, { type: 'incident.exploded', team_id: 1, data: {} })))
+      .rejects.toThrow(/Unknown event type "incident.exploded"/);
+    await expect(writeEvents(db.knex, [{ type: 'service.created', team_id: 1, data: {} }, { type: 'nope', team_id: 1, data: {} }]))
+      .rejects.toThrow(/Unknown event type/);
+    await expect(writeEvent(db.knex, { type: 'service.created', team_id: 1.5, data: {} })).rejects.toThrow(/integer team_id/);
+    const after = await db.knex('outbox').count<{ count: string }[]>('* as count');
+    expect(after[0].count).toBe(before[0].count);
+  });
+
+  it('gives a batch increasing seq in input order', async () => {
+    const envs = await writeEvents(db.knex, ['service.created', 'service.updated', 'service.deleted'].map((type) => ({ type, team_id: 2, data: null })));
+    const rows = await db.knex('outbox').whereIn('id', envs.map((e) => e.id)).orderBy('seq');
+    expect(rows.map((r) => r.id)).toEqual(envs.map((e) => e.id));
+    expect(await writeEvents(db.knex, [])).toEqual([]);
+  });
+});

@@ -1,0 +1,19 @@
+import { writeEvent } from '@firewatch/events';
+import type { Tx } from './transaction.js';
+
+export interface EventOutbox {
+  /**
+   * Records an event in the transaction of the change that caused it (transactional
+   * outbox, DESIGN §6): it is published exactly when the change commits.
+   */
+  write(tx: Tx, event: { type: string; team_id: number; data: unknown }): Promise<void>;
+}
+
+/** The one place this service writes events. */
+export function createEventOutbox(): EventOutbox {
+  return {
+    async write(tx, event) {
+      await writeEvent(tx, event);
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, ValidationError, type ValidationIssue } from '@firewatch/errors';
+import type { ApiKeyListQuery, ApiKeyPatch, ApiKeyRow, ApiKeysRepository } from '../data/api-keys.repository.js';
+import type { EventOutbox } from '../data/event-outbox.js';
+import type { Tx, UnitOfWork } from '../data/transaction.js';
+import type { UsersRepository } from '../data/users.repository.js';
+import { issueToken } from './api-key-token.js';
+import { toApiKeyResource, type ApiKeyResource, type IssuedApiKey } from './api-key.resource.js';
+import { checkExpiry, draftApiKey, unknownUser } from './api-key.rules.js';
+import { canonicalKind, type CreateApiKeyInput, type RateLimitsInput, type RotateApiKeyInput, type UpdateApiKeyInput } from './api-key.schemas.js';
+
+export interface ApiKeyServiceDeps {
+  apiKeys: ApiKeysRepository;
+  users: UsersRepository;
+  uow: UnitOfWork;
+  outbox: EventOutbox;
+  now?: () => Date;
+}
+
+/** Who creates a key: their team, and their user when they act as one. */
+export interface Actor {
+  team_id: number;
+  user_id: number | null;
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;
+
+const MINUTE_MS = 60_000;
+
+/** API key management, shared by the HTTP API and the CLI. */
+export function createApiKeyService({ apiKeys, users, uow, outbox, now = () => new Date() }: ApiKeyServiceDeps) {
+  const inTx = <T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>) => (tx ? fn(tx) : uow.run(fn));
+
+  /** Emits `api_key.<action>` with the resource as the API shows it, tokens never included. */
+  async function emit(tx: Tx, action: 'created' | 'updated' | 'deleted', row: ApiKeyRow): Promise<ApiKeyResource> {
+    const resource = toApiKeyResource(row);
+    await outbox.write(tx, { type: `api_key.${action}`, team_id: row.team_id, data: resource });
+    return resource;
+  }
+
+  async function change(teamId: number, id: string, patch: ApiKeyPatch, action: 'updated' | 'deleted') {
+    return uow.run(async (tx) => {
+      const row = await apiKeys.update(teamId, id, patch, tx);
+      if (!row) throw new NotFoundError();
+      return emit(tx, action, row);
+    });
+  }
+
+  function validateOrThrow(issues: ValidationIssue[]): void {
+    if (issues.length) throw new ValidationError(issues);
+  }
+
+  return {
+    async create(actor: Actor, input: CreateApiKeyInput, tx?: Tx): Promise<IssuedApiKey> {
+      const draft = draftApiKey(input, actor.user_id, now());
+      return inTx(tx, async (t) => {
+        if (draft.kind === 'personal' && draft.user_id !== null) {
+          if (!(await users.findInTeam(actor.team_id, draft.user_id, t))) throw unknownUser();
+        }
+        const issued = issueToken();
+        const row = await apiKeys.insert(
+          {
+            ...draft,
+            id: randomUUID(),
+            team_id: actor.team_id,
+            // Team-wide keys remember their creator; personal keys the user they act as.
+            user_id: draft.kind === 'personal' ? draft.user_id : actor.user_id,
+            prefix: issued.prefix,
+            token_hash: issued.hash,
+          },
+          t,
+        );
+        return { resource: await emit(t, 'created', row), token: issued.token };
+      });
+    },
+
+    async list(teamId: number, query: ApiKeyListQuery) {
+      const filters = query.filters.map((f) =>
+        f.field !== 'kind' ? f : { ...f, value: Array.isArray(f.value) ? f.value.map((v) => canonicalKind(String(v))) : canonicalKind(String(f.value)) },
+      );
+      const { rows, total } = await apiKeys.list(teamId, { ...query, filters });
+      return { resources: rows.map(toApiKeyResource), total };
+    },
+
+    async listAll(teamId: number): Promise<ApiKeyResource[]> {
+      return (await apiKeys.listAll(teamId)).map(toApiKeyResource);
+    },
+
+    async get(teamId: number, id: string): Promise<ApiKeyResource> {
+      const row = await apiKeys.findLive(teamId, id);
+      if (!row) throw new NotFoundError();
+      return toApiKeyResource(row);
+    },
+
+    /** Operator look-up across teams (CLI). */
+    async getAnyTeam(id: string): Promise<ApiKeyResource & { team_id: number }> {
+      const row = await apiKeys.findLiveAnyTeam(id);
+      if (!row) throw new NotFoundError(`No live API key ${id}.`);
+      return { ...toApiKeyResource(row), team_id: row.team_id };
+    },
+
+    async update(teamId: number, id: string, input: UpdateApiKeyInput): Promise<ApiKeyResource> {
+      const issues: ValidationIssue[] = [];
+      const patch: ApiKeyPatch = {};
+      if (input.name !== undefined) patch.name = input.name;
+      if (input.description !== undefined) patch.description = input.description;
+      if (input.expires_at !== undefined) patch.expires_at = checkExpiry(input.expires_at, now(), issues);
+      validateOrThrow(issues);
+      return change(teamId, id, patch, 'updated');
+    },
+
+    /** Revokes at once: the key disappears from the API and stops resolving. */
+    async revoke(teamId: number, id: string): Promise<ApiKeyResource> {
+      return change(teamId, id, { revoked_at: now() }, 'deleted');
+    },
+
+    /**
+     * Issues a new token. The old one keeps working for `grace_period_minutes`
+     * (default 0: refused at once), so clients can roll without downtime.
+     */
+    async rotate(teamId: number, id: string, input: RotateApiKeyInput): Promise<IssuedApiKey> {
+      const at = now();
+      const issues: ValidationIssue[] = [];
+      const expiresAt = input.expires_at === undefined ? undefined : checkExpiry(input.expires_at, at, issues);
+      validateOrThrow(issues);
+      const graceMs = (input.grace_period_minutes ?? 0) * MINUTE_MS;
+      return uow.run(async (tx) => {
+        const current = await apiKeys.findLive(teamId, id, tx);
+        if (!current) throw new NotFoundError();
+        const issued = issueToken();
+        const row = await apiKeys.update(
+          teamId,
+          id,
+          {
+            prefix: issued.prefix,
+            token_hash: issued.hash,
+            previous_prefix: graceMs > 0 ? current.prefix : null,
+            previous_token_hash: graceMs > 0 ? current.token_hash : null,
+            grace_period_ends_at: graceMs > 0 ? new Date(at.getTime() + graceMs) : null,
+            ...(expiresAt !== undefined ? { expires_at: expiresAt } : {}),
+          },
+          tx,
+        );
+        if (!row) throw new NotFoundError();
+        return { resource: await emit(tx, 'updated', row), token: issued.token };
+      });
+    },
+
+    /** Per-key rate limits: operator only (CLI); null restores the default. */
+    async setRateLimits(teamId: number, id: string, limits: RateLimitsInput): Promise<ApiKeyResource> {
+      const patch: ApiKeyPatch = {};
+      if (limits.rate_limit_read !== undefined) patch.rate_limit_read = limits.rate_limit_read;
+      if (limits.rate_limit_write !== undefined) patch.rate_limit_write = limits.rate_limit_write;
+      return change(teamId, id, patch, 'updated');
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { ResourceObject } from '@firewatch/jsonapi';
+import type { TeamRow } from '../data/teams.repository.js';
+import type { UserRow } from '../data/users.repository.js';
+
+export interface UserAttributes extends Record<string, unknown> {
+  email: string;
+  name: string;
+  role: UserRow['role'];
+  on_call_role: UserRow['on_call_role'];
+  team_id: number;
+  is_service_account: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user as the API and the CLI show it; the password hash never leaves the data layer. */
+export function toUserResource(row: UserRow): ResourceObject<UserAttributes> {
+  return {
+    id: String(row.id),
+    type: 'users',
+    attributes: {
+      email: row.email,
+      name: row.name,
+      role: row.role,
+      on_call_role: row.on_call_role,
+      team_id: row.team_id,
+      is_service_account: row.is_service_account,
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+    },
+  };
+}
+
+export interface TeamView {
+  id: number;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toTeamView(row: TeamRow): TeamView {
+  return { id: row.id, name: row.name, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+}

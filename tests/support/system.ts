@@ -1,0 +1,131 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const run = promisify(execFile);
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function waitReady(url: string, child: ChildProcess, output: string[], timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${output.join('')}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch { /* not yet */ }
+    if (Date.now() > deadline) throw new Error(`${url} not ready:\n${output.join('')}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+export interface RunningSystem {
+  gatewayUrl: string;
+  /** Further gateway replicas sharing Redis, for rate-limit tests. */
+  gatewayUrls: string[];
+  authUrl: string;
+  incidentConfigUrl: string;
+  secret: string;
+  env: Record<string, Record<string, string>>;
+  /** Runs the firewatch CLI against this system's auth database; parses its JSON output. */
+  cli(...args: string[]): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real, built processes (auth, incident-config, and `gateways` gateway
+ * replicas) on free ports with fresh databases, as an operator would run them.
+ */
+export async function startSystem(options: { gateways?: number; gatewayEnv?: Record<string, string> } = {}): Promise<RunningSystem> {
+  const pgBase = (process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres').replace(/\/[^/]*$/, '');
+  const suffix = `_e2e_${randomBytes(4).toString('hex')}`;
+  const secret = randomBytes(32).toString('base64url');
+  const redisPrefix = `fw-e2e-${randomBytes(4).toString('hex')}:`;
+  const [authPort, icPort] = [await freePort(), await freePort()];
+  const gatewayPorts = await Promise.all(Array.from({ length: options.gateways ?? 1 }, freePort));
+  const common = { INTERNAL_TOKEN_SECRET: secret, AMQP_URL: process.env.TEST_AMQP_URL!, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  const env: Record<string, Record<string, string>> = {
+    auth: { ...common, PORT: String(authPort), DATABASE_URL: `${pgBase}/fw_auth${suffix}`, ISSUER_URL: `http://127.0.0.1:${authPort}` },
+    'incident-config': { ...common, PORT: String(icPort), DATABASE_URL: `${pgBase}/fw_ic${suffix}` },
+  };
+  const procs: { name: string; entry: string; env: Record<string, string>; port: number }[] = [
+    { name: 'auth', entry: 'services/auth/dist/src/main.js', env: env.auth, port: authPort },
+    { name: 'incident-config', entry: 'services/incident-config/dist/src/main.js', env: env['incident-config'], port: icPort },
+  ];
+  gatewayPorts.forEach((port, i) => {
+    env[`gateway${i}`] = {
+      ...common, PORT: String(port), REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix,
+      AUTH_SERVICE_URL: `http://127.0.0.1:${authPort}`, INCIDENT_CONFIG_URL: `http://127.0.0.1:${icPort}`,
+      ...options.gatewayEnv,
+    };
+    procs.push({ name: `gateway${i}`, entry: 'gateway/dist/main.js', env: env[`gateway${i}`], port });
+  });
+
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    await Promise.all(children.map((c) => new Promise<void>((resolve) => {
+      if (c.exitCode !== null) return resolve();
+      c.once('exit', () => resolve());
+      c.kill('SIGTERM');
+      setTimeout(() => c.kill('SIGKILL'), 5000).unref();
+    })));
+    const client = new pg.Client({ connectionString: `${pgBase}/postgres` });
+    await client.connect();
+    for (const db of [`fw_auth${suffix}`, `fw_ic${suffix}`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+    await client.end();
+  };
+  try {
+    for (const p of procs) {
+      const output: string[] = [];
+      const child = spawn(process.execPath, [path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout!.on('data', (d) => output.push(String(d)));
+      child.stderr!.on('data', (d) => output.push(String(d)));
+      children.push(child);
+      await waitReady(`http://127.0.0.1:${p.port}/readyz`, child, output);
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    gatewayUrl: `http://127.0.0.1:${gatewayPorts[0]}`,
+    gatewayUrls: gatewayPorts.map((p) => `http://127.0.0.1:${p}`),
+    authUrl: `http://127.0.0.1:${authPort}`,
+    incidentConfigUrl: `http://127.0.0.1:${icPort}`,
+    secret,
+    env,
+    async cli(...args: string[]) {
+      const { stdout } = await run(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], {
+        env: { ...process.env, ...env.auth, LOG_LEVEL: 'warn' },
+      });
+      return JSON.parse(stdout);
+    },
+    stop,
+  };
+}
+
+/** fetch with JSON:API defaults and a parsed body. */
+export async function api(base: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] ??= 'application/vnd.api+json';
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  let body: any;
+  try { body = text ? JSON.parse(text) : undefined; } catch { body = text; }
+  return { status: res.status, headers: res.headers, body };
+}
