@@ -61,8 +61,11 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
   }
 }
 
-function socketOf(model: ChannelModel): { destroy(): void } | undefined {
-  return (model as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+// amqplib watches its socket's 'error' and 'end' only: a socket destroyed without an
+// error would go unnoticed (heartbeats still running) until the heartbeat timeout.
+function destroySocket(model: ChannelModel, reason: string): void {
+  const socket = (model as unknown as { connection?: { stream?: { destroy(err?: Error): void } } }).connection?.stream;
+  socket?.destroy(new Error(reason));
 }
 
 // close() waits for the broker's close-ok, which never comes on a half-dead socket.
@@ -71,7 +74,7 @@ async function closeQuietly(model: ChannelModel): Promise<void> {
   const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_TIMEOUT_MS); });
   await Promise.race([model.close().catch(noop), timeout]);
   clearTimeout(timer);
-  socketOf(model)?.destroy();
+  destroySocket(model, 'amqp connection closed by client');
 }
 
 /**
@@ -153,7 +156,7 @@ export function createAmqpConnection(opts: AmqpConnectionOptions): AmqpConnectio
       if (m) await closeQuietly(m);
     },
     destroySocket() {
-      if (model) socketOf(model)?.destroy();
+      if (model) destroySocket(model, 'simulated network failure');
     },
   };
 }

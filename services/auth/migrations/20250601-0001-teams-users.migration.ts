@@ -17,8 +17,8 @@ export const teamsUsersMigration: Migration = {
       t.integer('team_id').notNullable().references('id').inTable('teams').onDelete('CASCADE');
       t.text('email').notNullable();
       t.text('name').notNullable();
-      t.enu('role', ROLES, { useNative: false }).notNullable();
-      t.enu('on_call_role', ROLES, { useNative: false }).notNullable();
+      t.enu('role', ROLES).notNullable();
+      t.enu('on_call_role', ROLES).notNullable();
       t.text('password_hash').nullable();
       t.boolean('is_service_account').notNullable().defaultTo(false);
       t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());

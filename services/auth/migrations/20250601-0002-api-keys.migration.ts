@@ -15,10 +15,10 @@ export const apiKeysMigration: Migration = {
       t.integer('user_id').nullable().references('id').inTable('users').onDelete('SET NULL');
       t.text('name').notNullable();
       t.text('description').nullable();
-      t.enu('kind', KINDS, { useNative: false }).notNullable();
+      t.enu('kind', KINDS).notNullable();
       // Null for personal keys: they act with their user's current roles.
-      t.enu('role', ROLES, { useNative: false }).nullable();
-      t.enu('on_call_role', ROLES, { useNative: false }).nullable();
+      t.enu('role', ROLES).nullable();
+      t.enu('on_call_role', ROLES).nullable();
       t.specificType('capabilities', 'text[]').notNullable();
       t.specificType('group_ids', 'text[]').nullable();
       t.specificType('record_ids', 'text[]').nullable();

@@ -25,8 +25,9 @@ function applyOne(q: Knex.QueryBuilder, f: FilterCondition): void {
     whereExpired(q, value === true);
   } else if (field === 'group_ids') {
     // A comma-separated list matches keys acting in any of the groups.
-    const ids = String(value).split(',').map((s) => s.trim()).filter(Boolean);
-    q.andWhereRaw('group_ids && ?::text[]', [ids]);
+    const ids = (Array.isArray(value) ? value : String(value).split(',')).map((s) => String(s).trim()).filter(Boolean);
+    if (op === 'not_eq' || op === 'not_in') q.andWhereRaw("NOT (coalesce(group_ids, '{}') && ?::text[])", [ids]);
+    else q.andWhereRaw('group_ids && ?::text[]', [ids]);
   } else if (DATE_COLUMNS.has(field) && op in COMPARATORS) {
     q.andWhere(field, COMPARATORS[op as keyof typeof COMPARATORS], value as Date);
   } else if (op === 'eq') {
@@ -51,7 +52,9 @@ export function applyApiKeyFilters(q: Knex.QueryBuilder, filters: FilterConditio
 export function applyApiKeySort(q: Knex.QueryBuilder, sort: SortField[]): void {
   for (const s of sort) {
     if (!SORTABLE.has(s.field)) throw new Error(`Unsupported api key sort ${s.field}`);
-    q.orderBy(s.field, s.direction);
+    // Names sort as people read them, whatever the database collation.
+    if (s.field === 'name') q.orderByRaw(`lower(name) ${s.direction === 'desc' ? 'desc' : 'asc'}`);
+    else q.orderBy(s.field, s.direction);
   }
   q.orderBy('created_at', 'asc').orderBy('id', 'asc');
 }

@@ -101,7 +101,7 @@ export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
     async update(teamId, id, patch, tx) {
       if (!UUID.test(id)) return undefined;
       const [row] = await live(executor(knex, tx), teamId, id)
-        .update({ ...patch, updated_at: knex.fn.now() } as Partial<ApiKeyRow>)
+        .update({ ...patch, updated_at: knex.fn.now() } as unknown as Partial<ApiKeyRow>)
         .returning('*');
       return row as ApiKeyRow | undefined;
     },

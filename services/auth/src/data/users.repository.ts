@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { Role } from '@firewatch/auth';
+import { isUniqueViolation } from '@firewatch/db';
+import { ConflictError } from '@firewatch/errors';
 import { executor, type Tx } from './transaction.js';
 
 export interface UserRow {
@@ -27,8 +29,13 @@ export interface UsersRepository {
 export function createUsersRepository(knex: Knex): UsersRepository {
   return {
     async insert(values, tx) {
-      const [row] = await executor(knex, tx)<UserRow>('users').insert(values).returning('*');
-      return row;
+      try {
+        const [row] = await executor(knex, tx)<UserRow>('users').insert(values).returning('*');
+        return row;
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new ConflictError(`A user with email ${values.email} already exists in this team.`);
+        throw err;
+      }
     },
     async findInTeam(teamId, id, tx) {
       return executor(knex, tx)<UserRow>('users').where({ team_id: teamId, id }).first();

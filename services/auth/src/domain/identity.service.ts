@@ -1,5 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '@firewatch/errors';
-import { isUniqueViolation } from '@firewatch/db';
+import { NotFoundError, ValidationError } from '@firewatch/errors';
 import type { TeamsRepository } from '../data/teams.repository.js';
 import type { Tx, UnitOfWork } from '../data/transaction.js';
 import type { UsersRepository } from '../data/users.repository.js';
@@ -24,6 +23,12 @@ export function createIdentityService({ teams, users, uow }: IdentityServiceDeps
       return toTeamView(await teams.insert({ name }, tx));
     },
 
+    async getTeam(id: number) {
+      const row = await teams.findById(id);
+      if (!row) throw new NotFoundError(`No team ${id}.`);
+      return toTeamView(row);
+    },
+
     async listTeams() {
       return (await teams.list()).map(toTeamView);
     },
@@ -36,24 +41,19 @@ export function createIdentityService({ teams, users, uow }: IdentityServiceDeps
         if (!(await teams.findById(values.team_id, t))) {
           throw new ValidationError([{ pointer: '/data/attributes/team_id', detail: `No team ${values.team_id}.`, code: 'not_found' }]);
         }
-        try {
-          const row = await users.insert(
-            {
-              team_id: values.team_id,
-              email: values.email,
-              name: values.name,
-              role: values.role,
-              on_call_role: values.on_call_role,
-              password_hash: passwordHash,
-              is_service_account: values.is_service_account,
-            },
-            t,
-          );
-          return toUserResource(row);
-        } catch (err) {
-          if (isUniqueViolation(err)) throw new ConflictError(`A user with email ${values.email} already exists in team ${values.team_id}.`);
-          throw err;
-        }
+        const row = await users.insert(
+          {
+            team_id: values.team_id,
+            email: values.email,
+            name: values.name,
+            role: values.role,
+            on_call_role: values.on_call_role,
+            password_hash: passwordHash,
+            is_service_account: values.is_service_account,
+          },
+          t,
+        );
+        return toUserResource(row);
       };
       return tx ? run(tx) : uow.run(run);
     },

@@ -36,6 +36,11 @@ export async function verifyPassword(password: string, stored: string | null): P
   if (![N, r, p].every((n) => Number.isInteger(n) && n > 0)) return false;
   const expected = Buffer.from(keyText, 'base64url');
   if (expected.length < 16) return false;
-  const actual = await derive(password, Buffer.from(saltText, 'base64url'), expected.length, { N, r, p });
-  return timingSafeEqual(expected, actual);
+  try {
+    const actual = await derive(password, Buffer.from(saltText, 'base64url'), expected.length, { N, r, p });
+    return timingSafeEqual(expected, actual);
+  } catch {
+    // Parameters scrypt refuses (not a power of two, over the memory bound): not a match.
+    return false;
+  }
 }

@@ -1,0 +1,85 @@
+// `pnpm bench:gateway`: GET /v1/environments/{id} through the gateway and directly
+// to incident-config, on a private copy of the system. Reports req/s, p50, p99.
+//   BENCH_DURATION=10 BENCH_CONNECTIONS=32 pnpm bench:gateway
+import { execFileSync, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { backing, processEnvs, PROCESSES, root } from '../scripts/dev-env.mjs';
+import { waitForHttp } from '../scripts/wait-for.mjs';
+
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+async function freePort() {
+  const s = net.createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b'], { cwd: root, stdio: 'inherit' });
+const suffix = `_bench_${process.pid}`;
+const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort() };
+const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
+const children = [];
+async function cleanup() {
+  for (const c of children) c.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 1500));
+  const client = new pg.Client({ connectionString: `${backing().pg}/postgres` });
+  await client.connect();
+  for (const db of [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+  await client.end();
+}
+
+try {
+  for (const { name, entry } of PROCESSES) {
+    const child = spawn(process.execPath, [path.join(root, entry)], { cwd: root, env: { ...process.env, ...envs[name] }, stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(child);
+    await waitForHttp(`http://127.0.0.1:${envs[name].PORT}/readyz`);
+  }
+  const cli = (...args) =>
+    JSON.parse(execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], { env: { ...process.env, ...envs.auth } }).toString());
+  const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
+  const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '100000000', '--rate-limit-write', '100000000');
+  const token = key.api_key?.token ?? key.token;
+  const created = await fetch(`${envs.urls.gateway}/v1/environments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
+    body: JSON.stringify({ data: { type: 'environments', attributes: { name: 'Production' } } }),
+  }).then((r) => r.json());
+  const id = created.data.id;
+
+  // The direct run carries a principal signed as the gateway would sign it.
+  const { createInternalTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
+  const resolved = await fetch(`${envs.urls.auth}/internal/credentials/resolve`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await createInternalTokens(envs.auth.INTERNAL_TOKEN_SECRET, { ttlSeconds: 3600 }).signSystem('bench')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  }).then((r) => r.json());
+  const principalToken = await createInternalTokens(envs.auth.INTERNAL_TOKEN_SECRET, { ttlSeconds: 3600 }).signPrincipal(resolved.principal);
+
+  const run = (url, headers) =>
+    new Promise((resolve, reject) => {
+      autocannon({ url, connections, duration, headers }, (err, result) => (err ? reject(err) : resolve(result)));
+    });
+  const targets = {
+    direct: [`${envs.urls.incidentConfig}/v1/environments/${id}`, { 'x-firewatch-principal': principalToken }],
+    gateway: [`${envs.urls.gateway}/v1/environments/${id}`, { authorization: `Bearer ${token}` }],
+  };
+  for (const [url, headers] of Object.values(targets)) await run(url, headers).then(() => undefined, () => undefined); // warm-up
+  const results = {};
+  for (const [name, [url, headers]] of Object.entries(targets)) {
+    const r = await run(url, headers);
+    results[name] = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  }
+  console.log(`\nGET /v1/environments/{id}, ${connections} connections, ${duration}s each`);
+  console.table(results);
+  const ratio = results.gateway.rps / results.direct.rps;
+  console.log(`throughput ratio gateway/direct: ${(ratio * 100).toFixed(1)} % (goal >= 60 %)`);
+  console.log(`added p50 latency: ${(results.gateway.p50 - results.direct.p50).toFixed(2)} ms (goal < 2 ms)`);
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,80 @@
+import { PassThrough } from 'node:stream';
+import { createLogger } from '@firewatch/logger';
+import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
+import { bearer, readJson, startGateway, type StartedGateway, tokens, uniquePrefix } from './support/gateway-harness.js';
+
+describe('gateway health and logs', () => {
+  let auth: FakeAuth;
+  let upstream: FakeUpstream;
+  const started: StartedGateway[] = [];
+  const start = async (...args: Parameters<typeof startGateway>) => {
+    const gw = await startGateway(...args);
+    started.push(gw);
+    return gw;
+  };
+  const redisUrl = () => process.env.TEST_REDIS_URL!;
+
+  beforeAll(async () => {
+    auth = await startFakeAuth(tokens);
+    upstream = await startFakeUpstream();
+  });
+  afterAll(async () => {
+    for (const gw of started) await gw.close();
+    await upstream.close();
+    await auth.close();
+  });
+
+  it('answers /healthz without a credential', async () => {
+    const gw = await start({ authUrl: 'http://127.0.0.1:1' });
+    const res = await fetch(`${gw.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(await readJson(res)).toEqual({ status: 'ok' });
+  });
+
+  it('is ready when Redis and the auth service answer', async () => {
+    const gw = await start({ authUrl: auth.url, redis: { url: redisUrl(), keyPrefix: uniquePrefix('health') } });
+    const res = await fetch(`${gw.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await readJson(res)).toEqual({ status: 'ready', checks: { redis: 'ok', auth: 'ok' } });
+  });
+
+  it('is not ready while Redis is down', async () => {
+    const gw = await start({ authUrl: auth.url, redis: { url: 'redis://127.0.0.1:1', keyPrefix: uniquePrefix('health') } });
+    const res = await fetch(`${gw.url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await readJson(res)).toEqual({ status: 'not_ready', checks: { redis: 'down', auth: 'ok' } });
+  });
+
+  it('is not ready while the auth service is down, and reports an in-memory store as such', async () => {
+    const gw = await start({ authUrl: 'http://127.0.0.1:1' });
+    const res = await fetch(`${gw.url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await readJson(res)).toEqual({ status: 'not_ready', checks: { redis: 'not_configured', auth: 'down' } });
+  });
+
+  it('logs one access line per request with the caller id and never the token', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (c: Buffer) => c.toString().split('\n').filter(Boolean).forEach((l) => lines.push(JSON.parse(l))));
+    const logger = createLogger({ service: 'gateway', level: 'http', stream });
+    const gw = await start({ authUrl: auth.url, env: { INCIDENT_CONFIG_URL: upstream.url }, logger });
+    const principal = freshPrincipal();
+    auth.grant('fw_logged_secret', principal);
+
+    await fetch(`${gw.url}/v1/environments?page%5Bsize%5D=2`, { headers: bearer('fw_logged_secret', { 'x-request-id': 'log-1' }) });
+    await fetch(`${gw.url}/v1/environments`, { headers: bearer('fw_unknown_secret', { 'x-request-id': 'log-2' }) });
+    await new Promise((r) => setTimeout(r, 50));
+
+    const access = lines.filter((l) => l.message === 'request');
+    expect(access).toHaveLength(2);
+    expect(access[0]).toMatchObject({
+      level: 'http', service: 'gateway', method: 'GET', path: '/v1/environments', status: 200,
+      request_id: 'log-1', caller: `key:${principal.credential.type === 'api_key' ? principal.credential.id : ''}`,
+    });
+    expect(typeof access[0].duration_ms).toBe('number');
+    expect(access[1]).toMatchObject({ status: 401, request_id: 'log-2' });
+    expect(access[1].caller).toBeUndefined();
+    expect(JSON.stringify(lines)).not.toContain('secret');
+  });
+});

@@ -1,0 +1,163 @@
+import http from 'node:http';
+import { type Principal, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { listen } from '@firewatch/testing';
+import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
+import { bearer, readJson, startGateway, type StartedGateway, tokens } from './support/gateway-harness.js';
+
+const JSONAPI = 'application/vnd.api+json';
+const LIMIT = 64 * 1024;
+
+/** Sends a chunked body (no Content-Length) and resolves with the status and body of the answer. */
+function sendChunked(url: string, token: string, chunks: Buffer[], end: boolean): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}/v1/incidents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': JSONAPI, 'transfer-encoding': 'chunked' },
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    if (end) req.end();
+  });
+}
+
+describe('gateway proxying', () => {
+  let auth: FakeAuth;
+  let upstream: FakeUpstream;
+  let gateway: StartedGateway;
+  let principal: Principal;
+  const token = 'fw_proxy_key';
+
+  beforeAll(async () => {
+    auth = await startFakeAuth(tokens);
+    upstream = await startFakeUpstream();
+    const closed = await listen((_req, res) => res.end());
+    await closed.close();
+    gateway = await startGateway({
+      authUrl: auth.url,
+      env: {
+        INCIDENT_CONFIG_URL: upstream.url,
+        COMMUNICATIONS_URL: closed.url, // nothing listens there any more
+        RATE_LIMIT_READS: '1000',
+        RATE_LIMIT_WRITES: '1000',
+        BODY_LIMIT_BYTES: String(LIMIT),
+        UPSTREAM_TIMEOUT_MS: '300',
+      },
+    });
+    principal = freshPrincipal({ record_ids: ['r1'] });
+    auth.grant(token, principal);
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
+    await auth.close();
+  });
+
+  it('forwards the signed principal and request id, never the client credential or a forged principal', async () => {
+    const forged = await tokens.signPrincipal(freshPrincipal({ team_id: 666 }));
+    const res = await fetch(`${gateway.url}/v1/environments/abc?page%5Bsize%5D=5&include=x`, {
+      headers: bearer(token, { 'x-request-id': 'client-req-1', [PRINCIPAL_HEADER]: forged, accept: JSONAPI }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('client-req-1');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('1000, 1000;window=60');
+    expect(res.headers.get('x-ratelimit-used')).toBe('1');
+    const echo = await readJson(res);
+    expect(echo.method).toBe('GET');
+    expect(echo.url).toBe('/v1/environments/abc?page%5Bsize%5D=5&include=x');
+    expect(echo.headers.authorization).toBeUndefined();
+    expect(echo.headers['x-request-id']).toBe('client-req-1');
+    expect(echo.headers.accept).toBe(JSONAPI);
+    expect(echo.headers[PRINCIPAL_HEADER]).not.toBe(forged);
+    expect(await tokens.verifyPrincipal(echo.headers[PRINCIPAL_HEADER])).toEqual(principal);
+  });
+
+  it('makes a request id when the client sends none (or an unsafe one) and forwards it', async () => {
+    for (const headers of [bearer(token), bearer(token, { 'x-request-id': 'bad id with spaces' })]) {
+      const res = await fetch(`${gateway.url}/v1/incidents`, { headers });
+      const id = res.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await readJson(res)).headers['x-request-id']).toBe(id);
+    }
+  });
+
+  it('streams POST, PUT and PATCH bodies through intact', async () => {
+    const body = JSON.stringify({ data: { type: 'incidents', attributes: { title: 'é'.repeat(20_000) } } });
+    for (const method of ['POST', 'PUT', 'PATCH']) {
+      const res = await fetch(`${gateway.url}/v1/incidents/1`, { method, headers: bearer(token, { 'content-type': JSONAPI }), body });
+      expect(res.status).toBe(method === 'POST' ? 201 : 200);
+      const echo = await readJson(res);
+      expect(echo.method).toBe(method);
+      expect(echo.body).toBe(body);
+      expect(echo.headers['content-type']).toBe(JSONAPI);
+    }
+    const deleted = await fetch(`${gateway.url}/v1/incidents/1`, { method: 'DELETE', headers: bearer(token) });
+    expect((await readJson(deleted)).method).toBe('DELETE');
+  });
+
+  it('refuses a body whose Content-Length is over the limit without calling the service', async () => {
+    const before = upstream.received.length;
+    const res = await fetch(`${gateway.url}/v1/incidents`, {
+      method: 'POST', headers: bearer(token, { 'content-type': JSONAPI }), body: 'x'.repeat(LIMIT + 1),
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('content-type')).toContain(JSONAPI);
+    expect((await readJson(res)).errors[0]).toMatchObject({ status: '413', code: 'payload_too_large' });
+    expect(upstream.received.length).toBe(before);
+  });
+
+  it('counts chunked bodies as they stream: under the limit passes, over it is cut with 413', async () => {
+    const small = await sendChunked(gateway.url, token, [Buffer.alloc(1000, 'a'), Buffer.alloc(1000, 'b')], true);
+    expect(small.status).toBe(201);
+    expect(JSON.parse(small.body).body).toBe('a'.repeat(1000) + 'b'.repeat(1000));
+
+    const before = upstream.received.length;
+    // The client never ends its body: only the limit can stop it.
+    const big = await sendChunked(gateway.url, token, [Buffer.alloc(LIMIT / 2, 'x'), Buffer.alloc(LIMIT / 2, 'y'), Buffer.alloc(10, 'z')], false);
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body).errors[0].code).toBe('payload_too_large');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(upstream.received.length).toBe(before);
+    // The upstream connection pool is still healthy.
+    expect((await fetch(`${gateway.url}/v1/incidents`, { headers: bearer(token) })).status).toBe(200);
+  });
+
+  it('answers 404 for an unknown /v1 path and 503 for a service that is not deployed', async () => {
+    const unknown = await fetch(`${gateway.url}/v1/environmentsX`, { headers: bearer(token) });
+    expect(unknown.status).toBe(404);
+    expect((await readJson(unknown)).errors[0]).toMatchObject({ status: '404', code: 'route_not_found' });
+    const undeployed = await fetch(`${gateway.url}/v1/alert_groups`, { headers: bearer(token) });
+    expect(undeployed.status).toBe(503);
+    expect(undeployed.headers.get('content-type')).toContain(JSONAPI);
+    expect((await readJson(undeployed)).errors[0]).toMatchObject({ status: '503', code: 'not_deployed' });
+  });
+
+  it('maps upstream failures: refused 503, reset 502, too slow 504', async () => {
+    const refused = await fetch(`${gateway.url}/v1/communications/types`, { headers: bearer(token) });
+    expect(refused.status).toBe(503);
+    expect((await readJson(refused)).errors[0]).toMatchObject({ status: '503', code: 'upstream_unavailable' });
+
+    const reset = await fetch(`${gateway.url}/v1/incidents/reset`, { headers: bearer(token) });
+    expect(reset.status).toBe(502);
+    expect((await readJson(reset)).errors[0]).toMatchObject({ status: '502', code: 'bad_gateway' });
+
+    const started = Date.now();
+    const slow = await fetch(`${gateway.url}/v1/incidents/slow`, { headers: bearer(token) });
+    expect(slow.status).toBe(504);
+    expect(slow.headers.get('x-ratelimit-limit')).toBe('1000, 1000;window=60');
+    expect((await readJson(slow)).errors[0]).toMatchObject({ status: '504', code: 'gateway_timeout' });
+    expect(Date.now() - started).toBeLessThan(1200);
+
+    expect((await fetch(`${gateway.url}/v1/incidents`, { headers: bearer(token) })).status).toBe(200);
+  });
+
+  it('serves only /healthz, /readyz and /v1 — other paths are JSON:API 404s', async () => {
+    const res = await fetch(`${gateway.url}/v2/environments`, { headers: bearer(token) });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain(JSONAPI);
+  });
+});

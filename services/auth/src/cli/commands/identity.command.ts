@@ -1,0 +1,56 @@
+import type { Role } from '@firewatch/auth';
+import { parse, required, requiredInt, str } from '../cli-args.js';
+import { userView, type Command } from './command.js';
+
+export const teamsCreateCommand: Command = {
+  usage: 'teams create --name NAME',
+  summary: 'Create a team.',
+  async run(args, { services }) {
+    const p = parse(args, { name: { type: 'string' } });
+    return services.identity.createTeam({ name: required(p, 'name') });
+  },
+};
+
+export const teamsListCommand: Command = {
+  usage: 'teams list',
+  summary: 'List teams.',
+  async run(args, { services }) {
+    parse(args, {});
+    return services.identity.listTeams();
+  },
+};
+
+export const usersCreateCommand: Command = {
+  usage: 'users create --team-id N --email E --name N [--role R] [--on-call-role R] [--password P] [--service-account]',
+  summary: 'Create a user (roles: admin, user, observer; default user).',
+  async run(args, { services }) {
+    const p = parse(args, {
+      'team-id': { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      'on-call-role': { type: 'string' },
+      password: { type: 'string' },
+      'service-account': { type: 'boolean' },
+    });
+    const user = await services.identity.createUser({
+      team_id: requiredInt(p, 'team-id'),
+      email: required(p, 'email'),
+      name: required(p, 'name'),
+      role: str(p, 'role') as Role | undefined,
+      on_call_role: str(p, 'on-call-role') as Role | undefined,
+      password: str(p, 'password'),
+      is_service_account: p.values['service-account'] === true,
+    });
+    return userView(user);
+  },
+};
+
+export const usersListCommand: Command = {
+  usage: 'users list --team-id N',
+  summary: "List a team's users.",
+  async run(args, { services }) {
+    const p = parse(args, { 'team-id': { type: 'string' } });
+    return (await services.identity.listUsers(requiredInt(p, 'team-id'))).map(userView);
+  },
+};

@@ -1,0 +1,124 @@
+import { Router, type Request, type Response } from 'express';
+import { API_KEY_KINDS, authorize, getPrincipal, type Capability, type Principal } from '@firewatch/auth';
+import { BadRequestError } from '@firewatch/errors';
+import {
+  assertOnlyParams,
+  paginationLinks,
+  parseListQuery,
+  parseRequestDocument,
+  sendDocument,
+  type ListQuery,
+  type ListQuerySpec,
+} from '@firewatch/jsonapi';
+import type { IssuedApiKey } from '../domain/api-key.resource.js';
+import { API_KEY_TYPE } from '../domain/api-key.resource.js';
+import { apiCreateApiKeySchema, canonicalKind, rotateApiKeySchema, updateApiKeySchema } from '../domain/api-key.schemas.js';
+import type { ApiKeyService } from '../domain/api-key.service.js';
+
+const LIST_SPEC: ListQuerySpec = {
+  filters: {
+    kind: 'string',
+    name: 'string',
+    search: 'search',
+    user_id: 'integer',
+    group_ids: 'string',
+    active: 'boolean',
+    expired: 'boolean',
+    created_at: 'date',
+    expires_at: 'date',
+    last_used_at: 'date',
+  },
+  sorts: ['name', 'kind', 'created_at', 'updated_at', 'expires_at', 'last_used_at'],
+  page: { defaultSize: 20, maxSize: 100 },
+};
+
+/** API key management is for team admins only, on every operation. */
+function admin(req: Request, action: Capability): Principal {
+  const principal = getPrincipal(req);
+  authorize(principal, { scope: null, side: 'ir', action, adminOnly: true });
+  return principal;
+}
+
+const MAX_INT = 2_147_483_647;
+
+/** Values parseListQuery cannot judge: kinds (with the reference aliases) and integer range. */
+function checkFilterValues(filters: ListQuery['filters']): void {
+  for (const { field, op, value } of filters) {
+    const values = Array.isArray(value) ? value : [value];
+    const parameter = `filter[${field}]${op === 'eq' ? '' : `[${op}]`}`;
+    const bad = (detail: string) => new BadRequestError(detail, { source: { parameter }, code: 'invalid_parameter' });
+    if (field === 'kind') {
+      const unknown = values.map((v) => canonicalKind(String(v))).find((k) => !(API_KEY_KINDS as readonly string[]).includes(k));
+      if (unknown !== undefined) throw bad(`Unknown kind "${unknown}" in ${parameter}.`);
+    }
+    if (field === 'user_id' && values.some((v) => Math.abs(Number(v)) > MAX_INT)) throw bad(`${parameter} is out of range.`);
+  }
+}
+
+/** The token rides along in the attributes of this one response, never again. */
+function withToken({ resource, token }: IssuedApiKey) {
+  return { data: { ...resource, attributes: { ...resource.attributes, token } } };
+}
+
+function idParam(req: Request): string {
+  return String(req.params.id);
+}
+
+/** `/v1/api_keys`: JSON:API over the shared API key service. */
+export function apiKeysRouter(apiKeys: ApiKeyService): Router {
+  const router = Router();
+
+  router.get('/', async (req: Request, res: Response) => {
+    const principal = admin(req, 'read');
+    const query = parseListQuery(req.query, LIST_SPEC);
+    checkFilterValues(query.filters);
+    const { resources, total } = await apiKeys.list(principal.team_id, query);
+    sendDocument(res, 200, { data: resources, ...paginationLinks(req.baseUrl, req.query, query.page, total) });
+  });
+
+  router.post('/', async (req: Request, res: Response) => {
+    const principal = admin(req, 'create');
+    assertOnlyParams(req.query, []);
+    const input = parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: apiCreateApiKeySchema });
+    const issued = await apiKeys.create({ team_id: principal.team_id, user_id: principal.user_id }, input);
+    res.location(`${req.baseUrl}/${issued.resource.id}`);
+    sendDocument(res, 201, withToken(issued));
+  });
+
+  router.get('/:id', async (req: Request, res: Response) => {
+    const principal = admin(req, 'read');
+    assertOnlyParams(req.query, []);
+    sendDocument(res, 200, { data: await apiKeys.get(principal.team_id, idParam(req)) });
+  });
+
+  router.put('/:id', async (req: Request, res: Response) => {
+    const principal = admin(req, 'update');
+    assertOnlyParams(req.query, []);
+    const id = idParam(req);
+    // Look the key up first so another team's id answers 404 before any 422 about the body.
+    await apiKeys.get(principal.team_id, id);
+    const input = parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: updateApiKeySchema, ids: [id] });
+    sendDocument(res, 200, { data: await apiKeys.update(principal.team_id, id, input) });
+  });
+
+  router.delete('/:id', async (req: Request, res: Response) => {
+    const principal = admin(req, 'delete');
+    assertOnlyParams(req.query, []);
+    sendDocument(res, 200, { data: await apiKeys.revoke(principal.team_id, idParam(req)) });
+  });
+
+  router.post('/:id/rotate', async (req: Request, res: Response) => {
+    const principal = admin(req, 'update');
+    assertOnlyParams(req.query, []);
+    const id = idParam(req);
+    await apiKeys.get(principal.team_id, id);
+    // The body is optional: a bare POST rotates with the defaults.
+    const input =
+      req.body === undefined
+        ? {}
+        : parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: rotateApiKeySchema, ids: [id] });
+    sendDocument(res, 200, withToken(await apiKeys.rotate(principal.team_id, id, input)));
+  });
+
+  return router;
+}
