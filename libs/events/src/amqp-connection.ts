@@ -61,17 +61,20 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
   }
 }
 
+type Socket = { destroyed: boolean; destroy(err?: Error): void };
+const socketOf = (model: ChannelModel) => (model as unknown as { connection?: { stream?: Socket } }).connection?.stream;
+
 // amqplib watches its socket's 'error' and 'end' only: a socket destroyed without an
 // error would go unnoticed (heartbeats still running) until the heartbeat timeout.
 function destroySocket(model: ChannelModel, reason: string): void {
-  const socket = (model as unknown as { connection?: { stream?: { destroy(err?: Error): void } } }).connection?.stream;
-  socket?.destroy(new Error(reason));
+  socketOf(model)?.destroy(new Error(reason));
 }
 
-// close() waits for the broker's close-ok, which never comes on a half-dead socket.
+// close() waits for the broker's close-ok, which never comes on a dead or silent socket.
 async function closeQuietly(model: ChannelModel): Promise<void> {
+  if (socketOf(model)?.destroyed) return;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_TIMEOUT_MS); });
+  const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_TIMEOUT_MS).unref(); });
   await Promise.race([model.close().catch(noop), timeout]);
   clearTimeout(timer);
   destroySocket(model, 'amqp connection closed by client');

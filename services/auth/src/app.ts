@@ -1,46 +1,43 @@
-import express, { type Express } from 'express';
-import { principalMiddleware, type InternalTokens } from '@firewatch/auth';
-import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
-import { jsonApiBody, mediaTypeMiddleware } from '@firewatch/jsonapi';
-import { requestIdMiddleware, type Logger } from '@firewatch/logger';
+import { Router, type Express } from 'express';
+import type { InternalTokens } from '@firewatch/auth';
+import type { Logger } from '@firewatch/logger';
+import { createServiceApp } from '@firewatch/resource-kit';
 import type { AuthServices } from './create-services.js';
 import { apiKeysRouter } from './http/api-keys.routes.js';
 import { internalRouter } from './http/credentials.routes.js';
-import { healthRouter } from './http/health.routes.js';
 import { usersRouter } from './http/users.routes.js';
 
 export interface AuthAppDeps {
   services: AuthServices;
   tokens: InternalTokens;
   logger: Logger;
-  /** Readiness check; defaults to the database ping. */
-  ready?: () => Promise<void>;
+  /** Readiness checks; defaults to the database. */
+  readiness?: Record<string, () => Promise<unknown>>;
 }
 
 /**
- * The auth service's HTTP surface. Body parsers are mounted per router, never
- * globally: the OAuth provider (node-oidc-provider) will be mounted at the root,
- * after these routers and before the 404 fallback, and must see raw bodies.
+ * The auth service's HTTP surface on the shared service shell (request ids, access log,
+ * health, the gateway principal and JSON:API media types on `/v1`, one error mapper).
+ * `/internal` has its own guard and JSON parser. No body parser runs outside those two
+ * prefixes, so the OAuth provider (node-oidc-provider) can be mounted as the last router
+ * here, at the root, and still see raw bodies.
  */
-export function createAuthApp({ services, tokens, logger, ready }: AuthAppDeps): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  // Express 5's default "simple" query parser keeps `page[size]` as a flat key,
-  // which is what parseListQuery expects.
-  app.use(requestIdMiddleware());
-  app.use(healthRouter(ready ?? services.ping));
-
-  app.use('/internal', internalRouter({ tokens, resolveCredential: services.resolveCredential }));
-
-  const v1 = express.Router();
-  v1.use(principalMiddleware(tokens), mediaTypeMiddleware(), jsonApiBody());
+export function createAuthApp({ services, tokens, logger, readiness }: AuthAppDeps): Express {
+  const v1 = Router();
   v1.use('/api_keys', apiKeysRouter(services.apiKeys));
   v1.use('/users', usersRouter(services.identity));
-  app.use('/v1', v1);
 
-  // OAuth server: mount here (`/oauth/*`, `/.well-known/*`, login pages).
+  const root = Router();
+  root.use('/v1', v1);
+  root.use('/internal', internalRouter({ tokens, resolveCredential: services.resolveCredential }));
+  // OAuth server: add it as the last router (`/oauth/*`, `/.well-known/*`, login pages).
 
-  app.use(notFoundMiddleware());
-  app.use(errorMiddleware(logger));
-  return app;
+  return createServiceApp({
+    logger,
+    tokens,
+    routers: [root],
+    // The database only: a broker outage delays events (the outbox keeps them) but must
+    // not take credential resolution, and with it the whole API, out of service.
+    readiness: readiness ?? { database: services.ping },
+  });
 }

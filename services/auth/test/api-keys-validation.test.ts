@@ -1,4 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newKey, startHarness, type Harness } from './support/harness.js';
 
 let h: Harness;

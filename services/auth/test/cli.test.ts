@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInternalTokens } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, listen, type Listening, type TestDatabase } from '@firewatch/testing';

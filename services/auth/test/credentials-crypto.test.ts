@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { hashToken, issueToken, tokenMatches, tokenPrefix } from '../src/domain/api-key-token.js';
 import { hashPassword, verifyPassword } from '../src/domain/password-hasher.js';
 

@@ -1,4 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createInternalTokens } from '@firewatch/auth';
 import { newKey, startHarness, type Harness } from './support/harness.js';
 

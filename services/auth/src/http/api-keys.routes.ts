@@ -10,8 +10,7 @@ import {
   type ListQuery,
   type ListQuerySpec,
 } from '@firewatch/jsonapi';
-import type { IssuedApiKey } from '../domain/api-key.resource.js';
-import { API_KEY_TYPE } from '../domain/api-key.resource.js';
+import { API_KEY_TYPE, type IssuedApiKey } from '../domain/api-key.resource.js';
 import { apiCreateApiKeySchema, canonicalKind, rotateApiKeySchema, updateApiKeySchema } from '../domain/api-key.schemas.js';
 import type { ApiKeyService } from '../domain/api-key.service.js';
 
