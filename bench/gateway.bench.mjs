@@ -43,7 +43,7 @@ try {
   const cli = (...args) =>
     JSON.parse(execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], { env: { ...process.env, ...envs.auth } }).toString());
   const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
-  const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '100000000', '--rate-limit-write', '100000000');
+  const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '1000000', '--rate-limit-write', '1000000');
   const token = key.api_key?.token ?? key.token;
   const created = await fetch(`${envs.urls.gateway}/v1/environments`, {
     method: 'POST',

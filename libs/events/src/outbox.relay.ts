@@ -1,63 +1,15 @@
 import type { ConfirmChannel } from 'amqplib';
 import type { Knex } from 'knex';
 import type pg from 'pg';
-import type { Logger } from '@firewatch/logger';
 import { createAmqpConnection } from './amqp-connection.js';
 import { backoffDelay } from './backoff.js';
 import { EVENTS_EXCHANGE } from './event-catalog.js';
 import { OUTBOX_CHANNEL } from './outbox.migration.js';
-import { publishRows } from './outbox.publisher.js';
-import { claimRows, deferRow, deleteRows, noteFailure, takeRelayTurn } from './outbox.repository.js';
+import { relayBatch, type BatchContext } from './outbox.batch.js';
 import { createPgListener } from './pg-listener.js';
+import type { OutboxRelay, OutboxRelayOptions } from './outbox.relay.types.js';
 
-/** Options of {@link createOutboxRelay}. */
-export interface OutboxRelayOptions {
-  knex: Knex;
-  amqpUrl: string;
-  logger: Logger;
-  /** Defaults to `firewatch.events`; tests use their own. */
-  exchange?: string;
-  /** Rows per claim-publish-confirm cycle. Default 200. */
-  batchSize?: number;
-  /** Safety-net poll, on top of LISTEN. Default 1000. */
-  pollIntervalMs?: number;
-  /** How long to wait for publisher confirms before treating a batch as not sent. Default 10000. */
-  confirmTimeoutMs?: number;
-  /**
-   * Default true: replicas take turns (an advisory lock), so events leave in `seq` order
-   * across replicas. False lets replicas publish disjoint batches in parallel.
-   */
-  ordered?: boolean;
-  /** Connection for the LISTEN client; defaults to the knex instance's connection settings. */
-  listenConnection?: string | pg.ClientConfig;
-  /** Connection name shown in RabbitMQ. Default `outbox-relay`. */
-  name?: string;
-}
-
-/** What `/readyz` and operators look at. */
-export interface OutboxRelayStats {
-  /** Events confirmed by the broker since start. */
-  readonly published: number;
-  readonly lastError: string | null;
-  readonly lastErrorAt: string | null;
-  /** True while a broker connection with a confirm channel is up. */
-  readonly connected: boolean;
-  /** True while the LISTEN client is connected (polling covers the gaps). */
-  readonly listening: boolean;
-  /** True while the broker blocks publishing (resource alarm); the relay pauses. */
-  readonly blocked: boolean;
-}
-
-/** A running outbox relay; see {@link createOutboxRelay}. */
-export interface OutboxRelay {
-  /** Connects (broker and LISTEN, one attempt each; failures retry in the background) and starts draining. */
-  start(): Promise<void>;
-  /** Finishes the batch in flight, then closes channel, connection and LISTEN client. Idempotent. */
-  stop(): Promise<void>;
-  readonly stats: OutboxRelayStats;
-  /** @internal Test hook: destroys the broker socket as a network failure would. */
-  simulateConnectionLoss(): void;
-}
+export type { OutboxRelay, OutboxRelayOptions, OutboxRelayStats } from './outbox.relay.types.js';
 
 function listenConfig(knex: Knex): string | pg.ClientConfig {
   const connection = (knex.client as { config: Knex.Config }).config.connection;
@@ -107,7 +59,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const amqpConn = createAmqpConnection({
     url: opts.amqpUrl,
     logger,
-    name: opts.name ?? 'outbox-relay',
+    name: opts.name ?? `${process.env.SERVICE_NAME ?? 'firewatch'}:outbox-relay`,
     async setup(model) {
       const ch = await model.createConfirmChannel();
       ch.on('error', (err: Error) => {
@@ -135,34 +87,23 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     onReady: () => wake(),
   });
 
+  const batchContext = (ch: ConfirmChannel): BatchContext => ({
+    knex, logger, exchange, batchSize, confirmTimeoutMs, ordered,
+    isOpen: () => channel === ch,
+    channelError: () => channelError,
+    resetChannelError: () => { channelError = null; },
+  });
+
   async function runBatch(ch: ConfirmChannel): Promise<{ claimed: number; failed: boolean }> {
-    return knex.transaction(async (trx) => {
-      if (ordered && !(await takeRelayTurn(trx))) return { claimed: 0, failed: false };
-      const rows = await claimRows(trx, batchSize);
-      if (!rows.length) return { claimed: 0, failed: false };
-      channelError = null;
-      const out = await publishRows(ch, rows, {
-        exchange,
-        confirmTimeoutMs,
-        isOpen: () => channel === ch,
-        channelError: () => channelError,
-      });
-      await deleteRows(trx, out.confirmed);
-      for (const { row, error } of out.poisoned) {
-        logger.error('outbox row refused, deferring it', { event_id: row.id, type: row.type, error });
-        await deferRow(trx, row, error);
-      }
-      if (out.failure) {
-        await noteFailure(trx, out.unsent, out.failure.message);
-        recordError(out.failure.message);
-        logger.warn('outbox batch not fully sent', { error: out.failure.message, confirmed: out.confirmed.length, unsent: out.unsent.length });
-        // A confirm timeout on a live, unblocked connection means the channel is stuck: start afresh.
-        if (channel === ch && !amqpConn.blocked) amqpConn.reset(out.failure);
-      }
-      if (out.poisoned.length) recordError(out.poisoned[0].error);
-      counters.published += out.confirmed.length;
-      return { claimed: rows.length, failed: Boolean(out.failure) };
-    });
+    const result = await relayBatch(ch, batchContext(ch));
+    counters.published += result.published;
+    if (result.rowError) recordError(result.rowError);
+    if (result.failure) {
+      recordError(result.failure.message);
+      // A confirm timeout on a live, unblocked connection means the channel is stuck: start afresh.
+      if (channel === ch && !amqpConn.blocked) amqpConn.reset(result.failure);
+    }
+    return { claimed: result.claimed, failed: Boolean(result.failure) };
   }
 
   async function drain(): Promise<void> {
@@ -210,7 +151,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
 
   return {
     async start() {
-      if (started) return;
+      if (started || stopped) return; // not restartable: make a new relay
       started = true;
       await Promise.all([amqpConn.start(), listener.start()]);
       poll = setInterval(wake, pollIntervalMs);

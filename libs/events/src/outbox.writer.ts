@@ -4,6 +4,8 @@ import { isEventType } from './event-catalog.js';
 import type { EventEnvelope, EventInput } from './event-envelope.js';
 import { OUTBOX_CHANNEL, OUTBOX_TABLE } from './outbox.migration.js';
 
+const INSERT_CHUNK = 1000;
+
 function toEnvelope(input: EventInput): EventEnvelope {
   // Both are programming errors, not client input: fail loudly inside the write's transaction.
   if (!isEventType(input.type)) throw new Error(`Unknown event type "${input.type}": add it to EVENT_TYPES first`);
@@ -13,7 +15,8 @@ function toEnvelope(input: EventInput): EventEnvelope {
     type: input.type,
     occurred_at: (input.occurred_at ?? new Date()).toISOString(),
     team_id: input.team_id,
-    data: input.data,
+    // undefined would vanish from the JSON and leave consumers an envelope without data.
+    data: input.data ?? null,
   };
 }
 
@@ -28,9 +31,12 @@ function toEnvelope(input: EventInput): EventEnvelope {
 export async function writeEvents(trx: Knex.Transaction | Knex, inputs: readonly EventInput[]): Promise<EventEnvelope[]> {
   const envelopes = inputs.map(toEnvelope);
   if (envelopes.length === 0) return envelopes;
-  await trx(OUTBOX_TABLE).insert(
-    envelopes.map((e) => ({ id: e.id, type: e.type, team_id: e.team_id, payload: JSON.stringify(e) })),
-  );
+  // Chunks keep each INSERT far below PostgreSQL's 65535 bind parameters (bulk upserts emit many events).
+  for (let i = 0; i < envelopes.length; i += INSERT_CHUNK) {
+    await trx(OUTBOX_TABLE).insert(
+      envelopes.slice(i, i + INSERT_CHUNK).map((e) => ({ id: e.id, type: e.type, team_id: e.team_id, payload: JSON.stringify(e) })),
+    );
+  }
   await trx.raw(`NOTIFY ${OUTBOX_CHANNEL}`);
   return envelopes;
 }

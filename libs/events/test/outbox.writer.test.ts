@@ -59,4 +59,23 @@ describe('writeEvent', () => {
     expect(rows.map((r) => r.id)).toEqual(envs.map((e) => e.id));
     expect(await writeEvents(db.knex, [])).toEqual([]);
   });
+
+  it('stores null for missing data, so the envelope always carries the key', async () => {
+    const env = await writeEvent(db.knex, { type: 'shift_override.deleted', team_id: 1, data: undefined });
+    expect(env.data).toBeNull();
+    const row = await db.knex('outbox').where({ id: env.id }).first();
+    expect(Object.keys(row.payload)).toContain('data');
+  });
+
+  it('writes batches beyond one INSERT atomically and in order', async () => {
+    const inputs = Array.from({ length: 2500 }, (_, i) => ({ type: 'functionality.updated', team_id: 4, data: { i } }));
+    await db.knex.transaction(async (trx) => {
+      await writeEvents(trx, inputs);
+      await trx.rollback();
+    }).catch(() => undefined);
+    expect(await db.knex('outbox').where({ team_id: 4 }).count<{ n: string }[]>('* as n')).toEqual([{ n: '0' }]);
+    const envs = await db.knex.transaction((trx) => writeEvents(trx, inputs));
+    const rows = await db.knex('outbox').where({ team_id: 4 }).orderBy('seq').select('id');
+    expect(rows.map((r) => r.id)).toEqual(envs.map((e) => e.id));
+  });
 });
