@@ -7,7 +7,7 @@ import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
 import type { GatewayConfig } from './config.js';
 import type { CredentialResolver } from './domain/credential-resolver.js';
-import type { RateLimitStore } from './domain/rate-limit.store.js';
+import type { RateLimitStore } from './data/rate-limit.store.js';
 import { createRouteMatcher, ROUTES, type Route, type UpstreamName } from './domain/routes.js';
 import { accessLogMiddleware } from './http/access-log.middleware.js';
 import { authenticateMiddleware } from './http/authenticate.middleware.js';

@@ -8,7 +8,7 @@ import { createMemoryRateLimitStore } from './data/memory-rate-limit.store.js';
 import { connectRedis } from './data/redis-client.js';
 import { createRedisRateLimitStore } from './data/redis-rate-limit.store.js';
 import { createCredentialResolver } from './domain/credential-resolver.js';
-import type { RateLimitStore } from './domain/rate-limit.store.js';
+import type { RateLimitStore } from './data/rate-limit.store.js';
 
 const config = loadGatewayConfig();
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
@@ -47,14 +47,17 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info('shutting down', { signal, grace_ms: config.SHUTDOWN_GRACE_MS });
-  // Stop accepting and let in-flight requests finish; idle keep-alive sockets close now.
+  // Stop accepting and let in-flight requests finish. Keep-alive sockets are closed as soon
+  // as they are idle, or a client holding one open would delay the exit to the grace limit.
   const drained = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  const sweeper = setInterval(() => server.closeIdleConnections(), 100);
   const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), config.SHUTDOWN_GRACE_MS).unref());
   if ((await Promise.race([drained, grace])) === 'timeout') {
     logger.warn('grace period over; closing remaining connections');
     server.closeAllConnections();
   }
+  clearInterval(sweeper);
   await gateway.close();
   logger.info('stopped');
   // Let winston flush its last lines before the process ends.

@@ -1,6 +1,11 @@
 import type { InternalTokens, Principal } from '@firewatch/auth';
 import { BadGatewayError, ServiceUnavailableError } from '@firewatch/errors';
-import type { CredentialLimits } from '../domain/rate-limit.policy.js';
+
+/** Per-credential limits agreed with the account manager; null means "the configured default". */
+export interface CredentialLimits {
+  read: number | null;
+  write: number | null;
+}
 
 /** The auth service's answer for a credential it knows. */
 export interface ResolvedCredentialAnswer {

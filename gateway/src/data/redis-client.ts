@@ -20,6 +20,8 @@ export async function connectRedis(url: string, logger: Logger, options: RedisCl
     commandTimeout: options.commandTimeoutMs ?? 1000,
     connectTimeout: options.connectTimeoutMs ?? 5000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
+    // Rate-limit checks of concurrent requests leave in one write instead of one each.
+    enableAutoPipelining: true,
   });
   let lastErrorLog = 0;
   redis.on('error', (err: Error) => {

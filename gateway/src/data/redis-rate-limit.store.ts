@@ -4,7 +4,7 @@ import {
   type RateLimitHit,
   type RateLimitStore,
   RateLimitStoreUnavailableError,
-} from '../domain/rate-limit.store.js';
+} from './rate-limit.store.js';
 
 /**
  * One atomic step of the sliding-window log. Time comes from the Redis server, so replicas

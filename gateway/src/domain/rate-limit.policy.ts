@@ -1,16 +1,13 @@
 import type { Principal } from '@firewatch/auth';
+import type { CredentialLimits } from '../data/auth-service.client.js';
+
+export type { CredentialLimits };
 
 export type Bucket = 'read' | 'write';
 
 export interface RateLimitDefaults {
   read: number;
   write: number;
-}
-
-/** Per-credential limits from the auth service; null means "the configured default". */
-export interface CredentialLimits {
-  read: number | null;
-  write: number | null;
 }
 
 /** GET, HEAD and OPTIONS are reads; everything else (POST, PUT, PATCH, DELETE, ...) a write. */

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '@firewatch/errors';
 import { bucketOf, limitFor, type RateLimitDefaults } from '../domain/rate-limit.policy.js';
-import { type RateLimitStore, RateLimitStoreUnavailableError } from '../domain/rate-limit.store.js';
+import { type RateLimitStore, RateLimitStoreUnavailableError } from '../data/rate-limit.store.js';
 import { stateOf } from './request-state.js';
 
 export interface RateLimitMiddlewareOptions {

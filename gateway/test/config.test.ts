@@ -1,0 +1,47 @@
+import { ConfigError } from '@firewatch/config';
+import { parseGatewayConfig } from '../src/config.js';
+
+const required = { INTERNAL_TOKEN_SECRET: 's'.repeat(32), AUTH_SERVICE_URL: 'http://auth:8081/' };
+
+describe('gateway configuration', () => {
+  it('applies the documented defaults', () => {
+    expect(parseGatewayConfig(required)).toEqual({
+      ...required,
+      AUTH_SERVICE_URL: 'http://auth:8081',
+      PORT: 8080,
+      HOST: '0.0.0.0',
+      INCIDENT_CONFIG_URL: undefined,
+      COMMUNICATIONS_URL: undefined,
+      ON_CALL_URL: undefined,
+      WEBHOOKS_URL: undefined,
+      REDIS_URL: undefined,
+      RATE_LIMIT_READS: 5,
+      RATE_LIMIT_WRITES: 3,
+      RATE_LIMIT_WINDOW_SECONDS: 60,
+      CREDENTIAL_CACHE_TTL_MS: 3000,
+      BODY_LIMIT_BYTES: 1_048_576,
+      UPSTREAM_TIMEOUT_MS: 30_000,
+      LOG_LEVEL: 'http',
+      SHUTDOWN_GRACE_MS: 10_000,
+    });
+  });
+
+  it('strips trailing slashes from upstream URLs and treats empty ones as not deployed', () => {
+    const config = parseGatewayConfig({ ...required, ON_CALL_URL: 'http://on-call:8084//', WEBHOOKS_URL: '' });
+    expect(config.ON_CALL_URL).toBe('http://on-call:8084');
+    expect(config.WEBHOOKS_URL).toBeUndefined();
+  });
+
+  it('names every bad variable', () => {
+    let error: unknown;
+    try {
+      parseGatewayConfig({ INTERNAL_TOKEN_SECRET: 'short', RATE_LIMIT_READS: '0', INCIDENT_CONFIG_URL: 'not a url' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual(
+      ['AUTH_SERVICE_URL', 'INCIDENT_CONFIG_URL', 'INTERNAL_TOKEN_SECRET', 'RATE_LIMIT_READS'],
+    );
+  });
+});
