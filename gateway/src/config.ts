@@ -25,7 +25,7 @@ export const gatewayConfigSchema = z.object({
   BODY_LIMIT_BYTES: env.int(1_048_576, 1),
   UPSTREAM_TIMEOUT_MS: env.int(30_000, 1),
   // `http` by default so every request leaves an access-log line; `info` silences them.
-  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug', 'silent']).default('http'),
+  LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug', 'silent']).default('info'),
   SHUTDOWN_GRACE_MS: env.int(10_000, 0),
 });
 

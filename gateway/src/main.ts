@@ -24,7 +24,7 @@ if (config.REDIS_URL) {
 }
 
 const credentialResolver = createCredentialResolver({
-  source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, tokens }),
+  source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, tokens, logger }),
   ttlMs: config.CREDENTIAL_CACHE_TTL_MS,
 });
 

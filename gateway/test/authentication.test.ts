@@ -104,6 +104,21 @@ describe('gateway authentication', () => {
     expect(auth.calls.filter((c) => c.token === 'fw_burst')).toHaveLength(1);
   });
 
+  it('answers 503, not 401, when the auth service refuses the gateway\'s system token', async () => {
+    auth.grant('fw_known', freshPrincipal());
+    const misconfigured = await startGateway({
+      authUrl: auth.url,
+      env: { INCIDENT_CONFIG_URL: upstream.url, INTERNAL_TOKEN_SECRET: 'another-secret-0123456789abcdef0123' },
+    });
+    try {
+      const res = await fetch(`${misconfigured.url}/v1/environments`, { headers: bearer('fw_known') });
+      expect(res.status).toBe(503);
+      expect(auth.calls.at(-1)?.systemSubject).toBeNull();
+    } finally {
+      await misconfigured.close();
+    }
+  });
+
   it('answers 503 when the auth service is down, and does not cache that', async () => {
     const down = await startGateway({ authUrl: 'http://127.0.0.1:1', env: { INCIDENT_CONFIG_URL: upstream.url } });
     try {

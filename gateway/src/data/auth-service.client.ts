@@ -1,5 +1,6 @@
 import type { InternalTokens, Principal } from '@firewatch/auth';
 import { BadGatewayError, ServiceUnavailableError } from '@firewatch/errors';
+import type { Logger } from '@firewatch/logger';
 
 /** Per-credential limits agreed with the account manager; null means "the configured default". */
 export interface CredentialLimits {
@@ -23,6 +24,7 @@ export interface AuthServiceClient {
 export interface AuthServiceClientOptions {
   baseUrl: string;
   tokens: InternalTokens;
+  logger: Logger;
   timeoutMs?: number;
 }
 
@@ -48,7 +50,7 @@ function isPrincipal(value: unknown): value is Principal {
  * Calls `POST /internal/credentials/resolve` on the auth service with a system token.
  * Node's fetch keeps connections alive, so a cache miss costs one round trip, not a handshake.
  */
-export function createAuthServiceClient({ baseUrl, tokens, timeoutMs = 5000 }: AuthServiceClientOptions): AuthServiceClient {
+export function createAuthServiceClient({ baseUrl, tokens, logger, timeoutMs = 5000 }: AuthServiceClientOptions): AuthServiceClient {
   const resolveUrl = `${baseUrl}/internal/credentials/resolve`;
   let system: { token: Promise<string>; until: number } | undefined;
 
@@ -72,7 +74,13 @@ export function createAuthServiceClient({ baseUrl, tokens, timeoutMs = 5000 }: A
         throw new ServiceUnavailableError('The authentication service is unavailable. Try again shortly.', { cause: err });
       }
       if (res.status === 401) {
-        await res.body?.cancel();
+        const refused = (await res.json().catch(() => null)) as { errors?: { code?: string }[] } | null;
+        // The auth service also answers 401 when it refuses *our* system token: that is a
+        // deployment fault (INTERNAL_TOKEN_SECRET differs), not an unknown credential.
+        if (refused?.errors?.[0]?.code === 'invalid_system_token') {
+          logger.error('the auth service refused the gateway system token; check INTERNAL_TOKEN_SECRET');
+          throw new ServiceUnavailableError('The authentication service is unavailable. Try again shortly.');
+        }
         return null;
       }
       if (res.status !== 200) {

@@ -39,12 +39,13 @@ export async function startFakeAuth(tokens: InternalTokens): Promise<FakeAuth> {
     calls.push({ token: req.body?.token, systemSubject, contentType: req.headers['content-type'] });
     if (fake.delayMs > 0) await new Promise((r) => setTimeout(r, fake.delayMs));
     if (systemSubject !== 'gateway') {
-      res.status(403).json({ errors: [{ status: '403', code: 'forbidden', title: 'Forbidden' }] });
+      // As the real auth service does: 401, told apart from an unknown credential by its code.
+      res.status(401).json({ errors: [{ status: '401', code: 'invalid_system_token', title: 'Unauthorized' }] });
       return;
     }
     const entry = known.get(req.body?.token);
     if (!entry) {
-      res.status(401).json({ errors: [{ status: '401', code: 'unauthorized', title: 'Unauthorized' }] });
+      res.status(401).json({ errors: [{ status: '401', code: 'invalid_credential', title: 'Unauthorized' }] });
       return;
     }
     res.json(entry);

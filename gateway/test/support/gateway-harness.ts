@@ -38,12 +38,14 @@ export async function startGateway({ authUrl, env = {}, redis, logger = silent }
   const rateLimitStore = redis
     ? createRedisRateLimitStore({ redis: await connectRedis(redis.url, silent, { connectTimeoutMs: 300 }), keyPrefix: redis.keyPrefix })
     : createMemoryRateLimitStore();
+  // A test may configure another secret, to play a gateway the services do not trust.
+  const ownTokens = config.INTERNAL_TOKEN_SECRET === SECRET ? tokens : createInternalTokens(config.INTERNAL_TOKEN_SECRET);
   const credentialResolver = createCredentialResolver({
-    source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, tokens, timeoutMs: 2000 }),
+    source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, tokens: ownTokens, logger, timeoutMs: 2000 }),
     ttlMs: config.CREDENTIAL_CACHE_TTL_MS,
   });
   const gateway = createGatewayApp({
-    config, logger, rateLimitStore, rateLimitStoreKind: redis ? 'redis' : 'memory', credentialResolver, tokens,
+    config, logger, rateLimitStore, rateLimitStoreKind: redis ? 'redis' : 'memory', credentialResolver, tokens: ownTokens,
   });
   const server = await listen(gateway.app);
   return {
