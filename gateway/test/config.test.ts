@@ -21,7 +21,7 @@ describe('gateway configuration', () => {
       CREDENTIAL_CACHE_TTL_MS: 3000,
       BODY_LIMIT_BYTES: 1_048_576,
       UPSTREAM_TIMEOUT_MS: 30_000,
-      LOG_LEVEL: 'http',
+      LOG_LEVEL: 'info',
       SHUTDOWN_GRACE_MS: 10_000,
     });
   });
