@@ -11,6 +11,7 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: {
     [`^@firewatch/(${libs.join('|')})$`]: '<rootDir>/libs/$1/src/index.ts',
+    '^@firewatch/webhooks/shared$': '<rootDir>/services/webhooks/src/shared.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

@@ -68,7 +68,7 @@ Firewatch is running.
   Auth server:            ${envs.urls.auth}
 
 Get a first API key (team + admin user + global key, printed as JSON), in another shell:
-  npx -y pnpm@10.34.8 firewatch bootstrap --team-name "My team" --email admin@example.com
+  npx -y pnpm@10.34.8 --silent firewatch bootstrap --team-name "My team" --email admin@example.com
 
 Then:
   curl -H "Authorization: Bearer <token>" ${envs.urls.gateway}/v1/environments

@@ -58,11 +58,11 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       return;
     }
     for (const [name, value] of Object.entries(httpError.headers)) res.setHeader(name, value);
-    const body = toErrorDocument(httpError);
-    res
-      .status(httpError.status)
-      .type(httpError instanceof RateLimitedError ? 'application/json' : MEDIA_TYPE)
-      .send(JSON.stringify(body));
+    const payload = Buffer.from(JSON.stringify(toErrorDocument(httpError)));
+    res.statusCode = httpError.status;
+    res.setHeader('Content-Type', httpError instanceof RateLimitedError ? 'application/json' : MEDIA_TYPE);
+    res.setHeader('Content-Length', payload.length);
+    res.end(payload);
   };
 }
 
