@@ -31,6 +31,13 @@ async function waitReady(url: string, child: ChildProcess, output: string[], tim
 
 export interface RunningSystem {
   gatewayUrl: string;
+  /** Set when started with `webhooks: true`. */
+  webhooksUrl?: string;
+  dispatcherUrls: string[];
+  /** Starts a stopped process again (fault tests). */
+  restart(name: string): Promise<void>;
+  /** Kills a process with SIGKILL (fault tests). */
+  kill(name: string): Promise<void>;
   /** Further gateway replicas sharing Redis, for rate-limit tests. */
   gatewayUrls: string[];
   authUrl: string;
@@ -46,53 +53,88 @@ export interface RunningSystem {
  * Starts the real, built processes (auth, incident-config, and `gateways` gateway
  * replicas) on free ports with fresh databases, as an operator would run them.
  */
-export async function startSystem(options: { gateways?: number; gatewayEnv?: Record<string, string> } = {}): Promise<RunningSystem> {
+export interface SystemOptions {
+  gateways?: number;
+  gatewayEnv?: Record<string, string>;
+  /** Also start the webhooks service and `dispatchers` webhook-dispatcher replicas. */
+  webhooks?: boolean;
+  dispatchers?: number;
+  dispatcherEnv?: Record<string, string>;
+}
+
+export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   const pgBase = (process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres').replace(/\/[^/]*$/, '');
   const suffix = `_e2e_${randomBytes(4).toString('hex')}`;
   const secret = randomBytes(32).toString('base64url');
   const redisPrefix = `fw-e2e-${randomBytes(4).toString('hex')}:`;
-  const [authPort, icPort] = [await freePort(), await freePort()];
+  const [authPort, icPort, whPort] = [await freePort(), await freePort(), await freePort()];
+  const dispatcherPorts = options.webhooks ? await Promise.all(Array.from({ length: options.dispatchers ?? 1 }, freePort)) : [];
   const gatewayPorts = await Promise.all(Array.from({ length: options.gateways ?? 1 }, freePort));
   const common = { INTERNAL_TOKEN_SECRET: secret, AMQP_URL: process.env.TEST_AMQP_URL!, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
   const env: Record<string, Record<string, string>> = {
-    auth: { ...common, PORT: String(authPort), DATABASE_URL: `${pgBase}/fw_auth${suffix}`, ISSUER_URL: `http://127.0.0.1:${authPort}` },
+    auth: {
+      ...common, PORT: String(authPort), DATABASE_URL: `${pgBase}/fw_auth${suffix}`, ISSUER_URL: `http://127.0.0.1:${authPort}`,
+      REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix,
+    },
     'incident-config': { ...common, PORT: String(icPort), DATABASE_URL: `${pgBase}/fw_ic${suffix}` },
   };
   const procs: { name: string; entry: string; env: Record<string, string>; port: number }[] = [
     { name: 'auth', entry: 'services/auth/dist/src/main.js', env: env.auth, port: authPort },
     { name: 'incident-config', entry: 'services/incident-config/dist/src/main.js', env: env['incident-config'], port: icPort },
   ];
+  if (options.webhooks) {
+    env.webhooks = { ...common, PORT: String(whPort), DATABASE_URL: `${pgBase}/fw_wh${suffix}` };
+    procs.push({ name: 'webhooks', entry: 'services/webhooks/dist/src/main.js', env: env.webhooks, port: whPort });
+    dispatcherPorts.forEach((port, i) => {
+      env[`dispatcher${i}`] = {
+        ...common, PORT: String(port), DATABASE_URL: `${pgBase}/fw_wh${suffix}`,
+        // Tests deliver to receivers on loopback over plain HTTP.
+        WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
+        ...options.dispatcherEnv,
+      };
+      procs.push({ name: `dispatcher${i}`, entry: 'services/webhook-dispatcher/dist/src/main.js', env: env[`dispatcher${i}`], port });
+    });
+  }
   gatewayPorts.forEach((port, i) => {
     env[`gateway${i}`] = {
       ...common, PORT: String(port), REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix,
       AUTH_SERVICE_URL: `http://127.0.0.1:${authPort}`, INCIDENT_CONFIG_URL: `http://127.0.0.1:${icPort}`,
+      ...(options.webhooks ? { WEBHOOKS_URL: `http://127.0.0.1:${whPort}` } : {}),
       ...options.gatewayEnv,
     };
     procs.push({ name: `gateway${i}`, entry: 'gateway/dist/main.js', env: env[`gateway${i}`], port });
   });
 
-  const children: ChildProcess[] = [];
-  const stop = async () => {
-    await Promise.all(children.map((c) => new Promise<void>((resolve) => {
-      if (c.exitCode !== null) return resolve();
+  const children = new Map<string, ChildProcess>();
+  const stopOne = (c: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
+    new Promise<void>((resolve) => {
+      if (c.exitCode !== null || c.signalCode !== null) return resolve();
       c.once('exit', () => resolve());
-      c.kill('SIGTERM');
+      c.kill(signal);
       setTimeout(() => c.kill('SIGKILL'), 5000).unref();
-    })));
+    });
+  const stop = async () => {
+    await Promise.all([...children.values()].map((c) => stopOne(c)));
     const client = new pg.Client({ connectionString: `${pgBase}/postgres` });
     await client.connect();
-    for (const db of [`fw_auth${suffix}`, `fw_ic${suffix}`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+    for (const db of [`fw_auth${suffix}`, `fw_ic${suffix}`, `fw_wh${suffix}`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
     await client.end();
   };
+  const startOne = async (p: (typeof procs)[number]) => {
+    const output: string[] = [];
+    const child = spawn(process.execPath, [path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d) => output.push(String(d)));
+    child.stderr!.on('data', (d) => output.push(String(d)));
+    children.set(p.name, child);
+    await waitReady(`http://127.0.0.1:${p.port}/readyz`, child, output);
+  };
+  const byName = (name: string) => {
+    const p = procs.find((x) => x.name === name);
+    if (!p) throw new Error(`no process ${name}; have ${procs.map((x) => x.name).join(', ')}`);
+    return p;
+  };
   try {
-    for (const p of procs) {
-      const output: string[] = [];
-      const child = spawn(process.execPath, [path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      child.stdout!.on('data', (d) => output.push(String(d)));
-      child.stderr!.on('data', (d) => output.push(String(d)));
-      children.push(child);
-      await waitReady(`http://127.0.0.1:${p.port}/readyz`, child, output);
-    }
+    for (const p of procs) await startOne(p);
   } catch (err) {
     await stop();
     throw err;
@@ -102,6 +144,17 @@ export async function startSystem(options: { gateways?: number; gatewayEnv?: Rec
     gatewayUrls: gatewayPorts.map((p) => `http://127.0.0.1:${p}`),
     authUrl: `http://127.0.0.1:${authPort}`,
     incidentConfigUrl: `http://127.0.0.1:${icPort}`,
+    webhooksUrl: options.webhooks ? `http://127.0.0.1:${whPort}` : undefined,
+    dispatcherUrls: dispatcherPorts.map((p) => `http://127.0.0.1:${p}`),
+    async restart(name) {
+      const child = children.get(name);
+      if (child) await stopOne(child);
+      await startOne(byName(name));
+    },
+    async kill(name) {
+      const child = children.get(name);
+      if (child) await stopOne(child, 'SIGKILL');
+    },
     secret,
     env,
     async cli(...args: string[]) {
