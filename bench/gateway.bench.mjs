@@ -1,6 +1,6 @@
 // `pnpm bench:gateway`: GET /v1/environments/{id} through the gateway and directly
 // to incident-config, on a private copy of the system. Reports req/s, p50, p99.
-//   BENCH_DURATION=10 BENCH_CONNECTIONS=32 pnpm bench:gateway
+//   BENCH_DURATION=10 BENCH_CONNECTIONS=32 [BENCH_PROFILE=/tmp/prof] pnpm bench:gateway
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -37,7 +37,9 @@ async function cleanup() {
 
 try {
   for (const { name, entry } of PROCESSES) {
-    const child = spawn(process.execPath, [path.join(root, entry)], { cwd: root, env: { ...process.env, ...envs[name] }, stdio: ['ignore', 'ignore', 'inherit'] });
+    // BENCH_PROFILE=<dir> writes a CPU profile of the gateway there when it exits.
+    const profile = name === 'gateway' && process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    const child = spawn(process.execPath, [...profile, path.join(root, entry)], { cwd: root, env: { ...process.env, ...envs[name] }, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     await waitForHttp(`http://127.0.0.1:${envs[name].PORT}/readyz`);
   }

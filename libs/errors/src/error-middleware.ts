@@ -30,6 +30,19 @@ function fromBodyParser(err: { type?: string; status?: number }): HttpError | un
   }
 }
 
+/**
+ * PostgreSQL data exceptions (SQLSTATE class 22: out-of-range numbers, bad dates,
+ * invalid text) are caused by values a client sent that validation let through.
+ * They are answered 400 rather than 500; validation should catch them first, so
+ * they are logged as warnings to be fixed there.
+ */
+function fromDatabase(err: { code?: unknown; severity?: unknown }): HttpError | undefined {
+  if (typeof err.code === 'string' && /^22[0-9A-Z]{3}$/.test(err.code) && err.severity !== undefined) {
+    return new BadRequestError('A value in the request is not valid for its field.', { code: 'invalid_value' });
+  }
+  return undefined;
+}
+
 export function toErrorDocument(err: HttpError): { errors: ErrorObject[] } | typeof RateLimitedError.BODY {
   return err instanceof RateLimitedError ? RateLimitedError.BODY : { errors: err.toErrorObjects() };
 }
@@ -42,7 +55,10 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     let httpError: HttpError;
     if (err instanceof HttpError) httpError = err;
-    else httpError = fromBodyParser(err ?? {}) ?? new InternalServerError();
+    else httpError = fromBodyParser(err ?? {}) ?? fromDatabase(err ?? {}) ?? new InternalServerError();
+    if (!(err instanceof HttpError) && httpError.code === 'invalid_value') {
+      logger.warn('database refused a value that validation accepted', { path: req.path, sqlstate: err.code, error: err.message });
+    }
 
     if (httpError.status >= 500) {
       logger.error('request failed', {

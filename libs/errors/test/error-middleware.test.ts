@@ -21,6 +21,7 @@ describe('errorMiddleware', () => {
   app.get('/429', () => { throw new RateLimitedError({ 'X-RateLimit-Remaining': '0' }); });
   app.get('/boom', () => { throw new Error('database password is hunter2'); });
   app.post('/json', (_req, res) => { res.json({}); });
+  app.get('/pg22', () => { throw Object.assign(new Error('value "99999999999" is out of range for type integer'), { code: '22003', severity: 'ERROR' }); });
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(createLogger({ service: 't', stream })));
   let server: Awaited<ReturnType<typeof serve>>;
@@ -54,6 +55,12 @@ describe('errorMiddleware', () => {
     expect(text).not.toContain('hunter2');
     await new Promise((r) => setImmediate(r));
     expect(logs.join('')).toContain('request failed');
+  });
+
+  it('answers PostgreSQL data exceptions with 400, not 500', async () => {
+    const res = await fetch(`${server.url}/pg22`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors[0].code).toBe('invalid_value');
   });
 
   it('maps malformed JSON to 400 and unknown routes to 404', async () => {

@@ -53,13 +53,16 @@ function bad(parameter: string, detail: string, code = 'invalid_parameter'): nev
 function single(query: Record<string, unknown>, key: string): string {
   const value = query[key];
   if (typeof value !== 'string') bad(key, `${key} must be given once, as a string.`);
+  // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
+  if (value.includes('\u0000')) bad(key, `${key} must not contain NUL characters.`);
   return value;
 }
 
 function convert(kind: FilterKind, raw: string, parameter: string): string | number | boolean | Date {
   switch (kind) {
     case 'integer':
-      if (!/^-?\d+$/.test(raw)) bad(parameter, `${parameter} must be an integer.`);
+      // Columns are 32-bit; a larger value is the client's mistake, not a database error.
+      if (!/^-?\d{1,10}$/.test(raw) || Math.abs(Number(raw)) > 2_147_483_647) bad(parameter, `${parameter} must be a 32-bit integer.`);
       return Number(raw);
     case 'boolean':
       if (raw !== 'true' && raw !== 'false') bad(parameter, `${parameter} must be true or false.`);

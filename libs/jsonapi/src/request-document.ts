@@ -21,6 +21,21 @@ export function zodIssuesToValidation(issues: z.core.$ZodIssue[], base: string):
   return out;
 }
 
+/** Pointers of strings (values or keys) holding NUL, which PostgreSQL text cannot store. */
+function nulPointers(value: unknown, pointer: string, out: string[]): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push(pointer);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => nulPointers(v, `${pointer}/${i}`, out));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k.includes('\u0000')) out.push(pointer);
+      else nulPointers(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+    }
+  }
+  return out;
+}
+
 interface ParseOptions<S extends z.ZodType> {
   type: string;
   attributes: S;
@@ -59,6 +74,8 @@ export function parseRequestDocument<S extends z.ZodType>(body: unknown, options
       throw new ConflictError('data.id does not match the id in the path.', { source: { pointer: '/data/id' }, code: 'id_mismatch' });
     }
   }
+  const nul = nulPointers(attributes, '/data/attributes', []);
+  if (nul.length) throw new ValidationError(nul.map((pointer) => ({ pointer, detail: 'Text must not contain NUL characters.', code: 'invalid_characters' })));
   const parsed = options.attributes.safeParse(attributes ?? {});
   if (!parsed.success) throw new ValidationError(zodIssuesToValidation(parsed.error.issues, '/data/attributes'));
   return parsed.data;

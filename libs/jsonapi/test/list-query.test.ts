@@ -42,6 +42,8 @@ describe('parseListQuery', () => {
     [{ 'page[number]': 'abc' }, 'page[number]'],
     [{ foo: 'bar' }, 'foo'],
     [{ 'filter[name]': ['a', 'b'] }, 'filter[name]'],
+    [{ 'filter[position]': '99999999999' }, 'filter[position]'],
+    [{ 'filter[name]': 'a\u0000' }, 'filter[name]'],
   ])('refuses %j with 400 naming the parameter', (query, parameter) => {
     const err = error(() => parseListQuery(query, spec));
     expect(err).toBeInstanceOf(BadRequestError);

@@ -36,3 +36,13 @@ describe('parseRequestDocument', () => {
     expect(thrown(() => parseRequestDocument({ data: 'x' }, { type: 'environments', attributes }))).toBeInstanceOf(ValidationError);
   });
 });
+
+describe('text the database cannot store', () => {
+  it('refuses NUL characters with a pointer', () => {
+    const err = thrown(() =>
+      parseRequestDocument({ data: { type: 'environments', attributes: { name: 'a\u0000b' } } }, { type: 'environments', attributes }),
+    ) as ValidationError;
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.issues[0].pointer).toBe('/data/attributes/name');
+  });
+});
