@@ -44,6 +44,8 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       ...common, SERVICE_NAME: 'auth', PORT: String(p.auth),
       DATABASE_URL: `${b.pg}/firewatch_auth${dbSuffix}`,
       ISSUER_URL: `http://127.0.0.1:${p.auth}`,
+      // Dynamic-registration rate limit shared by replicas; OAuth keys derive from the secret.
+      REDIS_URL: b.redis,
     },
     'incident-config': {
       ...common, SERVICE_NAME: 'incident-config', PORT: String(p.incidentConfig),

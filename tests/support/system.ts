@@ -75,6 +75,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     auth: {
       ...common, PORT: String(authPort), DATABASE_URL: `${pgBase}/fw_auth${suffix}`, ISSUER_URL: `http://127.0.0.1:${authPort}`,
       REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix,
+      // Signing and cookie keys are derived from INTERNAL_TOKEN_SECRET (same on every replica);
+      // a short refresh-token grace keeps the reuse-detection tests quick (docs/oauth.md).
+      OAUTH_REFRESH_GRACE_SECONDS: '2',
     },
     'incident-config': { ...common, PORT: String(icPort), DATABASE_URL: `${pgBase}/fw_ic${suffix}` },
   };

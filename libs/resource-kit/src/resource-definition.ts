@@ -55,6 +55,18 @@ export interface ResourceDefinition<C extends z.ZodObject = z.ZodObject, U exten
   validate?: (attributes: Row, ctx: HookContext) => Promise<ValidationIssue[]> | ValidationIssue[];
   /** Fills defaults on create (e.g. the next position). */
   defaults?: (attributes: Row, ctx: HookContext) => Promise<Row> | Row;
+  /**
+   * Maps validated attributes (after defaults and slug) to the columns written, on
+   * create and update; e.g. encrypts a secret into another column. Default: as is.
+   */
+  toColumns?: (attributes: Row, ctx: HookContext) => Promise<Row> | Row;
+  /** Response attributes computed from the stored row rather than read from a column of that name (e.g. a masked secret). */
+  computed?: Record<string, (row: Row) => unknown>;
+  /**
+   * Attributes shown in the create response only, never in events or later reads
+   * (e.g. a generated secret). Receives the attributes after defaults and the stored row.
+   */
+  revealOnCreate?: (attributes: Row, row: Row) => Record<string, unknown>;
   summary?: { singular: string; plural: string };
 }
 

@@ -77,10 +77,12 @@ export function createResourceService(def: ResourceDefinition, { repository, wri
             await checked(attrs, ctx);
             const slug = await slugFor(tx, principal.team_id, attrs);
             if (slug !== undefined) attrs = { ...attrs, slug };
-            const row = await repository.insert(tx, { ...attrs, team_id: principal.team_id });
+            const columns = def.toColumns ? await def.toColumns(attrs, ctx) : attrs;
+            const row = await repository.insert(tx, { ...columns, team_id: principal.team_id });
             const record = serialize(def, row);
             await emit(tx, principal, 'created', record);
-            return record;
+            if (!def.revealOnCreate) return record;
+            return { ...record, attributes: { ...record.attributes, ...def.revealOnCreate(attrs, row) } };
           });
         } catch (err) {
           // Two creates can pick the same generated slug; the loser picks again.
@@ -97,8 +99,10 @@ export function createResourceService(def: ResourceDefinition, { repository, wri
         if (bodyId !== undefined && bodyId !== idOrSlug && bodyId !== String(existing.id)) {
           throw new ConflictError('data.id does not match the id in the path.', { source: { pointer: '/data/id' }, code: 'id_mismatch' });
         }
-        await checked({ ...attributes }, { principal, tx, existing });
-        const row = await repository.update(tx, principal.team_id, String(existing.id), attributes);
+        const ctx: HookContext = { principal, tx, existing };
+        await checked({ ...attributes }, ctx);
+        const columns = def.toColumns ? await def.toColumns({ ...attributes }, ctx) : attributes;
+        const row = await repository.update(tx, principal.team_id, String(existing.id), columns);
         const record = serialize(def, row);
         await emit(tx, principal, 'updated', record);
         return record;

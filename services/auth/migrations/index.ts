@@ -2,10 +2,12 @@ import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
 import { teamsUsersMigration } from './20250601-0001-teams-users.migration.js';
 import { apiKeysMigration } from './20250601-0002-api-keys.migration.js';
+import { oauthMigration } from './20250610-0003-oauth.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
 export const migrations: Migrations = {
   '20250601_0000_outbox': outboxMigration,
   '20250601_0001_teams_users': teamsUsersMigration,
   '20250601_0002_api_keys': apiKeysMigration,
+  '20250610_0003_oauth': oauthMigration,
 };

@@ -5,6 +5,7 @@ import { createServiceApp } from '@firewatch/resource-kit';
 import type { AuthServices } from './create-services.js';
 import { apiKeysRouter } from './http/api-keys.routes.js';
 import { internalRouter } from './http/credentials.routes.js';
+import { oauthApplicationsRouter } from './http/oauth-applications.routes.js';
 import { usersRouter } from './http/users.routes.js';
 
 export interface AuthAppDeps {
@@ -13,6 +14,10 @@ export interface AuthAppDeps {
   logger: Logger;
   /** Readiness checks; defaults to the database. */
   readiness?: Record<string, () => Promise<unknown>>;
+  /** The OAuth server's routes (createOAuthServer); mounted last, at the root. */
+  oauth?: Router;
+  /** Behind a TLS-terminating proxy: trust X-Forwarded-For for the client IP. */
+  trustProxy?: boolean;
 }
 
 /**
@@ -22,17 +27,19 @@ export interface AuthAppDeps {
  * prefixes, so the OAuth provider (node-oidc-provider) can be mounted as the last router
  * here, at the root, and still see raw bodies.
  */
-export function createAuthApp({ services, tokens, logger, readiness }: AuthAppDeps): Express {
+export function createAuthApp({ services, tokens, logger, readiness, oauth, trustProxy }: AuthAppDeps): Express {
   const v1 = Router();
   v1.use('/api_keys', apiKeysRouter(services.apiKeys));
   v1.use('/users', usersRouter(services.identity));
+  v1.use('/oauth_applications', oauthApplicationsRouter(services.oauth.applications));
 
   const root = Router();
   root.use('/v1', v1);
   root.use('/internal', internalRouter({ tokens, resolveCredential: services.resolveCredential }));
-  // OAuth server: add it as the last router (`/oauth/*`, `/.well-known/*`, login pages).
+  // The OAuth server (`/oauth/*`, `/.well-known/*`, `/interaction/*`): last, at the root.
+  if (oauth) root.use(oauth);
 
-  return createServiceApp({
+  const app = createServiceApp({
     logger,
     tokens,
     routers: [root],
@@ -40,4 +47,6 @@ export function createAuthApp({ services, tokens, logger, readiness }: AuthAppDe
     // not take credential resolution, and with it the whole API, out of service.
     readiness: readiness ?? { database: services.ping },
   });
+  if (trustProxy) app.set('trust proxy', true);
+  return app;
 }

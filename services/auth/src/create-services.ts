@@ -2,21 +2,31 @@ import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import { createApiKeysRepository } from './data/api-keys.repository.js';
 import { createEventOutbox } from './data/event-outbox.js';
+import { createOAuthApplicationsRepository } from './data/oauth-applications.repository.js';
+import { createOAuthClientTeamsRepository } from './data/oauth-client-teams.repository.js';
+import { createOAuthClientsStore } from './data/oauth-clients.store.js';
+import { createOidcAdapterFactory, findLiveAccessToken } from './data/oidc-payloads.adapter.js';
 import { createTeamsRepository } from './data/teams.repository.js';
 import { createUnitOfWork } from './data/transaction.js';
 import { createUsersRepository } from './data/users.repository.js';
 import { createApiKeyResolver } from './domain/api-key.resolver.js';
 import { createApiKeyService } from './domain/api-key.service.js';
 import { createBootstrapService } from './domain/bootstrap.service.js';
+import { protectClientPayload } from './domain/client-secret.js';
 import { createCredentialResolver } from './domain/credential.resolver.js';
 import { createIdentityService } from './domain/identity.service.js';
-import { resolveOAuthToken, type OAuthTokenResolver } from './domain/oauth-token.resolver.js';
+import { createOAuthAccounts } from './domain/oauth-accounts.js';
+import { createOAuthApplicationService } from './domain/oauth-application.service.js';
+import { createOAuthLoginService } from './domain/oauth-login.service.js';
+import { createOAuthTokens, type OAuthTokenResolver } from './domain/oauth-token.resolver.js';
 
 export interface ServicesOptions {
   knex: Knex;
   logger: Logger;
-  /** Replaced by the OAuth server once it exists; defaults to "no OAuth tokens". */
+  /** Overrides the OAuth token lookup (tests); defaults to the provider's token store. */
   resolveOAuthToken?: OAuthTokenResolver;
+  /** Seconds a rotated refresh token keeps working (docs/oauth.md); default 10. */
+  refreshGraceSeconds?: number;
   now?: () => Date;
 }
 
@@ -28,21 +38,36 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
   const apiKeysRepo = createApiKeysRepository(knex);
   const users = createUsersRepository(knex);
   const teams = createTeamsRepository(knex);
+  const clientTeams = createOAuthClientTeamsRepository(knex);
+  const applications = createOAuthApplicationsRepository(knex);
   const apiKeys = createApiKeyService({ apiKeys: apiKeysRepo, users, uow, outbox: createEventOutbox(), now });
   const identity = createIdentityService({ teams, users, uow });
+  const oauthTokens = createOAuthTokens({ findLiveAccessToken: (t) => findLiveAccessToken(knex, t), users, clientTeams, applications });
   const resolveCredential = createCredentialResolver({
     resolveApiKey: createApiKeyResolver({
       apiKeys: apiKeysRepo,
       now,
       onTouchError: (err) => logger.warn('could not record api key use', { error: (err as Error).message }),
     }),
-    resolveOAuthToken: options.resolveOAuthToken ?? resolveOAuthToken,
+    resolveOAuthToken: options.resolveOAuthToken ?? oauthTokens.resolve,
   });
   return {
     apiKeys,
     identity,
     bootstrap: createBootstrapService({ uow, identity, apiKeys }),
     resolveCredential,
+    oauth: {
+      tokens: oauthTokens,
+      accounts: createOAuthAccounts(users),
+      login: createOAuthLoginService({ users, teams, clientTeams, applications }),
+      applications: createOAuthApplicationService({ applications, users, clients: createOAuthClientsStore(knex), uow, now }),
+      teamOfClient: (clientId: string) => clientTeams.teamOf(clientId),
+      /** node-oidc-provider's storage (PostgreSQL), with the refresh-token grace period. */
+      adapter: createOidcAdapterFactory(knex, {
+        refreshGraceSeconds: options.refreshGraceSeconds ?? 10,
+        protectClient: protectClientPayload,
+      }),
+    },
     /** Readiness: the database answers. */
     async ping(): Promise<void> {
       await knex.raw('select 1');

@@ -7,7 +7,9 @@ import { serve } from '@firewatch/resource-kit';
 import { migrations } from '../migrations/index.js';
 import { createAuthApp } from './app.js';
 import { configSchema } from './config.js';
+import { createOAuthServer } from './create-oauth-server.js';
 import { createServices } from './create-services.js';
+import { pruneExpiredPayloads } from './data/oidc-payloads.adapter.js';
 
 const SERVICE = 'auth';
 const config = loadConfigOrExit(configSchema, SERVICE);
@@ -23,8 +25,33 @@ if (applied.length) logger.info('migrations applied', { applied });
 const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger, name: 'auth-outbox-relay' });
 await relay.start();
 
-const services = createServices({ knex, logger });
-const app = createAuthApp({ services, tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET), logger });
+const services = createServices({ knex, logger, refreshGraceSeconds: config.OAUTH_REFRESH_GRACE_SECONDS });
+const issuer = config.ISSUER_URL?.replace(/\/$/, '') ?? `http://localhost:${config.PORT}`;
+if (!config.ISSUER_URL) logger.warn('ISSUER_URL is not set; using ' + issuer);
+const oauth = createOAuthServer({
+  services,
+  logger,
+  issuer,
+  internalSecret: config.INTERNAL_TOKEN_SECRET,
+  jwks: config.OIDC_JWKS,
+  cookieKeys: config.OIDC_COOKIE_KEYS,
+  redisUrl: config.REDIS_URL,
+  redisKeyPrefix: config.REDIS_KEY_PREFIX,
+  registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR,
+  trustProxy: config.TRUST_PROXY,
+});
+const app = createAuthApp({
+  services,
+  tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+  logger,
+  oauth: oauth.router,
+  trustProxy: config.TRUST_PROXY,
+});
+// Expired tokens, codes and sessions are invisible at once; their rows go in the background.
+const pruning = setInterval(() => {
+  pruneExpiredPayloads(knex).catch((err) => logger.warn('could not prune expired OAuth rows', { error: (err as Error).message }));
+}, 10 * 60_000);
+pruning.unref();
 
 await serve(app, {
   port: config.PORT,
@@ -32,6 +59,8 @@ await serve(app, {
   logger,
   graceMs: config.SHUTDOWN_GRACE_MS,
   onShutdown: async () => {
+    clearInterval(pruning);
+    await oauth.close();
     await relay.stop();
     await knex.destroy();
   },

@@ -1,1 +1,51 @@
-export {};
+import { createInternalTokens } from '@firewatch/auth';
+import { loadConfigOrExit } from '@firewatch/config';
+import { createDb, ensureDatabase, migrate } from '@firewatch/db';
+import { createOutboxRelay } from '@firewatch/events';
+import { createLogger } from '@firewatch/logger';
+import { serve } from '@firewatch/resource-kit';
+import { migrations } from '../migrations/index.js';
+import { createWebhooksApp } from './app.js';
+import { configSchema } from './config.js';
+import { createSecretBox } from './domain/secret-box.js';
+import { ensureDispatcherQueue } from './queue/dispatcher-queue.js';
+
+const SERVICE = 'webhooks';
+const config = loadConfigOrExit(configSchema, SERVICE);
+const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
+
+await ensureDatabase(config.DATABASE_URL);
+const knex = createDb(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
+const applied = await migrate(knex, migrations);
+if (applied.length) logger.info('migrations applied', { applied });
+
+const queue = ensureDispatcherQueue({ amqpUrl: config.AMQP_URL, logger, queue: config.WEBHOOK_QUEUE });
+await queue.start();
+const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger });
+await relay.start();
+
+const app = createWebhooksApp({
+  knex,
+  logger,
+  tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+  secretBox: createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, fallbackSecret: config.INTERNAL_TOKEN_SECRET }),
+  allowHttp: config.WEBHOOK_ALLOW_HTTP,
+  bodyLimit: config.BODY_LIMIT,
+  readiness: {
+    database: () => knex.raw('select 1'),
+    broker: async () => { if (!relay.stats.connected) throw new Error('broker not connected'); },
+    dispatcher_queue: async () => { if (!queue.declared) throw new Error('dispatcher queue not declared yet'); },
+  },
+});
+
+await serve(app, {
+  port: config.PORT,
+  host: config.HOST,
+  logger,
+  graceMs: config.SHUTDOWN_GRACE_MS,
+  onShutdown: async () => {
+    await queue.stop();
+    await relay.stop();
+    await knex.destroy();
+  },
+});

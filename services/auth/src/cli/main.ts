@@ -12,6 +12,7 @@ import { bootstrapCommand } from './commands/bootstrap.command.js';
 import type { Command } from './commands/command.js';
 import { teamsCreateCommand, teamsListCommand, usersCreateCommand, usersListCommand } from './commands/identity.command.js';
 import { helpCommand, migrateCommand } from './commands/maintenance.command.js';
+import { appsCreateCommand, appsListCommand, appsRevokeCommand, keysGenerateCommand } from './commands/oauth.command.js';
 
 const COMMANDS: Record<string, Command> = {
   bootstrap: bootstrapCommand,
@@ -23,6 +24,10 @@ const COMMANDS: Record<string, Command> = {
   'api-keys list': apiKeysListCommand,
   'api-keys revoke': apiKeysRevokeCommand,
   'api-keys set-limits': apiKeysSetLimitsCommand,
+  'apps create': appsCreateCommand,
+  'apps list': appsListCommand,
+  'apps revoke': appsRevokeCommand,
+  'keys generate': keysGenerateCommand,
   migrate: migrateCommand,
 };
 COMMANDS.help = helpCommand(() => COMMANDS);

@@ -24,6 +24,10 @@ export interface UsersRepository {
   findInTeam(teamId: number, id: number, tx?: Tx): Promise<UserRow | undefined>;
   findByEmail(teamId: number, email: string): Promise<UserRow | undefined>;
   listByTeam(teamId: number): Promise<UserRow[]>;
+  /** Any team's user by id (OAuth subjects are user ids). */
+  findById(id: number): Promise<UserRow | undefined>;
+  /** Users who may sign in with this email, in any team (emails are unique per team only). */
+  findLoginCandidates(email: string): Promise<UserRow[]>;
 }
 
 export function createUsersRepository(knex: Knex): UsersRepository {
@@ -45,6 +49,17 @@ export function createUsersRepository(knex: Knex): UsersRepository {
     },
     async listByTeam(teamId) {
       return knex<UserRow>('users').where({ team_id: teamId }).orderBy('id');
+    },
+    async findById(id) {
+      if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return undefined;
+      return knex<UserRow>('users').where({ id }).first();
+    },
+    async findLoginCandidates(email) {
+      return knex<UserRow>('users')
+        .where({ email: email.trim().toLowerCase(), is_service_account: false })
+        .whereNotNull('password_hash')
+        .orderBy('team_id')
+        .limit(20);
     },
   };
 }

@@ -1,11 +1,106 @@
+import { CAPABILITIES, type Principal } from '@firewatch/auth';
+import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
+import type { OAuthClientTeamsRepository } from '../data/oauth-client-teams.repository.js';
+import type { LiveToken } from '../data/oidc-payloads.adapter.js';
+import type { UserRow, UsersRepository } from '../data/users.repository.js';
 import type { Resolution } from './credential.resolver.js';
+import { identityClaims } from './oauth-accounts.js';
+import { apiScopes, splitScope } from './oauth-scopes.js';
 
 /**
- * Seam for OAuth access tokens, tried after API keys (spec 5.1.2). The OAuth server
- * (node-oidc-provider) will look the opaque token up here and map it to a principal
- * whose `scopes` are the granted ones and whose roles are the user's. Until then no
- * token other than an API key resolves.
+ * OAuth access tokens, tried after API keys (spec 5.1.2): the opaque token is looked up
+ * in the provider's store and mapped to a principal whose `scopes` are the granted ones
+ * and whose roles are the user's as they are now.
  */
 export type OAuthTokenResolver = (token: string) => Promise<Resolution | null>;
 
+/** "No OAuth tokens": the default when no token store is wired (unit tests). */
 export const resolveOAuthToken: OAuthTokenResolver = async () => null;
+
+export interface OAuthTokensDeps {
+  findLiveAccessToken(token: string): Promise<LiveToken | undefined>;
+  users: UsersRepository;
+  clientTeams: OAuthClientTeamsRepository;
+  applications: OAuthApplicationsRepository;
+}
+
+interface TokenSubject {
+  user: UserRow;
+  clientId: string;
+  grantId?: string;
+  /** API scopes the token grants (ir.*, oc.*, meta). */
+  scopes: string[];
+  /** Every scope of the token, OIDC ones included. */
+  tokenScopes: string[];
+}
+
+// Opaque tokens of node-oidc-provider are 43 base64url characters; allow some slack.
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
+
+export function createOAuthTokens(deps: OAuthTokensDeps) {
+  async function subjectOf(token: string): Promise<TokenSubject | null> {
+    if (!TOKEN_SHAPE.test(token)) return null;
+    const live = await deps.findLiveAccessToken(token);
+    const payload = live?.payload;
+    if (!live || !payload?.clientId || (payload.exp && payload.exp * 1000 <= Date.now())) return null;
+    const tokenScopes = splitScope(payload.scope);
+
+    if (live.model === 'ClientCredentials') {
+      // Client credentials act as the application's service user, within its scopes.
+      const app = await deps.applications.findLiveByClientId(payload.clientId);
+      if (!app) return null;
+      const user = await deps.users.findById(app.service_user_id);
+      if (!user || user.team_id !== app.team_id) return null;
+      const requested = apiScopes(payload.scope);
+      const scopes = requested.length ? requested.filter((s) => app.scopes.includes(s)) : app.scopes;
+      return { user, clientId: payload.clientId, scopes, tokenScopes };
+    }
+
+    if (!payload.accountId || !/^\d{1,10}$/.test(payload.accountId)) return null;
+    const [user, team] = await Promise.all([
+      deps.users.findById(Number(payload.accountId)),
+      deps.clientTeams.teamOf(payload.clientId),
+    ]);
+    // A token only works for the team its client is bound to (spec 5.3.7).
+    if (!user || team !== user.team_id) return null;
+    return { user, clientId: payload.clientId, grantId: payload.grantId, scopes: apiScopes(payload.scope), tokenScopes };
+  }
+
+  return {
+    /** The gateway's view: the user's current roles, limited by the granted scopes. */
+    async resolve(token: string): Promise<Resolution | null> {
+      const subject = await subjectOf(token);
+      if (!subject) return null;
+      const { user, clientId, grantId, scopes } = subject;
+      const principal: Principal = {
+        team_id: user.team_id,
+        user_id: user.id,
+        role: user.role,
+        on_call_role: user.on_call_role,
+        credential: { type: 'oauth', client_id: clientId, ...(grantId ? { grant_id: grantId } : {}) },
+        capabilities: [...CAPABILITIES],
+        scopes,
+        group_ids: null,
+        record_ids: null,
+      };
+      return { principal, rate_limits: { read: null, write: null } };
+    },
+
+    /**
+     * userinfo for any valid access token (spec 5.5): sub, team_id, role, on_call_role
+     * always; name and email with `openid profile` / `openid email`.
+     */
+    async userinfo(token: string, claimsOf: (user: UserRow) => Record<string, unknown>): Promise<Record<string, unknown> | null> {
+      const subject = await subjectOf(token);
+      if (!subject) return null;
+      const all = claimsOf(subject.user);
+      const has = (s: string) => subject.tokenScopes.includes(s);
+      const out: Record<string, unknown> = { ...identityClaims(subject.user) };
+      if (has('openid') && has('profile')) Object.assign(out, { name: all.name, updated_at: all.updated_at });
+      if (has('openid') && has('email') && all.email !== undefined) Object.assign(out, { email: all.email, email_verified: all.email_verified });
+      return out;
+    },
+  };
+}
+
+export type OAuthTokens = ReturnType<typeof createOAuthTokens>;

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { API_KEY_KINDS, authorize, getPrincipal, type Capability, type Principal } from '@firewatch/auth';
+import { API_KEY_KINDS } from '@firewatch/auth';
 import { BadRequestError } from '@firewatch/errors';
 import {
   assertOnlyParams,
@@ -13,6 +13,7 @@ import {
 import { API_KEY_TYPE, type IssuedApiKey } from '../domain/api-key.resource.js';
 import { apiCreateApiKeySchema, canonicalKind, rotateApiKeySchema, updateApiKeySchema } from '../domain/api-key.schemas.js';
 import type { ApiKeyService } from '../domain/api-key.service.js';
+import { idParam, requireAdmin as admin } from './admin-guard.js';
 
 const LIST_SPEC: ListQuerySpec = {
   filters: {
@@ -30,13 +31,6 @@ const LIST_SPEC: ListQuerySpec = {
   sorts: ['name', 'kind', 'created_at', 'updated_at', 'expires_at', 'last_used_at'],
   page: { defaultSize: 20, maxSize: 100 },
 };
-
-/** API key management is for team admins only, on every operation. */
-function admin(req: Request, action: Capability): Principal {
-  const principal = getPrincipal(req);
-  authorize(principal, { scope: null, side: 'ir', action, adminOnly: true });
-  return principal;
-}
 
 const MAX_INT = 2_147_483_647;
 
@@ -57,10 +51,6 @@ function checkFilterValues(filters: ListQuery['filters']): void {
 /** The token rides along in the attributes of this one response, never again. */
 function withToken({ resource, token }: IssuedApiKey) {
   return { data: { ...resource, attributes: { ...resource.attributes, token } } };
-}
-
-function idParam(req: Request): string {
-  return String(req.params.id);
 }
 
 /** `/v1/api_keys`: JSON:API over the shared API key service. */

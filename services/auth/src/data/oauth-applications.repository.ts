@@ -1,0 +1,63 @@
+import type { Knex } from 'knex';
+import { executor, type Tx } from './transaction.js';
+
+export interface OAuthApplicationRow {
+  id: string;
+  team_id: number;
+  client_id: string;
+  name: string;
+  description: string | null;
+  scopes: string[];
+  service_user_id: number;
+  created_by_user_id: number | null;
+  revoked_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewOAuthApplicationRow = Omit<OAuthApplicationRow, 'revoked_at' | 'created_at' | 'updated_at'>;
+
+export interface OAuthApplicationsRepository {
+  insert(values: NewOAuthApplicationRow, tx?: Tx): Promise<OAuthApplicationRow>;
+  findLive(teamId: number, id: string, tx?: Tx): Promise<OAuthApplicationRow | undefined>;
+  findLiveAnyTeam(id: string): Promise<OAuthApplicationRow | undefined>;
+  findLiveByClientId(clientId: string): Promise<OAuthApplicationRow | undefined>;
+  list(teamId: number, page: { number: number; size: number }): Promise<{ rows: OAuthApplicationRow[]; total: number }>;
+  update(teamId: number, id: string, patch: Partial<Pick<OAuthApplicationRow, 'name' | 'description' | 'revoked_at'>>, tx?: Tx): Promise<OAuthApplicationRow | undefined>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createOAuthApplicationsRepository(knex: Knex): OAuthApplicationsRepository {
+  const live = (db: Knex) => db<OAuthApplicationRow>('oauth_applications').whereNull('revoked_at');
+  return {
+    async insert(values, tx) {
+      const [row] = await executor(knex, tx)<OAuthApplicationRow>('oauth_applications').insert(values).returning('*');
+      return row;
+    },
+    async findLive(teamId, id, tx) {
+      if (!UUID.test(id)) return undefined;
+      return live(executor(knex, tx)).where({ team_id: teamId, id }).first();
+    },
+    async findLiveAnyTeam(id) {
+      if (!UUID.test(id)) return undefined;
+      return live(knex).where({ id }).first();
+    },
+    async findLiveByClientId(clientId) {
+      return live(knex).where({ client_id: clientId }).first();
+    },
+    async list(teamId, page) {
+      const [rows, [{ count }]] = await Promise.all([
+        live(knex).where({ team_id: teamId }).orderBy([{ column: 'created_at' }, { column: 'id' }])
+          .limit(page.size).offset((page.number - 1) * page.size),
+        live(knex).where({ team_id: teamId }).count<{ count: string }[]>({ count: '*' }),
+      ]);
+      return { rows, total: Number(count) };
+    },
+    async update(teamId, id, patch, tx) {
+      if (!UUID.test(id)) return undefined;
+      const [row] = await live(executor(knex, tx)).where({ team_id: teamId, id }).update({ ...patch, updated_at: knex.fn.now() as never }).returning('*');
+      return row;
+    },
+  };
+}

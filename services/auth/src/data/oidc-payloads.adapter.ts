@@ -1,0 +1,120 @@
+import type { Knex } from 'knex';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+
+const TABLE = 'oidc_payloads';
+
+export interface OidcAdapterOptions {
+  /**
+   * Seconds a rotated refresh token keeps working after its first use. Inside the
+   * window `find` hides `consumed`, so a retried refresh rotates again; after it the
+   * provider sees the token consumed, treats the reuse as theft and revokes the grant.
+   */
+  refreshGraceSeconds: number;
+  /** Applied to Client payloads before they are written (hashes the client secret). */
+  protectClient?: (payload: AdapterPayload) => AdapterPayload;
+}
+
+interface PayloadRow {
+  payload: AdapterPayload;
+  consumed_age: string | number | null;
+}
+
+/**
+ * node-oidc-provider's storage contract on PostgreSQL: one instance per model
+ * (AccessToken, RefreshToken, Grant, Session, Client, ...), rows keyed by (model, id).
+ * Expired rows are invisible at once and deleted later by {@link pruneExpiredPayloads}.
+ */
+class PgOidcAdapter implements Adapter {
+  constructor(
+    private readonly knex: Knex,
+    private readonly model: string,
+    private readonly options: OidcAdapterOptions,
+  ) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    const stored = this.model === 'Client' && this.options.protectClient ? this.options.protectClient(payload) : payload;
+    const row = {
+      model: this.model,
+      id,
+      payload: JSON.stringify(stored),
+      grant_id: payload.grantId ?? null,
+      uid: payload.uid ?? null,
+      user_code: payload.userCode ?? null,
+      expires_at: expiresIn ? this.knex.raw(`now() + make_interval(secs => ?)`, [expiresIn]) : null,
+    };
+    await this.knex(TABLE).insert(row).onConflict(['model', 'id']).merge(['payload', 'grant_id', 'uid', 'user_code', 'expires_at']);
+  }
+
+  private async findWhere(where: Record<string, string>): Promise<AdapterPayload | undefined> {
+    const row = await this.knex(TABLE)
+      .select<PayloadRow[]>('payload', this.knex.raw('extract(epoch from now() - consumed_at) AS consumed_age'))
+      .where({ model: this.model, ...where })
+      .andWhere((q) => q.whereNull('expires_at').orWhereRaw('expires_at > now()'))
+      .first();
+    if (!row) return undefined;
+    if (row.consumed_age === null) return row.payload;
+    const age = Number(row.consumed_age);
+    if (this.model === 'RefreshToken' && age < this.options.refreshGraceSeconds) return row.payload;
+    return { ...row.payload, consumed: Math.floor(Date.now() / 1000 - age) };
+  }
+
+  find(id: string): Promise<AdapterPayload | undefined> {
+    return this.findWhere({ id });
+  }
+
+  findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    return this.findWhere({ uid });
+  }
+
+  findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    return this.findWhere({ user_code: userCode });
+  }
+
+  async consume(id: string): Promise<void> {
+    // The first use anchors the grace window; later replays do not extend it.
+    await this.knex(TABLE).where({ model: this.model, id }).update({ consumed_at: this.knex.raw('coalesce(consumed_at, now())') });
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.knex(TABLE).where({ model: this.model, id }).delete();
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.knex(TABLE).where({ model: this.model, grant_id: grantId }).delete();
+  }
+}
+
+/** The `adapter` option of the provider: a factory called once per model name. */
+export function createOidcAdapterFactory(knex: Knex, options: OidcAdapterOptions): (model: string) => Adapter {
+  return (model) => new PgOidcAdapter(knex, model, options);
+}
+
+/** Deletes rows that expired more than `graceSeconds` ago, in bounded batches. */
+export async function pruneExpiredPayloads(knex: Knex, graceSeconds = 3600, batch = 5000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await knex.raw(
+      `DELETE FROM ${TABLE} WHERE ctid IN (
+         SELECT ctid FROM ${TABLE} WHERE expires_at < now() - make_interval(secs => ?) LIMIT ?)`,
+      [graceSeconds, batch],
+    );
+    total += deleted.rowCount ?? 0;
+    if ((deleted.rowCount ?? 0) < batch) return total;
+  }
+}
+
+export interface LiveToken {
+  model: 'AccessToken' | 'ClientCredentials';
+  payload: AdapterPayload;
+}
+
+/** The access token (either kind) whose value is `id`, unless expired or revoked. */
+export async function findLiveAccessToken(knex: Knex, id: string): Promise<LiveToken | undefined> {
+  const row = await knex(TABLE)
+    .select<LiveToken[]>('model', 'payload')
+    .where({ id })
+    .whereIn('model', ['AccessToken', 'ClientCredentials'])
+    .andWhere((q) => q.whereNull('expires_at').orWhereRaw('expires_at > now()'))
+    .first();
+  return row;
+}

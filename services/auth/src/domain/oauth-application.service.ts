@@ -1,0 +1,117 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { NotFoundError } from '@firewatch/errors';
+import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
+import type { OAuthClientsStore } from '../data/oauth-clients.store.js';
+import type { UnitOfWork } from '../data/transaction.js';
+import type { UsersRepository } from '../data/users.repository.js';
+import { APPLICATION_ID_PROPERTY } from './client-registration.rules.js';
+import { newClientSecret, protectClientPayload } from './client-secret.js';
+import {
+  serviceUserRoles,
+  toOAuthApplicationResource,
+  type IssuedOAuthApplication,
+  type OAuthApplicationResource,
+} from './oauth-application.resource.js';
+import type { CreateOAuthApplicationInput, UpdateOAuthApplicationInput } from './oauth-application.schemas.js';
+
+export interface OAuthApplicationServiceDeps {
+  applications: OAuthApplicationsRepository;
+  users: UsersRepository;
+  clients: OAuthClientsStore;
+  uow: UnitOfWork;
+  now?: () => Date;
+}
+
+export type OAuthApplicationService = ReturnType<typeof createOAuthApplicationService>;
+
+/** Client-credentials applications, shared by `/v1/oauth_applications` and the CLI. */
+export function createOAuthApplicationService({ applications, users, clients, uow, now = () => new Date() }: OAuthApplicationServiceDeps) {
+  return {
+    /**
+     * Creates the application, its service user in the team and its confidential
+     * client, in one transaction. The secret is returned this once.
+     */
+    async create(actor: { team_id: number; user_id: number | null }, input: CreateOAuthApplicationInput): Promise<IssuedOAuthApplication> {
+      const id = randomUUID();
+      const clientId = `fwapp_${randomBytes(12).toString('base64url')}`;
+      const secret = newClientSecret();
+      const row = await uow.run(async (tx) => {
+        const serviceUser = await users.insert(
+          {
+            team_id: actor.team_id,
+            email: `oauth-app-${id}@service.firewatch.invalid`,
+            name: `${input.name} (OAuth application)`,
+            ...serviceUserRoles(input.scopes),
+            password_hash: null,
+            is_service_account: true,
+          },
+          tx,
+        );
+        await clients.put(
+          clientId,
+          protectClientPayload({
+            client_id: clientId,
+            client_secret: secret,
+            client_name: input.name,
+            client_id_issued_at: Math.floor(now().getTime() / 1000),
+            grant_types: ['client_credentials'],
+            response_types: [],
+            redirect_uris: [],
+            token_endpoint_auth_method: 'client_secret_basic',
+            scope: input.scopes.join(' '),
+            [APPLICATION_ID_PROPERTY]: id,
+          }),
+          tx,
+        );
+        return applications.insert(
+          {
+            id,
+            team_id: actor.team_id,
+            client_id: clientId,
+            name: input.name,
+            description: input.description ?? null,
+            scopes: input.scopes,
+            service_user_id: serviceUser.id,
+            created_by_user_id: actor.user_id,
+          },
+          tx,
+        );
+      });
+      return { resource: toOAuthApplicationResource(row), client_secret: secret };
+    },
+
+    async list(teamId: number, page: { number: number; size: number }) {
+      const { rows, total } = await applications.list(teamId, page);
+      return { resources: rows.map(toOAuthApplicationResource), total };
+    },
+
+    async get(teamId: number, id: string): Promise<OAuthApplicationResource> {
+      const row = await applications.findLive(teamId, id);
+      if (!row) throw new NotFoundError();
+      return toOAuthApplicationResource(row);
+    },
+
+    /** Operator look-up across teams (CLI). */
+    async getAnyTeam(id: string): Promise<OAuthApplicationResource & { team_id: number }> {
+      const row = await applications.findLiveAnyTeam(id);
+      if (!row) throw new NotFoundError(`No live OAuth application ${id}.`);
+      return { ...toOAuthApplicationResource(row), team_id: row.team_id };
+    },
+
+    async update(teamId: number, id: string, input: UpdateOAuthApplicationInput): Promise<OAuthApplicationResource> {
+      const row = await applications.update(teamId, id, input);
+      if (!row) throw new NotFoundError();
+      return toOAuthApplicationResource(row);
+    },
+
+    /** Deletes the client and its tokens at once; the gateway refuses them on its next resolve. */
+    async revoke(teamId: number, id: string): Promise<OAuthApplicationResource> {
+      return uow.run(async (tx) => {
+        const row = await applications.update(teamId, id, { revoked_at: now() }, tx);
+        if (!row) throw new NotFoundError();
+        await clients.remove(row.client_id, tx);
+        return toOAuthApplicationResource(row);
+      });
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
+import type { OAuthClientTeamsRepository } from '../data/oauth-client-teams.repository.js';
+import type { TeamsRepository } from '../data/teams.repository.js';
+import type { UserRow, UsersRepository } from '../data/users.repository.js';
+import { hashPassword, verifyPassword } from './password-hasher.js';
+
+export type LoginOutcome =
+  | { ok: true; user: UserRow }
+  | { ok: false; reason: 'invalid_credentials' | 'other_team'; message: string }
+  | { ok: false; reason: 'choose_team'; message: string; teams: { id: number; name: string }[] };
+
+export type BindOutcome = { ok: true; teamId: number } | { ok: false; message: string };
+
+export interface OAuthLoginDeps {
+  users: UsersRepository;
+  teams: TeamsRepository;
+  clientTeams: OAuthClientTeamsRepository;
+  applications: OAuthApplicationsRepository;
+}
+
+const WRONG = 'Wrong email or password.';
+// Verified when no account matches, so a missing account costs as long as a wrong password.
+let dummyHash: Promise<string> | undefined;
+const timingHash = () => (dummyHash ??= hashPassword('firewatch-timing-equaliser'));
+
+/** Sign-in and team binding for the login and consent pages. */
+export function createOAuthLoginService({ users, teams, clientTeams, applications }: OAuthLoginDeps) {
+  async function boundTeam(clientId: string): Promise<number | undefined> {
+    return (await clientTeams.teamOf(clientId)) ?? (await applications.findLiveByClientId(clientId))?.team_id;
+  }
+
+  async function teamName(id: number): Promise<string> {
+    return (await teams.findById(id))?.name ?? `team ${id}`;
+  }
+
+  return {
+    boundTeam,
+    teamName,
+
+    /**
+     * Checks email and password. Emails are unique per team only, so the same address
+     * may sign in to several teams: the client's team decides, else the user chooses.
+     */
+    async authenticate(input: { email: string; password: string; clientId: string; teamId?: number }): Promise<LoginOutcome> {
+      const candidates = input.email ? await users.findLoginCandidates(input.email) : [];
+      if (candidates.length === 0) await verifyPassword(input.password, await timingHash());
+      const matches: UserRow[] = [];
+      for (const user of candidates) if (await verifyPassword(input.password, user.password_hash)) matches.push(user);
+      if (matches.length === 0) return { ok: false, reason: 'invalid_credentials', message: WRONG };
+
+      const bound = await boundTeam(input.clientId);
+      if (bound !== undefined) {
+        const user = matches.find((u) => u.team_id === bound);
+        if (user) return { ok: true, user };
+        return {
+          ok: false,
+          reason: 'other_team',
+          message: `This application works with the team "${await teamName(bound)}". Sign in with an account of that team.`,
+        };
+      }
+      const chosen = input.teamId === undefined ? matches : matches.filter((u) => u.team_id === input.teamId);
+      if (chosen.length === 1) return { ok: true, user: chosen[0] };
+      return {
+        ok: false,
+        reason: 'choose_team',
+        message: 'This email belongs to several teams. Choose the team this application should work with.',
+        teams: await Promise.all(matches.map(async (u) => ({ id: u.team_id, name: await teamName(u.team_id) }))),
+      };
+    },
+
+    /** The first approval binds the client to the user's team (spec 5.3.7); others are refused. */
+    async bindOnConsent(clientId: string, user: UserRow): Promise<BindOutcome> {
+      const app = await applications.findLiveByClientId(clientId);
+      const team = app ? app.team_id : await clientTeams.bind(clientId, user.team_id, user.id);
+      if (team === user.team_id) return { ok: true, teamId: team };
+      return { ok: false, message: `This application works with the team "${await teamName(team)}"; your account belongs to another team.` };
+    },
+  };
+}
+
+export type OAuthLoginService = ReturnType<typeof createOAuthLoginService>;

@@ -1,0 +1,132 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { errors, type InteractionResults, type Provider } from 'oidc-provider';
+import type { UserRow } from '../data/users.repository.js';
+import type { OAuthAccounts } from '../domain/oauth-accounts.js';
+import type { OAuthLoginService } from '../domain/oauth-login.service.js';
+import { splitScope } from '../domain/oauth-scopes.js';
+import { consentPage, loginPage, messagePage, scopeLabel, type LoginView } from './interaction.views.js';
+
+export interface InteractionDeps {
+  provider: Provider;
+  accounts: OAuthAccounts;
+  login: OAuthLoginService;
+  /** Keys for the CSRF token (the cookie keys); the first signs, all verify. */
+  csrfKeys: string[];
+  issuer: string;
+}
+
+type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.set({
+    'Cache-Control': 'no-store',
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  next();
+}
+
+/** The login and consent pages of the authorization code flow (server-rendered HTML). */
+export function interactionRouter(deps: InteractionDeps): Router {
+  const router = Router();
+  const { provider } = deps;
+  const csrfFor = (uid: string, key = deps.csrfKeys[0]) => createHmac('sha256', key).update(`csrf:${uid}`).digest('base64url');
+  const origin = new URL(deps.issuer).origin;
+
+  /** A double check on every POST: the HMAC token bound to this interaction, and the Origin. */
+  function assertCsrf(req: Request, uid: string): void {
+    const sent = Buffer.from(String((req.body as Record<string, unknown> | undefined)?.csrf ?? ''));
+    const ok = deps.csrfKeys.some((k) => {
+      const expected = Buffer.from(csrfFor(uid, k));
+      return expected.length === sent.length && timingSafeEqual(expected, sent);
+    });
+    const from = req.headers.origin;
+    if (!ok || (from !== undefined && from !== 'null' && from !== origin)) throw new CsrfError();
+  }
+
+  const clientName = async (details: Details) => {
+    const client = await provider.Client.find(String(details.params.client_id));
+    return client?.clientName ?? String(details.params.client_id);
+  };
+  const html = (res: Response, status: number, body: string) => res.status(status).type('html').send(body);
+  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+  const renderLogin = async (res: Response, status: number, details: Details, extra: Partial<LoginView> = {}) => {
+    const bound = await deps.login.boundTeam(String(details.params.client_id));
+    const notice = bound === undefined ? undefined : `This application works with the team "${await deps.login.teamName(bound)}".`;
+    html(res, status, loginPage({ uid: details.uid, csrf: csrfFor(details.uid), clientName: await clientName(details), notice, ...extra }));
+  };
+  const finish = (req: Request, res: Response, result: InteractionResults, merge: boolean) =>
+    provider.interactionFinished(req, res, result, { mergeWithLastSubmission: merge });
+
+  router.use(securityHeaders);
+
+  router.get('/:uid', async (req, res) => {
+    const details = await provider.interactionDetails(req, res);
+    if (details.prompt.name === 'login') return renderLogin(res, 200, details);
+    const user = await deps.accounts.find(String(details.session?.accountId));
+    if (!user) return renderLogin(res, 200, details);
+    const scopes = splitScope(String(details.params.scope ?? '')).map((scope) => ({ scope, label: scopeLabel(scope) }));
+    html(res, 200, consentPage({
+      uid: details.uid, csrf: csrfFor(details.uid), clientName: await clientName(details),
+      userName: `${user.name} <${user.email}>`, teamName: await deps.login.teamName(user.team_id), scopes,
+    }));
+  });
+
+  router.post('/:uid/login', form, async (req, res) => {
+    const details = await provider.interactionDetails(req, res);
+    assertCsrf(req, details.uid);
+    if (details.prompt.name !== 'login') throw new errors.SessionNotFound('interaction is not waiting for a login');
+    const body = req.body as Record<string, string | undefined>;
+    const email = String(body.email ?? '').slice(0, 320);
+    const teamId = /^\d{1,10}$/.test(body.team_id ?? '') ? Number(body.team_id) : undefined;
+    const outcome = await deps.login.authenticate({ email, password: String(body.password ?? ''), clientId: String(details.params.client_id), teamId });
+    if (!outcome.ok) {
+      const status = outcome.reason === 'invalid_credentials' ? 401 : outcome.reason === 'other_team' ? 403 : 200;
+      return renderLogin(res, status, details, { email, error: outcome.message, teams: outcome.reason === 'choose_team' ? outcome.teams : undefined });
+    }
+    await finish(req, res, { login: { accountId: String(outcome.user.id) } }, false);
+  });
+
+  router.post('/:uid/confirm', form, async (req, res) => {
+    const details = await provider.interactionDetails(req, res);
+    assertCsrf(req, details.uid);
+    if (details.prompt.name !== 'consent') throw new errors.SessionNotFound('interaction is not waiting for consent');
+    if ((req.body as Record<string, string>).decision !== 'approve') {
+      return finish(req, res, { error: 'access_denied', error_description: 'The user denied the request.' }, false);
+    }
+    const user = (await deps.accounts.find(String(details.session?.accountId))) as UserRow | undefined;
+    const clientId = String(details.params.client_id);
+    const bound = user ? await deps.login.bindOnConsent(clientId, user) : { ok: false as const, message: 'Unknown user.' };
+    if (!bound.ok) return finish(req, res, { error: 'access_denied', error_description: bound.message }, false);
+
+    const grant = details.grantId
+      ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: user!.id.toString(), clientId }))
+      : new provider.Grant({ accountId: user!.id.toString(), clientId });
+    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    const grantId = await grant.save();
+    await finish(req, res, { consent: { grantId } }, true);
+  });
+
+  router.post('/:uid/abort', form, async (req, res) => {
+    const details = await provider.interactionDetails(req, res);
+    assertCsrf(req, details.uid);
+    await finish(req, res, { error: 'access_denied', error_description: 'The user cancelled the sign-in.' }, false);
+  });
+
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (err instanceof CsrfError) return html(res, 403, messagePage('Request refused', 'The form was not submitted from this page (CSRF check failed).'));
+    if (err instanceof errors.SessionNotFound) {
+      return html(res, 400, messagePage('Sign-in expired', 'This sign-in request has expired or was already completed.'));
+    }
+    next(err);
+  });
+  return router;
+}
+
+class CsrfError extends Error {}

@@ -1,0 +1,83 @@
+import type { Knex } from 'knex';
+import { createAmqpConsumer } from '@firewatch/events';
+import type { Logger } from '@firewatch/logger';
+import { createEndpointsResource, createSecretBox, DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT } from '@firewatch/webhooks/shared';
+import type { Config } from './config.js';
+import { createDispatchRepository } from './data/dispatch.repository.js';
+import { createIntakeRepository } from './data/intake.repository.js';
+import { createAddressPolicy } from './domain/address-policy.js';
+import { runDeliveryJob } from './domain/delivery-job.js';
+import { createDispatchLoop } from './domain/dispatch-loop.js';
+import { createWebhookHttpClient } from './outbound/webhook-http.client.js';
+import { createEventIntake } from './queue/event-intake.js';
+
+export type DispatcherConfig = Pick<Config, 'AMQP_URL' | 'INTERNAL_TOKEN_SECRET' | 'WEBHOOK_QUEUE' | 'WEBHOOK_PREFETCH' | 'WEBHOOK_ALLOW_HTTP'
+  | 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_SECRET_KEYS' | 'WEBHOOK_RETRY_SCHEDULE_MS' | 'WEBHOOK_RETRY_JITTER' | 'WEBHOOK_RETRY_AFTER_MAX_MS'
+  | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RESPONSE_MAX_BYTES' | 'WEBHOOK_DISABLE_AFTER_MS' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_CLAIM_BATCH' | 'WEBHOOK_POLL_INTERVAL_MS'>;
+
+/**
+ * Wires the dispatcher: the queue consumer stores deliveries, the loop sends them.
+ * A lease covers a job's attempt budget (one timeout) plus its last attempt (another
+ * timeout) plus a margin, so a live job always finishes inside its lease.
+ */
+export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; logger: Logger }) {
+  const { knex, logger } = deps;
+  const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, fallbackSecret: config.INTERNAL_TOKEN_SECRET });
+  const post = createWebhookHttpClient({
+    policy: createAddressPolicy(config.WEBHOOK_ALLOWED_NETWORKS),
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    maxResponseBytes: config.WEBHOOK_RESPONSE_MAX_BYTES,
+  });
+  const retry = { schedule: config.WEBHOOK_RETRY_SCHEDULE_MS, jitter: config.WEBHOOK_RETRY_JITTER, maxRetryAfterMs: config.WEBHOOK_RETRY_AFTER_MAX_MS };
+  const endpoints = createEndpointsResource({ allowHttp: config.WEBHOOK_ALLOW_HTTP, secretBox });
+  const repository = createDispatchRepository(knex, { endpoints, disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS });
+  const allowedSchemes = config.WEBHOOK_ALLOW_HTTP ? ['https:', 'http:'] : ['https:'];
+
+  const loop = createDispatchLoop({
+    repository,
+    logger,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    claimBatch: config.WEBHOOK_CLAIM_BATCH,
+    leaseMs: 2 * config.WEBHOOK_TIMEOUT_MS + 5_000,
+    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    runJob: (group) => runDeliveryJob(group, {
+      post: (url, headers, body) => {
+        const scheme = new URL(url).protocol;
+        if (!allowedSchemes.includes(scheme)) {
+          return Promise.resolve({ statusCode: null, durationMs: 0, responseBody: null, retryAfterMs: null, error: `${scheme} URLs are not allowed (WEBHOOK_ALLOW_HTTP)` });
+        }
+        return post(url, headers, body);
+      },
+      secretBox,
+      retry,
+      budgetMs: config.WEBHOOK_TIMEOUT_MS,
+      stopping: () => loop.stopping,
+    }),
+  });
+
+  const intake = createEventIntake({ repository: createIntakeRepository(knex), logger, maxBatch: config.WEBHOOK_PREFETCH, onStored: () => loop.wake() });
+  const consumer = createAmqpConsumer({
+    amqpUrl: config.AMQP_URL,
+    logger,
+    queue: config.WEBHOOK_QUEUE,
+    bindings: DISPATCHER_BINDINGS,
+    deliveryLimit: DISPATCHER_DELIVERY_LIMIT,
+    prefetch: config.WEBHOOK_PREFETCH,
+    handler: (envelope) => intake.handle(envelope),
+  });
+
+  return {
+    async start() {
+      loop.start();
+      await consumer.start();
+    },
+    async stop() {
+      await consumer.stop();
+      await intake.idle();
+      await loop.stop();
+      post.close();
+    },
+    get consuming() { return consumer.connected; },
+    stats: loop.stats,
+  };
+}

@@ -1,0 +1,72 @@
+import { webhookHeaders, type SecretBox } from '@firewatch/webhooks/shared';
+import { nextTransition, type AttemptResult } from './attempt-outcome.js';
+import type { RetryPolicy } from './retry-policy.js';
+import type { ClaimedDelivery, JobOutcome } from './dispatch.types.js';
+
+export const USER_AGENT = 'Firewatch-Webhooks/1.0';
+const STORED_BODY_MAX = 4096;
+
+export interface JobDeps {
+  post(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult>;
+  secretBox: SecretBox;
+  retry: RetryPolicy;
+  /** No new attempt starts once the job has run this long (the lease must outlast it plus one attempt). */
+  budgetMs: number;
+  stopping(): boolean;
+}
+
+/** The request headers of one attempt: ours last, so nothing can override them. */
+export function attemptHeaders(d: ClaimedDelivery, secret: string, now = new Date()): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const h of d.custom_headers ?? []) headers[h.name] = h.value;
+  return { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, ...webhookHeaders(secret, d.id, d.payload, now) };
+}
+
+/**
+ * Sends one endpoint's claimed deliveries one after another, in `seq` order. After a
+ * failure the rest are released untouched (they are due again at once and are tried
+ * next, so a failing delivery never holds back the ones behind it for longer than
+ * one attempt); the failed one waits for its retry.
+ */
+export async function runDeliveryJob(group: ClaimedDelivery[], deps: JobDeps): Promise<JobOutcome> {
+  const started = Date.now();
+  const outcome: JobOutcome = {
+    attempts: [], updates: [], released: [],
+    endpoint: { id: group[0].endpoint_id, lastSucceeded: null, gone: false, firstFailureAt: null },
+  };
+  let secret: string | null = null;
+  for (let i = 0; i < group.length; i++) {
+    const d = group[i];
+    if (deps.stopping() || (i > 0 && Date.now() - started > deps.budgetMs)) {
+      outcome.released.push(...group.slice(i).map((r) => ({ id: r.id, lease_token: r.lease_token })));
+      break;
+    }
+    let result: AttemptResult;
+    try {
+      secret ??= deps.secretBox.open(d.secret_ciphertext);
+      result = await deps.post(d.url, attemptHeaders(d, secret), d.payload);
+    } catch (err) {
+      result = { statusCode: null, durationMs: 0, responseBody: null, retryAfterMs: null, error: (err as Error).message };
+    }
+    const now = new Date();
+    const next = nextTransition(result, d.failures, deps.retry, now);
+    outcome.attempts.push({
+      delivery_id: d.id, attempt_number: d.attempt_count + 1, trigger: d.next_trigger, url: d.url,
+      status_code: result.statusCode, duration_ms: result.durationMs,
+      response_body: result.responseBody === null ? null : result.responseBody.slice(0, STORED_BODY_MAX), error: result.error,
+    });
+    outcome.updates.push({
+      id: d.id, lease_token: d.lease_token, status: next.status,
+      next_attempt_at: next.nextAttemptAt?.toISOString() ?? null, delivered_at: next.deliveredAt?.toISOString() ?? null,
+      failures: next.failures, last_status_code: result.statusCode, last_error: result.error,
+    });
+    outcome.endpoint.lastSucceeded = next.succeeded;
+    if (!next.succeeded) {
+      outcome.endpoint.firstFailureAt ??= now.toISOString();
+      outcome.endpoint.gone ||= next.disableEndpoint;
+      outcome.released.push(...group.slice(i + 1).map((r) => ({ id: r.id, lease_token: r.lease_token })));
+      break;
+    }
+  }
+  return outcome;
+}

@@ -1,0 +1,116 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { LookupFunction } from 'node:net';
+import type { AddressPolicy } from '../domain/address-policy.js';
+import type { AttemptResult } from '../domain/attempt-outcome.js';
+import { parseRetryAfter } from '../domain/retry-policy.js';
+
+export interface WebhookHttpOptions {
+  policy: AddressPolicy;
+  /** Whole attempt: connect, send, response headers and body. */
+  timeoutMs: number;
+  /** Bytes of response body read (and stored); the connection is dropped past this. */
+  maxResponseBytes: number;
+}
+
+export type PostWebhook = (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
+
+/**
+ * Resolves like the system resolver, then keeps only addresses the policy allows and
+ * hands those to the socket: the address checked is the address connected to, so DNS
+ * rebinding between check and connect is impossible.
+ */
+function guardedLookup(policy: AddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const allowed = addresses.filter((a) => policy.refusal(a.address) === null);
+      if (!allowed.length) {
+        const reason = addresses.map((a) => policy.refusal(a.address)).filter(Boolean)[0] ?? 'no address';
+        return callback(Object.assign(new Error(`${hostname}: ${reason}`), { code: 'EADDRREFUSED' }), '', 0);
+      }
+      if (options.all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
+      else callback(null, allowed[0].address, allowed[0].family);
+    });
+  };
+}
+
+/**
+ * POSTs one webhook: keep-alive agents, no redirects followed (a 3xx is just a status),
+ * a deadline over the whole exchange, and at most `maxResponseBytes` read.
+ */
+export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook & { close(): void } {
+  const lookup = guardedLookup(opts.policy);
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 32, lookup } as http.AgentOptions),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 32, lookup } as https.AgentOptions),
+  };
+
+  const post = (url: string, headers: Record<string, string>, body: string) =>
+    new Promise<AttemptResult>((resolve) => {
+      const started = performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ ...r, durationMs: Math.round(performance.now() - started) });
+      };
+      const fail = (error: string) => finish({ statusCode: null, responseBody: null, retryAfterMs: null, error });
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch {
+        return fail('invalid URL');
+      }
+      const host = target.hostname.replace(/^\[|\]$/g, '');
+      if (net.isIP(host)) {
+        const refusal = opts.policy.refusal(host);
+        if (refusal) return fail(refusal);
+      }
+      const transport = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
+      if (!transport) return fail(`unsupported scheme ${target.protocol}`);
+      const payload = Buffer.from(body, 'utf8');
+      const req = transport.request(target, {
+        method: 'POST',
+        agent: agents[target.protocol as 'http:' | 'https:'],
+        lookup,
+        headers: { ...headers, 'content-length': String(payload.length) },
+      });
+      timer = setTimeout(() => req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`)), opts.timeoutMs);
+      req.on('error', (err: Error & { code?: string }) => fail(err.message || err.code || 'request failed'));
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => finish({
+          statusCode: res.statusCode ?? null,
+          responseBody: Buffer.concat(chunks).toString('utf8'),
+          retryAfterMs: parseRetryAfter(res.headers['retry-after'] as string | undefined),
+          error: size > opts.maxResponseBytes ? `response body larger than ${opts.maxResponseBytes} bytes, truncated` : null,
+        });
+        res.on('data', (chunk: Buffer) => {
+          const room = opts.maxResponseBytes - size;
+          size += chunk.length;
+          if (room > 0) chunks.push(chunk.subarray(0, room));
+          if (size > opts.maxResponseBytes) {
+            done();
+            res.destroy();
+          }
+        });
+        res.on('end', done);
+        res.on('error', done);
+        res.on('close', done);
+      });
+      req.end(payload);
+    });
+
+  return Object.assign(post, {
+    close() {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  });
+}

@@ -1,0 +1,54 @@
+import type { Logger } from '@firewatch/logger';
+import type { IntakeEvent, IntakeRepository } from '../domain/dispatch.types.js';
+
+interface Pending { event: IntakeEvent; resolve(): void; reject(err: Error): void }
+
+/**
+ * The queue consumer's handler. Events arriving while a batch is being written are
+ * gathered into the next batch, so one INSERT stores many events and batches are
+ * written one after another, in arrival order. Each handler call resolves (and its
+ * message is acked) only once its batch is committed; a failed batch rejects all of
+ * its events, which the broker then redelivers.
+ */
+export function createEventIntake(deps: { repository: IntakeRepository; logger: Logger; maxBatch?: number; onStored(count: number): void }) {
+  const maxBatch = deps.maxBatch ?? 500;
+  let queue: Pending[] = [];
+  let writing: Promise<void> | null = null;
+
+  async function drain(): Promise<void> {
+    while (queue.length) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      try {
+        const stored = await deps.repository.store(batch.map((p) => p.event));
+        for (const p of batch) p.resolve();
+        if (stored) deps.onStored(stored);
+      } catch (err) {
+        deps.logger.warn('storing deliveries failed', { events: batch.length, error: (err as Error).message });
+        for (const p of batch) p.reject(err as Error);
+      }
+    }
+  }
+
+  function kick(): void {
+    if (writing) return;
+    // setImmediate lets the other messages of this socket read join the batch first.
+    writing = new Promise<void>((r) => setImmediate(r)).then(drain).finally(() => {
+      writing = null;
+      if (queue.length) kick();
+    });
+  }
+
+  return {
+    handle(event: IntakeEvent): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ event, resolve, reject });
+        kick();
+      });
+    },
+    /** Resolves when nothing is waiting to be written. */
+    async idle(): Promise<void> {
+      while (writing) await writing;
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { Migrations } from '@firewatch/db';
+import { outboxMigration } from '@firewatch/events';
+import * as endpoints from './20261201-0001-webhooks-endpoints.js';
+import * as deliveries from './20261201-0002-webhooks-deliveries.js';
+
+/**
+ * Every schema change of the webhooks database, applied in name order. The webhooks
+ * service and the dispatcher share this database and both run these at start-up
+ * (knex's migration lock makes concurrent runs safe).
+ */
+export const migrations: Migrations = {
+  '20261201-0000-outbox': outboxMigration,
+  '20261201-0001-webhooks-endpoints': endpoints,
+  '20261201-0002-webhooks-deliveries': deliveries,
+};

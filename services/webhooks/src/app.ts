@@ -1,0 +1,37 @@
+import type { Knex } from 'knex';
+import type { Express } from 'express';
+import type { InternalTokens } from '@firewatch/auth';
+import { writeEvent } from '@firewatch/events';
+import type { Logger } from '@firewatch/logger';
+import { buildOpenApiDocument, createResourceModule, createServiceApp } from '@firewatch/resource-kit';
+import { createDeliveriesRepository } from './data/deliveries.repository.js';
+import { createDeliveriesService } from './domain/deliveries.service.js';
+import type { SecretBox } from './domain/secret-box.js';
+import { createEndpointsResource } from './domain/webhooks-endpoints.resource.js';
+import { createDeliveriesRouter } from './http/deliveries.routes.js';
+import { createEventTypesRouter } from './http/event-types.routes.js';
+
+export interface WebhooksDeps {
+  knex: Knex;
+  logger: Logger;
+  tokens: InternalTokens;
+  secretBox: SecretBox;
+  allowHttp: boolean;
+  readiness?: Record<string, () => Promise<unknown>>;
+  bodyLimit?: string;
+}
+
+export function createWebhooksApp(deps: WebhooksDeps): Express {
+  const endpoints = createEndpointsResource({ allowHttp: deps.allowHttp, secretBox: deps.secretBox });
+  const module = createResourceModule(endpoints, { knex: deps.knex, writeEvent: (tx, event) => writeEvent(tx as Knex.Transaction, event) });
+  const deliveries = createDeliveriesService({ repository: createDeliveriesRepository(deps.knex), endpoints: module.service });
+  return createServiceApp({
+    logger: deps.logger,
+    tokens: deps.tokens,
+    // Event types and deliveries first: their paths are more specific than /endpoints/:id.
+    routers: [createEventTypesRouter(), createDeliveriesRouter(deliveries), module.router],
+    readiness: deps.readiness,
+    bodyLimit: deps.bodyLimit,
+    openapi: buildOpenApiDocument({ title: 'Firewatch webhooks', version: '1.0.0' }, [endpoints]),
+  });
+}

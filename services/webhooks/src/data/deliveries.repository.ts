@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+
+export const DELIVERIES = 'webhooks_deliveries';
+export const ATTEMPTS = 'webhooks_delivery_attempts';
+
+export type DeliveryRow = Record<string, unknown> & { id: string; endpoint_id: string; team_id: number };
+export type AttemptRow = Record<string, unknown> & { id: string; delivery_id: string };
+
+export interface DeliveryListQuery {
+  page: { number: number; size: number };
+  status?: string[];
+  direction: 'asc' | 'desc';
+}
+
+/** The API's reads and writes of deliveries; every query is bound to a team. */
+export interface DeliveriesRepository {
+  listByEndpoint(teamId: number, endpointId: string, query: DeliveryListQuery): Promise<{ rows: DeliveryRow[]; total: number }>;
+  find(teamId: number, id: string): Promise<DeliveryRow | undefined>;
+  attempts(deliveryIds: string[], page?: { number: number; size: number }): Promise<{ rows: AttemptRow[]; total: number }>;
+  /** Makes the delivery due now on a fresh retry ladder, marked as a manual attempt. */
+  scheduleNow(teamId: number, id: string): Promise<DeliveryRow | undefined>;
+  endpointEnabled(teamId: number, endpointId: string): Promise<boolean>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
+  return {
+    async listByEndpoint(teamId, endpointId, query) {
+      const q = knex(DELIVERIES).where({ team_id: teamId, endpoint_id: endpointId });
+      if (query.status) q.whereIn('status', query.status);
+      const { number, size } = query.page;
+      const rows = (await q
+        .clone()
+        .select(`${DELIVERIES}.*`, knex.raw('count(*) over() as __total'))
+        .orderBy([{ column: 'created_at', order: query.direction }, { column: 'seq', order: query.direction }])
+        .limit(size)
+        .offset((number - 1) * size)) as (DeliveryRow & { __total?: string })[];
+      let total = rows.length ? Number(rows[0].__total) : 0;
+      if (!rows.length && number > 1) total = Number(((await q.clone().count({ count: '*' })) as { count: string }[])[0].count);
+      for (const r of rows) delete r.__total;
+      return { rows, total };
+    },
+    async find(teamId, id) {
+      if (!UUID.test(id)) return undefined;
+      return (await knex(DELIVERIES).where({ team_id: teamId, id: id.toLowerCase() }).first()) as DeliveryRow | undefined;
+    },
+    async attempts(deliveryIds, page) {
+      if (!deliveryIds.length) return { rows: [], total: 0 };
+      const q = knex(ATTEMPTS).whereIn('delivery_id', deliveryIds);
+      const rows = (await q
+        .clone()
+        .select(`${ATTEMPTS}.*`, knex.raw('count(*) over() as __total'))
+        .orderBy([{ column: 'delivery_id' }, { column: 'attempt_number' }])
+        .modify((b) => { if (page) b.limit(page.size).offset((page.number - 1) * page.size); })) as (AttemptRow & { __total?: string })[];
+      const total = rows.length ? Number(rows[0].__total) : 0;
+      for (const r of rows) delete r.__total;
+      return { rows, total };
+    },
+    async scheduleNow(teamId, id) {
+      if (!UUID.test(id)) return undefined;
+      const [row] = await knex(DELIVERIES)
+        .where({ team_id: teamId, id: id.toLowerCase() })
+        .update({ status: 'pending', next_attempt_at: knex.fn.now(), failures: 0, next_trigger: 'manual', updated_at: knex.fn.now() })
+        .returning('*');
+      return row as DeliveryRow | undefined;
+    },
+    async endpointEnabled(teamId, endpointId) {
+      const row = await knex('webhooks_endpoints').where({ team_id: teamId, id: endpointId }).first('enabled');
+      return Boolean(row?.enabled);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+
+/** Encrypts endpoint secrets at rest (AES-256-GCM); the key id is stored with the ciphertext. */
+export interface SecretBox {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+interface Key { id: string; bytes: Buffer }
+
+const keyId = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 8);
+
+function decodeKey(text: string): Buffer {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length !== 32) throw new Error('WEBHOOK_SECRET_KEYS: each key must be 32 bytes, base64-encoded');
+  return bytes;
+}
+
+/**
+ * A box over `keys` (base64, 32 bytes each; the first seals, all open, so keys can
+ * rotate). Without keys, one is derived from `fallbackSecret` (the internal token
+ * secret) with HKDF, so a local system needs no extra setting; production sets its own.
+ */
+export function createSecretBox(options: { keys: string[]; fallbackSecret: string }): SecretBox {
+  const raw = options.keys.length
+    ? options.keys.map(decodeKey)
+    : [Buffer.from(hkdfSync('sha256', options.fallbackSecret, 'firewatch', 'webhooks/endpoint-secrets/v1', 32))];
+  const keys: Key[] = raw.map((bytes) => ({ id: keyId(bytes), bytes }));
+  const byId = new Map(keys.map((k) => [k.id, k]));
+  return {
+    seal(plain) {
+      const key = keys[0];
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key.bytes, iv);
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return ['v1', key.id, iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(':');
+    },
+    open(sealed) {
+      const [version, id, iv, tag, body] = sealed.split(':');
+      const key = byId.get(id);
+      if (version !== 'v1' || !key) throw new Error(`endpoint secret sealed with an unknown key (${id}); add it to WEBHOOK_SECRET_KEYS`);
+      const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64'));
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { Router, type Request } from 'express';
+import { getPrincipal } from '@firewatch/auth';
+import { BadRequestError } from '@firewatch/errors';
+import { assertOnlyParams, paginationLinks, parseListQuery, sendDocument, singleDocument } from '@firewatch/jsonapi';
+import type { DeliveriesService } from '../domain/deliveries.service.js';
+
+const PAGE = { defaultSize: 20, maxSize: 100 };
+const LIST_SPEC = { filters: { status: 'string' as const }, sorts: ['created_at'], includes: ['attempts'], page: PAGE };
+const STATUSES = new Set(['pending', 'delivered', 'failed']);
+
+const query = (req: Request) => req.query as Record<string, unknown>;
+
+function includeOnly(req: Request): string[] {
+  assertOnlyParams(query(req), ['include']);
+  return parseListQuery({ include: query(req).include ?? '' }, { includes: ['attempts'] }).include;
+}
+
+/**
+ * Deliveries (spec 2.16): per endpoint, by id (attempts as `include=attempts` or the
+ * `/attempts` sub-resource), and `POST .../deliver` to send one again.
+ */
+export function createDeliveriesRouter(service: DeliveriesService): Router {
+  const router = Router();
+
+  router.get('/v1/webhooks/endpoints/:endpointId/deliveries', async (req, res) => {
+    const list = parseListQuery(query(req), LIST_SPEC);
+    const status = list.filters.filter((f) => f.field === 'status').flatMap((f) => (Array.isArray(f.value) ? f.value : [f.value])).map(String);
+    const unknown = status.find((s) => !STATUSES.has(s));
+    if (unknown !== undefined || list.filters.some((f) => f.field === 'status' && !['eq', 'in'].includes(f.op))) {
+      throw new BadRequestError('filter[status] takes pending, delivered or failed (eq or in).', { source: { parameter: 'filter[status]' } });
+    }
+    const direction = list.sort[0]?.direction ?? 'desc';
+    const result = await service.listForEndpoint(getPrincipal(req), req.params.endpointId as string, {
+      page: list.page, direction, status: status.length ? status : undefined,
+    }, list.include);
+    const { links, meta } = paginationLinks(req.path, query(req), list.page, result.total);
+    sendDocument(res, 200, { data: result.records, ...(result.included.length ? { included: result.included } : {}), links, meta });
+  });
+
+  router.get('/v1/webhooks/deliveries/:id', async (req, res) => {
+    const { record, included } = await service.get(getPrincipal(req), req.params.id as string, includeOnly(req));
+    sendDocument(res, 200, singleDocument(record, included));
+  });
+
+  router.get('/v1/webhooks/deliveries/:id/attempts', async (req, res) => {
+    const list = parseListQuery(query(req), { page: PAGE });
+    const { records, total } = await service.attempts(getPrincipal(req), req.params.id as string, list.page);
+    const { links, meta } = paginationLinks(req.path, query(req), list.page, total);
+    sendDocument(res, 200, { data: records, links, meta });
+  });
+
+  router.post('/v1/webhooks/deliveries/:id/deliver', async (req, res) => {
+    assertOnlyParams(query(req), []);
+    sendDocument(res, 200, singleDocument(await service.redeliver(getPrincipal(req), req.params.id as string)));
+  });
+
+  return router;
+}

@@ -1,0 +1,13 @@
+/**
+ * What the webhook dispatcher shares with the webhooks service (one bounded context,
+ * one database): the schema, the delivery rules and the signing.
+ */
+export { migrations } from '../migrations/index.js';
+export { DELIVERIES, ATTEMPTS, type DeliveryRow, type AttemptRow } from './data/deliveries.repository.js';
+export { createSecretBox, type SecretBox } from './domain/secret-box.js';
+export { signPayload, webhookHeaders } from './domain/signature.js';
+export { generateSecret, signingKey, secretProblem, SECRET_PREFIX } from './domain/webhook-secret.js';
+export { deliveryPayload, subscribes, eventTypeResources } from './domain/event-types.js';
+export { isReservedHeader, type CustomHeader } from './domain/custom-headers.js';
+export { createEndpointsResource } from './domain/webhooks-endpoints.resource.js';
+export { DISPATCHER_QUEUE, DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT, declareDispatcherQueue } from './queue/dispatcher-queue.js';

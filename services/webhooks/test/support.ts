@@ -1,0 +1,44 @@
+// Shared set-up of the webhooks component suites (not a test file).
+import type { Knex } from 'knex';
+import { createInternalTokens, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { migrate } from '@firewatch/db';
+import { createLogger } from '@firewatch/logger';
+import { createTestDatabase, listen, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import { migrations } from '../migrations/index.js';
+import { createWebhooksApp } from '../src/app.js';
+import { createSecretBox } from '../src/domain/secret-box.js';
+
+export const MEDIA = 'application/vnd.api+json';
+const tokens = createInternalTokens('t'.repeat(32));
+export const secretBox = createSecretBox({ keys: [], fallbackSecret: 't'.repeat(32) });
+
+export interface Harness {
+  db: TestDatabase;
+  server: Listening;
+  call(method: string, path: string, options?: { body?: unknown; principal?: Record<string, unknown> }): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+export async function startWebhooks(allowHttp = false): Promise<Harness> {
+  const db = await createTestDatabase('fw_wh_test');
+  await migrate(db.knex, migrations);
+  const logger = createLogger({ service: 'test', level: 'silent' });
+  const server = await listen(createWebhooksApp({ knex: db.knex as Knex, logger, tokens, secretBox, allowHttp }));
+  return {
+    db,
+    server,
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { [PRINCIPAL_HEADER]: await tokens.signPrincipal(testPrincipal(options.principal ?? {}) as never) };
+      if (options.body !== undefined) headers['content-type'] = MEDIA;
+      const res = await fetch(`${server.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+    async close() {
+      await server.close();
+      await db.drop();
+    },
+  };
+}
+
+export const endpoint = (attributes: Record<string, unknown>) => ({ data: { type: 'webhooks_endpoints', attributes } });
