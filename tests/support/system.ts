@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import amqp from 'amqplib';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,6 +27,21 @@ async function waitReady(url: string, child: ChildProcess, output: string[], tim
     } catch { /* not yet */ }
     if (Date.now() > deadline) throw new Error(`${url} not ready:\n${output.join('')}`);
     await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Durable queues bound to `#` would otherwise collect every later event on the broker. */
+async function deleteQueues(url: string, queues: string[]): Promise<void> {
+  const conn = await amqp.connect(url);
+  try {
+    for (const q of queues) {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      await ch.deleteQueue(q).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+  } finally {
+    await conn.close().catch(() => undefined);
   }
 }
 
@@ -60,6 +76,9 @@ export interface SystemOptions {
   webhooks?: boolean;
   dispatchers?: number;
   dispatcherEnv?: Record<string, string>;
+  webhooksEnv?: Record<string, string>;
+  /** Broker URL for every process (e.g. a TCP proxy a fault test can cut); default TEST_AMQP_URL. */
+  amqpUrl?: string;
 }
 
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
@@ -70,7 +89,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const [authPort, icPort, whPort] = [await freePort(), await freePort(), await freePort()];
   const dispatcherPorts = options.webhooks ? await Promise.all(Array.from({ length: options.dispatchers ?? 1 }, freePort)) : [];
   const gatewayPorts = await Promise.all(Array.from({ length: options.gateways ?? 1 }, freePort));
-  const common = { INTERNAL_TOKEN_SECRET: secret, AMQP_URL: process.env.TEST_AMQP_URL!, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  const common = { INTERNAL_TOKEN_SECRET: secret, AMQP_URL: options.amqpUrl ?? process.env.TEST_AMQP_URL!, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  // Each system gets its own dispatcher queue: every system publishes to the one firewatch.events exchange.
+  const webhookQueue = `webhook-dispatcher${suffix}`;
   const env: Record<string, Record<string, string>> = {
     auth: {
       ...common, PORT: String(authPort), DATABASE_URL: `${pgBase}/fw_auth${suffix}`, ISSUER_URL: `http://127.0.0.1:${authPort}`,
@@ -86,13 +107,17 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     { name: 'incident-config', entry: 'services/incident-config/dist/src/main.js', env: env['incident-config'], port: icPort },
   ];
   if (options.webhooks) {
-    env.webhooks = { ...common, PORT: String(whPort), DATABASE_URL: `${pgBase}/fw_wh${suffix}` };
+    env.webhooks = {
+      ...common, PORT: String(whPort), DATABASE_URL: `${pgBase}/fw_wh${suffix}`,
+      WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_QUEUE: webhookQueue, ...options.webhooksEnv,
+    };
     procs.push({ name: 'webhooks', entry: 'services/webhooks/dist/src/main.js', env: env.webhooks, port: whPort });
     dispatcherPorts.forEach((port, i) => {
       env[`dispatcher${i}`] = {
         ...common, PORT: String(port), DATABASE_URL: `${pgBase}/fw_wh${suffix}`,
         // Tests deliver to receivers on loopback over plain HTTP.
         WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
+        WEBHOOK_QUEUE: webhookQueue,
         ...options.dispatcherEnv,
       };
       procs.push({ name: `dispatcher${i}`, entry: 'services/webhook-dispatcher/dist/src/main.js', env: env[`dispatcher${i}`], port });
@@ -122,6 +147,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     await client.connect();
     for (const db of [`fw_auth${suffix}`, `fw_ic${suffix}`, `fw_wh${suffix}`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
     await client.end();
+    if (options.webhooks) await deleteQueues(process.env.TEST_AMQP_URL!, [webhookQueue, `${webhookQueue}.dead`]);
   };
   const startOne = async (p: (typeof procs)[number]) => {
     const output: string[] = [];

@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { createInternalTokens, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { createLogger } from '@firewatch/logger';
+import { createTestDatabase, listen, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import { createResourceModule, createServiceApp, defineResource, type ResourceDefinition } from '../src/index.js';
+
+// toColumns, computed and revealOnCreate: a resource with a generated token stored
+// reversed (standing in for encryption), masked on reads, shown once on create.
+const gadgets = defineResource({
+  type: 'gadgets', path: '/v1/gadgets', table: 'gadgets', event: 'environment',
+  permission: { scope: null, side: 'ir' },
+  create: z.strictObject({ name: z.string(), token: z.string().optional() }),
+  update: z.strictObject({ name: z.string(), token: z.string() }).partial(),
+  attributes: ['name', 'token'],
+  defaults: (a) => ({ ...a, token: a.token ?? 'generated-1234' }),
+  toColumns: (a) => {
+    const { token, ...rest } = a;
+    return typeof token === 'string' ? { ...rest, token_stored: [...token].reverse().join('') } : rest;
+  },
+  computed: { token: (row) => `****${String(row.token_stored).slice(0, 4)}` },
+  revealOnCreate: (a) => ({ token: a.token }),
+}) as unknown as ResourceDefinition;
+
+const tokens = createInternalTokens('k'.repeat(32));
+const events: { type: string; data: any }[] = [];
+let db: TestDatabase;
+let server: Listening;
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { [PRINCIPAL_HEADER]: await tokens.signPrincipal(testPrincipal() as never), ...(body ? { 'content-type': 'application/vnd.api+json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('fw_kit_test');
+  await db.knex.schema.createTable('gadgets', (t) => {
+    t.uuid('id').primary().defaultTo(db.knex.raw('gen_random_uuid()'));
+    t.integer('team_id').notNullable();
+    t.text('name').notNullable();
+    t.text('token_stored').notNullable();
+    t.timestamps(true, true);
+  });
+  const module = createResourceModule(gadgets, { knex: db.knex as Knex, writeEvent: async (_tx, e) => { events.push(e as never); } });
+  server = await listen(createServiceApp({ logger: createLogger({ service: 't', level: 'silent' }), tokens, routers: [module.router] }));
+});
+
+afterAll(async () => {
+  await server?.close();
+  await db?.drop();
+});
+
+describe('resource hooks', () => {
+  it('writes mapped columns, reveals on create only, and computes attributes on reads and events', async () => {
+    const created = await call('POST', '/v1/gadgets', { data: { type: 'gadgets', attributes: { name: 'a' } } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.attributes.token).toBe('generated-1234');
+    const id = created.body.data.id;
+    expect((await db.knex('gadgets').where({ id }).first()).token_stored).toBe('4321-detareneg');
+    expect(events[0].data.attributes.token).toBe('****4321');
+    expect((await call('GET', `/v1/gadgets/${id}`)).body.data.attributes.token).toBe('****4321');
+    const updated = await call('PATCH', `/v1/gadgets/${id}`, { data: { type: 'gadgets', attributes: { token: 'abcd' } } });
+    expect(updated.body.data.attributes.token).toBe('****dcba');
+    expect((await call('PATCH', `/v1/gadgets/${id}`, { data: { type: 'gadgets', attributes: { name: 'b' } } })).body.data.attributes).toMatchObject({ name: 'b', token: '****dcba' });
+  });
+});

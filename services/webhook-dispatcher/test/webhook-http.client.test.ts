@@ -1,0 +1,54 @@
+import { createAddressPolicy } from '../src/domain/address-policy.js';
+import { createWebhookHttpClient } from '../src/outbound/webhook-http.client.js';
+import { startReceiver } from './support.js';
+
+const loopback = createAddressPolicy(['127.0.0.0/8', '::1/128']);
+
+describe('outbound webhook requests', () => {
+  it('refuses loopback after resolution unless allowed, by name and by literal address', async () => {
+    const rx = await startReceiver();
+    const strict = createWebhookHttpClient({ policy: createAddressPolicy([]), timeoutMs: 2000, maxResponseBytes: 1000 });
+    const port = new URL(rx.url).port;
+    const byName = await strict(`http://localhost:${port}/`, {}, '{}');
+    expect(byName).toMatchObject({ statusCode: null, error: expect.stringMatching(/loopback address, refused/) });
+    const byLiteral = await strict(`http://127.0.0.1:${port}/`, {}, '{}');
+    expect(byLiteral.error).toMatch(/loopback/);
+    expect(rx.received).toHaveLength(0);
+    const allowed = createWebhookHttpClient({ policy: loopback, timeoutMs: 2000, maxResponseBytes: 1000 });
+    expect((await allowed(`http://localhost:${port}/`, {}, '{}')).statusCode).toBe(200);
+    strict.close(); allowed.close();
+    await rx.close();
+  });
+
+  it('does not follow redirects, caps the response body and reads Retry-After', async () => {
+    const rx = await startReceiver((r) => r.body === 'redirect'
+      ? { status: 302, headers: { location: 'http://127.0.0.1:1/' } }
+      : { status: 429, headers: { 'retry-after': '7' }, body: 'x'.repeat(5000) });
+    const post = createWebhookHttpClient({ policy: loopback, timeoutMs: 2000, maxResponseBytes: 100 });
+    expect(await post(rx.url, {}, 'redirect')).toMatchObject({ statusCode: 302, error: null });
+    const big = await post(rx.url, {}, 'big');
+    expect(big).toMatchObject({ statusCode: 429, retryAfterMs: 7000 });
+    expect(big.responseBody).toHaveLength(100);
+    expect(big.error).toMatch(/larger than 100 bytes/);
+    expect(rx.received).toHaveLength(2);
+    post.close();
+    await rx.close();
+  });
+
+  it('gives up on a receiver that does not answer in time', async () => {
+    const rx = await startReceiver(() => ({ status: 200 }));
+    const slow = await import('node:http').then((http) => {
+      const server = http.createServer(() => { /* never answers */ });
+      return new Promise<import('node:http').Server>((r) => server.listen(0, '127.0.0.1', () => r(server)));
+    });
+    const post = createWebhookHttpClient({ policy: loopback, timeoutMs: 300, maxResponseBytes: 100 });
+    const started = Date.now();
+    const result = await post(`http://127.0.0.1:${(slow.address() as { port: number }).port}/`, {}, '{}');
+    expect(result).toMatchObject({ statusCode: null, error: 'timed out after 300 ms' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    post.close();
+    slow.closeAllConnections();
+    slow.close();
+    await rx.close();
+  });
+});

@@ -1,0 +1,109 @@
+import { Webhook } from 'standardwebhooks';
+import { api, type RunningSystem, startSystem } from '../support/system.js';
+import { randomizeTeamIds, startWebhookReceiver } from '../support/webhook-receiver.js';
+
+let system: RunningSystem;
+let token: string;
+let otherToken: string;
+
+async function raisedKey(teamId: number, name: string): Promise<string> {
+  const key = await system.cli('api-keys', 'create', '--team-id', String(teamId), '--name', name, '--role', 'admin', '--rate-limit-read', '10000', '--rate-limit-write', '10000');
+  return key.api_key?.token ?? key.token;
+}
+
+beforeAll(async () => {
+  system = await startSystem({ webhooks: true, dispatchers: 1, dispatcherEnv: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300', WEBHOOK_RETRY_JITTER: '0' } });
+  await randomizeTeamIds(system.env.auth.DATABASE_URL);
+  const boot = await system.cli('bootstrap', '--team-name', 'Hooks', '--email', 'admin@hooks.test');
+  token = await raisedKey(boot.team.id, 'raised');
+  const other = await system.cli('bootstrap', '--team-name', 'Other hooks', '--email', 'admin@other-hooks.test');
+  otherToken = await raisedKey(other.team.id, 'raised');
+}, 120_000);
+
+afterAll(async () => { await system?.stop(); });
+
+const gw = (method: string, path: string, body?: unknown, as = token) => api(system.gatewayUrl, method, path, { token: as, body });
+const createEnvironment = (name: string, as = token) => gw('POST', '/v1/environments', { data: { type: 'environments', attributes: { name } } }, as);
+const createEndpoint = (attributes: Record<string, unknown>, as = token) => gw('POST', '/v1/webhooks/endpoints', { data: { type: 'webhooks_endpoints', attributes } }, as);
+
+describe('webhooks through the gateway', () => {
+  it("delivers exactly the subscribed events of the endpoint's team, signed per Standard Webhooks", async () => {
+    const rx = await startWebhookReceiver();
+    const endpoint = await createEndpoint({ name: 'Env hook', url: rx.url, event_types: ['environment.created'], custom_headers: [{ name: 'X-Tenant', value: 'hooks' }] });
+    expect(endpoint.status).toBe(201);
+    const secret = endpoint.body.data.attributes.secret;
+    expect(secret).toMatch(/^whsec_/);
+    // Another team's endpoint on the same receiver URL must not see this team's events, and vice versa.
+    expect((await createEndpoint({ name: 'Other', url: `${rx.url}?other`, event_types: ['incident.created'] }, otherToken)).status).toBe(201);
+
+    const mine = [];
+    for (const name of ['Prod', 'Staging', 'Dev']) mine.push((await createEnvironment(name)).body.data.id);
+    await createEnvironment('Theirs', otherToken);
+    await gw('PUT', `/v1/environments/${mine[0]}`, { data: { type: 'environments', attributes: { description: 'updated' } } });
+
+    await rx.waitFor((ds) => ds.length >= 3);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(rx.deliveries).toHaveLength(3);
+    const verifier = new Webhook(secret);
+    const bodies = rx.deliveries.map((d) => verifier.verify(d.body, d.headers) as any);
+    expect(bodies.map((b) => b.event.type)).toEqual(['environment.created', 'environment.created', 'environment.created']);
+    expect(bodies.map((b) => b.data.id)).toEqual(mine);
+    expect(rx.deliveries.every((d) => d.headers['x-tenant'] === 'hooks' && d.headers['content-type'] === 'application/json')).toBe(true);
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 9).toString('base64')}`).verify(rx.deliveries[0].body, rx.deliveries[0].headers)).toThrow();
+
+    const list = await gw('GET', `/v1/webhooks/endpoints/${endpoint.body.data.id}/deliveries`);
+    expect(list.status).toBe(200);
+    expect(list.body.meta.total_count).toBe(3);
+    expect(new Set(list.body.data.map((d: any) => d.id))).toEqual(new Set(rx.deliveries.map((d) => d.headers['webhook-id'])));
+    expect((await gw('GET', `/v1/webhooks/endpoints/${endpoint.body.data.id}/deliveries`, undefined, otherToken)).status).toBe(404);
+    await rx.close();
+  });
+
+  it('retries a delivery the receiver answered 500, and redelivers on request with the same webhook-id', async () => {
+    const rx = await startWebhookReceiver((_d, n) => ({ status: n === 1 ? 500 : 200 }));
+    const endpoint = await createEndpoint({ name: 'Flaky hook', url: rx.url, event_types: ['environment.created'] });
+    const secret = endpoint.body.data.attributes.secret;
+    await createEnvironment('Flaky env');
+    await rx.waitFor((ds) => ds.length === 2, 15_000, 'the retry');
+    const webhookId = rx.deliveries[0].headers['webhook-id'];
+    expect(rx.deliveries[1].headers['webhook-id']).toBe(webhookId);
+    expect(rx.deliveries[1].body).toBe(rx.deliveries[0].body);
+
+    let delivery: any;
+    for (let i = 0; i < 50; i++) {
+      delivery = await gw('GET', `/v1/webhooks/deliveries/${webhookId}?include=attempts`);
+      if (delivery.body.data.attributes.status === 'delivered') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(delivery.status).toBe(200);
+    expect(delivery.body.data.attributes).toMatchObject({ endpoint_id: endpoint.body.data.id, status: 'delivered', attempt_count: 2, payload: rx.deliveries[0].body });
+    expect(delivery.body.data.attributes.delivered_at).toEqual(expect.any(String));
+    expect(delivery.body.included.map((a: any) => [a.type, a.attributes.attempt_number, a.attributes.status_code])).toEqual([
+      ['webhooks_delivery_attempts', 1, 500], ['webhooks_delivery_attempts', 2, 200],
+    ]);
+
+    const redeliver = await gw('POST', `/v1/webhooks/deliveries/${webhookId}/deliver`);
+    expect(redeliver.status).toBe(200);
+    expect(redeliver.body.data).toMatchObject({ id: webhookId, type: 'webhooks_deliveries' });
+    await rx.waitFor((ds) => ds.length === 3, 10_000, 'the redelivery');
+    expect(rx.deliveries[2].headers['webhook-id']).toBe(webhookId);
+    expect(new Webhook(secret).verify(rx.deliveries[2].body, rx.deliveries[2].headers)).toBeTruthy();
+    const attempts = await gw('GET', `/v1/webhooks/deliveries/${webhookId}/attempts`);
+    await new Promise((r) => setTimeout(r, 300));
+    const again = await gw('GET', `/v1/webhooks/deliveries/${webhookId}/attempts`);
+    expect(again.body.data.map((a: any) => a.attributes.trigger)).toEqual(['scheduled', 'scheduled', 'manual']);
+    expect(attempts.status).toBe(200);
+    expect((await gw('POST', `/v1/webhooks/deliveries/${webhookId}/deliver`, undefined, otherToken)).status).toBe(404);
+    await rx.close();
+  });
+
+  it('serves the event catalog and refuses unknown types, reserved headers and non-https URLs per configuration', async () => {
+    const types = await gw('GET', '/v1/webhooks/event_types');
+    expect(types.status).toBe(200);
+    expect(types.body.data.map((t: any) => t.id)).toContain('environment.created');
+    const bad = await createEndpoint({ name: 'Bad', url: 'https://example.com', event_types: ['nope.nope'], custom_headers: [{ name: 'Host', value: 'x' }] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: any) => e.source.pointer).sort()).toEqual(['/data/attributes/custom_headers/0/name', '/data/attributes/event_types/0']);
+    expect((await createEndpoint({ name: 'Ftp', url: 'ftp://example.com' })).status).toBe(422);
+  });
+});
