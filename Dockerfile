@@ -1,6 +1,6 @@
 # One image recipe, one target per process:
 #   docker build --target gateway -t firewatch/gateway .
-# Targets: gateway, auth, incident-config.
+# Targets: gateway, auth, incident-config, webhooks, webhook-dispatcher.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN npm install -g pnpm@10.34.8
@@ -31,3 +31,13 @@ FROM runtime AS incident-config
 ENV PORT=8082
 EXPOSE 8082
 CMD ["node", "services/incident-config/dist/src/main.js"]
+
+FROM runtime AS webhooks
+ENV PORT=8085
+EXPOSE 8085
+CMD ["node", "services/webhooks/dist/src/main.js"]
+
+FROM runtime AS webhook-dispatcher
+ENV PORT=8086
+EXPOSE 8086
+CMD ["node", "services/webhook-dispatcher/dist/src/main.js"]

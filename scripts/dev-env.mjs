@@ -32,7 +32,7 @@ export function backing(env = process.env) {
  */
 export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'info' } = {}) {
   const b = backing();
-  const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, ...ports };
+  const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, webhooks: 8085, dispatcher: 8086, ...ports };
   const common = {
     INTERNAL_TOKEN_SECRET: secret ?? secrets().INTERNAL_TOKEN_SECRET,
     AMQP_URL: b.amqp,
@@ -51,13 +51,29 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       ...common, SERVICE_NAME: 'incident-config', PORT: String(p.incidentConfig),
       DATABASE_URL: `${b.pg}/firewatch_incident_config${dbSuffix}`,
     },
+    webhooks: {
+      ...common, SERVICE_NAME: 'webhooks', PORT: String(p.webhooks),
+      DATABASE_URL: `${b.pg}/firewatch_webhooks${dbSuffix}`,
+      // Local runs deliver to receivers on this machine over plain HTTP.
+      WEBHOOK_ALLOW_HTTP: 'true',
+    },
+    'webhook-dispatcher': {
+      ...common, SERVICE_NAME: 'webhook-dispatcher', PORT: String(p.dispatcher),
+      DATABASE_URL: `${b.pg}/firewatch_webhooks${dbSuffix}`,
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
+    },
     gateway: {
       ...common, SERVICE_NAME: 'gateway', PORT: String(p.gateway),
       REDIS_URL: b.redis,
       AUTH_SERVICE_URL: `http://127.0.0.1:${p.auth}`,
       INCIDENT_CONFIG_URL: `http://127.0.0.1:${p.incidentConfig}`,
+      WEBHOOKS_URL: `http://127.0.0.1:${p.webhooks}`,
     },
-    urls: { gateway: `http://127.0.0.1:${p.gateway}`, auth: `http://127.0.0.1:${p.auth}`, incidentConfig: `http://127.0.0.1:${p.incidentConfig}` },
+    urls: {
+      gateway: `http://127.0.0.1:${p.gateway}`, auth: `http://127.0.0.1:${p.auth}`,
+      incidentConfig: `http://127.0.0.1:${p.incidentConfig}`, webhooks: `http://127.0.0.1:${p.webhooks}`,
+    },
   };
 }
 
@@ -65,5 +81,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
 export const PROCESSES = [
   { name: 'auth', entry: 'services/auth/dist/src/main.js' },
   { name: 'incident-config', entry: 'services/incident-config/dist/src/main.js' },
+  { name: 'webhooks', entry: 'services/webhooks/dist/src/main.js' },
+  { name: 'webhook-dispatcher', entry: 'services/webhook-dispatcher/dist/src/main.js' },
   { name: 'gateway', entry: 'gateway/dist/main.js' },
 ];
