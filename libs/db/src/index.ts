@@ -2,3 +2,4 @@ export { createDb, type Db, type DbOptions } from './create-db.js';
 export { migrate, rollbackAll, type Migration, type Migrations } from './migrate.js';
 export { ensureDatabase, databaseName } from './ensure-database.js';
 export { isUniqueViolation, isForeignKeyViolation, uniqueConstraintName } from './pg-errors.js';
+export { openDatabase, type OpenDatabaseOptions } from './open-database.js';

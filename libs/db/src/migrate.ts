@@ -17,13 +17,27 @@ function source(migrations: Migrations): Knex.MigrationSource<string> {
   };
 }
 
+// Any constant works; it only has to be the same for every process of a database.
+const MIGRATION_LOCK_KEY = 7_246_001;
+
 /**
- * Applies pending migrations. Safe to run from every replica at start-up: knex takes
- * a lock row, so concurrent runs wait rather than apply twice.
+ * Applies pending migrations. Safe to run from every replica at start-up: a session
+ * advisory lock makes concurrent runs take turns. (knex's own lock row is not enough:
+ * two first runs race to create its bookkeeping tables and one fails.)
  */
 export async function migrate(knex: Knex, migrations: Migrations): Promise<string[]> {
-  const [, applied] = await knex.migrate.latest({ migrationSource: source(migrations) });
-  return applied as string[];
+  const conn = await knex.client.acquireConnection();
+  try {
+    await knex.raw('SELECT pg_advisory_lock(?)', [MIGRATION_LOCK_KEY]).connection(conn);
+    try {
+      const [, applied] = await knex.migrate.latest({ migrationSource: source(migrations) });
+      return applied as string[];
+    } finally {
+      await knex.raw('SELECT pg_advisory_unlock(?)', [MIGRATION_LOCK_KEY]).connection(conn);
+    }
+  } finally {
+    await knex.client.releaseConnection(conn);
+  }
 }
 
 /** Undoes every applied migration (tests and the CLI's reset). */

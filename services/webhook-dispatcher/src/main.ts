@@ -1,5 +1,5 @@
 import { loadConfigOrExit } from '@firewatch/config';
-import { createDb, ensureDatabase, migrate } from '@firewatch/db';
+import { openDatabase } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
 import { serve } from '@firewatch/resource-kit';
 import { migrations } from '@firewatch/webhooks/shared';
@@ -12,10 +12,7 @@ const config = loadConfigOrExit(configSchema, SERVICE);
 const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
 
 // The dispatcher shares the webhooks database (one bounded context); either process may migrate it.
-await ensureDatabase(config.DATABASE_URL);
-const knex = createDb(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
-const applied = await migrate(knex, migrations);
-if (applied.length) logger.info('migrations applied', { applied });
+const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
 
 const dispatcher = createDispatcher(config, { knex, logger });
 await dispatcher.start();
