@@ -1,6 +1,6 @@
 import { createInternalTokens } from '@firewatch/auth';
 import { loadConfigOrExit } from '@firewatch/config';
-import { createDb, ensureDatabase, migrate } from '@firewatch/db';
+import { openDatabase } from '@firewatch/db';
 import { createOutboxRelay } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
 import { serve } from '@firewatch/resource-kit';
@@ -15,10 +15,7 @@ const SERVICE = 'auth';
 const config = loadConfigOrExit(configSchema, SERVICE);
 const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
 
-await ensureDatabase(config.DATABASE_URL);
-const knex = createDb(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
-const applied = await migrate(knex, migrations);
-if (applied.length) logger.info('migrations applied', { applied });
+const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
 
 // Events written in a change's transaction leave through the outbox relay, which keeps
 // retrying in the background while RabbitMQ is away.
