@@ -6,6 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import fs from 'node:fs';
 import pg from 'pg';
 import { backing, processEnvs, PROCESSES, root } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
@@ -36,7 +37,8 @@ async function cleanup() {
 }
 
 try {
-  for (const { name, entry } of PROCESSES) {
+  // Only what the measured path needs; the webhooks processes would compete for the two cores.
+  for (const { name, entry } of PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name))) {
     // BENCH_PROFILE=<dir> writes a CPU profile of the gateway there when it exits.
     const profile = name === 'gateway' && process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     const child = spawn(process.execPath, [...profile, path.join(root, entry)], { cwd: root, env: { ...process.env, ...envs[name] }, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -100,12 +102,30 @@ try {
   // Throughput under load, then latency with one request in flight (no queueing), so
   // "added latency" is the gateway's own cost rather than contention for two cores.
   const summary = (r) => ({ rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+  // CPU seconds each process spent (utime+stime from /proc), so the gateway's own cost per
+  // request can be read apart from the contention of everything sharing two cores.
+  const ticks = Number(process.env.CLK_TCK ?? 100);
+  const cpu = (pid) => {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(f[11]) + Number(f[12])) / ticks;
+    } catch { return NaN; }
+  };
+  const named = Object.fromEntries(children.map((c, i) => [['auth', 'incident-config', 'gateway'][i], c.pid]));
   const load = {};
   const single = {};
-  for (const [name, [url, headers]] of Object.entries(targets)) load[name] = summary(await run(url, headers));
+  const cpuPerRequest = {};
+  for (const [name, [url, headers]] of Object.entries(targets)) {
+    const before = Object.fromEntries(Object.entries(named).map(([n, pid]) => [n, cpu(pid)]));
+    const r = await run(url, headers);
+    load[name] = summary(r);
+    cpuPerRequest[name] = Object.fromEntries(Object.entries(named).map(([n, pid]) => [`${n}_us`, Math.round(((cpu(pid) - before[n]) / r.requests.total) * 1e6)]));
+  }
   for (const [name, [url, headers]] of Object.entries(targets)) single[name] = await sequential(url, headers);
   console.log(`\nGET /v1/environments/{id}: throughput, ${connections} connections, ${duration}s each`);
   console.table(load);
+  console.log('CPU time per request by process (microseconds), under the same load:');
+  console.table(cpuPerRequest);
   console.log(`GET /v1/environments/{id}: latency, 1 connection, ${duration}s each`);
   console.table(single);
   console.log(`throughput ratio gateway/direct: ${((load.gateway.rps / load.direct.rps) * 100).toFixed(1)} % (goal >= 60 %)`);
