@@ -39,7 +39,7 @@ const webhooksDb = `${b.pg}/firewatch_webhooks${suffix}`;
 envs.gateway.WEBHOOKS_URL = `http://127.0.0.1:${ports.webhooks}`;
 const common = { INTERNAL_TOKEN_SECRET: 'b'.repeat(43), AMQP_URL: b.amqp, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: webhooksDb, WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true' };
 const procs = [
-  ...PROCESSES.filter((p) => p.name !== 'gateway'),
+  ...PROCESSES.filter((p) => p.name === 'auth' || p.name === 'incident-config'),
   { name: 'webhooks', entry: 'services/webhooks/dist/src/main.js', env: { ...common, PORT: String(ports.webhooks) } },
   ...(await Promise.all(Array.from({ length: dispatchers }, async (_, i) => ({
     name: `dispatcher${i}`, entry: 'services/webhook-dispatcher/dist/src/main.js',
