@@ -75,3 +75,20 @@ export const env = {
       .optional()
       .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [])),
 };
+
+/**
+ * The variables every domain service reads, to spread into its own schema:
+ * `z.object({ ...serviceFields(8082), EXTRA: ... })`.
+ */
+export function serviceFields(defaultPort: number) {
+  return {
+    PORT: env.port(defaultPort),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATABASE_URL: env.url(),
+    AMQP_URL: env.url(),
+    INTERNAL_TOKEN_SECRET: env.secret(),
+    LOG_LEVEL: env.logLevel(),
+    DB_POOL_MAX: env.int(10, 1),
+    SHUTDOWN_GRACE_MS: env.int(10_000),
+  };
+}

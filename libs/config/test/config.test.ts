@@ -38,3 +38,13 @@ describe('loadConfig', () => {
     expect((error as Error).message).toContain('SECRET: must be at least 32 characters');
   });
 });
+
+describe('serviceFields', () => {
+  it('requires the shared service variables and defaults the rest', async () => {
+    const { serviceFields } = await import('../src/index.js');
+    const schema = z.object({ ...serviceFields(8082) });
+    const cfg = loadConfig(schema, { DATABASE_URL: 'postgres://h/db', AMQP_URL: 'amqp://h', INTERNAL_TOKEN_SECRET: 's'.repeat(32) });
+    expect(cfg).toMatchObject({ PORT: 8082, HOST: '0.0.0.0', LOG_LEVEL: 'info', DB_POOL_MAX: 10, SHUTDOWN_GRACE_MS: 10_000 });
+    expect(() => loadConfig(schema, {})).toThrow(/DATABASE_URL.*AMQP_URL.*INTERNAL_TOKEN_SECRET|DATABASE_URL/);
+  });
+});

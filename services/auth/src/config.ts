@@ -1,19 +1,11 @@
 import { z } from 'zod';
-import { env } from '@firewatch/config';
+import { env, serviceFields } from '@firewatch/config';
 
 const optionalText = () => z.string().min(1).optional();
 
 /** Environment of the auth process; a bad value stops start-up naming the variable. */
 export const configSchema = z.object({
-  PORT: env.port(8081),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DATABASE_URL: env.url(),
-  // The outbox relay publishes this service's events there (api_key.*).
-  AMQP_URL: env.url(),
-  INTERNAL_TOKEN_SECRET: env.secret(),
-  LOG_LEVEL: env.logLevel(),
-  DB_POOL_MAX: env.int(10, 1),
-  SHUTDOWN_GRACE_MS: env.int(10_000, 0),
+  ...serviceFields(8081),
   /** The OAuth issuer, `{auth_url}` without a path; defaults to http://localhost:PORT. */
   ISSUER_URL: env.url().refine((u) => new URL(u).pathname === '/', 'must have no path').optional(),
   /** Private signing keys as a JWKS (JSON); the first key signs. Unset: derived (dev only). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env } from '@firewatch/config';
+import { env, serviceFields } from '@firewatch/config';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/retry-policy.js';
 
 const msList = z
@@ -16,14 +16,7 @@ const msList = z
   });
 
 export const configSchema = z.object({
-  PORT: env.port(8086),
-  HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: env.url(),
-  AMQP_URL: env.url(),
-  INTERNAL_TOKEN_SECRET: env.secret(),
-  LOG_LEVEL: env.logLevel(),
-  DB_POOL_MAX: env.int(20, 1),
-  SHUTDOWN_GRACE_MS: env.int(10_000),
+  ...serviceFields(8086),
   WEBHOOK_QUEUE: z.string().min(1).default('webhook-dispatcher'),
   /** Unacknowledged events this replica holds (and writes per batch). */
   WEBHOOK_PREFETCH: env.int(500, 1),
