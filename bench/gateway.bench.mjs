@@ -1,52 +1,31 @@
 // `pnpm bench:gateway`: GET /v1/environments/{id} through the gateway and directly
 // to incident-config, on a private copy of the system. Reports req/s, p50, p99.
 //   BENCH_DURATION=10 BENCH_CONNECTIONS=32 [BENCH_PROFILE=/tmp/prof] pnpm bench:gateway
-import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import fs from 'node:fs';
-import pg from 'pg';
-import { backing, processEnvs, PROCESSES, root } from '../scripts/dev-env.mjs';
-import { waitForHttp } from '../scripts/wait-for.mjs';
+import path from 'node:path';
+import { processEnvs, PROCESSES, root } from '../scripts/dev-env.mjs';
+import { build, createBenchSystem, freePort } from './support.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
-execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b'], { cwd: root, stdio: 'inherit' });
+build();
 const suffix = `_bench_${process.pid}`;
 const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort() };
 const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
-const children = [];
-async function cleanup() {
-  for (const c of children) c.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 1500));
-  const client = new pg.Client({ connectionString: `${backing().pg}/postgres` });
-  await client.connect();
-  for (const db of [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
-  await client.end();
-}
+const system = createBenchSystem({ databases: [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`] });
+const { children } = system;
 
 try {
   // Only what the measured path needs; the webhooks processes would compete for the two cores.
-  for (const { name, entry } of PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name))) {
-    // BENCH_PROFILE=<dir> writes a CPU profile of the gateway there when it exits.
-    const profile = name === 'gateway' && process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-    const child = spawn(process.execPath, [...profile, path.join(root, entry)], { cwd: root, env: { ...process.env, ...envs[name] }, stdio: ['ignore', 'ignore', 'inherit'] });
-    children.push(child);
-    await waitForHttp(`http://127.0.0.1:${envs[name].PORT}/readyz`);
-  }
-  const cli = (...args) =>
-    JSON.parse(execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], { env: { ...process.env, ...envs.auth } }).toString());
+  // BENCH_PROFILE=<dir> writes a CPU profile of the gateway there when it exits.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name))
+    .map((p) => ({ ...p, env: envs[p.name], nodeArgs: p.name === 'gateway' ? profile : [] })));
+  const cli = (...args) => system.cli(envs.auth, ...args);
   const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
   const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '1000000', '--rate-limit-write', '1000000');
   const token = key.api_key?.token ?? key.token;
@@ -111,7 +90,7 @@ try {
       return (Number(f[11]) + Number(f[12])) / ticks;
     } catch { return NaN; }
   };
-  const named = Object.fromEntries(children.map((c, i) => [['auth', 'incident-config', 'gateway'][i], c.pid]));
+  const named = Object.fromEntries(children.map((c) => [c.benchName, c.pid]));
   const load = {};
   const single = {};
   const cpuPerRequest = {};
@@ -132,5 +111,5 @@ try {
   console.log(`added p50 latency (1 connection): ${(single.gateway.p50_ms - single.direct.p50_ms).toFixed(2)} ms (goal < 2 ms)`);
   console.log(`added p50 latency (${connections} connections): ${(load.gateway.p50_ms - load.direct.p50_ms).toFixed(2)} ms`);
 } finally {
-  await cleanup();
+  await system.cleanup();
 }

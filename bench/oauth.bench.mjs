@@ -3,53 +3,31 @@
 //   2. gateway throughput of GET /v1/environments/{id} with an OAuth token vs an API key,
 //   3. the uncached resolve cost (POST /internal/credentials/resolve) of both credentials.
 //   BENCH_DURATION=10 BENCH_CONNECTIONS=32 pnpm bench:oauth
-import { execFileSync, spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { backing, processEnvs, PROCESSES, root } from '../scripts/dev-env.mjs';
-import { waitForHttp } from '../scripts/wait-for.mjs';
+import path from 'node:path';
+import { processEnvs, PROCESSES, root } from '../scripts/dev-env.mjs';
+import { build, createBenchSystem, freePort } from './support.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
-execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b'], { cwd: root, stdio: 'inherit' });
+build();
 const suffix = `_bench_oauth_${process.pid}`;
 const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort() };
 const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'o'.repeat(43) });
 // OAuth tokens use the gateway's default limits (per client and user): lift them for the run.
 Object.assign(envs.gateway, { RATE_LIMIT_READS: '1000000', RATE_LIMIT_WRITES: '1000000' });
 envs.auth.REDIS_KEY_PREFIX = `fw-bench-${process.pid}:`;
-const children = [];
-async function cleanup() {
-  for (const c of children) c.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 1500));
-  const client = new pg.Client({ connectionString: `${backing().pg}/postgres` });
-  await client.connect();
-  for (const db of [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
-  await client.end();
-}
+const system = createBenchSystem({ databases: [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`] });
 
 const run = (opts) =>
   new Promise((resolve, reject) => autocannon({ connections, duration, ...opts }, (err, r) => (err ? reject(err) : resolve(r))));
 const summary = (r) => ({ rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
 
 try {
-  for (const { name, entry } of PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name))) {
-    children.push(spawn(process.execPath, [path.join(root, entry)], { cwd: root, env: { ...process.env, ...envs[name] }, stdio: ['ignore', 'ignore', 'inherit'] }));
-    await waitForHttp(`http://127.0.0.1:${envs[name].PORT}/readyz`);
-  }
-  const cli = (...args) =>
-    JSON.parse(execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], { env: { ...process.env, ...envs.auth } }).toString());
+  await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name)).map((p) => ({ ...p, env: envs[p.name] })));
+  const cli = (...args) => system.cli(envs.auth, ...args);
   const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
   const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '1000000', '--rate-limit-write', '1000000');
   const apiKey = key.token;
@@ -66,11 +44,11 @@ try {
   const envUrl = `${envs.urls.gateway}/v1/environments/${created.data.id}`;
 
   const { createInternalTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
-  const system = await createInternalTokens(envs.auth.INTERNAL_TOKEN_SECRET, { ttlSeconds: 3600 }).signSystem('bench');
+  const systemToken = await createInternalTokens(envs.auth.INTERNAL_TOKEN_SECRET, { ttlSeconds: 3600 }).signSystem('bench');
   const resolve = (token) => ({
     url: `${envs.urls.auth}/internal/credentials/resolve`,
     method: 'POST',
-    headers: { authorization: `Bearer ${system}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${systemToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ token }),
   });
 
@@ -90,5 +68,5 @@ try {
   console.log(`gateway throughput OAuth token / API key: ${(ratio * 100).toFixed(1)} %`);
   console.log(`client-credentials tokens issued per second: ${results['token issuance (client_credentials)'].rps}`);
 } finally {
-  await cleanup();
+  await system.cleanup();
 }

@@ -7,12 +7,12 @@
 //     to BENCH_ENDPOINTS endpoints; deliveries per second at the receiver.
 import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import { backing, processEnvs, PROCESSES, root } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
+import { freePort } from './support.mjs';
 
 // amqplib is the dispatcher's dependency, not the root's.
 const amqp = createRequire(path.join(root, 'services/webhook-dispatcher/package.json'))('amqplib');
@@ -21,13 +21,6 @@ const num = (name, d) => Number(process.env[name] ?? d);
 const rate = num('BENCH_RATE', 100), duration = num('BENCH_DURATION', 15), writes = num('BENCH_WRITES', 4000);
 const connections = num('BENCH_CONNECTIONS', 16), endpointCount = num('BENCH_ENDPOINTS', 4), dispatchers = num('BENCH_DISPATCHERS', 1);
 
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/webhooks', 'services/webhook-dispatcher', 'services/incident-config', 'gateway'], { cwd: root, stdio: 'inherit' });
 const suffix = `_bench_wh_${process.pid}`;

@@ -1,0 +1,53 @@
+// What every benchmark needs: free ports, the built processes started and ready, the
+// CLI against their auth database, and a clean-up that drops the databases it made.
+import { execFileSync, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { backing, root } from '../scripts/dev-env.mjs';
+import { waitForHttp } from '../scripts/wait-for.mjs';
+
+export async function freePort() {
+  const s = net.createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+export function build(...projects) {
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', ...projects], { cwd: root, stdio: 'inherit' });
+}
+
+/**
+ * Starts `procs` ({ name, entry, env, nodeArgs? }) one after another, each once its
+ * /readyz answers. `databases` are dropped by `cleanup()`.
+ */
+export function createBenchSystem({ databases }) {
+  const children = [];
+  return {
+    children,
+    async start(procs) {
+      for (const p of procs) {
+        const child = spawn(process.execPath, [...(p.nodeArgs ?? []), path.join(root, p.entry)], {
+          cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'ignore', 'inherit'],
+        });
+        child.benchName = p.name;
+        children.push(child);
+        await waitForHttp(`http://127.0.0.1:${p.env.PORT}/readyz`);
+      }
+    },
+    cli(authEnv, ...args) {
+      const out = execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], { env: { ...process.env, ...authEnv } });
+      return JSON.parse(out.toString());
+    },
+    async cleanup() {
+      for (const c of children) c.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 1500));
+      const client = new pg.Client({ connectionString: `${backing().pg}/postgres` });
+      await client.connect();
+      for (const db of databases) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
