@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import express, { type Express, type RequestHandler } from 'express';
-import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import type { InternalTokens } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
@@ -14,7 +13,7 @@ import { authenticateMiddleware } from './http/authenticate.middleware.js';
 import { forwardMiddleware } from './http/forward.middleware.js';
 import { healthRoutes } from './http/health.routes.js';
 import { rateLimitMiddleware } from './http/rate-limit.middleware.js';
-import { createUpstreamProxy } from './http/upstream-proxy.js';
+import { createUpstreamForwarder } from './http/upstream-forwarder.js';
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -61,10 +60,10 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' as const };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
 
-  const proxies = new Map<UpstreamName, ProxyHandler>();
+  const proxies = new Map<UpstreamName, RequestHandler>();
   for (const [name, baseUrl] of Object.entries(upstreamUrls(config)) as [UpstreamName, string | undefined][]) {
     if (baseUrl === undefined) continue;
-    proxies.set(name, createUpstreamProxy({
+    proxies.set(name, createUpstreamForwarder({
       name, baseUrl, agents, logger,
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,

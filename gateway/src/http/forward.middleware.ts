@@ -1,5 +1,4 @@
 import type { RequestHandler } from 'express';
-import type { RequestHandler as ProxyHandler } from 'http-proxy-middleware';
 import { type InternalTokens, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
 import type { RouteMatcher, UpstreamName } from '../domain/routes.js';
@@ -8,7 +7,7 @@ import { stateOf } from './request-state.js';
 export interface ForwardMiddlewareOptions {
   match: RouteMatcher;
   /** The deployed services; a routed name missing here is "not deployed". */
-  proxies: ReadonlyMap<UpstreamName, ProxyHandler>;
+  proxies: ReadonlyMap<UpstreamName, RequestHandler>;
   tokens: InternalTokens;
   bodyLimitBytes: number;
 }

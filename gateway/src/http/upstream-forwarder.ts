@@ -1,0 +1,111 @@
+import http, { type Agent, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import type { RequestHandler } from 'express';
+import {
+  BadGatewayError,
+  GatewayTimeoutError,
+  PayloadTooLargeError,
+  ServiceUnavailableError,
+} from '@firewatch/errors';
+import type { Logger } from '@firewatch/logger';
+import type { UpstreamName } from '../domain/routes.js';
+import { type GatewayState, stateOf } from './request-state.js';
+
+export interface UpstreamForwarderOptions {
+  name: UpstreamName;
+  baseUrl: string;
+  /** Shared keep-alive agents; without them every request opens a connection. */
+  agents: { http: Agent; https: Agent };
+  timeoutMs: number;
+  bodyLimitBytes: number;
+  logger: Logger;
+}
+
+// Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are never forwarded.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
+const SERVICE_GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+
+function requestHeaders(req: IncomingMessage): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
+  const client = req.socket.remoteAddress ?? '';
+  const prior = req.headers['x-forwarded-for'];
+  out['x-forwarded-for'] = prior ? `${prior}, ${client}` : client;
+  out['x-forwarded-proto'] = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  if (req.headers.host) out['x-forwarded-host'] = req.headers.host;
+  return out;
+}
+
+/**
+ * Forwards a request to one service over a keep-alive agent and streams the answer back:
+ * a plain `http.request` pipe with the duties a proxy has here — JSON:API errors for
+ * upstream failures, the streaming body limit, the upstream timeout, and releasing the
+ * upstream socket when the client goes away mid-response.
+ */
+export function createUpstreamForwarder(options: UpstreamForwarderOptions): RequestHandler {
+  const { name, logger, bodyLimitBytes, timeoutMs } = options;
+  const url = new URL(options.baseUrl);
+  const secure = url.protocol === 'https:';
+  const request = secure ? https.request : http.request;
+  const agent = secure ? options.agents.https : options.agents.http;
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const port = url.port || (secure ? 443 : 80);
+  const basePath = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+
+  function fail(state: GatewayState, err: Error & { code?: string }, timedOut: boolean, res: http.ServerResponse) {
+    if (state.failed) return;
+    state.failed = true;
+    logger.warn('upstream request failed', { upstream: name, code: timedOut ? 'ETIMEDOUT' : err.code, error: err.message });
+    if (res.headersSent || !state.next) {
+      res.destroy();
+      return;
+    }
+    if (timedOut) state.next(new GatewayTimeoutError(`The ${name} service did not answer within ${timeoutMs} ms.`));
+    else if (SERVICE_GONE.has(err.code ?? '')) state.next(new ServiceUnavailableError(`The ${name} service is unavailable. Try again shortly.`, { code: 'upstream_unavailable' }));
+    else state.next(new BadGatewayError(`The ${name} service failed to answer.`));
+  }
+
+  return (req, res, next) => {
+    const state = stateOf(req)!;
+    state.next ??= next;
+    let timedOut = false;
+    const upstream = request({ hostname, port, agent, method: req.method, path: basePath + req.url, headers: requestHeaders(req), timeout: timeoutMs });
+    state.proxyReq = upstream;
+    upstream.on('timeout', () => {
+      timedOut = true;
+      upstream.destroy(new Error(`no answer within ${timeoutMs} ms`));
+    });
+    upstream.on('error', (err) => fail(state, err, timedOut, res));
+    upstream.on('response', (answer) => {
+      if (state.failed) {
+        answer.destroy();
+        return;
+      }
+      state.proxyRes = answer;
+      res.statusCode = answer.statusCode ?? 502;
+      for (const [header, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && !HOP_BY_HOP.has(header)) res.setHeader(header, value);
+      }
+      answer.on('error', (err) => fail(state, err, false, res));
+      answer.pipe(res);
+      res.once('close', () => {
+        if (!res.writableFinished) answer.destroy();
+      });
+    });
+
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+      req.on('data', (chunk: Buffer) => {
+        state.received += chunk.length;
+        if (state.received > bodyLimitBytes && !state.failed) {
+          // The rest of the body is not read; closing the connection is the only way to be rid of it.
+          state.failed = true;
+          req.unpipe(upstream);
+          upstream.destroy();
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+          state.next?.(new PayloadTooLargeError(`The request body exceeds ${bodyLimitBytes} bytes.`));
+        }
+      });
+    }
+    req.pipe(upstream);
+  };
+}
