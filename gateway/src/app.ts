@@ -10,6 +10,7 @@ import type { RateLimitStore } from './data/rate-limit.store.js';
 import { createRouteMatcher, ROUTES, type Route, type UpstreamName } from './domain/routes.js';
 import { accessLogMiddleware } from './http/access-log.middleware.js';
 import { authenticateMiddleware } from './http/authenticate.middleware.js';
+import { createAuthFailureGuard } from './domain/auth-failure-guard.js';
 import { forwardMiddleware } from './http/forward.middleware.js';
 import { healthRoutes } from './http/health.routes.js';
 import { rateLimitMiddleware } from './http/rate-limit.middleware.js';
@@ -71,7 +72,12 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   }
 
   const v1 = express.Router();
-  v1.use(authenticateMiddleware(credentialResolver));
+  const guard = createAuthFailureGuard({
+    store: rateLimitStore,
+    limit: config.AUTH_FAILURES_PER_WINDOW,
+    windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000,
+  });
+  v1.use(authenticateMiddleware(credentialResolver, guard, logger));
   v1.use(rateLimitMiddleware({
     store: rateLimitStore,
     defaults: { read: config.RATE_LIMIT_READS, write: config.RATE_LIMIT_WRITES },

@@ -18,10 +18,14 @@ export const gatewayConfigSchema = z.object({
   ON_CALL_URL: optionalUrl(),
   WEBHOOKS_URL: optionalUrl(),
   REDIS_URL: env.url().optional(),
+  /** Prefix of every rate-limit key, so deployments (or test systems) sharing a Redis stay apart. */
+  REDIS_KEY_PREFIX: z.string().min(1).default('firewatch:rl:'),
   RATE_LIMIT_READS: env.int(5, 1),
   RATE_LIMIT_WRITES: env.int(3, 1),
   RATE_LIMIT_WINDOW_SECONDS: env.int(60, 1),
   CREDENTIAL_CACHE_TTL_MS: env.int(3000, 0),
+  /** Unknown credentials a client address may present per window before its uncached tokens get 429. */
+  AUTH_FAILURES_PER_WINDOW: env.int(60, 1),
   BODY_LIMIT_BYTES: env.int(1_048_576, 1),
   UPSTREAM_TIMEOUT_MS: env.int(30_000, 1),
   // `http` by default so every request leaves an access-log line; `info` silences them.

@@ -17,7 +17,7 @@ const tokens = createInternalTokens(config.INTERNAL_TOKEN_SECRET, { cacheSize: 5
 
 let rateLimitStore: RateLimitStore;
 if (config.REDIS_URL) {
-  rateLimitStore = createRedisRateLimitStore({ redis: await connectRedis(config.REDIS_URL, logger) });
+  rateLimitStore = createRedisRateLimitStore({ redis: await connectRedis(config.REDIS_URL, logger), keyPrefix: config.REDIS_KEY_PREFIX });
 } else {
   logger.warn('REDIS_URL is not set: rate limits are kept in memory and hold for this single replica only');
   rateLimitStore = createMemoryRateLimitStore();

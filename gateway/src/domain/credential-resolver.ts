@@ -26,6 +26,8 @@ export interface CredentialSource {
 export interface CredentialResolver {
   /** The credential behind a bearer token; null when unknown, revoked or expired. */
   resolve(token: string): Promise<ResolvedCredential | null>;
+  /** The cached answer for a token, or undefined when resolving it would ask the auth service. */
+  peek(token: string): ResolvedCredential | null | undefined;
   ping(): Promise<void>;
   close(): void;
 }
@@ -59,6 +61,9 @@ export function createCredentialResolver({ source, ttlMs, maxEntries = 50_000, n
   }
 
   return {
+    peek(token) {
+      return cache.peek(createHash('sha256').update(token).digest('base64url'));
+    },
     resolve(token) {
       const digest = createHash('sha256').update(token).digest('base64url');
       const hit = cache.peek(digest);
