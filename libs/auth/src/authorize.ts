@@ -57,15 +57,10 @@ export function authorize(principal: Principal, perm: Permission): void {
   }
   if (principal.record_ids !== null) {
     if (perm.recordId === undefined) {
-      // Lists are narrowed by recordScope(); creating a record is outside any list.
+      // Lists are narrowed to principal.record_ids by the repository; a new record is outside any list.
       if (perm.action === 'create') throw new ForbiddenError('A record-scoped key cannot create records.');
     } else if (!principal.record_ids.includes(perm.recordId)) {
       throw new NotFoundError();
     }
   }
-}
-
-/** The ids a list must be narrowed to, or null when the principal is not record-scoped. */
-export function recordScope(principal: Principal): string[] | null {
-  return principal.record_ids;
 }

@@ -1,5 +1,5 @@
 export { createDb, type Db, type DbOptions } from './create-db.js';
-export { migrate, rollbackAll, type Migration, type Migrations } from './migrate.js';
+export { migrate, type Migration, type Migrations } from './migrate.js';
 export { ensureDatabase, databaseName } from './ensure-database.js';
-export { isUniqueViolation, isForeignKeyViolation, uniqueConstraintName } from './pg-errors.js';
+export { isUniqueViolation, uniqueConstraintName } from './pg-errors.js';
 export { openDatabase, type OpenDatabaseOptions } from './open-database.js';

@@ -40,7 +40,3 @@ export async function migrate(knex: Knex, migrations: Migrations): Promise<strin
   }
 }
 
-/** Undoes every applied migration (tests and the CLI's reset). */
-export async function rollbackAll(knex: Knex, migrations: Migrations): Promise<void> {
-  await knex.migrate.rollback({ migrationSource: source(migrations) }, true);
-}

@@ -34,10 +34,6 @@ export interface CollectionDocument {
   meta: Meta;
 }
 
-export function resourceObject<A extends Record<string, unknown>>(type: string, id: string, attributes: A): ResourceObject<A> {
-  return { id, type, attributes };
-}
-
 export function singleDocument(data: ResourceObject, included?: ResourceObject[]): SingleDocument {
   return included && included.length ? { data, included } : { data };
 }

@@ -2,15 +2,13 @@ import type { Knex } from 'knex';
 import type { FilterCondition, ListQuery } from '@firewatch/jsonapi';
 import type { FilterSpec, ResourceDefinition, Row } from './resource-definition.js';
 import { isUuid } from './slug.js';
+import { isUniqueViolation, uniqueConstraintName } from '@firewatch/db';
 import { ConflictError } from '@firewatch/errors';
-
-interface PgError { code?: string; constraint?: string }
 
 /** A unique violation as the 409 the declaration names; anything else is rethrown. */
 function conflictFrom(def: ResourceDefinition, err: unknown): unknown {
-  const pg = err as PgError;
-  if (pg?.code !== '23505') return err;
-  const constraint = pg.constraint ?? '';
+  if (!isUniqueViolation(err)) return err;
+  const constraint = uniqueConstraintName(err) ?? '';
   const known = def.unique?.[constraint];
   if (known) return new ConflictError(known.detail, { source: { pointer: known.pointer }, code: 'already_exists' });
   if (constraint.includes('_slug_')) {
