@@ -10,8 +10,19 @@ export interface Permission {
   action: Capability;
   /** Only team admins (API key management, for example). */
   adminOnly?: boolean;
+  /**
+   * Only principals limited by neither a record list nor groups. Credential management
+   * needs it: a key that can list, rotate or revoke every credential of its team is
+   * in effect unrestricted, whatever its own lists say.
+   */
+  unrestricted?: boolean;
   /** The record touched, checked against record-scoped keys. */
   recordId?: string;
+  /**
+   * The owner groups of the record touched (or about to be created), on resources that
+   * carry `owner_group_ids`; left undefined elsewhere, where group keys act team-wide.
+   */
+  ownerGroupIds?: readonly string[] | null;
 }
 
 const ROLE_ALLOWS: Record<Role, ReadonlySet<Capability>> = {
@@ -55,12 +66,32 @@ export function authorize(principal: Principal, perm: Permission): void {
     const needed = perm.scope ? `${perm.scope}:${perm.action === 'read' ? 'read' : 'write'}` : `${perm.side}.all`;
     throw new ForbiddenError(`The granted scopes do not include ${needed}.`, { code: 'insufficient_scope' });
   }
-  if (principal.record_ids !== null) {
-    if (perm.recordId === undefined) {
-      // Lists are narrowed to principal.record_ids by the repository; a new record is outside any list.
-      if (perm.action === 'create') throw new ForbiddenError('A record-scoped key cannot create records.');
-    } else if (!principal.record_ids.includes(perm.recordId)) {
-      throw new NotFoundError();
-    }
+  if (perm.unrestricted && (principal.record_ids !== null || principal.group_ids !== null)) {
+    throw new ForbiddenError('A key limited to records or groups cannot do this; use an unrestricted credential.');
   }
+  checkRecordList(principal, perm);
+  checkOwnerGroups(principal, perm);
+}
+
+function checkRecordList(principal: Principal, perm: Permission): void {
+  if (principal.record_ids === null) return;
+  if (perm.recordId !== undefined) {
+    if (!principal.record_ids.includes(perm.recordId)) throw new NotFoundError();
+    return;
+  }
+  // Without a record id, only a read can be confined to the listed records, and only
+  // because the repository narrows the list; anything else would reach beyond them.
+  if (perm.action === 'create') throw new ForbiddenError('A record-scoped key cannot create records.');
+  if (perm.action !== 'read') throw new ForbiddenError('A record-scoped key may only act on the records it lists.');
+}
+
+function checkOwnerGroups(principal: Principal, perm: Permission): void {
+  if (principal.group_ids === null || perm.ownerGroupIds === undefined) return;
+  const groups = principal.group_ids;
+  if ((perm.ownerGroupIds ?? []).some((g) => groups.includes(g))) return;
+  if (perm.action === 'create') {
+    throw new ForbiddenError('A group-scoped key may only create records owned by one of its groups.');
+  }
+  // Records of other groups are invisible to the key, as records of other teams are.
+  throw new NotFoundError();
 }

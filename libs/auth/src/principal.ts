@@ -1,6 +1,13 @@
 export const ROLES = ['admin', 'user', 'observer'] as const;
 export type Role = (typeof ROLES)[number];
 
+const ROLE_RANK: Record<Role, number> = { observer: 0, user: 1, admin: 2 };
+
+/** True when `role` grants no more than `ceiling` (observer < user < admin). */
+export function roleWithin(role: Role, ceiling: Role): boolean {
+  return ROLE_RANK[role] <= ROLE_RANK[ceiling];
+}
+
 export const CAPABILITIES = ['read', 'create', 'update', 'delete'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -8,7 +15,8 @@ export const API_KEY_KINDS = ['global', 'group', 'personal', 'record'] as const;
 export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
 
 export type Credential =
-  | { type: 'api_key'; id: string; kind: ApiKeyKind }
+  /** `expires_at`: when the key stops working (ISO 8601); absent or null when it never does. */
+  | { type: 'api_key'; id: string; kind: ApiKeyKind; expires_at?: string | null }
   | { type: 'oauth'; client_id: string; grant_id?: string };
 
 /**

@@ -44,6 +44,37 @@ describe('authorize', () => {
     expect(() => authorize(p, { ...env, action: 'create' })).toThrow(ForbiddenError);
   });
 
+  it('lets a record-scoped key only read without a record id, never change', () => {
+    const p = { ...base, record_ids: ['a'] };
+    expect(() => authorize(p, { ...env, action: 'read' })).not.toThrow();
+    for (const action of ['update', 'delete'] as const) {
+      expect(() => authorize(p, { ...env, action })).toThrow(ForbiddenError);
+    }
+  });
+
+  it('refuses record- and group-scoped keys where an unrestricted credential is needed', () => {
+    const perm = { scope: null, side: 'ir' as const, adminOnly: true, unrestricted: true };
+    expect(() => authorize(base, { ...perm, action: 'update' })).not.toThrow();
+    for (const restricted of [{ record_ids: ['a'] }, { group_ids: ['g'] }]) {
+      for (const action of ['read', 'create', 'update', 'delete'] as const) {
+        expect(() => authorize({ ...base, ...restricted }, { ...perm, action })).toThrow(ForbiddenError);
+      }
+    }
+  });
+
+  it('confines group keys to records their groups own, where records have owner groups', () => {
+    const p = { ...base, group_ids: ['g1', 'g2'] };
+    expect(() => authorize(p, { ...env, action: 'update', ownerGroupIds: ['g2', 'g9'] })).not.toThrow();
+    expect(() => authorize(p, { ...env, action: 'read', ownerGroupIds: ['g9'] })).toThrow(NotFoundError);
+    expect(() => authorize(p, { ...env, action: 'delete', ownerGroupIds: null })).toThrow(NotFoundError);
+    expect(() => authorize(p, { ...env, action: 'create', ownerGroupIds: ['g9'] })).toThrow(ForbiddenError);
+    expect(() => authorize(p, { ...env, action: 'create', ownerGroupIds: ['g1'] })).not.toThrow();
+    // Resources without owner groups: group keys act team-wide.
+    expect(() => authorize(p, { ...env, action: 'update' })).not.toThrow();
+    // Keys without groups are not confined by owner groups.
+    expect(() => authorize(base, { ...env, action: 'update', ownerGroupIds: ['g9'] })).not.toThrow();
+  });
+
   it('keeps admin-only operations for admins', () => {
     expect(() => authorize({ ...base, role: 'user' }, { ...env, action: 'read', adminOnly: true })).toThrow(ForbiddenError);
   });

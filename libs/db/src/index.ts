@@ -3,3 +3,4 @@ export { migrate, type Migration, type Migrations } from './migrate.js';
 export { ensureDatabase, databaseName } from './ensure-database.js';
 export { isUniqueViolation, uniqueConstraintName } from './pg-errors.js';
 export { openDatabase, type OpenDatabaseOptions } from './open-database.js';
+export { lockForTransaction } from './advisory-lock.js';

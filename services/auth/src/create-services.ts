@@ -27,6 +27,8 @@ export interface ServicesOptions {
   resolveOAuthToken?: OAuthTokenResolver;
   /** Seconds a rotated refresh token keeps working (docs/oauth.md); default 10. */
   refreshGraceSeconds?: number;
+  /** Live API keys and OAuth applications one team may hold (defaults 100 and 25). */
+  limits?: { apiKeysPerTeam?: number; applicationsPerTeam?: number };
   now?: () => Date;
 }
 
@@ -40,7 +42,7 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
   const teams = createTeamsRepository(knex);
   const clientTeams = createOAuthClientTeamsRepository(knex);
   const applications = createOAuthApplicationsRepository(knex);
-  const apiKeys = createApiKeyService({ apiKeys: apiKeysRepo, users, uow, outbox: createEventOutbox(), now });
+  const apiKeys = createApiKeyService({ apiKeys: apiKeysRepo, users, uow, outbox: createEventOutbox(), maxLivePerTeam: options.limits?.apiKeysPerTeam, now });
   const identity = createIdentityService({ teams, users, uow });
   const oauthTokens = createOAuthTokens({ findLiveAccessToken: (t) => findLiveAccessToken(knex, t), users, clientTeams, applications });
   const resolveCredential = createCredentialResolver({
@@ -60,7 +62,9 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
       tokens: oauthTokens,
       accounts: createOAuthAccounts(users),
       login: createOAuthLoginService({ users, teams, clientTeams, applications }),
-      applications: createOAuthApplicationService({ applications, users, clients: createOAuthClientsStore(knex), uow, now }),
+      applications: createOAuthApplicationService({
+        applications, users, clients: createOAuthClientsStore(knex), uow, maxLivePerTeam: options.limits?.applicationsPerTeam, now,
+      }),
       teamOfClient: (clientId: string) => clientTeams.teamOf(clientId),
       /** node-oidc-provider's storage (PostgreSQL), with the refresh-token grace period. */
       adapter: createOidcAdapterFactory(knex, {

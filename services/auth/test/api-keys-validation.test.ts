@@ -1,10 +1,11 @@
+import { operator } from '../src/domain/credential-bounds.rules.js';
 import { newKey, startHarness, type Harness } from './support/harness.js';
 
 let h: Harness;
 let keyId: string;
 beforeAll(async () => {
   h = await startHarness();
-  keyId = (await h.services.apiKeys.create({ team_id: h.team.id, user_id: h.team.adminId }, { name: 'existing', kind: 'global' })).resource.id;
+  keyId = (await h.services.apiKeys.create({ team_id: h.team.id, user_id: h.team.adminId, principal: null }, { name: 'existing', kind: 'global' })).resource.id;
 });
 afterAll(async () => {
   await h.close();
@@ -57,8 +58,11 @@ describe('creating keys: validation', () => {
   });
 
   it('checks personal keys: user of the same team, no roles of their own', async () => {
-    await create422({ kind: 'personal', user_id: h.otherTeam.adminId }, '/data/attributes/user_id', 'not_found');
-    await create422({ kind: 'personal', user_id: 999_999 }, '/data/attributes/user_id');
+    for (const user_id of [h.otherTeam.adminId, 999_999]) {
+      await expect(h.services.apiKeys.create(operator(h.team.id), { name: 'p', kind: 'personal', user_id })).rejects.toMatchObject({
+        issues: [expect.objectContaining({ pointer: '/data/attributes/user_id', code: 'not_found' })],
+      });
+    }
     await create422({ kind: 'personal', role: 'admin' }, '/data/attributes/role');
     await create422({ kind: 'global', user_id: h.team.userId }, '/data/attributes/user_id');
     const noUser = await h.request('POST', '/v1/api_keys', { as: { user_id: null }, body: newKey({ kind: 'personal' }) });

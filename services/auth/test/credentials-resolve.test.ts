@@ -1,4 +1,5 @@
 import { createInternalTokens } from '@firewatch/auth';
+import { operator } from '../src/domain/credential-bounds.rules.js';
 import { newKey, startHarness, type Harness } from './support/harness.js';
 
 let h: Harness;
@@ -27,7 +28,7 @@ describe('POST /internal/credentials/resolve', () => {
         user_id: null,
         role: 'observer',
         on_call_role: 'user',
-        credential: { type: 'api_key', id, kind: 'global' },
+        credential: { type: 'api_key', id, kind: 'global', expires_at: null },
         capabilities: ['read'],
         scopes: null,
         group_ids: null,
@@ -48,7 +49,8 @@ describe('POST /internal/credentials/resolve', () => {
   });
 
   it("maps a personal key to its user with the user's current roles", async () => {
-    const { token } = await createKey({ kind: 'personal', user_id: h.team.userId });
+    // An operator (CLI) may issue a personal key to any user of a team; the API only to oneself.
+    const { token } = await h.services.apiKeys.create(operator(h.team.id), { name: 'p', kind: 'personal', user_id: h.team.userId });
     let res = await h.resolve(token);
     expect(res.body.principal).toMatchObject({ user_id: h.team.userId, role: 'user', on_call_role: 'user' });
     // A demotion applies on the next resolve, without touching the key.

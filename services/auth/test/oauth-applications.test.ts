@@ -41,7 +41,7 @@ describe('/v1/oauth_applications', () => {
 
 describe('client credentials', () => {
   it('issues 1 h tokens within the application scopes that act as its service user, until revoked', async () => {
-    const { resource, client_secret } = await h.services.oauth.applications.create({ team_id: h.team.id, user_id: null }, { name: 'CI', scopes: ['ir.environments:read'] });
+    const { resource, client_secret } = await h.services.oauth.applications.create({ team_id: h.team.id, user_id: null, principal: null }, { name: 'CI', scopes: ['ir.environments:read'] });
     const { client_id } = resource.attributes;
     const basic = { authorization: `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}` };
     const token = await postForm(`${h.url}/oauth/token`, { grant_type: 'client_credentials' }, basic);

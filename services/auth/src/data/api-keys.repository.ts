@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ApiKeyKind, Capability, Role } from '@firewatch/auth';
+import { lockForTransaction } from '@firewatch/db';
 import type { FilterCondition, SortField } from '@firewatch/jsonapi';
 import { applyApiKeyFilters, applyApiKeySort } from './api-keys.query.js';
 import { executor, type Tx } from './transaction.js';
@@ -62,6 +63,8 @@ export interface ApiKeysRepository {
   findForResolve(prefix: string): Promise<ResolvableApiKeyRow | undefined>;
   /** Records use; skipped when another request already did within `intervalMs`. */
   touchLastUsed(id: string, at: Date, intervalMs: number): Promise<void>;
+  /** Live keys of the team, counted after locking the team's keys until `tx` ends. */
+  countLiveLocked(teamId: number, tx: Tx): Promise<number>;
 }
 
 export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
@@ -115,6 +118,11 @@ export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
         .whereNull('k.revoked_at')
         .first();
       return row as ResolvableApiKeyRow | undefined;
+    },
+    async countLiveLocked(teamId, tx) {
+      await lockForTransaction(tx, 'api_keys', teamId);
+      const [{ count }] = await tx('api_keys').where({ team_id: teamId }).whereNull('revoked_at').count<{ count: string }[]>({ count: '*' });
+      return Number(count);
     },
     async touchLastUsed(id, at, intervalMs) {
       await knex('api_keys')

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { lockForTransaction } from '@firewatch/db';
 import { executor, type Tx } from './transaction.js';
 
 export interface OAuthApplicationRow {
@@ -23,6 +24,8 @@ export interface OAuthApplicationsRepository {
   findLiveAnyTeam(id: string): Promise<OAuthApplicationRow | undefined>;
   findLiveByClientId(clientId: string): Promise<OAuthApplicationRow | undefined>;
   list(teamId: number, page: { number: number; size: number }): Promise<{ rows: OAuthApplicationRow[]; total: number }>;
+  /** Live applications of the team, counted after locking the team's applications until `tx` ends. */
+  countLiveLocked(teamId: number, tx: Tx): Promise<number>;
   update(teamId: number, id: string, patch: Partial<Pick<OAuthApplicationRow, 'name' | 'description' | 'revoked_at'>>, tx?: Tx): Promise<OAuthApplicationRow | undefined>;
 }
 
@@ -42,6 +45,11 @@ export function createOAuthApplicationsRepository(knex: Knex): OAuthApplications
     async findLiveAnyTeam(id) {
       if (!UUID.test(id)) return undefined;
       return live(knex).where({ id }).first();
+    },
+    async countLiveLocked(teamId, tx) {
+      await lockForTransaction(tx, 'oauth_applications', teamId);
+      const [{ count }] = await live(tx).where({ team_id: teamId }).count<{ count: string }[]>({ count: '*' });
+      return Number(count);
     },
     async findLiveByClientId(clientId) {
       return live(knex).where({ client_id: clientId }).first();

@@ -32,7 +32,7 @@ function toPrincipal(row: ResolvableApiKeyRow): Principal | null {
     user_id: personal ? row.user_id : null,
     role,
     on_call_role: onCallRole,
-    credential: { type: 'api_key', id: row.id, kind: row.kind },
+    credential: { type: 'api_key', id: row.id, kind: row.kind, expires_at: row.expires_at ? row.expires_at.toISOString() : null },
     capabilities: row.capabilities,
     scopes: null,
     group_ids: row.group_ids,

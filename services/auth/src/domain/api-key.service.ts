@@ -7,6 +7,7 @@ import type { UsersRepository } from '../data/users.repository.js';
 import { issueToken } from './api-key-token.js';
 import { toApiKeyResource, type ApiKeyResource, type IssuedApiKey } from './api-key.resource.js';
 import { checkExpiry, draftApiKey, unknownUser } from './api-key.rules.js';
+import { assertKeyWithin, checkExpiryWithin, type Actor } from './credential-bounds.rules.js';
 import { canonicalKind, type CreateApiKeyInput, type RateLimitsInput, type RotateApiKeyInput, type UpdateApiKeyInput } from './api-key.schemas.js';
 
 export interface ApiKeyServiceDeps {
@@ -14,13 +15,9 @@ export interface ApiKeyServiceDeps {
   users: UsersRepository;
   uow: UnitOfWork;
   outbox: EventOutbox;
+  /** Live keys one team may hold: each key is its own rate-limit budget. Default 100. */
+  maxLivePerTeam?: number;
   now?: () => Date;
-}
-
-/** Who creates a key: their team, and their user when they act as one. */
-export interface Actor {
-  team_id: number;
-  user_id: number | null;
 }
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;
@@ -28,7 +25,7 @@ export type ApiKeyService = ReturnType<typeof createApiKeyService>;
 const MINUTE_MS = 60_000;
 
 /** API key management, shared by the HTTP API and the CLI. */
-export function createApiKeyService({ apiKeys, users, uow, outbox, now = () => new Date() }: ApiKeyServiceDeps) {
+export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTeam = 100, now = () => new Date() }: ApiKeyServiceDeps) {
   const inTx = <T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>) => (tx ? fn(tx) : uow.run(fn));
 
   /** Emits `api_key.<action>` with the resource as the API shows it, tokens never included. */
@@ -53,9 +50,17 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, now = () => n
   return {
     async create(actor: Actor, input: CreateApiKeyInput, tx?: Tx): Promise<IssuedApiKey> {
       const draft = draftApiKey(input, actor.user_id, now());
+      assertKeyWithin(actor, draft);
       return inTx(tx, async (t) => {
         if (draft.kind === 'personal' && draft.user_id !== null) {
           if (!(await users.findInTeam(actor.team_id, draft.user_id, t))) throw unknownUser();
+        }
+        if ((await apiKeys.countLiveLocked(actor.team_id, t)) >= maxLivePerTeam) {
+          throw new ValidationError([{
+            pointer: '/data',
+            code: 'limit_reached',
+            detail: `A team may hold at most ${maxLivePerTeam} live API keys; revoke one first.`,
+          }]);
         }
         const issued = issueToken();
         const row = await apiKeys.insert(
@@ -99,14 +104,15 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, now = () => n
       return { ...toApiKeyResource(row), team_id: row.team_id };
     },
 
-    async update(teamId: number, id: string, input: UpdateApiKeyInput): Promise<ApiKeyResource> {
+    async update(actor: Actor, id: string, input: UpdateApiKeyInput): Promise<ApiKeyResource> {
       const issues: ValidationIssue[] = [];
       const patch: ApiKeyPatch = {};
       if (input.name !== undefined) patch.name = input.name;
       if (input.description !== undefined) patch.description = input.description;
       if (input.expires_at !== undefined) patch.expires_at = checkExpiry(input.expires_at, now(), issues);
       validateOrThrow(issues);
-      return change(teamId, id, patch, 'updated');
+      if (patch.expires_at !== undefined) checkExpiryWithin(actor, patch.expires_at);
+      return change(actor.team_id, id, patch, 'updated');
     },
 
     /** Revokes at once: the key disappears from the API and stops resolving. */
@@ -116,9 +122,11 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, now = () => n
 
     /**
      * Issues a new token. The old one keeps working for `grace_period_minutes`
-     * (default 0: refused at once), so clients can roll without downtime.
+     * (default 0: refused at once), so clients can roll without downtime. A new token is
+     * a new credential in the caller's hands, so the key must be within the caller's bounds.
      */
-    async rotate(teamId: number, id: string, input: RotateApiKeyInput): Promise<IssuedApiKey> {
+    async rotate(actor: Actor, id: string, input: RotateApiKeyInput): Promise<IssuedApiKey> {
+      const teamId = actor.team_id;
       const at = now();
       const issues: ValidationIssue[] = [];
       const expiresAt = input.expires_at === undefined ? undefined : checkExpiry(input.expires_at, at, issues);
@@ -127,6 +135,7 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, now = () => n
       return uow.run(async (tx) => {
         const current = await apiKeys.findLive(teamId, id, tx);
         if (!current) throw new NotFoundError();
+        assertKeyWithin(actor, { ...current, expires_at: expiresAt !== undefined ? expiresAt : current.expires_at });
         const issued = issueToken();
         const row = await apiKeys.update(
           teamId,

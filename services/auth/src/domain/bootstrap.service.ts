@@ -23,7 +23,7 @@ export function createBootstrapService(deps: { uow: UnitOfWork; identity: Identi
           tx,
         );
         const key = await deps.apiKeys.create(
-          { team_id: team.id, user_id: Number(user.id) },
+          { team_id: team.id, user_id: Number(user.id), principal: null },
           { name: 'Bootstrap admin key', description: 'Created by firewatch bootstrap', kind: 'global', role: 'admin', on_call_role: 'admin' },
           tx,
         );

@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { NotFoundError } from '@firewatch/errors';
+import { NotFoundError, ValidationError } from '@firewatch/errors';
 import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
 import type { OAuthClientsStore } from '../data/oauth-clients.store.js';
 import type { UnitOfWork } from '../data/transaction.js';
 import type { UsersRepository } from '../data/users.repository.js';
 import { APPLICATION_ID_PROPERTY } from './client-registration.rules.js';
 import { newClientSecret, protectClientPayload } from './client-secret.js';
+import { assertApplicationWithin, type Actor } from './credential-bounds.rules.js';
 import {
   serviceUserRoles,
   toOAuthApplicationResource,
@@ -19,23 +20,33 @@ export interface OAuthApplicationServiceDeps {
   users: UsersRepository;
   clients: OAuthClientsStore;
   uow: UnitOfWork;
+  /** Live applications one team may hold: each is its own rate-limit budget. Default 25. */
+  maxLivePerTeam?: number;
   now?: () => Date;
 }
 
 export type OAuthApplicationService = ReturnType<typeof createOAuthApplicationService>;
 
 /** Client-credentials applications, shared by `/v1/oauth_applications` and the CLI. */
-export function createOAuthApplicationService({ applications, users, clients, uow, now = () => new Date() }: OAuthApplicationServiceDeps) {
+export function createOAuthApplicationService({ applications, users, clients, uow, maxLivePerTeam = 25, now = () => new Date() }: OAuthApplicationServiceDeps) {
   return {
     /**
      * Creates the application, its service user in the team and its confidential
      * client, in one transaction. The secret is returned this once.
      */
-    async create(actor: { team_id: number; user_id: number | null }, input: CreateOAuthApplicationInput): Promise<IssuedOAuthApplication> {
+    async create(actor: Actor, input: CreateOAuthApplicationInput): Promise<IssuedOAuthApplication> {
+      assertApplicationWithin(actor, input.scopes);
       const id = randomUUID();
       const clientId = `fwapp_${randomBytes(12).toString('base64url')}`;
       const secret = newClientSecret();
       const row = await uow.run(async (tx) => {
+        if ((await applications.countLiveLocked(actor.team_id, tx)) >= maxLivePerTeam) {
+          throw new ValidationError([{
+            pointer: '/data',
+            code: 'limit_reached',
+            detail: `A team may hold at most ${maxLivePerTeam} live OAuth applications; revoke one first.`,
+          }]);
+        }
         const serviceUser = await users.insert(
           {
             team_id: actor.team_id,

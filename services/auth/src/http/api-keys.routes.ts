@@ -13,6 +13,7 @@ import {
 import { API_KEY_TYPE, type IssuedApiKey } from '../domain/api-key.resource.js';
 import { apiCreateApiKeySchema, canonicalKind, rotateApiKeySchema, updateApiKeySchema } from '../domain/api-key.schemas.js';
 import type { ApiKeyService } from '../domain/api-key.service.js';
+import { actorOf } from '../domain/credential-bounds.rules.js';
 import { idParam, requireAdmin as admin } from './admin-guard.js';
 
 const LIST_SPEC: ListQuerySpec = {
@@ -69,7 +70,7 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
     const principal = admin(req, 'create');
     assertOnlyParams(req.query, []);
     const input = parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: apiCreateApiKeySchema });
-    const issued = await apiKeys.create({ team_id: principal.team_id, user_id: principal.user_id }, input);
+    const issued = await apiKeys.create(actorOf(principal), input);
     res.location(`${req.baseUrl}/${issued.resource.id}`);
     sendDocument(res, 201, withToken(issued));
   });
@@ -87,7 +88,7 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
     // Look the key up first so another team's id answers 404 before any 422 about the body.
     await apiKeys.get(principal.team_id, id);
     const input = parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: updateApiKeySchema, ids: [id] });
-    sendDocument(res, 200, { data: await apiKeys.update(principal.team_id, id, input) });
+    sendDocument(res, 200, { data: await apiKeys.update(actorOf(principal), id, input) });
   });
 
   router.delete('/:id', async (req: Request, res: Response) => {
@@ -106,7 +107,7 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
       req.body === undefined
         ? {}
         : parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: rotateApiKeySchema, ids: [id] });
-    sendDocument(res, 200, withToken(await apiKeys.rotate(principal.team_id, id, input)));
+    sendDocument(res, 200, withToken(await apiKeys.rotate(actorOf(principal), id, input)));
   });
 
   return router;

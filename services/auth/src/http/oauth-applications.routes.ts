@@ -7,6 +7,7 @@ import {
   updateOAuthApplicationSchema,
 } from '../domain/oauth-application.schemas.js';
 import type { OAuthApplicationService } from '../domain/oauth-application.service.js';
+import { actorOf } from '../domain/credential-bounds.rules.js';
 import { idParam, requireAdmin } from './admin-guard.js';
 
 /** The client secret rides along in the attributes of the create response, never again. */
@@ -29,7 +30,7 @@ export function oauthApplicationsRouter(applications: OAuthApplicationService): 
     const principal = requireAdmin(req, 'create');
     assertOnlyParams(req.query, []);
     const input = parseRequestDocument(req.body, { type: OAUTH_APPLICATION_TYPE, attributes: createOAuthApplicationSchema });
-    const issued = await applications.create({ team_id: principal.team_id, user_id: principal.user_id }, input);
+    const issued = await applications.create(actorOf(principal), input);
     res.location(`${req.baseUrl}/${issued.resource.id}`);
     sendDocument(res, 201, withSecret(issued));
   });

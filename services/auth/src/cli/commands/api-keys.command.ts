@@ -2,6 +2,7 @@ import { createApiKeySchema, rateLimitsSchema } from '../../domain/api-key.schem
 import { validateInput } from '../../domain/input-validation.js';
 import { int, limit, list, parse, required, requiredInt, str, UsageError } from '../cli-args.js';
 import { flatten, type Command } from './command.js';
+import { operator } from '../../domain/credential-bounds.rules.js';
 
 export const apiKeysCreateCommand: Command = {
   usage:
@@ -31,7 +32,7 @@ export const apiKeysCreateCommand: Command = {
       rate_limit_write: int(p, 'rate-limit-write'),
     });
     await services.identity.getTeam(teamId);
-    const { resource, token } = await services.apiKeys.create({ team_id: teamId, user_id: null }, input);
+    const { resource, token } = await services.apiKeys.create(operator(teamId), input);
     return flatten(resource, { token });
   },
 };

@@ -3,6 +3,7 @@ import { createOAuthApplicationSchema } from '../../domain/oauth-application.sch
 import { validateInput } from '../../domain/input-validation.js';
 import { list, parse, required, requiredInt, str } from '../cli-args.js';
 import { flatten, type Command } from './command.js';
+import { operator } from '../../domain/credential-bounds.rules.js';
 
 export const appsCreateCommand: Command = {
   usage: 'apps create --team-id N --name NAME --scopes s1,s2 [--description D]',
@@ -18,7 +19,7 @@ export const appsCreateCommand: Command = {
       scopes: list(p, 'scopes'),
     });
     await services.identity.getTeam(teamId);
-    const { resource, client_secret } = await services.oauth.applications.create({ team_id: teamId, user_id: null }, input);
+    const { resource, client_secret } = await services.oauth.applications.create(operator(teamId), input);
     return flatten(resource, { team_id: teamId, client_secret });
   },
 };
