@@ -93,6 +93,8 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Who the client is, for the guessing throttle; never "trust everything" (config refuses it).
+  app.set('trust proxy', config.TRUSTED_PROXIES);
   app.use(requestIdMiddleware());
   app.use(accessLogMiddleware(logger));
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));

@@ -26,6 +26,8 @@ export const gatewayConfigSchema = z.object({
   CREDENTIAL_CACHE_TTL_MS: env.int(3000, 0),
   /** Unknown credentials a client address may present per window before its uncached tokens get 429. */
   AUTH_FAILURES_PER_WINDOW: env.int(60, 1),
+  /** Proxies in front of the gateway whose X-Forwarded-For names the client (hop count or CIDRs). */
+  TRUSTED_PROXIES: env.trustedProxies(),
   BODY_LIMIT_BYTES: env.int(1_048_576, 1),
   UPSTREAM_TIMEOUT_MS: env.int(30_000, 1),
   // `http` by default so every request leaves an access-log line; `info` silences them.

@@ -1,44 +1,112 @@
+import { addressBucket, createAuthFailureGuard } from '../src/domain/auth-failure-guard.js';
+import { createMemoryRateLimitStore } from '../src/data/memory-rate-limit.store.js';
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
 import { bearer, readJson, startGateway, type StartedGateway, tokens } from './support/gateway-harness.js';
 
+const get = (gateway: StartedGateway, token: string, headers: Record<string, string> = {}) =>
+  fetch(`${gateway.url}/v1/environments`, { headers: bearer(token, headers) });
+
+async function statuses(gateway: StartedGateway, tokensToSend: string[], headers: Record<string, string> = {}) {
+  const out: number[] = [];
+  for (const token of tokensToSend) out.push((await get(gateway, token, headers)).status);
+  return out;
+}
+
+const guesses = (label: string, n: number) => Array.from({ length: n }, (_, i) => `guess-${label}-${i}`);
+
 // Guessing tokens costs the auth service a lookup each; past a budget per client address,
-// uncached tokens are refused before that lookup, while cached ones keep working.
+// tokens that do not resolve get 429, while a credential that resolves always passes.
 describe('credential guessing', () => {
   let auth: FakeAuth;
   let upstream: FakeUpstream;
-  let gateway: StartedGateway;
+  let direct: StartedGateway;
+  let proxied: StartedGateway;
 
   beforeAll(async () => {
     auth = await startFakeAuth(tokens);
     upstream = await startFakeUpstream();
-    gateway = await startGateway({
-      authUrl: auth.url,
-      env: { INCIDENT_CONFIG_URL: upstream.url, CREDENTIAL_CACHE_TTL_MS: '60000', RATE_LIMIT_READS: '1000', AUTH_FAILURES_PER_WINDOW: '3' },
-    });
+    const env = { INCIDENT_CONFIG_URL: upstream.url, CREDENTIAL_CACHE_TTL_MS: '60000', RATE_LIMIT_READS: '1000', AUTH_FAILURES_PER_WINDOW: '3' };
+    direct = await startGateway({ authUrl: auth.url, env });
+    // The test client plays a TLS proxy on loopback that appends the client's address.
+    proxied = await startGateway({ authUrl: auth.url, env: { ...env, TRUSTED_PROXIES: '127.0.0.1,::1' } });
   });
   afterAll(async () => {
-    await gateway.close();
+    await direct.close();
+    await proxied.close();
     await upstream.close();
     await auth.close();
   });
 
-  it('answers 429 to uncached tokens after the budget, without asking the auth service', async () => {
+  it('answers 429 to tokens that do not resolve once the budget is spent; cached and valid ones still pass', async () => {
     auth.grant('fw_valid', freshPrincipal());
-    expect((await fetch(`${gateway.url}/v1/environments`, { headers: bearer('fw_valid') })).status).toBe(200);
+    expect((await get(direct, 'fw_valid')).status).toBe(200);
 
-    const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await fetch(`${gateway.url}/v1/environments`, { headers: bearer(`guess-${i}`) })).status);
-    // Three failures fit the budget; the fourth is counted and refused by the shared store,
-    // so the fifth uncached token never reaches the auth service.
-    expect(statuses).toEqual([401, 401, 401, 401, 429]);
-    expect(auth.calls.filter((c) => c.token.startsWith('guess-'))).toHaveLength(4);
-
-    const refused = await fetch(`${gateway.url}/v1/environments`, { headers: bearer('guess-late') });
+    // Three failures fit the budget; the fourth is counted and refused by the shared store.
+    expect(await statuses(direct, guesses('a', 5))).toEqual([401, 401, 401, 401, 429]);
+    const refused = await get(direct, 'guess-late');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await readJson(refused)).toEqual({ error: 'Rate limit exceeded. Try again later.' });
 
-    // A credential already cached is not a guess: it still works from the same address.
-    expect((await fetch(`${gateway.url}/v1/environments`, { headers: bearer('fw_valid') })).status).toBe(200);
+    // A credential already cached is not a guess, and neither is one that resolves now.
+    expect((await get(direct, 'fw_valid')).status).toBe(200);
+    auth.grant('fw_valid_uncached', freshPrincipal());
+    expect((await get(direct, 'fw_valid_uncached')).status).toBe(200);
+  });
+
+  it('behind a trusted proxy, counts the client named in X-Forwarded-For, not the proxy', async () => {
+    const clientA = { 'x-forwarded-for': '203.0.113.5' };
+    const clientB = { 'x-forwarded-for': '198.51.100.7' };
+    expect(await statuses(proxied, guesses('b', 6), clientA)).toEqual([401, 401, 401, 401, 429, 429]);
+    // Another client behind the same proxy is untouched: its unknown tokens are plain 401s,
+    // and its valid, uncached key answers 200.
+    expect(await statuses(proxied, ['guess-b-other'], clientB)).toEqual([401]);
+    auth.grant('fw_b_valid', freshPrincipal());
+    expect((await get(proxied, 'fw_b_valid', clientB)).status).toBe(200);
+    // A's forged left-most hop changes nothing: the right-most untrusted hop is A.
+    expect(await statuses(proxied, ['guess-b-forged'], { 'x-forwarded-for': '198.51.100.7, 203.0.113.5' })).toEqual([429]);
+  });
+
+  it('ignores X-Forwarded-For when no proxy is trusted', async () => {
+    // The direct gateway's loopback address is over budget since the first test.
+    expect(await statuses(direct, ['guess-c-0'], { 'x-forwarded-for': '192.0.2.44' })).toEqual([429]);
+  });
+
+  it('counts IPv6 clients by /64, so one subscriber cannot rotate through its addresses', async () => {
+    expect(await statuses(proxied, guesses('d', 3), { 'x-forwarded-for': '2001:db8:1:2::1' })).toEqual([401, 401, 401]);
+    expect(await statuses(proxied, ['guess-d-x', 'guess-d-y'], { 'x-forwarded-for': '2001:db8:1:2:ffff::9' })).toEqual([401, 429]);
+    expect(await statuses(proxied, ['guess-d-z'], { 'x-forwarded-for': '2001:db8:1:3::1' })).toEqual([401]);
+  });
+});
+
+describe('addressBucket', () => {
+  it.each([
+    ['203.0.113.5', '203.0.113.5'],
+    ['::ffff:203.0.113.5', '203.0.113.5'],
+    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002::', '2001:db8:1:2::/64'],
+    ['unknown', 'unknown'],
+  ])('%s → %s', (address, bucket) => {
+    expect(addressBucket(address)).toBe(bucket);
+  });
+});
+
+describe('look-ups for blocked addresses', () => {
+  it('run a few at a time, queue briefly, and answer busy beyond that', async () => {
+    const guard = createAuthFailureGuard({
+      store: createMemoryRateLimitStore(), limit: 1, windowMs: 60_000, probeConcurrency: 2, probeQueue: 1, probeWaitMs: 200,
+    });
+    let inFlight = 0;
+    let most = 0;
+    const lookup = async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 50));
+      inFlight--;
+      return 'resolved';
+    };
+    const results = await Promise.all(Array.from({ length: 4 }, () => guard.probe(lookup)));
+    // Two run at once, the third waits for a slot, the fourth finds the queue full.
+    expect(results).toEqual(['resolved', 'resolved', 'resolved', 'busy']);
+    expect(most).toBe(2);
   });
 });

@@ -21,6 +21,7 @@ describe('gateway configuration', () => {
       RATE_LIMIT_WINDOW_SECONDS: 60,
       CREDENTIAL_CACHE_TTL_MS: 3000,
       AUTH_FAILURES_PER_WINDOW: 60,
+      TRUSTED_PROXIES: false,
       BODY_LIMIT_BYTES: 1_048_576,
       UPSTREAM_TIMEOUT_MS: 30_000,
       LOG_LEVEL: 'info',

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { RateLimitedError, UnauthorizedError } from '@firewatch/errors';
 import type { Logger } from '@firewatch/logger';
-import type { AuthFailureGuard } from '../domain/auth-failure-guard.js';
+import { addressBucket, type AuthFailureGuard } from '../domain/auth-failure-guard.js';
 import type { CredentialResolver, ResolvedCredential } from '../domain/credential-resolver.js';
 import { attachState } from './request-state.js';
 
@@ -16,7 +16,8 @@ function bearerToken(header: string | undefined): string | undefined {
 /**
  * Every /v1 request needs a bearer credential the auth service knows. On success the
  * request carries its {@link GatewayState}; otherwise it is answered 401 (or 503 when the
- * auth service cannot be asked).
+ * auth service cannot be asked). A client address over its guessing budget gets 429 for
+ * tokens that do not resolve; one that does resolve always passes.
  */
 export function authenticateMiddleware(resolver: CredentialResolver, guard: AuthFailureGuard, logger: Logger): RequestHandler {
   return (req, _res, next) => {
@@ -25,31 +26,40 @@ export function authenticateMiddleware(resolver: CredentialResolver, guard: Auth
       next(new UnauthorizedError('A bearer credential is required: send Authorization: Bearer <token>.', { code: 'missing_credential' }));
       return;
     }
-    const address = req.socket.remoteAddress ?? 'unknown';
-    const settle = (credential: ResolvedCredential | null, fresh: boolean) => {
-      if (credential !== null) {
-        attachState(req, credential);
-        next();
-        return;
-      }
-      if (fresh) {
-        guard.recordFailure(address).catch((err: unknown) => logger.warn('could not count a failed credential', { error: err }));
-      }
-      next(new UnauthorizedError('The bearer credential is unknown, revoked or expired.', {
-        code: 'invalid_credential',
-        headers: { 'WWW-Authenticate': 'Bearer realm="firewatch", error="invalid_token"' },
-      }));
+    const countFailure = (address: string) => {
+      guard.recordFailure(address).catch((err: unknown) => logger.warn('could not count a failed credential', { error: err }));
+    };
+    const pass = (credential: ResolvedCredential) => {
+      attachState(req, credential);
+      next();
     };
     const cached = resolver.peek(token);
-    if (cached !== undefined) {
-      settle(cached, false);
-      return;
-    }
+    if (cached) return pass(cached);
+    if (cached === null) return next(invalidCredential());
+
+    // Only now is the client's address needed: behind trusted proxies (TRUSTED_PROXIES)
+    // Express takes it from the right-most untrusted X-Forwarded-For hop.
+    const address = addressBucket(req.ip ?? req.socket.remoteAddress ?? 'unknown');
     const retryAfter = guard.retryAfter(address);
-    if (retryAfter > 0) {
-      next(new RateLimitedError({ 'Retry-After': String(retryAfter) }));
+    if (retryAfter === 0) {
+      resolver.resolve(token).then((credential) => {
+        if (credential) return pass(credential);
+        countFailure(address);
+        next(invalidCredential());
+      }, next);
       return;
     }
-    resolver.resolve(token).then((credential) => settle(credential, true), next);
+    guard.probe(() => resolver.resolve(token)).then((credential) => {
+      if (credential !== 'busy' && credential !== null) return pass(credential);
+      if (credential === null) countFailure(address);
+      next(new RateLimitedError({ 'Retry-After': String(retryAfter) }));
+    }, next);
   };
+}
+
+function invalidCredential(): UnauthorizedError {
+  return new UnauthorizedError('The bearer credential is unknown, revoked or expired.', {
+    code: 'invalid_credential',
+    headers: { 'WWW-Authenticate': 'Bearer realm="firewatch", error="invalid_token"' },
+  });
 }

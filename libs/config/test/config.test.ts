@@ -48,3 +48,22 @@ describe('serviceFields', () => {
     expect(() => loadConfig(schema, {})).toThrow(/DATABASE_URL.*AMQP_URL.*INTERNAL_TOKEN_SECRET|DATABASE_URL/);
   });
 });
+
+describe('env.trustedProxies', () => {
+  const proxies = z.object({ TRUSTED_PROXIES: env.trustedProxies() });
+  const parse = (value: string | undefined) => loadConfig(proxies, { TRUSTED_PROXIES: value }).TRUSTED_PROXIES;
+
+  it('trusts no hop by default', () => {
+    expect(parse(undefined)).toBe(false);
+    expect(parse('false')).toBe(false);
+  });
+
+  it('takes a hop count or a list of addresses and ranges', () => {
+    expect(parse('1')).toBe(1);
+    expect(parse('10.0.0.0/8, 192.168.1.7,::1/128,loopback')).toEqual(['10.0.0.0/8', '192.168.1.7', '::1/128', 'loopback']);
+  });
+
+  it.each(['true', '*', '11', '10.0.0.0/33', 'proxy.internal', '1.2.3.4/8/9'])('refuses %s, naming the variable', (value) => {
+    expect(() => parse(value)).toThrow(/TRUSTED_PROXIES/);
+  });
+});
