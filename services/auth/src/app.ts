@@ -7,6 +7,7 @@ import { apiKeysRouter } from './http/api-keys.routes.js';
 import { internalRouter } from './http/credentials.routes.js';
 import { oauthApplicationsRouter } from './http/oauth-applications.routes.js';
 import { usersRouter } from './http/users.routes.js';
+import type { TrustProxy } from './trust-proxy.js';
 
 export interface AuthAppDeps {
   services: AuthServices;
@@ -16,8 +17,8 @@ export interface AuthAppDeps {
   readiness?: Record<string, () => Promise<unknown>>;
   /** The OAuth server's routes (createOAuthServer); mounted last, at the root. */
   oauth?: Router;
-  /** Behind a TLS-terminating proxy: trust X-Forwarded-For for the client IP. */
-  trustProxy?: boolean;
+  /** Proxies whose X-Forwarded-For is believed (TRUST_PROXY); default none. */
+  trustProxy?: TrustProxy;
 }
 
 /**
@@ -47,6 +48,7 @@ export function createAuthApp({ services, tokens, logger, readiness, oauth, trus
     // not take credential resolution, and with it the whole API, out of service.
     readiness: readiness ?? { database: services.ping },
   });
-  if (trustProxy) app.set('trust proxy', true);
+  // `req.ip` is then the right-most X-Forwarded-For address that no trusted proxy added.
+  app.set('trust proxy', trustProxy ?? false);
   return app;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, serviceFields } from '@firewatch/config';
+import { parseTrustProxy } from './trust-proxy.js';
 
 const optionalText = () => z.string().min(1).optional();
 
@@ -16,11 +17,50 @@ export const configSchema = z.object({
   OAUTH_REFRESH_GRACE_SECONDS: env.int(10, 0),
   /** Dynamic registrations per hour per IP address (spec 5.3.6). */
   OAUTH_REGISTRATIONS_PER_HOUR: env.int(10, 1),
-  /** Shared registration rate-limit state; unset = in-memory (one replica only). */
+  /** Failed logins per account within 15 minutes that lock it (from every address). */
+  OAUTH_LOGIN_ACCOUNT_FAILURES: env.int(5, 1),
+  /** Failed logins per client address (any accounts) within 15 minutes. */
+  OAUTH_LOGIN_ADDRESS_FAILURES: env.int(30, 1),
+  /** The first account lock; each further one within a day doubles, up to an hour. */
+  OAUTH_LOGIN_LOCK_SECONDS: env.int(60, 1),
+  /** Password hashes (scrypt) computed at once; more wait briefly, then get 503. */
+  OAUTH_PASSWORD_HASH_CONCURRENCY: env.int(2, 1),
+  /** Shared state of the registration and login limits; unset = in-memory (one replica only). */
   REDIS_URL: env.url().optional(),
   REDIS_KEY_PREFIX: z.string().default('firewatch:'),
-  /** Behind a TLS-terminating proxy: trust X-Forwarded-* (issuer scheme, client IP). */
-  TRUST_PROXY: env.bool(false),
+  /**
+   * Proxies trusted for X-Forwarded-* (client address, scheme): unset/false = none, a hop
+   * count (`1`) or addresses/CIDRs (`10.0.0.0/8,192.168.1.1`); `true` is refused.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type AuthConfig = z.infer<typeof configSchema>;
+
+/** The options of createOAuthServer that come straight from configuration. */
+export function oauthServerSettings(config: AuthConfig) {
+  return {
+    jwks: config.OIDC_JWKS,
+    cookieKeys: config.OIDC_COOKIE_KEYS,
+    redisUrl: config.REDIS_URL,
+    redisKeyPrefix: config.REDIS_KEY_PREFIX,
+    registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR,
+    trustProxy: config.TRUST_PROXY,
+    loginLimits: {
+      accountFailures: config.OAUTH_LOGIN_ACCOUNT_FAILURES,
+      addressFailures: config.OAUTH_LOGIN_ADDRESS_FAILURES,
+      lockMs: config.OAUTH_LOGIN_LOCK_SECONDS * 1000,
+    },
+    passwordHashing: { concurrency: config.OAUTH_PASSWORD_HASH_CONCURRENCY },
+  };
+}

@@ -3,8 +3,13 @@ import type { Router } from 'express';
 import type Provider from 'oidc-provider';
 import type { Logger } from '@firewatch/logger';
 import type { AuthServices } from './create-services.js';
+import { memoryLoginAttemptsStore, redisLoginAttemptsStore, type LoginLimits } from './data/login-attempts.store.js';
+import type { ConcurrencyLimitOptions } from './domain/concurrency-limit.js';
+import { createLoginThrottle } from './domain/oauth-login-throttle.js';
 import { createOidcProvider } from './domain/oidc-provider.factory.js';
 import { loadOidcKeys } from './domain/oidc-keys.js';
+import { limitPasswordHashing } from './domain/password-hasher.js';
+import type { TrustProxy } from './trust-proxy.js';
 import { oauthRouter } from './http/oauth.router.js';
 import { memoryRegistrationCounter, redisRegistrationCounter } from './http/registration-rate-limit.js';
 
@@ -18,7 +23,11 @@ export interface OAuthServerOptions {
   redisUrl?: string;
   redisKeyPrefix?: string;
   registrationsPerHour?: number;
-  trustProxy?: boolean;
+  trustProxy?: TrustProxy;
+  /** Login throttle numbers (defaults: LOGIN_LIMIT_DEFAULTS). */
+  loginLimits?: Partial<LoginLimits>;
+  /** Concurrent password hashes in this process (defaults: PASSWORD_HASHING_DEFAULTS). */
+  passwordHashing?: Partial<ConcurrencyLimitOptions>;
 }
 
 export interface OAuthServer {
@@ -27,9 +36,10 @@ export interface OAuthServer {
   close(): Promise<void>;
 }
 
-/** The provider, its HTTP routes and the registration limiter's Redis connection. */
+/** The provider, its HTTP routes and the Redis connection of the registration and login limits. */
 export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   const { services, logger } = options;
+  limitPasswordHashing(options.passwordHashing ?? {});
   const keys = loadOidcKeys({
     jwks: options.jwks,
     cookieKeys: options.cookieKeys ?? [],
@@ -42,24 +52,29 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     adapter: services.oauth.adapter,
     accounts: services.oauth.accounts,
     teamOfClient: services.oauth.teamOfClient,
-    trustProxy: options.trustProxy,
+    trustProxy: options.trustProxy !== undefined && options.trustProxy !== false,
   });
   provider.on('server_error', (_ctx, err) => logger.error('oauth server error', { error: err.message, stack: err.stack }));
 
   let redis: Redis | undefined;
   if (options.redisUrl) {
     redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-    redis.on('error', (err) => logger.warn('redis error (registration rate limit)', { error: err.message }));
+    redis.on('error', (err) => logger.warn('redis error (registration and login limits)', { error: err.message }));
   } else {
-    logger.warn('REDIS_URL is not set: the registration rate limit is kept in memory (one replica only)');
+    logger.warn('REDIS_URL is not set: the registration and login limits are kept in memory (one replica only)');
   }
+  const prefix = options.redisKeyPrefix ?? 'firewatch:';
   const router = oauthRouter({
     provider,
     services,
     issuer: options.issuer,
     cookieKeys: keys.cookieKeys,
-    registrationCounter: redis ? redisRegistrationCounter(redis, options.redisKeyPrefix ?? 'firewatch:') : memoryRegistrationCounter(),
+    registrationCounter: redis ? redisRegistrationCounter(redis, prefix) : memoryRegistrationCounter(),
     registrationsPerHour: options.registrationsPerHour ?? 10,
+    loginThrottle: createLoginThrottle({
+      store: redis ? redisLoginAttemptsStore(redis, prefix) : memoryLoginAttemptsStore(),
+      limits: options.loginLimits,
+    }),
   });
   return {
     provider,

@@ -6,7 +6,7 @@ import { createLogger } from '@firewatch/logger';
 import { serve } from '@firewatch/resource-kit';
 import { migrations } from '../migrations/index.js';
 import { createAuthApp } from './app.js';
-import { configSchema } from './config.js';
+import { configSchema, oauthServerSettings } from './config.js';
 import { createOAuthServer } from './create-oauth-server.js';
 import { createServices } from './create-services.js';
 import { pruneExpiredPayloads } from './data/oidc-payloads.adapter.js';
@@ -30,12 +30,7 @@ const oauth = createOAuthServer({
   logger,
   issuer,
   internalSecret: config.INTERNAL_TOKEN_SECRET,
-  jwks: config.OIDC_JWKS,
-  cookieKeys: config.OIDC_COOKIE_KEYS,
-  redisUrl: config.REDIS_URL,
-  redisKeyPrefix: config.REDIS_KEY_PREFIX,
-  registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR,
-  trustProxy: config.TRUST_PROXY,
+  ...oauthServerSettings(config),
 });
 const app = createAuthApp({
   services,

@@ -18,7 +18,8 @@ export interface OAuthLoginDeps {
   applications: OAuthApplicationsRepository;
 }
 
-const WRONG = 'Wrong email or password.';
+/** The answer to a wrong email or password (and, with 429, to a locked account). */
+export const WRONG_CREDENTIALS = 'Wrong email or password.';
 // Verified when no account matches, so a missing account costs as long as a wrong password.
 let dummyHash: Promise<string> | undefined;
 const timingHash = () => (dummyHash ??= hashPassword('firewatch-timing-equaliser'));
@@ -46,7 +47,7 @@ export function createOAuthLoginService({ users, teams, clientTeams, application
       if (candidates.length === 0) await verifyPassword(input.password, await timingHash());
       const matches: UserRow[] = [];
       for (const user of candidates) if (await verifyPassword(input.password, user.password_hash)) matches.push(user);
-      if (matches.length === 0) return { ok: false, reason: 'invalid_credentials', message: WRONG };
+      if (matches.length === 0) return { ok: false, reason: 'invalid_credentials', message: WRONG_CREDENTIALS };
 
       const bound = await boundTeam(input.clientId);
       if (bound !== undefined) {

@@ -26,6 +26,7 @@ export interface OidcProviderDeps {
   accounts: OAuthAccounts;
   /** The team a client is bound to (spec 5.3.7), if any. */
   teamOfClient(clientId: string): Promise<number | undefined>;
+  /** Whether any proxy is trusted (TRUST_PROXY); which one is decided by the HTTP layer. */
   trustProxy?: boolean;
 }
 

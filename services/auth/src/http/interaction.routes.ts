@@ -1,16 +1,21 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { errors, type InteractionResults, type Provider } from 'oidc-provider';
+import { ServiceUnavailableError } from '@firewatch/errors';
 import type { UserRow } from '../data/users.repository.js';
 import type { OAuthAccounts } from '../domain/oauth-accounts.js';
-import type { OAuthLoginService } from '../domain/oauth-login.service.js';
+import { WRONG_CREDENTIALS, type OAuthLoginService } from '../domain/oauth-login.service.js';
+import type { LoginThrottle } from '../domain/oauth-login-throttle.js';
 import { splitScope } from '../domain/oauth-scopes.js';
+import { clientAddress } from './client-address.js';
 import { consentPage, loginPage, messagePage, scopeLabel, type LoginView } from './interaction.views.js';
 
 export interface InteractionDeps {
   provider: Provider;
   accounts: OAuthAccounts;
   login: OAuthLoginService;
+  /** Failure counters per account, address and interaction (security review #3). */
+  throttle: LoginThrottle;
   /** Keys for the CSRF token (the cookie keys); the first signs, all verify. */
   csrfKeys: string[];
   issuer: string;
@@ -79,10 +84,29 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const details = await provider.interactionDetails(req, res);
     assertCsrf(req, details.uid);
     if (details.prompt.name !== 'login') throw new errors.SessionNotFound('interaction is not waiting for a login');
+    if (!(await deps.throttle.countSubmission(details.uid))) {
+      return html(res, 400, messagePage('Too many attempts', 'Too many sign-in attempts for this request. Return to the application and start again.'));
+    }
     const body = req.body as Record<string, string | undefined>;
     const email = String(body.email ?? '').slice(0, 320);
     const teamId = /^\d{1,10}$/.test(body.team_id ?? '') ? Number(body.team_id) : undefined;
-    const outcome = await deps.login.authenticate({ email, password: String(body.password ?? ''), clientId: String(details.params.client_id), teamId });
+    const admission = await deps.throttle.admit(email, clientAddress(req));
+    if (!admission.ok) {
+      // The same page as a wrong password; only the status and Retry-After tell a client to wait.
+      res.set('Retry-After', String(admission.retryAfterSeconds));
+      return renderLogin(res, 429, details, { email, error: WRONG_CREDENTIALS });
+    }
+    let outcome: Awaited<ReturnType<OAuthLoginService['authenticate']>>;
+    try {
+      outcome = await deps.login.authenticate({ email, password: String(body.password ?? ''), clientId: String(details.params.client_id), teamId });
+    } catch (err) {
+      await admission.attempt.abandoned();
+      if (!(err instanceof ServiceUnavailableError)) throw err;
+      res.set(err.headers);
+      return renderLogin(res, 503, details, { email, error: err.detail });
+    }
+    if (!outcome.ok && outcome.reason === 'invalid_credentials') await admission.attempt.failed();
+    else await admission.attempt.succeeded();
     if (!outcome.ok) {
       const status = outcome.reason === 'invalid_credentials' ? 401 : outcome.reason === 'other_team' ? 403 : 200;
       return renderLogin(res, status, details, { email, error: outcome.message, teams: outcome.reason === 'choose_team' ? outcome.teams : undefined });
@@ -121,6 +145,10 @@ export function interactionRouter(deps: InteractionDeps): Router {
 
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (err instanceof CsrfError) return html(res, 403, messagePage('Request refused', 'The form was not submitted from this page (CSRF check failed).'));
+    if (err instanceof ServiceUnavailableError) {
+      res.set(err.headers);
+      return html(res, 503, messagePage('Try again shortly', err.detail ?? 'The service is unavailable.'));
+    }
     if (err instanceof errors.SessionNotFound) {
       return html(res, 400, messagePage('Sign-in expired', 'This sign-in request has expired or was already completed.'));
     }

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Provider } from 'oidc-provider';
 import type { AuthServices } from '../create-services.js';
+import type { LoginThrottle } from '../domain/oauth-login-throttle.js';
 import { OAUTH_ROUTES } from '../domain/oidc-provider.factory.js';
 import { interactionRouter } from './interaction.routes.js';
 import { registrationRateLimit, type RegistrationCounter } from './registration-rate-limit.js';
@@ -15,6 +16,7 @@ export interface OAuthHttpDeps {
   cookieKeys: string[];
   registrationCounter: RegistrationCounter;
   registrationsPerHour: number;
+  loginThrottle: LoginThrottle;
 }
 
 /**
@@ -28,7 +30,14 @@ export function oauthRouter(deps: OAuthHttpDeps): Router {
   const router = Router();
   router.use(
     '/interaction',
-    interactionRouter({ provider: deps.provider, accounts: oauth.accounts, login: oauth.login, csrfKeys: deps.cookieKeys, issuer: deps.issuer }),
+    interactionRouter({
+      provider: deps.provider,
+      accounts: oauth.accounts,
+      login: oauth.login,
+      throttle: deps.loginThrottle,
+      csrfKeys: deps.cookieKeys,
+      issuer: deps.issuer,
+    }),
   );
   router.post(OAUTH_ROUTES.registration, registrationRateLimit(deps.registrationCounter, deps.registrationsPerHour));
   const userinfo = userinfoHandler({ tokens: oauth.tokens, accounts: oauth.accounts });
@@ -36,6 +45,15 @@ export function oauthRouter(deps: OAuthHttpDeps): Router {
   router.post(OAUTH_ROUTES.userinfo, userinfo);
   // Only the provider's own paths reach it, so the rest of the service keeps its JSON:API 404.
   const provider = deps.provider.callback();
-  router.use((req, res, next) => (PROVIDER_PATHS.test(req.path) ? provider(req, res) : next()));
+  router.use((req, res, next) => {
+    if (!PROVIDER_PATHS.test(req.path)) return next();
+    // The provider (Koa) trusts X-Forwarded-* wholesale once any proxy is trusted; drop
+    // them unless the peer is a proxy Express's `trust proxy` believes.
+    const trusted = req.app.get('trust proxy fn') as ((address: string | undefined, hop: number) => boolean) | undefined;
+    if (!trusted?.(req.socket.remoteAddress, 0)) {
+      for (const name of Object.keys(req.headers)) if (name.startsWith('x-forwarded-')) delete req.headers[name];
+    }
+    return provider(req, res);
+  });
   return router;
 }

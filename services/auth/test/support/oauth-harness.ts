@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createInternalTokens } from '@firewatch/auth';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
@@ -9,6 +9,9 @@ import { migrations } from '../../migrations/index.js';
 import { createAuthApp } from '../../src/app.js';
 import { createOAuthServer, type OAuthServer } from '../../src/create-oauth-server.js';
 import { createServices, type AuthServices } from '../../src/create-services.js';
+import type { LoginLimits } from '../../src/data/login-attempts.store.js';
+import type { ConcurrencyLimitOptions } from '../../src/domain/concurrency-limit.js';
+import { CookieJar, follow, type PageStep } from '../../../../tests/support/oauth-flow.js';
 import { SECRET } from './harness.js';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -20,6 +23,8 @@ export interface OAuthHarness {
   tokens: ReturnType<typeof createInternalTokens>;
   team: { id: number; userId: number; observerId: number; email: string; observerEmail: string };
   otherTeam: { id: number; userId: number; email: string };
+  /** The Redis key prefix of this harness's limits. */
+  redisPrefix: string;
   /** Another server on the same database and Redis prefix (a second replica). */
   replicaUrl: string;
   resolve(token: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -35,7 +40,18 @@ async function serve(build: (issuer: string) => http.RequestListener): Promise<{
 }
 
 /** The auth service with its OAuth server on a fresh database, as two replicas. */
-export async function startOAuthHarness(options: { graceSeconds?: number; perHour?: number } = {}): Promise<OAuthHarness> {
+export interface OAuthHarnessOptions {
+  graceSeconds?: number;
+  perHour?: number;
+  loginLimits?: Partial<LoginLimits>;
+  passwordHashing?: Partial<ConcurrencyLimitOptions>;
+  /** Express `trust proxy` (TRUST_PROXY parsed); default: trust none. */
+  trustProxy?: false | number | string[];
+  /** Overrides TEST_REDIS_URL (an unreachable Redis for fail-closed tests). */
+  redisUrl?: string;
+}
+
+export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Promise<OAuthHarness> {
   const db = await createTestDatabase('fw_oauth');
   await migrate(db.knex, migrations);
   const logger = createLogger({ service: 'auth-test', level: 'silent' });
@@ -46,11 +62,12 @@ export async function startOAuthHarness(options: { graceSeconds?: number; perHou
   const start = () =>
     serve((issuer) => {
       const oauth = createOAuthServer({
-        services, logger, issuer, internalSecret: SECRET, redisUrl: process.env.TEST_REDIS_URL, redisKeyPrefix: prefix,
-        registrationsPerHour: options.perHour,
+        services, logger, issuer, internalSecret: SECRET, redisUrl: options.redisUrl ?? process.env.TEST_REDIS_URL, redisKeyPrefix: prefix,
+        registrationsPerHour: options.perHour, loginLimits: options.loginLimits, passwordHashing: options.passwordHashing,
+        trustProxy: options.trustProxy,
       });
       servers.push(oauth);
-      return createAuthApp({ services, tokens, logger, oauth: oauth.router });
+      return createAuthApp({ services, tokens, logger, oauth: oauth.router, trustProxy: options.trustProxy });
     });
   const main = await start();
   const replica = await start();
@@ -64,6 +81,7 @@ export async function startOAuthHarness(options: { graceSeconds?: number; perHou
   return {
     url: main.url,
     replicaUrl: replica.url,
+    redisPrefix: prefix,
     db,
     services,
     tokens,
@@ -96,4 +114,59 @@ export async function postForm(url: string, fields: Record<string, string>, head
 export async function registerClient(url: string, metadata: Record<string, unknown>) {
   const res = await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });
   return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+export const LOOPBACK_REDIRECT = 'http://127.0.0.1:43210/callback';
+
+export function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** Registers a public loopback client (201 expected); its client_id. */
+export async function publicClientId(url: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await registerClient(url, { redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test CLI', ...extra });
+  if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.client_id as string;
+}
+
+/** Starts a fresh authorization request and returns its first page (login or consent). */
+export async function openInteraction(url: string, clientId: string, params: Record<string, string> = {}) {
+  const jar = new CookieJar();
+  const q = new URLSearchParams({
+    client_id: clientId, response_type: 'code', redirect_uri: LOOPBACK_REDIRECT, scope: 'openid profile',
+    code_challenge: pkcePair().challenge, code_challenge_method: 'S256', ...params,
+  });
+  const step = await follow(jar, `${url}/oauth/authorize?${q}`);
+  if (!step.page) throw new Error(`no page: redirected to ${step.redirect}`);
+  return { jar, page: step.page };
+}
+
+export interface RawReply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  html: string;
+}
+
+/**
+ * Submits the login form of `page` from the local address `from` (any 127.0.0.0/8
+ * address works on Linux), so tests can play several client addresses.
+ */
+export function postLogin(jar: CookieJar, page: PageStep, fields: Record<string, string>, from = '127.0.0.1'): Promise<RawReply> {
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.html)?.[1] ?? '';
+  const target = new URL(`${page.url}/login`);
+  const body = new URLSearchParams({ csrf, ...fields }).toString();
+  return new Promise((resolve, reject) => {
+    const req = http.request(target, {
+      method: 'POST', localAddress: from,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), origin: target.origin, cookie: jar.header() },
+    }, (res) => {
+      let html = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (html += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, html }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
