@@ -80,7 +80,11 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   v1.use(authenticateMiddleware(credentialResolver, guard, logger));
   v1.use(rateLimitMiddleware({
     store: rateLimitStore,
-    defaults: { read: config.RATE_LIMIT_READS, write: config.RATE_LIMIT_WRITES },
+    policy: {
+      credential: { read: config.RATE_LIMIT_READS, write: config.RATE_LIMIT_WRITES },
+      user: { read: config.RATE_LIMIT_USER_READS, write: config.RATE_LIMIT_USER_WRITES },
+      team: { read: config.RATE_LIMIT_TEAM_READS, write: config.RATE_LIMIT_TEAM_WRITES },
+    },
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
   }));
   v1.use(forwardMiddleware({

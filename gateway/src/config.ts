@@ -23,6 +23,12 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_READS: env.int(5, 1),
   RATE_LIMIT_WRITES: env.int(3, 1),
   RATE_LIMIT_WINDOW_SECONDS: env.int(60, 1),
+  /** Shared by every personal key and OAuth token of one user. */
+  RATE_LIMIT_USER_READS: env.int(10, 1),
+  RATE_LIMIT_USER_WRITES: env.int(6, 1),
+  /** Shared by every credential of one team. */
+  RATE_LIMIT_TEAM_READS: env.int(50, 1),
+  RATE_LIMIT_TEAM_WRITES: env.int(30, 1),
   CREDENTIAL_CACHE_TTL_MS: env.int(3000, 0),
   /** Unknown credentials a client address may present per window before its uncached tokens get 429. */
   AUTH_FAILURES_PER_WINDOW: env.int(60, 1),

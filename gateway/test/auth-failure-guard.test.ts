@@ -25,7 +25,7 @@ describe('credential guessing', () => {
   beforeAll(async () => {
     auth = await startFakeAuth(tokens);
     upstream = await startFakeUpstream();
-    const env = { INCIDENT_CONFIG_URL: upstream.url, CREDENTIAL_CACHE_TTL_MS: '60000', RATE_LIMIT_READS: '1000', AUTH_FAILURES_PER_WINDOW: '3' };
+    const env = { INCIDENT_CONFIG_URL: upstream.url, CREDENTIAL_CACHE_TTL_MS: '60000', RATE_LIMIT_READS: '1000', RATE_LIMIT_TEAM_READS: '1000', AUTH_FAILURES_PER_WINDOW: '3' };
     direct = await startGateway({ authUrl: auth.url, env });
     // The test client plays a TLS proxy on loopback that appends the client's address.
     proxied = await startGateway({ authUrl: auth.url, env: { ...env, TRUSTED_PROXIES: '127.0.0.1,::1' } });

@@ -13,7 +13,7 @@ describe('gateway authentication', () => {
     upstream = await startFakeUpstream();
     gateway = await startGateway({
       authUrl: auth.url,
-      env: { INCIDENT_CONFIG_URL: upstream.url, CREDENTIAL_CACHE_TTL_MS: '200', RATE_LIMIT_READS: '1000' },
+      env: { INCIDENT_CONFIG_URL: upstream.url, CREDENTIAL_CACHE_TTL_MS: '200', RATE_LIMIT_READS: '1000', RATE_LIMIT_TEAM_READS: '1000' },
     });
   });
   afterAll(async () => {

@@ -51,3 +51,19 @@ describe('in-memory sliding window', () => {
     expect(await at(120_000)).toEqual({ allowed: true, used: 1, oldestMs: T0 + 120_000, nowMs: T0 + 120_000 });
   });
 });
+
+describe('in-memory hitAll', () => {
+  it('counts a request in every log or in none', async () => {
+    const store = createMemoryRateLimitStore();
+    try {
+      const logs = [{ key: 'key', limit: 5 }, { key: 'team', limit: 2 }];
+      expect((await store.hitAll(logs, 60_000)).map((h) => [h.allowed, h.used])).toEqual([[true, 1], [true, 1]]);
+      expect((await store.hitAll(logs, 60_000)).map((h) => [h.allowed, h.used])).toEqual([[true, 2], [true, 2]]);
+      // The team log is full: refused, and the key log is not charged either.
+      expect((await store.hitAll(logs, 60_000)).map((h) => [h.allowed, h.used])).toEqual([[true, 2], [false, 2]]);
+      expect(await store.hit('key', 5, 60_000)).toMatchObject({ allowed: true, used: 3 });
+    } finally {
+      await store.close();
+    }
+  });
+});

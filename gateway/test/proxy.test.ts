@@ -42,8 +42,8 @@ describe('gateway proxying', () => {
       env: {
         INCIDENT_CONFIG_URL: upstream.url,
         COMMUNICATIONS_URL: closed.url, // nothing listens there any more
-        RATE_LIMIT_READS: '1000',
-        RATE_LIMIT_WRITES: '1000',
+        RATE_LIMIT_READS: '1000', RATE_LIMIT_TEAM_READS: '1000',
+        RATE_LIMIT_WRITES: '1000', RATE_LIMIT_TEAM_WRITES: '1000',
         BODY_LIMIT_BYTES: String(LIMIT),
         UPSTREAM_TIMEOUT_MS: '300',
       },

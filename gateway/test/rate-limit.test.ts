@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Principal } from '@firewatch/auth';
 import { connectRedis } from '../src/data/redis-client.js';
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
 import { bearer, readJson, dropKeys, silent, startGateway, type StartedGateway, tokens, uniquePrefix } from './support/gateway-harness.js';
@@ -133,6 +134,72 @@ describe('gateway rate limits (shared Redis)', () => {
     await expect429(await call(b, 'fw_oauth_1'), 5);
     await expect429(await call(b, 'fw_oauth_2'), 5);
     expect((await call(a, 'fw_oauth_other_user')).status).toBe(200);
+  });
+
+  it('shares a team budget across its keys, so more keys do not mean more requests (#8)', async () => {
+    const team = freshPrincipal();
+    const keyOf = (n: number, limits?: { read: number | null; write: number | null }) => {
+      const token = `fw_team_${team.team_id}_${n}`;
+      const principal = freshPrincipal({ team_id: team.team_id });
+      auth.grant(token, principal, limits);
+      keyIds.set(token, principal.credential.type === 'api_key' ? principal.credential.id : '');
+      return token;
+    };
+    const teamLimited = await startGateway({
+      authUrl: auth.url,
+      env: { INCIDENT_CONFIG_URL: upstream.url, RATE_LIMIT_TEAM_READS: '10' },
+      redis: { url: process.env.TEST_REDIS_URL!, keyPrefix: prefix },
+    });
+    try {
+      const [k1, k2, k3] = [keyOf(1), keyOf(2), keyOf(3)];
+      for (let i = 1; i <= 5; i++) expect((await call(teamLimited, k1)).status).toBe(200);
+      for (let i = 1; i <= 4; i++) expect((await call(teamLimited, k2)).status).toBe(200);
+      // The tenth read of the team, from a third key, still fits; its headers name the
+      // binding budget: the team's, with no room left, not the key's four.
+      const tenth = await call(teamLimited, k3);
+      expect(tenth.status).toBe(200);
+      expectHeaders(tenth, 10, 10);
+      // The eleventh is refused though the key has room of its own,
+      await expect429(await call(teamLimited, k3), 10);
+      // and, refused, it is not counted against the key either.
+      expect(await redis.zcard(`${prefix}read:key:${keyIds.get(k3)}`)).toBe(1);
+      // A key with an arrangement of its own is held to it, not to the team default.
+      const arranged = keyOf(4, { read: 20, write: null });
+      const res = await call(teamLimited, arranged);
+      expect(res.status).toBe(200);
+      expectHeaders(res, 20, 11);
+    } finally {
+      await teamLimited.close();
+    }
+  });
+
+  it('shares a user budget across their OAuth clients and personal keys (#8)', async () => {
+    const base = freshPrincipal({ user_id: 77 });
+    const as = (n: number, credential: Principal['credential']) => {
+      const token = `fw_user_${base.team_id}_${n}`;
+      auth.grant(token, { ...base, credential });
+      return token;
+    };
+    const tokensOfUser = [
+      as(1, { type: 'oauth', client_id: 'app-1' }),
+      as(2, { type: 'oauth', client_id: 'app-2' }),
+      as(3, { type: 'api_key', id: `personal-${base.team_id}`, kind: 'personal' }),
+    ];
+    const userLimited = await startGateway({
+      authUrl: auth.url,
+      env: { INCIDENT_CONFIG_URL: upstream.url, RATE_LIMIT_USER_READS: '7' },
+      redis: { url: process.env.TEST_REDIS_URL!, keyPrefix: prefix },
+    });
+    try {
+      for (let i = 0; i < 7; i++) expect((await call(userLimited, tokensOfUser[i % 3])).status).toBe(200);
+      await expect429(await call(userLimited, tokensOfUser[1]), 7);
+      // A team-wide key of the same team acts for no user: only the team budget binds it.
+      const teamKey = `fw_user_${base.team_id}_team`;
+      auth.grant(teamKey, freshPrincipal({ team_id: base.team_id }));
+      expect((await call(userLimited, teamKey)).status).toBe(200);
+    } finally {
+      await userLimited.close();
+    }
   });
 
   it('puts the headers on services\' error answers and on the gateway\'s own 404', async () => {

@@ -55,6 +55,18 @@ describe('Redis sliding window', () => {
     expect(hits.filter((h) => h.allowed).map((h) => h.used).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('counts concurrent requests in several logs atomically: in all of them or in none', async () => {
+    const store = createRedisRateLimitStore({ redis: a, keyPrefix: prefix });
+    // Three keys of one team: each may make 4 reads, the team 6.
+    const logs = (k: number) => [{ key: `multi:key${k}`, limit: 4 }, { key: 'multi:team', limit: 6 }];
+    const hits = await Promise.all(Array.from({ length: 30 }, (_, i) => store.hitAll(logs(i % 3), 60_000)));
+    const counted = hits.filter((h) => h.every((x) => x.allowed));
+    expect(counted).toHaveLength(6);
+    expect(await a.zcard(`${prefix}multi:team`)).toBe(6);
+    const perKey = await Promise.all([0, 1, 2].map((k) => a.zcard(`${prefix}multi:key${k}`)));
+    expect(perKey.reduce((x, y) => x + y, 0)).toBe(6);
+  });
+
   it('reports an unreachable Redis as unavailable, quickly', async () => {
     const down = await connectRedis('redis://127.0.0.1:1', silent, { connectTimeoutMs: 200 });
     const store = createRedisRateLimitStore({ redis: down, keyPrefix: prefix });

@@ -9,7 +9,7 @@ const env = (name: string) => ({ data: { type: 'environments', attributes: { nam
 const bearer = (token: string) => ({ token });
 
 beforeAll(async () => {
-  system = await startSystem({ webhooks: true, gatewayEnv: { RATE_LIMIT_READS: '40', RATE_LIMIT_WRITES: '20' } });
+  system = await startSystem({ webhooks: true, gatewayEnv: { RATE_LIMIT_READS: '40', RATE_LIMIT_WRITES: '20', RATE_LIMIT_USER_READS: '40', RATE_LIMIT_USER_WRITES: '20' } });
   team = await seedTeam(system, 'OAuth E2E');
 }, 180_000);
 afterAll(async () => {

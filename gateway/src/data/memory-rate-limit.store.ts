@@ -33,21 +33,35 @@ export function createMemoryRateLimitStore(options: MemoryRateLimitStoreOptions 
   }, options.sweepIntervalMs ?? 60_000);
   sweep.unref();
 
-  return {
-    async hit(key, limit, windowMs): Promise<RateLimitHit> {
+  /** The log of `key` with the entries that have left the window dropped. */
+  function current(key: string, windowMs: number, t: number): number[] {
+    let log = logs.get(key);
+    if (!log) logs.set(key, (log = { times: [], windowMs }));
+    log.windowMs = windowMs;
+    const times = log.times;
+    // An entry made exactly one window ago has left the window, as in the Redis script.
+    const cutoff = t - windowMs;
+    let expired = 0;
+    while (expired < times.length && times[expired] <= cutoff) expired++;
+    if (expired > 0) times.splice(0, expired);
+    return times;
+  }
+
+  const store: RateLimitStore = {
+    async hit(key, limit, windowMs) {
+      return (await store.hitAll([{ key, limit }], windowMs))[0];
+    },
+    async hitAll(wanted, windowMs): Promise<RateLimitHit[]> {
       const t = now();
-      let log = logs.get(key);
-      if (!log) logs.set(key, (log = { times: [], windowMs }));
-      log.windowMs = windowMs;
-      const times = log.times;
-      // An entry made exactly one window ago has left the window, as in the Redis script.
-      const cutoff = t - windowMs;
-      let expired = 0;
-      while (expired < times.length && times[expired] <= cutoff) expired++;
-      if (expired > 0) times.splice(0, expired);
-      const allowed = times.length < limit;
-      if (allowed) times.push(t);
-      return { allowed, used: times.length, oldestMs: times.length > 0 ? times[0] : null, nowMs: t };
+      const all = wanted.map(({ key, limit }) => {
+        const times = current(key, windowMs, t);
+        return { times, allowed: times.length < limit };
+      });
+      const counted = all.every((l) => l.allowed);
+      return all.map(({ times, allowed }) => {
+        if (counted) times.push(t);
+        return { allowed, used: times.length, oldestMs: times.length > 0 ? times[0] : null, nowMs: t };
+      });
     },
     async ping() {},
     async close() {
@@ -55,4 +69,5 @@ export function createMemoryRateLimitStore(options: MemoryRateLimitStoreOptions 
       logs.clear();
     },
   };
+  return store;
 }

@@ -7,39 +7,49 @@ import {
 } from './rate-limit.store.js';
 
 /**
- * One atomic step of the sliding-window log. Time comes from the Redis server, so replicas
- * with skewed clocks agree on every window. Scores are microseconds; an entry made exactly
- * one window ago has left the window. Refused requests add nothing.
+ * One atomic step of the sliding-window logs of a request (its key's, its user's, its
+ * team's). Time comes from the Redis server, so replicas with skewed clocks agree on every
+ * window. Scores are microseconds; an entry made exactly one window ago has left the
+ * window. The request is added to every log when each has room, else to none, so refused
+ * requests add nothing anywhere.
  *
- * KEYS[1] log key; ARGV[1] window (µs); ARGV[2] limit; ARGV[3] member suffix unique to the request.
- * Returns { allowed 0|1, used, oldest score (µs) or -1, now (µs) }.
+ * KEYS: the logs; ARGV[1] window (µs); ARGV[2] member suffix unique to the request;
+ * ARGV[2+i] the limit of KEYS[i].
+ * Returns { now (µs), then per log: room 0|1, used, oldest score (µs) or -1 }.
  */
 const SLIDING_WINDOW_LUA = `
 if redis.replicate_commands then redis.replicate_commands() end
-local key = KEYS[1]
 local window = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local used = redis.call('ZCARD', key)
-local allowed = 0
-if used < limit then
-  redis.call('ZADD', key, now, t[1] .. '.' .. t[2] .. ':' .. ARGV[3])
-  redis.call('PEXPIRE', key, math.ceil(window / 1000))
-  used = used + 1
-  allowed = 1
+local used = {}
+local room = {}
+local all = true
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  used[i] = redis.call('ZCARD', key)
+  room[i] = used[i] < tonumber(ARGV[2 + i])
+  if not room[i] then all = false end
 end
-local oldest = -1
-local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-if first[2] then oldest = tonumber(first[2]) end
-return { allowed, used, oldest, now }
+local out = { now }
+for i, key in ipairs(KEYS) do
+  if all then
+    redis.call('ZADD', key, now, t[1] .. '.' .. t[2] .. ':' .. ARGV[2])
+    redis.call('PEXPIRE', key, math.ceil(window / 1000))
+    used[i] = used[i] + 1
+  end
+  local oldest = -1
+  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if first[2] then oldest = tonumber(first[2]) end
+  out[#out + 1] = room[i] and 1 or 0
+  out[#out + 1] = used[i]
+  out[#out + 1] = oldest
+end
+return out
 `;
 
-type SlidingWindowReply = [number, number, number, number];
-
 interface WithSlidingWindow {
-  firewatchSlidingWindow(key: string, windowUs: number, limit: number, member: string): Promise<SlidingWindowReply>;
+  firewatchSlidingWindow(...args: (string | number)[]): Promise<number[]>;
 }
 
 export interface RedisRateLimitStoreOptions {
@@ -50,26 +60,41 @@ export interface RedisRateLimitStoreOptions {
 
 /**
  * The shared store: a sorted set per (bucket, identity) updated by one Lua script sent as
- * EVALSHA (ioredis `defineCommand` loads it on first NOSCRIPT).
+ * EVALSHA (ioredis `defineCommand` loads it on first NOSCRIPT). The logs of one request
+ * are read and written by that one script, so a Redis Cluster would need them in one
+ * hash slot (a `{team}` hash tag); a single Redis, as deployed, needs nothing.
  */
 export function createRedisRateLimitStore({ redis, keyPrefix = 'firewatch:rl:' }: RedisRateLimitStoreOptions): RateLimitStore {
-  redis.defineCommand('firewatchSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
+  // The number of keys varies per call, so it is passed as the first argument.
+  redis.defineCommand('firewatchSlidingWindow', { lua: SLIDING_WINDOW_LUA });
   const command = redis as unknown as WithSlidingWindow;
   // Unique members without a random draw per request: this process's random tag plus a counter.
   const processTag = randomBytes(6).toString('base64url');
   let counter = 0;
 
-  return {
-    async hit(key, limit, windowMs): Promise<RateLimitHit> {
+  const store: RateLimitStore = {
+    async hit(key, limit, windowMs) {
+      return (await store.hitAll([{ key, limit }], windowMs))[0];
+    },
+    async hitAll(logs, windowMs): Promise<RateLimitHit[]> {
       counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-      let reply: SlidingWindowReply;
+      let reply: number[];
       try {
-        reply = await command.firewatchSlidingWindow(keyPrefix + key, windowMs * 1000, limit, `${processTag}${counter}`);
+        reply = await command.firewatchSlidingWindow(
+          logs.length,
+          ...logs.map((l) => keyPrefix + l.key),
+          windowMs * 1000,
+          `${processTag}${counter}`,
+          ...logs.map((l) => l.limit),
+        );
       } catch (err) {
         throw new RateLimitStoreUnavailableError(err);
       }
-      const [allowed, used, oldest, now] = reply;
-      return { allowed: allowed === 1, used, oldestMs: oldest < 0 ? null : oldest / 1000, nowMs: now / 1000 };
+      const nowMs = reply[0] / 1000;
+      return logs.map((_, i) => {
+        const [room, used, oldest] = reply.slice(1 + i * 3, 4 + i * 3);
+        return { allowed: room === 1, used, oldestMs: oldest < 0 ? null : oldest / 1000, nowMs };
+      });
     },
     async ping() {
       await redis.ping();
@@ -78,4 +103,5 @@ export function createRedisRateLimitStore({ redis, keyPrefix = 'firewatch:rl:' }
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+  return store;
 }

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '@firewatch/auth';
 import { SingleFlightCache } from './credential-cache.js';
-import { type CredentialLimits, rateLimitIdentity } from './rate-limit.policy.js';
+import { type CredentialLimits, rateLimitIdentities, type RateLimitIdentities } from './rate-limit.policy.js';
 
 /** A bearer credential resolved for this gateway: who calls, and what budget they spend. */
 export interface ResolvedCredential {
   principal: Principal;
   limits: CredentialLimits;
-  /** The rate-limit identity (`key:<id>` or `oauth:<client>:<user>`); also logged. */
-  identity: string;
+  /** Whose budgets it spends; `identities.credential` is also logged as the caller. */
+  identities: RateLimitIdentities;
   /**
    * Memo key for signing the principal. Unique per resolution, not per identity: two OAuth
    * tokens of one client and user may carry different scopes, and a changed role must not
@@ -55,7 +55,7 @@ export function createCredentialResolver({ source, ttlMs, maxEntries = 50_000, n
     return {
       principal: answer.principal,
       limits: answer.rateLimits,
-      identity: rateLimitIdentity(answer.principal),
+      identities: rateLimitIdentities(answer.principal),
       signKey: `${digest}:${resolutions}`,
     };
   }

@@ -23,7 +23,7 @@ export function accessLogMiddleware(logger: Logger): RequestHandler {
       status: this.statusCode,
       duration_ms: Math.round((performance.now() - this[STARTED]!) * 100) / 100,
       request_id: req.id,
-      caller: stateOf(req)?.credential.identity,
+      caller: stateOf(req)?.credential.identities.credential,
       aborted: this.writableFinished ? undefined : true,
     });
   }

@@ -1,29 +1,61 @@
 import type { RequestHandler } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '@firewatch/errors';
-import { bucketOf, limitFor, type RateLimitDefaults } from '../domain/rate-limit.policy.js';
-import { type RateLimitStore, RateLimitStoreUnavailableError } from '../data/rate-limit.store.js';
+import { bucketOf, rateLimitLogs, type Bucket, type RateLimitPolicy } from '../domain/rate-limit.policy.js';
+import type { ResolvedCredential } from '../domain/credential-resolver.js';
+import { type RateLimitHit, type RateLimitLog, type RateLimitStore, RateLimitStoreUnavailableError } from '../data/rate-limit.store.js';
 import { stateOf } from './request-state.js';
 
 export interface RateLimitMiddlewareOptions {
   store: RateLimitStore;
-  defaults: RateLimitDefaults;
+  policy: RateLimitPolicy;
   windowSeconds: number;
 }
 
 /**
- * Counts the request against its credential's read or write budget and describes that
- * budget in X-RateLimit-* headers. They are set on the response before anything else
- * happens, so the 429, the gateway's own errors and the proxied answer all carry them.
+ * The log the headers describe: on a refusal, the refusing log that frees last (so
+ * Retry-After is honest); otherwise the one with the least room left, the narrowest on
+ * a tie. A client thus always sees the budget that binds it.
  */
-export function rateLimitMiddleware({ store, defaults, windowSeconds }: RateLimitMiddlewareOptions): RequestHandler {
+function binding(logs: readonly RateLimitLog[], hits: readonly RateLimitHit[], windowMs: number): number {
+  let best = 0;
+  const refused = hits.some((h) => !h.allowed);
+  for (let i = 1; i < hits.length; i++) {
+    if (refused) {
+      if (hits[i].allowed) continue;
+      const reset = (h: RateLimitHit) => (h.oldestMs ?? h.nowMs) + windowMs;
+      if (hits[best].allowed || reset(hits[i]) > reset(hits[best])) best = i;
+    } else if (logs[i].limit - hits[i].used < logs[best].limit - hits[best].used) {
+      best = i;
+    }
+  }
+  return best;
+}
+
+/**
+ * Counts the request against its credential's, its user's and its team's read or write
+ * budgets in one atomic step, and describes the binding budget in X-RateLimit-* headers.
+ * They are set on the response before anything else happens, so the 429, the gateway's
+ * own errors and the proxied answer all carry them.
+ */
+export function rateLimitMiddleware({ store, policy, windowSeconds }: RateLimitMiddlewareOptions): RequestHandler {
   const windowMs = windowSeconds * 1000;
   const windowSuffix = `;window=${windowSeconds}`;
+  // A credential's logs depend only on it and the bucket: built once per resolution.
+  const memo = new WeakMap<ResolvedCredential, Partial<Record<Bucket, RateLimitLog[]>>>();
+  const logsOf = (credential: ResolvedCredential, bucket: Bucket) => {
+    let entry = memo.get(credential);
+    if (!entry) memo.set(credential, (entry = {}));
+    return (entry[bucket] ??= rateLimitLogs(bucket, credential.identities, credential.limits, policy));
+  };
+
   return (req, res, next) => {
     const credential = stateOf(req)!.credential;
-    const bucket = bucketOf(req.method);
-    const limit = limitFor(bucket, credential.limits, defaults);
-    store.hit(`${bucket}:${credential.identity}`, limit, windowMs).then(
-      (hit) => {
+    const logs = logsOf(credential, bucketOf(req.method));
+    store.hitAll(logs, windowMs).then(
+      (hits) => {
+        const i = binding(logs, hits, windowMs);
+        const { limit } = logs[i];
+        const hit = hits[i];
         // A slot frees when the oldest counted request leaves the window.
         const resetMs = (hit.oldestMs ?? hit.nowMs) + windowMs;
         res.setHeader('X-RateLimit-Limit', `${limit}, ${limit}${windowSuffix}`);

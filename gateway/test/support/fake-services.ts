@@ -14,10 +14,11 @@ export interface FakeAuth extends Listening {
 }
 
 let keySeq = 0;
-/** A principal whose API key id no other test uses, so its rate-limit buckets start empty. */
+/** A principal whose API key id and team no other test uses, so its rate-limit buckets start empty. */
 export function freshPrincipal(overrides: Partial<Principal> = {}): Principal {
   keySeq += 1;
   return testPrincipal({
+    team_id: 1_000_000 + ((process.pid * 1000 + keySeq) % 1_000_000_000),
     credential: { type: 'api_key', id: `key-${process.pid}-${Date.now()}-${keySeq}`, kind: 'global' },
     ...overrides,
   }) as Principal;
