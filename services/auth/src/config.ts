@@ -17,6 +17,8 @@ export const configSchema = z.object({
   OAUTH_REFRESH_GRACE_SECONDS: env.int(10, 0),
   /** Dynamic registrations per hour per IP address (spec 5.3.6). */
   OAUTH_REGISTRATIONS_PER_HOUR: env.int(10, 1),
+  /** Days a dynamically registered client lives unless a user authorizes it. */
+  OAUTH_UNUSED_CLIENT_DAYS: env.int(7, 1),
   /** Failed logins per account within 15 minutes that lock it (from every address). */
   OAUTH_LOGIN_ACCOUNT_FAILURES: env.int(5, 1),
   /** Failed logins per client address (any accounts) within 15 minutes. */
@@ -56,6 +58,7 @@ export function oauthServerSettings(config: AuthConfig) {
     redisKeyPrefix: config.REDIS_KEY_PREFIX,
     registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR,
     trustProxy: config.TRUST_PROXY,
+    unusedClientDays: config.OAUTH_UNUSED_CLIENT_DAYS,
     loginLimits: {
       accountFailures: config.OAUTH_LOGIN_ACCOUNT_FAILURES,
       addressFailures: config.OAUTH_LOGIN_ADDRESS_FAILURES,

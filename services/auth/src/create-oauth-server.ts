@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import type { Logger } from '@firewatch/logger';
 import type { AuthServices } from './create-services.js';
 import { memoryLoginAttemptsStore, redisLoginAttemptsStore, type LoginLimits } from './data/login-attempts.store.js';
+import { expireUnusedClients } from './data/oidc-payloads.adapter.js';
 import type { ConcurrencyLimitOptions } from './domain/concurrency-limit.js';
 import { createLoginThrottle } from './domain/oauth-login-throttle.js';
 import { createOidcProvider } from './domain/oidc-provider.factory.js';
@@ -24,6 +25,8 @@ export interface OAuthServerOptions {
   redisKeyPrefix?: string;
   registrationsPerHour?: number;
   trustProxy?: TrustProxy;
+  /** Days a dynamically registered client lives unless someone authorizes it (default 7). */
+  unusedClientDays?: number;
   /** Login throttle numbers (defaults: LOGIN_LIMIT_DEFAULTS). */
   loginLimits?: Partial<LoginLimits>;
   /** Concurrent password hashes in this process (defaults: PASSWORD_HASHING_DEFAULTS). */
@@ -49,7 +52,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   const provider = createOidcProvider({
     issuer: options.issuer,
     keys,
-    adapter: services.oauth.adapter,
+    adapter: expireUnusedClients(services.oauth.adapter, (options.unusedClientDays ?? 7) * 86_400),
     accounts: services.oauth.accounts,
     teamOfClient: services.oauth.teamOfClient,
     trustProxy: options.trustProxy !== undefined && options.trustProxy !== false,

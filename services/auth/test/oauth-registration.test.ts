@@ -75,5 +75,7 @@ describe('POST /oauth/register (RFC 7591, spec 5.3)', () => {
     expect(refused.body).toEqual({ error: 'Rate limit exceeded. Try again later.' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await registerClient(h.url, meta)).status).toBe(429);
+    // TRUST_PROXY unset: a client-sent X-Forwarded-For changes nothing (review #6).
+    expect((await registerClient(h.url, meta, { 'x-forwarded-for': '6.6.6.6' })).status).toBe(429);
   });
 });

@@ -5,7 +5,8 @@ export interface OAuthClientTeamsRepository {
   teamOf(clientId: string): Promise<number | undefined>;
   /**
    * Binds the client to `teamId` unless it is bound already; returns the team it is
-   * bound to afterwards (the first binding wins when two consents race).
+   * bound to afterwards (the first binding wins when two consents race). A bound client
+   * is in use, so its registration no longer expires.
    */
   bind(clientId: string, teamId: number, userId: number): Promise<number>;
 }
@@ -18,10 +19,10 @@ export function createOAuthClientTeamsRepository(knex: Knex): OAuthClientTeamsRe
   return {
     teamOf,
     async bind(clientId, teamId, userId) {
-      await knex('oauth_client_teams')
-        .insert({ client_id: clientId, team_id: teamId, bound_by_user_id: userId })
-        .onConflict('client_id')
-        .ignore();
+      await knex.transaction(async (tx) => {
+        await tx('oauth_client_teams').insert({ client_id: clientId, team_id: teamId, bound_by_user_id: userId }).onConflict('client_id').ignore();
+        await tx('oidc_payloads').where({ model: 'Client', id: clientId }).update({ expires_at: null });
+      });
       return (await teamOf(clientId)) as number;
     },
   };

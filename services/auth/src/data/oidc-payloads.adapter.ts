@@ -89,6 +89,28 @@ export function createOidcAdapterFactory(knex: Knex, options: OidcAdapterOptions
   return (model) => new PgOidcAdapter(knex, model, options);
 }
 
+/**
+ * Gives clients the provider registers (dynamic registration; admin-created
+ * applications are written elsewhere) a lifetime of `seconds`, so clients nobody ever
+ * authorizes disappear (security review #6). Binding a client to a team at its first
+ * authorization clears the expiry (oauth-client-teams.repository.ts).
+ */
+export function expireUnusedClients(factory: (model: string) => Adapter, seconds: number): (model: string) => Adapter {
+  return (model) => {
+    const adapter = factory(model);
+    if (model !== 'Client' || seconds <= 0) return adapter;
+    return {
+      upsert: (id, payload, expiresIn) => adapter.upsert(id, payload, expiresIn || seconds),
+      find: (id) => adapter.find(id),
+      findByUid: (uid) => adapter.findByUid(uid),
+      findByUserCode: (code) => adapter.findByUserCode(code),
+      consume: (id) => adapter.consume(id),
+      destroy: (id) => adapter.destroy(id),
+      revokeByGrantId: (grantId) => adapter.revokeByGrantId(grantId),
+    };
+  };
+}
+
 /** Deletes rows that expired more than `graceSeconds` ago, in bounded batches. */
 export async function pruneExpiredPayloads(knex: Knex, graceSeconds = 3600, batch = 5000): Promise<number> {
   let total = 0;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
+import { clientAddress } from './client-address.js';
 
 const WINDOW_MS = 3_600_000;
 const BODY = { error: 'Rate limit exceeded. Try again later.' };
@@ -65,7 +66,8 @@ export function memoryRegistrationCounter(): RegistrationCounter {
  */
 export function registrationRateLimit(counter: RegistrationCounter, limit: number): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    // Behind trusted proxies only (TRUST_PROXY), and IPv6 by /64: see client-address.ts.
+    const ip = clientAddress(req);
     const id = randomUUID();
     let verdict: { ok: boolean; retryAfter: number };
     try {

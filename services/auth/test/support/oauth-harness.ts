@@ -47,6 +47,7 @@ export interface OAuthHarnessOptions {
   passwordHashing?: Partial<ConcurrencyLimitOptions>;
   /** Express `trust proxy` (TRUST_PROXY parsed); default: trust none. */
   trustProxy?: false | number | string[];
+  unusedClientDays?: number;
   /** Overrides TEST_REDIS_URL (an unreachable Redis for fail-closed tests). */
   redisUrl?: string;
 }
@@ -64,7 +65,7 @@ export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Prom
       const oauth = createOAuthServer({
         services, logger, issuer, internalSecret: SECRET, redisUrl: options.redisUrl ?? process.env.TEST_REDIS_URL, redisKeyPrefix: prefix,
         registrationsPerHour: options.perHour, loginLimits: options.loginLimits, passwordHashing: options.passwordHashing,
-        trustProxy: options.trustProxy,
+        trustProxy: options.trustProxy, unusedClientDays: options.unusedClientDays,
       });
       servers.push(oauth);
       return createAuthApp({ services, tokens, logger, oauth: oauth.router, trustProxy: options.trustProxy });
@@ -111,8 +112,8 @@ export async function postForm(url: string, fields: Record<string, string>, head
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-export async function registerClient(url: string, metadata: Record<string, unknown>) {
-  const res = await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });
+export async function registerClient(url: string, metadata: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(metadata) });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
