@@ -91,6 +91,16 @@ describe('authorization code with PKCE', () => {
     expect(new URL(plain.redirect!).searchParams.get('error')).toBe('invalid_request');
   });
 
+  it('requires PKCE from confidential clients too (security review #10)', async () => {
+    const res = await registerClient(h.url, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic', scope: 'openid' });
+    expect(res.status).toBe(201);
+    const q = new URLSearchParams({ client_id: res.body.client_id, response_type: 'code', redirect_uri: REDIRECT, scope: 'openid', state: 's' });
+    const step = await follow(new CookieJar(), `${h.url}/oauth/authorize?${q}`);
+    const cb = new URL(step.redirect!);
+    expect(cb.searchParams.get('error')).toBe('invalid_request');
+    expect(cb.searchParams.get('error_description')).toMatch(/PKCE/);
+  });
+
   it('shows errors on the login page, checks CSRF, and lets the user deny', async () => {
     const clientId = await publicClient();
     const jar = new CookieJar();

@@ -96,7 +96,10 @@ function configuration(deps: OidcProviderDeps): Configuration {
       rpInitiatedLogout: { enabled: false },
       resourceIndicators: { enabled: false },
     },
-    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    // Every authorization-code client, confidential ones included (RFC 9700 §2.1.1,
+    // OAuth 2.1): anyone can register a confidential client, and PKCE is what binds a
+    // code to the client that started the request (security review #10).
+    pkce: { required: () => true },
     ttl: {
       AuthorizationCode: 60,
       AccessToken: 3600,
