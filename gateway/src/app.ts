@@ -100,6 +100,11 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   // Who the client is, for the guessing throttle; never "trust everything" (config refuses it).
   app.set('trust proxy', config.TRUSTED_PROXIES);
   app.use(requestIdMiddleware());
+  // No browser may sniff an API answer into something executable.
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(accessLogMiddleware(logger));
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
   app.use(onlyV1(v1));

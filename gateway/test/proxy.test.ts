@@ -64,6 +64,7 @@ describe('gateway proxying', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe('client-req-1');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-ratelimit-limit')).toBe('1000, 1000;window=60');
     expect(res.headers.get('x-ratelimit-used')).toBe('1');
     const echo = await readJson(res);

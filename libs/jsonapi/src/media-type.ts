@@ -55,3 +55,12 @@ export function sendDocument(res: Response, status: number, body: unknown): void
   res.setHeader('Content-Length', payload.length);
   res.end(payload);
 }
+
+/**
+ * Sends a document that carries a secret shown this once (an API key token, a client or
+ * webhook secret): `no-store`, so no browser or intermediary cache keeps a copy.
+ */
+export function sendSecretDocument(res: Response, status: number, body: unknown): void {
+  res.setHeader('Cache-Control', 'no-store');
+  sendDocument(res, status, body);
+}

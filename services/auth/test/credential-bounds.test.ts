@@ -148,3 +148,20 @@ describe('caps on live credentials per team (#8)', () => {
     await expect(services.apiKeys.create(operator(team.id), { name: 'again', kind: 'global' })).resolves.toBeDefined();
   });
 });
+
+describe('one-time secrets (#16)', () => {
+  it('are served with Cache-Control: no-store, and only there', async () => {
+    const created = await h.request('POST', '/v1/api_keys', { body: key({}) });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const rotated = await h.request('POST', `/v1/api_keys/${created.body.data.id}/rotate`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.headers.get('cache-control')).toBe('no-store');
+    const application = await h.request('POST', '/v1/oauth_applications', { body: app({ scopes: ['ir.environments:read'] }) });
+    expect(application.status).toBe(201);
+    expect(application.body.data.attributes.client_secret).toEqual(expect.any(String));
+    expect(application.headers.get('cache-control')).toBe('no-store');
+    const read = await h.request('GET', `/v1/api_keys/${created.body.data.id}`);
+    expect(read.headers.get('cache-control')).toBeNull();
+  });
+});

@@ -7,6 +7,7 @@ import {
   parseListQuery,
   parseRequestDocument,
   sendDocument,
+  sendSecretDocument,
   type ListQuery,
   type ListQuerySpec,
 } from '@firewatch/jsonapi';
@@ -72,7 +73,7 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
     const input = parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: apiCreateApiKeySchema });
     const issued = await apiKeys.create(actorOf(principal), input);
     res.location(`${req.baseUrl}/${issued.resource.id}`);
-    sendDocument(res, 201, withToken(issued));
+    sendSecretDocument(res, 201, withToken(issued));
   });
 
   router.get('/:id', async (req: Request, res: Response) => {
@@ -107,7 +108,7 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
       req.body === undefined
         ? {}
         : parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: rotateApiKeySchema, ids: [id] });
-    sendDocument(res, 200, withToken(await apiKeys.rotate(actorOf(principal), id, input)));
+    sendSecretDocument(res, 200, withToken(await apiKeys.rotate(actorOf(principal), id, input)));
   });
 
   return router;

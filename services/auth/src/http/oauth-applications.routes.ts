@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { assertOnlyParams, paginationLinks, parseListQuery, parseRequestDocument, sendDocument } from '@firewatch/jsonapi';
+import { assertOnlyParams, paginationLinks, parseListQuery, parseRequestDocument, sendDocument, sendSecretDocument } from '@firewatch/jsonapi';
 import type { IssuedOAuthApplication } from '../domain/oauth-application.resource.js';
 import {
   createOAuthApplicationSchema,
@@ -32,7 +32,7 @@ export function oauthApplicationsRouter(applications: OAuthApplicationService): 
     const input = parseRequestDocument(req.body, { type: OAUTH_APPLICATION_TYPE, attributes: createOAuthApplicationSchema });
     const issued = await applications.create(actorOf(principal), input);
     res.location(`${req.baseUrl}/${issued.resource.id}`);
-    sendDocument(res, 201, withSecret(issued));
+    sendSecretDocument(res, 201, withSecret(issued));
   });
 
   router.get('/:id', async (req: Request, res: Response) => {
