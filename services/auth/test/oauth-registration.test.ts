@@ -58,6 +58,21 @@ describe('POST /oauth/register (RFC 7591, spec 5.3)', () => {
     expect(await clientCount()).toBe(before);
   });
 
+  it.each([
+    ['sector_identifier_uri', 'https://a.example/sector.json'],
+    ['jwks_uri', 'https://a.example/jwks.json'],
+    ['request_uris', ['https://a.example/request']],
+    ['initiate_login_uri', 'https://a.example/login'],
+  ])('refuses %s before anything is fetched (security review #14)', async (name, value) => {
+    const before = await clientCount();
+    const res = await registerClient(h.url, { redirect_uris: ['https://a.example/cb'], [name]: value });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_client_metadata');
+    // Our rule, not a failed fetch: the description names the field and the policy.
+    expect(res.body.error_description).toBe(`${name}: not accepted (the server does not fetch client-supplied URLs)`);
+    expect(await clientCount()).toBe(before);
+  });
+
   it('answers malformed JSON with invalid_request', async () => {
     const res = await fetch(`${h.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"redirect_uris":' });
     expect(res.status).toBe(400);

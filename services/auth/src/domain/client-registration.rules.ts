@@ -7,6 +7,10 @@ export const APPLICATION_ID_PROPERTY = 'firewatch_application_id';
 export const REGISTRABLE_AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'] as const;
 const REGISTRABLE_GRANTS = new Set(['authorization_code', 'refresh_token']);
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+// Metadata that makes the server fetch a URL of the registrant's choosing (now, as for
+// sector_identifier_uri, or later): an unauthenticated registration must not trigger
+// outbound requests (security review #14). None of it is needed by spec 5.3 clients.
+const FETCHED_METADATA = ['sector_identifier_uri', 'jwks_uri', 'request_uris', 'initiate_login_uri'];
 
 function invalid(detail: string): Error {
   return new errors.InvalidClientMetadata(detail);
@@ -50,6 +54,10 @@ export function validateRegistration(ctx: KoaContextWithOIDC | undefined, key: s
   // Stored clients are re-validated on every load, without a registration context.
   if (ctx?.oidc?.route !== 'registration' || key !== APPLICATION_ID_PROPERTY) return;
   if (value !== undefined) throw invalid(`${APPLICATION_ID_PROPERTY} is set by the server only`);
+  // The raw body too: the provider drops metadata of features that are off before we run.
+  const sent = { ...(ctx.oidc.body as Record<string, unknown> | undefined), ...metadata };
+  const fetched = FETCHED_METADATA.filter((name) => sent[name] !== undefined);
+  if (fetched.length) throw invalid(`${fetched.join(', ')}: not accepted (the server does not fetch client-supplied URLs)`);
 
   const method = metadata.token_endpoint_auth_method ?? 'client_secret_basic';
   if (!(REGISTRABLE_AUTH_METHODS as readonly unknown[]).includes(method)) {
