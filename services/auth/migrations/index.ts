@@ -4,6 +4,7 @@ import { teamsUsersMigration } from './20250601-0001-teams-users.migration.js';
 import { apiKeysMigration } from './20250601-0002-api-keys.migration.js';
 import { oauthMigration } from './20250610-0003-oauth.migration.js';
 import { usersEmailIndexMigration } from './20250620-0004-users-email-index.migration.js';
+import { oauthHashedTokenIdsMigration } from './20250620-0005-oauth-hashed-token-ids.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
 export const migrations: Migrations = {
@@ -12,4 +13,5 @@ export const migrations: Migrations = {
   '20250601_0002_api_keys': apiKeysMigration,
   '20250610_0003_oauth': oauthMigration,
   '20250620_0004_users_email_index': usersEmailIndexMigration,
+  '20250620_0005_oauth_hashed_token_ids': oauthHashedTokenIdsMigration,
 };

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { authorizeViaPages, CookieJar, follow, submit } from '../../../tests/support/oauth-flow.js';
+import { storedId } from '../src/data/oidc-payloads.adapter.js';
 import { PASSWORD, postForm, registerClient, startOAuthHarness, type OAuthHarness } from './support/oauth-harness.js';
 
 let h: OAuthHarness;
@@ -82,7 +83,7 @@ describe('authorization code with PKCE', () => {
     const wrong = await exchange(clientId, first.code!, pkce().verifier);
     expect(wrong.body.error).toBe('invalid_grant');
     const second = await codeFor(clientId);
-    await h.db.knex('oidc_payloads').where({ model: 'AuthorizationCode', id: second.code }).update({ expires_at: new Date(Date.now() - 1000) });
+    await h.db.knex('oidc_payloads').where({ model: 'AuthorizationCode', id: storedId('AuthorizationCode', second.code!) }).update({ expires_at: new Date(Date.now() - 1000) });
     expect((await exchange(clientId, second.code!, second.verifier)).body.error).toBe('invalid_grant');
 
     const noPkce = await follow(new CookieJar(), `${h.url}/oauth/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: REDIRECT, scope: 'openid' })}`);

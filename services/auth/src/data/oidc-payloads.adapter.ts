@@ -1,7 +1,25 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
 const TABLE = 'oidc_payloads';
+
+/**
+ * Models whose id is a bearer secret (the token or code itself). Their rows are keyed
+ * by SHA-256 of the id and their payload keeps no `jti`, so a reader of the database or
+ * a backup finds no usable token (security review #13). Sessions and interactions keep
+ * their ids: those travel in signed cookies and are useless without the cookie keys;
+ * grant and client ids are not secrets.
+ */
+export const HASHED_MODELS: ReadonlySet<string> = new Set([
+  'AccessToken', 'AuthorizationCode', 'RefreshToken', 'ClientCredentials', 'DeviceCode',
+  'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest', 'RegistrationAccessToken', 'InitialAccessToken',
+]);
+
+/** The row id under which `id` of `model` is stored. */
+export function storedId(model: string, id: string): string {
+  return HASHED_MODELS.has(model) ? createHash('sha256').update(id).digest('hex') : id;
+}
 
 export interface OidcAdapterOptions {
   /**
@@ -31,11 +49,20 @@ class PgOidcAdapter implements Adapter {
     private readonly options: OidcAdapterOptions,
   ) {}
 
+  private get hashed(): boolean {
+    return HASHED_MODELS.has(this.model);
+  }
+
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-    const stored = this.model === 'Client' && this.options.protectClient ? this.options.protectClient(payload) : payload;
+    let stored = this.model === 'Client' && this.options.protectClient ? this.options.protectClient(payload) : payload;
+    if (this.hashed) {
+      // `find` puts the id back: the caller holds the value it looks up.
+      const { jti: _jti, ...rest } = stored;
+      stored = rest;
+    }
     const row = {
       model: this.model,
-      id,
+      id: storedId(this.model, id),
       payload: JSON.stringify(stored),
       grant_id: payload.grantId ?? null,
       uid: payload.uid ?? null,
@@ -58,8 +85,9 @@ class PgOidcAdapter implements Adapter {
     return { ...row.payload, consumed: Math.floor(Date.now() / 1000 - age) };
   }
 
-  find(id: string): Promise<AdapterPayload | undefined> {
-    return this.findWhere({ id });
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const payload = await this.findWhere({ id: storedId(this.model, id) });
+    return payload && this.hashed ? { ...payload, jti: id } : payload;
   }
 
   findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -72,11 +100,13 @@ class PgOidcAdapter implements Adapter {
 
   async consume(id: string): Promise<void> {
     // The first use anchors the grace window; later replays do not extend it.
-    await this.knex(TABLE).where({ model: this.model, id }).update({ consumed_at: this.knex.raw('coalesce(consumed_at, now())') });
+    await this.knex(TABLE)
+      .where({ model: this.model, id: storedId(this.model, id) })
+      .update({ consumed_at: this.knex.raw('coalesce(consumed_at, now())') });
   }
 
   async destroy(id: string): Promise<void> {
-    await this.knex(TABLE).where({ model: this.model, id }).delete();
+    await this.knex(TABLE).where({ model: this.model, id: storedId(this.model, id) }).delete();
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
@@ -130,11 +160,12 @@ export interface LiveToken {
   payload: AdapterPayload;
 }
 
-/** The access token (either kind) whose value is `id`, unless expired or revoked. */
-export async function findLiveAccessToken(knex: Knex, id: string): Promise<LiveToken | undefined> {
+/** The access token (either kind) whose value is `token`, unless expired or revoked. */
+export async function findLiveAccessToken(knex: Knex, token: string): Promise<LiveToken | undefined> {
+  // Both models hash their ids the same way, so one indexed lookup serves both.
   const row = await knex(TABLE)
     .select<LiveToken[]>('model', 'payload')
-    .where({ id })
+    .where({ id: storedId('AccessToken', token) })
     .whereIn('model', ['AccessToken', 'ClientCredentials'])
     .andWhere((q) => q.whereNull('expires_at').orWhereRaw('expires_at > now()'))
     .first();
