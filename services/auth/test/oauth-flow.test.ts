@@ -141,13 +141,18 @@ describe('refresh tokens', () => {
   }
   const refresh = (clientId: string, rt: string) => postForm(`${h.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: rt, client_id: clientId });
 
-  it('rotates on use; the old one works within the grace period, and a reuse after it revokes the grant', async () => {
+  it('rotates on use; a retry within the grace period gets the same successor, and a reuse after it revokes the grant', async () => {
     const { clientId, tokens } = await tokensFor();
     const first = await refresh(clientId, tokens.refresh_token);
     expect(first.status).toBe(200);
     expect(first.body.refresh_token).not.toBe(tokens.refresh_token);
     const retry = await refresh(clientId, tokens.refresh_token);
     expect(retry.status).toBe(200);
+    // Idempotent rotation (review #9): no second chain to fork from.
+    expect(retry.body.refresh_token).toBe(first.body.refresh_token);
+    const successor = await h.db.knex('oidc_payloads').where({ model: 'RefreshToken', id: storedId('RefreshToken', first.body.refresh_token) }).first();
+    const chain = await h.db.knex('oidc_payloads').where({ model: 'RefreshToken', grant_id: successor.grant_id });
+    expect(chain).toHaveLength(2); // the original (used) and its one successor
     await new Promise((r) => setTimeout(r, 1500));
     const reuse = await refresh(clientId, tokens.refresh_token);
     expect(reuse.body.error).toBe('invalid_grant');

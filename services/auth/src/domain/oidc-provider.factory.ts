@@ -5,6 +5,7 @@ import type { OAuthAccounts } from './oauth-accounts.js';
 import type { OidcKeys } from './oidc-keys.js';
 import { SUPPORTED_SCOPES } from './oauth-scopes.js';
 import { renderErrorPage } from './oidc-error-page.js';
+import { makeRefreshRotationIdempotent } from './oidc-refresh-rotation.js';
 
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
@@ -140,5 +141,6 @@ export function createOidcProvider(deps: OidcProviderDeps): Provider {
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
     return clientSecretMatches(this.clientSecret, actual);
   };
+  makeRefreshRotationIdempotent(provider, deps.keys.cookieKeys[0]);
   return provider;
 }
