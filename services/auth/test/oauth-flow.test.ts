@@ -128,7 +128,9 @@ describe('authorization code with PKCE', () => {
     const start = await follow(jar, authorizeUrl(clientId, pkce().challenge));
     const refused = await submit(jar, start.page!, '/login', { email: h.otherTeam.email, password: PASSWORD });
     expect(refused.page?.status).toBe(403);
-    expect(refused.page?.html).toContain('Blue team');
+    expect(refused.page?.html).toContain('This application works with another team.');
+    // Not even a signed-in user of another team learns the bound team's name (review #15).
+    expect(refused.page?.html).not.toContain('Blue team');
     expect(await h.db.knex('oauth_client_teams').where({ client_id: clientId }).first()).toMatchObject({ team_id: h.team.id });
   });
 });

@@ -20,6 +20,7 @@ export interface OAuthLoginDeps {
 
 /** The answer to a wrong email or password (and, with 429, to a locked account). */
 export const WRONG_CREDENTIALS = 'Wrong email or password.';
+const OTHER_TEAM = 'This application works with another team. Sign in with an account of the team that authorized it.';
 // Verified when no account matches, so a missing account costs as long as a wrong password.
 let dummyHash: Promise<string> | undefined;
 const timingHash = () => (dummyHash ??= hashPassword('firewatch-timing-equaliser'));
@@ -53,11 +54,8 @@ export function createOAuthLoginService({ users, teams, clientTeams, application
       if (bound !== undefined) {
         const user = matches.find((u) => u.team_id === bound);
         if (user) return { ok: true, user };
-        return {
-          ok: false,
-          reason: 'other_team',
-          message: `This application works with the team "${await teamName(bound)}". Sign in with an account of that team.`,
-        };
+        // Not the team's name: an account elsewhere does not entitle one to learn it.
+        return { ok: false, reason: 'other_team', message: OTHER_TEAM };
       }
       const chosen = input.teamId === undefined ? matches : matches.filter((u) => u.team_id === input.teamId);
       if (chosen.length === 1) return { ok: true, user: chosen[0] };
@@ -74,7 +72,7 @@ export function createOAuthLoginService({ users, teams, clientTeams, application
       const app = await applications.findLiveByClientId(clientId);
       const team = app ? app.team_id : await clientTeams.bind(clientId, user.team_id, user.id);
       if (team === user.team_id) return { ok: true, teamId: team };
-      return { ok: false, message: `This application works with the team "${await teamName(team)}"; your account belongs to another team.` };
+      return { ok: false, message: OTHER_TEAM };
     },
   };
 }

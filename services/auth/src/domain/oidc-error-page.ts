@@ -18,7 +18,8 @@ h1{font-size:1.3rem;margin-top:0}label{display:block;margin:.8rem 0 .2rem}
 input,select{width:100%;padding:.5rem;box-sizing:border-box;font-size:1rem}
 button{padding:.6rem 1.2rem;font-size:1rem;margin:1rem .5rem 0 0;cursor:pointer}
 .error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}
-ul.scopes{max-height:16rem;overflow:auto;font-family:monospace;font-size:.9rem}
+h2{font-size:1rem;margin:1rem 0 .3rem}ul.scopes{margin:0;padding-left:1.2rem;font-size:.95rem}
+.warning{background:#fff4e0;color:#6b4200;padding:.6rem;border-radius:4px}
 </style></head><body><main>${body}</main></body></html>`;
 }
 

@@ -6,9 +6,10 @@ import type { UserRow } from '../data/users.repository.js';
 import type { OAuthAccounts } from '../domain/oauth-accounts.js';
 import { WRONG_CREDENTIALS, type OAuthLoginService } from '../domain/oauth-login.service.js';
 import type { LoginThrottle } from '../domain/oauth-login-throttle.js';
-import { splitScope } from '../domain/oauth-scopes.js';
+import { APPLICATION_ID_PROPERTY } from '../domain/client-registration.rules.js';
+import { describeScopes } from '../domain/oauth-consent-summary.js';
 import { clientAddress } from './client-address.js';
-import { consentPage, loginPage, messagePage, scopeLabel, type LoginView } from './interaction.views.js';
+import { consentPage, loginPage, messagePage, type LoginView } from './interaction.views.js';
 
 export interface InteractionDeps {
   provider: Provider;
@@ -52,16 +53,13 @@ export function interactionRouter(deps: InteractionDeps): Router {
     if (!ok || (from !== undefined && from !== 'null' && from !== origin)) throw new CsrfError();
   }
 
-  const clientName = async (details: Details) => {
-    const client = await provider.Client.find(String(details.params.client_id));
-    return client?.clientName ?? String(details.params.client_id);
-  };
+  const clientOf = (details: Details) => provider.Client.find(String(details.params.client_id));
+  const clientName = async (details: Details) => (await clientOf(details))?.clientName ?? String(details.params.client_id);
   const html = (res: Response, status: number, body: string) => res.status(status).type('html').send(body);
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+  // No team name before sign-in: a client id alone must not reveal whose it is (review #15).
   const renderLogin = async (res: Response, status: number, details: Details, extra: Partial<LoginView> = {}) => {
-    const bound = await deps.login.boundTeam(String(details.params.client_id));
-    const notice = bound === undefined ? undefined : `This application works with the team "${await deps.login.teamName(bound)}".`;
-    html(res, status, loginPage({ uid: details.uid, csrf: csrfFor(details.uid), clientName: await clientName(details), notice, ...extra }));
+    html(res, status, loginPage({ uid: details.uid, csrf: csrfFor(details.uid), clientName: await clientName(details), ...extra }));
   };
   const finish = (req: Request, res: Response, result: InteractionResults, merge: boolean) =>
     provider.interactionFinished(req, res, result, { mergeWithLastSubmission: merge });
@@ -73,10 +71,13 @@ export function interactionRouter(deps: InteractionDeps): Router {
     if (details.prompt.name === 'login') return renderLogin(res, 200, details);
     const user = await deps.accounts.find(String(details.session?.accountId));
     if (!user) return renderLogin(res, 200, details);
-    const scopes = splitScope(String(details.params.scope ?? '')).map((scope) => ({ scope, label: scopeLabel(scope) }));
+    const client = await clientOf(details);
     html(res, 200, consentPage({
-      uid: details.uid, csrf: csrfFor(details.uid), clientName: await clientName(details),
-      userName: `${user.name} <${user.email}>`, teamName: await deps.login.teamName(user.team_id), scopes,
+      uid: details.uid, csrf: csrfFor(details.uid), clientName: client?.clientName ?? String(details.params.client_id),
+      userName: `${user.name} <${user.email}>`, teamName: await deps.login.teamName(user.team_id),
+      redirectHost: URL.parse(String(details.params.redirect_uri))?.host ?? String(details.params.redirect_uri),
+      unverified: client?.metadata()[APPLICATION_ID_PROPERTY] === undefined,
+      sections: describeScopes(String(details.params.scope ?? '')),
     }));
   });
 

@@ -1,3 +1,4 @@
+import { grantsWrites, type ConsentSection } from '../domain/oauth-consent-summary.js';
 import { escapeHtml as e, page } from '../domain/oidc-error-page.js';
 
 export interface LoginView {
@@ -6,7 +7,6 @@ export interface LoginView {
   clientName: string;
   email?: string;
   error?: string;
-  notice?: string;
   teams?: { id: number; name: string }[];
 }
 
@@ -16,7 +16,11 @@ export interface ConsentView {
   clientName: string;
   userName: string;
   teamName: string;
-  scopes: { scope: string; label: string }[];
+  /** Where the browser goes after approval (host of the redirect URI). */
+  redirectHost: string;
+  /** Registered by anyone through dynamic registration: nobody vouches for the name. */
+  unverified: boolean;
+  sections: ConsentSection[];
 }
 
 const hidden = (csrf: string) => `<input type="hidden" name="csrf" value="${e(csrf)}">`;
@@ -32,7 +36,7 @@ export function loginPage(v: LoginView): string {
     'Sign in',
     `<h1>Sign in to Firewatch</h1>
 <p><strong id="client-name">${e(v.clientName)}</strong> wants to access Firewatch on your behalf.</p>
-${v.notice ? `<p id="notice">${e(v.notice)}</p>` : ''}${alert(v.error)}
+${alert(v.error)}
 <form method="post" action="/interaction/${e(v.uid)}/login" autocomplete="on">${hidden(v.csrf)}
 <label for="email">Email</label><input id="email" name="email" type="email" required autofocus value="${e(v.email ?? '')}">
 <label for="password">Password</label><input id="password" name="password" type="password" required autocomplete="current-password">
@@ -42,12 +46,21 @@ ${teamSelect}<button type="submit" id="sign-in">Sign in</button></form>
 }
 
 export function consentPage(v: ConsentView): string {
-  const items = v.scopes.map((s) => `<li><code>${e(s.scope)}</code> — ${e(s.label)}</li>`).join('');
+  const sections = v.sections
+    .map((s) => `<h2>${e(s.title)}</h2><ul class="scopes">${s.lines
+      .map((l) => `<li>${e(l.text)} <small>(${l.scopes.map((x) => `<code>${e(x)}</code>`).join(', ')})</small></li>`)
+      .join('')}</ul>`)
+    .join('');
+  const badge = v.unverified
+    ? `<p class="warning" id="unverified"><strong>Unverified third-party application.</strong> Anyone can register an application under any name; Firewatch has not checked who is behind "${e(v.clientName)}". Approve only if you started this sign-in from an application you trust.</p>`
+    : '';
+  const writes = grantsWrites(v.sections) ? '<p id="writes">It will be able to <strong>change</strong> data, not only read it.</p>' : '';
   return page(
     'Authorize',
-    `<h1>Authorize ${e(v.clientName)}</h1>
+    `<h1>Authorize ${e(v.clientName)}</h1>${badge}
 <p>Signed in as <strong id="user-name">${e(v.userName)}</strong> (team ${e(v.teamName)}).</p>
-<p><strong id="client-name">${e(v.clientName)}</strong> asks for:</p><ul class="scopes" id="scopes">${items}</ul>
+<p>After you approve, your browser goes to <strong id="redirect-host">${e(v.redirectHost)}</strong>.</p>
+<p><strong id="client-name">${e(v.clientName)}</strong> asks to:</p><div id="scopes">${sections}</div>${writes}
 <p>It will act with your role and never beyond it. Approving binds the application to your team.</p>
 <form method="post" action="/interaction/${e(v.uid)}/confirm">${hidden(v.csrf)}
 <button type="submit" name="decision" value="approve" id="approve">Approve</button>
@@ -57,21 +70,4 @@ export function consentPage(v: ConsentView): string {
 
 export function messagePage(title: string, message: string): string {
   return page(title, `<h1>${e(title)}</h1>${alert(message)}<p>Return to the application and start again.</p>`);
-}
-
-const OIDC_LABELS: Record<string, string> = {
-  openid: 'know who you are (your user id)',
-  profile: 'see your name, team and roles',
-  email: 'see your email address',
-  offline_access: 'stay signed in (refresh tokens)',
-};
-
-/** A human label for a scope shown on the consent page. */
-export function scopeLabel(scope: string): string {
-  if (OIDC_LABELS[scope]) return OIDC_LABELS[scope];
-  if (scope === 'all') return 'everything your role allows';
-  if (scope === 'ir.all' || scope === 'oc.all') return `everything your role allows on the ${scope.startsWith('ir') ? 'incident' : 'on-call'} side`;
-  const m = /^(ir|oc)\.([a-z_]+):(read|write)$/.exec(scope);
-  if (!m) return scope;
-  return `${m[3] === 'read' ? 'read' : 'read and change'} ${m[2].replace(/_/g, ' ')}`;
 }
