@@ -65,3 +65,18 @@ describe('consent page', () => {
     expect(page.html.match(/<li>/g)).toHaveLength(1 + GRANULAR_SCOPES.length / 2);
   });
 });
+
+describe('provider error page (security review #16)', () => {
+  it('is never cached or framed and runs no scripts, like the login pages', async () => {
+    const q = new URLSearchParams({ client_id: 'no-such-client', response_type: 'code', redirect_uri: LOOPBACK_REDIRECT, scope: 'openid' });
+    const res = await fetch(`${h.url}/oauth/authorize?${q}`, { redirect: 'manual' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('invalid_client');
+    for (const name of ['cache-control', 'x-frame-options', 'content-security-policy', 'referrer-policy', 'x-content-type-options']) {
+      expect([name, res.headers.get(name)]).toEqual([name, expect.any(String)]);
+    }
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});

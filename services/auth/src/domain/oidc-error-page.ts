@@ -6,6 +6,18 @@ export function escapeHtml(text: unknown): string {
   return String(text ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
+/**
+ * Headers of every HTML page of the OAuth server (login, consent, messages, the
+ * provider's error page): never cached, never framed, no scripts, no referrer.
+ */
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+};
+
 /** A minimal, self-contained page shell shared by the login, consent and error pages. */
 export function page(title: string, body: string): string {
   return `<!doctype html>
@@ -29,7 +41,7 @@ h2{font-size:1rem;margin:1rem 0 .3rem}ul.scopes{margin:0;padding-left:1.2rem;fon
  */
 export function renderErrorPage(ctx: KoaContextWithOIDC, out: { error?: string; error_description?: string }): void {
   ctx.type = 'html';
-  ctx.set('Cache-Control', 'no-store');
+  ctx.set({ ...PAGE_SECURITY_HEADERS });
   ctx.body = page(
     'Authorization failed',
     `<h1>Authorization failed</h1><p class="error" id="error-code">${escapeHtml(out.error)}</p>` +

@@ -8,6 +8,7 @@ import { WRONG_CREDENTIALS, type OAuthLoginService } from '../domain/oauth-login
 import type { LoginThrottle } from '../domain/oauth-login-throttle.js';
 import { APPLICATION_ID_PROPERTY } from '../domain/client-registration.rules.js';
 import { describeScopes } from '../domain/oauth-consent-summary.js';
+import { PAGE_SECURITY_HEADERS } from '../domain/oidc-error-page.js';
 import { clientAddress } from './client-address.js';
 import { consentPage, loginPage, messagePage, type LoginView } from './interaction.views.js';
 
@@ -25,13 +26,7 @@ export interface InteractionDeps {
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
-  res.set({
-    'Cache-Control': 'no-store',
-    'X-Frame-Options': 'DENY',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-  });
+  res.set(PAGE_SECURITY_HEADERS);
   next();
 }
 
