@@ -1,8 +1,19 @@
 import { z } from 'zod';
 import { env, serviceFields } from '@firewatch/config';
-import { parseTrustProxy } from './trust-proxy.js';
 
 const optionalText = () => z.string().min(1).optional();
+
+/**
+ * Outside production the OIDC signing and cookie keys may be derived from the internal
+ * secret (docs/oauth.md, "Keys"); in production that would let anyone holding that
+ * secret sign ID tokens and forge sessions, so both must be configured (review #7).
+ */
+function requireKeysInProduction(c: { NODE_ENV?: string; OIDC_JWKS?: string; OIDC_COOKIE_KEYS?: string[] }, ctx: z.RefinementCtx): void {
+  if (c.NODE_ENV !== 'production') return;
+  const hint = 'required when NODE_ENV=production (generate with `firewatch keys generate`)';
+  if (!c.OIDC_JWKS) ctx.addIssue({ code: 'custom', path: ['OIDC_JWKS'], message: hint });
+  if (!c.OIDC_COOKIE_KEYS?.length) ctx.addIssue({ code: 'custom', path: ['OIDC_COOKIE_KEYS'], message: hint });
+}
 
 /** Environment of the auth process; a bad value stops start-up naming the variable. */
 export const configSchema = z.object({
@@ -34,18 +45,14 @@ export const configSchema = z.object({
    * Proxies trusted for X-Forwarded-* (client address, scheme): unset/false = none, a hop
    * count (`1`) or addresses/CIDRs (`10.0.0.0/8,192.168.1.1`); `true` is refused.
    */
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      try {
-        return parseTrustProxy(value);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
-});
+  TRUST_PROXY: env.trustedProxies(),
+  /** Dynamically registered clients one team may have bound (authorized) at once. */
+  OAUTH_CLIENTS_PER_TEAM: env.int(100, 1),
+  /** `production` requires real OIDC keys instead of keys derived from a shared secret. */
+  NODE_ENV: z.string().optional(),
+})
+  // Runs even when other variables are wrong, so one start-up names every problem.
+  .superRefine(requireKeysInProduction, { when: () => true });
 
 export type AuthConfig = z.infer<typeof configSchema>;
 
@@ -59,6 +66,7 @@ export function oauthServerSettings(config: AuthConfig) {
     registrationsPerHour: config.OAUTH_REGISTRATIONS_PER_HOUR,
     trustProxy: config.TRUST_PROXY,
     unusedClientDays: config.OAUTH_UNUSED_CLIENT_DAYS,
+    clientsPerTeam: config.OAUTH_CLIENTS_PER_TEAM,
     loginLimits: {
       accountFailures: config.OAUTH_LOGIN_ACCOUNT_FAILURES,
       addressFailures: config.OAUTH_LOGIN_ADDRESS_FAILURES,

@@ -27,6 +27,8 @@ export interface OAuthServerOptions {
   trustProxy?: TrustProxy;
   /** Days a dynamically registered client lives unless someone authorizes it (default 7). */
   unusedClientDays?: number;
+  /** Dynamically registered clients one team may have bound (default 100). */
+  clientsPerTeam?: number;
   /** Login throttle numbers (defaults: LOGIN_LIMIT_DEFAULTS). */
   loginLimits?: Partial<LoginLimits>;
   /** Concurrent password hashes in this process (defaults: PASSWORD_HASHING_DEFAULTS). */
@@ -74,6 +76,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     cookieKeys: keys.cookieKeys,
     registrationCounter: redis ? redisRegistrationCounter(redis, prefix) : memoryRegistrationCounter(),
     registrationsPerHour: options.registrationsPerHour ?? 10,
+    clientsPerTeam: options.clientsPerTeam ?? 100,
     loginThrottle: createLoginThrottle({
       store: redis ? redisLoginAttemptsStore(redis, prefix) : memoryLoginAttemptsStore(),
       limits: options.loginLimits,

@@ -1,6 +1,6 @@
-import { authorizeViaPages, CookieJar, follow } from '../../../tests/support/oauth-flow.js';
+import { authorizeViaPages, CookieJar, follow, submit } from '../../../tests/support/oauth-flow.js';
 import {
-  LOOPBACK_REDIRECT, PASSWORD, pkcePair, publicClientId, startOAuthHarness, type OAuthHarness,
+  LOOPBACK_REDIRECT, openInteraction, PASSWORD, pkcePair, publicClientId, startOAuthHarness, type OAuthHarness,
 } from './support/oauth-harness.js';
 
 let h: OAuthHarness;
@@ -36,5 +36,37 @@ describe('dynamic clients nobody authorizes expire (security review #6)', () => 
     expect(step.redirect).toBeUndefined();
     expect(step.page?.status).toBe(400);
     expect(step.page?.html).toContain('invalid_client');
+  });
+});
+
+describe('bound clients per team (security review #8)', () => {
+  const CAP = 100; // OAUTH_CLIENTS_PER_TEAM's default
+
+  async function approve(clientId: string, email: string) {
+    const { jar, page } = await openInteraction(h.url, clientId, { scope: 'openid' });
+    const consent = await submit(jar, page, '/login', { email, password: PASSWORD });
+    return consent.page ? submit(jar, consent.page, '/confirm', { decision: 'approve' }) : consent;
+  }
+
+  it('refuses to bind one more client to a team at the cap, with a page saying why; other teams and bound clients are unaffected', async () => {
+    // Fill the team up to one below the cap with clients that exist (as if authorized before).
+    const already = Number((await h.db.knex('oauth_client_teams').where({ team_id: h.team.id }).count({ n: '*' }))[0].n);
+    const filler = Array.from({ length: CAP - 1 - already }, (_, i) => `filler-${i}`);
+    await h.db.knex('oidc_payloads').insert(filler.map((id) => ({ model: 'Client', id, payload: JSON.stringify({ client_id: id }) })));
+    await h.db.knex('oauth_client_teams').insert(filler.map((id) => ({ client_id: id, team_id: h.team.id })));
+
+    const last = await publicClientId(h.url, { scope: 'openid' });
+    expect(new URL((await approve(last, h.team.email)).redirect!).searchParams.get('code')).toEqual(expect.any(String));
+
+    const tooMany = await publicClientId(h.url, { scope: 'openid' });
+    const refused = await approve(tooMany, h.team.email);
+    expect(refused.redirect).toBeUndefined();
+    expect(refused.page?.status).toBe(403);
+    expect(refused.page?.html).toContain(`Your team already uses ${CAP} applications`);
+    expect(await h.db.knex('oauth_client_teams').where({ client_id: tooMany }).first()).toBeUndefined();
+
+    // Another team has its own count, and a client already bound keeps working.
+    expect(new URL((await approve(tooMany, h.otherTeam.email)).redirect!).searchParams.get('code')).toEqual(expect.any(String));
+    expect(new URL((await approve(last, h.team.email)).redirect!).searchParams.get('code')).toEqual(expect.any(String));
   });
 });

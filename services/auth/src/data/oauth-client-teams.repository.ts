@@ -1,29 +1,46 @@
 import type { Knex } from 'knex';
+import { lockForTransaction } from '@firewatch/db';
+
+/** The outcome of a binding: the team the client is bound to, or the team's cap reached. */
+export type BindResult = { teamId: number } | { teamFull: true };
 
 export interface OAuthClientTeamsRepository {
   /** The team a client works against, once a user of that team authorized it. */
   teamOf(clientId: string): Promise<number | undefined>;
   /**
    * Binds the client to `teamId` unless it is bound already; returns the team it is
-   * bound to afterwards (the first binding wins when two consents race). A bound client
-   * is in use, so its registration no longer expires.
+   * bound to afterwards (the first binding wins when two consents race). A new binding
+   * is refused when the team already has `maxPerTeam` bound clients. A bound client is
+   * in use, so its registration no longer expires.
    */
-  bind(clientId: string, teamId: number, userId: number): Promise<number>;
+  bind(clientId: string, teamId: number, userId: number, maxPerTeam?: number): Promise<BindResult>;
 }
 
 export function createOAuthClientTeamsRepository(knex: Knex): OAuthClientTeamsRepository {
-  const teamOf = async (clientId: string) => {
-    const row = await knex('oauth_client_teams').select<{ team_id: number }[]>('team_id').where({ client_id: clientId }).first();
+  const teamOf = async (clientId: string, db: Knex = knex) => {
+    const row = await db('oauth_client_teams').select<{ team_id: number }[]>('team_id').where({ client_id: clientId }).first();
     return row?.team_id;
   };
   return {
-    teamOf,
-    async bind(clientId, teamId, userId) {
-      await knex.transaction(async (tx) => {
+    teamOf: (clientId) => teamOf(clientId),
+    async bind(clientId, teamId, userId, maxPerTeam) {
+      return knex.transaction(async (tx): Promise<BindResult> => {
+        const bound = await teamOf(clientId, tx);
+        if (bound !== undefined) return { teamId: bound };
+        if (maxPerTeam !== undefined) {
+          // Count, then insert, one binding of this team at a time.
+          await lockForTransaction(tx, 'oauth_client_teams', teamId);
+          // Clients that no longer exist (deleted applications) do not count.
+          const [{ n }] = await tx('oauth_client_teams as b')
+            .join('oidc_payloads as c', (j) => j.on('c.id', 'b.client_id').andOnVal('c.model', 'Client'))
+            .where('b.team_id', teamId)
+            .count<{ n: string }[]>({ n: '*' });
+          if (Number(n) >= maxPerTeam) return { teamFull: true };
+        }
         await tx('oauth_client_teams').insert({ client_id: clientId, team_id: teamId, bound_by_user_id: userId }).onConflict('client_id').ignore();
         await tx('oidc_payloads').where({ model: 'Client', id: clientId }).update({ expires_at: null });
+        return { teamId: (await teamOf(clientId, tx)) as number };
       });
-      return (await teamOf(clientId)) as number;
     },
   };
 }

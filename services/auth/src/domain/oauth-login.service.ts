@@ -9,7 +9,7 @@ export type LoginOutcome =
   | { ok: false; reason: 'invalid_credentials' | 'other_team'; message: string }
   | { ok: false; reason: 'choose_team'; message: string; teams: { id: number; name: string }[] };
 
-export type BindOutcome = { ok: true; teamId: number } | { ok: false; message: string };
+export type BindOutcome = { ok: true; teamId: number } | { ok: false; reason: 'other_team' | 'team_full'; message: string };
 
 export interface OAuthLoginDeps {
   users: UsersRepository;
@@ -67,12 +67,22 @@ export function createOAuthLoginService({ users, teams, clientTeams, application
       };
     },
 
-    /** The first approval binds the client to the user's team (spec 5.3.7); others are refused. */
-    async bindOnConsent(clientId: string, user: UserRow): Promise<BindOutcome> {
+    /**
+     * The first approval binds the client to the user's team (spec 5.3.7); others are
+     * refused. A team holds at most `maxClientsPerTeam` bound clients (review #8).
+     */
+    async bindOnConsent(clientId: string, user: UserRow, maxClientsPerTeam?: number): Promise<BindOutcome> {
       const app = await applications.findLiveByClientId(clientId);
-      const team = app ? app.team_id : await clientTeams.bind(clientId, user.team_id, user.id);
-      if (team === user.team_id) return { ok: true, teamId: team };
-      return { ok: false, message: OTHER_TEAM };
+      const bound = app ? { teamId: app.team_id } : await clientTeams.bind(clientId, user.team_id, user.id, maxClientsPerTeam);
+      if ('teamFull' in bound) {
+        return {
+          ok: false,
+          reason: 'team_full',
+          message: `Your team already uses ${maxClientsPerTeam} applications, the most it may authorize. Ask an administrator to remove unused ones, then start again.`,
+        };
+      }
+      if (bound.teamId === user.team_id) return { ok: true, teamId: bound.teamId };
+      return { ok: false, reason: 'other_team', message: OTHER_TEAM };
     },
   };
 }

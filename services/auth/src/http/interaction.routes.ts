@@ -21,6 +21,8 @@ export interface InteractionDeps {
   /** Keys for the CSRF token (the cookie keys); the first signs, all verify. */
   csrfKeys: string[];
   issuer: string;
+  /** Dynamically registered clients a team may have bound at once (OAUTH_CLIENTS_PER_TEAM). */
+  clientsPerTeam?: number;
 }
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -119,12 +121,15 @@ export function interactionRouter(deps: InteractionDeps): Router {
     }
     const user = (await deps.accounts.find(String(details.session?.accountId))) as UserRow | undefined;
     const clientId = String(details.params.client_id);
-    const bound = user ? await deps.login.bindOnConsent(clientId, user) : { ok: false as const, message: 'Unknown user.' };
+    if (!user) return finish(req, res, { error: 'access_denied', error_description: 'Unknown user.' }, false);
+    const bound = await deps.login.bindOnConsent(clientId, user, deps.clientsPerTeam);
+    // The cap is the team's to resolve, not the application's: say so here, do not redirect.
+    if (!bound.ok && bound.reason === 'team_full') return html(res, 403, messagePage('Too many applications', bound.message));
     if (!bound.ok) return finish(req, res, { error: 'access_denied', error_description: bound.message }, false);
 
     const grant = details.grantId
-      ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: user!.id.toString(), clientId }))
-      : new provider.Grant({ accountId: user!.id.toString(), clientId });
+      ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: user.id.toString(), clientId }))
+      : new provider.Grant({ accountId: user.id.toString(), clientId });
     const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);

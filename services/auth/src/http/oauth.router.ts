@@ -17,6 +17,7 @@ export interface OAuthHttpDeps {
   registrationCounter: RegistrationCounter;
   registrationsPerHour: number;
   loginThrottle: LoginThrottle;
+  clientsPerTeam?: number;
 }
 
 /**
@@ -37,6 +38,7 @@ export function oauthRouter(deps: OAuthHttpDeps): Router {
       throttle: deps.loginThrottle,
       csrfKeys: deps.cookieKeys,
       issuer: deps.issuer,
+      clientsPerTeam: deps.clientsPerTeam,
     }),
   );
   router.post(OAUTH_ROUTES.registration, registrationRateLimit(deps.registrationCounter, deps.registrationsPerHour));
