@@ -97,6 +97,47 @@ describe('webhooks through the gateway', () => {
     await rx.close();
   });
 
+  it('sends custom header values only to the receiver: masked in responses and endpoint events, sealed in the database', async () => {
+    const credential = `Bearer e2e-${Date.now()}-secret-credential`;
+    const watcher = await startWebhookReceiver();
+    const rx = await startWebhookReceiver();
+    expect((await createEndpoint({ name: 'Watcher', url: watcher.url, event_types: ['webhooks_endpoint.created', 'webhooks_endpoint.updated'] })).status).toBe(201);
+    const created = await createEndpoint({ name: 'Creds hook', url: rx.url, event_types: ['environment.created'], custom_headers: [{ name: 'Authorization', value: credential }] });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const masked = [{ name: 'Authorization', value: `****${credential.slice(-4)}` }];
+    expect(created.body.data.attributes.custom_headers).toEqual(masked);
+    const read = await gw('GET', `/v1/webhooks/endpoints/${id}`);
+    expect(read.body.data.attributes.custom_headers).toEqual(masked);
+    // PUT what GET returned: the stored credential stays.
+    const updated = await gw('PUT', `/v1/webhooks/endpoints/${id}`, { data: { id, type: 'webhooks_endpoints', attributes: { name: 'Creds hook 2', custom_headers: read.body.data.attributes.custom_headers } } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.attributes.custom_headers).toEqual(masked);
+
+    await createEnvironment('Creds env');
+    await rx.waitFor((ds) => ds.length === 1);
+    expect(rx.deliveries[0].headers.authorization).toBe(credential);
+    // The watcher also gets the event of its own creation.
+    const about = () => watcher.deliveries.filter((d) => JSON.parse(d.body).data.id === id);
+    await watcher.waitFor(() => about().length === 2, 15_000, 'the endpoint events');
+    expect(about().map((d) => JSON.parse(d.body).event.type)).toEqual(['webhooks_endpoint.created', 'webhooks_endpoint.updated']);
+    expect(about()[0].body).toContain(masked[0].value);
+    expect(watcher.deliveries.map((d) => d.body).join()).not.toContain(credential.slice(7, -4));
+
+    const { default: pg } = await import('pg');
+    const db = new pg.Client({ connectionString: system.env.webhooks.DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query('SELECT custom_headers::text AS headers FROM webhooks_endpoints WHERE id = $1', [id]);
+      expect(rows[0].headers).toContain('sealed');
+      expect(rows[0].headers).not.toContain(credential.slice(7, -4));
+    } finally {
+      await db.end();
+    }
+    await rx.close();
+    await watcher.close();
+  });
+
   it('serves the event catalog and refuses unknown types, reserved headers and non-https URLs per configuration', async () => {
     const types = await gw('GET', '/v1/webhooks/event_types');
     expect(types.status).toBe(200);

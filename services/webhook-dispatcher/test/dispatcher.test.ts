@@ -29,14 +29,16 @@ describe('webhook dispatcher', () => {
     const rx = await startReceiver();
     const other = await startReceiver();
     const ep = await insertEndpoint(knex, { team_id: team, url: `${rx.url}/in`, event_types: ['environment.created'], custom_headers: [{ name: 'Authorization', value: 'Bearer abc' }] });
+    // Still in the plain form of rows written before header values were sealed.
+    await insertEndpoint(knex, { team_id: team, url: `${other.url}/legacy`, event_types: ['environment.updated'], custom_headers: [{ name: 'X-Legacy', value: 'plain' }], plainHeaders: true });
     await insertEndpoint(knex, { team_id: team, url: `${other.url}/in`, event_types: ['incident.created'] });
     await insertEndpoint(knex, { team_id: team + 1, url: `${other.url}/in`, event_types: [] });
     const event = envelope(team);
     await pub.send([event, envelope(team, 'environment.updated')]);
-    await waitUntil(() => rx.received.length === 1, 10_000, 'delivery');
+    await waitUntil(() => rx.received.length === 1 && other.received.length === 1, 10_000, 'delivery');
     await new Promise((r) => setTimeout(r, 300));
     expect(rx.received).toHaveLength(1);
-    expect(other.received).toHaveLength(0);
+    expect(other.received.map((r) => [JSON.parse(r.body).event.type, r.headers['x-legacy']])).toEqual([['environment.updated', 'plain']]);
     const [got] = rx.received;
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.headers.authorization).toBe('Bearer abc');

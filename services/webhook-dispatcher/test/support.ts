@@ -41,11 +41,13 @@ export async function createWebhooksDb(): Promise<TestDatabase> {
   return db;
 }
 
-export async function insertEndpoint(knex: Knex, values: { team_id: number; url: string; event_types?: string[]; custom_headers?: unknown[]; secret?: string }) {
+/** An endpoint row as the webhooks service stores it (header values sealed unless `plainHeaders`, the pre-encryption form). */
+export async function insertEndpoint(knex: Knex, values: { team_id: number; url: string; event_types?: string[]; custom_headers?: { name: string; value: string }[]; plainHeaders?: boolean; secret?: string }) {
   const secret = values.secret ?? generateSecret();
+  const headers = values.plainHeaders ? values.custom_headers : values.custom_headers?.map((h) => ({ name: h.name, sealed: secretBox.seal(h.value), hint: '' }));
   const [row] = await knex('webhooks_endpoints').insert({
     team_id: values.team_id, name: `ep-${randomUUID()}`, slug: `ep-${randomUUID()}`, url: values.url,
-    event_types: JSON.stringify(values.event_types ?? []), custom_headers: JSON.stringify(values.custom_headers ?? []),
+    event_types: JSON.stringify(values.event_types ?? []), custom_headers: JSON.stringify(headers ?? []),
     secret_ciphertext: secretBox.seal(secret), secret_hint: secret.slice(-4),
   }).returning('*');
   return { ...row, secret } as { id: string; secret: string; team_id: number };

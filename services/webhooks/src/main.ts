@@ -7,6 +7,7 @@ import { serve } from '@firewatch/resource-kit';
 import { migrations } from '../migrations/index.js';
 import { createWebhooksApp } from './app.js';
 import { configSchema } from './config.js';
+import { sealPlainHeaderValues } from './data/plain-header-values.sealer.js';
 import { createSecretBox } from './domain/secret-box.js';
 import { ensureDispatcherQueue } from './queue/dispatcher-queue.js';
 
@@ -15,6 +16,9 @@ const config = loadConfigOrExit(configSchema, SERVICE);
 const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
 
 const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
+const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, fallbackSecret: config.INTERNAL_TOKEN_SECRET });
+const sealed = await sealPlainHeaderValues(knex, secretBox);
+if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
 
 const queue = ensureDispatcherQueue({ amqpUrl: config.AMQP_URL, logger, queue: config.WEBHOOK_QUEUE });
 await queue.start();
@@ -25,7 +29,7 @@ const app = createWebhooksApp({
   knex,
   logger,
   tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
-  secretBox: createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, fallbackSecret: config.INTERNAL_TOKEN_SECRET }),
+  secretBox,
   allowHttp: config.WEBHOOK_ALLOW_HTTP,
   bodyLimit: config.BODY_LIMIT,
   readiness: {

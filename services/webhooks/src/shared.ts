@@ -9,5 +9,7 @@ export { signPayload, webhookHeaders } from './domain/signature.js';
 export { generateSecret, signingKey, secretProblem, SECRET_PREFIX } from './domain/webhook-secret.js';
 export { deliveryPayload, subscribes, eventTypeResources } from './domain/event-types.js';
 export { isReservedHeader, type CustomHeader } from './domain/custom-headers.js';
+export { openHeaderValues, type StoredCustomHeader } from './domain/custom-header-values.js';
+export { sealPlainHeaderValues } from './data/plain-header-values.sealer.js';
 export { createEndpointsResource } from './domain/webhooks-endpoints.resource.js';
 export { DISPATCHER_QUEUE, DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT, declareDispatcherQueue } from './queue/dispatcher-queue.js';

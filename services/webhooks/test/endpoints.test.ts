@@ -62,7 +62,7 @@ describe('webhooks endpoints', () => {
       body: { data: { id, type: 'webhooks_endpoints', attributes: { slug: 'pager-2', name: 'Pager two', event_types: ['incident.created'], enabled: false, custom_headers: [{ name: 'Authorization', value: 'Bearer x' }] } } },
     });
     expect(put.status).toBe(200);
-    expect(put.body.data.attributes).toMatchObject({ slug: 'pager-2', name: 'Pager two', event_types: ['incident.created'], enabled: false, custom_headers: [{ name: 'Authorization', value: 'Bearer x' }] });
+    expect(put.body.data.attributes).toMatchObject({ slug: 'pager-2', name: 'Pager two', event_types: ['incident.created'], enabled: false, custom_headers: [{ name: 'Authorization', value: '****' }] });
     expect(put.body.data.attributes.secret).toMatch(/^whsec_\*{4}/);
     const url = await h.call('PUT', `/v1/webhooks/endpoints/${id}`, { body: { data: { type: 'webhooks_endpoints', attributes: { url: 'https://other.example.com' } } } });
     expect(url.status).toBe(422);

@@ -1,4 +1,4 @@
-import { webhookHeaders, type SecretBox } from '@firewatch/webhooks/shared';
+import { openHeaderValues, webhookHeaders, type CustomHeader, type SecretBox } from '@firewatch/webhooks/shared';
 import { nextTransition, type AttemptResult } from './attempt-outcome.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { ClaimedDelivery, JobOutcome } from './dispatch.types.js';
@@ -15,10 +15,10 @@ export interface JobDeps {
   stopping(): boolean;
 }
 
-/** The request headers of one attempt: ours last, so nothing can override them. */
-export function attemptHeaders(d: ClaimedDelivery, secret: string, now = new Date()): Record<string, string> {
+/** The request headers of one attempt (custom headers already opened): ours last, so nothing can override them. */
+export function attemptHeaders(d: ClaimedDelivery, secret: string, custom: readonly CustomHeader[], now = new Date()): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const h of d.custom_headers ?? []) headers[h.name] = h.value;
+  for (const h of custom) headers[h.name] = h.value;
   return { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, ...webhookHeaders(secret, d.id, d.payload, now) };
 }
 
@@ -34,7 +34,8 @@ export async function runDeliveryJob(group: ClaimedDelivery[], deps: JobDeps): P
     attempts: [], updates: [], released: [],
     endpoint: { id: group[0].endpoint_id, lastSucceeded: null, gone: false, firstFailureAt: null },
   };
-  let secret: string | null = null;
+  // Opened once per job (one endpoint), kept in memory only for its requests.
+  let opened: { secret: string; headers: CustomHeader[] } | null = null;
   for (let i = 0; i < group.length; i++) {
     const d = group[i];
     if (deps.stopping() || (i > 0 && Date.now() - started > deps.budgetMs)) {
@@ -43,8 +44,8 @@ export async function runDeliveryJob(group: ClaimedDelivery[], deps: JobDeps): P
     }
     let result: AttemptResult;
     try {
-      secret ??= deps.secretBox.open(d.secret_ciphertext);
-      result = await deps.post(d.url, attemptHeaders(d, secret), d.payload);
+      opened ??= { secret: deps.secretBox.open(d.secret_ciphertext), headers: openHeaderValues(d.custom_headers, deps.secretBox) };
+      result = await deps.post(d.url, attemptHeaders(d, opened.secret, opened.headers), d.payload);
     } catch (err) {
       result = { statusCode: null, durationMs: 0, responseBody: null, retryAfterMs: null, error: (err as Error).message };
     }

@@ -1,4 +1,4 @@
-import type { CustomHeader } from '@firewatch/webhooks/shared';
+import type { StoredCustomHeader } from '@firewatch/webhooks/shared';
 
 /** A delivery leased for sending, with what its endpoint needs. */
 export interface ClaimedDelivery {
@@ -13,7 +13,8 @@ export interface ClaimedDelivery {
   lease_token: string;
   url: string;
   secret_ciphertext: string;
-  custom_headers: CustomHeader[];
+  /** Values sealed (or, before start-up conversion, plain); opened only to send. */
+  custom_headers: StoredCustomHeader[];
 }
 
 export interface AttemptInsert {

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
-/** Encrypts endpoint secrets at rest (AES-256-GCM); the key id is stored with the ciphertext. */
+/** Encrypts endpoint secrets and custom header values at rest (AES-256-GCM); the key id is stored with the ciphertext. */
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
@@ -38,7 +38,7 @@ export function createSecretBox(options: { keys: string[]; fallbackSecret: strin
     open(sealed) {
       const [version, id, iv, tag, body] = sealed.split(':');
       const key = byId.get(id);
-      if (version !== 'v1' || !key) throw new Error(`endpoint secret sealed with an unknown key (${id}); add it to WEBHOOK_SECRET_KEYS`);
+      if (version !== 'v1' || !key) throw new Error(`value sealed with an unknown key (${id}); add it to WEBHOOK_SECRET_KEYS`);
       const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(iv, 'base64'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
       return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineResource, SLUG_PATTERN, type ResourceDefinition, type Row } from '@firewatch/resource-kit';
-import { customHeadersSchema } from './custom-headers.js';
+import { headerValueIssues, maskHeaderValues, sealHeaderValues, type StoredCustomHeader } from './custom-header-values.js';
+import { customHeadersSchema, type CustomHeader } from './custom-headers.js';
 import { endpointUrlSchema } from './endpoint-url.js';
 import { isEventType } from './event-types.js';
 import type { SecretBox } from './secret-box.js';
@@ -26,12 +27,16 @@ const base = {
   custom_headers: customHeadersSchema,
 };
 
+const storedHeaders = (row: Row | undefined) => row?.custom_headers as StoredCustomHeader[] | undefined;
+
 /**
  * Webhook endpoints (spec 2.15). The secret is generated as `whsec_...` unless given,
  * shown in clear in the create response only, stored encrypted, and masked
- * (`whsec_****abcd`) in every later read and in events. `event_types: []` subscribes
- * to every type. The URL and the secret are fixed at creation (the reference's update
- * accepts neither).
+ * (`whsec_****abcd`) in every later read and in events. Custom header values (where
+ * receiver credentials go) are stored sealed too and always shown masked (`****abcd`),
+ * even in the create response; a PUT that sends a header back with its mask keeps the
+ * stored value. `event_types: []` subscribes to every type. The URL and the secret are
+ * fixed at creation (the reference's update accepts neither).
  */
 export function createEndpointsResource(options: EndpointsResourceOptions): ResourceDefinition {
   const secret = z.string().max(200).superRefine((s, ctx) => {
@@ -58,10 +63,17 @@ export function createEndpointsResource(options: EndpointsResourceOptions): Reso
     filters: { slug: 'string', name: 'string' },
     sorts: ['name', 'slug', 'created_at', 'updated_at'],
     defaultSort: [{ field: 'created_at', direction: 'asc' }],
+    validate: (attributes, ctx) => {
+      if (!Array.isArray(attributes.custom_headers)) return [];
+      return headerValueIssues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing));
+    },
     defaults: (attributes) => ({ event_types: [], custom_headers: [], enabled: true, ...attributes, secret: attributes.secret ?? generateSecret() }),
-    toColumns: (attributes: Row) => {
+    toColumns: (attributes: Row, ctx) => {
       const { secret: plain, ...rest } = attributes;
       const columns: Row = { ...rest };
+      if (Array.isArray(attributes.custom_headers)) {
+        columns.custom_headers = sealHeaderValues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing), options.secretBox);
+      }
       if (typeof plain === 'string') {
         columns.secret_ciphertext = options.secretBox.seal(plain);
         columns.secret_hint = secretHint(plain);
@@ -70,7 +82,10 @@ export function createEndpointsResource(options: EndpointsResourceOptions): Reso
       if (attributes.enabled === true) Object.assign(columns, { failing_since: null, disabled_reason: null });
       return columns;
     },
-    computed: { secret: (row) => maskSecret(String(row.secret_hint ?? '')) },
+    computed: {
+      secret: (row) => maskSecret(String(row.secret_hint ?? '')),
+      custom_headers: (row) => maskHeaderValues(row.custom_headers as StoredCustomHeader[] | null),
+    },
     revealOnCreate: (attributes) => ({ secret: attributes.secret }),
   });
   return definition as unknown as ResourceDefinition;
