@@ -10,6 +10,8 @@ export interface DeliveryListQuery {
   page: { number: number; size: number };
   status?: string[];
   direction: 'asc' | 'desc';
+  /** Only deliveries of events about these records (the payload's `data.id`); null: all. */
+  subjectIds?: string[] | null;
 }
 
 /** The API's reads and writes of deliveries; every query is bound to a team. */
@@ -29,6 +31,7 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
     async listByEndpoint(teamId, endpointId, query) {
       const q = knex(DELIVERIES).where({ team_id: teamId, endpoint_id: endpointId });
       if (query.status) q.whereIn('status', query.status);
+      if (query.subjectIds) q.whereIn(knex.raw(`(payload::jsonb #>> '{data,id}')`), query.subjectIds);
       const { number, size } = query.page;
       const rows = (await q
         .clone()

@@ -33,9 +33,20 @@ export function serializeAttempt(row: AttemptRow): ResourceObject {
   return { id, type: 'webhooks_delivery_attempts', attributes: { ...rest, created_at: iso(created_at) } };
 }
 
+/** The id of the record an event is about (its `data.id`), or null. */
+function subjectOf(row: DeliveryRow): string | null {
+  try {
+    const id = (JSON.parse(String(row.payload)) as { data?: { id?: unknown } }).data?.id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Deliveries are read through their endpoint's permission (webhooks have no granular
- * scope: `ir.all`); a record-scoped key sees the deliveries of the endpoints it lists.
+ * scope: `ir.all`). A record-scoped key sees, of the endpoints it lists, only the
+ * deliveries of events about records it lists (security review #11); others are 404.
  */
 export function createDeliveriesService(deps: { repository: DeliveriesRepository; endpoints: ResourceService }) {
   const { repository } = deps;
@@ -45,6 +56,9 @@ export function createDeliveriesService(deps: { repository: DeliveriesRepository
     const row = await repository.find(principal.team_id, id);
     if (!row) throw new NotFoundError(`No webhook delivery with id "${id}".`);
     authorize(principal, { ...PERMISSION, action, recordId: row.endpoint_id });
+    if (principal.record_ids !== null && !principal.record_ids.includes(subjectOf(row) ?? '')) {
+      throw new NotFoundError(`No webhook delivery with id "${id}".`);
+    }
     return row;
   }
 
@@ -55,7 +69,7 @@ export function createDeliveriesService(deps: { repository: DeliveriesRepository
   return {
     async listForEndpoint(principal: Principal, endpointIdOrSlug: string, query: DeliveryListQuery, include: string[]) {
       const { record: endpoint } = await deps.endpoints.get(principal, endpointIdOrSlug);
-      const { rows, total } = await repository.listByEndpoint(principal.team_id, endpoint.id, query);
+      const { rows, total } = await repository.listByEndpoint(principal.team_id, endpoint.id, { ...query, subjectIds: principal.record_ids });
       return { records: rows.map(serializeDelivery), total, included: include.includes('attempts') ? await attemptsOf(rows) : [] };
     },
     async get(principal: Principal, id: string, include: string[]) {

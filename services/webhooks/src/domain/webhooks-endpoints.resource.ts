@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { ForbiddenError } from '@firewatch/errors';
 import { defineResource, SLUG_PATTERN, type ResourceDefinition, type Row } from '@firewatch/resource-kit';
 import { headerValueIssues, maskHeaderValues, sealHeaderValues, type StoredCustomHeader } from './custom-header-values.js';
 import { customHeadersSchema, type CustomHeader } from './custom-headers.js';
 import { endpointUrlSchema } from './endpoint-url.js';
-import { isEventType } from './event-types.js';
+import { isEventType, widensSubscription } from './event-types.js';
 import type { SecretBox } from './secret-box.js';
 import { generateSecret, maskSecret, secretHint, secretProblem } from './webhook-secret.js';
 
@@ -64,6 +65,10 @@ export function createEndpointsResource(options: EndpointsResourceOptions): Reso
     sorts: ['name', 'slug', 'created_at', 'updated_at'],
     defaultSort: [{ field: 'created_at', direction: 'asc' }],
     validate: (attributes, ctx) => {
+      if (ctx.principal.record_ids !== null && ctx.existing && Array.isArray(attributes.event_types)
+        && widensSubscription(ctx.existing.event_types as string[], attributes.event_types as string[])) {
+        throw new ForbiddenError('A record-scoped key may narrow the event types of an endpoint but not widen them.', { code: 'subscription_widening' });
+      }
       if (!Array.isArray(attributes.custom_headers)) return [];
       return headerValueIssues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing));
     },
