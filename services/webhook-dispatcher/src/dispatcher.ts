@@ -27,6 +27,7 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     policy: createAddressPolicy(config.WEBHOOK_ALLOWED_NETWORKS),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     maxResponseBytes: config.WEBHOOK_RESPONSE_MAX_BYTES,
+    logger,
   });
   const retry = { schedule: config.WEBHOOK_RETRY_SCHEDULE_MS, jitter: config.WEBHOOK_RETRY_JITTER, maxRetryAfterMs: config.WEBHOOK_RETRY_AFTER_MAX_MS };
   const endpoints = createEndpointsResource({ allowHttp: config.WEBHOOK_ALLOW_HTTP, secretBox });
@@ -52,6 +53,7 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
       retry,
       budgetMs: config.WEBHOOK_TIMEOUT_MS,
       stopping: () => loop.stopping,
+      logger,
     }),
   });
 

@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { createLogger } from '@firewatch/logger';
 import { createAddressPolicy } from '../src/domain/address-policy.js';
 import { createWebhookHttpClient } from '../src/outbound/webhook-http.client.js';
 import { startReceiver } from './support.js';
@@ -5,15 +7,21 @@ import { startReceiver } from './support.js';
 const loopback = createAddressPolicy(['127.0.0.0/8', '::1/128']);
 
 describe('outbound webhook requests', () => {
-  it('refuses loopback after resolution unless allowed, by name and by literal address', async () => {
+  it('refuses loopback after resolution unless allowed, by name and by literal address; the result names neither, the log does', async () => {
     const rx = await startReceiver();
-    const strict = createWebhookHttpClient({ policy: createAddressPolicy([]), timeoutMs: 2000, maxResponseBytes: 1000 });
+    const log: string[] = [];
+    const logger = createLogger({ service: 'test', level: 'warn', stream: new Writable({ write(chunk, _enc, done) { log.push(String(chunk)); done(); } }) });
+    const strict = createWebhookHttpClient({ policy: createAddressPolicy([]), timeoutMs: 2000, maxResponseBytes: 1000, logger });
     const port = new URL(rx.url).port;
     const byName = await strict(`http://localhost:${port}/`, {}, '{}');
-    expect(byName).toMatchObject({ statusCode: null, error: expect.stringMatching(/loopback address, refused/) });
+    expect(byName).toMatchObject({ statusCode: null, error: 'destination not allowed' });
     const byLiteral = await strict(`http://127.0.0.1:${port}/`, {}, '{}');
-    expect(byLiteral.error).toMatch(/loopback/);
+    expect(byLiteral.error).toBe('destination not allowed');
     expect(rx.received).toHaveLength(0);
+    expect(log.join('')).toMatch(/localhost.*loopback address, refused/);
+    expect(log.join('')).toMatch(/127\.0\.0\.1 is a loopback address/);
+    const unknown = await strict('http://no-such-host.invalid/', {}, '{}');
+    expect(unknown.error).toBe('host not found');
     const allowed = createWebhookHttpClient({ policy: loopback, timeoutMs: 2000, maxResponseBytes: 1000 });
     expect((await allowed(`http://localhost:${port}/`, {}, '{}')).statusCode).toBe(200);
     strict.close(); allowed.close();

@@ -1,4 +1,5 @@
 import { openHeaderValues, webhookHeaders, type CustomHeader, type SecretBox } from '@firewatch/webhooks/shared';
+import { ATTEMPT_ERRORS } from './attempt-error.js';
 import { nextTransition, type AttemptResult } from './attempt-outcome.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { ClaimedDelivery, JobOutcome } from './dispatch.types.js';
@@ -13,6 +14,8 @@ export interface JobDeps {
   /** No new attempt starts once the job has run this long (the lease must outlast it plus one attempt). */
   budgetMs: number;
   stopping(): boolean;
+  /** Gets what went wrong before a request could be made (e.g. a key missing from WEBHOOK_SECRET_KEYS). */
+  logger?: Logger;
 }
 
 /** The request headers of one attempt (custom headers already opened): ours last, so nothing can override them. */
@@ -47,7 +50,9 @@ export async function runDeliveryJob(group: ClaimedDelivery[], deps: JobDeps): P
       opened ??= { secret: deps.secretBox.open(d.secret_ciphertext), headers: openHeaderValues(d.custom_headers, deps.secretBox) };
       result = await deps.post(d.url, attemptHeaders(d, opened.secret, opened.headers), d.payload);
     } catch (err) {
-      result = { statusCode: null, durationMs: 0, responseBody: null, retryAfterMs: null, error: (err as Error).message };
+      // Readers of the endpoint see the generic text; the operator sees the cause in the log.
+      deps.logger?.error('webhook attempt not made', { endpoint_id: d.endpoint_id, delivery_id: d.id, error: (err as Error).message });
+      result = { statusCode: null, durationMs: 0, responseBody: null, retryAfterMs: null, error: ATTEMPT_ERRORS.internal };
     }
     const now = new Date();
     const next = nextTransition(result, d.failures, deps.retry, now);

@@ -3,7 +3,9 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import type { Logger } from '@firewatch/logger';
 import type { AddressPolicy } from '../domain/address-policy.js';
+import { ATTEMPT_ERRORS, publicAttemptError } from '../domain/attempt-error.js';
 import type { AttemptResult } from '../domain/attempt-outcome.js';
 import { parseRetryAfter } from '../domain/retry-policy.js';
 
@@ -13,6 +15,8 @@ export interface WebhookHttpOptions {
   timeoutMs: number;
   /** Bytes of response body read (and stored); the connection is dropped past this. */
   maxResponseBytes: number;
+  /** Gets the detail of each failed request; the attempt stores only a generic text. */
+  logger?: Logger;
 }
 
 export type PostWebhook = (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
@@ -53,6 +57,7 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
       const started = performance.now();
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
+      let timedOut = false;
       const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
         if (settled) return;
         settled = true;
@@ -64,12 +69,16 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
       try {
         target = new URL(url);
       } catch {
-        return fail('invalid URL');
+        return fail(ATTEMPT_ERRORS.invalidUrl);
       }
       const host = target.hostname.replace(/^\[|\]$/g, '');
+      const failWith = (publicText: string, detail: string) => {
+        opts.logger?.warn('webhook attempt failed', { host, error: publicText, detail });
+        fail(publicText);
+      };
       if (net.isIP(host)) {
         const refusal = opts.policy.refusal(host);
-        if (refusal) return fail(refusal);
+        if (refusal) return failWith(ATTEMPT_ERRORS.notAllowed, refusal);
       }
       const transport = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
       if (!transport) return fail(`unsupported scheme ${target.protocol}`);
@@ -80,8 +89,11 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
         lookup,
         headers: { ...headers, 'content-length': String(payload.length) },
       });
-      timer = setTimeout(() => req.destroy(new Error(`timed out after ${opts.timeoutMs} ms`)), opts.timeoutMs);
-      req.on('error', (err: Error & { code?: string }) => fail(err.message || err.code || 'request failed'));
+      timer = setTimeout(() => { timedOut = true; req.destroy(new Error('attempt deadline')); }, opts.timeoutMs);
+      req.on('error', (err: Error & { code?: string }) => {
+        if (timedOut) return fail(`timed out after ${opts.timeoutMs} ms`);
+        failWith(publicAttemptError(err), `${err.code ?? ''} ${err.message}`.trim());
+      });
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
