@@ -1,3 +1,4 @@
+import type { Logger } from '@firewatch/logger';
 import { openHeaderValues, webhookHeaders, type CustomHeader, type SecretBox } from '@firewatch/webhooks/shared';
 import { ATTEMPT_ERRORS } from './attempt-error.js';
 import { nextTransition, type AttemptResult } from './attempt-outcome.js';

@@ -31,7 +31,9 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
     async listByEndpoint(teamId, endpointId, query) {
       const q = knex(DELIVERIES).where({ team_id: teamId, endpoint_id: endpointId });
       if (query.status) q.whereIn('status', query.status);
-      if (query.subjectIds) q.whereIn(knex.raw(`(payload::jsonb #>> '{data,id}')`), query.subjectIds);
+      if (query.subjectIds) {
+        q.whereRaw(`(payload::jsonb #>> '{data,id}') IN (SELECT jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(query.subjectIds)]);
+      }
       const { number, size } = query.page;
       const rows = (await q
         .clone()
