@@ -104,6 +104,7 @@ describe('webhooks through the gateway', () => {
     expect((await createEndpoint({ name: 'Watcher', url: watcher.url, event_types: ['webhooks_endpoint.created', 'webhooks_endpoint.updated'] })).status).toBe(201);
     const created = await createEndpoint({ name: 'Creds hook', url: rx.url, event_types: ['environment.created'], custom_headers: [{ name: 'Authorization', value: credential }] });
     expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store'); // it reveals the secret
     const id = created.body.data.id;
     const masked = [{ name: 'Authorization', value: `****${credential.slice(-4)}` }];
     expect(created.body.data.attributes.custom_headers).toEqual(masked);

@@ -60,7 +60,10 @@ export function createResourceRouter(def: ResourceDefinition, service: ResourceS
     router.post(def.path, async (req, res) => {
       assertOnlyParams(req.query as Record<string, unknown>, []);
       const attributes = parseRequestDocument(req.body, { type: def.type, attributes: def.create }) as Row;
-      sendDocument(res, 201, singleDocument(await service.create(getPrincipal(req), attributes)));
+      const record = await service.create(getPrincipal(req), attributes);
+      // A revealed one-time value (e.g. a webhook secret) must not stay in any cache.
+      if (def.revealOnCreate) res.setHeader('Cache-Control', 'no-store');
+      sendDocument(res, 201, singleDocument(record));
     });
   }
   if (ops.has('update')) {

@@ -10,6 +10,7 @@ describe('webhooks endpoints', () => {
   it('creates with a generated whsec_ secret shown once, stored encrypted and masked afterwards', async () => {
     const created = await h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name: 'Ops hook', url: URL, event_types: ['environment.created'] }) });
     expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
     const { id, attributes } = created.body.data;
     expect(attributes).toMatchObject({ name: 'Ops hook', slug: 'ops-hook', url: URL, event_types: ['environment.created'], enabled: true, custom_headers: [] });
     expect(attributes.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -18,6 +19,7 @@ describe('webhooks endpoints', () => {
     expect(secretBox.open(row.secret_ciphertext)).toBe(attributes.secret);
     const read = await h.call('GET', `/v1/webhooks/endpoints/${id}`);
     expect(read.body.data.attributes.secret).toBe(`whsec_****${attributes.secret.slice(-4)}`);
+    expect(read.headers.get('cache-control')).toBeNull();
     const bySlug = await h.call('GET', '/v1/webhooks/endpoints/ops-hook');
     expect(bySlug.body.data.id).toBe(id);
     const events = await h.db.knex('outbox').select('type', 'payload').orderBy('seq');

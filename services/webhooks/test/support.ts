@@ -15,7 +15,7 @@ export const secretBox = createSecretBox({ keys: [], fallbackSecret: 't'.repeat(
 export interface Harness {
   db: TestDatabase;
   server: Listening;
-  call(method: string, path: string, options?: { body?: unknown; principal?: Record<string, unknown> }): Promise<{ status: number; body: any }>;
+  call(method: string, path: string, options?: { body?: unknown; principal?: Record<string, unknown> }): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -32,7 +32,7 @@ export async function startWebhooks(allowHttp = false): Promise<Harness> {
       if (options.body !== undefined) headers['content-type'] = MEDIA;
       const res = await fetch(`${server.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
     },
     async close() {
       await server.close();
