@@ -36,6 +36,10 @@ export const configSchema = z.object({
   WEBHOOK_CONCURRENCY: env.int(64, 1),
   WEBHOOK_CLAIM_BATCH: env.int(100, 1),
   WEBHOOK_POLL_INTERVAL_MS: env.int(250, 10),
+  /** Deliveries and their attempts older than this many days are deleted. */
+  WEBHOOK_RETENTION_DAYS: env.int(30, 1),
+  /** How often each replica looks for deliveries past retention (default hourly). */
+  WEBHOOK_PRUNE_INTERVAL_MS: env.int(3_600_000, 1000),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -5,15 +5,18 @@ import { createEndpointsResource, createSecretBox, DISPATCHER_BINDINGS, DISPATCH
 import type { Config } from './config.js';
 import { createDispatchRepository } from './data/dispatch.repository.js';
 import { createIntakeRepository } from './data/intake.repository.js';
+import { createRetentionRepository } from './data/retention.repository.js';
 import { createAddressPolicy } from './domain/address-policy.js';
 import { runDeliveryJob } from './domain/delivery-job.js';
 import { createDispatchLoop } from './domain/dispatch-loop.js';
+import { createRetentionJob } from './domain/retention-job.js';
 import { createWebhookHttpClient } from './outbound/webhook-http.client.js';
 import { createEventIntake } from './queue/event-intake.js';
 
 export type DispatcherConfig = Pick<Config, 'AMQP_URL' | 'INTERNAL_TOKEN_SECRET' | 'WEBHOOK_QUEUE' | 'WEBHOOK_PREFETCH' | 'WEBHOOK_ALLOW_HTTP'
   | 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_SECRET_KEYS' | 'WEBHOOK_RETRY_SCHEDULE_MS' | 'WEBHOOK_RETRY_JITTER' | 'WEBHOOK_RETRY_AFTER_MAX_MS'
-  | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RESPONSE_MAX_BYTES' | 'WEBHOOK_DISABLE_AFTER_MS' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_CLAIM_BATCH' | 'WEBHOOK_POLL_INTERVAL_MS'>;
+  | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RESPONSE_MAX_BYTES' | 'WEBHOOK_DISABLE_AFTER_MS' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_CLAIM_BATCH' | 'WEBHOOK_POLL_INTERVAL_MS'
+  | 'WEBHOOK_RETENTION_DAYS' | 'WEBHOOK_PRUNE_INTERVAL_MS'>;
 
 /**
  * Wires the dispatcher: the queue consumer stores deliveries, the loop sends them.
@@ -57,6 +60,13 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     }),
   });
 
+  const retention = createRetentionJob({
+    prune: createRetentionRepository(knex).prune,
+    retentionDays: config.WEBHOOK_RETENTION_DAYS,
+    intervalMs: config.WEBHOOK_PRUNE_INTERVAL_MS,
+    logger,
+  });
+
   const intake = createEventIntake({ repository: createIntakeRepository(knex), logger, maxBatch: config.WEBHOOK_PREFETCH, onStored: () => loop.wake() });
   const consumer = createAmqpConsumer({
     amqpUrl: config.AMQP_URL,
@@ -71,15 +81,18 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
   return {
     async start() {
       loop.start();
+      retention.start();
       await consumer.start();
     },
     async stop() {
       await consumer.stop();
       await intake.idle();
       await loop.stop();
+      await retention.stop();
       post.close();
     },
     get consuming() { return consumer.connected; },
     stats: loop.stats,
+    retention,
   };
 }

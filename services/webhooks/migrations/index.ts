@@ -2,6 +2,7 @@ import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
 import * as endpoints from './20261201-0001-webhooks-endpoints.js';
 import * as deliveries from './20261201-0002-webhooks-deliveries.js';
+import * as deliveriesCreatedAt from './20261215-0003-webhooks-deliveries-created-at.js';
 
 /**
  * Every schema change of the webhooks database, applied in name order. The webhooks
@@ -12,4 +13,5 @@ export const migrations: Migrations = {
   '20261201-0000-outbox': outboxMigration,
   '20261201-0001-webhooks-endpoints': endpoints,
   '20261201-0002-webhooks-deliveries': deliveries,
+  '20261215-0003-webhooks-deliveries-created-at': deliveriesCreatedAt,
 };

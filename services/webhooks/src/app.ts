@@ -5,6 +5,7 @@ import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { buildOpenApiDocument, createResourceModule, createServiceApp } from '@firewatch/resource-kit';
 import { createDeliveriesRepository } from './data/deliveries.repository.js';
+import { createEndpointCounter } from './data/endpoint-cap.repository.js';
 import { createDeliveriesService } from './domain/deliveries.service.js';
 import type { SecretBox } from './domain/secret-box.js';
 import { createEndpointsResource } from './domain/webhooks-endpoints.resource.js';
@@ -17,12 +18,18 @@ export interface WebhooksDeps {
   tokens: InternalTokens;
   secretBox: SecretBox;
   allowHttp: boolean;
+  /** Endpoints one team may have (WEBHOOK_MAX_ENDPOINTS_PER_TEAM); default 50. */
+  maxEndpointsPerTeam?: number;
   readiness?: Record<string, () => Promise<unknown>>;
   bodyLimit?: string;
 }
 
 export function createWebhooksApp(deps: WebhooksDeps): Express {
-  const endpoints = createEndpointsResource({ allowHttp: deps.allowHttp, secretBox: deps.secretBox });
+  const endpoints = createEndpointsResource({
+    allowHttp: deps.allowHttp,
+    secretBox: deps.secretBox,
+    cap: { max: deps.maxEndpointsPerTeam ?? 50, count: createEndpointCounter() },
+  });
   const module = createResourceModule(endpoints, { knex: deps.knex, writeEvent: (tx, event) => writeEvent(tx as Knex.Transaction, event) });
   const deliveries = createDeliveriesService({ repository: createDeliveriesRepository(deps.knex), endpoints: module.service });
   return createServiceApp({

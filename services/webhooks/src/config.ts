@@ -10,6 +10,8 @@ export const configSchema = z.object({
   WEBHOOK_QUEUE: z.string().min(1).default('webhook-dispatcher'),
   /** base64 32-byte keys encrypting endpoint secrets; the first encrypts. Unset: derived from INTERNAL_TOKEN_SECRET. */
   WEBHOOK_SECRET_KEYS: env.list(),
+  /** Endpoints one team may have; every event fans out to each (security review #18). */
+  WEBHOOK_MAX_ENDPOINTS_PER_TEAM: env.int(50, 1),
 });
 
 export type Config = z.infer<typeof configSchema>;

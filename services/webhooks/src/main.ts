@@ -31,6 +31,7 @@ const app = createWebhooksApp({
   tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
   secretBox,
   allowHttp: config.WEBHOOK_ALLOW_HTTP,
+  maxEndpointsPerTeam: config.WEBHOOK_MAX_ENDPOINTS_PER_TEAM,
   bodyLimit: config.BODY_LIMIT,
   readiness: {
     database: () => knex.raw('select 1'),

@@ -19,11 +19,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startWebhooks(allowHttp = false): Promise<Harness> {
+export async function startWebhooks(allowHttp = false, options: { maxEndpointsPerTeam?: number } = {}): Promise<Harness> {
   const db = await createTestDatabase('fw_wh_test');
   await migrate(db.knex, migrations);
   const logger = createLogger({ service: 'test', level: 'silent' });
-  const server = await listen(createWebhooksApp({ knex: db.knex as Knex, logger, tokens, secretBox, allowHttp }));
+  const server = await listen(createWebhooksApp({ knex: db.knex as Knex, logger, tokens, secretBox, allowHttp, ...options }));
   return {
     db,
     server,

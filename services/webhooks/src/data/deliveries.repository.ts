@@ -19,6 +19,8 @@ export interface DeliveriesRepository {
   listByEndpoint(teamId: number, endpointId: string, query: DeliveryListQuery): Promise<{ rows: DeliveryRow[]; total: number }>;
   find(teamId: number, id: string): Promise<DeliveryRow | undefined>;
   attempts(deliveryIds: string[], page?: { number: number; size: number }): Promise<{ rows: AttemptRow[]; total: number }>;
+  /** At most the `perDelivery` latest attempts of each delivery, oldest first within each. */
+  latestAttempts(deliveryIds: string[], perDelivery: number): Promise<AttemptRow[]>;
   /** Makes the delivery due now on a fresh retry ladder, marked as a manual attempt. */
   scheduleNow(teamId: number, id: string): Promise<DeliveryRow | undefined>;
   endpointEnabled(teamId: number, endpointId: string): Promise<boolean>;
@@ -61,6 +63,16 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
       const total = rows.length ? Number(rows[0].__total) : 0;
       for (const r of rows) delete r.__total;
       return { rows, total };
+    },
+    async latestAttempts(deliveryIds, perDelivery) {
+      if (!deliveryIds.length) return [];
+      const ranked = knex(ATTEMPTS)
+        .whereIn('delivery_id', deliveryIds)
+        .select(`${ATTEMPTS}.*`, knex.raw('row_number() over (partition by delivery_id order by attempt_number desc) as __rank'));
+      const rows = (await knex.from(ranked.as('ranked')).where('__rank', '<=', perDelivery)
+        .orderBy([{ column: 'delivery_id' }, { column: 'attempt_number' }])) as (AttemptRow & { __rank?: string })[];
+      for (const r of rows) delete r.__rank;
+      return rows;
     },
     async scheduleNow(teamId, id) {
       if (!UUID.test(id)) return undefined;

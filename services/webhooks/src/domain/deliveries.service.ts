@@ -5,6 +5,8 @@ import type { ResourceService } from '@firewatch/resource-kit';
 import type { AttemptRow, DeliveriesRepository, DeliveryListQuery, DeliveryRow } from '../data/deliveries.repository.js';
 
 const PERMISSION = { scope: null, side: 'ir' } as const;
+/** `include=attempts` carries at most this many (the latest) per delivery; `/attempts` pages through all. */
+export const INCLUDED_ATTEMPTS_MAX = 20;
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null));
 
 /** A delivery as the API returns it: spec 2.16's attributes plus its state. */
@@ -63,7 +65,7 @@ export function createDeliveriesService(deps: { repository: DeliveriesRepository
   }
 
   async function attemptsOf(rows: DeliveryRow[]) {
-    return (await repository.attempts(rows.map((r) => r.id))).rows.map(serializeAttempt);
+    return (await repository.latestAttempts(rows.map((r) => r.id), INCLUDED_ATTEMPTS_MAX)).map(serializeAttempt);
   }
 
   return {

@@ -12,6 +12,12 @@ export interface EndpointsResourceOptions {
   /** Accept http:// URLs (loopback receivers in tests); https only otherwise. */
   allowHttp: boolean;
   secretBox: SecretBox;
+  /**
+   * Endpoints one team may have (every event fans out to each of them). `count` runs in
+   * the create's transaction and must serialise concurrent creates of a team. Unset: no
+   * cap (the dispatcher only serialises endpoints).
+   */
+  cap?: { max: number; count(tx: unknown, teamId: number): Promise<number> };
 }
 
 const eventTypes = z
@@ -64,7 +70,10 @@ export function createEndpointsResource(options: EndpointsResourceOptions): Reso
     filters: { slug: 'string', name: 'string' },
     sorts: ['name', 'slug', 'created_at', 'updated_at'],
     defaultSort: [{ field: 'created_at', direction: 'asc' }],
-    validate: (attributes, ctx) => {
+    validate: async (attributes, ctx) => {
+      if (!ctx.existing && options.cap && (await options.cap.count(ctx.tx, ctx.principal.team_id)) >= options.cap.max) {
+        return [{ pointer: '/data', code: 'limit_reached', detail: `This team already has ${options.cap.max} webhook endpoints, the most it may have; delete one first.` }];
+      }
       if (ctx.principal.record_ids !== null && ctx.existing && Array.isArray(attributes.event_types)
         && widensSubscription(ctx.existing.event_types as string[], attributes.event_types as string[])) {
         throw new ForbiddenError('A record-scoped key may narrow the event types of an endpoint but not widen them.', { code: 'subscription_widening' });
