@@ -32,6 +32,8 @@ export function backing(env = process.env) {
  */
 export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'info' } = {}) {
   const b = backing();
+  // FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1: deliver webhooks to receivers on this machine.
+  const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
   const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, webhooks: 8085, dispatcher: 8086, ...ports };
   const common = {
     INTERNAL_TOKEN_SECRET: secret ?? secrets().INTERNAL_TOKEN_SECRET,
@@ -54,14 +56,14 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     webhooks: {
       ...common, SERVICE_NAME: 'webhooks', PORT: String(p.webhooks),
       DATABASE_URL: `${b.pg}/firewatch_webhooks${dbSuffix}`,
-      // Local runs deliver to receivers on this machine over plain HTTP.
-      WEBHOOK_ALLOW_HTTP: 'true',
+      // Plain-HTTP receivers on this machine only when asked: every service listens on
+      // 127.0.0.1, so a loopback allow-list would let any tenant POST to all of them.
+      ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true' } : {}),
     },
     'webhook-dispatcher': {
       ...common, SERVICE_NAME: 'webhook-dispatcher', PORT: String(p.dispatcher),
       DATABASE_URL: `${b.pg}/firewatch_webhooks${dbSuffix}`,
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
+      ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' } : {}),
     },
     gateway: {
       ...common, SERVICE_NAME: 'gateway', PORT: String(p.gateway),
