@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, serviceFields } from '@firewatch/config';
+import { requireSecretKeysInProduction } from '@firewatch/webhooks/shared';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/retry-policy.js';
 
 const msList = z
@@ -24,6 +25,7 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_HTTP: env.bool(false),
   /** CIDRs exempt from the refusal of private, loopback and link-local addresses. */
   WEBHOOK_ALLOWED_NETWORKS: env.list(),
+  /** Keys opening endpoint secrets and header values (see the webhooks service); required in production. */
   WEBHOOK_SECRET_KEYS: env.list(),
   /** Delays before retry 1..n; the default is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
   WEBHOOK_RETRY_SCHEDULE_MS: msList,
@@ -40,6 +42,10 @@ export const configSchema = z.object({
   WEBHOOK_RETENTION_DAYS: env.int(30, 1),
   /** How often each replica looks for deliveries past retention (default hourly). */
   WEBHOOK_PRUNE_INTERVAL_MS: env.int(3_600_000, 1000),
-});
+  /** `production` requires WEBHOOK_SECRET_KEYS instead of a key derived from a shared secret. */
+  NODE_ENV: z.string().optional(),
+})
+  // Runs even when other variables are wrong, so one start-up names every problem.
+  .superRefine(requireSecretKeysInProduction, { when: () => true });
 
 export type Config = z.infer<typeof configSchema>;

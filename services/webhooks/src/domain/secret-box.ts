@@ -19,7 +19,8 @@ function decodeKey(text: string): Buffer {
 /**
  * A box over `keys` (base64, 32 bytes each; the first seals, all open, so keys can
  * rotate). Without keys, one is derived from `fallbackSecret` (the internal token
- * secret) with HKDF, so a local system needs no extra setting; production sets its own.
+ * secret) with HKDF, so a local system needs no extra setting; the configs refuse that
+ * in production (NODE_ENV=production requires WEBHOOK_SECRET_KEYS).
  */
 export function createSecretBox(options: { keys: string[]; fallbackSecret: string }): SecretBox {
   const raw = options.keys.length

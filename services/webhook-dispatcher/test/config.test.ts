@@ -1,0 +1,21 @@
+import { ConfigError, loadConfig } from '@firewatch/config';
+import { configSchema } from '../src/config.js';
+
+const BASE = { DATABASE_URL: 'postgres://db/webhooks', AMQP_URL: 'amqp://broker', INTERNAL_TOKEN_SECRET: 'i'.repeat(32) };
+const KEY = Buffer.alloc(32, 5).toString('base64');
+
+describe('dispatcher configuration', () => {
+  it('refuses to start in production without WEBHOOK_SECRET_KEYS, naming the variable (security review #7)', () => {
+    let error: unknown;
+    try { loadConfig(configSchema, { ...BASE, NODE_ENV: 'production' }); } catch (err) { error = err; }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues).toEqual([{ variable: 'WEBHOOK_SECRET_KEYS', message: expect.stringMatching(/required when NODE_ENV=production/) }]);
+    expect(loadConfig(configSchema, { ...BASE, NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: KEY }).WEBHOOK_SECRET_KEYS).toEqual([KEY]);
+    expect(loadConfig(configSchema, BASE).WEBHOOK_SECRET_KEYS).toEqual([]);
+  });
+
+  it('reads the retention settings (security review #18)', () => {
+    expect(loadConfig(configSchema, BASE)).toMatchObject({ WEBHOOK_RETENTION_DAYS: 30, WEBHOOK_PRUNE_INTERVAL_MS: 3_600_000 });
+    expect(() => loadConfig(configSchema, { ...BASE, WEBHOOK_RETENTION_DAYS: '0' })).toThrow(/WEBHOOK_RETENTION_DAYS/);
+  });
+});

@@ -1,0 +1,36 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { ConfigError, loadConfig } from '@firewatch/config';
+import { configSchema } from '../src/config.js';
+
+const pub = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+const BASE = {
+  DATABASE_URL: 'postgres://db/webhooks', AMQP_URL: 'amqp://broker', INTERNAL_TOKEN_SECRET: 'i'.repeat(32),
+  PRINCIPAL_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...pub, kid: 'k1', alg: 'EdDSA' }] }),
+};
+const KEY = Buffer.alloc(32, 5).toString('base64');
+
+function issues(env: Record<string, string>) {
+  try {
+    loadConfig(configSchema, env);
+    return [];
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return err.issues;
+  }
+}
+
+describe('webhooks configuration (security review #7)', () => {
+  it('refuses to start in production without WEBHOOK_SECRET_KEYS, naming the variable', () => {
+    for (const env of [{ ...BASE, NODE_ENV: 'production' }, { ...BASE, NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: '' }]) {
+      expect(issues(env)).toEqual([{ variable: 'WEBHOOK_SECRET_KEYS', message: expect.stringMatching(/required when NODE_ENV=production/) }]);
+    }
+    // Named even next to another bad variable, so one start names every problem.
+    expect(issues({ ...BASE, NODE_ENV: 'production', DB_POOL_MAX: 'many' }).map((i) => i.variable).sort()).toEqual(['DB_POOL_MAX', 'WEBHOOK_SECRET_KEYS']);
+  });
+
+  it('accepts production with keys, and a derived key outside production', () => {
+    expect(loadConfig(configSchema, { ...BASE, NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: KEY }).WEBHOOK_SECRET_KEYS).toEqual([KEY]);
+    expect(loadConfig(configSchema, { ...BASE, NODE_ENV: 'development' }).WEBHOOK_SECRET_KEYS).toEqual([]);
+    expect(loadConfig(configSchema, BASE).WEBHOOK_MAX_ENDPOINTS_PER_TEAM).toBe(50);
+  });
+});
