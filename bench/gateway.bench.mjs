@@ -37,13 +37,14 @@ try {
   const id = created.data.id;
 
   // The direct run carries a principal signed as the gateway would sign it.
-  const { createInternalTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
+  const { createPrincipalSigner, createSystemTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
   const resolved = await fetch(`${envs.urls.auth}/internal/credentials/resolve`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${await createInternalTokens(envs.auth.INTERNAL_TOKEN_SECRET, { ttlSeconds: 3600 }).signSystem('bench')}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${await createSystemTokens(envs.auth.SYSTEM_TOKEN_SECRET).sign('bench')}`, 'content-type': 'application/json' },
     body: JSON.stringify({ token }),
   }).then((r) => r.json());
-  const principalToken = await createInternalTokens(envs.auth.INTERNAL_TOKEN_SECRET, { ttlSeconds: 3600 }).signPrincipal(resolved.principal);
+  const principalToken = await createPrincipalSigner({ privateKey: JSON.parse(envs.gateway.PRINCIPAL_SIGNING_KEY), ttlSeconds: 3600 })
+    .sign(resolved.principal, { audience: 'incident-config', method: 'GET', path: `/v1/environments/${id}` });
 
   const run = (url, headers, conns = connections) =>
     new Promise((resolve, reject) => {

@@ -43,8 +43,8 @@ try {
   }).then((r) => r.json());
   const envUrl = `${envs.urls.gateway}/v1/environments/${created.data.id}`;
 
-  const { createInternalTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
-  const systemToken = await createInternalTokens(envs.auth.INTERNAL_TOKEN_SECRET, { ttlSeconds: 3600 }).signSystem('bench');
+  const { createSystemTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
+  const systemToken = await createSystemTokens(envs.auth.SYSTEM_TOKEN_SECRET, { ttlSeconds: 3600 }).sign('bench');
   const resolve = (token) => ({
     url: `${envs.urls.auth}/internal/credentials/resolve`,
     method: 'POST',

@@ -1,6 +1,6 @@
 // The local system's settings: one place for the start script, the CLI wrapper and
 // the end-to-end tests. Secrets are made once per checkout and kept in .firewatch/.
-import { randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,11 +9,30 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const stateDir = path.join(root, '.firewatch');
 const secretsFile = path.join(stateDir, 'secrets.json');
 
+/** A new Ed25519 principal key: the private JWK for the gateway, a public JWKS for the services. */
+export function principalKeyPair() {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const pub = publicKey.export({ format: 'jwk' });
+  const kid = createHash('sha256').update(pub.x).digest('base64url').slice(0, 16);
+  return {
+    PRINCIPAL_SIGNING_KEY: JSON.stringify({ ...privateKey.export({ format: 'jwk' }), kid, alg: 'EdDSA' }),
+    PRINCIPAL_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...pub, kid, alg: 'EdDSA', use: 'sig' }] }),
+  };
+}
+
 function secrets() {
-  if (fs.existsSync(secretsFile)) return JSON.parse(fs.readFileSync(secretsFile, 'utf8'));
-  fs.mkdirSync(stateDir, { recursive: true });
-  const made = { INTERNAL_TOKEN_SECRET: randomBytes(32).toString('base64url') };
-  fs.writeFileSync(secretsFile, JSON.stringify(made, null, 2), { mode: 0o600 });
+  const kept = fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {};
+  // Checkouts made before a secret existed get it added; existing ones are kept.
+  const made = {
+    INTERNAL_TOKEN_SECRET: randomBytes(32).toString('base64url'),
+    SYSTEM_TOKEN_SECRET: randomBytes(32).toString('base64url'),
+    ...(kept.PRINCIPAL_SIGNING_KEY ? {} : principalKeyPair()),
+    ...kept,
+  };
+  if (Object.keys(made).length !== Object.keys(kept).length) {
+    fs.mkdirSync(stateDir, { recursive: true });
+    fs.writeFileSync(secretsFile, JSON.stringify(made, null, 2), { mode: 0o600 });
+  }
   return made;
 }
 
@@ -32,11 +51,14 @@ export function backing(env = process.env) {
  */
 export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'info' } = {}) {
   const b = backing();
+  const s = secrets();
   // FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1: deliver webhooks to receivers on this machine.
   const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
   const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, webhooks: 8085, dispatcher: 8086, ...ports };
   const common = {
-    INTERNAL_TOKEN_SECRET: secret ?? secrets().INTERNAL_TOKEN_SECRET,
+    INTERNAL_TOKEN_SECRET: secret ?? s.INTERNAL_TOKEN_SECRET,
+    // Every service may verify principals; only the gateway gets the private key.
+    PRINCIPAL_PUBLIC_KEYS: s.PRINCIPAL_PUBLIC_KEYS,
     AMQP_URL: b.amqp,
     LOG_LEVEL: logLevel,
     HOST: '127.0.0.1',
@@ -48,6 +70,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       ISSUER_URL: `http://127.0.0.1:${p.auth}`,
       // Dynamic-registration rate limit shared by replicas; OAuth keys derive from the secret.
       REDIS_URL: b.redis,
+      SYSTEM_TOKEN_SECRET: s.SYSTEM_TOKEN_SECRET,
     },
     'incident-config': {
       ...common, SERVICE_NAME: 'incident-config', PORT: String(p.incidentConfig),
@@ -68,6 +91,8 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     gateway: {
       ...common, SERVICE_NAME: 'gateway', PORT: String(p.gateway),
       REDIS_URL: b.redis,
+      PRINCIPAL_SIGNING_KEY: s.PRINCIPAL_SIGNING_KEY,
+      SYSTEM_TOKEN_SECRET: s.SYSTEM_TOKEN_SECRET,
       AUTH_SERVICE_URL: `http://127.0.0.1:${p.auth}`,
       INCIDENT_CONFIG_URL: `http://127.0.0.1:${p.incidentConfig}`,
       WEBHOOKS_URL: `http://127.0.0.1:${p.webhooks}`,

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import express, { type Express, type RequestHandler } from 'express';
-import type { InternalTokens } from '@firewatch/auth';
+import type { PrincipalSigner } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
 import type { GatewayConfig } from './config.js';
@@ -23,7 +23,8 @@ export interface GatewayDeps {
   /** 'redis' when the store is shared by replicas; reported by /readyz. */
   rateLimitStoreKind: 'redis' | 'memory';
   credentialResolver: CredentialResolver;
-  tokens: InternalTokens;
+  /** Signs principals with the gateway's private key (PRINCIPAL_SIGNING_KEY). */
+  signer: PrincipalSigner;
   routes?: readonly Route[];
 }
 
@@ -57,7 +58,7 @@ function onlyV1(handler: RequestHandler): RequestHandler {
  * and forward it to the owning service with a signed principal.
  */
 export function createGatewayApp(deps: GatewayDeps): GatewayApp {
-  const { config, logger, rateLimitStore, credentialResolver, tokens } = deps;
+  const { config, logger, rateLimitStore, credentialResolver, signer } = deps;
   const agentOptions = { keepAlive: true, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' as const };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
 
@@ -65,7 +66,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   for (const [name, baseUrl] of Object.entries(upstreamUrls(config)) as [UpstreamName, string | undefined][]) {
     if (baseUrl === undefined) continue;
     proxies.set(name, createUpstreamForwarder({
-      name, baseUrl, agents, logger,
+      name, baseUrl, agents, logger, signer,
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
     }));
@@ -90,7 +91,6 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   v1.use(forwardMiddleware({
     match: createRouteMatcher(deps.routes ?? ROUTES),
     proxies,
-    tokens,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
   }));
 

@@ -11,7 +11,10 @@ const optionalUrl = () =>
 export const gatewayConfigSchema = z.object({
   PORT: env.port(8080),
   HOST: z.string().default('0.0.0.0'),
-  INTERNAL_TOKEN_SECRET: env.secret(),
+  /** The private key principals are signed with; the services hold only its public half. */
+  PRINCIPAL_SIGNING_KEY: env.privateJwk(),
+  /** Shared with the auth service only: authenticates the gateway's credential look-ups. */
+  SYSTEM_TOKEN_SECRET: env.secret(),
   AUTH_SERVICE_URL: env.url().transform((v) => v.replace(/\/+$/, '')),
   INCIDENT_CONFIG_URL: optionalUrl(),
   COMMUNICATIONS_URL: optionalUrl(),

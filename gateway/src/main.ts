@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createInternalTokens } from '@firewatch/auth';
+import { createPrincipalSigner, createSystemTokens } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
 import { createGatewayApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
@@ -12,8 +12,8 @@ import type { RateLimitStore } from './data/rate-limit.store.js';
 
 const config = loadGatewayConfig();
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-// Sized like the credential cache, so every cached credential keeps its signed principal.
-const tokens = createInternalTokens(config.INTERNAL_TOKEN_SECRET, { cacheSize: 50_000 });
+// Sized like the credential cache, so busy credentials keep their signed principals.
+const signer = createPrincipalSigner({ privateKey: config.PRINCIPAL_SIGNING_KEY, cacheSize: 50_000 });
 
 let rateLimitStore: RateLimitStore;
 if (config.REDIS_URL) {
@@ -24,7 +24,7 @@ if (config.REDIS_URL) {
 }
 
 const credentialResolver = createCredentialResolver({
-  source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, tokens, logger }),
+  source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, systemTokens: createSystemTokens(config.SYSTEM_TOKEN_SECRET), logger }),
   ttlMs: config.CREDENTIAL_CACHE_TTL_MS,
 });
 
@@ -34,7 +34,7 @@ const gateway = createGatewayApp({
   rateLimitStore,
   rateLimitStoreKind: config.REDIS_URL ? 'redis' : 'memory',
   credentialResolver,
-  tokens,
+  signer,
 });
 
 const server = http.createServer(gateway.app);

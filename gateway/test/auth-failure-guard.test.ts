@@ -1,7 +1,7 @@
 import { addressBucket, createAuthFailureGuard } from '../src/domain/auth-failure-guard.js';
 import { createMemoryRateLimitStore } from '../src/data/memory-rate-limit.store.js';
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
-import { bearer, readJson, startGateway, type StartedGateway, tokens } from './support/gateway-harness.js';
+import { bearer, readJson, startGateway, type StartedGateway, systemTokens } from './support/gateway-harness.js';
 
 const get = (gateway: StartedGateway, token: string, headers: Record<string, string> = {}) =>
   fetch(`${gateway.url}/v1/environments`, { headers: bearer(token, headers) });
@@ -23,7 +23,7 @@ describe('credential guessing', () => {
   let proxied: StartedGateway;
 
   beforeAll(async () => {
-    auth = await startFakeAuth(tokens);
+    auth = await startFakeAuth(systemTokens);
     upstream = await startFakeUpstream();
     const env = { INCIDENT_CONFIG_URL: upstream.url, CREDENTIAL_CACHE_TTL_MS: '60000', RATE_LIMIT_READS: '1000', RATE_LIMIT_TEAM_READS: '1000', AUTH_FAILURES_PER_WINDOW: '3' };
     direct = await startGateway({ authUrl: auth.url, env });

@@ -1,5 +1,5 @@
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
-import { bearer, readJson, startGateway, type StartedGateway, tokens } from './support/gateway-harness.js';
+import { bearer, readJson, startGateway, type StartedGateway, systemTokens } from './support/gateway-harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -9,7 +9,7 @@ describe('gateway authentication', () => {
   let gateway: StartedGateway;
 
   beforeAll(async () => {
-    auth = await startFakeAuth(tokens);
+    auth = await startFakeAuth(systemTokens);
     upstream = await startFakeUpstream();
     gateway = await startGateway({
       authUrl: auth.url,
@@ -108,7 +108,7 @@ describe('gateway authentication', () => {
     auth.grant('fw_known', freshPrincipal());
     const misconfigured = await startGateway({
       authUrl: auth.url,
-      env: { INCIDENT_CONFIG_URL: upstream.url, INTERNAL_TOKEN_SECRET: 'another-secret-0123456789abcdef0123' },
+      env: { INCIDENT_CONFIG_URL: upstream.url, SYSTEM_TOKEN_SECRET: 'another-secret-0123456789abcdef0123' },
     });
     try {
       const res = await fetch(`${misconfigured.url}/v1/environments`, { headers: bearer('fw_known') });

@@ -1,12 +1,18 @@
 import { ConfigError } from '@firewatch/config';
+import { TEST_PRINCIPAL_KEYS } from '@firewatch/testing';
 import { parseGatewayConfig } from '../src/config.js';
 
-const required = { INTERNAL_TOKEN_SECRET: 's'.repeat(32), AUTH_SERVICE_URL: 'http://auth:8081/' };
+const required = {
+  PRINCIPAL_SIGNING_KEY: JSON.stringify(TEST_PRINCIPAL_KEYS.privateKey),
+  SYSTEM_TOKEN_SECRET: 's'.repeat(32),
+  AUTH_SERVICE_URL: 'http://auth:8081/',
+};
 
 describe('gateway configuration', () => {
   it('applies the documented defaults', () => {
     expect(parseGatewayConfig(required)).toEqual({
       ...required,
+      PRINCIPAL_SIGNING_KEY: TEST_PRINCIPAL_KEYS.privateKey,
       AUTH_SERVICE_URL: 'http://auth:8081',
       PORT: 8080,
       HOST: '0.0.0.0',
@@ -42,13 +48,13 @@ describe('gateway configuration', () => {
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      parseGatewayConfig({ INTERNAL_TOKEN_SECRET: 'short', RATE_LIMIT_READS: '0', INCIDENT_CONFIG_URL: 'not a url' });
+      parseGatewayConfig({ SYSTEM_TOKEN_SECRET: 'short', RATE_LIMIT_READS: '0', INCIDENT_CONFIG_URL: 'not a url', PRINCIPAL_SIGNING_KEY: JSON.stringify(TEST_PRINCIPAL_KEYS.publicKeys.keys[0]) });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual(
-      ['AUTH_SERVICE_URL', 'INCIDENT_CONFIG_URL', 'INTERNAL_TOKEN_SECRET', 'RATE_LIMIT_READS'],
+      ['AUTH_SERVICE_URL', 'INCIDENT_CONFIG_URL', 'PRINCIPAL_SIGNING_KEY', 'RATE_LIMIT_READS', 'SYSTEM_TOKEN_SECRET'],
     );
   });
 });

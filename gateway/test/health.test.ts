@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { createLogger } from '@firewatch/logger';
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
-import { bearer, readJson, startGateway, type StartedGateway, tokens, uniquePrefix } from './support/gateway-harness.js';
+import { bearer, readJson, startGateway, type StartedGateway, systemTokens, uniquePrefix } from './support/gateway-harness.js';
 
 describe('gateway health and logs', () => {
   let auth: FakeAuth;
@@ -15,7 +15,7 @@ describe('gateway health and logs', () => {
   const redisUrl = () => process.env.TEST_REDIS_URL!;
 
   beforeAll(async () => {
-    auth = await startFakeAuth(tokens);
+    auth = await startFakeAuth(systemTokens);
     upstream = await startFakeUpstream();
   });
   afterAll(async () => {

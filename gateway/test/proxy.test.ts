@@ -1,8 +1,8 @@
 import http from 'node:http';
-import { type Principal, PRINCIPAL_HEADER } from '@firewatch/auth';
-import { listen } from '@firewatch/testing';
+import { createPrincipalVerifier, type Principal, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { listen, signAsGateway, TEST_PRINCIPAL_KEYS } from '@firewatch/testing';
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
-import { bearer, readJson, startGateway, type StartedGateway, tokens } from './support/gateway-harness.js';
+import { bearer, readJson, startGateway, type StartedGateway, systemTokens } from './support/gateway-harness.js';
 
 const JSONAPI = 'application/vnd.api+json';
 const LIMIT = 64 * 1024;
@@ -33,7 +33,7 @@ describe('gateway proxying', () => {
   const token = 'fw_proxy_key';
 
   beforeAll(async () => {
-    auth = await startFakeAuth(tokens);
+    auth = await startFakeAuth(systemTokens);
     upstream = await startFakeUpstream();
     const closed = await listen((_req, res) => res.end());
     await closed.close();
@@ -58,7 +58,7 @@ describe('gateway proxying', () => {
   });
 
   it('forwards the signed principal and request id, never the client credential or a forged principal', async () => {
-    const forged = await tokens.signPrincipal(freshPrincipal({ team_id: 666 }));
+    const forged = await signAsGateway(freshPrincipal({ team_id: 666 }), 'incident-config', 'GET', '/v1/environments/abc');
     const res = await fetch(`${gateway.url}/v1/environments/abc?page%5Bsize%5D=5&include=x`, {
       headers: bearer(token, { 'x-request-id': 'client-req-1', [PRINCIPAL_HEADER]: forged, accept: JSONAPI }),
     });
@@ -74,7 +74,12 @@ describe('gateway proxying', () => {
     expect(echo.headers['x-request-id']).toBe('client-req-1');
     expect(echo.headers.accept).toBe(JSONAPI);
     expect(echo.headers[PRINCIPAL_HEADER]).not.toBe(forged);
-    expect(await tokens.verifyPrincipal(echo.headers[PRINCIPAL_HEADER])).toEqual(principal);
+    const verifier = createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' });
+    expect(await verifier.verify(echo.headers[PRINCIPAL_HEADER], { method: 'GET', path: '/v1/environments/abc' })).toEqual(principal);
+    // Bound to this service, method and path: useless for any other request.
+    expect(await verifier.verify(echo.headers[PRINCIPAL_HEADER], { method: 'DELETE', path: '/v1/environments/abc' })).toBeNull();
+    const webhooks = createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'webhooks' });
+    expect(await webhooks.verify(echo.headers[PRINCIPAL_HEADER], { method: 'GET', path: '/v1/environments/abc' })).toBeNull();
   });
 
   it('makes a request id when the client sends none (or an unsafe one) and forwards it', async () => {

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Principal } from '@firewatch/auth';
 import { connectRedis } from '../src/data/redis-client.js';
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
-import { bearer, readJson, dropKeys, silent, startGateway, type StartedGateway, tokens, uniquePrefix } from './support/gateway-harness.js';
+import { bearer, readJson, dropKeys, silent, startGateway, type StartedGateway, systemTokens, uniquePrefix } from './support/gateway-harness.js';
 
 const RATE_LIMIT_BODY = '{"error":"Rate limit exceeded. Try again later."}';
 
@@ -18,7 +18,7 @@ describe('gateway rate limits (shared Redis)', () => {
 
   beforeAll(async () => {
     redis = await connectRedis(process.env.TEST_REDIS_URL!, silent);
-    auth = await startFakeAuth(tokens);
+    auth = await startFakeAuth(systemTokens);
     upstream = await startFakeUpstream();
     const options = { authUrl: auth.url, env: { INCIDENT_CONFIG_URL: upstream.url }, redis: { url: process.env.TEST_REDIS_URL!, keyPrefix: prefix } };
     a = await startGateway(options);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
+import { generatePrincipalKeys } from '@firewatch/auth';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -89,13 +90,19 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const [authPort, icPort, whPort] = [await freePort(), await freePort(), await freePort()];
   const dispatcherPorts = options.webhooks ? await Promise.all(Array.from({ length: options.dispatchers ?? 1 }, freePort)) : [];
   const gatewayPorts = await Promise.all(Array.from({ length: options.gateways ?? 1 }, freePort));
-  const common = { INTERNAL_TOKEN_SECRET: secret, AMQP_URL: options.amqpUrl ?? process.env.TEST_AMQP_URL!, LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  // The gateway alone holds the private principal key; the services get its public half.
+  const principalKeys = await generatePrincipalKeys();
+  const systemSecret = randomBytes(32).toString('base64url');
+  const common = {
+    INTERNAL_TOKEN_SECRET: secret, PRINCIPAL_PUBLIC_KEYS: JSON.stringify(principalKeys.publicKeys),
+    AMQP_URL: options.amqpUrl ?? process.env.TEST_AMQP_URL!, LOG_LEVEL: 'warn', HOST: '127.0.0.1',
+  };
   // Each system gets its own dispatcher queue: every system publishes to the one firewatch.events exchange.
   const webhookQueue = `webhook-dispatcher${suffix}`;
   const env: Record<string, Record<string, string>> = {
     auth: {
       ...common, PORT: String(authPort), DATABASE_URL: `${pgBase}/fw_auth${suffix}`, ISSUER_URL: `http://127.0.0.1:${authPort}`,
-      REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix,
+      REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix, SYSTEM_TOKEN_SECRET: systemSecret,
       // Signing and cookie keys are derived from INTERNAL_TOKEN_SECRET (same on every replica);
       // a short refresh-token grace keeps the reuse-detection tests quick (docs/oauth.md).
       OAUTH_REFRESH_GRACE_SECONDS: '2',
@@ -126,6 +133,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   gatewayPorts.forEach((port, i) => {
     env[`gateway${i}`] = {
       ...common, PORT: String(port), REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix,
+      PRINCIPAL_SIGNING_KEY: JSON.stringify(principalKeys.privateKey), SYSTEM_TOKEN_SECRET: systemSecret,
       AUTH_SERVICE_URL: `http://127.0.0.1:${authPort}`, INCIDENT_CONFIG_URL: `http://127.0.0.1:${icPort}`,
       ...(options.webhooks ? { WEBHOOKS_URL: `http://127.0.0.1:${whPort}` } : {}),
       ...options.gatewayEnv,

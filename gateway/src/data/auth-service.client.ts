@@ -1,4 +1,4 @@
-import type { InternalTokens, Principal } from '@firewatch/auth';
+import type { Principal, SystemTokens } from '@firewatch/auth';
 import { BadGatewayError, ServiceUnavailableError } from '@firewatch/errors';
 import type { Logger } from '@firewatch/logger';
 
@@ -23,7 +23,7 @@ export interface AuthServiceClient {
 
 export interface AuthServiceClientOptions {
   baseUrl: string;
-  tokens: InternalTokens;
+  systemTokens: SystemTokens;
   logger: Logger;
   timeoutMs?: number;
 }
@@ -50,13 +50,13 @@ function isPrincipal(value: unknown): value is Principal {
  * Calls `POST /internal/credentials/resolve` on the auth service with a system token.
  * Node's fetch keeps connections alive, so a cache miss costs one round trip, not a handshake.
  */
-export function createAuthServiceClient({ baseUrl, tokens, logger, timeoutMs = 5000 }: AuthServiceClientOptions): AuthServiceClient {
+export function createAuthServiceClient({ baseUrl, systemTokens, logger, timeoutMs = 5000 }: AuthServiceClientOptions): AuthServiceClient {
   const resolveUrl = `${baseUrl}/internal/credentials/resolve`;
   let system: { token: Promise<string>; until: number } | undefined;
 
   function systemToken(): Promise<string> {
     const now = Date.now();
-    if (!system || system.until <= now) system = { token: tokens.signSystem('gateway'), until: now + SYSTEM_TOKEN_REUSE_MS };
+    if (!system || system.until <= now) system = { token: systemTokens.sign('gateway'), until: now + SYSTEM_TOKEN_REUSE_MS };
     return system.token;
   }
 
@@ -76,9 +76,9 @@ export function createAuthServiceClient({ baseUrl, tokens, logger, timeoutMs = 5
       if (res.status === 401) {
         const refused = (await res.json().catch(() => null)) as { errors?: { code?: string }[] } | null;
         // The auth service also answers 401 when it refuses *our* system token: that is a
-        // deployment fault (INTERNAL_TOKEN_SECRET differs), not an unknown credential.
+        // deployment fault (SYSTEM_TOKEN_SECRET differs), not an unknown credential.
         if (refused?.errors?.[0]?.code === 'invalid_system_token') {
-          logger.error('the auth service refused the gateway system token; check INTERNAL_TOKEN_SECRET');
+          logger.error('the auth service refused the gateway system token; check SYSTEM_TOKEN_SECRET');
           throw new ServiceUnavailableError('The authentication service is unavailable. Try again shortly.');
         }
         return null;

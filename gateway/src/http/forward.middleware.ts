@@ -1,5 +1,4 @@
 import type { RequestHandler } from 'express';
-import { type InternalTokens, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
 import type { RouteMatcher, UpstreamName } from '../domain/routes.js';
 import { stateOf } from './request-state.js';
@@ -8,16 +7,15 @@ export interface ForwardMiddlewareOptions {
   match: RouteMatcher;
   /** The deployed services; a routed name missing here is "not deployed". */
   proxies: ReadonlyMap<UpstreamName, RequestHandler>;
-  tokens: InternalTokens;
   bodyLimitBytes: number;
 }
 
 /**
- * Sends an authenticated, rate-limited request to the service that owns its path, with the
- * signed principal in place of the client's credential. No body parser runs before this:
- * the body streams through untouched.
+ * Sends an authenticated, rate-limited request to the service that owns its path (whose
+ * forwarder puts the signed principal in place of the client's credential). No body
+ * parser runs before this: the body streams through untouched.
  */
-export function forwardMiddleware({ match, proxies, tokens, bodyLimitBytes }: ForwardMiddlewareOptions): RequestHandler {
+export function forwardMiddleware({ match, proxies, bodyLimitBytes }: ForwardMiddlewareOptions): RequestHandler {
   return (req, res, next) => {
     const upstream = match(req.path);
     if (upstream === undefined) {
@@ -35,14 +33,7 @@ export function forwardMiddleware({ match, proxies, tokens, bodyLimitBytes }: Fo
       next(new PayloadTooLargeError(`The request body exceeds ${bodyLimitBytes} bytes.`));
       return;
     }
-    const state = stateOf(req)!;
-    tokens.signPrincipal(state.credential.principal, state.credential.signKey).then((signed) => {
-      const headers = req.headers;
-      // The client's credential stays at the gateway; a client-sent principal is overwritten.
-      delete headers.authorization;
-      headers[PRINCIPAL_HEADER] = signed;
-      state.next = next;
-      void proxy(req, res, next);
-    }, next);
+    stateOf(req)!.next = next;
+    void proxy(req, res, next);
   };
 }

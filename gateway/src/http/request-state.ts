@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction } from 'express';
 import type { ResolvedCredential } from '../domain/credential-resolver.js';
 
@@ -7,8 +7,6 @@ export interface GatewayState {
   credential: ResolvedCredential;
   /** The chain's `next`, kept so proxy events that fire later can still answer errors. */
   next?: NextFunction;
-  proxyReq?: ClientRequest;
-  proxyRes?: IncomingMessage;
   /** Body bytes seen so far, when counted while streaming (no Content-Length). */
   received: number;
   /** An error answer was chosen; later proxy errors are the echo of aborting and are ignored. */

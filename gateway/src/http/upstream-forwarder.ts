@@ -7,6 +7,7 @@ import {
   PayloadTooLargeError,
   ServiceUnavailableError,
 } from '@firewatch/errors';
+import { PRINCIPAL_HEADER, type PrincipalSigner } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
 import type { UpstreamName } from '../domain/routes.js';
 import { type GatewayState, stateOf } from './request-state.js';
@@ -19,15 +20,21 @@ export interface UpstreamForwarderOptions {
   timeoutMs: number;
   bodyLimitBytes: number;
   logger: Logger;
+  /** Signs the principal for this service (the token's audience is `name`). */
+  signer: PrincipalSigner;
 }
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are never forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
 const SERVICE_GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 
-function requestHeaders(req: IncomingMessage): OutgoingHttpHeaders {
+/** The client's headers minus hop-by-hop ones and its credential, plus the signed principal. */
+function requestHeaders(req: IncomingMessage, principal: string): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
+  // The client's credential stays at the gateway; a client-sent principal is overwritten.
+  delete out.authorization;
+  out[PRINCIPAL_HEADER] = principal;
   const client = req.socket.remoteAddress ?? '';
   const prior = req.headers['x-forwarded-for'];
   out['x-forwarded-for'] = prior ? `${prior}, ${client}` : client;
@@ -43,7 +50,7 @@ function requestHeaders(req: IncomingMessage): OutgoingHttpHeaders {
  * upstream socket when the client goes away mid-response.
  */
 export function createUpstreamForwarder(options: UpstreamForwarderOptions): RequestHandler {
-  const { name, logger, bodyLimitBytes, timeoutMs } = options;
+  const { name, logger, bodyLimitBytes, timeoutMs, signer } = options;
   const url = new URL(options.baseUrl);
   const secure = url.protocol === 'https:';
   const request = secure ? https.request : http.request;
@@ -68,9 +75,19 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
   return (req, res, next) => {
     const state = stateOf(req)!;
     state.next ??= next;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    // The token is good for this service, this method and the path the service will see.
+    const target = { audience: name, method: req.method ?? 'GET', path: basePath + (query === -1 ? url : url.slice(0, query)) };
+    signer.sign(state.credential.principal, target, state.credential.signKey).then(
+      (principal) => send(req, res, state, basePath + url, requestHeaders(req, principal)),
+      next,
+    );
+  };
+
+  function send(req: IncomingMessage, res: http.ServerResponse, state: GatewayState, path: string, headers: OutgoingHttpHeaders) {
     let timedOut = false;
-    const upstream = request({ hostname, port, agent, method: req.method, path: basePath + req.url, headers: requestHeaders(req), timeout: timeoutMs });
-    state.proxyReq = upstream;
+    const upstream = request({ hostname, port, agent, method: req.method, path, headers, timeout: timeoutMs });
     upstream.on('timeout', () => {
       timedOut = true;
       upstream.destroy(new Error(`no answer within ${timeoutMs} ms`));
@@ -81,7 +98,6 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
         answer.destroy();
         return;
       }
-      state.proxyRes = answer;
       res.statusCode = answer.statusCode ?? 502;
       for (const [header, value] of Object.entries(answer.headers)) {
         if (value !== undefined && !HOP_BY_HOP.has(header)) res.setHeader(header, value);
@@ -107,5 +123,5 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
       });
     }
     req.pipe(upstream);
-  };
+  }
 }

@@ -1,5 +1,5 @@
 import express from 'express';
-import type { InternalTokens, Principal } from '@firewatch/auth';
+import type { Principal, SystemTokens } from '@firewatch/auth';
 import { listen, type Listening, testPrincipal } from '@firewatch/testing';
 
 export type RateLimits = { read: number | null; write: number | null };
@@ -29,14 +29,14 @@ export function freshPrincipal(overrides: Partial<Principal> = {}): Principal {
  * POST /internal/credentials/resolve with a system token, body {"token"}; 200 with the
  * principal and rate limits, 401 for an unknown credential.
  */
-export async function startFakeAuth(tokens: InternalTokens): Promise<FakeAuth> {
+export async function startFakeAuth(systemTokens: SystemTokens): Promise<FakeAuth> {
   const known = new Map<string, { principal: Principal; rate_limits: RateLimits }>();
   const calls: FakeAuth['calls'] = [];
   const app = express();
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   app.post('/internal/credentials/resolve', express.json(), async (req, res) => {
     const auth = req.headers.authorization ?? '';
-    const systemSubject = await tokens.verifySystem(auth.startsWith('Bearer ') ? auth.slice(7) : undefined);
+    const systemSubject = await systemTokens.verify(auth.startsWith('Bearer ') ? auth.slice(7) : undefined);
     calls.push({ token: req.body?.token, systemSubject, contentType: req.headers['content-type'] });
     if (fake.delayMs > 0) await new Promise((r) => setTimeout(r, fake.delayMs));
     if (systemSubject !== 'gateway') {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createInternalTokens, type InternalTokens } from '@firewatch/auth';
+import { createPrincipalSigner, createSystemTokens, type SystemTokens } from '@firewatch/auth';
 import { createLogger, type Logger } from '@firewatch/logger';
-import { listen, type Listening } from '@firewatch/testing';
+import { listen, TEST_PRINCIPAL_KEYS, type Listening } from '@firewatch/testing';
 import { createGatewayApp } from '../../src/app.js';
 import { type GatewayConfig, parseGatewayConfig } from '../../src/config.js';
 import { createAuthServiceClient } from '../../src/data/auth-service.client.js';
@@ -11,8 +11,9 @@ import { connectRedis } from '../../src/data/redis-client.js';
 import { createRedisRateLimitStore } from '../../src/data/redis-rate-limit.store.js';
 import { createCredentialResolver } from '../../src/domain/credential-resolver.js';
 
-export const SECRET = 'gateway-test-secret-0123456789abcdef';
-export const tokens: InternalTokens = createInternalTokens(SECRET);
+export const SYSTEM_SECRET = 'gateway-test-secret-0123456789abcdef';
+/** The gateway's and the (fake) auth service's shared system-token secret. */
+export const systemTokens: SystemTokens = createSystemTokens(SYSTEM_SECRET);
 export const silent = createLogger({ service: 'gateway-test', level: 'silent' });
 
 export interface StartedGateway extends Listening {
@@ -30,7 +31,8 @@ export interface GatewayOptions {
 /** A gateway app with real dependencies, served on a free port. */
 export async function startGateway({ authUrl, env = {}, redis, logger = silent }: GatewayOptions): Promise<StartedGateway> {
   const config = parseGatewayConfig({
-    INTERNAL_TOKEN_SECRET: SECRET,
+    PRINCIPAL_SIGNING_KEY: JSON.stringify(TEST_PRINCIPAL_KEYS.privateKey),
+    SYSTEM_TOKEN_SECRET: SYSTEM_SECRET,
     AUTH_SERVICE_URL: authUrl,
     LOG_LEVEL: 'silent',
     ...env,
@@ -38,14 +40,15 @@ export async function startGateway({ authUrl, env = {}, redis, logger = silent }
   const rateLimitStore = redis
     ? createRedisRateLimitStore({ redis: await connectRedis(redis.url, silent, { connectTimeoutMs: 300 }), keyPrefix: redis.keyPrefix })
     : createMemoryRateLimitStore();
-  // A test may configure another secret, to play a gateway the services do not trust.
-  const ownTokens = config.INTERNAL_TOKEN_SECRET === SECRET ? tokens : createInternalTokens(config.INTERNAL_TOKEN_SECRET);
+  // A test may configure another secret, to play a gateway the auth service does not trust.
+  const ownSystemTokens = config.SYSTEM_TOKEN_SECRET === SYSTEM_SECRET ? systemTokens : createSystemTokens(config.SYSTEM_TOKEN_SECRET);
   const credentialResolver = createCredentialResolver({
-    source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, tokens: ownTokens, logger, timeoutMs: 2000 }),
+    source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, systemTokens: ownSystemTokens, logger, timeoutMs: 2000 }),
     ttlMs: config.CREDENTIAL_CACHE_TTL_MS,
   });
   const gateway = createGatewayApp({
-    config, logger, rateLimitStore, rateLimitStoreKind: redis ? 'redis' : 'memory', credentialResolver, tokens: ownTokens,
+    config, logger, rateLimitStore, rateLimitStoreKind: redis ? 'redis' : 'memory', credentialResolver,
+    signer: createPrincipalSigner({ privateKey: config.PRINCIPAL_SIGNING_KEY }),
   });
   const server = await listen(gateway.app);
   return {

@@ -1,5 +1,14 @@
 export * from './principal.js';
-export { createInternalTokens, type InternalTokens, PRINCIPAL_HEADER } from './internal-token.js';
+export {
+  createPrincipalSigner,
+  createPrincipalVerifier,
+  PRINCIPAL_HEADER,
+  type PrincipalSigner,
+  type PrincipalTarget,
+  type PrincipalVerifier,
+} from './principal-token.js';
+export { createSystemTokens, type SystemTokens } from './system-token.js';
+export { generatePrincipalKeys } from './principal-keys.js';
 export { authorize, type Permission } from './authorize.js';
 export { principalMiddleware, getPrincipal } from './principal.middleware.js';
 export { expandScopes, GRANULAR_SCOPES, META_SCOPES, IR_RESOURCES, OC_RESOURCES } from './scopes.js';

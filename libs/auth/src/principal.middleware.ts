@@ -1,18 +1,22 @@
 import type { Request, RequestHandler } from 'express';
 import { UnauthorizedError } from '@firewatch/errors';
-import { PRINCIPAL_HEADER, type InternalTokens } from './internal-token.js';
+import { PRINCIPAL_HEADER, type PrincipalVerifier } from './principal-token.js';
 import type { Principal } from './principal.js';
 
 const PRINCIPAL = Symbol('principal');
 
 /**
- * Refuses every request that does not carry a principal signed by the gateway, so a
- * service reached directly (bypassing the gateway) answers 401.
+ * Refuses every request that does not carry a principal the gateway signed for this
+ * service and this very method and path, so a service reached directly (bypassing the
+ * gateway), or a token captured from another request, gets 401.
  */
-export function principalMiddleware(tokens: InternalTokens): RequestHandler {
+export function principalMiddleware(verifier: PrincipalVerifier): RequestHandler {
   return (req, _res, next) => {
     const header = req.headers[PRINCIPAL_HEADER];
-    tokens.verifyPrincipal(typeof header === 'string' ? header : undefined).then(
+    const url = req.originalUrl;
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    verifier.verify(typeof header === 'string' ? header : undefined, { method: req.method, path }).then(
       (principal) => {
         if (!principal) return next(new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' }));
         (req as unknown as Record<symbol, Principal>)[PRINCIPAL] = principal;

@@ -21,7 +21,7 @@ export type Credential =
 
 /**
  * Who is calling, as the gateway resolved it. Services trust it only inside a
- * token signed by the gateway (see {@link createInternalTokens}).
+ * token signed by the gateway (see {@link createPrincipalSigner}).
  */
 export interface Principal {
   team_id: number;

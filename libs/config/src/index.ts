@@ -76,7 +76,41 @@ export const env = {
       .optional()
       .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [])),
   trustedProxies: () => trustedProxies,
+  /** A private JWK (JSON) of an asymmetric key: OKP Ed25519 or EC P-256. */
+  privateJwk: () => jsonConfig(privateJwk),
+  /** A JWKS (JSON, or a single JWK) of public keys only: a private member is refused. */
+  publicJwks: () => jsonConfig(publicJwks),
 };
+
+const asymmetricJwk = z.looseObject({
+  kty: z.enum(['OKP', 'EC'], { error: 'must be an OKP (Ed25519) or EC (P-256) key' }),
+  crv: z.enum(['Ed25519', 'P-256'], { error: 'must be on the Ed25519 or P-256 curve' }),
+  x: z.string().min(1),
+  kid: z.string().min(1).optional(),
+});
+const privateJwk = asymmetricJwk.extend({ d: z.string().min(1, 'a private key needs its d member') });
+const publicJwk = asymmetricJwk.refine((k) => !('d' in k), 'holds a private key: give only the public half');
+const publicJwks = z.union([
+  z.object({ keys: z.array(publicJwk).min(1) }),
+  publicJwk.transform((k) => ({ keys: [k] })),
+]);
+
+/** A variable holding JSON, checked against `schema`. */
+function jsonConfig<T extends z.ZodType>(schema: T) {
+  return z.string().transform((text, ctx): z.infer<T> => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+      return z.NEVER;
+    }
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    ctx.addIssue({ code: 'custom', message: parsed.error.issues.map((i) => i.message).join('; ') });
+    return z.NEVER;
+  });
+}
 
 /** Names proxy-addr (Express's `trust proxy`) knows for whole ranges. */
 const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -138,4 +172,12 @@ export function serviceFields(defaultPort: number) {
     DB_POOL_MAX: env.int(10, 1),
     SHUTDOWN_GRACE_MS: env.int(10_000),
   };
+}
+
+/**
+ * The variables of a service that serves `/v1` behind the gateway: {@link serviceFields}
+ * plus the gateway's public principal keys, with which it verifies, never signs.
+ */
+export function apiServiceFields(defaultPort: number) {
+  return { ...serviceFields(defaultPort), PRINCIPAL_PUBLIC_KEYS: env.publicJwks() };
 }

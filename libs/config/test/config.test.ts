@@ -41,11 +41,14 @@ describe('loadConfig', () => {
 
 describe('serviceFields', () => {
   it('requires the shared service variables and defaults the rest', async () => {
-    const { serviceFields } = await import('../src/index.js');
-    const schema = z.object({ ...serviceFields(8082) });
-    const cfg = loadConfig(schema, { DATABASE_URL: 'postgres://h/db', AMQP_URL: 'amqp://h', INTERNAL_TOKEN_SECRET: 's'.repeat(32) });
-    expect(cfg).toMatchObject({ PORT: 8082, HOST: '0.0.0.0', LOG_LEVEL: 'info', DB_POOL_MAX: 10, SHUTDOWN_GRACE_MS: 10_000 });
-    expect(() => loadConfig(schema, {})).toThrow(/DATABASE_URL.*AMQP_URL.*INTERNAL_TOKEN_SECRET|DATABASE_URL/);
+    const { apiServiceFields } = await import('../src/index.js');
+    const schema = z.object({ ...apiServiceFields(8082) });
+    const publicKeys = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'abc' }] };
+    const cfg = loadConfig(schema, {
+      DATABASE_URL: 'postgres://h/db', AMQP_URL: 'amqp://h', PRINCIPAL_PUBLIC_KEYS: JSON.stringify(publicKeys), INTERNAL_TOKEN_SECRET: 's'.repeat(32),
+    });
+    expect(cfg).toMatchObject({ PORT: 8082, HOST: '0.0.0.0', LOG_LEVEL: 'info', DB_POOL_MAX: 10, SHUTDOWN_GRACE_MS: 10_000, PRINCIPAL_PUBLIC_KEYS: publicKeys });
+    expect(() => loadConfig(schema, {})).toThrow(/DATABASE_URL.*AMQP_URL.*PRINCIPAL_PUBLIC_KEYS/);
   });
 });
 
@@ -65,5 +68,27 @@ describe('env.trustedProxies', () => {
 
   it.each(['true', '*', '11', '10.0.0.0/33', 'proxy.internal', '1.2.3.4/8/9'])('refuses %s, naming the variable', (value) => {
     expect(() => parse(value)).toThrow(/TRUSTED_PROXIES/);
+  });
+});
+
+describe('JWK variables', () => {
+  const keys = z.object({ SIGNING: env.privateJwk(), PUBLIC: env.publicJwks() });
+  const pub = { kty: 'OKP', crv: 'Ed25519', x: 'abc', kid: 'k1' };
+
+  it('takes a private JWK and a JWKS or single public JWK', () => {
+    const cfg = loadConfig(keys, { SIGNING: JSON.stringify({ ...pub, d: 'secret' }), PUBLIC: JSON.stringify(pub) });
+    expect(cfg.SIGNING).toMatchObject({ kid: 'k1', d: 'secret' });
+    expect(cfg.PUBLIC).toEqual({ keys: [pub] });
+    expect(loadConfig(keys, { SIGNING: JSON.stringify({ ...pub, d: 's' }), PUBLIC: JSON.stringify({ keys: [pub] }) }).PUBLIC).toEqual({ keys: [pub] });
+  });
+
+  it.each([
+    ['a private key among the public ones', { PUBLIC: JSON.stringify({ keys: [{ ...pub, d: 'secret' }] }) }, /PUBLIC: .*private/],
+    ['a public key where the private one belongs', { SIGNING: JSON.stringify(pub) }, /SIGNING/],
+    ['a symmetric key', { SIGNING: JSON.stringify({ kty: 'oct', k: 'abc' }) }, /SIGNING/],
+    ['text that is not JSON', { PUBLIC: 'not json' }, /PUBLIC: must be JSON/],
+  ])('refuses %s, naming the variable', (_label, given, message) => {
+    const env0 = { SIGNING: JSON.stringify({ ...pub, d: 's' }), PUBLIC: JSON.stringify(pub), ...given };
+    expect(() => loadConfig(keys, env0)).toThrow(message);
   });
 });

@@ -1,12 +1,13 @@
 import express, { type Express, type Router } from 'express';
-import { type InternalTokens, principalMiddleware } from '@firewatch/auth';
+import { principalMiddleware, type PrincipalVerifier } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { jsonApiBody, mediaTypeMiddleware } from '@firewatch/jsonapi';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
 
 export interface ServiceAppDeps {
   logger: Logger;
-  tokens: InternalTokens;
+  /** Verifies the gateway-signed principal of every `/v1` request. */
+  principals: PrincipalVerifier;
   /** Routers mounted under `/v1`, behind the principal check and media-type rules. */
   routers: Router[];
   /** Readiness checks (database, broker); each throws when not ready. */
@@ -47,7 +48,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
   if (deps.openapi) app.get('/openapi.json', (_req, res) => { res.json(deps.openapi); });
-  app.use('/v1', principalMiddleware(deps.tokens), mediaTypeMiddleware(), jsonApiBody(deps.bodyLimit ?? '1mb'));
+  app.use('/v1', principalMiddleware(deps.principals), mediaTypeMiddleware(), jsonApiBody(deps.bodyLimit ?? '1mb'));
   for (const router of deps.routers) app.use(router);
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(deps.logger));

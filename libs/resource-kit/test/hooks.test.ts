@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { createInternalTokens, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
-import { createTestDatabase, listen, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
 import { createResourceModule, createServiceApp, defineResource, type ResourceDefinition } from '../src/index.js';
 
 // toColumns, computed and revealOnCreate: a resource with a generated token stored
@@ -22,7 +22,6 @@ const gadgets = defineResource({
   revealOnCreate: (a) => ({ token: a.token }),
 }) as unknown as ResourceDefinition;
 
-const tokens = createInternalTokens('k'.repeat(32));
 const events: { type: string; data: any }[] = [];
 let db: TestDatabase;
 let server: Listening;
@@ -30,7 +29,7 @@ let server: Listening;
 async function call(method: string, path: string, body?: unknown) {
   const res = await fetch(`${server.url}${path}`, {
     method,
-    headers: { [PRINCIPAL_HEADER]: await tokens.signPrincipal(testPrincipal() as never), ...(body ? { 'content-type': 'application/vnd.api+json' } : {}) },
+    headers: { [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(), 'kit-test', method, path), ...(body ? { 'content-type': 'application/vnd.api+json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: await res.json() };
@@ -46,7 +45,7 @@ beforeAll(async () => {
     t.timestamps(true, true);
   });
   const module = createResourceModule(gadgets, { knex: db.knex as Knex, writeEvent: async (_tx, e) => { events.push(e as never); } });
-  server = await listen(createServiceApp({ logger: createLogger({ service: 't', level: 'silent' }), tokens, routers: [module.router] }));
+  server = await listen(createServiceApp({ logger: createLogger({ service: 't', level: 'silent' }), principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'kit-test' }), routers: [module.router] }));
 });
 
 afterAll(async () => {

@@ -3,3 +3,4 @@ export { createTestDatabase, type TestDatabase } from './test-database.js';
 export { listen, type Listening } from './listen.js';
 export { testPrincipal } from './principal.js';
 export { collectEvents, type EventCollector } from './amqp.js';
+export { TEST_PRINCIPAL_KEYS, signAsGateway } from './gateway-keys.js';

@@ -1,5 +1,5 @@
 import { Router, type Express } from 'express';
-import type { InternalTokens } from '@firewatch/auth';
+import type { PrincipalVerifier, SystemTokens } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/resource-kit';
 import type { AuthServices } from './create-services.js';
@@ -11,7 +11,10 @@ import type { TrustProxy } from './trust-proxy.js';
 
 export interface AuthAppDeps {
   services: AuthServices;
-  tokens: InternalTokens;
+  /** Verifies the gateway-signed principal on `/v1`. */
+  principals: PrincipalVerifier;
+  /** Verifies the gateway's calls to `/internal`. */
+  systemTokens: SystemTokens;
   logger: Logger;
   /** Readiness checks; defaults to the database. */
   readiness?: Record<string, () => Promise<unknown>>;
@@ -28,7 +31,7 @@ export interface AuthAppDeps {
  * prefixes, so the OAuth provider (node-oidc-provider) can be mounted as the last router
  * here, at the root, and still see raw bodies.
  */
-export function createAuthApp({ services, tokens, logger, readiness, oauth, trustProxy }: AuthAppDeps): Express {
+export function createAuthApp({ services, principals, systemTokens, logger, readiness, oauth, trustProxy }: AuthAppDeps): Express {
   const v1 = Router();
   v1.use('/api_keys', apiKeysRouter(services.apiKeys));
   v1.use('/users', usersRouter(services.identity));
@@ -36,13 +39,13 @@ export function createAuthApp({ services, tokens, logger, readiness, oauth, trus
 
   const root = Router();
   root.use('/v1', v1);
-  root.use('/internal', internalRouter({ tokens, resolveCredential: services.resolveCredential }));
+  root.use('/internal', internalRouter({ systemTokens, resolveCredential: services.resolveCredential }));
   // The OAuth server (`/oauth/*`, `/.well-known/*`, `/interaction/*`): last, at the root.
   if (oauth) root.use(oauth);
 
   const app = createServiceApp({
     logger,
-    tokens,
+    principals,
     routers: [root],
     // The database only: a broker outage delays events (the outbox keeps them) but must
     // not take credential resolution, and with it the whole API, out of service.

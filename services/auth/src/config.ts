@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, serviceFields } from '@firewatch/config';
+import { env, apiServiceFields } from '@firewatch/config';
 
 const optionalText = () => z.string().min(1).optional();
 
@@ -17,7 +17,9 @@ function requireKeysInProduction(c: { NODE_ENV?: string; OIDC_JWKS?: string; OID
 
 /** Environment of the auth process; a bad value stops start-up naming the variable. */
 export const configSchema = z.object({
-  ...serviceFields(8081),
+  ...apiServiceFields(8081),
+  /** Shared with the gateway only: authenticates its calls to `/internal`. */
+  SYSTEM_TOKEN_SECRET: env.secret(),
   /** The OAuth issuer, `{auth_url}` without a path; defaults to http://localhost:PORT. */
   ISSUER_URL: env.url().refine((u) => new URL(u).pathname === '/', 'must have no path').optional(),
   /** Private signing keys as a JWKS (JSON); the first key signs. Unset: derived (dev only). */

@@ -1,4 +1,4 @@
-import { createInternalTokens } from '@firewatch/auth';
+import { createPrincipalVerifier, createSystemTokens } from '@firewatch/auth';
 import { loadConfigOrExit } from '@firewatch/config';
 import { openDatabase } from '@firewatch/db';
 import { createOutboxRelay } from '@firewatch/events';
@@ -34,7 +34,8 @@ const oauth = createOAuthServer({
 });
 const app = createAuthApp({
   services,
-  tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+  principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: 'auth' }),
+  systemTokens: createSystemTokens(config.SYSTEM_TOKEN_SECRET),
   logger,
   oauth: oauth.router,
   trustProxy: config.TRUST_PROXY,

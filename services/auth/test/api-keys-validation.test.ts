@@ -1,3 +1,4 @@
+import { signAsGateway } from '@firewatch/testing';
 import { operator } from '../src/domain/credential-bounds.rules.js';
 import { newKey, startHarness, type Harness } from './support/harness.js';
 
@@ -97,7 +98,7 @@ describe('media types and bodies', () => {
   });
 
   it('answers 406 when Accept rules out JSON:API', async () => {
-    const principal = await h.tokens.signPrincipal({ team_id: h.team.id, user_id: h.team.adminId, role: 'admin', on_call_role: 'admin', credential: { type: 'api_key', id: 'x', kind: 'global' }, capabilities: ['read'], scopes: null, group_ids: null, record_ids: null });
+    const principal = await signAsGateway({ team_id: h.team.id, user_id: h.team.adminId, role: 'admin', on_call_role: 'admin', credential: { type: 'api_key', id: 'x', kind: 'global' }, capabilities: ['read'], scopes: null, group_ids: null, record_ids: null }, 'auth', 'GET', '/v1/api_keys');
     const res = await fetch(`${h.url}/v1/api_keys`, { headers: { accept: 'text/html', 'x-firewatch-principal': principal } });
     expect(res.status).toBe(406);
   });

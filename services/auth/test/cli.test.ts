@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createInternalTokens } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, listen, type Listening, type TestDatabase } from '@firewatch/testing';
 import { createAuthApp } from '../src/app.js';
 import { createServices } from '../src/create-services.js';
-import { SECRET } from './support/harness.js';
+import { callerChecks } from './support/harness.js';
 
 // The compiled CLI, as operators run it: build first (`tsc -b services/auth`).
 const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
@@ -20,7 +19,7 @@ interface Run {
 
 let db: TestDatabase;
 let server: Listening;
-const tokens = createInternalTokens(SECRET);
+const checks = callerChecks();
 
 function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
@@ -40,7 +39,7 @@ function cli(...args: string[]): Promise<Run> {
 async function resolveToken(token: string) {
   const res = await fetch(`${server.url}/internal/credentials/resolve`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${await tokens.signSystem('gateway')}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${await checks.systemTokens.sign('gateway')}`, 'content-type': 'application/json' },
     body: JSON.stringify({ token }),
   });
   return { status: res.status, body: await res.json() };
@@ -50,7 +49,7 @@ beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run ./node_modules/.bin/tsc -b services/auth first`);
   db = await createTestDatabase('fw_auth_cli');
   const logger = createLogger({ service: 'auth-test', level: 'silent' });
-  server = await listen(createAuthApp({ services: createServices({ knex: db.knex, logger }), tokens, logger }));
+  server = await listen(createAuthApp({ services: createServices({ knex: db.knex, logger }), ...checks, logger }));
 });
 afterAll(async () => {
   await server.close();

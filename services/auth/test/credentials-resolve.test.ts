@@ -1,4 +1,5 @@
-import { createInternalTokens } from '@firewatch/auth';
+import { createSystemTokens } from '@firewatch/auth';
+import { signAsGateway } from '@firewatch/testing';
 import { operator } from '../src/domain/credential-bounds.rules.js';
 import { newKey, startHarness, type Harness } from './support/harness.js';
 
@@ -104,17 +105,17 @@ describe('POST /internal/credentials/resolve', () => {
     expect(missing.status).toBe(401);
     expect(missing.body.errors[0].code).toBe('invalid_system_token');
     expect((await h.resolve(token, 'not-a-jwt')).status).toBe(401);
-    const foreign = await createInternalTokens('another-secret-of-at-least-32-characters!!').signSystem('gateway');
+    const foreign = await createSystemTokens('another-secret-of-at-least-32-characters!!').sign('gateway');
     expect((await h.resolve(token, foreign)).status).toBe(401);
     // A principal token is not a system token either.
-    const principal = await h.tokens.signPrincipal((await h.resolve(token)).body.principal);
+    const principal = await signAsGateway((await h.resolve(token)).body.principal, 'auth', 'POST', '/internal/credentials/resolve');
     expect((await h.resolve(token, principal)).status).toBe(401);
   });
 
   it('answers 400 when the body has no token', async () => {
     const res = await fetch(`${h.url}/internal/credentials/resolve`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${await h.tokens.signSystem('gateway')}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${await h.systemTokens.sign('gateway')}`, 'content-type': 'application/json' },
       body: JSON.stringify({ nope: 1 }),
     });
     expect(res.status).toBe(400);

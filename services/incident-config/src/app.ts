@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Express } from 'express';
-import type { InternalTokens } from '@firewatch/auth';
+import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { buildOpenApiDocument, createResourceModule, createServiceApp } from '@firewatch/resource-kit';
@@ -9,7 +9,7 @@ import { resources } from './domain/resources/index.js';
 export interface IncidentConfigDeps {
   knex: Knex;
   logger: Logger;
-  tokens: InternalTokens;
+  principals: PrincipalVerifier;
   readiness?: Record<string, () => Promise<unknown>>;
   bodyLimit?: string;
 }
@@ -20,7 +20,7 @@ export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
   );
   return createServiceApp({
     logger: deps.logger,
-    tokens: deps.tokens,
+    principals: deps.principals,
     routers: modules.map((m) => m.router),
     readiness: deps.readiness,
     bodyLimit: deps.bodyLimit,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { serviceFields } from '@firewatch/config';
+import { apiServiceFields } from '@firewatch/config';
 
 export const configSchema = z.object({
-  ...serviceFields(8082),
+  ...apiServiceFields(8082),
   BODY_LIMIT: z.string().default('1mb'),
 });
 

@@ -1,4 +1,4 @@
-import { createInternalTokens } from '@firewatch/auth';
+import { createPrincipalVerifier } from '@firewatch/auth';
 import { loadConfigOrExit } from '@firewatch/config';
 import { openDatabase } from '@firewatch/db';
 import { createOutboxRelay } from '@firewatch/events';
@@ -20,7 +20,7 @@ await relay.start();
 const app = createIncidentConfigApp({
   knex,
   logger,
-  tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+  principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: SERVICE }),
   bodyLimit: config.BODY_LIMIT,
   readiness: {
     database: () => knex.raw('select 1'),

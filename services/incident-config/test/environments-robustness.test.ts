@@ -1,22 +1,19 @@
 import type { Knex } from 'knex';
-import { createInternalTokens, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
-import { createTestDatabase, listen, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../migrations/index.js';
 import { createIncidentConfigApp } from '../src/app.js';
 
 // Whatever a client sends, the answer is a 4xx JSON:API error (never a 5xx) and nothing changes.
-const tokens = createInternalTokens('r'.repeat(32));
 let db: TestDatabase;
 let server: Listening;
-let principal: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   await migrate(db.knex, migrations);
-  server = await listen(createIncidentConfigApp({ knex: db.knex as Knex, logger: createLogger({ service: 't', level: 'silent' }), tokens }));
-  principal = await tokens.signPrincipal(testPrincipal() as never);
+  server = await listen(createIncidentConfigApp({ knex: db.knex as Knex, logger: createLogger({ service: 't', level: 'silent' }), principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }) }));
 });
 
 afterAll(async () => {
@@ -24,6 +21,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
+const principal = (method: string, path: string) => signAsGateway(testPrincipal(), 'incident-config', method, path);
 const attributes = (a: unknown) => JSON.stringify({ data: { type: 'environments', attributes: a } });
 const bodies: [string, string][] = [
   ['empty', ''],
@@ -57,7 +55,7 @@ const ids = ['%00', 'x'.repeat(5000), '00000000-0000-0000-0000-00000000000g', "'
 describe('environments never answer 5xx to bad input', () => {
   it.each(bodies)('POST with %s', async (_name, body) => {
     const before = await db.knex('environments').count({ n: '*' });
-    const res = await fetch(`${server.url}/v1/environments`, { method: 'POST', headers: { [PRINCIPAL_HEADER]: principal, 'content-type': 'application/vnd.api+json' }, body });
+    const res = await fetch(`${server.url}/v1/environments`, { method: 'POST', headers: { [PRINCIPAL_HEADER]: await principal('POST', '/v1/environments'), 'content-type': 'application/vnd.api+json' }, body });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect((await res.json()).errors[0].status).toBe(String(res.status));
@@ -65,7 +63,7 @@ describe('environments never answer 5xx to bad input', () => {
   });
 
   it.each(queries)('GET ?%s', async (query) => {
-    const res = await fetch(`${server.url}/v1/environments?${query}`, { headers: { [PRINCIPAL_HEADER]: principal } });
+    const res = await fetch(`${server.url}/v1/environments?${query}`, { headers: { [PRINCIPAL_HEADER]: await principal('GET', '/v1/environments') } });
     expect(res.status).toBeLessThan(500);
   });
 
@@ -73,7 +71,7 @@ describe('environments never answer 5xx to bad input', () => {
     for (const method of ['GET', 'PUT', 'DELETE']) {
       const res = await fetch(`${server.url}/v1/environments/${id}`, {
         method,
-        headers: { [PRINCIPAL_HEADER]: principal, 'content-type': 'application/vnd.api+json' },
+        headers: { [PRINCIPAL_HEADER]: await principal(method, `/v1/environments/${id}`), 'content-type': 'application/vnd.api+json' },
         body: method === 'PUT' ? attributes({ name: 'y' }) : undefined,
       });
       expect(res.status).toBeGreaterThanOrEqual(400);

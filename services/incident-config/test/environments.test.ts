@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { createInternalTokens, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { createPrincipalSigner, createPrincipalVerifier, generatePrincipalKeys, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { migrate } from '@firewatch/db';
 import { createOutboxRelay } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
-import { collectEvents, createTestDatabase, listen, testPrincipal, type EventCollector, type Listening, type TestDatabase } from '@firewatch/testing';
+import { collectEvents, createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type EventCollector, type Listening, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../migrations/index.js';
 import { createIncidentConfigApp } from '../src/app.js';
 
 const MEDIA = 'application/vnd.api+json';
-const tokens = createInternalTokens('t'.repeat(32));
 const exchange = `test.events.${randomUUID()}`;
 
 let db: TestDatabase;
@@ -19,7 +18,7 @@ let relay: ReturnType<typeof createOutboxRelay>;
 
 async function call(method: string, path: string, options: { body?: unknown; principal?: Record<string, unknown> | null; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...options.headers };
-  if (options.principal !== null) headers[PRINCIPAL_HEADER] = await tokens.signPrincipal(testPrincipal(options.principal ?? {}) as never);
+  if (options.principal !== null) headers[PRINCIPAL_HEADER] = await signAsGateway(testPrincipal(options.principal ?? {}), 'incident-config', method, path);
   if (options.body !== undefined) headers['content-type'] ??= MEDIA;
   const res = await fetch(`${server.url}${path}`, {
     method,
@@ -40,7 +39,7 @@ beforeAll(async () => {
   events = await collectEvents(process.env.TEST_AMQP_URL!, exchange, 'environment.*');
   relay = createOutboxRelay({ knex: db.knex as Knex, amqpUrl: process.env.TEST_AMQP_URL!, logger, exchange, pollIntervalMs: 100 });
   await relay.start();
-  server = await listen(createIncidentConfigApp({ knex: db.knex as Knex, logger, tokens }));
+  server = await listen(createIncidentConfigApp({ knex: db.knex as Knex, logger, principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }) }));
 });
 
 afterAll(async () => {
@@ -173,8 +172,16 @@ describe('environments', () => {
   it('refuses requests that did not come through the gateway', async () => {
     const res = await call('GET', '/v1/environments', { principal: null });
     expect(res.status).toBe(401);
-    const forged = await call('GET', '/v1/environments', { principal: null, headers: { [PRINCIPAL_HEADER]: await createInternalTokens('x'.repeat(32)).signPrincipal(testPrincipal() as never) } });
-    expect(forged.status).toBe(401);
+    const { privateKey } = await generatePrincipalKeys();
+    const target = { audience: 'incident-config', method: 'GET', path: '/v1/environments' };
+    const forged = await createPrincipalSigner({ privateKey }).sign(testPrincipal() as never, target);
+    expect((await call('GET', '/v1/environments', { principal: null, headers: { [PRINCIPAL_HEADER]: forged } })).status).toBe(401);
+    // A genuine token is good for one service and one request only.
+    const forWebhooks = await signAsGateway(testPrincipal(), 'webhooks', 'GET', '/v1/environments');
+    expect((await call('GET', '/v1/environments', { principal: null, headers: { [PRINCIPAL_HEADER]: forWebhooks } })).status).toBe(401);
+    const forGet = await signAsGateway(testPrincipal(), 'incident-config', 'GET', '/v1/environments/x');
+    expect((await call('DELETE', '/v1/environments/y', { principal: null, headers: { [PRINCIPAL_HEADER]: forGet } })).status).toBe(401);
+    expect((await call('GET', '/v1/environments/x', { principal: null, headers: { [PRINCIPAL_HEADER]: forGet } })).status).toBe(404);
   });
 
   it('answers 409 when data.id names another record', async () => {

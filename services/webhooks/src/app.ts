@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Express } from 'express';
-import type { InternalTokens } from '@firewatch/auth';
+import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { buildOpenApiDocument, createResourceModule, createServiceApp } from '@firewatch/resource-kit';
@@ -15,7 +15,7 @@ import { createEventTypesRouter } from './http/event-types.routes.js';
 export interface WebhooksDeps {
   knex: Knex;
   logger: Logger;
-  tokens: InternalTokens;
+  principals: PrincipalVerifier;
   secretBox: SecretBox;
   allowHttp: boolean;
   /** Endpoints one team may have (WEBHOOK_MAX_ENDPOINTS_PER_TEAM); default 50. */
@@ -34,7 +34,7 @@ export function createWebhooksApp(deps: WebhooksDeps): Express {
   const deliveries = createDeliveriesService({ repository: createDeliveriesRepository(deps.knex), endpoints: module.service });
   return createServiceApp({
     logger: deps.logger,
-    tokens: deps.tokens,
+    principals: deps.principals,
     // Event types and deliveries first: their paths are more specific than /endpoints/:id.
     routers: [createEventTypesRouter(), createDeliveriesRouter(deliveries), module.router],
     readiness: deps.readiness,

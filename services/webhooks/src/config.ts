@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { requireSecretKeysInProduction } from './secret-keys.rule.js';
-import { env, serviceFields } from '@firewatch/config';
+import { env, apiServiceFields } from '@firewatch/config';
 
 export const configSchema = z.object({
-  ...serviceFields(8085),
+  ...apiServiceFields(8085),
   BODY_LIMIT: z.string().default('1mb'),
   /** Accept http:// endpoint URLs (loopback receivers in development and tests). */
   WEBHOOK_ALLOW_HTTP: env.bool(false),

@@ -1,4 +1,4 @@
-import { createInternalTokens } from '@firewatch/auth';
+import { createPrincipalVerifier } from '@firewatch/auth';
 import { loadConfigOrExit } from '@firewatch/config';
 import { openDatabase } from '@firewatch/db';
 import { createOutboxRelay } from '@firewatch/events';
@@ -28,7 +28,7 @@ await relay.start();
 const app = createWebhooksApp({
   knex,
   logger,
-  tokens: createInternalTokens(config.INTERNAL_TOKEN_SECRET),
+  principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: 'webhooks' }),
   secretBox,
   allowHttp: config.WEBHOOK_ALLOW_HTTP,
   maxEndpointsPerTeam: config.WEBHOOK_MAX_ENDPOINTS_PER_TEAM,

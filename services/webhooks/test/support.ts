@@ -1,15 +1,14 @@
 // Shared set-up of the webhooks component suites (not a test file).
 import type { Knex } from 'knex';
-import { createInternalTokens, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
-import { createTestDatabase, listen, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../migrations/index.js';
 import { createWebhooksApp } from '../src/app.js';
 import { createSecretBox } from '../src/domain/secret-box.js';
 
 export const MEDIA = 'application/vnd.api+json';
-const tokens = createInternalTokens('t'.repeat(32));
 export const secretBox = createSecretBox({ keys: [], fallbackSecret: 't'.repeat(32) });
 
 export interface Harness {
@@ -23,12 +22,15 @@ export async function startWebhooks(allowHttp = false, options: { maxEndpointsPe
   const db = await createTestDatabase('fw_wh_test');
   await migrate(db.knex, migrations);
   const logger = createLogger({ service: 'test', level: 'silent' });
-  const server = await listen(createWebhooksApp({ knex: db.knex as Knex, logger, tokens, secretBox, allowHttp, ...options }));
+  const server = await listen(createWebhooksApp({
+    knex: db.knex as Knex, logger, secretBox, allowHttp, ...options,
+    principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'webhooks' }),
+  }));
   return {
     db,
     server,
     async call(method, path, options = {}) {
-      const headers: Record<string, string> = { [PRINCIPAL_HEADER]: await tokens.signPrincipal(testPrincipal(options.principal ?? {}) as never) };
+      const headers: Record<string, string> = { [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(options.principal ?? {}), 'webhooks', method, path) };
       if (options.body !== undefined) headers['content-type'] = MEDIA;
       const res = await fetch(`${server.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
       const text = await res.text();

@@ -1,5 +1,5 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { InternalTokens } from '@firewatch/auth';
+import type { SystemTokens } from '@firewatch/auth';
 import { BadRequestError, UnauthorizedError } from '@firewatch/errors';
 import type { CredentialResolver } from '../domain/credential.resolver.js';
 
@@ -12,12 +12,12 @@ function bearer(header: string | undefined): string | undefined {
  * `/internal`: endpoints for other Firewatch processes, closed to anyone without a
  * system token. The gateway calls resolve on each credential-cache miss.
  */
-export function internalRouter(deps: { tokens: InternalTokens; resolveCredential: CredentialResolver }): Router {
+export function internalRouter(deps: { systemTokens: SystemTokens; resolveCredential: CredentialResolver }): Router {
   const router = Router();
 
   // Check the caller before reading its body.
   router.use(async (req: Request, _res: Response, next: NextFunction) => {
-    const caller = await deps.tokens.verifySystem(bearer(req.headers.authorization));
+    const caller = await deps.systemTokens.verify(bearer(req.headers.authorization));
     next(caller ? undefined : new UnauthorizedError('A system token is required.', { code: 'invalid_system_token' }));
   });
   router.use(express.json({ limit: '16kb', strict: true }));

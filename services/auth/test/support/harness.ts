@@ -1,19 +1,29 @@
-import { createInternalTokens } from '@firewatch/auth';
+import { createPrincipalVerifier, createSystemTokens, type SystemTokens } from '@firewatch/auth';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
-import { createTestDatabase, listen, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../../migrations/index.js';
 import { createAuthApp } from '../../src/app.js';
 import { createServices, type AuthServices } from '../../src/create-services.js';
 
 export const SECRET = 'test-internal-token-secret-0123456789abcdef';
+/** The gateway's and auth's shared secret for `/internal` calls, in tests. */
+export const SYSTEM_SECRET = 'test-system-token-secret-0123456789abcdef';
+
+/** What the auth app checks callers with: the test gateway key, and the system secret. */
+export function callerChecks() {
+  return {
+    principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'auth' }),
+    systemTokens: createSystemTokens(SYSTEM_SECRET),
+  };
+}
 export const JSONAPI = 'application/vnd.api+json';
 
 export interface Harness {
   url: string;
   db: TestDatabase;
   services: AuthServices;
-  tokens: ReturnType<typeof createInternalTokens>;
+  systemTokens: SystemTokens;
   /** A team with an admin (user) and a plain user, seeded for the suite. */
   team: { id: number; adminId: number; userId: number };
   otherTeam: { id: number; adminId: number };
@@ -47,8 +57,8 @@ export async function startHarness(): Promise<Harness> {
   await migrate(db.knex, migrations);
   const logger = createLogger({ service: 'auth-test', level: 'silent' });
   const services = createServices({ knex: db.knex, logger });
-  const tokens = createInternalTokens(SECRET);
-  const server: Listening = await listen(createAuthApp({ services, tokens, logger }));
+  const checks = callerChecks();
+  const server: Listening = await listen(createAuthApp({ services, ...checks, logger }));
 
   const t1 = await services.identity.createTeam({ name: 'Team one' });
   const admin = await services.identity.createUser({ team_id: t1.id, email: 'Admin@One.test', name: 'Admin', role: 'admin', on_call_role: 'admin' });
@@ -61,14 +71,14 @@ export async function startHarness(): Promise<Harness> {
     url: server.url,
     db,
     services,
-    tokens,
+    systemTokens: checks.systemTokens,
     team,
     otherTeam: { id: t2.id, adminId: Number(admin2.id) },
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { accept: JSONAPI };
       if (options.as !== null) {
         const principal = testPrincipal({ team_id: team.id, user_id: team.adminId, ...options.as });
-        headers['x-firewatch-principal'] = await tokens.signPrincipal(principal as never);
+        headers['x-firewatch-principal'] = await signAsGateway(principal, 'auth', method, path);
       }
       let body: string | undefined = options.raw;
       if (options.body !== undefined) body = JSON.stringify(options.body);
@@ -77,7 +87,7 @@ export async function startHarness(): Promise<Harness> {
     },
     async resolve(token, systemToken) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const sys = systemToken === undefined ? await tokens.signSystem('gateway') : systemToken;
+      const sys = systemToken === undefined ? await checks.systemTokens.sign('gateway') : systemToken;
       if (sys !== null) headers.authorization = `Bearer ${sys}`;
       return reply(await fetch(`${server.url}/internal/credentials/resolve`, { method: 'POST', headers, body: JSON.stringify({ token }) }));
     },

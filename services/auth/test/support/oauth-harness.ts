@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
-import { createInternalTokens } from '@firewatch/auth';
+import type { SystemTokens } from '@firewatch/auth';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
@@ -12,7 +12,7 @@ import { createServices, type AuthServices } from '../../src/create-services.js'
 import type { LoginLimits } from '../../src/data/login-attempts.store.js';
 import type { ConcurrencyLimitOptions } from '../../src/domain/concurrency-limit.js';
 import { CookieJar, follow, type PageStep } from '../../../../tests/support/oauth-flow.js';
-import { SECRET } from './harness.js';
+import { callerChecks, SECRET } from './harness.js';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -20,7 +20,7 @@ export interface OAuthHarness {
   url: string;
   db: TestDatabase;
   services: AuthServices;
-  tokens: ReturnType<typeof createInternalTokens>;
+  systemTokens: SystemTokens;
   team: { id: number; userId: number; observerId: number; email: string; observerEmail: string };
   otherTeam: { id: number; userId: number; email: string };
   /** The Redis key prefix of this harness's limits. */
@@ -57,7 +57,7 @@ export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Prom
   await migrate(db.knex, migrations);
   const logger = createLogger({ service: 'auth-test', level: 'silent' });
   const services = createServices({ knex: db.knex, logger, refreshGraceSeconds: options.graceSeconds ?? 1 });
-  const tokens = createInternalTokens(SECRET);
+  const checks = callerChecks();
   const prefix = `fw-test-${randomBytes(4).toString('hex')}:`;
   const servers: OAuthServer[] = [];
   const start = () =>
@@ -68,7 +68,7 @@ export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Prom
         trustProxy: options.trustProxy, unusedClientDays: options.unusedClientDays,
       });
       servers.push(oauth);
-      return createAuthApp({ services, tokens, logger, oauth: oauth.router, trustProxy: options.trustProxy });
+      return createAuthApp({ services, ...checks, logger, oauth: oauth.router, trustProxy: options.trustProxy });
     });
   const main = await start();
   const replica = await start();
@@ -85,13 +85,13 @@ export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Prom
     redisPrefix: prefix,
     db,
     services,
-    tokens,
+    systemTokens: checks.systemTokens,
     team: { id: t1.id, userId: Number(user.id), observerId: Number(observer.id), email: 'ann@blue.test', observerEmail: 'obi@blue.test' },
     otherTeam: { id: t2.id, userId: Number(other.id), email: 'rob@red.test' },
     async resolve(token) {
       const res = await fetch(`${main.url}/internal/credentials/resolve`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${await tokens.signSystem('gateway')}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${await checks.systemTokens.sign('gateway')}`, 'content-type': 'application/json' },
         body: JSON.stringify({ token }),
       });
       return { status: res.status, body: await res.json() };

@@ -1,0 +1,117 @@
+import { createLocalJWKSet, importJWK, jwtVerify, SignJWT, errors as joseErrors, type JSONWebKeySet, type JWK } from 'jose';
+import type { Principal } from './principal.js';
+
+/** Header carrying the gateway-signed principal from the gateway to a service. */
+export const PRINCIPAL_HEADER = 'x-firewatch-principal';
+
+const ISSUER = 'firewatch-gateway';
+/** Asymmetric only: a service holding the public key must not be able to sign. */
+const ALGORITHMS = ['EdDSA', 'ES256'];
+
+/** The one request a principal token is good for. */
+export interface PrincipalTarget {
+  /** The service it is meant for (`incident-config`, `webhooks`, ...): the token's `aud`. */
+  audience: string;
+  method: string;
+  /** The path the service receives, without the query string. */
+  path: string;
+}
+
+export interface PrincipalSigner {
+  /**
+   * Signs `principal` for one method and path of one service. Memoised per
+   * (`cacheKey`, target) for half the token's life, so a client repeating a request
+   * costs one signature every few seconds, not one per request.
+   */
+  sign(principal: Principal, target: PrincipalTarget, cacheKey?: string): Promise<string>;
+}
+
+export interface PrincipalVerifier {
+  /** The principal when the token is genuine, unexpired, and for this service and request; else null. */
+  verify(token: string | undefined, request: { method: string; path: string }): Promise<Principal | null>;
+}
+
+interface Memo<T> {
+  value: T;
+  expiresAt: number;
+}
+
+function remember<T>(map: Map<string, Memo<T>>, max: number, key: string, value: T, expiresAt: number): void {
+  if (map.size >= max) map.delete(map.keys().next().value as string);
+  map.set(key, { value, expiresAt });
+}
+
+/**
+ * The gateway's side: signs with a private JWK (Ed25519 or P-256), which only the
+ * gateway holds. Tokens live seconds and are bound to one service (`aud`), one method
+ * (`htm`) and one path (`htu`), as DPoP proofs are (RFC 9449), so a captured token
+ * cannot be replayed against another service or operation.
+ */
+export function createPrincipalSigner(options: { privateKey: JWK; ttlSeconds?: number; cacheSize?: number }): PrincipalSigner {
+  const { privateKey } = options;
+  const alg = privateKey.crv === 'P-256' ? 'ES256' : 'EdDSA';
+  const key = importJWK(privateKey, alg);
+  const ttl = options.ttlSeconds ?? 10;
+  const max = options.cacheSize ?? 10_000;
+  const signed = new Map<string, Memo<string>>();
+
+  return {
+    async sign(principal, target, cacheKey) {
+      const now = Date.now();
+      const memoKey = `${cacheKey ?? JSON.stringify(principal)} ${target.audience} ${target.method} ${target.path}`;
+      const hit = signed.get(memoKey);
+      if (hit && hit.expiresAt > now) return hit.value;
+      const token = await new SignJWT({ p: principal, htm: target.method, htu: target.path })
+        .setProtectedHeader({ alg, ...(privateKey.kid ? { kid: privateKey.kid } : {}) })
+        .setIssuer(ISSUER)
+        .setAudience(target.audience)
+        .setIssuedAt()
+        .setExpirationTime(`${ttl}s`)
+        .sign(await key);
+      // Reuse for half the lifetime so a forwarded token always has time left.
+      remember(signed, max, memoKey, token, now + (ttl * 1000) / 2);
+      return token;
+    },
+  };
+}
+
+interface Verified {
+  principal: Principal;
+  htm: unknown;
+  htu: unknown;
+}
+
+/**
+ * A service's side: verifies with the gateway's public keys only (a JWKS, so keys can
+ * rotate) and for its own audience. Verified tokens are remembered until they expire;
+ * method and path are checked on every request.
+ */
+export function createPrincipalVerifier(options: { publicKeys: JSONWebKeySet; audience: string; cacheSize?: number }): PrincipalVerifier {
+  const keys = createLocalJWKSet(options.publicKeys);
+  const max = options.cacheSize ?? 10_000;
+  const verified = new Map<string, Memo<Verified>>();
+
+  async function check(token: string): Promise<Verified | null> {
+    const hit = verified.get(token);
+    if (hit && hit.expiresAt > Date.now()) return hit.value;
+    try {
+      const { payload } = await jwtVerify(token, keys, { issuer: ISSUER, audience: options.audience, algorithms: ALGORITHMS });
+      if (typeof payload.p !== 'object' || payload.p === null || payload.exp === undefined) return null;
+      const value = { principal: payload.p as Principal, htm: payload.htm, htu: payload.htu };
+      remember(verified, max, token, value, payload.exp * 1000);
+      return value;
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null;
+      throw err;
+    }
+  }
+
+  return {
+    async verify(token, request) {
+      if (!token) return null;
+      const found = await check(token);
+      if (!found || found.htm !== request.method || found.htu !== request.path) return null;
+      return found.principal;
+    },
+  };
+}

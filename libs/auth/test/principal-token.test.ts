@@ -1,0 +1,78 @@
+import { createPrincipalSigner, createPrincipalVerifier, createSystemTokens, generatePrincipalKeys, type Principal } from '../src/index.js';
+
+const principal: Principal = {
+  team_id: 7, user_id: 3, role: 'admin', on_call_role: 'user',
+  credential: { type: 'api_key', id: 'k1', kind: 'global' },
+  capabilities: ['read'], scopes: null, group_ids: null, record_ids: null,
+};
+const target = { audience: 'incident-config', method: 'GET', path: '/v1/environments/prod' };
+
+describe('principal tokens', () => {
+  let keys: Awaited<ReturnType<typeof generatePrincipalKeys>>;
+  let other: Awaited<ReturnType<typeof generatePrincipalKeys>>;
+  beforeAll(async () => {
+    [keys, other] = await Promise.all([generatePrincipalKeys(), generatePrincipalKeys()]);
+  });
+  const verifierFor = (audience: string, publicKeys = keys.publicKeys) => createPrincipalVerifier({ publicKeys, audience });
+
+  it('round-trips a principal for its service, method and path', async () => {
+    const token = await createPrincipalSigner({ privateKey: keys.privateKey }).sign(principal, target);
+    expect(await verifierFor('incident-config').verify(token, { method: 'GET', path: '/v1/environments/prod' })).toEqual(principal);
+  });
+
+  it('is refused by another service, for another method or path, and when forged', async () => {
+    const signer = createPrincipalSigner({ privateKey: keys.privateKey });
+    const token = await signer.sign(principal, target);
+    expect(await verifierFor('webhooks').verify(token, { method: 'GET', path: '/v1/environments/prod' })).toBeNull();
+    const verifier = verifierFor('incident-config');
+    expect(await verifier.verify(token, { method: 'DELETE', path: '/v1/environments/prod' })).toBeNull();
+    expect(await verifier.verify(token, { method: 'GET', path: '/v1/environments/other' })).toBeNull();
+    const forged = await createPrincipalSigner({ privateKey: other.privateKey }).sign(principal, target);
+    expect(await verifier.verify(forged, { method: 'GET', path: '/v1/environments/prod' })).toBeNull();
+    expect(await verifier.verify('garbage', { method: 'GET', path: '/v1/environments/prod' })).toBeNull();
+    expect(await verifier.verify(undefined, { method: 'GET', path: '/v1/environments/prod' })).toBeNull();
+  });
+
+  it('cannot be signed with what a service holds: the public key', async () => {
+    const publicOnly = keys.publicKeys.keys[0];
+    expect(publicOnly).not.toHaveProperty('d');
+    await expect(createPrincipalSigner({ privateKey: publicOnly }).sign(principal, target)).rejects.toThrow();
+  });
+
+  it('refuses a symmetric token even when its key is the public key text', async () => {
+    const system = createSystemTokens(JSON.stringify(keys.publicKeys.keys[0]).padEnd(32, ' '));
+    const hs256 = await system.sign('gateway');
+    expect(await verifierFor('incident-config').verify(hs256, { method: 'GET', path: '/' })).toBeNull();
+  });
+
+  it('accepts any key of the set, so the gateway key can rotate', async () => {
+    const both = { keys: [...keys.publicKeys.keys, ...other.publicKeys.keys] };
+    const token = await createPrincipalSigner({ privateKey: other.privateKey }).sign(principal, target);
+    expect(await verifierFor('incident-config', both).verify(token, target)).toEqual(principal);
+  });
+
+  it('expires after its lifetime', async () => {
+    const token = await createPrincipalSigner({ privateKey: keys.privateKey, ttlSeconds: 1 }).sign(principal, target, 'fresh');
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(await verifierFor('incident-config').verify(token, target)).toBeNull();
+  });
+
+  it('reuses a signed token for the same credential and request only', async () => {
+    const signer = createPrincipalSigner({ privateKey: keys.privateKey });
+    const a = await signer.sign(principal, target, 'cred-1');
+    expect(await signer.sign(principal, target, 'cred-1')).toBe(a);
+    expect(await signer.sign(principal, { ...target, method: 'PUT' }, 'cred-1')).not.toBe(a);
+    // A different resolution (here: the same key after a demotion) gets its own token.
+    expect(await signer.sign({ ...principal, role: 'observer' }, target, 'cred-2')).not.toBe(a);
+    expect(await signer.sign({ ...principal, role: 'observer' }, target, 'cred-1')).toBe(a);
+  });
+});
+
+describe('system tokens', () => {
+  it('round-trip with the shared secret only', async () => {
+    const tokens = createSystemTokens('s'.repeat(32));
+    expect(await tokens.verify(await tokens.sign('gateway'))).toBe('gateway');
+    expect(await tokens.verify(await createSystemTokens('o'.repeat(32)).sign('gateway'))).toBeNull();
+    expect(await tokens.verify('garbage')).toBeNull();
+  });
+});
