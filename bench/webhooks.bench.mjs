@@ -30,7 +30,7 @@ const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b
 const b = backing();
 const webhooksDb = `${b.pg}/firewatch_webhooks${suffix}`;
 envs.gateway.WEBHOOKS_URL = `http://127.0.0.1:${ports.webhooks}`;
-const common = { INTERNAL_TOKEN_SECRET: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: webhooksDb, WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true' };
+const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: webhooksDb, WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true' };
 const procs = [
   ...PROCESSES.filter((p) => p.name === 'auth' || p.name === 'incident-config'),
   { name: 'webhooks', entry: 'services/webhooks/dist/src/main.js', env: { ...common, PORT: String(ports.webhooks) } },

@@ -24,7 +24,8 @@ function secrets() {
   const kept = fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {};
   // Checkouts made before a secret existed get it added; existing ones are kept.
   const made = {
-    INTERNAL_TOKEN_SECRET: randomBytes(32).toString('base64url'),
+    // A checkout made when the seed was INTERNAL_TOKEN_SECRET keeps it, so its keys stay the same.
+    DEV_KEY_SEED: kept.INTERNAL_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
     SYSTEM_TOKEN_SECRET: randomBytes(32).toString('base64url'),
     ...(kept.PRINCIPAL_SIGNING_KEY ? {} : principalKeyPair()),
     ...kept,
@@ -56,7 +57,8 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
   const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
   const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, webhooks: 8085, dispatcher: 8086, ...ports };
   const common = {
-    INTERNAL_TOKEN_SECRET: secret ?? s.INTERNAL_TOKEN_SECRET,
+    // OIDC and webhook secret keys derive from it in local runs (never in production).
+    DEV_KEY_SEED: secret ?? s.DEV_KEY_SEED,
     // Every service may verify principals; only the gateway gets the private key.
     PRINCIPAL_PUBLIC_KEYS: s.PRINCIPAL_PUBLIC_KEYS,
     AMQP_URL: b.amqp,

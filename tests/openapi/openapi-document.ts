@@ -10,7 +10,7 @@ import { createEndpointsResource } from '../../services/webhooks/src/domain/webh
  */
 export function openApiDocument(): Record<string, unknown> {
   const endpoints = createEndpointsResource({
-    secretBox: createSecretBox({ keys: [], fallbackSecret: 'openapi-document-placeholder-secret' }),
+    secretBox: createSecretBox({ keys: [], devKeySeed: 'openapi-document-placeholder-secret' }),
     allowHttp: false,
   });
   return buildOpenApiDocument({ title: 'Firewatch API', version: '1.0.0' }, [...incidentConfig, endpoints]);

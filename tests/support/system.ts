@@ -94,7 +94,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const principalKeys = await generatePrincipalKeys();
   const systemSecret = randomBytes(32).toString('base64url');
   const common = {
-    INTERNAL_TOKEN_SECRET: secret, PRINCIPAL_PUBLIC_KEYS: JSON.stringify(principalKeys.publicKeys),
+    DEV_KEY_SEED: secret, PRINCIPAL_PUBLIC_KEYS: JSON.stringify(principalKeys.publicKeys),
     AMQP_URL: options.amqpUrl ?? process.env.TEST_AMQP_URL!, LOG_LEVEL: 'warn', HOST: '127.0.0.1',
   };
   // Each system gets its own dispatcher queue: every system publishes to the one firewatch.events exchange.
@@ -103,7 +103,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     auth: {
       ...common, PORT: String(authPort), DATABASE_URL: `${pgBase}/fw_auth${suffix}`, ISSUER_URL: `http://127.0.0.1:${authPort}`,
       REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix, SYSTEM_TOKEN_SECRET: systemSecret,
-      // Signing and cookie keys are derived from INTERNAL_TOKEN_SECRET (same on every replica);
+      // Signing and cookie keys are derived from DEV_KEY_SEED (same on every replica);
       // a short refresh-token grace keeps the reuse-detection tests quick (docs/oauth.md).
       OAUTH_REFRESH_GRACE_SECONDS: '2',
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, env, loadConfig } from '../src/index.js';
+import { ConfigError, env, keySeedFields, loadConfig, requireKeysOrDevSeed } from '../src/index.js';
 
 const schema = z.object({
   PORT: env.port(8080),
@@ -45,7 +45,7 @@ describe('serviceFields', () => {
     const schema = z.object({ ...apiServiceFields(8082) });
     const publicKeys = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'abc' }] };
     const cfg = loadConfig(schema, {
-      DATABASE_URL: 'postgres://h/db', AMQP_URL: 'amqp://h', PRINCIPAL_PUBLIC_KEYS: JSON.stringify(publicKeys), INTERNAL_TOKEN_SECRET: 's'.repeat(32),
+      DATABASE_URL: 'postgres://h/db', AMQP_URL: 'amqp://h', PRINCIPAL_PUBLIC_KEYS: JSON.stringify(publicKeys),
     });
     expect(cfg).toMatchObject({ PORT: 8082, HOST: '0.0.0.0', LOG_LEVEL: 'info', DB_POOL_MAX: 10, SHUTDOWN_GRACE_MS: 10_000, PRINCIPAL_PUBLIC_KEYS: publicKeys });
     expect(() => loadConfig(schema, {})).toThrow(/DATABASE_URL.*AMQP_URL.*PRINCIPAL_PUBLIC_KEYS/);
@@ -90,5 +90,30 @@ describe('JWK variables', () => {
   ])('refuses %s, naming the variable', (_label, given, message) => {
     const env0 = { SIGNING: JSON.stringify({ ...pub, d: 's' }), PUBLIC: JSON.stringify(pub), ...given };
     expect(() => loadConfig(keys, env0)).toThrow(message);
+  });
+});
+
+describe('requireKeysOrDevSeed', () => {
+  const schema = z
+    .object({ KEYS: env.list(), OTHER: z.string().optional(), ...keySeedFields() })
+    .superRefine(requireKeysOrDevSeed(['KEYS', 'OTHER'], 'make them with a tool'), { when: () => true });
+  const issues = (given: Record<string, string>) => {
+    try {
+      loadConfig(schema, given);
+      return [];
+    } catch (err) {
+      return (err as ConfigError).issues;
+    }
+  };
+
+  it('in production, names every key that is not set, whatever the seed', () => {
+    expect(issues({ NODE_ENV: 'production', DEV_KEY_SEED: 's'.repeat(32) }).map((i) => i.variable)).toEqual(['KEYS', 'OTHER']);
+    expect(issues({ NODE_ENV: 'production', KEYS: 'a', OTHER: 'b' })).toEqual([]);
+  });
+
+  it('elsewhere, derives unset keys from DEV_KEY_SEED, and asks for it when missing', () => {
+    expect(issues({ DEV_KEY_SEED: 's'.repeat(32) })).toEqual([]);
+    expect(issues({ KEYS: 'a', OTHER: 'b' })).toEqual([]);
+    expect(issues({ KEYS: 'a' })).toEqual([{ variable: 'DEV_KEY_SEED', message: expect.stringContaining('derive OTHER') }]);
   });
 });

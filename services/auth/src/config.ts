@@ -1,19 +1,14 @@
 import { z } from 'zod';
-import { env, apiServiceFields } from '@firewatch/config';
+import { apiServiceFields, env, keySeedFields, requireKeysOrDevSeed } from '@firewatch/config';
 
 const optionalText = () => z.string().min(1).optional();
 
 /**
- * Outside production the OIDC signing and cookie keys may be derived from the internal
- * secret (docs/oauth.md, "Keys"); in production that would let anyone holding that
- * secret sign ID tokens and forge sessions, so both must be configured (review #7).
+ * Outside production the OIDC signing and cookie keys may be derived from DEV_KEY_SEED
+ * (docs/oauth.md, "Keys"); in production that would let anyone holding the seed sign ID
+ * tokens and forge sessions, so both must be configured (security review #7).
  */
-function requireKeysInProduction(c: { NODE_ENV?: string; OIDC_JWKS?: string; OIDC_COOKIE_KEYS?: string[] }, ctx: z.RefinementCtx): void {
-  if (c.NODE_ENV !== 'production') return;
-  const hint = 'required when NODE_ENV=production (generate with `firewatch keys generate`)';
-  if (!c.OIDC_JWKS) ctx.addIssue({ code: 'custom', path: ['OIDC_JWKS'], message: hint });
-  if (!c.OIDC_COOKIE_KEYS?.length) ctx.addIssue({ code: 'custom', path: ['OIDC_COOKIE_KEYS'], message: hint });
-}
+const requireOidcKeys = requireKeysOrDevSeed(['OIDC_JWKS', 'OIDC_COOKIE_KEYS'], 'generate them with `firewatch keys generate`');
 
 /** Environment of the auth process; a bad value stops start-up naming the variable. */
 export const configSchema = z.object({
@@ -50,11 +45,10 @@ export const configSchema = z.object({
   TRUST_PROXY: env.trustedProxies(),
   /** Dynamically registered clients one team may have bound (authorized) at once. */
   OAUTH_CLIENTS_PER_TEAM: env.int(100, 1),
-  /** `production` requires real OIDC keys instead of keys derived from a shared secret. */
-  NODE_ENV: z.string().optional(),
+  ...keySeedFields(),
 })
   // Runs even when other variables are wrong, so one start-up names every problem.
-  .superRefine(requireKeysInProduction, { when: () => true });
+  .superRefine(requireOidcKeys, { when: () => true });
 
 export type AuthConfig = z.infer<typeof configSchema>;
 

@@ -18,7 +18,8 @@ export interface OAuthServerOptions {
   services: AuthServices;
   logger: Logger;
   issuer: string;
-  internalSecret: string;
+  /** Derives OIDC keys that are not configured (development only; config refuses it in production). */
+  devKeySeed?: string;
   jwks?: string;
   cookieKeys?: string[];
   redisUrl?: string;
@@ -48,7 +49,7 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   const keys = loadOidcKeys({
     jwks: options.jwks,
     cookieKeys: options.cookieKeys ?? [],
-    secret: options.internalSecret,
+    seed: options.devKeySeed,
     warn: (message) => logger.warn(message),
   });
   const provider = createOidcProvider({

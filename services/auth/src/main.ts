@@ -29,7 +29,7 @@ const oauth = createOAuthServer({
   services,
   logger,
   issuer,
-  internalSecret: config.INTERNAL_TOKEN_SECRET,
+  devKeySeed: config.DEV_KEY_SEED,
   ...oauthServerSettings(config),
 });
 const app = createAuthApp({

@@ -70,18 +70,18 @@ describe('client credentials', () => {
 
 describe('signing keys', () => {
   it('derives the same keys from the same secret, and takes configured ones in order', () => {
-    const a = loadOidcKeys({ cookieKeys: [], secret: 's'.repeat(40) });
-    const b = loadOidcKeys({ cookieKeys: [], secret: 's'.repeat(40) });
+    const a = loadOidcKeys({ cookieKeys: [], seed: 's'.repeat(40) });
+    const b = loadOidcKeys({ cookieKeys: [], seed: 's'.repeat(40) });
     expect(a.derived).toBe(true);
     expect(a.jwks.keys.map((k) => k.n)).toEqual(b.jwks.keys.map((k) => k.n));
     expect(a.jwks.keys).toHaveLength(2);
     const k1 = generateSigningKey().jwk;
     const k2 = generateSigningKey().jwk;
-    const configured = loadOidcKeys({ jwks: JSON.stringify({ keys: [k1, k2] }), cookieKeys: ['c1', 'c0'], secret: 'x'.repeat(40) });
+    const configured = loadOidcKeys({ jwks: JSON.stringify({ keys: [k1, k2] }), cookieKeys: ['c1', 'c0'], seed: 'x'.repeat(40) });
     expect(configured.jwks.keys.map((k) => k.kid)).toEqual([k1.kid, k2.kid]);
     expect(configured.cookieKeys).toEqual(['c1', 'c0']);
-    expect(() => loadOidcKeys({ jwks: '{"keys":[]}', cookieKeys: [], secret: 'x'.repeat(40) })).toThrow(OidcKeyConfigError);
+    expect(() => loadOidcKeys({ jwks: '{"keys":[]}', cookieKeys: [], seed: 'x'.repeat(40) })).toThrow(OidcKeyConfigError);
     const { d: _d, ...publicOnly } = k1;
-    expect(() => loadOidcKeys({ jwks: JSON.stringify({ keys: [publicOnly] }), cookieKeys: [], secret: 'x'.repeat(40) })).toThrow(/private RSA/);
+    expect(() => loadOidcKeys({ jwks: JSON.stringify({ keys: [publicOnly] }), cookieKeys: [], seed: 'x'.repeat(40) })).toThrow(/private RSA/);
   });
 });

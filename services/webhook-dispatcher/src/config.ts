@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { env, serviceFields } from '@firewatch/config';
-import { requireSecretKeysInProduction } from '@firewatch/webhooks/shared';
+import { env, keySeedFields, serviceFields } from '@firewatch/config';
+import { requireSecretKeys } from '@firewatch/webhooks/shared';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/retry-policy.js';
 
 const msList = z
@@ -42,10 +42,9 @@ export const configSchema = z.object({
   WEBHOOK_RETENTION_DAYS: env.int(30, 1),
   /** How often each replica looks for deliveries past retention (default hourly). */
   WEBHOOK_PRUNE_INTERVAL_MS: env.int(3_600_000, 1000),
-  /** `production` requires WEBHOOK_SECRET_KEYS instead of a key derived from a shared secret. */
-  NODE_ENV: z.string().optional(),
+  ...keySeedFields(),
 })
   // Runs even when other variables are wrong, so one start-up names every problem.
-  .superRefine(requireSecretKeysInProduction, { when: () => true });
+  .superRefine(requireSecretKeys, { when: () => true });
 
 export type Config = z.infer<typeof configSchema>;

@@ -13,7 +13,7 @@ import { createRetentionJob } from './domain/retention-job.js';
 import { createWebhookHttpClient } from './outbound/webhook-http.client.js';
 import { createEventIntake } from './queue/event-intake.js';
 
-export type DispatcherConfig = Pick<Config, 'AMQP_URL' | 'INTERNAL_TOKEN_SECRET' | 'WEBHOOK_QUEUE' | 'WEBHOOK_PREFETCH' | 'WEBHOOK_ALLOW_HTTP'
+export type DispatcherConfig = Pick<Config, 'AMQP_URL' | 'DEV_KEY_SEED' | 'WEBHOOK_QUEUE' | 'WEBHOOK_PREFETCH' | 'WEBHOOK_ALLOW_HTTP'
   | 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_SECRET_KEYS' | 'WEBHOOK_RETRY_SCHEDULE_MS' | 'WEBHOOK_RETRY_JITTER' | 'WEBHOOK_RETRY_AFTER_MAX_MS'
   | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RESPONSE_MAX_BYTES' | 'WEBHOOK_DISABLE_AFTER_MS' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_CLAIM_BATCH' | 'WEBHOOK_POLL_INTERVAL_MS'
   | 'WEBHOOK_RETENTION_DAYS' | 'WEBHOOK_PRUNE_INTERVAL_MS'>;
@@ -25,7 +25,7 @@ export type DispatcherConfig = Pick<Config, 'AMQP_URL' | 'INTERNAL_TOKEN_SECRET'
  */
 export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; logger: Logger }) {
   const { knex, logger } = deps;
-  const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, fallbackSecret: config.INTERNAL_TOKEN_SECRET });
+  const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED });
   const post = createWebhookHttpClient({
     policy: createAddressPolicy(config.WEBHOOK_ALLOWED_NETWORKS),
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,

@@ -14,7 +14,7 @@ const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
 // The dispatcher shares the webhooks database (one bounded context); either process may migrate it.
 const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
 // Either process may be the first to start on a database with plain header values.
-const sealed = await sealPlainHeaderValues(knex, createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, fallbackSecret: config.INTERNAL_TOKEN_SECRET }));
+const sealed = await sealPlainHeaderValues(knex, createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED }));
 if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
 
 const dispatcher = createDispatcher(config, { knex, logger });

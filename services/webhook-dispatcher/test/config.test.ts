@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '@firewatch/config';
 import { configSchema } from '../src/config.js';
 
-const BASE = { DATABASE_URL: 'postgres://db/webhooks', AMQP_URL: 'amqp://broker', INTERNAL_TOKEN_SECRET: 'i'.repeat(32) };
+const BASE = { DATABASE_URL: 'postgres://db/webhooks', AMQP_URL: 'amqp://broker', DEV_KEY_SEED: 'i'.repeat(32) };
 const KEY = Buffer.alloc(32, 5).toString('base64');
 
 describe('dispatcher configuration', () => {

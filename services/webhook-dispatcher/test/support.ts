@@ -13,7 +13,7 @@ import { createDispatcher } from '../src/dispatcher.js';
 
 export const logger = createLogger({ service: 'dispatcher-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 export const SECRET = 'd'.repeat(32);
-export const secretBox = createSecretBox({ keys: [], fallbackSecret: SECRET });
+export const secretBox = createSecretBox({ keys: [], devKeySeed: SECRET });
 
 export interface Received { headers: http.IncomingHttpHeaders; body: string; at: number }
 
@@ -55,7 +55,7 @@ export async function insertEndpoint(knex: Knex, values: { team_id: number; url:
 
 export function startDispatcher(knex: Knex, queue: string, env: Record<string, string> = {}) {
   const config = configSchema.parse({
-    DATABASE_URL: 'postgres://unused/x', AMQP_URL: process.env.TEST_AMQP_URL, INTERNAL_TOKEN_SECRET: SECRET,
+    DATABASE_URL: 'postgres://unused/x', AMQP_URL: process.env.TEST_AMQP_URL, DEV_KEY_SEED: SECRET,
     WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_SCHEDULE_MS: '200,200,200',
     WEBHOOK_RETRY_JITTER: '0', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '2000', ...env,
   });

@@ -1,6 +1,13 @@
 import { z } from 'zod';
-import { requireSecretKeysInProduction } from './secret-keys.rule.js';
-import { env, apiServiceFields } from '@firewatch/config';
+import { apiServiceFields, env, keySeedFields, requireKeysOrDevSeed } from '@firewatch/config';
+
+/**
+ * Outside production the key sealing endpoint secrets and custom header values may be
+ * derived from DEV_KEY_SEED; in production that would give whoever holds the seed every
+ * receiver credential, so WEBHOOK_SECRET_KEYS must be set (security review #7). The
+ * dispatcher, which opens what this service seals, applies the same rule.
+ */
+export const requireSecretKeys = requireKeysOrDevSeed(['WEBHOOK_SECRET_KEYS'], 'comma-separated base64 32-byte keys, e.g. from `openssl rand -base64 32`');
 
 export const configSchema = z.object({
   ...apiServiceFields(8085),
@@ -9,14 +16,13 @@ export const configSchema = z.object({
   WEBHOOK_ALLOW_HTTP: env.bool(false),
   /** The dispatcher's queue, declared here too so no event is dropped while no dispatcher runs. */
   WEBHOOK_QUEUE: z.string().min(1).default('webhook-dispatcher'),
-  /** base64 32-byte keys sealing endpoint secrets and header values; the first seals. Unset: derived from INTERNAL_TOKEN_SECRET (not in production). */
+  /** base64 32-byte keys sealing endpoint secrets and header values; the first seals. Unset: derived from DEV_KEY_SEED (not in production). */
   WEBHOOK_SECRET_KEYS: env.list(),
   /** Endpoints one team may have; every event fans out to each (security review #18). */
   WEBHOOK_MAX_ENDPOINTS_PER_TEAM: env.int(50, 1),
-  /** `production` requires WEBHOOK_SECRET_KEYS instead of a key derived from a shared secret. */
-  NODE_ENV: z.string().optional(),
+  ...keySeedFields(),
 })
   // Runs even when other variables are wrong, so one start-up names every problem.
-  .superRefine(requireSecretKeysInProduction, { when: () => true });
+  .superRefine(requireSecretKeys, { when: () => true });
 
 export type Config = z.infer<typeof configSchema>;

@@ -16,7 +16,7 @@ const config = loadConfigOrExit(configSchema, SERVICE);
 const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
 
 const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
-const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, fallbackSecret: config.INTERNAL_TOKEN_SECRET });
+const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED });
 const sealed = await sealPlainHeaderValues(knex, secretBox);
 if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
 

@@ -5,7 +5,7 @@
 export { migrations } from '../migrations/index.js';
 export { DELIVERIES, ATTEMPTS, type DeliveryRow, type AttemptRow } from './data/deliveries.repository.js';
 export { createSecretBox, type SecretBox } from './domain/secret-box.js';
-export { requireSecretKeysInProduction } from './secret-keys.rule.js';
+export { requireSecretKeys } from './config.js';
 export { signPayload, webhookHeaders } from './domain/signature.js';
 export { generateSecret, signingKey, secretProblem, SECRET_PREFIX } from './domain/webhook-secret.js';
 export { deliveryPayload, subscribes, eventTypeResources } from './domain/event-types.js';

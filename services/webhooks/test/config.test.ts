@@ -4,7 +4,7 @@ import { configSchema } from '../src/config.js';
 
 const pub = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
 const BASE = {
-  DATABASE_URL: 'postgres://db/webhooks', AMQP_URL: 'amqp://broker', INTERNAL_TOKEN_SECRET: 'i'.repeat(32),
+  DATABASE_URL: 'postgres://db/webhooks', AMQP_URL: 'amqp://broker', DEV_KEY_SEED: 'i'.repeat(32),
   PRINCIPAL_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...pub, kid: 'k1', alg: 'EdDSA' }] }),
 };
 const KEY = Buffer.alloc(32, 5).toString('base64');

@@ -47,15 +47,15 @@ describe('secret box', () => {
   it('round-trips, detects tampering and opens with a rotated-out key', () => {
     const k1 = Buffer.alloc(32, 1).toString('base64');
     const k2 = Buffer.alloc(32, 2).toString('base64');
-    const old = createSecretBox({ keys: [k1], fallbackSecret: 'x'.repeat(32) });
+    const old = createSecretBox({ keys: [k1], devKeySeed: 'x'.repeat(32) });
     const sealed = old.seal('whsec_abc');
     expect(sealed).not.toContain('whsec_abc');
-    const rotated = createSecretBox({ keys: [k2, k1], fallbackSecret: 'x'.repeat(32) });
+    const rotated = createSecretBox({ keys: [k2, k1], devKeySeed: 'x'.repeat(32) });
     expect(rotated.open(sealed)).toBe('whsec_abc');
     expect(rotated.seal('s').split(':')[1]).not.toBe(sealed.split(':')[1]);
     const parts = sealed.split(':');
     parts[4] = Buffer.from('whsec_xyz').toString('base64');
     expect(() => old.open(parts.join(':'))).toThrow();
-    expect(() => createSecretBox({ keys: [k2], fallbackSecret: 'x'.repeat(32) }).open(sealed)).toThrow(/unknown key/);
+    expect(() => createSecretBox({ keys: [k2], devKeySeed: 'x'.repeat(32) }).open(sealed)).toThrow(/unknown key/);
   });
 });

@@ -9,7 +9,7 @@ import { createWebhooksApp } from '../src/app.js';
 import { createSecretBox } from '../src/domain/secret-box.js';
 
 export const MEDIA = 'application/vnd.api+json';
-export const secretBox = createSecretBox({ keys: [], fallbackSecret: 't'.repeat(32) });
+export const secretBox = createSecretBox({ keys: [], devKeySeed: 't'.repeat(32) });
 
 export interface Harness {
   db: TestDatabase;

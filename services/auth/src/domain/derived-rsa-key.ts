@@ -3,7 +3,7 @@ import { createHmac, createPrivateKey, createPublicKey, sign, verify } from 'nod
 /**
  * A 2048-bit RSA key derived deterministically from a secret, for local runs and tests
  * where no signing keys are configured: every replica (and every restart) that shares
- * INTERNAL_TOKEN_SECRET gets the same key, so ID tokens verify across replicas. Node
+ * DEV_KEY_SEED gets the same key, so ID tokens verify across replicas. Node
  * cannot seed its own RSA generator, hence this small prime search (HMAC-SHA256 stream,
  * trial division, Miller-Rabin). Production installs configure OIDC_JWKS instead.
  */

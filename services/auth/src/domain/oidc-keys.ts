@@ -74,18 +74,22 @@ function derivedJwks(secret: string): SigningJwk[] {
 
 /**
  * The provider's keys from configuration, or, when none are configured (local runs and
- * tests), derived deterministically from the internal token secret so that replicas
- * agree. `warn` is told when that fallback is used.
+ * tests), derived deterministically from DEV_KEY_SEED so that replicas agree. `warn` is
+ * told when that fallback is used.
  */
-export function loadOidcKeys(input: { jwks?: string; cookieKeys: string[]; secret: string; warn?: (msg: string) => void }): OidcKeys {
+export function loadOidcKeys(input: { jwks?: string; cookieKeys: string[]; seed?: string; warn?: (msg: string) => void }): OidcKeys {
   const configured = input.jwks !== undefined;
-  const keys = configured ? parseJwks(input.jwks as string) : derivedJwks(input.secret);
+  const seed = () => {
+    if (input.seed === undefined) throw new Error('OIDC keys are not configured and there is no DEV_KEY_SEED to derive them from');
+    return input.seed;
+  };
+  const keys = configured ? parseJwks(input.jwks as string) : derivedJwks(seed());
   const cookieKeys = input.cookieKeys.length
     ? input.cookieKeys
-    : [createHmac('sha256', input.secret).update('firewatch-oidc-cookie-key-1').digest('base64url')];
+    : [createHmac('sha256', seed()).update('firewatch-oidc-cookie-key-1').digest('base64url')];
   if (!configured || !input.cookieKeys.length) {
     input.warn?.(
-      'OIDC_JWKS and/or OIDC_COOKIE_KEYS are not set: using keys derived from INTERNAL_TOKEN_SECRET. ' +
+      'OIDC_JWKS and/or OIDC_COOKIE_KEYS are not set: using keys derived from DEV_KEY_SEED. ' +
         'Fine for local runs and tests; generate real ones with `firewatch keys generate` for any other install.',
     );
   }

@@ -63,7 +63,7 @@ export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Prom
   const start = () =>
     serve((issuer) => {
       const oauth = createOAuthServer({
-        services, logger, issuer, internalSecret: SECRET, redisUrl: options.redisUrl ?? process.env.TEST_REDIS_URL, redisKeyPrefix: prefix,
+        services, logger, issuer, devKeySeed: SECRET, redisUrl: options.redisUrl ?? process.env.TEST_REDIS_URL, redisKeyPrefix: prefix,
         registrationsPerHour: options.perHour, loginLimits: options.loginLimits, passwordHashing: options.passwordHashing,
         trustProxy: options.trustProxy, unusedClientDays: options.unusedClientDays,
       });

@@ -18,14 +18,15 @@ function decodeKey(text: string): Buffer {
 
 /**
  * A box over `keys` (base64, 32 bytes each; the first seals, all open, so keys can
- * rotate). Without keys, one is derived from `fallbackSecret` (the internal token
- * secret) with HKDF, so a local system needs no extra setting; the configs refuse that
- * in production (NODE_ENV=production requires WEBHOOK_SECRET_KEYS).
+ * rotate). Without keys, one is derived from `devKeySeed` with HKDF, so a local system
+ * needs no extra setting; the configs refuse that in production (NODE_ENV=production
+ * requires WEBHOOK_SECRET_KEYS).
  */
-export function createSecretBox(options: { keys: string[]; fallbackSecret: string }): SecretBox {
+export function createSecretBox(options: { keys: string[]; devKeySeed?: string }): SecretBox {
+  if (!options.keys.length && options.devKeySeed === undefined) throw new Error('WEBHOOK_SECRET_KEYS is not set and there is no DEV_KEY_SEED');
   const raw = options.keys.length
     ? options.keys.map(decodeKey)
-    : [Buffer.from(hkdfSync('sha256', options.fallbackSecret, 'firewatch', 'webhooks/endpoint-secrets/v1', 32))];
+    : [Buffer.from(hkdfSync('sha256', options.devKeySeed as string, 'firewatch', 'webhooks/endpoint-secrets/v1', 32))];
   const keys: Key[] = raw.map((bytes) => ({ id: keyId(bytes), bytes }));
   const byId = new Map(keys.map((k) => [k.id, k]));
   return {
