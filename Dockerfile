@@ -1,6 +1,6 @@
 # One image recipe, one target per process:
 #   docker build --target gateway -t firewatch/gateway .
-# Targets: gateway, auth, incident-config, webhooks, webhook-dispatcher.
+# Targets: gateway, auth, incident-config, webhooks, webhook-dispatcher, provision.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN npm install -g pnpm@10.34.8
@@ -41,3 +41,8 @@ FROM runtime AS webhook-dispatcher
 ENV PORT=8086
 EXPOSE 8086
 CMD ["node", "services/webhook-dispatcher/dist/src/main.js"]
+
+# One-shot: each service's database role and database (scripts/provision-databases.mjs).
+FROM runtime AS provision
+HEALTHCHECK NONE
+CMD ["node", "scripts/provision-databases.mjs"]

@@ -5,7 +5,7 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import fs from 'node:fs';
 import path from 'node:path';
-import { processEnvs, PROCESSES, root } from '../scripts/dev-env.mjs';
+import { processEnvs, PROCESSES, provisionDatabases, root } from '../scripts/dev-env.mjs';
 import { build, createBenchSystem, freePort } from './support.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -16,6 +16,7 @@ build();
 const suffix = `_bench_${process.pid}`;
 const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort() };
 const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
+await provisionDatabases(envs);
 const system = createBenchSystem({ databases: [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`] });
 const { children } = system;
 

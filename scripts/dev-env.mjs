@@ -20,14 +20,19 @@ export function principalKeyPair() {
   };
 }
 
+/** Each service's own database role (the dispatcher shares the webhooks database and role). */
+const DATABASES = { auth: 'firewatch_auth', 'incident-config': 'firewatch_incident_config', webhooks: 'firewatch_webhooks', 'webhook-dispatcher': 'firewatch_webhooks' };
+
 function secrets() {
   const kept = fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {};
+  const random = () => randomBytes(32).toString('base64url');
   // Checkouts made before a secret existed get it added; existing ones are kept.
   const made = {
     // A checkout made when the seed was INTERNAL_TOKEN_SECRET keeps it, so its keys stay the same.
-    DEV_KEY_SEED: kept.INTERNAL_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
-    SYSTEM_TOKEN_SECRET: randomBytes(32).toString('base64url'),
+    DEV_KEY_SEED: kept.INTERNAL_TOKEN_SECRET ?? random(),
+    SYSTEM_TOKEN_SECRET: random(),
     ...(kept.PRINCIPAL_SIGNING_KEY ? {} : principalKeyPair()),
+    ...Object.fromEntries([...new Set(Object.values(DATABASES))].map((role) => [`DB_PASSWORD_${role.toUpperCase()}`, random()])),
     ...kept,
   };
   if (Object.keys(made).length !== Object.keys(kept).length) {
@@ -53,6 +58,14 @@ export function backing(env = process.env) {
 export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'info' } = {}) {
   const b = backing();
   const s = secrets();
+  // Each service connects as its own role, which owns its database and nothing else.
+  const database = (service) => {
+    const role = DATABASES[service];
+    const password = s[`DB_PASSWORD_${role.toUpperCase()}`];
+    const url = new URL(b.pg);
+    Object.assign(url, { username: role, password, pathname: `/${role}${dbSuffix}` });
+    return { database: `${role}${dbSuffix}`, role, password, url: url.toString() };
+  };
   // FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1: deliver webhooks to receivers on this machine.
   const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
   const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, webhooks: 8085, dispatcher: 8086, ...ports };
@@ -68,7 +81,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
   return {
     auth: {
       ...common, SERVICE_NAME: 'auth', PORT: String(p.auth),
-      DATABASE_URL: `${b.pg}/firewatch_auth${dbSuffix}`,
+      DATABASE_URL: database('auth').url,
       ISSUER_URL: `http://127.0.0.1:${p.auth}`,
       // Dynamic-registration rate limit shared by replicas; OAuth keys derive from the secret.
       REDIS_URL: b.redis,
@@ -76,18 +89,18 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     },
     'incident-config': {
       ...common, SERVICE_NAME: 'incident-config', PORT: String(p.incidentConfig),
-      DATABASE_URL: `${b.pg}/firewatch_incident_config${dbSuffix}`,
+      DATABASE_URL: database('incident-config').url,
     },
     webhooks: {
       ...common, SERVICE_NAME: 'webhooks', PORT: String(p.webhooks),
-      DATABASE_URL: `${b.pg}/firewatch_webhooks${dbSuffix}`,
+      DATABASE_URL: database('webhooks').url,
       // Plain-HTTP receivers on this machine only when asked: every service listens on
       // 127.0.0.1, so a loopback allow-list would let any tenant POST to all of them.
       ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true' } : {}),
     },
     'webhook-dispatcher': {
       ...common, SERVICE_NAME: 'webhook-dispatcher', PORT: String(p.dispatcher),
-      DATABASE_URL: `${b.pg}/firewatch_webhooks${dbSuffix}`,
+      DATABASE_URL: database('webhooks').url,
       ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' } : {}),
     },
     gateway: {
@@ -99,6 +112,8 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       INCIDENT_CONFIG_URL: `http://127.0.0.1:${p.incidentConfig}`,
       WEBHOOKS_URL: `http://127.0.0.1:${p.webhooks}`,
     },
+    /** What {@link provisionDatabases} creates: one database and role per service. */
+    databases: ['auth', 'incident-config', 'webhooks'].map(database),
     urls: {
       gateway: `http://127.0.0.1:${p.gateway}`, auth: `http://127.0.0.1:${p.auth}`,
       incidentConfig: `http://127.0.0.1:${p.incidentConfig}`, webhooks: `http://127.0.0.1:${p.webhooks}`,
@@ -114,3 +129,14 @@ export const PROCESSES = [
   { name: 'webhook-dispatcher', entry: 'services/webhook-dispatcher/dist/src/main.js' },
   { name: 'gateway', entry: 'gateway/dist/main.js' },
 ];
+
+/**
+ * Creates each service's role and database (idempotent) with the admin connection of
+ * `backing()`, so services never connect as a superuser. Needs libs/db built.
+ */
+export async function provisionDatabases(envs) {
+  const { provisionServiceDatabase } = await import(path.join(root, 'libs/db/dist/index.js'));
+  for (const { database, role, password } of envs.databases) {
+    await provisionServiceDatabase(`${backing().pg}/postgres`, { database, role, password });
+  }
+}

@@ -2,7 +2,7 @@
 // prints where to reach it. Ctrl-C stops them all.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { backing, processEnvs, PROCESSES, root } from './dev-env.mjs';
+import { backing, processEnvs, PROCESSES, provisionDatabases, root } from './dev-env.mjs';
 import { waitForHttp, waitForPort } from './wait-for.mjs';
 
 const b = backing();
@@ -20,6 +20,7 @@ const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescr
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const envs = processEnvs({ logLevel: process.env.LOG_LEVEL ?? 'info' });
+await provisionDatabases(envs);
 const children = [];
 let stopping = false;
 

@@ -4,3 +4,4 @@ export { ensureDatabase, databaseName } from './ensure-database.js';
 export { isUniqueViolation, uniqueConstraintName } from './pg-errors.js';
 export { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 export { lockForTransaction } from './advisory-lock.js';
+export { provisionServiceDatabase, type ServiceDatabase } from './provision.js';

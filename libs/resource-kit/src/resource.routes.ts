@@ -8,6 +8,7 @@ import {
   parseListQuery,
   parseRequestDocument,
   sendDocument,
+  sendSecretDocument,
   singleDocument,
 } from '@firewatch/jsonapi';
 import { ALL_OPERATIONS, type ResourceDefinition, type Row } from './resource-definition.js';
@@ -62,8 +63,7 @@ export function createResourceRouter(def: ResourceDefinition, service: ResourceS
       const attributes = parseRequestDocument(req.body, { type: def.type, attributes: def.create }) as Row;
       const record = await service.create(getPrincipal(req), attributes);
       // A revealed one-time value (e.g. a webhook secret) must not stay in any cache.
-      if (def.revealOnCreate) res.setHeader('Cache-Control', 'no-store');
-      sendDocument(res, 201, singleDocument(record));
+      (def.revealOnCreate ? sendSecretDocument : sendDocument)(res, 201, singleDocument(record));
     });
   }
   if (ops.has('update')) {

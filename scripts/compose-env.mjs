@@ -1,0 +1,26 @@
+// Prints a `.env` for `docker compose` with every secret the production images require,
+// freshly generated: node scripts/compose-env.mjs > .env   (keep it out of version control)
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { principalKeyPair } from './dev-env.mjs';
+
+const random = () => randomBytes(32).toString('base64url');
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+const kid = `${new Date().toISOString().slice(0, 10)}-${randomBytes(4).toString('hex')}`;
+const { PRINCIPAL_SIGNING_KEY, PRINCIPAL_PUBLIC_KEYS } = principalKeyPair();
+const values = {
+  // The public https URL of the auth server in any real install (behind a TLS proxy).
+  ISSUER_URL: 'http://localhost:8081',
+  PRINCIPAL_SIGNING_KEY,
+  PRINCIPAL_PUBLIC_KEYS,
+  SYSTEM_TOKEN_SECRET: random(),
+  OIDC_JWKS: JSON.stringify({ keys: [{ ...rsa, kid, alg: 'RS256', use: 'sig' }] }),
+  OIDC_COOKIE_KEYS: random(),
+  WEBHOOK_SECRET_KEYS: randomBytes(32).toString('base64'),
+  POSTGRES_PASSWORD: random(),
+  AUTH_DB_PASSWORD: random(),
+  INCIDENT_CONFIG_DB_PASSWORD: random(),
+  WEBHOOKS_DB_PASSWORD: random(),
+  RABBITMQ_PASSWORD: random(),
+};
+// Single quotes keep compose from interpolating the JSON values.
+for (const [name, value] of Object.entries(values)) console.log(`${name}='${value}'`);
