@@ -12,8 +12,7 @@ import type { RateLimitStore } from './data/rate-limit.store.js';
 
 const config = loadGatewayConfig();
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-// Sized like the credential cache, so busy credentials keep their signed principals.
-const signer = createPrincipalSigner({ privateKey: config.PRINCIPAL_SIGNING_KEY, cacheSize: 50_000 });
+const signer = createPrincipalSigner({ privateKey: config.PRINCIPAL_SIGNING_KEY });
 
 let rateLimitStore: RateLimitStore;
 if (config.REDIS_URL) {

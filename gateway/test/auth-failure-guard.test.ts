@@ -104,9 +104,22 @@ describe('look-ups for blocked addresses', () => {
       inFlight--;
       return 'resolved';
     };
-    const results = await Promise.all(Array.from({ length: 4 }, () => guard.probe(lookup)));
+    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => guard.probe(`a${i}`, lookup)));
     // Two run at once, the third waits for a slot, the fourth finds the queue full.
     expect(results).toEqual(['resolved', 'resolved', 'resolved', 'busy']);
     expect(most).toBe(2);
+  });
+
+  it('give each address a share, so one flood does not starve other addresses', async () => {
+    const guard = createAuthFailureGuard({
+      store: createMemoryRateLimitStore(), limit: 1, windowMs: 60_000, probeConcurrency: 2, probeQueue: 10, probeWaitMs: 500, probesPerAddress: 2,
+    });
+    const lookup = () => new Promise<string>((r) => setTimeout(() => r('resolved'), 30));
+    const flood = Array.from({ length: 6 }, () => guard.probe('flooder', lookup));
+    const other = guard.probe('neighbour', lookup);
+    expect(await Promise.all(flood)).toEqual(['resolved', 'resolved', 'busy', 'busy', 'busy', 'busy']);
+    expect(await other).toBe('resolved');
+    // Shares are given back: the flooder may try again.
+    expect(await guard.probe('flooder', lookup)).toBe('resolved');
   });
 });

@@ -11,6 +11,8 @@ export interface AuthFailureGuardOptions {
   /** How many such look-ups may wait for a slot, and for how long, before a 429. */
   probeQueue?: number;
   probeWaitMs?: number;
+  /** Look-ups one address may have running or waiting, so a flood starves only itself. */
+  probesPerAddress?: number;
   now?: () => number;
   maxTracked?: number;
 }
@@ -33,17 +35,20 @@ export function addressBucket(address: string): string {
  * auth service a lookup, so a client sending random tokens could load it at will. Failed
  * resolutions are counted per client address in the shared store. Once an address is over
  * its budget, its uncached tokens are still looked up, but only a few at a time across all
- * blocked addresses: a credential that resolves always passes (a valid client behind the
- * same NAT keeps working), while a guesser's load on the auth service stays bounded.
+ * blocked addresses and a few per address: a credential that resolves passes (a valid
+ * client behind the same NAT keeps working, unless that very address floods at the
+ * moment, when it is told to retry in a second), while a guesser's load on the auth
+ * service stays bounded and other blocked addresses keep their share.
  */
 export function createAuthFailureGuard({
-  store, limit, windowMs, probeConcurrency = 4, probeQueue = 64, probeWaitMs = 2000, now = Date.now, maxTracked = 10_000,
+  store, limit, windowMs, probeConcurrency = 4, probeQueue = 64, probeWaitMs = 2000, probesPerAddress = 4, now = Date.now, maxTracked = 10_000,
 }: AuthFailureGuardOptions) {
   // Learnt from the shared count when this replica records a refused failure; no store
   // call is made on the success path.
   const blockedUntil = new Map<string, number>();
   let running = 0;
   const waiting: (() => void)[] = [];
+  const perAddress = new Map<string, number>();
 
   function release() {
     const nextInLine = waiting.shift();
@@ -89,14 +94,23 @@ export function createAuthFailureGuard({
     },
     /**
      * Runs a look-up for a blocked address once one of the few slots is free; 'busy'
-     * when none frees in time.
+     * when none frees in time, or when `address` already has its share running or waiting.
      */
-    async probe<T>(lookup: () => Promise<T>): Promise<T | 'busy'> {
-      if (!(await slot())) return 'busy';
+    async probe<T>(address: string, lookup: () => Promise<T>): Promise<T | 'busy'> {
+      const mine = perAddress.get(address) ?? 0;
+      if (mine >= probesPerAddress) return 'busy';
+      perAddress.set(address, mine + 1);
       try {
-        return await lookup();
+        if (!(await slot())) return 'busy';
+        try {
+          return await lookup();
+        } finally {
+          release();
+        }
       } finally {
-        release();
+        const left = (perAddress.get(address) ?? 1) - 1;
+        if (left > 0) perAddress.set(address, left);
+        else perAddress.delete(address);
       }
     },
   };

@@ -49,10 +49,11 @@ export function authenticateMiddleware(resolver: CredentialResolver, guard: Auth
       }, next);
       return;
     }
-    guard.probe(() => resolver.resolve(token)).then((credential) => {
+    guard.probe(address, () => resolver.resolve(token)).then((credential) => {
       if (credential !== 'busy' && credential !== null) return pass(credential);
       if (credential === null) countFailure(address);
-      next(new RateLimitedError({ 'Retry-After': String(retryAfter) }));
+      // Busy says nothing about the token: a valid one would pass a second later.
+      next(new RateLimitedError({ 'Retry-After': credential === 'busy' ? '1' : String(retryAfter) }));
     }, next);
   };
 }

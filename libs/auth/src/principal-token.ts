@@ -20,8 +20,8 @@ export interface PrincipalTarget {
 export interface PrincipalSigner {
   /**
    * Signs `principal` for one method and path of one service. Memoised per
-   * (`cacheKey`, target) for half the token's life, so a client repeating a request
-   * costs one signature every few seconds, not one per request.
+   * (`cacheKey`, target) for half the token's life, so a client repeating one request
+   * (polling) costs one signature every few seconds; distinct requests cost one each.
    */
   sign(principal: Principal, target: PrincipalTarget, cacheKey?: string): Promise<string>;
 }
@@ -36,7 +36,11 @@ interface Memo<T> {
   expiresAt: number;
 }
 
+/** Keys longer than this (long, client-chosen paths) are not remembered: memory stays bounded. */
+const MAX_MEMO_KEY = 2048;
+
 function remember<T>(map: Map<string, Memo<T>>, max: number, key: string, value: T, expiresAt: number): void {
+  if (key.length > MAX_MEMO_KEY) return;
   if (map.size >= max) map.delete(map.keys().next().value as string);
   map.set(key, { value, expiresAt });
 }
@@ -52,7 +56,7 @@ export function createPrincipalSigner(options: { privateKey: JWK; ttlSeconds?: n
   const alg = privateKey.crv === 'P-256' ? 'ES256' : 'EdDSA';
   const key = importJWK(privateKey, alg);
   const ttl = options.ttlSeconds ?? 10;
-  const max = options.cacheSize ?? 10_000;
+  const max = options.cacheSize ?? 5_000;
   const signed = new Map<string, Memo<string>>();
 
   return {
@@ -88,7 +92,8 @@ interface Verified {
  */
 export function createPrincipalVerifier(options: { publicKeys: JSONWebKeySet; audience: string; cacheSize?: number }): PrincipalVerifier {
   const keys = createLocalJWKSet(options.publicKeys);
-  const max = options.cacheSize ?? 10_000;
+  // Tokens carry their path, so entries are at most ~1.5 KB each.
+  const max = options.cacheSize ?? 5_000;
   const verified = new Map<string, Memo<Verified>>();
 
   async function check(token: string): Promise<Verified | null> {

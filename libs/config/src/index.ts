@@ -88,7 +88,9 @@ const asymmetricJwk = z.looseObject({
   x: z.string().min(1),
   kid: z.string().min(1).optional(),
 });
-const privateJwk = asymmetricJwk.extend({ d: z.string().min(1, 'a private key needs its d member') });
+const privateJwk = asymmetricJwk
+  .extend({ d: z.string().min(1, 'a private key needs its d member') })
+  .refine((k) => k.kty !== 'EC' || typeof k.y === 'string', 'an EC key needs its y member');
 const publicJwk = asymmetricJwk.refine((k) => !('d' in k), 'holds a private key: give only the public half');
 const publicJwks = z.union([
   z.object({ keys: z.array(publicJwk).min(1) }),

@@ -87,6 +87,7 @@ describe('JWK variables', () => {
     ['a public key where the private one belongs', { SIGNING: JSON.stringify(pub) }, /SIGNING/],
     ['a symmetric key', { SIGNING: JSON.stringify({ kty: 'oct', k: 'abc' }) }, /SIGNING/],
     ['text that is not JSON', { PUBLIC: 'not json' }, /PUBLIC: must be JSON/],
+    ['an EC private key without y', { SIGNING: JSON.stringify({ kty: 'EC', crv: 'P-256', x: 'abc', d: 's' }) }, /SIGNING: .*y member/],
   ])('refuses %s, naming the variable', (_label, given, message) => {
     const env0 = { SIGNING: JSON.stringify({ ...pub, d: 's' }), PUBLIC: JSON.stringify(pub), ...given };
     expect(() => loadConfig(keys, env0)).toThrow(message);

@@ -25,12 +25,16 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-/** Runs `sql`, ignoring the error a concurrent provisioning of the same object raises. */
+/**
+ * Runs `sql`, ignoring the error a concurrent provisioning of the same object raises:
+ * `alreadyCode`, or a unique violation on the catalog when both creates raced.
+ */
 async function idempotent(client: pg.Client, sql: string, alreadyCode: string): Promise<void> {
   try {
     await client.query(sql);
   } catch (err) {
-    if ((err as { code?: string }).code !== alreadyCode) throw err;
+    const code = (err as { code?: string }).code;
+    if (code !== alreadyCode && code !== '23505') throw err;
   }
 }
 

@@ -142,10 +142,13 @@ describe('caps on live credentials per team (#8)', () => {
       Array.from({ length: 6 }, (_, i) => services.oauth.applications.create(operator(team.id), { name: `a${i}`, scopes: ['ir.environments:read'] })),
     );
     expect(apps.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
-    // Revoking one frees a slot.
-    const first = (keys.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ resource: { id: string } }>).value;
-    await services.apiKeys.revoke(team.id, first.resource.id);
+    // Revoking one frees a slot; so does one expiring.
+    const made = keys.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ resource: { id: string } }>).value.resource.id);
+    await services.apiKeys.revoke(team.id, made[0]);
     await expect(services.apiKeys.create(operator(team.id), { name: 'again', kind: 'global' })).resolves.toBeDefined();
+    await expect(services.apiKeys.create(operator(team.id), { name: 'one too many', kind: 'global' })).rejects.toMatchObject({ status: 422 });
+    await h.db.knex('api_keys').where({ id: made[1] }).update({ expires_at: new Date(Date.now() - 1000) });
+    await expect(services.apiKeys.create(operator(team.id), { name: 'after expiry', kind: 'global' })).resolves.toBeDefined();
   });
 });
 

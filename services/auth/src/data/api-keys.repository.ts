@@ -63,7 +63,7 @@ export interface ApiKeysRepository {
   findForResolve(prefix: string): Promise<ResolvableApiKeyRow | undefined>;
   /** Records use; skipped when another request already did within `intervalMs`. */
   touchLastUsed(id: string, at: Date, intervalMs: number): Promise<void>;
-  /** Live keys of the team, counted after locking the team's keys until `tx` ends. */
+  /** Unexpired live keys of the team, counted after locking the team's keys until `tx` ends. */
   countLiveLocked(teamId: number, tx: Tx): Promise<number>;
 }
 
@@ -121,7 +121,12 @@ export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
     },
     async countLiveLocked(teamId, tx) {
       await lockForTransaction(tx, 'api_keys', teamId);
-      const [{ count }] = await tx('api_keys').where({ team_id: teamId }).whereNull('revoked_at').count<{ count: string }[]>({ count: '*' });
+      // Expired keys resolve no more, so they spend no budget and hold no slot.
+      const [{ count }] = await tx('api_keys')
+        .where({ team_id: teamId })
+        .whereNull('revoked_at')
+        .andWhere((w) => w.whereNull('expires_at').orWhere('expires_at', '>', tx.fn.now()))
+        .count<{ count: string }[]>({ count: '*' });
       return Number(count);
     },
     async touchLastUsed(id, at, intervalMs) {
