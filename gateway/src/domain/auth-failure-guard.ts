@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import { BusyError, createConcurrencyLimit } from '@firewatch/concurrency';
 import type { RateLimitStore } from '../data/rate-limit.store.js';
 
 export interface AuthFailureGuardOptions {
@@ -18,19 +18,6 @@ export interface AuthFailureGuardOptions {
 }
 
 /**
- * The unit a client's failures are counted in: its IPv4 address, or the /64 of its IPv6
- * address, since one subscriber usually holds a whole /64 and could rotate through it.
- */
-export function addressBucket(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  const parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const v6 = parsed as ipaddr.IPv6;
-  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  return `${v6.parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
-}
-
-/**
  * Slows down credential guessing. Every bearer token the gateway has not cached costs the
  * auth service a lookup, so a client sending random tokens could load it at will. Failed
  * resolutions are counted per client address in the shared store. Once an address is over
@@ -46,34 +33,9 @@ export function createAuthFailureGuard({
   // Learnt from the shared count when this replica records a refused failure; no store
   // call is made on the success path.
   const blockedUntil = new Map<string, number>();
-  let running = 0;
-  const waiting: (() => void)[] = [];
+  // Look-ups for blocked addresses: a few at a time overall, a few per address.
+  const lookups = createConcurrencyLimit({ concurrency: probeConcurrency, queue: probeQueue, waitMs: probeWaitMs });
   const perAddress = new Map<string, number>();
-
-  function release() {
-    const nextInLine = waiting.shift();
-    if (nextInLine) nextInLine();
-    else running--;
-  }
-
-  function slot(): Promise<boolean> {
-    if (running < probeConcurrency) {
-      running++;
-      return Promise.resolve(true);
-    }
-    if (waiting.length >= probeQueue) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const take = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        waiting.splice(waiting.indexOf(take), 1);
-        resolve(false);
-      }, probeWaitMs);
-      waiting.push(take);
-    });
-  }
 
   return {
     /** Seconds until `address` is no longer blocked, or 0 when it is not. */
@@ -101,12 +63,10 @@ export function createAuthFailureGuard({
       if (mine >= probesPerAddress) return 'busy';
       perAddress.set(address, mine + 1);
       try {
-        if (!(await slot())) return 'busy';
-        try {
-          return await lookup();
-        } finally {
-          release();
-        }
+        return await lookups.run(lookup);
+      } catch (err) {
+        if (err instanceof BusyError) return 'busy';
+        throw err;
       } finally {
         const left = (perAddress.get(address) ?? 1) - 1;
         if (left > 0) perAddress.set(address, left);

@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import { RateLimitedError, UnauthorizedError } from '@firewatch/errors';
 import type { Logger } from '@firewatch/logger';
-import { addressBucket, type AuthFailureGuard } from '../domain/auth-failure-guard.js';
+import { clientAddress } from '@firewatch/client-address';
+import type { AuthFailureGuard } from '../domain/auth-failure-guard.js';
 import type { CredentialResolver, ResolvedCredential } from '../domain/credential-resolver.js';
 import { attachState } from './request-state.js';
 
@@ -39,7 +40,7 @@ export function authenticateMiddleware(resolver: CredentialResolver, guard: Auth
 
     // Only now is the client's address needed: behind trusted proxies (TRUSTED_PROXIES)
     // Express takes it from the right-most untrusted X-Forwarded-For hop.
-    const address = addressBucket(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    const address = clientAddress(req);
     const retryAfter = guard.retryAfter(address);
     if (retryAfter === 0) {
       resolver.resolve(token).then((credential) => {

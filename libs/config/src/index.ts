@@ -134,10 +134,13 @@ function isAddressOrCidr(entry: string): boolean {
  * it lets any client choose its own address. The value is what Express's `trust proxy`
  * setting takes.
  */
+/** What Express's `trust proxy` takes: no hop, a hop count, or addresses and ranges. */
+export type TrustedProxies = false | number | string[];
+
 const trustedProxies = z
   .string()
   .optional()
-  .transform((value, ctx): false | number | string[] => {
+  .transform((value, ctx): TrustedProxies => {
     const v = value?.trim().toLowerCase();
     if (v === undefined || v === 'false' || v === '0') return false;
     if (/^\d+$/.test(v)) {

@@ -7,7 +7,7 @@ import { apiKeysRouter } from './http/api-keys.routes.js';
 import { internalRouter } from './http/credentials.routes.js';
 import { oauthApplicationsRouter } from './http/oauth-applications.routes.js';
 import { usersRouter } from './http/users.routes.js';
-import type { TrustProxy } from './trust-proxy.js';
+import type { TrustedProxies } from '@firewatch/config';
 
 export interface AuthAppDeps {
   services: AuthServices;
@@ -21,7 +21,7 @@ export interface AuthAppDeps {
   /** The OAuth server's routes (createOAuthServer); mounted last, at the root. */
   oauth?: Router;
   /** Proxies whose X-Forwarded-For is believed (TRUST_PROXY); default none. */
-  trustProxy?: TrustProxy;
+  trustProxy?: TrustedProxies;
 }
 
 /**

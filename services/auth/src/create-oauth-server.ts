@@ -5,12 +5,12 @@ import type { Logger } from '@firewatch/logger';
 import type { AuthServices } from './create-services.js';
 import { memoryLoginAttemptsStore, redisLoginAttemptsStore, type LoginLimits } from './data/login-attempts.store.js';
 import { expireUnusedClients } from './data/oidc-payloads.adapter.js';
-import type { ConcurrencyLimitOptions } from './domain/concurrency-limit.js';
+import type { ConcurrencyLimitOptions } from '@firewatch/concurrency';
 import { createLoginThrottle } from './domain/oauth-login-throttle.js';
 import { createOidcProvider } from './domain/oidc-provider.factory.js';
 import { loadOidcKeys } from './domain/oidc-keys.js';
 import { limitPasswordHashing } from './domain/password-hasher.js';
-import type { TrustProxy } from './trust-proxy.js';
+import type { TrustedProxies } from '@firewatch/config';
 import { oauthRouter } from './http/oauth.router.js';
 import { memoryRegistrationCounter, redisRegistrationCounter } from './http/registration-rate-limit.js';
 
@@ -25,7 +25,7 @@ export interface OAuthServerOptions {
   redisUrl?: string;
   redisKeyPrefix?: string;
   registrationsPerHour?: number;
-  trustProxy?: TrustProxy;
+  trustProxy?: TrustedProxies;
   /** Days a dynamically registered client lives unless someone authorizes it (default 7). */
   unusedClientDays?: number;
   /** Dynamically registered clients one team may have bound (default 100). */

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { createConcurrencyLimit, type ConcurrencyLimit, type ConcurrencyLimitOptions } from './concurrency-limit.js';
+import { createConcurrencyLimit, type ConcurrencyLimit, type ConcurrencyLimitOptions } from '@firewatch/concurrency';
 
 // OWASP's scrypt floor is N=2^17 at r=8; 2^15 keeps a login under ~100 ms on small
 // containers. The parameters travel with each hash, so raising them later only affects

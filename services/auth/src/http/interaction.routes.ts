@@ -9,7 +9,7 @@ import type { LoginThrottle } from '../domain/oauth-login-throttle.js';
 import { APPLICATION_ID_PROPERTY } from '../domain/client-registration.rules.js';
 import { describeScopes } from '../domain/oauth-consent-summary.js';
 import { PAGE_SECURITY_HEADERS } from '../domain/oidc-error-page.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress } from '@firewatch/client-address';
 import { consentPage, loginPage, messagePage, type LoginView } from './interaction.views.js';
 
 export interface InteractionDeps {

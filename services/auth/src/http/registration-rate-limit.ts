@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { clientAddress } from './client-address.js';
+import { clientAddress } from '@firewatch/client-address';
 
 const WINDOW_MS = 3_600_000;
 const BODY = { error: 'Rate limit exceeded. Try again later.' };

@@ -11,8 +11,15 @@ export interface ConcurrencyLimitOptions {
 
 /** Runs tasks with at most `concurrency` in flight at once. */
 export interface ConcurrencyLimit {
-  /** Runs `task` in a slot; throws a 503 (Retry-After: 1) when no slot frees in time. */
+  /** Runs `task` in a slot; throws {@link BusyError} when no slot frees in time. */
   run<T>(task: () => Promise<T>): Promise<T>;
+}
+
+/** No slot freed in time: a 503 with `Retry-After: 1` unless the caller maps it otherwise. */
+export class BusyError extends ServiceUnavailableError {
+  constructor() {
+    super('The server is busy. Try again in a moment.', { headers: { 'Retry-After': '1' } });
+  }
 }
 
 /**
@@ -22,7 +29,7 @@ export interface ConcurrencyLimit {
 export function createConcurrencyLimit(options: ConcurrencyLimitOptions): ConcurrencyLimit {
   let running = 0;
   const waiting: { grant: () => void; timer: NodeJS.Timeout }[] = [];
-  const busy = () => new ServiceUnavailableError('The server is busy. Try again in a moment.', { headers: { 'Retry-After': '1' } });
+  const busy = () => new BusyError();
 
   function release(): void {
     const next = waiting.shift();
