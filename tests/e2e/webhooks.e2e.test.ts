@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { api, type RunningSystem, startSystem } from '../support/system.js';
-import { randomizeTeamIds, startWebhookReceiver } from '../support/webhook-receiver.js';
+import { randomizeTeamIds, startWebhookReceiver as startReceiver } from '../support/webhook-receiver.js';
 
 let system: RunningSystem;
 let token: string;
@@ -19,6 +19,15 @@ beforeAll(async () => {
   const other = await system.cli('bootstrap', '--team-name', 'Other hooks', '--email', 'admin@other-hooks.test');
   otherToken = await raisedKey(other.team.id, 'raised');
 }, 120_000);
+
+// Receivers are closed even when a test fails, or their sockets would keep Jest waiting.
+const receivers: { close(): Promise<void> }[] = [];
+async function startWebhookReceiver(...args: Parameters<typeof startReceiver>) {
+  const rx = await startReceiver(...args);
+  receivers.push(rx);
+  return rx;
+}
+afterEach(async () => { await Promise.all(receivers.splice(0).map((rx) => rx.close())); });
 
 afterAll(async () => { await system?.stop(); });
 

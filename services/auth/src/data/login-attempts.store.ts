@@ -99,12 +99,23 @@ export function memoryLoginAttemptsStore(): LoginAttemptsStore {
   const attempts = new Map<string, Map<string, number>>(); // "account:x" / "address:y" → id → time
   const locks = new Map<string, number>(); // account → locked until
   const levels = new Map<string, { level: number; until: number }>();
-  const live = (name: string, now: number, windowMs: number) => {
+  let windowMs = 15 * 60_000;
+  const live = (name: string, now: number, window: number) => {
+    windowMs = window;
     const set = attempts.get(name) ?? new Map<string, number>();
-    for (const [id, at] of set) if (at <= now - windowMs) set.delete(id);
+    for (const [id, at] of set) if (at <= now - window) set.delete(id);
     attempts.set(name, set);
     return set;
   };
+  // Unauthenticated requests name accounts and addresses at will: forget what has expired,
+  // or made-up emails would grow this process's memory without bound.
+  setInterval(() => {
+    const now = Date.now();
+    for (const [uid, entry] of submissions) if (entry.until <= now) submissions.delete(uid);
+    for (const [account, until] of locks) if (until <= now) locks.delete(account);
+    for (const [account, entry] of levels) if (entry.until <= now) levels.delete(account);
+    for (const name of attempts.keys()) if (live(name, now, windowMs).size === 0) attempts.delete(name);
+  }, 60_000).unref();
   return {
     async countSubmission(uid, ttlMs) {
       const now = Date.now();
