@@ -13,7 +13,8 @@ const secretsFile = path.join(stateDir, 'secrets.json');
 export function principalKeyPair() {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const pub = publicKey.export({ format: 'jwk' });
-  const kid = createHash('sha256').update(pub.x).digest('base64url').slice(0, 16);
+  // The RFC 7638 thumbprint, as libs/auth's generatePrincipalKeys names its keys.
+  const kid = createHash('sha256').update(JSON.stringify({ crv: pub.crv, kty: pub.kty, x: pub.x })).digest('base64url');
   return {
     PRINCIPAL_SIGNING_KEY: JSON.stringify({ ...privateKey.export({ format: 'jwk' }), kid, alg: 'EdDSA' }),
     PRINCIPAL_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...pub, kid, alg: 'EdDSA', use: 'sig' }] }),
