@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler } from 'express';
 import { RateLimitedError, UnauthorizedError } from '@firewatch/errors';
 import type { Logger } from '@firewatch/logger';
 import { clientAddress } from '@firewatch/client-address';
@@ -21,23 +21,16 @@ function bearerToken(header: string | undefined): string | undefined {
  * tokens that do not resolve; one that does resolve always passes.
  */
 export function authenticateMiddleware(resolver: CredentialResolver, guard: AuthFailureGuard, logger: Logger): RequestHandler {
-  return (req, _res, next) => {
-    const token = bearerToken(req.headers.authorization);
-    if (token === undefined) {
-      next(new UnauthorizedError('A bearer credential is required: send Authorization: Bearer <token>.', { code: 'missing_credential' }));
-      return;
-    }
-    const countFailure = (address: string) => {
-      guard.recordFailure(address).catch((err: unknown) => logger.warn('could not count a failed credential', { error: err }));
-    };
+  const countFailure = (address: string) => {
+    guard.recordFailure(address).catch((err: unknown) => logger.warn('could not count a failed credential', { error: err }));
+  };
+
+  /** The auth service's answer for a token this replica has not cached. */
+  function resolveUncached(req: Request, token: string, next: NextFunction): void {
     const pass = (credential: ResolvedCredential) => {
       attachState(req, credential);
       next();
     };
-    const cached = resolver.peek(token);
-    if (cached) return pass(cached);
-    if (cached === null) return next(invalidCredential());
-
     // Only now is the client's address needed: behind trusted proxies (TRUSTED_PROXIES)
     // Express takes it from the right-most untrusted X-Forwarded-For hop.
     const address = clientAddress(req);
@@ -56,6 +49,23 @@ export function authenticateMiddleware(resolver: CredentialResolver, guard: Auth
       // Busy says nothing about the token: a valid one would pass a second later.
       next(new RateLimitedError({ 'Retry-After': credential === 'busy' ? '1' : String(retryAfter) }));
     }, next);
+  }
+
+  return (req, _res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined) {
+      next(new UnauthorizedError('A bearer credential is required: send Authorization: Bearer <token>.', { code: 'missing_credential' }));
+      return;
+    }
+    const cached = resolver.peek(token);
+    if (cached) {
+      attachState(req, cached);
+      next();
+    } else if (cached === null) {
+      next(invalidCredential());
+    } else {
+      resolveUncached(req, token, next);
+    }
   };
 }
 
