@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
 import { generatePrincipalKeys } from '@firewatch/auth';
+import { provisionServiceDatabase } from '@firewatch/db';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -83,11 +84,20 @@ export interface SystemOptions {
 }
 
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
-  const pgBase = (process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres').replace(/\/[^/]*$/, '');
+  const pgAdmin = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const pgBase = pgAdmin.replace(/\/[^/]*$/, '');
   const suffix = `_e2e_${randomBytes(4).toString('hex')}`;
   const secret = randomBytes(32).toString('base64url');
   const redisPrefix = `fw-e2e-${randomBytes(4).toString('hex')}:`;
   const [authPort, icPort, whPort] = [await freePort(), await freePort(), await freePort()];
+  // As deployed: each service connects as its own role, which owns only its database.
+  const databases = { auth: `fw_auth${suffix}`, ic: `fw_ic${suffix}`, wh: `fw_wh${suffix}` };
+  const dbUrl: Record<string, string> = {};
+  for (const database of Object.values(databases)) {
+    const password = randomBytes(12).toString('hex');
+    await provisionServiceDatabase(pgAdmin, { database, role: database, password });
+    dbUrl[database] = Object.assign(new URL(pgAdmin), { username: database, password, pathname: `/${database}` }).toString();
+  }
   const dispatcherPorts = options.webhooks ? await Promise.all(Array.from({ length: options.dispatchers ?? 1 }, freePort)) : [];
   const gatewayPorts = await Promise.all(Array.from({ length: options.gateways ?? 1 }, freePort));
   // The gateway alone holds the private principal key; the services get its public half.
@@ -101,13 +111,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const webhookQueue = `webhook-dispatcher${suffix}`;
   const env: Record<string, Record<string, string>> = {
     auth: {
-      ...common, PORT: String(authPort), DATABASE_URL: `${pgBase}/fw_auth${suffix}`, ISSUER_URL: `http://127.0.0.1:${authPort}`,
+      ...common, PORT: String(authPort), DATABASE_URL: dbUrl[databases.auth], ISSUER_URL: `http://127.0.0.1:${authPort}`,
       REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix, SYSTEM_TOKEN_SECRET: systemSecret,
       // Signing and cookie keys are derived from DEV_KEY_SEED (same on every replica);
       // a short refresh-token grace keeps the reuse-detection tests quick (docs/oauth.md).
       OAUTH_REFRESH_GRACE_SECONDS: '2',
     },
-    'incident-config': { ...common, PORT: String(icPort), DATABASE_URL: `${pgBase}/fw_ic${suffix}` },
+    'incident-config': { ...common, PORT: String(icPort), DATABASE_URL: dbUrl[databases.ic] },
   };
   const procs: { name: string; entry: string; env: Record<string, string>; port: number }[] = [
     { name: 'auth', entry: 'services/auth/dist/src/main.js', env: env.auth, port: authPort },
@@ -115,13 +125,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   ];
   if (options.webhooks) {
     env.webhooks = {
-      ...common, PORT: String(whPort), DATABASE_URL: `${pgBase}/fw_wh${suffix}`,
+      ...common, PORT: String(whPort), DATABASE_URL: dbUrl[databases.wh],
       WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_QUEUE: webhookQueue, ...options.webhooksEnv,
     };
     procs.push({ name: 'webhooks', entry: 'services/webhooks/dist/src/main.js', env: env.webhooks, port: whPort });
     dispatcherPorts.forEach((port, i) => {
       env[`dispatcher${i}`] = {
-        ...common, PORT: String(port), DATABASE_URL: `${pgBase}/fw_wh${suffix}`,
+        ...common, PORT: String(port), DATABASE_URL: dbUrl[databases.wh],
         // Tests deliver to receivers on loopback over plain HTTP.
         WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
         WEBHOOK_QUEUE: webhookQueue,
@@ -153,7 +163,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     await Promise.all([...children.values()].map((c) => stopOne(c)));
     const client = new pg.Client({ connectionString: `${pgBase}/postgres` });
     await client.connect();
-    for (const db of [`fw_auth${suffix}`, `fw_ic${suffix}`, `fw_wh${suffix}`]) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+    for (const db of Object.values(databases)) {
+      await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+      await client.query(`DROP ROLE IF EXISTS "${db}"`);
+    }
     await client.end();
     if (options.webhooks) await deleteQueues(process.env.TEST_AMQP_URL!, [webhookQueue, `${webhookQueue}.dead`]);
   };
