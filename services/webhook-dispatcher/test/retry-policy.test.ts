@@ -1,4 +1,4 @@
-import { nextTransition, shouldAutoDisable } from '../src/domain/attempt-outcome.js';
+import { nextTransition } from '../src/domain/attempt-outcome.js';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetryAfter, retryDelay } from '../src/domain/retry-policy.js';
 
 const policy = { schedule: DEFAULT_RETRY_SCHEDULE_MS, jitter: 0.2 };
@@ -47,11 +47,5 @@ describe('attempt outcomes', () => {
   });
   it('gives up and disables the endpoint on 410', () => {
     expect(nextTransition(result(410), 0, policy, now)).toMatchObject({ status: 'failed', disableEndpoint: true });
-  });
-  it('auto-disables only after failing for the whole threshold', () => {
-    const day = 86_400_000;
-    expect(shouldAutoDisable(null, 5 * day, now)).toBe(false);
-    expect(shouldAutoDisable(new Date(now.getTime() - 4 * day), 5 * day, now)).toBe(false);
-    expect(shouldAutoDisable(new Date(now.getTime() - 5 * day), 5 * day, now)).toBe(true);
   });
 });

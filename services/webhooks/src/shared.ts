@@ -3,14 +3,14 @@
  * one database): the schema, the delivery rules and the signing.
  */
 export { migrations } from '../migrations/index.js';
-export { DELIVERIES, ATTEMPTS, type DeliveryRow, type AttemptRow } from './data/deliveries.repository.js';
+export { DELIVERIES, ATTEMPTS } from './data/deliveries.repository.js';
 export { createSecretBox, type SecretBox } from './domain/secret-box.js';
 export { requireSecretKeys } from './config.js';
 export { signPayload, webhookHeaders } from './domain/signature.js';
-export { generateSecret, signingKey, secretProblem, SECRET_PREFIX } from './domain/webhook-secret.js';
-export { deliveryPayload, subscribes, eventTypeResources } from './domain/event-types.js';
-export { isReservedHeader, type CustomHeader } from './domain/custom-headers.js';
+export { generateSecret } from './domain/webhook-secret.js';
+export { deliveryPayload, subscribes } from './domain/event-types.js';
+export { type CustomHeader } from './domain/custom-headers.js';
 export { openHeaderValues, type StoredCustomHeader } from './domain/custom-header-values.js';
 export { sealPlainHeaderValues } from './data/plain-header-values.sealer.js';
 export { createEndpointsResource } from './domain/webhooks-endpoints.resource.js';
-export { DISPATCHER_QUEUE, DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT, declareDispatcherQueue } from './queue/dispatcher-queue.js';
+export { DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT, declareDispatcherQueue } from './queue/dispatcher-queue.js';

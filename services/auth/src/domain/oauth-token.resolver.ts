@@ -14,9 +14,6 @@ import { apiScopes, splitScope } from './oauth-scopes.js';
  */
 export type OAuthTokenResolver = (token: string) => Promise<Resolution | null>;
 
-/** "No OAuth tokens": the default when no token store is wired (unit tests). */
-export const resolveOAuthToken: OAuthTokenResolver = async () => null;
-
 export interface OAuthTokensDeps {
   findLiveAccessToken(token: string): Promise<LiveToken | undefined>;
   users: UsersRepository;

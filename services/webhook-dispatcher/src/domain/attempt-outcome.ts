@@ -44,8 +44,3 @@ export function nextTransition(result: AttemptResult, previousFailures: number, 
     succeeded: false,
   };
 }
-
-/** True when an endpoint failing since `failingSince` has failed long enough to be disabled. */
-export function shouldAutoDisable(failingSince: Date | null, disableAfterMs: number, now = new Date()): boolean {
-  return failingSince !== null && now.getTime() - failingSince.getTime() >= disableAfterMs;
-}

@@ -1,8 +1,6 @@
 import { createAmqpConnection, EVENTS_DLX, EVENTS_EXCHANGE } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 
-/** Default name of the dispatcher's queue (`WEBHOOK_QUEUE`). */
-export const DISPATCHER_QUEUE = 'webhook-dispatcher';
 /** Every event may concern a webhook endpoint. */
 export const DISPATCHER_BINDINGS = ['#'];
 /** Must equal what `createAmqpConsumer` declares (its default), or RabbitMQ refuses the second declaration. */
