@@ -21,20 +21,32 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const envs = processEnvs({ logLevel: process.env.LOG_LEVEL ?? 'info' });
 await provisionDatabases(envs);
-const children = [];
+// The live child of each process, by name; a process that dies is started again.
+const children = new Map();
 let stopping = false;
 
 function stopAll(code) {
   if (stopping) return;
   stopping = true;
-  for (const c of children) c.kill('SIGTERM');
+  const live = [...children.values()];
+  for (const c of live) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 3000).unref();
-  Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r))))).then(() => process.exit(code));
+  Promise.all(live.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r))))).then(() => process.exit(code));
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-for (const { name, entry } of PROCESSES) {
+const MAX_BACKOFF_MS = 30_000;
+// A process that stayed up this long is healthy again: its next crash restarts at once.
+const STABLE_AFTER_MS = 60_000;
+
+/**
+ * Runs one process and supervises it: when it dies, it is started again after a backoff
+ * (1 s, doubling up to 30 s) while the others keep serving; the gateway answers 503 for
+ * its routes meanwhile.
+ */
+function supervise({ name, entry }, backoffMs = 1000) {
+  const startedAt = Date.now();
   const child = spawn(process.execPath, [path.join(root, entry)], {
     cwd: root,
     env: { ...process.env, ...envs[name] },
@@ -50,14 +62,21 @@ for (const { name, entry } of PROCESSES) {
       for (const line of lines) process.stdout.write(prefix + line + '\n');
     });
   }
-  child.on('exit', (code) => {
-    if (!stopping) {
-      console.error(`${name} exited with code ${code}; stopping the system.`);
-      stopAll(1);
-    }
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    const delay = Date.now() - startedAt >= STABLE_AFTER_MS ? 1000 : backoffMs;
+    console.error(`${name} exited (${signal ?? `code ${code}`}); restarting it in ${delay / 1000} s while the others keep serving.`);
+    setTimeout(() => {
+      if (!stopping) supervise({ name, entry }, Math.min(delay * 2, MAX_BACKOFF_MS));
+    }, delay);
   });
-  children.push(child);
-  await waitForHttp(`http://127.0.0.1:${envs[name].PORT}/readyz`).catch((err) => {
+  children.set(name, child);
+  return child;
+}
+
+for (const spec of PROCESSES) {
+  supervise(spec);
+  await waitForHttp(`http://127.0.0.1:${envs[spec.name].PORT}/readyz`).catch((err) => {
     console.error(err.message);
     stopAll(1);
   });
