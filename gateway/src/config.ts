@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { env, loadConfig, loadConfigOrExit } from '@firewatch/config';
+import { env, loadConfig } from '@firewatch/config';
 
 /** An upstream base URL without a trailing slash; unset means "not deployed". */
 const optionalUrl = () =>
@@ -49,9 +49,4 @@ export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 /** Parses a given environment; tests build configurations with it. */
 export function parseGatewayConfig(source: NodeJS.ProcessEnv): GatewayConfig {
   return loadConfig(gatewayConfigSchema, source);
-}
-
-/** The process's configuration, or exit 78 naming each bad variable. */
-export function loadGatewayConfig(): GatewayConfig {
-  return loadConfigOrExit(gatewayConfigSchema, 'gateway');
 }

@@ -15,5 +15,3 @@ export { createResourceModule, type ResourceModule } from './resource.module.js'
 export { serialize } from './serialize.js';
 export { slugify, firstFreeSlug, isUuid, SLUG_PATTERN } from './slug.js';
 export { buildOpenApiDocument, resourceOpenApi } from './resource.openapi.js';
-export { createServiceApp, type ServiceAppDeps } from './service-app.js';
-export { serve, type ServeOptions } from './serve.js';

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
-import { createResourceModule, createServiceApp, defineResource, type ResourceDefinition } from '../src/index.js';
+import { createServiceApp } from '@firewatch/http';
+import { createResourceModule, defineResource, type ResourceDefinition } from '../src/index.js';
 
 // toColumns, computed and revealOnCreate: a resource with a generated token stored
 // reversed (standing in for encryption), masked on reads, shown once on create.

@@ -1,7 +1,7 @@
 import { Router, type Express } from 'express';
 import type { PrincipalVerifier, SystemTokens } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
-import { createServiceApp } from '@firewatch/resource-kit';
+import { createServiceApp } from '@firewatch/http';
 import type { AuthServices } from './create-services.js';
 import { apiKeysRouter } from './http/api-keys.routes.js';
 import { internalRouter } from './http/credentials.routes.js';

@@ -1,9 +1,7 @@
 import { createPrincipalVerifier, createSystemTokens } from '@firewatch/auth';
-import { loadConfigOrExit } from '@firewatch/config';
 import { openDatabase } from '@firewatch/db';
 import { createOutboxRelay } from '@firewatch/events';
-import { createLogger } from '@firewatch/logger';
-import { serve } from '@firewatch/resource-kit';
+import { runService } from '@firewatch/http';
 import { migrations } from '../migrations/index.js';
 import { createAuthApp } from './app.js';
 import { configSchema, oauthServerSettings } from './config.js';
@@ -11,50 +9,42 @@ import { createOAuthServer } from './create-oauth-server.js';
 import { createServices } from './create-services.js';
 import { pruneExpiredPayloads } from './data/oidc-payloads.adapter.js';
 
-const SERVICE = 'auth';
-const config = loadConfigOrExit(configSchema, SERVICE);
-const logger = createLogger({ service: SERVICE, level: config.LOG_LEVEL });
+await runService({
+  name: 'auth',
+  schema: configSchema,
+  async start({ config, logger }) {
+    const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
+    // Events written in a change's transaction leave through the outbox relay, which keeps
+    // retrying in the background while RabbitMQ is away.
+    const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger, name: 'auth-outbox-relay' });
+    await relay.start();
 
-const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
+    const services = createServices({ knex, logger, refreshGraceSeconds: config.OAUTH_REFRESH_GRACE_SECONDS });
+    const issuer = config.ISSUER_URL?.replace(/\/$/, '') ?? `http://localhost:${config.PORT}`;
+    if (!config.ISSUER_URL) logger.warn('ISSUER_URL is not set; using ' + issuer);
+    const oauth = createOAuthServer({ services, logger, issuer, devKeySeed: config.DEV_KEY_SEED, ...oauthServerSettings(config) });
+    const app = createAuthApp({
+      services,
+      principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: 'auth' }),
+      systemTokens: createSystemTokens(config.SYSTEM_TOKEN_SECRET),
+      logger,
+      oauth: oauth.router,
+      trustProxy: config.TRUST_PROXY,
+    });
+    // Expired tokens, codes and sessions are invisible at once; their rows go in the background.
+    const pruning = setInterval(() => {
+      pruneExpiredPayloads(knex).catch((err) => logger.warn('could not prune expired OAuth rows', { error: (err as Error).message }));
+    }, 10 * 60_000);
+    pruning.unref();
 
-// Events written in a change's transaction leave through the outbox relay, which keeps
-// retrying in the background while RabbitMQ is away.
-const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger, name: 'auth-outbox-relay' });
-await relay.start();
-
-const services = createServices({ knex, logger, refreshGraceSeconds: config.OAUTH_REFRESH_GRACE_SECONDS });
-const issuer = config.ISSUER_URL?.replace(/\/$/, '') ?? `http://localhost:${config.PORT}`;
-if (!config.ISSUER_URL) logger.warn('ISSUER_URL is not set; using ' + issuer);
-const oauth = createOAuthServer({
-  services,
-  logger,
-  issuer,
-  devKeySeed: config.DEV_KEY_SEED,
-  ...oauthServerSettings(config),
-});
-const app = createAuthApp({
-  services,
-  principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: 'auth' }),
-  systemTokens: createSystemTokens(config.SYSTEM_TOKEN_SECRET),
-  logger,
-  oauth: oauth.router,
-  trustProxy: config.TRUST_PROXY,
-});
-// Expired tokens, codes and sessions are invisible at once; their rows go in the background.
-const pruning = setInterval(() => {
-  pruneExpiredPayloads(knex).catch((err) => logger.warn('could not prune expired OAuth rows', { error: (err as Error).message }));
-}, 10 * 60_000);
-pruning.unref();
-
-await serve(app, {
-  port: config.PORT,
-  host: config.HOST,
-  logger,
-  graceMs: config.SHUTDOWN_GRACE_MS,
-  onShutdown: async () => {
-    clearInterval(pruning);
-    await oauth.close();
-    await relay.stop();
-    await knex.destroy();
+    return {
+      app,
+      async stop() {
+        clearInterval(pruning);
+        await oauth.close();
+        await relay.stop();
+        await knex.destroy();
+      },
+    };
   },
 });

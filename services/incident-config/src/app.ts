@@ -3,7 +3,8 @@ import type { Express } from 'express';
 import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
-import { buildOpenApiDocument, createResourceModule, createServiceApp } from '@firewatch/resource-kit';
+import { createServiceApp } from '@firewatch/http';
+import { buildOpenApiDocument, createResourceModule } from '@firewatch/resource-kit';
 import { resources } from './domain/resources/index.js';
 
 export interface IncidentConfigDeps {

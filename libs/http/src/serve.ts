@@ -26,17 +26,26 @@ export async function serve(app: RequestListener, options: ServeOptions): Promis
     if (stopping) return;
     stopping = true;
     options.logger.info('shutting down', { signal });
-    const force = setTimeout(() => server.closeAllConnections(), options.graceMs);
+    const force = setTimeout(() => {
+      options.logger.warn('grace period over; closing remaining connections');
+      server.closeAllConnections();
+    }, options.graceMs);
     force.unref();
+    // Keep-alive sockets are closed as soon as they are idle, or a client holding one
+    // open would delay the exit to the end of the grace period.
     server.closeIdleConnections();
+    const sweeper = setInterval(() => server.closeIdleConnections(), 100);
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearInterval(sweeper);
     clearTimeout(force);
     try {
       await options.onShutdown();
-      process.exit(0);
+      options.logger.info('stopped');
+      // Let the logger flush its last lines before the process ends.
+      setImmediate(() => process.exit(0));
     } catch (err) {
       options.logger.error('shutdown failed', { error: err });
-      process.exit(1);
+      setImmediate(() => process.exit(1));
     }
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

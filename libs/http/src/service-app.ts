@@ -3,6 +3,7 @@ import { principalMiddleware, type PrincipalVerifier } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { jsonApiBody, mediaTypeMiddleware } from '@firewatch/jsonapi';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
+import { healthRoutes, type ReadinessChecks } from './health.routes.js';
 
 export interface ServiceAppDeps {
   logger: Logger;
@@ -11,13 +12,14 @@ export interface ServiceAppDeps {
   /** Routers mounted under `/v1`, behind the principal check and media-type rules. */
   routers: Router[];
   /** Readiness checks (database, broker); each throws when not ready. */
-  readiness?: Record<string, () => Promise<unknown>>;
+  readiness?: ReadinessChecks;
   /** Served unauthenticated at `/openapi.json` (internal port only). */
   openapi?: unknown;
   bodyLimit?: string | number;
 }
 
-function accessLog(logger: Logger): express.RequestHandler {
+/** One `http`-level line per request: method, path (no query), status, duration. */
+export function accessLog(logger: Logger): express.RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -38,15 +40,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.set('etag', false);
   app.use(requestIdMiddleware());
   app.use(accessLog(deps.logger));
-  app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
-  app.get('/readyz', async (_req, res) => {
-    const checks: Record<string, string> = {};
-    let ready = true;
-    for (const [name, check] of Object.entries(deps.readiness ?? {})) {
-      try { await check(); checks[name] = 'ok'; } catch { checks[name] = 'failing'; ready = false; }
-    }
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
-  });
+  app.use(healthRoutes(deps.readiness));
   if (deps.openapi) app.get('/openapi.json', (_req, res) => { res.json(deps.openapi); });
   app.use('/v1', principalMiddleware(deps.principals), mediaTypeMiddleware(), jsonApiBody(deps.bodyLimit ?? '1mb'));
   for (const router of deps.routers) app.use(router);
