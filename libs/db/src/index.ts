@@ -5,3 +5,4 @@ export { isUniqueViolation, uniqueConstraintName } from './pg-errors.js';
 export { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 export { lockForTransaction } from './advisory-lock.js';
 export { provisionServiceDatabase, type ServiceDatabase } from './provision.js';
+export { applyFilters, escapeLike, pageWithTotal, type CustomFilter, type FilterColumns } from './list-query.js';

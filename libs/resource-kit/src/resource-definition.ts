@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { FilterKind, PageOptions, ResourceObject, SortField } from '@firewatch/jsonapi';
+import type { FilterColumns } from '@firewatch/db';
+import type { PageOptions, ResourceObject, SortField } from '@firewatch/jsonapi';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { Principal } from '@firewatch/auth';
 
@@ -7,7 +8,8 @@ export type Row = Record<string, unknown>;
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
 
 /** A list filter: its kind, and the column(s) it reads when they differ from its name. */
-export type FilterSpec = FilterKind | { kind: FilterKind; column?: string; columns?: string[] };
+/** How a filter field reads the table (libs/db applies it, the same for every list). */
+export type FilterSpec = FilterColumns;
 
 /** Context handed to a resource's hooks. */
 export interface HookContext {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { FilterCondition, ListQuery } from '@firewatch/jsonapi';
-import type { FilterSpec, ResourceDefinition, Row } from './resource-definition.js';
+import type { ListQuery } from '@firewatch/jsonapi';
+import type { ResourceDefinition, Row } from './resource-definition.js';
 import { isUuid } from './slug.js';
-import { isUniqueViolation, uniqueConstraintName } from '@firewatch/db';
+import { applyFilters, escapeLike, isUniqueViolation, pageWithTotal, uniqueConstraintName } from '@firewatch/db';
 import { ConflictError } from '@firewatch/errors';
 
 /** A unique violation as the 409 the declaration names; anything else is rethrown. */
@@ -33,46 +33,6 @@ export interface ResourceRepository {
   transaction<T>(fn: (tx: unknown) => Promise<T>): Promise<T>;
 }
 
-function columnsOf(name: string, spec: FilterSpec): string[] {
-  if (typeof spec === 'string') return [name];
-  return spec.columns ?? [spec.column ?? name];
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function applyFilter(q: Knex.QueryBuilder, c: FilterCondition, spec: FilterSpec): void {
-  const kind = typeof spec === 'string' ? spec : spec.kind;
-  const [column] = columnsOf(c.field, spec);
-  switch (c.op) {
-    case 'search': {
-      const pattern = `%${escapeLike(String(c.value))}%`;
-      q.where((w) => {
-        for (const col of columnsOf(c.field === 'search' ? 'name' : c.field, spec)) w.orWhereILike(col, pattern);
-      });
-      return;
-    }
-    case 'eq':
-      if (kind === 'string') q.whereRaw('lower(??) = lower(?)', [column, c.value as string]);
-      else q.where(column, c.value as never);
-      return;
-    case 'not_eq':
-      q.where((w) => w.whereNot(column, c.value as never).orWhereNull(column));
-      return;
-    case 'in':
-      q.whereIn(column, c.value as string[]);
-      return;
-    case 'not_in':
-      q.where((w) => w.whereNotIn(column, c.value as string[]).orWhereNull(column));
-      return;
-    default: {
-      const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[c.op];
-      q.where(column, op, c.value as never);
-    }
-  }
-}
-
 /** A knex-backed repository for a declared resource. */
 export function createResourceRepository(def: ResourceDefinition, knex: Knex): ResourceRepository {
   const db = (tx: unknown) => (tx as Knex.Transaction | undefined) ?? knex;
@@ -87,24 +47,11 @@ export function createResourceRepository(def: ResourceDefinition, knex: Knex): R
     async list(teamId, query, recordIds) {
       const q = knex(def.table).where('team_id', teamId);
       if (recordIds) q.whereIn('id', recordIds);
-      for (const c of query.filters) applyFilter(q, c, def.filters?.[c.field] ?? 'string');
+      applyFilters(q, query.filters, def.filters ?? {});
       const sort = query.sort.length ? query.sort : def.defaultSort ?? [{ field: 'created_at', direction: 'asc' }];
       for (const s of sort) q.orderBy(s.field, s.direction, s.direction === 'asc' ? 'last' : 'first');
       q.orderBy('id', 'asc'); // a stable order makes pages disjoint
-      const { number, size } = query.page;
-      // One round trip: the window count rides along with the page.
-      const rows = (await q
-        .clone()
-        .select(`${def.table}.*`, knex.raw('count(*) over() as __total'))
-        .limit(size)
-        .offset((number - 1) * size)) as Row[];
-      let total = rows.length ? Number(rows[0].__total) : 0;
-      if (!rows.length && number > 1) {
-        const [{ count }] = (await q.clone().clearOrder().count({ count: '*' })) as { count: number }[];
-        total = Number(count);
-      }
-      for (const r of rows) delete r.__total;
-      return { rows, total };
+      return pageWithTotal<Row>(knex, q, def.table, query.page);
     },
     async find(tx, teamId, idOrSlug, forUpdate = false) {
       const q = db(tx)(def.table).where('team_id', teamId).first();

@@ -82,6 +82,8 @@ describe('/v1/api_keys', () => {
     };
     expect(await names('filter[search]=ONE&sort=name')).toEqual(['a-one']);
     expect(await names('filter[name]=c-three')).toEqual(['c-three']);
+    // String equality ignores case, as on every list (docs/decisions.md).
+    expect(await names('filter[name]=DEPLOY%20BOT')).toEqual(['Deploy bot']);
     expect(await names('sort=-name')).toEqual(['g-key', 'Deploy bot', 'c-three', 'b-two', 'a-one']);
     expect(await names('filter[kind]=organization&filter[expires_at][lt]=2999-01-01T00:00:00Z')).toEqual(['Deploy bot']);
     expect(await names('filter[active]=false')).toEqual([]);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ApiKeyKind, Capability, Role } from '@firewatch/auth';
-import { lockForTransaction } from '@firewatch/db';
+import { lockForTransaction, pageWithTotal } from '@firewatch/db';
 import type { FilterCondition, SortField } from '@firewatch/jsonapi';
 import { applyApiKeyFilters, applyApiKeySort } from './api-keys.query.js';
 import { executor, type Tx } from './transaction.js';
@@ -87,13 +87,10 @@ export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
       return live(knex, null, id).first();
     },
     async list(teamId, query) {
-      const base = knex<ApiKeyRow>('api_keys').where({ team_id: teamId }).whereNull('revoked_at');
-      applyApiKeyFilters(base, query.filters);
-      const [{ count }] = await base.clone().count<{ count: number }[]>({ count: '*' });
-      const page = base.clone().select('*');
-      applyApiKeySort(page, query.sort);
-      const rows = await page.limit(query.page.size).offset((query.page.number - 1) * query.page.size);
-      return { rows: rows as ApiKeyRow[], total: Number(count) };
+      const q = knex('api_keys').where({ team_id: teamId }).whereNull('revoked_at');
+      applyApiKeyFilters(q, query.filters);
+      applyApiKeySort(q, query.sort);
+      return pageWithTotal<ApiKeyRow>(knex, q, 'api_keys', query.page);
     },
     async listAll(teamId) {
       return knex<ApiKeyRow>('api_keys').where({ team_id: teamId }).whereNull('revoked_at').orderBy([

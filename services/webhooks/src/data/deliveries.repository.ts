@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { pageWithTotal } from '@firewatch/db';
 
 export const DELIVERIES = 'webhooks_deliveries';
 export const ATTEMPTS = 'webhooks_delivery_attempts';
@@ -36,17 +37,8 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
       if (query.subjectIds) {
         q.whereRaw(`(payload::jsonb #>> '{data,id}') IN (SELECT jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(query.subjectIds)]);
       }
-      const { number, size } = query.page;
-      const rows = (await q
-        .clone()
-        .select(`${DELIVERIES}.*`, knex.raw('count(*) over() as __total'))
-        .orderBy([{ column: 'created_at', order: query.direction }, { column: 'seq', order: query.direction }])
-        .limit(size)
-        .offset((number - 1) * size)) as (DeliveryRow & { __total?: string })[];
-      let total = rows.length ? Number(rows[0].__total) : 0;
-      if (!rows.length && number > 1) total = Number(((await q.clone().count({ count: '*' })) as { count: string }[])[0].count);
-      for (const r of rows) delete r.__total;
-      return { rows, total };
+      q.orderBy([{ column: 'created_at', order: query.direction }, { column: 'seq', order: query.direction }]);
+      return pageWithTotal<DeliveryRow>(knex, q, DELIVERIES, query.page);
     },
     async find(teamId, id) {
       if (!UUID.test(id)) return undefined;
