@@ -62,6 +62,7 @@ export function createResourceRouter(def: ResourceDefinition, service: ResourceS
       assertOnlyParams(req.query as Record<string, unknown>, []);
       const attributes = parseRequestDocument(req.body, { type: def.type, attributes: def.create }) as Row;
       const record = await service.create(getPrincipal(req), attributes);
+      res.location(`${def.path}/${record.id}`);
       // A revealed one-time value (e.g. a webhook secret) must not stay in any cache.
       (def.revealOnCreate ? sendSecretDocument : sendDocument)(res, 201, singleDocument(record));
     });
@@ -70,8 +71,8 @@ export function createResourceRouter(def: ResourceDefinition, service: ResourceS
     const update = async (req: Request, res: Parameters<Parameters<Router['put']>[1]>[1]) => {
       assertOnlyParams(req.query as Record<string, unknown>, []);
       const ids = bodyId(req);
-      const attributes = parseRequestDocument(req.body, { type: def.type, attributes: def.update, ids }) as Row;
-      const record = await service.update(getPrincipal(req), req.params.id as string, attributes, ids[1]);
+      const read = () => parseRequestDocument(req.body, { type: def.type, attributes: def.update, ids }) as Row;
+      const record = await service.update(getPrincipal(req), req.params.id as string, read, ids[1]);
       sendDocument(res, 200, singleDocument(record));
     };
     router.put(item, update);

@@ -92,10 +92,15 @@ export function createResourceService(def: ResourceDefinition, { repository, wri
       }
     },
 
-    /** `bodyId`, when the document carried `data.id`, must name the same record. */
-    async update(principal: Principal, idOrSlug: string, attributes: Row, bodyId?: string): Promise<ResourceObject> {
+    /**
+     * `readAttributes` parses the request body; it runs only once the record is known to
+     * exist and be the caller's, so an unknown id is a 404 before the body is judged.
+     * `bodyId`, when the document carried `data.id`, must name the same record.
+     */
+    async update(principal: Principal, idOrSlug: string, readAttributes: () => Row, bodyId?: string): Promise<ResourceObject> {
       return repository.transaction(async (tx) => {
         const existing = await load(tx, principal, idOrSlug, 'update', true);
+        const attributes = readAttributes();
         if (bodyId !== undefined && bodyId !== idOrSlug && bodyId !== String(existing.id)) {
           throw new ConflictError('data.id does not match the id in the path.', { source: { pointer: '/data/id' }, code: 'id_mismatch' });
         }

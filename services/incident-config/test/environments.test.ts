@@ -184,6 +184,15 @@ describe('environments', () => {
     expect((await call('GET', '/v1/environments/x', { principal: null, headers: { [PRINCIPAL_HEADER]: forGet } })).status).toBe(404);
   });
 
+  it('answers 201 with Location, and 404 for an unknown id before judging the body', async () => {
+    const created = await create({ name: 'Located' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`/v1/environments/${created.body.data.id}`);
+    const bad = { data: { type: 'environments', attributes: { colour: 'no such attribute' } } };
+    expect((await call('PUT', `/v1/environments/${randomUUID()}`, { body: bad })).status).toBe(404);
+    expect((await call('PUT', `/v1/environments/${created.body.data.id}`, { body: bad })).status).toBe(422);
+  });
+
   it('answers 409 when data.id names another record', async () => {
     const id = (await create({ name: 'Mismatch' })).body.data.id;
     const res = await call('PATCH', `/v1/environments/${id}`, { body: { data: { id: randomUUID(), type: 'environments', attributes: { name: 'y' } } } });
