@@ -91,7 +91,6 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   v1.use(forwardMiddleware({
     match: createRouteMatcher(deps.routes ?? ROUTES),
     proxies,
-    bodyLimitBytes: config.BODY_LIMIT_BYTES,
   }));
 
   const app = express();

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
+import { NotFoundError, ServiceUnavailableError } from '@firewatch/errors';
 import type { RouteMatcher, UpstreamName } from '../domain/routes.js';
 import { stateOf } from './request-state.js';
 
@@ -7,7 +7,6 @@ export interface ForwardMiddlewareOptions {
   match: RouteMatcher;
   /** The deployed services; a routed name missing here is "not deployed". */
   proxies: ReadonlyMap<UpstreamName, RequestHandler>;
-  bodyLimitBytes: number;
 }
 
 /**
@@ -15,7 +14,7 @@ export interface ForwardMiddlewareOptions {
  * forwarder puts the signed principal in place of the client's credential). No body
  * parser runs before this: the body streams through untouched.
  */
-export function forwardMiddleware({ match, proxies, bodyLimitBytes }: ForwardMiddlewareOptions): RequestHandler {
+export function forwardMiddleware({ match, proxies }: ForwardMiddlewareOptions): RequestHandler {
   return (req, res, next) => {
     const upstream = match(req.path);
     if (upstream === undefined) {
@@ -25,12 +24,6 @@ export function forwardMiddleware({ match, proxies, bodyLimitBytes }: ForwardMid
     const proxy = proxies.get(upstream);
     if (proxy === undefined) {
       next(new ServiceUnavailableError(`The ${upstream} service is not deployed.`, { code: 'not_deployed' }));
-      return;
-    }
-    const length = req.headers['content-length'];
-    if (length !== undefined && Number(length) > bodyLimitBytes) {
-      res.setHeader('Connection', 'close');
-      next(new PayloadTooLargeError(`The request body exceeds ${bodyLimitBytes} bytes.`));
       return;
     }
     stateOf(req)!.next = next;

@@ -75,6 +75,14 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
   return (req, res, next) => {
     const state = stateOf(req)!;
     state.next ??= next;
+    // The body limit, in one place: a declared length is judged before anything is sent,
+    // a streamed body as it arrives (below).
+    const length = req.headers['content-length'];
+    if (length !== undefined && Number(length) > bodyLimitBytes) {
+      res.setHeader('Connection', 'close');
+      next(new PayloadTooLargeError(`The request body exceeds ${bodyLimitBytes} bytes.`));
+      return;
+    }
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     // The token is good for this service, this method and the path the service will see.

@@ -18,7 +18,8 @@ import { createIdentityService } from './domain/identity.service.js';
 import { createOAuthAccounts } from './domain/oauth-accounts.js';
 import { createOAuthApplicationService } from './domain/oauth-application.service.js';
 import { createOAuthLoginService } from './domain/oauth-login.service.js';
-import { createOAuthTokens, type OAuthTokenResolver } from './domain/oauth-token.resolver.js';
+import type { OAuthTokenResolver } from './domain/credential.types.js';
+import { createOAuthTokens } from './domain/oauth-token.resolver.js';
 
 export interface ServicesOptions {
   knex: Knex;

@@ -1,7 +1,7 @@
 import type { Principal } from '@firewatch/auth';
 import type { ApiKeysRepository, ResolvableApiKeyRow } from '../data/api-keys.repository.js';
 import { tokenMatches, tokenPrefix } from './api-key-token.js';
-import type { Resolution } from './credential.resolver.js';
+import type { Resolution } from './credential.types.js';
 
 /** `last_used_at` is refreshed at most this often per key, keeping the hot path read-only. */
 export const LAST_USED_INTERVAL_MS = 60_000;

@@ -1,20 +1,10 @@
-import type { Principal } from '@firewatch/auth';
 import { API_KEY_TOKEN_PREFIX } from './api-key-token.js';
-import type { OAuthTokenResolver } from './oauth-token.resolver.js';
-
-/** What the gateway receives for a valid credential. */
-export interface Resolution {
-  principal: Principal;
-  /** Per-credential overrides; null means the gateway's default. */
-  rate_limits: { read: number | null; write: number | null };
-}
+import type { CredentialResolver, OAuthTokenResolver, TokenResolver } from './credential.types.js';
 
 export interface CredentialResolverDeps {
-  resolveApiKey: (token: string) => Promise<Resolution | null>;
+  resolveApiKey: TokenResolver;
   resolveOAuthToken: OAuthTokenResolver;
 }
-
-export type CredentialResolver = (token: string) => Promise<Resolution | null>;
 
 /**
  * API keys first, then OAuth tokens, as the specification orders them. A token in the

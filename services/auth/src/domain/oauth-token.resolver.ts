@@ -3,16 +3,9 @@ import type { OAuthApplicationsRepository } from '../data/oauth-applications.rep
 import type { OAuthClientTeamsRepository } from '../data/oauth-client-teams.repository.js';
 import type { LiveToken } from '../data/oidc-payloads.adapter.js';
 import type { UserRow, UsersRepository } from '../data/users.repository.js';
-import type { Resolution } from './credential.resolver.js';
+import type { Resolution } from './credential.types.js';
 import { identityClaims } from './oauth-accounts.js';
 import { apiScopes, splitScope } from './oauth-scopes.js';
-
-/**
- * OAuth access tokens, tried after API keys (spec 5.1.2): the opaque token is looked up
- * in the provider's store and mapped to a principal whose `scopes` are the granted ones
- * and whose roles are the user's as they are now.
- */
-export type OAuthTokenResolver = (token: string) => Promise<Resolution | null>;
 
 export interface OAuthTokensDeps {
   findLiveAccessToken(token: string): Promise<LiveToken | undefined>;
@@ -34,6 +27,11 @@ interface TokenSubject {
 // Opaque tokens of node-oidc-provider are 43 base64url characters; allow some slack.
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
 
+/**
+ * OAuth access tokens, tried after API keys (spec 5.1.2): the opaque token is looked up
+ * in the provider's store and mapped to a principal whose `scopes` are the granted ones
+ * and whose roles are the user's as they are now.
+ */
 export function createOAuthTokens(deps: OAuthTokensDeps) {
   async function subjectOf(token: string): Promise<TokenSubject | null> {
     if (!TOKEN_SHAPE.test(token)) return null;

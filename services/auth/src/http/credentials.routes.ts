@@ -1,7 +1,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { SystemTokens } from '@firewatch/auth';
 import { BadRequestError, UnauthorizedError } from '@firewatch/errors';
-import type { CredentialResolver } from '../domain/credential.resolver.js';
+import type { CredentialResolver } from '../domain/credential.types.js';
 
 function bearer(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
