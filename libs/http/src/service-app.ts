@@ -19,7 +19,7 @@ export interface ServiceAppDeps {
 }
 
 /** One `http`-level line per request: method, path (no query), status, duration. */
-export function accessLog(logger: Logger): express.RequestHandler {
+function accessLog(logger: Logger): express.RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
