@@ -31,7 +31,8 @@ export interface ListQuery {
   sort: SortField[];
   include: string[];
   page: Page;
-  extra: Record<string, string>;
+  /** The extra parameters as sent: a repeated one (`ids[]=a&ids[]=b`) is an array. */
+  extra: Record<string, string | string[]>;
 }
 
 const OPS: Record<FilterKind, readonly Op[]> = {
@@ -56,6 +57,12 @@ function single(query: Record<string, unknown>, key: string): string {
   // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
   if (value.includes('\u0000')) bad(key, `${key} must not contain NUL characters.`);
   return value;
+}
+
+function repeatable(query: Record<string, unknown>, key: string): string | string[] {
+  const value = query[key];
+  if (!Array.isArray(value)) return single(query, key);
+  return value.map((_, i) => single({ [key]: value[i] }, key));
 }
 
 function convert(kind: FilterKind, raw: string, parameter: string): string | number | boolean | Date {
@@ -137,7 +144,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListQuerySp
     if (key.startsWith('filter[')) out.filters.push(parseFilter(key, single(query, key), spec.filters ?? {}));
     else if (key === 'sort') out.sort = parseSort(single(query, key), spec.sorts ?? []);
     else if (key === 'include') out.include = parseInclude(single(query, key), spec.includes ?? []);
-    else if (spec.extraParams?.includes(key)) out.extra[key] = single(query, key);
+    else if (spec.extraParams?.includes(key)) out.extra[key] = repeatable(query, key);
     else bad(key, `Unknown query parameter ${key}.`, 'unknown_parameter');
   }
   return out;

@@ -1,17 +1,23 @@
 export {
   defineResource,
+  operationsOf,
   ALL_OPERATIONS,
+  type AnyResourceDefinition,
   type ResourceDefinition,
   type FilterSpec,
   type HookContext,
   type IncludeLoader,
   type Operation,
-  type Row,
 } from './resource-definition.js';
+export type {
+  ActionContext, ActionResult, ActionSpec, ChildSpec, CollectionRoute, LimitSpec, ParentSpec, RelationshipSpec,
+  ResourceWrites, Row, SourceSpec, Transaction, Visibility, VisibilityClause,
+} from './resource-shapes.js';
 export { createResourceRepository, type ResourceRepository } from './resource.repository.js';
 export { createResourceService, type ResourceService, type EventWriter } from './resource.service.js';
-export { createResourceRouter, listQuerySpec } from './resource.routes.js';
-export { createResourceModule, type ResourceModule } from './resource.module.js';
+export { resourceRoutes, mountRoutes, listQuerySpec, type RouteEntry } from './resource.routes.js';
+export { createResourceModule, mountResources, type ResourceModule } from './resource.module.js';
+export { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
 export { serialize } from './serialize.js';
 export { slugify, firstFreeSlug, isUuid, SLUG_PATTERN } from './slug.js';
 export { buildOpenApiDocument, resourceOpenApi } from './resource.openapi.js';

@@ -3,44 +3,57 @@ import type { FilterColumns } from '@firewatch/db';
 import type { PageOptions, ResourceObject, SortField } from '@firewatch/jsonapi';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { Principal } from '@firewatch/auth';
+import type {
+  ActionSpec, ChildSpec, CollectionRoute, LimitSpec, ParentSpec, RelationshipSpec, Row, SourceSpec, Transaction, Visibility,
+} from './resource-shapes.js';
 
-export type Row = Record<string, unknown>;
+export type { Row, Transaction } from './resource-shapes.js';
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
 
-/** A list filter: its kind, and the column(s) it reads when they differ from its name. */
 /** How a filter field reads the table (libs/db applies it, the same for every list). */
 export type FilterSpec = FilterColumns;
 
 /** Context handed to a resource's hooks. */
-export interface HookContext {
+export interface HookContext<D = unknown> {
   principal: Principal;
   /** The record being updated or deleted; undefined on create. */
   existing?: Row;
-  /** Runs a query inside the operation's transaction (opaque to domain code). */
-  tx: unknown;
+  /** The parent record of a nested create. */
+  parent?: Row;
+  tx: Transaction;
+  /** What the service gave the module (data-layer functions, a secret box, settings). */
+  deps: D;
 }
 
 /** Fetches the resources to put in `included` for one include name. */
-export type IncludeLoader = (records: Row[], ctx: { principal: Principal; tx: unknown }) => Promise<ResourceObject[]>;
+export type IncludeLoader = (records: Row[], ctx: { principal: Principal; tx: Transaction | undefined }) => Promise<ResourceObject[]>;
 
 /**
  * Everything the kit needs to know about a resource. One declaration drives its
- * routes, validation, persistence, serialisation, events and OpenAPI entry.
+ * routes, validation, persistence, serialisation, events and OpenAPI entry. Hooks are
+ * methods so that a declaration of any `D` is a declaration (the kit passes `deps`).
  */
-export interface ResourceDefinition<C extends z.ZodObject = z.ZodObject, U extends z.ZodObject = z.ZodObject> {
+export interface ResourceDefinition<D = unknown> {
   /** JSON:API type, e.g. `environments`. */
   type: string;
-  /** Collection path, e.g. `/v1/environments`. */
+  /** Items live at `{path}/{id}`; so does the collection unless `collections` is given. */
   path: string;
-  table: string;
+  /** Collection paths when they are not `path`: nested (`{param}` bound by `parent`) or several. */
+  collections?: readonly CollectionRoute[];
+  parent?: ParentSpec;
+  /** Absent for a computed resource (`source`). */
+  table?: string;
   /** Singular event stem: `environment` gives `environment.created|updated|deleted`. */
-  event: string;
+  event?: string;
   permission: { scope: string | null; side: 'ir' | 'oc' };
   /** Strict schemas of writable attributes. */
-  create: C;
-  update: U;
-  /** Response attribute names in order; `created_at`/`updated_at` are appended. */
+  create?: z.ZodObject;
+  update?: z.ZodObject;
+  /** Response attribute names in order; `created_at`/`updated_at` are appended unless `timestamps: false`. */
   attributes: readonly string[];
+  timestamps?: boolean;
+  /** OpenAPI schemas of response attributes the write schemas do not describe. */
+  attributeSchemas?: Record<string, Record<string, unknown>>;
   /** Columns holding JSON (arrays/objects): serialised on write. */
   jsonColumns?: readonly string[];
   /** Generates a per-team unique slug from this attribute; `{id}` then accepts the slug. */
@@ -49,34 +62,53 @@ export interface ResourceDefinition<C extends z.ZodObject = z.ZodObject, U exten
   sorts?: readonly string[];
   defaultSort?: SortField[];
   includes?: Record<string, IncludeLoader>;
+  relationships?: Record<string, RelationshipSpec>;
+  children?: Record<string, ChildSpec>;
+  actions?: readonly ActionSpec<D>[];
+  limit?: LimitSpec<D>;
+  /** Narrows list, get, update and delete alike (e.g. private dashboards). */
+  visibility?: Visibility;
+  /** A JSON array column of owner group ids: group-scoped keys see only their groups' records. */
+  ownerGroups?: { column: string };
+  source?: SourceSpec<D>;
   page?: PageOptions;
   operations?: readonly Operation[];
+  /** The reference's update verbs; default both. */
+  updateMethods?: readonly ('put' | 'patch')[];
+  /** What delete answers: the deleted record (default) or an empty 200 body. */
+  deleteAnswer?: 'record' | 'empty';
   /** Maps unique constraints to a 409 naming the attribute. */
   unique?: Record<string, { pointer: string; detail: string }>;
   /** Extra checks needing the database or several attributes; return issues for a 422. */
-  validate?: (attributes: Row, ctx: HookContext) => Promise<ValidationIssue[]> | ValidationIssue[];
+  validate?(attributes: Row, ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];
   /** Fills defaults on create (e.g. the next position). */
-  defaults?: (attributes: Row, ctx: HookContext) => Promise<Row> | Row;
+  defaults?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
   /**
    * Maps validated attributes (after defaults and slug) to the columns written, on
    * create and update; e.g. encrypts a secret into another column. Default: as is.
    */
-  toColumns?: (attributes: Row, ctx: HookContext) => Promise<Row> | Row;
+  toColumns?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
   /** Response attributes computed from the stored row rather than read from a column of that name (e.g. a masked secret). */
   computed?: Record<string, (row: Row) => unknown>;
   /**
    * Attributes shown in the create response only, never in events or later reads
    * (e.g. a generated secret). Receives the attributes after defaults and the stored row.
    */
-  revealOnCreate?: (attributes: Row, row: Row) => Record<string, unknown>;
+  revealOnCreate?(attributes: Row, row: Row): Record<string, unknown>;
   summary?: { singular: string; plural: string };
 }
 
+/** A declaration whatever its deps, for lists of declarations and references between them. */
+export type AnyResourceDefinition = ResourceDefinition<any>;
+
 export const ALL_OPERATIONS: readonly Operation[] = ['list', 'get', 'create', 'update', 'delete'];
 
+/** The operations a declaration serves. */
+export function operationsOf(def: AnyResourceDefinition): Set<Operation> {
+  return new Set(def.operations ?? (def.source ? ['list'] : ALL_OPERATIONS));
+}
+
 /** Declares a resource; a typed identity function so declarations read as data. */
-export function defineResource<C extends z.ZodObject, U extends z.ZodObject>(
-  definition: ResourceDefinition<C, U>,
-): ResourceDefinition<C, U> {
+export function defineResource<D = unknown>(definition: ResourceDefinition<D>): ResourceDefinition<D> {
   return definition;
 }

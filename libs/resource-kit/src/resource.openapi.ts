@@ -1,19 +1,20 @@
 import { z } from 'zod';
-import { ALL_OPERATIONS, type ResourceDefinition } from './resource-definition.js';
+import { operationsOf, type AnyResourceDefinition } from './resource-definition.js';
+import type { ActionSpec, CollectionRoute } from './resource-shapes.js';
 import { listQuerySpec } from './resource.routes.js';
+import { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
+import { attributeSchemas } from './resource-schemas.js';
 
 type Json = Record<string, unknown>;
 const MEDIA = 'application/vnd.api+json';
-
-const schemaOf = (s: z.ZodType): Json =>
-  z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Json;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const content = (schema: Json) => ({ content: { [MEDIA]: { schema } } });
 const errors = (...codes: number[]) =>
   Object.fromEntries(codes.map((c) => [String(c), { description: 'error', ...content(ref('errors_list')) }]));
+const security = [{ bearer_auth: [] }];
 
-function queryParams(def: ResourceDefinition): Json[] {
+function queryParams(def: AnyResourceDefinition): Json[] {
   const spec = listQuerySpec(def);
   const params: Json[] = [
     { name: 'page[number]', in: 'query', schema: { type: 'integer', minimum: 1 } },
@@ -26,59 +27,115 @@ function queryParams(def: ResourceDefinition): Json[] {
   }
   if (spec.sorts?.length) params.push({ name: 'sort', in: 'query', schema: { type: 'string' }, description: `Allowed: ${spec.sorts.join(', ')}; prefix - for descending.` });
   if (spec.includes?.length) params.push({ name: 'include', in: 'query', schema: { type: 'string' }, description: `Allowed: ${spec.includes.join(', ')}.` });
+  for (const [name, schema] of Object.entries(def.source?.params.shape ?? {})) {
+    params.push({ name, in: 'query', schema: z.toJSONSchema(schema as z.ZodType, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) });
+  }
   return params;
 }
 
-/** The paths and component schemas of one declared resource. */
-export function resourceOpenApi(def: ResourceDefinition): { paths: Json; schemas: Json } {
-  const ops = new Set(def.operations ?? ALL_OPERATIONS);
+const pathParameters = (path: string, def: AnyResourceDefinition) => pathParams(path).map((name) => ({
+  name, in: 'path', required: true, schema: { type: 'string' },
+  description: name === 'id' ? (def.slug ? 'UUID or slug' : 'UUID') : `The parent ${def.parent?.resource.summary?.singular ?? 'record'}`,
+}));
+
+/** The component schemas of one resource: its resource object, request and response documents. */
+function schemasOf(def: AnyResourceDefinition): Json {
   const t = def.type;
-  const attributes: Json = { type: 'object', properties: Object.fromEntries([...def.attributes, 'created_at', 'updated_at'].map((a) => [a, {}])) };
-  const resource = { type: 'object', required: ['id', 'type', 'attributes'], properties: { id: { type: 'string' }, type: { const: t }, attributes } };
-  const request = (attrs: z.ZodType, withId: boolean) => ({
+  const { response, create, update } = attributeSchemas(def);
+  const relationships = def.relationships && {
     type: 'object',
-    required: ['data'],
-    properties: {
-      data: {
-        type: 'object',
-        required: ['type', 'attributes'],
-        properties: { type: { const: t }, ...(withId ? { id: { type: 'string' } } : {}), attributes: schemaOf(attrs) },
-      },
-    },
-  });
-  const schemas: Json = {
-    [`${t}_resource`]: resource,
-    [`new_${t}`]: request(def.create, false),
-    [`update_${t}`]: request(def.update, true),
-    [`${t}_response`]: { type: 'object', required: ['data'], properties: { data: ref(`${t}_resource`) } },
-    [`${t}_list`]: {
-      type: 'object',
-      required: ['data', 'links', 'meta'],
-      properties: { data: { type: 'array', items: ref(`${t}_resource`) }, links: ref('links'), meta: ref('meta') },
-    },
+    properties: Object.fromEntries(Object.entries(def.relationships).map(([name, r]) => {
+      const linkage = { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { const: r.type } } };
+      return [name, { type: 'object', properties: { data: r.many ? { type: 'array', items: linkage } : { anyOf: [linkage, { type: 'null' }] } } }];
+    })),
   };
-  const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: def.slug ? 'UUID or slug' : 'UUID' };
-  const security = [{ bearer_auth: [] }];
-  const collection: Json = {};
-  const item: Json = {};
+  const resource = {
+    type: 'object', required: ['id', 'type', 'attributes'],
+    properties: { id: { type: 'string' }, type: { const: t }, attributes: response, ...(relationships ? { relationships } : {}) },
+  };
+  const request = (attributes: Json | undefined, withId: boolean) => attributes && {
+    type: 'object', required: ['data'],
+    properties: { data: { type: 'object', required: ['type', 'attributes'], properties: { type: { const: t }, ...(withId ? { id: { type: 'string' } } : {}), attributes } } },
+  };
+  const included = { type: 'array', items: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' } } } };
+  return Object.fromEntries(Object.entries({
+    [`${t}_resource`]: resource,
+    [`new_${t}`]: request(create, false),
+    [`update_${t}`]: request(update, true),
+    [`${t}_response`]: { type: 'object', required: ['data'], properties: { data: ref(`${t}_resource`), included } },
+    [`${t}_list`]: {
+      type: 'object', required: def.source ? ['data', 'meta'] : ['data', 'links', 'meta'],
+      properties: { data: { type: 'array', items: ref(`${t}_resource`) }, included, ...(def.source ? { meta: { type: 'object' } } : { links: ref('links'), meta: ref('meta') }) },
+    },
+  }).filter(([, v]) => v !== undefined));
+}
+
+function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffix: string): Json {
+  const ops = operationsOf(def);
+  const t = def.type;
+  const out: Json = {};
+  const parameters = pathParameters(route.path, def);
+  const summary = route.summary ? { summary: route.summary } : {};
+  if (ops.has('list')) out.get = { operationId: `list_${t}${suffix}`, ...summary, security, parameters: [...parameters, ...queryParams(def)], responses: { '200': { description: 'success', ...content(ref(`${t}_list`)) }, ...errors(400, 401, 403, ...(def.parent ? [404] : []), 429) } };
+  if (ops.has('create')) out.post = { operationId: `create_${t}${suffix}`, ...summary, security, parameters, requestBody: { required: true, ...content(ref(`new_${t}`)) }, responses: { '201': { description: 'created', ...content(ref(`${t}_response`)) }, ...errors(400, 401, 403, ...(def.parent ? [404] : []), 409, 415, 422, 429) } };
+  return out;
+}
+
+function itemOps(def: AnyResourceDefinition): Json {
+  const ops = operationsOf(def);
+  const t = def.type;
+  const parameters = pathParameters(itemPathOf(def), def);
   const one = { '200': { description: 'success', ...content(ref(`${t}_response`)) } };
-  if (ops.has('list')) collection.get = { operationId: `list_${t}`, security, parameters: queryParams(def), responses: { '200': { description: 'success', ...content(ref(`${t}_list`)) }, ...errors(400, 401, 403, 429) } };
-  if (ops.has('create')) collection.post = { operationId: `create_${t}`, security, requestBody: { required: true, ...content(ref(`new_${t}`)) }, responses: { '201': { description: 'created', ...content(ref(`${t}_response`)) }, ...errors(400, 401, 403, 409, 415, 422, 429) } };
-  if (ops.has('get')) item.get = { operationId: `get_${t}`, security, parameters: [idParam], responses: { ...one, ...errors(401, 403, 404, 429) } };
+  const out: Json = {};
+  if (ops.has('get')) out.get = { operationId: `get_${t}`, security, parameters: [...parameters, ...(def.relationships || def.includes ? [{ name: 'include', in: 'query', schema: { type: 'string' } }] : [])], responses: { ...one, ...errors(400, 401, 403, 404, 429) } };
   if (ops.has('update')) {
-    const update = { security, parameters: [idParam], requestBody: { required: true, ...content(ref(`update_${t}`)) }, responses: { ...one, ...errors(400, 401, 403, 404, 409, 415, 422, 429) } };
-    item.put = { operationId: `update_${t}`, ...update };
-    item.patch = { operationId: `patch_${t}`, ...update };
+    for (const method of def.updateMethods ?? ['put', 'patch']) {
+      out[method] = { operationId: `${method === 'put' ? 'update' : 'patch'}_${t}`, security, parameters, requestBody: { required: true, ...content(ref(`update_${t}`)) }, responses: { ...one, ...errors(400, 401, 403, 404, 409, 415, 422, 429) } };
+    }
   }
-  if (ops.has('delete')) item.delete = { operationId: `delete_${t}`, security, parameters: [idParam], responses: { ...one, ...errors(401, 403, 404, 429) } };
-  const paths: Json = {};
-  if (Object.keys(collection).length) paths[def.path] = collection;
-  if (Object.keys(item).length) paths[`${def.path}/{id}`] = item;
-  return { paths, schemas };
+  if (ops.has('delete')) {
+    const answer = def.deleteAnswer === 'empty' ? { '200': { description: 'deleted; empty body' } } : one;
+    out.delete = { operationId: `delete_${t}`, security, parameters, responses: { ...answer, ...errors(401, 403, 404, 429) } };
+  }
+  return out;
+}
+
+function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path: string, suffix: string): Json {
+  const status = String(action.response?.status ?? 200);
+  const body = action.body && { required: true, content: { [MEDIA]: { schema: z.toJSONSchema(action.body, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) } } };
+  const answer = action.response?.schema ? content(action.response.schema) : {};
+  return {
+    operationId: `${action.name}_${def.type}${suffix}`,
+    ...(action.summary ? { summary: action.summary } : {}),
+    security,
+    parameters: pathParameters(path, def),
+    ...(body ? { requestBody: body } : {}),
+    responses: { [status]: { description: action.response?.description ?? 'success', ...answer }, ...errors(400, 401, 403, ...(action.on === 'item' ? [404] : []), 409, 415, 422, 429) },
+  };
+}
+
+/** The paths and component schemas of one declared resource. */
+export function resourceOpenApi(def: AnyResourceDefinition): { paths: Json; schemas: Json } {
+  const paths: Record<string, Json> = {};
+  const add = (path: string, ops: Json) => {
+    if (Object.keys(ops).length) paths[path] = { ...(paths[path] ?? {}), ...ops };
+  };
+  const collections = collectionsOf(def);
+  const suffixOf = (path: string, i: number) => (i === 0 ? '' : `_in_${path.split('/')[2]}`);
+  collections.forEach((route, i) => add(route.path, collectionOps(def, route, suffixOf(route.path, i))));
+  add(itemPathOf(def), itemOps(def));
+  for (const action of (def.actions ?? []) as ActionSpec<unknown>[]) {
+    const bases = action.on === 'item' ? [itemPathOf(def)] : collections.map((c) => c.path);
+    bases.forEach((base, i) => {
+      const path = `${base}/${action.path ?? action.name}`;
+      add(path, { [action.method ?? 'post']: actionOp(def, action, path, suffixOf(base, i)) });
+    });
+  }
+  return { paths, schemas: schemasOf(def) };
 }
 
 /** An OpenAPI 3.1 document for a set of declared resources. */
-export function buildOpenApiDocument(info: { title: string; version: string }, defs: ResourceDefinition[]): Json {
+export function buildOpenApiDocument(info: { title: string; version: string }, defs: readonly AnyResourceDefinition[]): Json {
   const paths: Json = {};
   const schemas: Json = {
     errors_list: {

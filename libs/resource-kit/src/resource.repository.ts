@@ -1,12 +1,15 @@
 import type { Knex } from 'knex';
 import type { ListQuery } from '@firewatch/jsonapi';
-import type { ResourceDefinition, Row } from './resource-definition.js';
-import { isUuid } from './slug.js';
 import { applyFilters, escapeLike, isUniqueViolation, pageWithTotal, uniqueConstraintName } from '@firewatch/db';
 import { ConflictError } from '@firewatch/errors';
+import type { AnyResourceDefinition } from './resource-definition.js';
+import type { Row, Transaction } from './resource-shapes.js';
+import { loadChildren, writeChildren } from './children.repository.js';
+import { applyScope, type RowScope } from './row-scope.js';
+import { isUuid } from './slug.js';
 
 /** A unique violation as the 409 the declaration names; anything else is rethrown. */
-function conflictFrom(def: ResourceDefinition, err: unknown): unknown {
+function conflictFrom(def: AnyResourceDefinition, err: unknown): unknown {
   if (!isUniqueViolation(err)) return err;
   const constraint = uniqueConstraintName(err) ?? '';
   const known = def.unique?.[constraint];
@@ -22,48 +25,75 @@ export interface ListResult {
   total: number;
 }
 
-/** Persistence of one declared resource; every query is bound to a team. */
+/** Persistence of one stored resource; every read is bound to a RowScope, every write to a team. */
 export interface ResourceRepository {
-  list(teamId: number, query: ListQuery, recordIds: string[] | null): Promise<ListResult>;
-  find(tx: unknown, teamId: number, idOrSlug: string, forUpdate?: boolean): Promise<Row | undefined>;
-  insert(tx: unknown, row: Row): Promise<Row>;
-  update(tx: unknown, teamId: number, id: string, patch: Row): Promise<Row>;
-  remove(tx: unknown, teamId: number, id: string): Promise<void>;
-  slugsLike(tx: unknown, teamId: number, base: string): Promise<string[]>;
-  transaction<T>(fn: (tx: unknown) => Promise<T>): Promise<T>;
+  list(scope: RowScope, query: ListQuery): Promise<ListResult>;
+  find(tx: Transaction | undefined, scope: RowScope, idOrSlug: string, forUpdate?: boolean): Promise<Row | undefined>;
+  /** Rows matching `scope` (its `where` says which), children attached. */
+  findAll(tx: Transaction | undefined, scope: RowScope): Promise<Row[]>;
+  insert(tx: Transaction, row: Row): Promise<Row>;
+  update(tx: Transaction, teamId: number, id: string, patch: Row): Promise<Row>;
+  remove(tx: Transaction, teamId: number, id: string): Promise<void>;
+  slugsLike(tx: Transaction, teamId: number, base: string): Promise<string[]>;
+  /** Serialises creates into one counted set for the transaction, then counts it. */
+  lockAndCount(tx: Transaction, teamId: number, per?: { column: string; value: unknown }): Promise<number>;
+  /** Writes the child entries of the attributes that carry them. */
+  writeChildren(tx: Transaction, ownerId: string, attributes: Row): Promise<void>;
+  /** Attaches each row's children under their attribute names. */
+  attachChildren(tx: Transaction | undefined, rows: Row[]): Promise<Row[]>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
 }
 
-/** A knex-backed repository for a declared resource. */
-export function createResourceRepository(def: ResourceDefinition, knex: Knex): ResourceRepository {
-  const db = (tx: unknown) => (tx as Knex.Transaction | undefined) ?? knex;
+/** A knex-backed repository for a declared, stored resource. */
+export function createResourceRepository(def: AnyResourceDefinition, knex: Knex): ResourceRepository {
+  const table = def.table as string;
+  const db = (tx: Transaction | undefined) => tx ?? knex;
   const json = new Set(def.jsonColumns ?? []);
+  const children = Object.entries(def.children ?? {});
+  const childAttributes = new Set(children.flatMap(([attribute, spec]) => [attribute, spec.input ?? attribute]));
   const toDb = (row: Row): Row => {
     const out: Row = {};
-    for (const [k, v] of Object.entries(row)) out[k] = json.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v;
+    for (const [k, v] of Object.entries(row)) {
+      if (childAttributes.has(k)) continue;
+      out[k] = json.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v;
+    }
     return out;
   };
 
+  async function attachChildren(tx: Transaction | undefined, rows: Row[]): Promise<Row[]> {
+    for (const [attribute, spec] of children) {
+      const byOwner = await loadChildren(db(tx), spec, rows.map((r) => String(r.id)));
+      for (const row of rows) row[attribute] = byOwner.get(String(row.id)) ?? [];
+    }
+    return rows;
+  }
+
   return {
-    async list(teamId, query, recordIds) {
-      const q = knex(def.table).where('team_id', teamId);
-      if (recordIds) q.whereIn('id', recordIds);
+    async list(scope, query) {
+      const q = applyScope(knex(table), table, scope);
       applyFilters(q, query.filters, def.filters ?? {});
       const sort = query.sort.length ? query.sort : def.defaultSort ?? [{ field: 'created_at', direction: 'asc' }];
-      for (const s of sort) q.orderBy(s.field, s.direction, s.direction === 'asc' ? 'last' : 'first');
-      q.orderBy('id', 'asc'); // a stable order makes pages disjoint
-      return pageWithTotal<Row>(knex, q, def.table, query.page);
+      for (const s of sort) q.orderBy(`${table}.${s.field}`, s.direction, s.direction === 'asc' ? 'last' : 'first');
+      q.orderBy(`${table}.id`, 'asc'); // a stable order makes pages disjoint
+      const page = await pageWithTotal<Row>(knex, q, table, query.page);
+      return { rows: await attachChildren(undefined, page.rows), total: page.total };
     },
-    async find(tx, teamId, idOrSlug, forUpdate = false) {
-      const q = db(tx)(def.table).where('team_id', teamId).first();
-      if (isUuid(idOrSlug)) q.where('id', idOrSlug.toLowerCase());
-      else if (def.slug) q.where('slug', idOrSlug);
+    async find(tx, scope, idOrSlug, forUpdate = false) {
+      const q = applyScope(db(tx)(table), table, scope).first(`${table}.*`);
+      if (isUuid(idOrSlug)) q.where(`${table}.id`, idOrSlug.toLowerCase());
+      else if (def.slug) q.where(`${table}.slug`, idOrSlug);
       else return undefined;
       if (forUpdate) q.forUpdate();
-      return (await q) as Row | undefined;
+      const row = (await q) as Row | undefined;
+      return row && (await attachChildren(tx, [row]))[0];
+    },
+    async findAll(tx, scope) {
+      const rows = (await applyScope(db(tx)(table), table, scope).select(`${table}.*`).orderBy(`${table}.created_at`).orderBy(`${table}.id`)) as Row[];
+      return attachChildren(tx, rows);
     },
     async insert(tx, row) {
       try {
-        const [created] = await db(tx)(def.table).insert(toDb(row)).returning('*');
+        const [created] = await tx(table).insert(toDb(row)).returning('*');
         return created as Row;
       } catch (err) {
         throw conflictFrom(def, err);
@@ -71,25 +101,38 @@ export function createResourceRepository(def: ResourceDefinition, knex: Knex): R
     },
     async update(tx, teamId, id, patch) {
       try {
-        const [updated] = await db(tx)(def.table)
-          .where({ team_id: teamId, id })
-          .update({ ...toDb(patch), updated_at: knex.fn.now() })
-          .returning('*');
+        const [updated] = await tx(table).where({ team_id: teamId, id }).update({ ...toDb(patch), updated_at: knex.fn.now() }).returning('*');
         return updated as Row;
       } catch (err) {
         throw conflictFrom(def, err);
       }
     },
     async remove(tx, teamId, id) {
-      await db(tx)(def.table).where({ team_id: teamId, id }).delete();
+      await tx(table).where({ team_id: teamId, id }).delete();
     },
     async slugsLike(tx, teamId, base) {
-      const rows = await db(tx)(def.table)
+      const rows = await tx(table)
         .where('team_id', teamId)
         .where((w) => w.where('slug', base).orWhereLike('slug', `${escapeLike(base)}-%`))
         .pluck('slug');
       return rows as string[];
     },
+    async lockAndCount(tx, teamId, per) {
+      const key = `${table}:${teamId}:${per ? JSON.stringify(per.value) : ''}`;
+      await tx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+      const q = tx(table).where('team_id', teamId);
+      if (per) q.where(per.column, per.value as never);
+      const [{ count }] = (await q.count({ count: '*' })) as { count: string | number }[];
+      return Number(count);
+    },
+    async writeChildren(tx, ownerId, attributes) {
+      for (const [attribute, spec] of children) {
+        const input = spec.input ?? attribute;
+        const entries = attributes[input];
+        if (Array.isArray(entries)) await writeChildren(tx, spec, ownerId, entries as Row[], `/data/attributes/${input}`);
+      }
+    },
+    attachChildren,
     transaction: (fn) => knex.transaction((trx) => fn(trx)),
   };
 }

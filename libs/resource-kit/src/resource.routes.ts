@@ -1,88 +1,148 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { getPrincipal } from '@firewatch/auth';
+import { BadRequestError } from '@firewatch/errors';
 import {
-  assertOnlyParams,
-  type FilterKind,
-  type ListQuerySpec,
-  paginationLinks,
-  parseListQuery,
-  parseRequestDocument,
-  sendDocument,
-  sendSecretDocument,
-  singleDocument,
+  assertOnlyParams, type FilterKind, type ListQuerySpec, paginationLinks, parseListQuery, parseRequestDocument,
+  sendDocument, sendSecretDocument, singleDocument,
 } from '@firewatch/jsonapi';
-import { ALL_OPERATIONS, type ResourceDefinition, type Row } from './resource-definition.js';
+import { operationsOf, type AnyResourceDefinition } from './resource-definition.js';
+import type { ActionSpec, CollectionRoute, Row } from './resource-shapes.js';
 import type { ResourceService } from './resource.service.js';
+import { includeNames } from './includes.js';
+import { collectionsOf, expressPath, itemPathOf } from './resource-paths.js';
 
 /** The list-query allow-lists a declaration implies. */
-export function listQuerySpec(def: ResourceDefinition): ListQuerySpec {
+export function listQuerySpec(def: AnyResourceDefinition): ListQuerySpec {
   const filters: Record<string, FilterKind> = {};
   for (const [name, spec] of Object.entries(def.filters ?? {})) filters[name] = typeof spec === 'string' ? spec : spec.kind;
-  return { filters, sorts: def.sorts ?? [], includes: Object.keys(def.includes ?? {}), page: def.page };
+  const extraParams = def.source ? Object.keys(def.source.params.shape) : undefined;
+  return { filters, sorts: def.sorts ?? [], includes: includeNames(def), page: def.page, extraParams };
 }
 
-function includeParam(req: Request, def: ResourceDefinition): string[] {
-  const query = req.query as Record<string, unknown>;
-  assertOnlyParams(query, ['include']);
-  return parseListQuery({ include: query.include ?? '' }, { includes: Object.keys(def.includes ?? {}) }).include;
-}
-
-function bodyId(req: Request): string[] {
-  const id = (req.body as { data?: { id?: unknown } } | undefined)?.data?.id;
-  // The service checks a body id against the record's UUID; here any string passes on.
-  return typeof id === 'string' ? [req.params.id as string, id] : [req.params.id as string];
-}
+type Handler = (req: Request, res: Response) => Promise<void>;
 
 /**
- * The JSON:API routes of a declared resource: list, get, create, update (PUT and
- * PATCH, both partial) and delete, each only when the declaration enables it.
+ * One route of a resource. Phases order registration across every resource of a
+ * service: static collection paths (`/v1/functionalities/properties`, `bulk_upsert`)
+ * before items (`/v1/functionalities/:id`), items before their actions.
  */
-export function createResourceRouter(def: ResourceDefinition, service: ResourceService): Router {
-  const router = Router();
-  const ops = new Set(def.operations ?? ALL_OPERATIONS);
-  const spec = listQuerySpec(def);
-  const item = `${def.path}/:id`;
+export interface RouteEntry {
+  phase: 0 | 1 | 2;
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  handler: Handler;
+}
 
+const query = (req: Request) => req.query as Record<string, unknown>;
+const stringParams = (req: Request) => req.params as Record<string, string>;
+
+function includeParam(req: Request, def: AnyResourceDefinition): string[] {
+  assertOnlyParams(query(req), ['include']);
+  return parseListQuery({ include: query(req).include ?? '' }, { includes: includeNames(def) }).include;
+}
+
+function sourceParams(def: AnyResourceDefinition, extra: Record<string, unknown>): Row {
+  const parsed = def.source!.params.safeParse(extra);
+  if (parsed.success) return parsed.data as Row;
+  const issue = parsed.error.issues[0];
+  const parameter = String(issue?.path[0] ?? '');
+  throw new BadRequestError(`${parameter}: ${issue?.message}`, { source: { parameter }, code: 'invalid_parameter' });
+}
+
+function collectionRoutes(def: AnyResourceDefinition, service: ResourceService, route: CollectionRoute): RouteEntry[] {
+  const ops = operationsOf(def);
+  const spec = listQuerySpec(def);
+  const out: RouteEntry[] = [];
+  const path = expressPath(route.path);
   if (ops.has('list')) {
-    router.get(def.path, async (req, res) => {
-      const query = parseListQuery(req.query as Record<string, unknown>, spec);
-      const { records, total, included } = await service.list(getPrincipal(req), query);
-      const { links, meta } = paginationLinks(def.path, req.query as Record<string, unknown>, query.page, total);
+    out.push({ phase: 0, method: 'get', path, handler: async (req, res) => {
+      const q = parseListQuery(query(req), spec);
+      const call = { route, params: stringParams(req) };
+      if (def.source) {
+        const { records, meta } = await service.computed(getPrincipal(req), sourceParams(def, q.extra), q.page, call);
+        return void sendDocument(res, 200, { data: records, meta });
+      }
+      const { records, total, included } = await service.list(getPrincipal(req), q, call);
+      const { links, meta } = paginationLinks(req.path, query(req), q.page, total);
       sendDocument(res, 200, { data: records, ...(included.length ? { included } : {}), links, meta });
-    });
-  }
-  if (ops.has('get')) {
-    router.get(item, async (req, res) => {
-      const { record, included } = await service.get(getPrincipal(req), req.params.id as string, includeParam(req, def));
-      sendDocument(res, 200, singleDocument(record, included));
-    });
+    } });
   }
   if (ops.has('create')) {
-    router.post(def.path, async (req, res) => {
-      assertOnlyParams(req.query as Record<string, unknown>, []);
-      const attributes = parseRequestDocument(req.body, { type: def.type, attributes: def.create }) as Row;
-      const record = await service.create(getPrincipal(req), attributes);
+    out.push({ phase: 0, method: 'post', path, handler: async (req, res) => {
+      assertOnlyParams(query(req), []);
+      const attributes = parseRequestDocument(req.body, { type: def.type, attributes: def.create! }) as Row;
+      const record = await service.create(getPrincipal(req), attributes, { route, params: stringParams(req) });
       res.location(`${def.path}/${record.id}`);
       // A revealed one-time value (e.g. a webhook secret) must not stay in any cache.
       (def.revealOnCreate ? sendSecretDocument : sendDocument)(res, 201, singleDocument(record));
-    });
+    } });
+  }
+  return out;
+}
+
+function itemRoutes(def: AnyResourceDefinition, service: ResourceService): RouteEntry[] {
+  const ops = operationsOf(def);
+  const path = expressPath(itemPathOf(def));
+  const out: RouteEntry[] = [];
+  if (ops.has('get')) {
+    out.push({ phase: 1, method: 'get', path, handler: async (req, res) => {
+      const { record, included } = await service.get(getPrincipal(req), stringParams(req).id, includeParam(req, def));
+      sendDocument(res, 200, singleDocument(record, included));
+    } });
   }
   if (ops.has('update')) {
-    const update = async (req: Request, res: Parameters<Parameters<Router['put']>[1]>[1]) => {
-      assertOnlyParams(req.query as Record<string, unknown>, []);
-      const ids = bodyId(req);
-      const read = () => parseRequestDocument(req.body, { type: def.type, attributes: def.update, ids }) as Row;
-      const record = await service.update(getPrincipal(req), req.params.id as string, read, ids[1]);
-      sendDocument(res, 200, singleDocument(record));
+    const handler: Handler = async (req, res) => {
+      assertOnlyParams(query(req), []);
+      const id = stringParams(req).id;
+      const read = (existing: Row) => parseRequestDocument(req.body, {
+        type: def.type, attributes: def.update!, ids: [id, String(existing.id), ...(typeof existing.slug === 'string' ? [existing.slug] : [])],
+      }) as Row;
+      sendDocument(res, 200, singleDocument(await service.update(getPrincipal(req), id, read)));
     };
-    router.put(item, update);
-    router.patch(item, update);
+    for (const method of def.updateMethods ?? ['put', 'patch']) out.push({ phase: 1, method, path, handler });
   }
   if (ops.has('delete')) {
-    router.delete(item, async (req, res) => {
-      assertOnlyParams(req.query as Record<string, unknown>, []);
-      sendDocument(res, 200, singleDocument(await service.remove(getPrincipal(req), req.params.id as string)));
-    });
+    out.push({ phase: 1, method: 'delete', path, handler: async (req, res) => {
+      assertOnlyParams(query(req), []);
+      const record = await service.remove(getPrincipal(req), stringParams(req).id);
+      if (def.deleteAnswer === 'empty') res.status(200).end();
+      else sendDocument(res, 200, singleDocument(record));
+    } });
+  }
+  return out;
+}
+
+function actionRoute(def: AnyResourceDefinition, service: ResourceService, action: ActionSpec<unknown>): RouteEntry[] {
+  const segment = action.path ?? action.name;
+  const bases = action.on === 'item' ? [itemPathOf(def)] : collectionsOf(def).map((c) => c.path);
+  return bases.map((base) => ({
+    phase: action.on === 'item' ? 2 : 0,
+    method: action.method ?? 'post',
+    path: expressPath(`${base}/${segment}`),
+    handler: async (req, res) => {
+      assertOnlyParams(query(req), []);
+      const id = action.on === 'item' ? stringParams(req).id : undefined;
+      const result = await service.act(action, getPrincipal(req), action.body ? req.body : undefined, id);
+      if (result.document === undefined) res.status(result.status ?? 200).end();
+      else sendDocument(res, result.status ?? 200, result.document as never);
+    },
+  }));
+}
+
+/** Every route of one declared resource. */
+export function resourceRoutes(def: AnyResourceDefinition, service: ResourceService): RouteEntry[] {
+  return [
+    ...(def.actions ?? []).flatMap((a) => actionRoute(def, service, a as ActionSpec<unknown>)),
+    ...collectionsOf(def).flatMap((route) => collectionRoutes(def, service, route)),
+    ...itemRoutes(def, service),
+  ];
+}
+
+/** One router for a service's resources, static paths registered before `{id}` ones. */
+export function mountRoutes(entries: readonly RouteEntry[]): Router {
+  const router = Router();
+  for (const phase of [0, 1, 2] as const) {
+    for (const e of entries) if (e.phase === phase) router[e.method](e.path, e.handler);
   }
   return router;
 }

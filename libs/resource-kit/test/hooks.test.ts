@@ -4,7 +4,7 @@ import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
 import { createServiceApp } from '@firewatch/http';
-import { createResourceModule, defineResource, type ResourceDefinition } from '../src/index.js';
+import { createResourceModule, defineResource } from '../src/index.js';
 
 // toColumns, computed and revealOnCreate: a resource with a generated token stored
 // reversed (standing in for encryption), masked on reads, shown once on create.
@@ -21,7 +21,7 @@ const gadgets = defineResource({
   },
   computed: { token: (row) => `****${String(row.token_stored).slice(0, 4)}` },
   revealOnCreate: (a) => ({ token: a.token }),
-}) as unknown as ResourceDefinition;
+});
 
 const events: { type: string; data: any }[] = [];
 let db: TestDatabase;

@@ -4,8 +4,9 @@ import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
-import { buildOpenApiDocument, createResourceModule } from '@firewatch/resource-kit';
+import { createResourceModule } from '@firewatch/resource-kit';
 import { resources } from './domain/resources/index.js';
+import { incidentConfigOpenApiDocument } from './http/incident-config.openapi.js';
 
 export interface IncidentConfigDeps {
   knex: Knex;
@@ -17,7 +18,7 @@ export interface IncidentConfigDeps {
 
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
   const modules = resources.map((definition) =>
-    createResourceModule(definition, { knex: deps.knex, writeEvent: (tx, event) => writeEvent(tx as Knex.Transaction, event) }),
+    createResourceModule(definition, { knex: deps.knex, writeEvent }),
   );
   return createServiceApp({
     logger: deps.logger,
@@ -25,6 +26,6 @@ export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
     routers: modules.map((m) => m.router),
     readiness: deps.readiness,
     bodyLimit: deps.bodyLimit,
-    openapi: buildOpenApiDocument({ title: 'Firewatch incident-config', version: '1.0.0' }, resources),
+    openapi: incidentConfigOpenApiDocument(),
   });
 }

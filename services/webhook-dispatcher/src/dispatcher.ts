@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { createAmqpConsumer } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
-import { createEndpointsResource, createSecretBox, DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT } from '@firewatch/webhooks/shared';
+import { createSecretBox } from '@firewatch/secret-box';
+import { DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT } from '@firewatch/webhooks/shared';
 import type { Config } from './config.js';
 import { createDispatchRepository } from './data/dispatch.repository.js';
 import { createIntakeRepository } from './data/intake.repository.js';
@@ -33,8 +34,7 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     logger,
   });
   const retry = { schedule: config.WEBHOOK_RETRY_SCHEDULE_MS, jitter: config.WEBHOOK_RETRY_JITTER, maxRetryAfterMs: config.WEBHOOK_RETRY_AFTER_MAX_MS };
-  const endpoints = createEndpointsResource({ allowHttp: config.WEBHOOK_ALLOW_HTTP, secretBox });
-  const repository = createDispatchRepository(knex, { endpoints, disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS });
+  const repository = createDispatchRepository(knex, { disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS });
   const allowedSchemes = config.WEBHOOK_ALLOW_HTTP ? ['https:', 'http:'] : ['https:'];
 
   const loop = createDispatchLoop({

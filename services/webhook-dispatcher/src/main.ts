@@ -1,6 +1,7 @@
 import { openDatabase } from '@firewatch/db';
 import { runService } from '@firewatch/http';
-import { createSecretBox, migrations, sealPlainHeaderValues } from '@firewatch/webhooks/shared';
+import { createSecretBox } from '@firewatch/secret-box';
+import { migrations, sealPlainHeaderValues } from '@firewatch/webhooks/shared';
 import { configSchema } from './config.js';
 import { createDispatcher } from './dispatcher.js';
 import { createHealthApp } from './http/health.app.js';

@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
-import { createSecretBox, generateSecret, migrations } from '@firewatch/webhooks/shared';
+import { createSecretBox } from '@firewatch/secret-box';
+import { generateSecret, migrations } from '@firewatch/webhooks/shared';
 import { configSchema } from '../src/config.js';
 import { createDispatcher } from '../src/dispatcher.js';
 

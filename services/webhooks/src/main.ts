@@ -6,7 +6,7 @@ import { migrations } from '../migrations/index.js';
 import { createWebhooksApp } from './app.js';
 import { configSchema } from './config.js';
 import { sealPlainHeaderValues } from './data/plain-header-values.sealer.js';
-import { createSecretBox } from './domain/secret-box.js';
+import { createSecretBox } from '@firewatch/secret-box';
 import { ensureDispatcherQueue } from './queue/dispatcher-queue.js';
 
 await runService({

@@ -4,7 +4,6 @@
  */
 export { migrations } from '../migrations/index.js';
 export { DELIVERIES, ATTEMPTS } from './data/deliveries.repository.js';
-export { createSecretBox, type SecretBox } from './domain/secret-box.js';
 export { requireSecretKeys } from './config.js';
 export { signPayload, webhookHeaders } from './domain/signature.js';
 export { generateSecret } from './domain/webhook-secret.js';
@@ -12,5 +11,5 @@ export { deliveryPayload, subscribes } from './domain/event-types.js';
 export { type CustomHeader } from './domain/custom-headers.js';
 export { openHeaderValues, type StoredCustomHeader } from './domain/custom-header-values.js';
 export { sealPlainHeaderValues } from './data/plain-header-values.sealer.js';
-export { createEndpointsResource } from './domain/webhooks-endpoints.resource.js';
+export { webhooksEndpoints } from './domain/webhooks-endpoints.resource.js';
 export { DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT, declareDispatcherQueue } from './queue/dispatcher-queue.js';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { isReservedHeader } from '../src/domain/custom-headers.js';
-import { createSecretBox } from '../src/domain/secret-box.js';
+import { createSecretBox } from '@firewatch/secret-box';
 import { signPayload, webhookHeaders } from '../src/domain/signature.js';
 import { generateSecret, secretProblem } from '../src/domain/webhook-secret.js';
 

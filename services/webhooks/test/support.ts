@@ -6,7 +6,7 @@ import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../migrations/index.js';
 import { createWebhooksApp } from '../src/app.js';
-import { createSecretBox } from '../src/domain/secret-box.js';
+import { createSecretBox } from '@firewatch/secret-box';
 
 export const MEDIA = 'application/vnd.api+json';
 export const secretBox = createSecretBox({ keys: [], devKeySeed: 't'.repeat(32) });

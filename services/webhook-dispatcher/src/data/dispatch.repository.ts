@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { writeEvent } from '@firewatch/events';
-import { serialize, type ResourceDefinition } from '@firewatch/resource-kit';
-import { ATTEMPTS, DELIVERIES } from '@firewatch/webhooks/shared';
+import { serialize } from '@firewatch/resource-kit';
+import { ATTEMPTS, DELIVERIES, webhooksEndpoints } from '@firewatch/webhooks/shared';
 import type { ClaimedDelivery, DispatchRepository, JobOutcome } from '../domain/dispatch.types.js';
 
 const ENDPOINTS = 'webhooks_endpoints';
@@ -12,7 +12,7 @@ const ENDPOINTS = 'webhooks_endpoints';
  * replicas never take the same row) of enabled endpoints that have nothing in flight
  * (so one endpoint's deliveries go out one after another, in `seq` order).
  */
-export function createDispatchRepository(knex: Knex, deps: { endpoints: ResourceDefinition; disableAfterMs: number }): DispatchRepository {
+export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: number }): DispatchRepository {
   return {
     async claim(limit, leaseMs) {
       const token = randomUUID();
@@ -72,6 +72,6 @@ export function createDispatchRepository(knex: Knex, deps: { endpoints: Resource
 
   async function disable(trx: Knex.Transaction, id: string, reason: string): Promise<void> {
     const [row] = await trx(ENDPOINTS).where({ id, enabled: true }).update({ enabled: false, disabled_reason: reason, updated_at: trx.fn.now() }).returning('*');
-    if (row) await writeEvent(trx, { type: 'webhooks_endpoint.updated', team_id: row.team_id, data: serialize(deps.endpoints, row) });
+    if (row) await writeEvent(trx, { type: 'webhooks_endpoint.updated', team_id: row.team_id, data: serialize(webhooksEndpoints, row) });
   }
 }

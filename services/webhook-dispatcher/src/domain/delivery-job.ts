@@ -1,5 +1,6 @@
 import type { Logger } from '@firewatch/logger';
-import { openHeaderValues, webhookHeaders, type CustomHeader, type SecretBox } from '@firewatch/webhooks/shared';
+import type { SecretBox } from '@firewatch/secret-box';
+import { openHeaderValues, webhookHeaders, type CustomHeader } from '@firewatch/webhooks/shared';
 import { ATTEMPT_ERRORS } from './attempt-error.js';
 import { nextTransition, type AttemptResult } from './attempt-outcome.js';
 import type { RetryPolicy } from './retry-policy.js';

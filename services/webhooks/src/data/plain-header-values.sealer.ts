@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { hasPlainValues, sealPlainValues, type StoredCustomHeader } from '../domain/custom-header-values.js';
-import type { SecretBox } from '../domain/secret-box.js';
+import type { SecretBox } from '@firewatch/secret-box';
 
 const BATCH = 200;
 

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '@firewatch/errors';
 import type { CustomHeader } from './custom-headers.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '@firewatch/secret-box';
 
 /**
  * A custom header as stored in `webhooks_endpoints.custom_headers`: the value sealed

@@ -1,23 +1,20 @@
 import { z } from 'zod';
 import { ForbiddenError } from '@firewatch/errors';
-import { defineResource, SLUG_PATTERN, type ResourceDefinition, type Row } from '@firewatch/resource-kit';
+import { defineResource, SLUG_PATTERN, type Row } from '@firewatch/resource-kit';
 import { headerValueIssues, maskHeaderValues, sealHeaderValues, type StoredCustomHeader } from './custom-header-values.js';
 import { customHeadersSchema, type CustomHeader } from './custom-headers.js';
 import { endpointUrlSchema } from './endpoint-url.js';
 import { isEventType, widensSubscription } from './event-types.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '@firewatch/secret-box';
 import { generateSecret, maskSecret, secretHint, secretProblem } from './webhook-secret.js';
 
-export interface EndpointsResourceOptions {
+/** What the webhooks service hands the declaration's hooks. */
+export interface EndpointsDeps {
   /** Accept http:// URLs (loopback receivers in tests); https only otherwise. */
   allowHttp: boolean;
   secretBox: SecretBox;
-  /**
-   * Endpoints one team may have (every event fans out to each of them). `count` runs in
-   * the create's transaction and must serialise concurrent creates of a team. Unset: no
-   * cap (the dispatcher only serialises endpoints).
-   */
-  cap?: { max: number; count(tx: unknown, teamId: number): Promise<number> };
+  /** Endpoints one team may have (every event fans out to each of them). */
+  maxEndpointsPerTeam: number;
 }
 
 const eventTypes = z
@@ -34,6 +31,17 @@ const base = {
   custom_headers: customHeadersSchema,
 };
 
+const secret = z.string().max(200).superRefine((s, ctx) => {
+  const problem = secretProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+// Whether plain http is allowed is a deployment setting, checked in `validate`.
+const create = z
+  .strictObject({ ...base, url: endpointUrlSchema(true), secret })
+  .partial()
+  .required({ name: true, url: true });
+
 const storedHeaders = (row: Row | undefined) => row?.custom_headers as StoredCustomHeader[] | undefined;
 
 /**
@@ -45,62 +53,54 @@ const storedHeaders = (row: Row | undefined) => row?.custom_headers as StoredCus
  * stored value. `event_types: []` subscribes to every type. The URL and the secret are
  * fixed at creation (the reference's update accepts neither).
  */
-export function createEndpointsResource(options: EndpointsResourceOptions): ResourceDefinition {
-  const secret = z.string().max(200).superRefine((s, ctx) => {
-    const problem = secretProblem(s);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
-  const create = z
-    .strictObject({ ...base, url: endpointUrlSchema(options.allowHttp), secret })
-    .partial()
-    .required({ name: true, url: true });
-
-  const definition = defineResource({
-    type: 'webhooks_endpoints',
-    path: '/v1/webhooks/endpoints',
-    table: 'webhooks_endpoints',
-    event: 'webhooks_endpoint',
-    permission: { scope: null, side: 'ir' },
-    summary: { singular: 'webhook endpoint', plural: 'webhook endpoints' },
-    create,
-    update: z.strictObject(base).partial(),
-    attributes: ['name', 'slug', 'url', 'event_types', 'secret', 'enabled', 'custom_headers'],
-    jsonColumns: ['event_types', 'custom_headers'],
-    slug: { from: 'name' },
-    filters: { slug: 'string', name: 'string' },
-    sorts: ['name', 'slug', 'created_at', 'updated_at'],
-    defaultSort: [{ field: 'created_at', direction: 'asc' }],
-    validate: async (attributes, ctx) => {
-      if (!ctx.existing && options.cap && (await options.cap.count(ctx.tx, ctx.principal.team_id)) >= options.cap.max) {
-        return [{ pointer: '/data', code: 'limit_reached', detail: `This team already has ${options.cap.max} webhook endpoints, the most it may have; delete one first.` }];
-      }
-      if (ctx.principal.record_ids !== null && ctx.existing && Array.isArray(attributes.event_types)
-        && widensSubscription(ctx.existing.event_types as string[], attributes.event_types as string[])) {
-        throw new ForbiddenError('A record-scoped key may narrow the event types of an endpoint but not widen them.', { code: 'subscription_widening' });
-      }
-      if (!Array.isArray(attributes.custom_headers)) return [];
-      return headerValueIssues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing));
-    },
-    defaults: (attributes) => ({ event_types: [], custom_headers: [], enabled: true, ...attributes, secret: attributes.secret ?? generateSecret() }),
-    toColumns: (attributes: Row, ctx) => {
-      const { secret: plain, ...rest } = attributes;
-      const columns: Row = { ...rest };
-      if (Array.isArray(attributes.custom_headers)) {
-        columns.custom_headers = sealHeaderValues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing), options.secretBox);
-      }
-      if (typeof plain === 'string') {
-        columns.secret_ciphertext = options.secretBox.seal(plain);
-        columns.secret_hint = secretHint(plain);
-      }
-      // Enabling an endpoint by hand forgets why it was disabled and its failure streak.
-      if (attributes.enabled === true) Object.assign(columns, { failing_since: null, disabled_reason: null });
-      return columns;
-    },
-    computed: {
-      secret: (row) => maskSecret(String(row.secret_hint ?? '')),
-      custom_headers: (row) => maskHeaderValues(row.custom_headers as StoredCustomHeader[] | null),
-    },
-    revealOnCreate: (attributes) => ({ secret: attributes.secret }),
-  });
-  return definition as unknown as ResourceDefinition;
-}
+export const webhooksEndpoints = defineResource<EndpointsDeps>({
+  type: 'webhooks_endpoints',
+  path: '/v1/webhooks/endpoints',
+  table: 'webhooks_endpoints',
+  event: 'webhooks_endpoint',
+  permission: { scope: null, side: 'ir' },
+  summary: { singular: 'webhook endpoint', plural: 'webhook endpoints' },
+  create,
+  update: z.strictObject(base).partial(),
+  attributes: ['name', 'slug', 'url', 'event_types', 'secret', 'enabled', 'custom_headers'],
+  jsonColumns: ['event_types', 'custom_headers'],
+  slug: { from: 'name' },
+  filters: { slug: 'string', name: 'string' },
+  sorts: ['name', 'slug', 'created_at', 'updated_at'],
+  defaultSort: [{ field: 'created_at', direction: 'asc' }],
+  limit: { max: (deps) => deps.maxEndpointsPerTeam, detail: 'This team already has {max} webhook endpoints, the most it may have; delete one first.' },
+  validate(attributes, ctx) {
+    if (typeof attributes.url === 'string' && !ctx.deps.allowHttp && new URL(attributes.url).protocol !== 'https:') {
+      return [{ pointer: '/data/attributes/url', code: 'custom', detail: 'url: must be an https URL' }];
+    }
+    if (ctx.principal.record_ids !== null && ctx.existing && Array.isArray(attributes.event_types)
+      && widensSubscription(ctx.existing.event_types as string[], attributes.event_types as string[])) {
+      throw new ForbiddenError('A record-scoped key may narrow the event types of an endpoint but not widen them.', { code: 'subscription_widening' });
+    }
+    if (!Array.isArray(attributes.custom_headers)) return [];
+    return headerValueIssues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing));
+  },
+  defaults: (attributes) => ({ event_types: [], custom_headers: [], enabled: true, ...attributes, secret: attributes.secret ?? generateSecret() }),
+  toColumns(attributes, ctx) {
+    const { secret: plain, ...rest } = attributes;
+    const columns: Row = { ...rest };
+    if (Array.isArray(attributes.custom_headers)) {
+      columns.custom_headers = sealHeaderValues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing), ctx.deps.secretBox);
+    }
+    if (typeof plain === 'string') {
+      columns.secret_ciphertext = ctx.deps.secretBox.seal(plain);
+      columns.secret_hint = secretHint(plain);
+    }
+    // Enabling an endpoint by hand forgets why it was disabled and its failure streak.
+    if (attributes.enabled === true) Object.assign(columns, { failing_since: null, disabled_reason: null });
+    return columns;
+  },
+  computed: {
+    secret: (row) => maskSecret(String(row.secret_hint ?? '')),
+    custom_headers: (row) => maskHeaderValues(row.custom_headers as StoredCustomHeader[] | null),
+  },
+  attributeSchemas: {
+    secret: { type: 'string', description: 'Masked (whsec_****abcd) except in the create response.' },
+  },
+  revealOnCreate: (attributes) => ({ secret: attributes.secret }),
+});

@@ -1,0 +1,42 @@
+import type { Principal } from '@firewatch/auth';
+import type { ResourceObject } from '@firewatch/jsonapi';
+import type { AnyResourceDefinition } from './resource-definition.js';
+import type { Row } from './resource-shapes.js';
+import type { ResourceService } from './resource.service.js';
+import { serialize } from './serialize.js';
+
+/** The services of related declarations, by relationship name. */
+export type Related = Record<string, ResourceService>;
+
+/** The `include` names a declaration accepts: its loaders and its relationships with a declaration. */
+export function includeNames(def: AnyResourceDefinition): string[] {
+  const viaRelationship = Object.entries(def.relationships ?? {}).filter(([, r]) => r.resource).map(([name]) => name);
+  return [...new Set([...Object.keys(def.includes ?? {}), ...viaRelationship])];
+}
+
+/**
+ * Builds the `included` member for a set of primary rows: each name through its loader,
+ * or through the related declaration's service (same team, same visibility), once per
+ * type and id as JSON:API requires.
+ */
+export function createIncluder(def: AnyResourceDefinition, related: Related) {
+  return async function included(rows: Row[], names: readonly string[], principal: Principal): Promise<ResourceObject[]> {
+    const seen = new Map<string, ResourceObject>();
+    for (const name of names) {
+      const loader = def.includes?.[name];
+      let objects: ResourceObject[];
+      if (loader) objects = await loader(rows, { principal, tx: undefined });
+      else {
+        const rel = def.relationships![name];
+        const ids = new Set(rows.flatMap((r) => {
+          const raw = r[rel.column];
+          return (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined).map(String);
+        }));
+        const service = related[name];
+        objects = (await service.visibleByIds(principal, [...ids])).map((r) => serialize(service.definition, r));
+      }
+      for (const o of objects) seen.set(`${o.type}:${o.id}`, o);
+    }
+    return [...seen.values()];
+  };
+}

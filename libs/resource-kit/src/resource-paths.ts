@@ -1,0 +1,40 @@
+import { operationsOf, type AnyResourceDefinition } from './resource-definition.js';
+import type { CollectionRoute } from './resource-shapes.js';
+
+const PARAM = /\{([a-z0-9_]+)\}/g;
+
+/** `/v1/schedules/{schedule_id}/x` → `/v1/schedules/:schedule_id/x` (express). */
+export function expressPath(path: string): string {
+  return path.replace(PARAM, ':$1');
+}
+
+/** The `{param}` names in a path, in order. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(PARAM)].map((m) => m[1] as string);
+}
+
+/** The collection paths of a declaration. */
+export function collectionsOf(def: AnyResourceDefinition): readonly CollectionRoute[] {
+  return def.collections ?? [{ path: def.path }];
+}
+
+/** The item path, `{path}/{id}`. */
+export function itemPathOf(def: AnyResourceDefinition): string {
+  return `${def.path}/{id}`;
+}
+
+/**
+ * Checks at start-up what types cannot: a collection's parameters are bound by the
+ * parent, and a stored resource names its table.
+ */
+export function assertDeclaration(def: AnyResourceDefinition): void {
+  for (const route of collectionsOf(def)) {
+    for (const param of pathParams(route.path)) {
+      if (def.parent?.param !== param) throw new Error(`${def.type}: {${param}} in ${route.path} is not bound by parent`);
+    }
+  }
+  if (!def.source && !def.table) throw new Error(`${def.type}: a stored resource needs a table`);
+  const ops = operationsOf(def);
+  if ((ops.has('create') && !def.create) || (ops.has('update') && !def.update)) throw new Error(`${def.type}: writes need their schemas`);
+  if ((ops.has('create') || ops.has('update') || ops.has('delete')) && !def.event) throw new Error(`${def.type}: writes need an event stem`);
+}

@@ -1,0 +1,149 @@
+import type { z } from 'zod';
+import type { Knex } from 'knex';
+import type { Capability, Principal } from '@firewatch/auth';
+import type { Page, ResourceObject } from '@firewatch/jsonapi';
+import type { AnyResourceDefinition } from './resource-definition.js';
+
+export type Row = Record<string, unknown>;
+
+/**
+ * The transaction an operation runs in. Hooks hand it to the data-layer functions
+ * they were given (through `deps`); domain code never builds queries with it.
+ */
+export type Transaction = Knex.Transaction;
+
+/** A further collection path of a resource; `{param}`s in it are bound by `parent`. */
+export interface CollectionRoute {
+  path: string;
+  /** Column values the path implies: set on create, matched on list (e.g. a catalog). */
+  fixed?: Row;
+  /** OpenAPI summary of the path, when it differs from the resource's. */
+  summary?: string;
+}
+
+/**
+ * The record a nested collection hangs under (`/v1/schedules/{schedule_id}/...`). It is
+ * loaded through its own declaration, so a parent of another team, hidden from the
+ * caller or outside a record-scoped key is a 404, and its id is written to `column`.
+ */
+export interface ParentSpec {
+  resource: AnyResourceDefinition;
+  /** The path parameter naming the parent (id, or slug where the parent has one). */
+  param: string;
+  /** The column of this resource holding the parent's id. */
+  column: string;
+}
+
+/**
+ * Rows owned by the record, in their own table, written through one attribute.
+ * `replace`: the sent list is the whole set; an entry with the `id` of a current row
+ * updates it, an entry equal to a current row keeps that row (and its id), the rest are
+ * inserted, and rows not kept are deleted. `by_id`: an entry with an `id` changes that
+ * row (`_destroy: true` deletes it), one without adds a row, the others stay.
+ * The table has `id`, the key column, the columns, and `created_at`/`updated_at`.
+ */
+export interface ChildSpec {
+  table: string;
+  /** The column holding the owner's id. */
+  key: string;
+  mode: 'replace' | 'by_id';
+  /** The columns written from an entry and returned with each row. */
+  columns: readonly string[];
+  jsonColumns?: readonly string[];
+  /** The request attribute carrying the entries, when not the response attribute's name. */
+  input?: string;
+  /** Order of the rows in responses; default creation order. */
+  orderBy?: string;
+  /** The response shape of one row; default `{ id, ...columns }`. */
+  present?(row: Row): unknown;
+}
+
+/** What an action's `run` receives. */
+export interface ActionContext<D> {
+  principal: Principal;
+  tx: Transaction;
+  deps: D;
+  /** The request body, parsed by the action's `body` schema. */
+  body: unknown;
+  /** Item actions: the record, loaded as `get` would and locked for the transaction. */
+  record?: Row;
+  /** The resource's own writes inside this transaction, with their checks and events. */
+  resource: ResourceWrites;
+}
+
+/** Create, update and delete of the resource inside an action's transaction. */
+export interface ResourceWrites {
+  create(attributes: Row): Promise<ResourceObject>;
+  update(existing: Row, attributes: Row): Promise<ResourceObject>;
+  remove(existing: Row): Promise<ResourceObject>;
+  /** Rows of the caller's team (and visibility) with these column values. */
+  findWhere(where: Row): Promise<Row[]>;
+  serialize(row: Row): ResourceObject;
+}
+
+/** A document an action answers with; `undefined` sends an empty body. */
+export interface ActionResult {
+  status?: number;
+  document?: unknown;
+}
+
+/** An operation beyond CRUD: `POST /v1/functionalities/bulk_upsert`, `POST .../{id}/deliver`. */
+export interface ActionSpec<D = unknown> {
+  /** Names the operation (`bulk_upsert` gives operationId `bulk_upsert_functionalities`). */
+  name: string;
+  on: 'collection' | 'item';
+  method?: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** The segment after the collection or item path; default `name`. */
+  path?: string;
+  /** Capabilities needed, team-wide for collection actions, on the record for item actions. */
+  capabilities: readonly Capability[];
+  /** Validates the raw JSON body (422 with pointers); without it the body is not read. */
+  body?: z.ZodType;
+  /** OpenAPI: the success response's schema and a line of description. */
+  response?: { status?: number; schema?: Record<string, unknown>; description?: string };
+  summary?: string;
+  run(ctx: ActionContext<D>): Promise<ActionResult>;
+}
+
+/**
+ * At most `max` records per team, or per value of `per` (e.g. per catalog). Held under
+ * races: creates take a transaction-scoped advisory lock on the counted set first.
+ */
+export interface LimitSpec<D = unknown> {
+  max: number | ((deps: D) => number);
+  per?: string;
+  /** The 422's detail; `{max}` is replaced. */
+  detail: string;
+}
+
+/** One way a row may be visible; a narrowing admits a row when any clause does. */
+export type VisibilityClause =
+  | { column: string; equals: string | number | boolean | null }
+  | { column: string; in: readonly (string | number)[] }
+  /** A JSON array column sharing at least one element with `values`. */
+  | { column: string; overlaps: readonly string[] }
+  /** A row of `table` whose `key` is this record's id and that matches `where`. */
+  | { granted: { table: string; key: string; where: Row } };
+
+/** Rows a principal may see beyond the team boundary; null: all of the team's. */
+export type Visibility = (principal: Principal) => readonly VisibilityClause[] | null;
+
+/** A read-only collection computed rather than stored (`GET /v1/shifts`). */
+export interface SourceSpec<D = unknown> {
+  /** The extra query parameters it reads, validated (422/400 on failure). */
+  params: z.ZodObject;
+  list(ctx: { principal: Principal; deps: D; params: Row; page: Page; parent?: Row }): Promise<{ rows: Row[]; meta: Record<string, unknown> }>;
+}
+
+/** A `relationships` member: the related record's type and the column(s) holding its id(s). */
+export interface RelationshipSpec {
+  type: string;
+  column: string;
+  /** The column holds an array of ids (to-many). */
+  many?: boolean;
+  /**
+   * Its declaration, when it lives in the same database: `include=<name>` then loads
+   * the related records through it (same team and visibility) with no loader to write.
+   */
+  resource?: AnyResourceDefinition;
+}
