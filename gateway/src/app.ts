@@ -7,8 +7,11 @@ import { type Logger, requestIdMiddleware } from '@firewatch/logger';
 import type { GatewayConfig } from './config.js';
 import type { CredentialResolver } from './domain/credential-resolver.js';
 import type { RateLimitStore } from './data/rate-limit.store.js';
+import { createUpstreamOpenApiClient } from './data/upstream-openapi.client.js';
+import { type ApiDocumentSource, createApiDocumentSource } from './domain/api-document.source.js';
 import { createRouteMatcher, ROUTES, type Route, type UpstreamName } from './domain/routes.js';
 import { accessLogMiddleware } from './http/access-log.middleware.js';
+import { apiDocsRoutes } from './http/api-docs.routes.js';
 import { authenticateMiddleware } from './http/authenticate.middleware.js';
 import { createAuthFailureGuard } from './domain/auth-failure-guard.js';
 import { forwardMiddleware } from './http/forward.middleware.js';
@@ -26,6 +29,8 @@ export interface GatewayDeps {
   /** Signs principals with the gateway's private key (PRINCIPAL_SIGNING_KEY). */
   signer: PrincipalSigner;
   routes?: readonly Route[];
+  /** The public API's document; by default merged from the configured upstreams' own. */
+  apiDocuments?: ApiDocumentSource;
 }
 
 export interface GatewayApp {
@@ -106,6 +111,9 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   });
   app.use(accessLogMiddleware(logger));
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
+  app.use(apiDocsRoutes(deps.apiDocuments ?? createApiDocumentSource({
+    upstreams: upstreamUrls(config), fetchDocument: createUpstreamOpenApiClient(), logger, routes: deps.routes,
+  })));
   app.use(onlyV1(v1));
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(logger));

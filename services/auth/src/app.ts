@@ -4,6 +4,7 @@ import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
 import type { AuthServices } from './create-services.js';
 import { apiKeysRouter } from './http/api-keys.routes.js';
+import { authOpenApiDocument } from './http/auth.openapi.js';
 import { internalRouter } from './http/credentials.routes.js';
 import { oauthApplicationsRouter } from './http/oauth-applications.routes.js';
 import { usersRouter } from './http/users.routes.js';
@@ -50,6 +51,7 @@ export function createAuthApp({ services, principals, systemTokens, logger, read
     // The database only: a broker outage delays events (the outbox keeps them) but must
     // not take credential resolution, and with it the whole API, out of service.
     readiness: readiness ?? { database: services.ping },
+    openapi: authOpenApiDocument(),
   });
   // `req.ip` is then the right-most X-Forwarded-For address that no trusted proxy added.
   app.set('trust proxy', trustProxy ?? false);

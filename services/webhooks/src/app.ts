@@ -4,14 +4,14 @@ import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
-import { buildOpenApiDocument, createResourceModule } from '@firewatch/resource-kit';
+import { createResourceModule } from '@firewatch/resource-kit';
 import { createDeliveriesRepository } from './data/deliveries.repository.js';
-import { createEndpointCounter } from './data/endpoint-cap.repository.js';
 import { createDeliveriesService } from './domain/deliveries.service.js';
-import type { SecretBox } from './domain/secret-box.js';
-import { createEndpointsResource } from './domain/webhooks-endpoints.resource.js';
+import type { SecretBox } from '@firewatch/secret-box';
+import { webhooksEndpoints } from './domain/webhooks-endpoints.resource.js';
 import { createDeliveriesRouter } from './http/deliveries.routes.js';
 import { createEventTypesRouter } from './http/event-types.routes.js';
+import { webhooksOpenApiDocument } from './http/webhooks.openapi.js';
 
 export interface WebhooksDeps {
   knex: Knex;
@@ -26,12 +26,11 @@ export interface WebhooksDeps {
 }
 
 export function createWebhooksApp(deps: WebhooksDeps): Express {
-  const endpoints = createEndpointsResource({
-    allowHttp: deps.allowHttp,
-    secretBox: deps.secretBox,
-    cap: { max: deps.maxEndpointsPerTeam ?? 50, count: createEndpointCounter() },
+  const module = createResourceModule(webhooksEndpoints, {
+    knex: deps.knex,
+    writeEvent,
+    deps: { allowHttp: deps.allowHttp, secretBox: deps.secretBox, maxEndpointsPerTeam: deps.maxEndpointsPerTeam ?? 50 },
   });
-  const module = createResourceModule(endpoints, { knex: deps.knex, writeEvent: (tx, event) => writeEvent(tx as Knex.Transaction, event) });
   const deliveries = createDeliveriesService({ repository: createDeliveriesRepository(deps.knex), endpoints: module.service });
   return createServiceApp({
     logger: deps.logger,
@@ -40,6 +39,6 @@ export function createWebhooksApp(deps: WebhooksDeps): Express {
     routers: [createEventTypesRouter(), createDeliveriesRouter(deliveries), module.router],
     readiness: deps.readiness,
     bodyLimit: deps.bodyLimit,
-    openapi: buildOpenApiDocument({ title: 'Firewatch webhooks', version: '1.0.0' }, [endpoints]),
+    openapi: webhooksOpenApiDocument(webhooksEndpoints),
   });
 }

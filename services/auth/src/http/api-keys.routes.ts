@@ -17,7 +17,8 @@ import type { ApiKeyService } from '../domain/api-key.service.js';
 import { actorOf } from '../domain/credential-bounds.rules.js';
 import { idParam, requireAdmin as admin } from './admin-guard.js';
 
-const LIST_SPEC: ListQuerySpec = {
+/** The list query of `GET /v1/api_keys`; its OpenAPI parameters come from it too. */
+export const API_KEY_LIST_SPEC: ListQuerySpec = {
   filters: {
     kind: 'string',
     name: 'string',
@@ -61,7 +62,7 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
 
   router.get('/', async (req: Request, res: Response) => {
     const principal = admin(req, 'read');
-    const query = parseListQuery(req.query, LIST_SPEC);
+    const query = parseListQuery(req.query, API_KEY_LIST_SPEC);
     checkFilterValues(query.filters);
     const { resources, total } = await apiKeys.list(principal.team_id, query);
     sendDocument(res, 200, { data: resources, ...paginationLinks(req.baseUrl, req.query, query.page, total) });

@@ -4,9 +4,12 @@ import { BadRequestError } from '@firewatch/errors';
 import { assertOnlyParams, paginationLinks, parseListQuery, sendDocument, singleDocument } from '@firewatch/jsonapi';
 import type { DeliveriesService } from '../domain/deliveries.service.js';
 
-const PAGE = { defaultSize: 20, maxSize: 100 };
-const LIST_SPEC = { filters: { status: 'string' as const }, sorts: ['created_at'], includes: ['attempts'], page: PAGE };
-const STATUSES = new Set(['pending', 'delivered', 'failed']);
+/** Pages of deliveries and of attempts; deliveries.openapi.ts documents the same bounds. */
+export const DELIVERY_PAGE = { defaultSize: 20, maxSize: 100 };
+const LIST_SPEC = { filters: { status: 'string' as const }, sorts: ['created_at'], includes: ['attempts'], page: DELIVERY_PAGE };
+/** The states a delivery is in; `filter[status]` takes these. */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+const STATUSES = new Set<string>(DELIVERY_STATUSES);
 
 const query = (req: Request) => req.query as Record<string, unknown>;
 
@@ -43,7 +46,7 @@ export function createDeliveriesRouter(service: DeliveriesService): Router {
   });
 
   router.get('/v1/webhooks/deliveries/:id/attempts', async (req, res) => {
-    const list = parseListQuery(query(req), { page: PAGE });
+    const list = parseListQuery(query(req), { page: DELIVERY_PAGE });
     const { records, total } = await service.attempts(getPrincipal(req), req.params.id as string, list.page);
     const { links, meta } = paginationLinks(req.path, query(req), list.page, total);
     sendDocument(res, 200, { data: records, links, meta });

@@ -1,0 +1,48 @@
+import { errorResponses, listOperations, mergeDocuments, type MergeResult, type OpenApiDocument } from '@firewatch/openapi';
+import { createRouteMatcher, ROUTES, UPSTREAMS, type Route, type UpstreamName } from './routes.js';
+
+/** The `info` of the public API's document. */
+export const API_INFO = {
+  title: 'Firewatch API',
+  version: '1.0.0',
+  description:
+    'The public API of Firewatch, served by the gateway: JSON:API (`application/vnd.api+json`) under `/v1`, ' +
+    'every call with a bearer credential (an API key or an OAuth access token), rate-limited per credential.',
+};
+
+// What the gateway itself answers on any `/v1` route, before the service or instead of it.
+const GATEWAY_ERRORS = [401, 429, 502, 503, 504];
+
+export interface ComposeInput {
+  /** Each upstream's own document, as fetched from its `/openapi.json`. */
+  documents: Partial<Record<UpstreamName, OpenApiDocument>>;
+  /** Configured upstreams whose document could not be had: their paths are absent. */
+  missing?: UpstreamName[];
+  /** Upstreams that did not answer now, whose last fetched document stands in. */
+  stale?: UpstreamName[];
+  routes?: readonly Route[];
+}
+
+/**
+ * The whole public API as one document: of each upstream's document, only the paths the
+ * route table sends to that upstream (a service may serve more than the gateway
+ * exposes), merged, with the gateway's own answers added to every operation. Missing and
+ * stale upstreams are named in `x-firewatch-missing` and `x-firewatch-stale`.
+ */
+export function composeApiDocument(input: ComposeInput): MergeResult {
+  const match = createRouteMatcher(input.routes ?? ROUTES);
+  const sources = UPSTREAMS.flatMap((name) => {
+    const document = input.documents[name];
+    return document ? [{ name, document, keepPath: (path: string) => match(path) === name }] : [];
+  });
+  const { document, conflicts } = mergeDocuments(API_INFO, sources);
+  for (const { operation } of listOperations(document)) {
+    const codes = operation.requestBody ? [...GATEWAY_ERRORS, 413] : GATEWAY_ERRORS;
+    operation.responses = { ...errorResponses(...codes), ...(operation.responses as object) };
+  }
+  // Relative to where the document is served: the gateway itself.
+  document.servers = [{ url: '/', description: 'This gateway' }];
+  if (input.missing?.length) document['x-firewatch-missing'] = input.missing;
+  if (input.stale?.length) document['x-firewatch-stale'] = input.stale;
+  return { document, conflicts };
+}

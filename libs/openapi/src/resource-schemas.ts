@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { ref } from './components.js';
+import type { Json } from './openapi.types.js';
+
+/** JSON Schema (draft 2020-12, the dialect OpenAPI 3.1 embeds) of what a zod schema accepts as input. */
+export function fromZod(schema: z.ZodType): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Json;
+  return rest;
+}
+
+/**
+ * The component schemas of a hand-written resource, named as the resource kit names its
+ * own: `<type>_resource`, `<type>_response` (one) and `<type>_list` (a page with `links`
+ * and `meta`). Every attribute is required: the serializers write each one, null or not.
+ * `included` names the resource types a compound document may carry (`include=`).
+ */
+export function resourceSchemas(type: string, attributes: Record<string, Json>, options: { included?: string[] } = {}): Json {
+  const included = options.included?.length
+    ? { included: { type: 'array', items: options.included.length === 1 ? ref(`${options.included[0]}_resource`) : { oneOf: options.included.map((t) => ref(`${t}_resource`)) } } }
+    : {};
+  return {
+    [`${type}_resource`]: {
+      type: 'object',
+      required: ['id', 'type', 'attributes'],
+      properties: {
+        id: { type: 'string' },
+        type: { type: 'string', const: type },
+        attributes: { type: 'object', required: Object.keys(attributes), properties: attributes },
+      },
+    },
+    [`${type}_response`]: { type: 'object', required: ['data'], properties: { data: ref(`${type}_resource`), ...included } },
+    [`${type}_list`]: {
+      type: 'object',
+      required: ['data', 'links', 'meta'],
+      properties: { data: { type: 'array', items: ref(`${type}_resource`) }, ...included, links: ref('links'), meta: ref('meta') },
+    },
+  };
+}
+
+/** A request document (`{"data": {"type", "attributes"}}`) whose attributes follow `attributes`. */
+export function requestDocumentSchema(type: string, attributes: Json, options: { withId: boolean }): Json {
+  return {
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'object',
+        required: ['type', 'attributes'],
+        properties: {
+          type: { type: 'string', const: type },
+          ...(options.withId ? { id: { type: 'string', description: 'When given, must equal the id in the path.' } } : {}),
+          attributes,
+        },
+      },
+    },
+  };
+}
+
+/** Shorthands for attribute schemas: a nullable type, an ISO 8601 date-time, an enum. */
+export const schema = {
+  string: (description?: string): Json => ({ type: 'string', ...(description ? { description } : {}) }),
+  nullable: (type: string, description?: string): Json => ({ type: [type, 'null'], ...(description ? { description } : {}) }),
+  dateTime: (nullable = false): Json => ({ type: nullable ? ['string', 'null'] : 'string', format: 'date-time' }),
+  enum: (values: readonly string[], nullable = false): Json => ({
+    type: nullable ? ['string', 'null'] : 'string',
+    enum: nullable ? [...values, null] : [...values],
+  }),
+  array: (items: Json, nullable = false): Json => ({ type: nullable ? ['array', 'null'] : 'array', items }),
+};

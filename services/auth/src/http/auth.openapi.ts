@@ -1,0 +1,9 @@
+import { assembleDocument, type OpenApiDocument } from '@firewatch/openapi';
+import { apiKeysOpenApi } from './api-keys.openapi.js';
+import { oauthApplicationsOpenApi } from './oauth-applications.openapi.js';
+import { usersOpenApi } from './users.openapi.js';
+
+/** The auth service's `/v1` API (served at its own `/openapi.json`; the gateway merges it). */
+export function authOpenApiDocument(): OpenApiDocument {
+  return assembleDocument({ title: 'Firewatch auth', version: '1.0.0' }, [apiKeysOpenApi, usersOpenApi, oauthApplicationsOpenApi]);
+}
