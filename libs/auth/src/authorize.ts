@@ -23,6 +23,11 @@ export interface Permission {
    * carry `owner_group_ids`; left undefined elsewhere, where group keys act team-wide.
    */
   ownerGroupIds?: readonly string[] | null;
+  /**
+   * `ownerGroupIds` are the groups the record is about to be given (an update changing
+   * them): outside the key's groups that is a 403, as on create, not a 404.
+   */
+  assigning?: boolean;
 }
 
 const ROLE_ALLOWS: Record<Role, ReadonlySet<Capability>> = {
@@ -89,8 +94,8 @@ function checkOwnerGroups(principal: Principal, perm: Permission): void {
   if (principal.group_ids === null || perm.ownerGroupIds === undefined) return;
   const groups = principal.group_ids;
   if ((perm.ownerGroupIds ?? []).some((g) => groups.includes(g))) return;
-  if (perm.action === 'create') {
-    throw new ForbiddenError('A group-scoped key may only create records owned by one of its groups.');
+  if (perm.action === 'create' || perm.assigning) {
+    throw new ForbiddenError('A group-scoped key may only create or leave records owned by one of its groups.', { code: 'owner_groups' });
   }
   // Records of other groups are invisible to the key, as records of other teams are.
   throw new NotFoundError();

@@ -29,8 +29,7 @@ export function presentChild(spec: ChildSpec, row: Row): unknown {
 export async function loadChildren(db: Db, spec: ChildSpec, ownerIds: readonly string[]): Promise<Map<string, Row[]>> {
   const byOwner = new Map<string, Row[]>(ownerIds.map((id) => [id, []]));
   if (!ownerIds.length) return byOwner;
-  const q = db(spec.table).whereIn(spec.key, [...ownerIds]);
-  if (spec.orderBy) q.orderBy(spec.orderBy, 'asc');
+  const q = db(spec.table).whereIn(spec.key, [...ownerIds]).orderBy(spec.orderBy ?? 'position', 'asc');
   const rows = (await q.orderBy('created_at', 'asc').orderBy('id', 'asc')) as Row[];
   for (const row of rows) byOwner.get(String(row[spec.key]))?.push(row);
   return byOwner;
@@ -54,22 +53,28 @@ export async function writeChildren(db: Db, spec: ChildSpec, ownerId: string, en
 
   // Rows named by id are claimed first, so an equal entry without an id cannot take them.
   const kept = new Set(entries.filter((e) => e.id !== undefined && e._destroy !== true).map((e) => String(e.id)));
+  // The kit keeps the order entries were sent in, unless the entries carry a position.
+  const ordered = !spec.columns.includes('position');
+  let next = Math.max(-1, ...current.map((r) => Number(r.position ?? -1))) + 1;
+  const positionOf = (index: number) => (!ordered ? {} : { position: spec.mode === 'replace' ? index : next++ });
   const inserts: Row[] = [];
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
     if (entry.id !== undefined) {
       const id = String(entry.id);
       if (spec.mode === 'by_id' && entry._destroy === true) {
         await db(spec.table).where({ id }).delete();
         continue;
       }
-      const patch = columnsOf(spec, entry, spec.mode === 'replace');
+      const patch = { ...columnsOf(spec, entry, spec.mode === 'replace'), ...(spec.mode === 'replace' ? positionOf(index) : {}) };
       if (Object.keys(patch).length) await db(spec.table).where({ id }).update({ ...patch, updated_at: db.fn.now() });
       continue;
     }
     // Replace mode: an entry equal to an unclaimed row keeps that row, and its id.
     const same = spec.mode === 'replace' ? current.find((r) => !kept.has(String(r.id)) && sameValues(spec, entry, r)) : undefined;
-    if (same) kept.add(String(same.id));
-    else inserts.push({ ...columnsOf(spec, entry, true), [spec.key]: ownerId });
+    if (same) {
+      kept.add(String(same.id));
+      if (ordered && Number(same.position) !== index) await db(spec.table).where({ id: same.id }).update(positionOf(index));
+    } else inserts.push({ ...columnsOf(spec, entry, true), ...positionOf(index), [spec.key]: ownerId });
   }
   if (spec.mode === 'replace') {
     const gone = current.map((r) => String(r.id)).filter((id) => !kept.has(id));

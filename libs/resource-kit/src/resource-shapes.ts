@@ -40,7 +40,9 @@ export interface ParentSpec {
  * updates it, an entry equal to a current row keeps that row (and its id), the rest are
  * inserted, and rows not kept are deleted. `by_id`: an entry with an `id` changes that
  * row (`_destroy: true` deletes it), one without adds a row, the others stay.
- * The table has `id`, the key column, the columns, and `created_at`/`updated_at`.
+ * The table has `id`, the key column, the columns, `created_at`/`updated_at`, and an
+ * integer `position` the kit keeps in the order entries were sent (replace) or added
+ * (by_id), unless `position` is one of the columns.
  */
 export interface ChildSpec {
   table: string;
@@ -52,7 +54,7 @@ export interface ChildSpec {
   jsonColumns?: readonly string[];
   /** The request attribute carrying the entries, when not the response attribute's name. */
   input?: string;
-  /** Order of the rows in responses; default creation order. */
+  /** Order of the rows in responses; default `position`. */
   orderBy?: string;
   /** The response shape of one row; default `{ id, ...columns }`. */
   present?(row: Row): unknown;

@@ -109,7 +109,9 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
 
   async function updateIn(tx: Transaction, principal: Principal, existing: Row, attributes: Row): Promise<ResourceObject> {
     const ctx: HookContext = { principal, tx, existing, deps };
-    if (def.ownerGroups && def.ownerGroups.column in attributes) can(principal, 'update', { id: existing.id, [def.ownerGroups.column]: attributes[def.ownerGroups.column] });
+    if (def.ownerGroups && def.ownerGroups.column in attributes) {
+      authorize(principal, { ...def.permission, action: 'update', ownerGroupIds: (attributes[def.ownerGroups.column] as string[] | null) ?? [], assigning: true });
+    }
     await checked({ ...attributes }, ctx);
     const columns = def.toColumns ? await def.toColumns({ ...attributes }, ctx) : attributes;
     const updated = await repository.update(tx, principal.team_id, String(existing.id), columns);

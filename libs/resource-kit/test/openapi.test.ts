@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildOpenApiDocument, defineResource } from '../src/index.js';
+import { cards, rules, tags, tallies } from './support/fixture.resources.js';
 
 const things = defineResource({
   type: 'things', path: '/v1/things', table: 'things', event: 'thing',
@@ -27,5 +28,31 @@ describe('OpenAPI from a declaration', () => {
     const attrs = doc.components.schemas.new_things.properties.data.properties.attributes;
     expect(attrs.required).toEqual(['name']);
     expect(attrs.additionalProperties).toBe(false);
+  });
+});
+
+describe('OpenAPI of the grown declaration keys', () => {
+  const paths = (defs: Parameters<typeof buildOpenApiDocument>[1]) => (buildOpenApiDocument({ title: 't', version: '1' }, defs) as any).paths;
+
+  it('documents nested and several collection paths, actions, verbs and the empty delete', () => {
+    const doc = paths([cards, tags, rules, tallies]);
+    expect(Object.keys(doc['/v1/boards/{board_id}/cards'])).toEqual(['get', 'post']);
+    expect(doc['/v1/boards/{board_id}/cards'].get.parameters[0]).toMatchObject({ name: 'board_id', in: 'path', required: true });
+    expect(Object.keys(doc['/v1/cards/{id}'])).toEqual(['get', 'patch', 'delete']);
+    expect(doc['/v1/red/tags'].post.operationId).toBe('create_tags');
+    expect(doc['/v1/blue/tags'].post.operationId).toBe('create_tags_in_blue');
+    expect(doc['/v1/blue/tags/bulk_delete'].post.requestBody.content['application/vnd.api+json'].schema.required).toEqual(['ids']);
+    expect(Object.keys(doc['/v1/rules/{id}'])).toEqual(['get', 'put', 'delete']);
+    expect(doc['/v1/rules/{id}'].delete.responses['200'].content).toBeUndefined();
+    expect(doc['/v1/boards/{board_id}/tallies'].get.parameters.map((p: any) => p.name)).toContain('days');
+  });
+
+  it('gives real attribute schemas, children and relationships', () => {
+    const schemas = (buildOpenApiDocument({ title: 't', version: '1' }, [cards, rules]) as any).components.schemas;
+    const rule = schemas.rules_resource.properties.attributes;
+    expect(rule.required).toEqual(['name', 'conditions', 'created_at', 'updated_at']);
+    expect(rule.properties.name).toMatchObject({ type: 'string' });
+    expect(rule.properties.conditions.items.properties).toMatchObject({ id: { type: 'string' }, field: { type: 'string' } });
+    expect(schemas.cards_resource.properties.relationships.properties.board).toBeDefined();
   });
 });

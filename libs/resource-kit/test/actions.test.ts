@@ -1,0 +1,38 @@
+import { startKitHarness, type KitHarness } from './support/kit-harness.js';
+
+let kit: KitHarness;
+beforeAll(async () => { kit = await startKitHarness('fw_kit_actions'); });
+afterAll(async () => { await kit?.close(); });
+
+const tag = (name: string) => ({ data: { type: 'tags', attributes: { name } } });
+
+describe('a collection action', () => {
+  it('validates its body with pointers, needs its capability, and runs all or nothing with events', async () => {
+    const a = (await kit.call('POST', '/v1/red/tags', tag('a'))).body.data;
+    const b = (await kit.call('POST', '/v1/red/tags', tag('b'))).body.data;
+
+    const invalid = await kit.call('POST', '/v1/red/tags/bulk_delete', { ids: ['nope'] });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors[0].source.pointer).toBe('/ids/0');
+
+    const forbidden = await kit.call('POST', '/v1/red/tags/bulk_delete', { ids: [a.id] }, { capabilities: ['read'] });
+    expect(forbidden.status).toBe(403);
+
+    const before = (await kit.events()).length;
+    const partial = await kit.call('POST', '/v1/red/tags/bulk_delete', { ids: [a.id, '00000000-0000-4000-8000-000000000000'] });
+    expect(partial.status).toBe(422);
+    expect(partial.body.errors[0].source.pointer).toBe('/ids/1');
+    expect(await kit.db.knex('tags').whereIn('id', [a.id, b.id])).toHaveLength(2);
+    expect(await kit.events()).toHaveLength(before);
+
+    const done = await kit.call('POST', '/v1/blue/tags/bulk_delete', { ids: [a.id, b.id] });
+    expect(done.status).toBe(200);
+    expect(done.body.data.map((t: any) => t.id)).toEqual([a.id, b.id]);
+    expect((await kit.events()).slice(before).map((e) => e.type)).toEqual(['tag.deleted', 'tag.deleted']);
+  });
+
+  it('registers before the item route, so its path is not read as an id', async () => {
+    expect((await kit.call('GET', '/v1/red/tags/bulk_delete')).status).toBe(404);
+    expect((await kit.call('POST', '/v1/red/tags/bulk_delete', { ids: [] })).status).toBe(422);
+  });
+});

@@ -1,0 +1,30 @@
+import { startKitHarness, type KitHarness } from './support/kit-harness.js';
+
+let kit: KitHarness;
+beforeAll(async () => { kit = await startKitHarness('fw_kit_limits'); });
+afterAll(async () => { await kit?.close(); });
+
+const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
+
+describe('a per-parent limit under races', () => {
+  it('leaves exactly 50 cards when 60 creates race for one board, and refuses the rest with 422', async () => {
+    const board = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Busy' }))).body.data;
+    const other = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Quiet' }))).body.data;
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => kit.call('POST', `/v1/boards/${board.id}/cards`, doc('cards', { title: `c${i}` }))));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(50);
+    const refused = results.filter((r) => r.status !== 201);
+    expect(refused.map((r) => r.status)).toEqual(Array(10).fill(422));
+    expect(refused[0].body.errors[0]).toMatchObject({ code: 'limit_reached', detail: 'A board holds at most 50 cards.' });
+    expect(await kit.db.knex('cards').where({ board_id: board.id })).toHaveLength(50);
+    // The limit counts per board.
+    expect((await kit.call('POST', `/v1/boards/${other.id}/cards`, doc('cards', { title: 'x' }))).status).toBe(201);
+  });
+});
+
+describe('generated slugs under races', () => {
+  it('gives two concurrent creates of the same name distinct slugs, both created', async () => {
+    const [a, b] = await Promise.all([1, 2].map(() => kit.call('POST', '/v1/boards', doc('boards', { name: 'Same Name' }))));
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect([a.body.data.attributes.slug, b.body.data.attributes.slug].sort()).toEqual(['same-name', 'same-name-2']);
+  });
+});

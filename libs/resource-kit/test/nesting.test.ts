@@ -1,0 +1,65 @@
+import { startKitHarness, type KitHarness } from './support/kit-harness.js';
+
+let kit: KitHarness;
+beforeAll(async () => { kit = await startKitHarness('fw_kit_nesting'); });
+afterAll(async () => { await kit?.close(); });
+
+const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
+
+describe('nested collections', () => {
+  it('creates and lists under the parent, binds the parent column, and serves items at their own path', async () => {
+    const board = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Ops' }))).body.data;
+    const other = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Dev' }))).body.data;
+    const created = await kit.call('POST', `/v1/boards/${board.id}/cards`, doc('cards', { title: 'one' }));
+    expect(created.status).toBe(201);
+    expect(created.body.data.attributes.board_id).toBe(board.id);
+    expect(created.body.data.relationships).toEqual({ board: { data: { id: board.id, type: 'boards' } } });
+    await kit.call('POST', `/v1/boards/${other.id}/cards`, doc('cards', { title: 'elsewhere' }));
+
+    const list = await kit.call('GET', `/v1/boards/${board.attributes.slug}/cards`);
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((c: any) => c.attributes.title)).toEqual(['one']);
+    expect(list.body.links.self).toContain(`/v1/boards/${board.attributes.slug}/cards`);
+
+    const item = await kit.call('GET', `/v1/cards/${created.body.data.id}?include=board`);
+    expect(item.body.included).toEqual([expect.objectContaining({ id: board.id, type: 'boards' })]);
+  });
+
+  it('answers 404 for a parent of another team, on list and on create, and writes nothing', async () => {
+    const board = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Theirs' }), { team_id: 2 })).body.data;
+    expect((await kit.call('GET', `/v1/boards/${board.id}/cards`)).status).toBe(404);
+    expect((await kit.call('POST', `/v1/boards/${board.id}/cards`, doc('cards', { title: 'x' }))).status).toBe(404);
+    expect(await kit.db.knex('cards').where({ board_id: board.id })).toHaveLength(0);
+  });
+
+  it('hides a card whose parent the caller cannot see, and PATCH is its only update verb', async () => {
+    const secret = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Secret', is_private: true }), { user_id: 7 })).body.data;
+    const card = (await kit.call('POST', `/v1/boards/${secret.id}/cards`, doc('cards', { title: 'hidden' }), { user_id: 7 })).body.data;
+    expect((await kit.call('GET', `/v1/cards/${card.id}`, undefined, { user_id: 8 })).status).toBe(404);
+    expect((await kit.call('PATCH', `/v1/cards/${card.id}`, doc('cards', { title: 'y' }), { user_id: 7 })).status).toBe(200);
+    expect((await kit.call('PUT', `/v1/cards/${card.id}`, doc('cards', { title: 'z' }), { user_id: 7 })).status).toBe(404);
+  });
+});
+
+describe('one resource at several collection paths', () => {
+  it('fixes the column each path implies, on create and on list', async () => {
+    const red = await kit.call('POST', '/v1/red/tags', doc('tags', { name: 'a' }));
+    await kit.call('POST', '/v1/blue/tags', doc('tags', { name: 'b' }));
+    expect(red.body.data.attributes.color).toBe('red');
+    expect(red.text).not.toContain('/v1/red/tags/');
+    expect((await kit.call('GET', '/v1/blue/tags')).body.data.map((t: any) => t.attributes.name)).toEqual(['b']);
+    expect((await kit.call('GET', `/v1/tags/${red.body.data.id}`)).body.data.attributes.name).toBe('a');
+  });
+});
+
+describe('computed sources', () => {
+  it('lists from validated parameters under a visible parent, with meta and no links', async () => {
+    const board = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Tally' }))).body.data;
+    const res = await kit.call('GET', `/v1/boards/${board.id}/tallies?days=3`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: expect.any(Array), meta: { total_count: 3 } });
+    expect(res.body.data[2]).toEqual({ id: `${board.id}-2`, type: 'tallies', attributes: { day: 2, count: 4 } });
+    expect((await kit.call('GET', `/v1/boards/${board.id}/tallies?days=9`)).body.errors[0].source).toEqual({ parameter: 'days' });
+    expect((await kit.call('GET', `/v1/boards/${board.id}/tallies?days=1&x=1`)).status).toBe(400);
+  });
+});

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { ValidationError } from '@firewatch/errors';
+import { defineResource, type Row } from '../../src/index.js';
+
+/**
+ * Small declarations exercising each kit key, over the tables of kit-harness.ts:
+ * boards (private ones visible to owner and grantees, owner groups, slugs), cards
+ * nested under boards (a per-board limit, a relationship), rules with conditions
+ * replaced as a set, templates with stages written by id, tags at two collection paths
+ * with a bulk action, and tallies computed per board.
+ */
+export const boards = defineResource({
+  type: 'boards', path: '/v1/boards', table: 'boards', event: 'board',
+  permission: { scope: null, side: 'ir' },
+  create: z.strictObject({ name: z.string().min(1), is_private: z.boolean().optional(), owner_group_ids: z.array(z.string()).optional() }),
+  update: z.strictObject({ name: z.string().min(1), is_private: z.boolean(), owner_group_ids: z.array(z.string()) }).partial(),
+  attributes: ['name', 'slug', 'is_private', 'owner_user_id', 'owner_group_ids'],
+  jsonColumns: ['owner_group_ids'],
+  slug: { from: 'name' },
+  ownerGroups: { column: 'owner_group_ids' },
+  visibility: (p) => [{ column: 'is_private', equals: false }, { column: 'owner_user_id', equals: p.user_id }, { granted: { table: 'board_grants', key: 'board_id', where: { user_id: p.user_id } } }],
+  defaults: (a, ctx) => ({ is_private: false, owner_group_ids: [], ...a, owner_user_id: ctx.principal.user_id }),
+});
+
+export const cards = defineResource<{ maxPerBoard: number }>({
+  type: 'cards', path: '/v1/cards', table: 'cards', event: 'card',
+  collections: [{ path: '/v1/boards/{board_id}/cards' }],
+  parent: { resource: boards, param: 'board_id', column: 'board_id' },
+  permission: { scope: null, side: 'ir' },
+  create: z.strictObject({ title: z.string().min(1) }),
+  update: z.strictObject({ title: z.string().min(1) }).partial(),
+  attributes: ['title', 'board_id'],
+  relationships: { board: { type: 'boards', column: 'board_id', resource: boards } },
+  limit: { max: (deps) => deps.maxPerBoard, per: 'board_id', detail: 'A board holds at most {max} cards.' },
+  updateMethods: ['patch'],
+});
+
+const operator = z.enum(['is', 'is_not']);
+const condition = z.strictObject({ id: z.uuid().optional(), field: z.string().min(1), operator, values: z.array(z.string()).max(10) });
+
+export const rules = defineResource({
+  type: 'rules', path: '/v1/rules', table: 'rules', event: 'rule',
+  permission: { scope: null, side: 'oc' },
+  create: z.strictObject({ name: z.string().min(1), conditions: z.array(condition).max(20).optional() }),
+  update: z.strictObject({ name: z.string().min(1), conditions: z.array(condition).max(20) }).partial(),
+  attributes: ['name', 'conditions'],
+  children: { conditions: { table: 'rule_conditions', key: 'rule_id', mode: 'replace', columns: ['field', 'operator', 'values'], jsonColumns: ['values'] } },
+  updateMethods: ['put'],
+  deleteAnswer: 'empty',
+});
+
+const stage = z.strictObject({ id: z.uuid().optional(), _destroy: z.boolean().optional(), name: z.string().min(1).optional(), body: z.string().optional() });
+
+export const templates = defineResource({
+  type: 'templates', path: '/v1/templates', table: 'templates', event: 'template',
+  permission: { scope: null, side: 'ir' },
+  create: z.strictObject({ name: z.string().min(1), stages_attributes: z.array(stage).optional() }),
+  update: z.strictObject({ name: z.string().min(1), stages_attributes: z.array(stage) }).partial(),
+  attributes: ['name', 'stages'],
+  children: { stages: { table: 'template_stages', key: 'template_id', mode: 'by_id', input: 'stages_attributes', columns: ['name', 'body'] } },
+});
+
+const bulkDelete = z.strictObject({ ids: z.array(z.uuid()).min(1).max(100) });
+
+export const tags = defineResource({
+  type: 'tags', path: '/v1/tags', table: 'tags', event: 'tag',
+  collections: [{ path: '/v1/red/tags', fixed: { color: 'red' } }, { path: '/v1/blue/tags', fixed: { color: 'blue' } }],
+  permission: { scope: null, side: 'ir' },
+  create: z.strictObject({ name: z.string().min(1) }),
+  update: z.strictObject({ name: z.string().min(1) }).partial(),
+  attributes: ['name', 'color'],
+  actions: [{
+    name: 'bulk_delete', on: 'collection', capabilities: ['delete'], body: bulkDelete,
+    async run({ body, resource }) {
+      const { ids } = body as z.infer<typeof bulkDelete>;
+      const byId = new Map((await resource.findWhere({})).map((r) => [String(r.id), r]));
+      const removed = [];
+      for (const [i, id] of ids.entries()) {
+        // All or nothing: a later unknown id undoes the deletes before it.
+        if (!byId.has(id)) throw new ValidationError([{ pointer: `/ids/${i}`, detail: `No tag "${id}".`, code: 'not_found' }]);
+        removed.push(await resource.remove(byId.get(id) as Row));
+      }
+      return { document: { data: removed } };
+    },
+  }],
+});
+
+export const tallies = defineResource({
+  type: 'tallies', path: '/v1/tallies',
+  collections: [{ path: '/v1/boards/{board_id}/tallies' }],
+  parent: { resource: boards, param: 'board_id', column: 'board_id' },
+  permission: { scope: null, side: 'ir' },
+  attributes: ['day', 'count'],
+  timestamps: false,
+  source: {
+    params: z.strictObject({ days: z.coerce.number().int().min(1).max(7) }),
+    async list({ params, parent }) {
+      const rows = Array.from({ length: Number(params.days) }, (_, i) => ({ id: `${String(parent?.id)}-${i}`, day: i, count: i * 2 }));
+      return { rows, meta: { total_count: rows.length } };
+    },
+  },
+});
