@@ -4,7 +4,7 @@ import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
-import { createResourceModule } from '@firewatch/resource-kit';
+import { createResourceModule, mountResources } from '@firewatch/resource-kit';
 import { resources } from './domain/resources/index.js';
 import { incidentConfigOpenApiDocument } from './http/incident-config.openapi.js';
 
@@ -17,13 +17,11 @@ export interface IncidentConfigDeps {
 }
 
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
-  const modules = resources.map((definition) =>
-    createResourceModule(definition, { knex: deps.knex, writeEvent }),
-  );
+  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent }));
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,
-    routers: modules.map((m) => m.router),
+    routers: [mountResources(modules)],
     readiness: deps.readiness,
     bodyLimit: deps.bodyLimit,
     openapi: incidentConfigOpenApiDocument(),
