@@ -1,5 +1,5 @@
-import type { ResourceDefinition } from '@firewatch/resource-kit';
+import type { AnyResourceDefinition } from '@firewatch/resource-kit';
 import { environments } from './environments.resource.js';
 
 /** Every resource incident-config serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: ResourceDefinition[] = [environments as unknown as ResourceDefinition];
+export const resources: AnyResourceDefinition[] = [environments];
