@@ -67,6 +67,10 @@ export interface ActionContext<D> {
   deps: D;
   /** The request body, parsed by the action's `body` schema. */
   body: unknown;
+  /** The path parameters (a nested collection's parent param, the item's `id`). */
+  params: Record<string, string>;
+  /** Collection actions of a nested resource: the parent, loaded as for a list (404 if hidden). */
+  parent?: Row;
   /** Item actions: the record, loaded as `get` would and locked for the transaction. */
   record?: Row;
   /** The resource's own writes inside this transaction, with their checks and events. */

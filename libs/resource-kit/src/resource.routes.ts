@@ -122,7 +122,7 @@ function actionRoute(def: AnyResourceDefinition, service: ResourceService, actio
     handler: async (req, res) => {
       assertOnlyParams(query(req), []);
       const id = action.on === 'item' ? stringParams(req).id : undefined;
-      const result = await service.act(action, getPrincipal(req), action.body ? req.body : undefined, id);
+      const result = await service.act(action, getPrincipal(req), action.body ? req.body : undefined, stringParams(req), id);
       if (result.document === undefined) res.status(result.status ?? 200).end();
       else sendDocument(res, result.status ?? 200, result.document as never);
     },

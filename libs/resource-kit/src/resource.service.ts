@@ -197,7 +197,7 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
     },
 
     /** Runs an action in one transaction: capabilities, body, the record for item actions. */
-    async act(action: ActionSpec<unknown>, principal: Principal, rawBody: unknown, idOrSlug?: string) {
+    async act(action: ActionSpec<unknown>, principal: Principal, rawBody: unknown, params: Record<string, string>, idOrSlug?: string) {
       const [first, ...rest] = action.capabilities;
       if (idOrSlug === undefined) for (const c of action.capabilities) can(principal, c);
       let body: unknown;
@@ -209,7 +209,8 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
       return repository.transaction(async (tx) => {
         const record = idOrSlug === undefined ? undefined : await load(tx, principal, idOrSlug, first ?? 'read', true);
         if (record) for (const c of rest) can(principal, c, record);
-        return action.run({ principal, tx, deps, body, record, resource: writesIn(tx, principal) });
+        const parentRow = idOrSlug === undefined && def.parent && parent ? await parent.visible(tx, principal, params[def.parent.param] ?? '') : undefined;
+        return action.run({ principal, tx, deps, body, params, parent: parentRow, record, resource: writesIn(tx, principal) });
       });
     },
 
