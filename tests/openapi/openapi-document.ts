@@ -1,17 +1,26 @@
-import { buildOpenApiDocument } from '@firewatch/resource-kit';
-import { resources as incidentConfig } from '../../services/incident-config/src/domain/resources/index.js';
-import { createSecretBox } from '../../services/webhooks/src/domain/secret-box.js';
-import { createEndpointsResource } from '../../services/webhooks/src/domain/webhooks-endpoints.resource.js';
+import type { OpenApiDocument } from '@firewatch/openapi';
+import { composeApiDocument } from '../../gateway/src/domain/api-document.js';
+import type { UpstreamName } from '../../gateway/src/domain/routes.js';
+import { authOpenApiDocument } from '../../services/auth/src/http/auth.openapi.js';
+import { incidentConfigOpenApiDocument } from '../../services/incident-config/src/http/incident-config.openapi.js';
+import { webhooksEndpoints } from '../../services/webhooks/src/domain/webhooks-endpoints.resource.js';
+import { webhooksOpenApiDocument } from '../../services/webhooks/src/http/webhooks.openapi.js';
+
+/** Each deployed service's own document, as it serves it at `/openapi.json`. */
+export function serviceDocuments(): Partial<Record<UpstreamName, OpenApiDocument>> {
+  return {
+    auth: authOpenApiDocument(),
+    'incident-config': incidentConfigOpenApiDocument(),
+    webhooks: webhooksOpenApiDocument(webhooksEndpoints),
+  };
+}
 
 /**
- * The public API's OpenAPI 3.1 document, from the resource declarations of every
- * kit-built service. The declarations do not depend on runtime secrets, so placeholder
- * ones serve here.
+ * The public API's OpenAPI 3.1 document, composed by the gateway's own code from the
+ * services' documents, exactly as `GET /openapi.json` serves it with every service up.
  */
-export function openApiDocument(): Record<string, unknown> {
-  const endpoints = createEndpointsResource({
-    secretBox: createSecretBox({ keys: [], devKeySeed: 'openapi-document-placeholder-secret' }),
-    allowHttp: false,
-  });
-  return buildOpenApiDocument({ title: 'Firewatch API', version: '1.0.0' }, [...incidentConfig, endpoints]);
+export function openApiDocument(): OpenApiDocument {
+  const { document, conflicts } = composeApiDocument({ documents: serviceDocuments() });
+  if (conflicts.length) throw new Error(`the services' documents conflict:\n${conflicts.join('\n')}`);
+  return document;
 }

@@ -11,7 +11,7 @@ export const API_INFO = {
 };
 
 // What the gateway itself answers on any `/v1` route, before the service or instead of it.
-const GATEWAY_ERRORS = [401, 429, 502, 503, 504];
+const GATEWAY_ERRORS = [401, 502, 503, 504];
 
 export interface ComposeInput {
   /** Each upstream's own document, as fetched from its `/openapi.json`. */
@@ -38,7 +38,8 @@ export function composeApiDocument(input: ComposeInput): MergeResult {
   const { document, conflicts } = mergeDocuments(API_INFO, sources);
   for (const { operation } of listOperations(document)) {
     const codes = operation.requestBody ? [...GATEWAY_ERRORS, 413] : GATEWAY_ERRORS;
-    operation.responses = { ...errorResponses(...codes), ...(operation.responses as object) };
+    // Rate limits are the gateway's alone, and its 429 body is its own: that one always wins.
+    operation.responses = { ...errorResponses(...codes), ...(operation.responses as object), ...errorResponses(429) };
   }
   // Relative to where the document is served: the gateway itself.
   document.servers = [{ url: '/', description: 'This gateway' }];
