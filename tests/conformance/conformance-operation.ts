@@ -1,0 +1,49 @@
+import type { SchemaTarget } from './support/reference-validator.js';
+import type { ConformanceContext } from './support/conformance-system.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How a row's request is made; every member is optional. */
+export interface ConformanceRequest {
+  /** Values for the `{name}` placeholders of the row's path. */
+  params?: Record<string, string>;
+  /** Query string without the `?`, e.g. `filter[name]=a&page[size]=1`. */
+  query?: string;
+  body?: unknown;
+  /** The credential; `null` sends none. Default: the suite's global admin key. */
+  token?: string | null;
+}
+
+/** One row of the conformance table: a call through the gateway and what its body must match. */
+export interface ConformanceOperation {
+  method: HttpMethod;
+  /** Our path template, `{name}` for parameters; for a reference target it must be the reference's path. */
+  path: string;
+  /** What sets this row apart from others on the same path (shown in the test name). */
+  variant?: string;
+  request?: (ctx: ConformanceContext) => Promise<ConformanceRequest> | ConformanceRequest;
+  /** The status our API must answer, whose reference response the body is checked against. */
+  status: number;
+  /** A reference operation and status, or a specification shape where the reference has none. */
+  schema: SchemaTarget;
+  /**
+   * Set when `method` is an alias of the reference operation's (PATCH for PUT,
+   * docs/decisions.md), so the table check compares paths only.
+   */
+  aliasOf?: HttpMethod;
+  /** A known mismatch not fixed yet, and who must fix it: the row runs as `it.failing`. */
+  knownMismatch?: string;
+}
+
+/** `{id}` → its value; a placeholder without one is a table bug. */
+export function fillPath(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (params[name] === undefined) throw new Error(`no value for {${name}} in ${template}`);
+    return encodeURIComponent(params[name]);
+  });
+}
+
+export function describeOperation(op: ConformanceOperation): string {
+  const against = 'reference' in op.schema ? `${op.schema.reference} ${op.schema.status}` : `${op.schema.cite} ${op.schema.spec}`;
+  return `${op.method} ${op.path}${op.variant ? ` (${op.variant})` : ''} → ${op.status} matches ${against}`;
+}

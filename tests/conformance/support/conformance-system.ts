@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import { api, type RunningSystem, startSystem } from '../../support/system.js';
+import { startWebhookReceiver } from '../../support/webhook-receiver.js';
+
+export interface DeliveryFixture {
+  id: string;
+  endpointId: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** What a table row builds its request from: a running system, credentials and fresh records. */
+export interface ConformanceContext {
+  /** A global admin API key with raised limits (the default 5 reads a minute would not last). */
+  token: string;
+  /** A personal key of the team's admin user, for `/v1/users/me`. */
+  userToken: string;
+  call(method: string, path: string, options?: { body?: unknown; token?: string | null }): Promise<ApiResponse>;
+  /** Each call makes a new record through the gateway and returns its id. */
+  create: {
+    environment(): Promise<string>;
+    /** Subscribed to environment.created, delivering to the suite's receiver unless `url` is given. */
+    webhookEndpoint(url?: string): Promise<string>;
+    apiKey(): Promise<string>;
+    oauthApplication(): Promise<string>;
+  };
+  /** A delivery the receiver accepted (made once, on first use). */
+  delivery(): Promise<DeliveryFixture>;
+  /** A delivery that gave up: its endpoint refuses connections (made once, on first use). */
+  failedDelivery(): Promise<DeliveryFixture>;
+  /** A well-formed UUID no record has. */
+  unknownId: string;
+  stop(): Promise<void>;
+}
+
+/** A loopback port nothing listens on (it was free a moment ago): every delivery to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** Starts one system for the whole suite: gateway, auth, incident-config, webhooks and a dispatcher. */
+export async function startConformanceSystem(): Promise<ConformanceContext> {
+  // Quick retries, so that a delivery to a closed port has failed for good within a second.
+  const dispatcherEnv = { WEBHOOK_RETRY_SCHEDULE_MS: '100,100', WEBHOOK_RETRY_JITTER: '0' };
+  const system: RunningSystem = await startSystem({ webhooks: true, dispatchers: 1, dispatcherEnv });
+  const receiver = await startWebhookReceiver();
+  try {
+    const boot = await system.cli('bootstrap', '--team-name', 'Conformance', '--email', 'admin@conformance.test');
+    const raised = ['--rate-limit-read', '10000', '--rate-limit-write', '10000'];
+    const team = ['--team-id', String(boot.team.id)];
+    const token = (await system.cli('api-keys', 'create', ...team, '--name', 'conformance', '--role', 'admin', ...raised)).token;
+    const userToken = (await system.cli('api-keys', 'create', ...team, '--name', 'me', '--kind', 'personal', '--user-id', String(boot.user.id), ...raised)).token;
+
+    const call: ConformanceContext['call'] = (method, path, options = {}) =>
+      api(system.gatewayUrl, method, path, { token: options.token === null ? undefined : (options.token ?? token), body: options.body });
+    const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
+      const res = await call('POST', path, { body: { data: { type, attributes } } });
+      if (res.status !== 201) throw new Error(`fixture: POST ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body.data.id as string;
+    };
+    const unique = () => randomUUID().slice(0, 8);
+    const create: ConformanceContext['create'] = {
+      environment: () => created('/v1/environments', 'environments', { name: `Env ${unique()}` }),
+      webhookEndpoint: (url = receiver.url) => created('/v1/webhooks/endpoints', 'webhooks_endpoints', { name: `Hook ${unique()}`, url, event_types: ['environment.created'] }),
+      apiKey: () => created('/v1/api_keys', 'api_keys', { name: `Key ${unique()}`, kind: 'global' }),
+      oauthApplication: () => created('/v1/oauth_applications', 'oauth_applications', { name: `App ${unique()}`, scopes: ['ir.environments:read'] }),
+    };
+
+    // The first delivery of a new endpoint that has reached `status`; the environment created makes it.
+    const deliveryIn = async (status: string, url: string): Promise<DeliveryFixture> => {
+      const endpointId = await create.webhookEndpoint(url);
+      await create.environment();
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const list = await call('GET', `/v1/webhooks/endpoints/${endpointId}/deliveries?filter[status]=${status}`);
+        if (list.body?.data?.length) return { id: list.body.data[0].id as string, endpointId };
+        if (Date.now() > deadline) throw new Error(`fixture: no delivery ${status}: ${JSON.stringify(list.body)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    let delivery: Promise<DeliveryFixture> | undefined;
+    let failedDelivery: Promise<DeliveryFixture> | undefined;
+
+    return {
+      token,
+      userToken,
+      call,
+      create,
+      delivery: () => (delivery ??= deliveryIn('delivered', receiver.url)),
+      failedDelivery: () => (failedDelivery ??= closedPort().then((port) => deliveryIn('failed', `http://127.0.0.1:${port}/hooks`))),
+      unknownId: randomUUID(),
+      async stop() {
+        await receiver.close();
+        await system.stop();
+      },
+    };
+  } catch (err) {
+    await receiver.close();
+    await system.stop();
+    throw err;
+  }
+}

@@ -1,0 +1,78 @@
+import { EVENT_TYPES } from '@firewatch/events';
+import type { JsonObject } from './reference-document.js';
+
+/** One deliberate difference between the reference and our API, on one object schema. */
+export interface SchemaDeviation {
+  /** Why, citing the specification (or, where it is silent, DESIGN.md or docs/). */
+  because: string;
+  /** Reference property name → ours; a `required` entry moves with it. */
+  renames?: Record<string, string>;
+  /** Properties whose reference schema gives way to this one (JSON Schema, ajv's dialect). */
+  replaces?: Record<string, JsonObject>;
+  /** Properties the reference lacks; resource attributes are closed otherwise. */
+  adds?: Record<string, JsonObject>;
+}
+
+const nullable = (type: string, more: JsonObject = {}) => ({ type: [type, 'null'], ...more });
+const role = { enum: ['admin', 'user', 'observer', null] };
+const ids = nullable('array', { items: { type: 'string' } });
+
+/**
+ * The declared deviations, keyed by the reference's component schema name. A deviation
+ * naming a property the reference lacks (or adding one it has) fails the suite at load,
+ * so this map cannot silently drift from the reference document.
+ */
+export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviation[]>> = {
+  environment: [
+    {
+      because: 'spec 2.11 names the chat lists chat_channels and chat_aliases (the reference: slack_*)',
+      renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
+    },
+  ],
+  webhooks_endpoint: [
+    {
+      because: 'spec 6: the list of event types is not given; ours is the catalog GET /v1/webhooks/event_types serves',
+      replaces: { event_types: { type: 'array', items: { enum: [...EVENT_TYPES] } } },
+    },
+  ],
+  webhooks_delivery: [
+    {
+      because: 'spec 6 leaves retries open ("not shown"); docs/webhooks.md: a delivery shows its event, state and retry schedule',
+      adds: {
+        event_id: { type: 'string', format: 'uuid' },
+        event_type: { enum: [...EVENT_TYPES] },
+        status: { enum: ['pending', 'delivered', 'failed'] },
+        attempt_count: { type: 'integer', minimum: 0 },
+        next_attempt_at: nullable('string', { format: 'date-time' }),
+        last_status_code: nullable('integer'),
+      },
+    },
+  ],
+  api_key: [
+    {
+      because: "DESIGN §3, docs/decisions.md: kinds are global, group, personal and record (the reference's organization and team are write aliases)",
+      replaces: { kind: { enum: ['global', 'group', 'personal', 'record'] } },
+    },
+    {
+      because: 'DESIGN §3: a key carries roles (null on a personal key, which acts as its user), capabilities, group or record scope and its user; spec 8: per-key limits by arrangement',
+      adds: {
+        role, on_call_role: role,
+        capabilities: { type: 'array', items: { enum: ['read', 'create', 'update', 'delete'] } },
+        group_ids: ids, record_ids: ids,
+        user_id: nullable('integer'),
+        rate_limit_read: nullable('integer'), rate_limit_write: nullable('integer'),
+      },
+    },
+  ],
+  user: [
+    {
+      because: 'spec 5.5: a user has team_id, role and on_call_role (the userinfo claims); spec 5.2.6: client-credentials applications act as service users; DESIGN §3 (users): one display name where the reference splits first_name, last_name, full_name',
+      adds: {
+        name: { type: 'string' },
+        role: { enum: ['admin', 'user', 'observer'] }, on_call_role: { enum: ['admin', 'user', 'observer'] },
+        team_id: { type: 'integer' },
+        is_service_account: { type: 'boolean' },
+      },
+    },
+  ],
+};

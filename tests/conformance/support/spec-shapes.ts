@@ -1,0 +1,41 @@
+import type { JsonObject } from './reference-document.js';
+
+/**
+ * Shapes the specification itself gives, for operations the reference document lacks
+ * (our own additions, such as `GET /v1/webhooks/event_types`) and for error statuses it
+ * does not declare: spec 2.1 (single-resource and collection documents) and spec 7.1
+ * (error documents). Where the reference has the same object (links, meta, the error
+ * list, included resources) its schema is used, deviations applied.
+ */
+export type SpecShape =
+  | { spec: 'single' | 'collection'; type: string; cite: string }
+  | { spec: 'errors'; cite: string };
+
+export function specShapeKey(shape: SpecShape): string {
+  return shape.spec === 'errors' ? 'spec:errors' : `spec:${shape.spec}:${shape.type}`;
+}
+
+/** The JSON Schema of `shape`; `componentsId` is the `$id` the reference's components were added under. */
+export function specShapeSchema(shape: SpecShape, componentsId: string): JsonObject {
+  const component = (name: string) => ({ $ref: `${componentsId}#/$defs/${name}` });
+  if (shape.spec === 'errors') return component('errors_list');
+  const resource = {
+    type: 'object',
+    properties: { id: { type: 'string' }, type: { const: shape.type }, attributes: { type: 'object' } },
+    required: ['id', 'type', 'attributes'],
+  };
+  const included = { type: 'array', items: component('jsonapi_included_resource') };
+  if (shape.spec === 'single') {
+    return { type: 'object', properties: { data: resource, included }, required: ['data'] };
+  }
+  // Spec 2.1: a collection "may also carry" links and meta; their members are typed, none required.
+  const pageNumber = { type: ['integer', 'null'] };
+  const meta = {
+    type: 'object',
+    properties: {
+      current_page: pageNumber, next_page: pageNumber, prev_page: pageNumber,
+      total_count: { type: 'integer' }, total_pages: { type: 'integer' }, next_cursor: { type: ['string', 'null'] },
+    },
+  };
+  return { type: 'object', properties: { data: { type: 'array', items: resource }, links: component('links'), meta, included }, required: ['data'] };
+}
