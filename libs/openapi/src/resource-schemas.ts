@@ -37,6 +37,19 @@ export function resourceSchemas(type: string, attributes: Record<string, Json>, 
   };
 }
 
+/**
+ * The answer that shows a one-time secret once (an API key's token, an application's
+ * client secret): `<type>_response` whose attributes also carry `secret`.
+ */
+export function issuedResourceSchema(type: string, secret: string, description: string): Json {
+  const attributes = { type: 'object', required: [secret], properties: { [secret]: { type: 'string', description } } };
+  return {
+    type: 'object',
+    required: ['data'],
+    properties: { data: { allOf: [ref(`${type}_resource`), { type: 'object', properties: { attributes } }] } },
+  };
+}
+
 /** A request document (`{"data": {"type", "attributes"}}`) whose attributes follow `attributes`. */
 export function requestDocumentSchema(type: string, attributes: Json, options: { withId: boolean }): Json {
   return {

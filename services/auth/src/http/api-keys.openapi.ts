@@ -1,6 +1,6 @@
 import { API_KEY_KINDS, CAPABILITIES, ROLES } from '@firewatch/auth';
 import {
-  BEARER, errorResponses, fromZod, jsonApiContent, listParameters, pathParameter, ref, requestDocumentSchema, resourceSchemas, schema,
+  BEARER, errorResponses, fromZod, issuedResourceSchema, jsonApiContent, listParameters, pathParameter, ref, requestDocumentSchema, resourceSchemas, schema,
   type Json, type OpenApiPart,
 } from '@firewatch/openapi';
 import { API_KEY_TYPE } from '../domain/api-key.resource.js';
@@ -32,36 +32,13 @@ const attributes: Record<string, Json> = {
   updated_at: schema.dateTime(),
 };
 
-/** The key with the token just issued: the one answer that ever carries it. */
-const issued: Json = {
-  type: 'object',
-  required: ['data'],
-  properties: {
-    data: {
-      allOf: [
-        ref(`${T}_resource`),
-        {
-          type: 'object',
-          properties: {
-            attributes: {
-              type: 'object',
-              required: ['token'],
-              properties: { token: { type: 'string', description: 'The bearer token (`fwk_...`); shown this once, only its hash is stored.' } },
-            },
-          },
-        },
-      ],
-    },
-  },
-};
-
 const one = (description: string) => ({ description, ...jsonApiContent(ref(`${T}_response`)) });
 
 /** `/v1/api_keys` and `POST /v1/api_keys/{id}/rotate`, as api-keys.routes.ts serves them. */
 export const apiKeysOpenApi: OpenApiPart = {
   schemas: {
     ...resourceSchemas(T, attributes),
-    [`issued_${T}`]: issued,
+    [`issued_${T}`]: issuedResourceSchema(T, 'token', 'The bearer token (`fwk_...`); shown this once, only its hash is stored.'),
     [`new_${T}`]: requestDocumentSchema(T, fromZod(apiCreateApiKeySchema), { withId: false }),
     [`update_${T}`]: requestDocumentSchema(T, fromZod(updateApiKeySchema), { withId: true }),
     [`rotate_${T}`]: requestDocumentSchema(T, fromZod(rotateApiKeySchema), { withId: true }),

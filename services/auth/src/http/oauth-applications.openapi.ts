@@ -1,5 +1,5 @@
 import {
-  BEARER, errorResponses, fromZod, jsonApiContent, listParameters, pathParameter, ref, requestDocumentSchema, resourceSchemas, schema,
+  BEARER, errorResponses, fromZod, issuedResourceSchema, jsonApiContent, listParameters, pathParameter, ref, requestDocumentSchema, resourceSchemas, schema,
   type Json, type OpenApiPart,
 } from '@firewatch/openapi';
 import { createOAuthApplicationSchema, OAUTH_APPLICATION_TYPE, updateOAuthApplicationSchema } from '../domain/oauth-application.schemas.js';
@@ -23,29 +23,6 @@ const attributes: Record<string, Json> = {
   updated_at: schema.dateTime(),
 };
 
-/** The application with its client secret: the create answer only. */
-const issued: Json = {
-  type: 'object',
-  required: ['data'],
-  properties: {
-    data: {
-      allOf: [
-        ref(`${T}_resource`),
-        {
-          type: 'object',
-          properties: {
-            attributes: {
-              type: 'object',
-              required: ['client_secret'],
-              properties: { client_secret: { type: 'string', description: 'Shown this once; only its hash is stored.' } },
-            },
-          },
-        },
-      ],
-    },
-  },
-};
-
 const one = (description: string) => ({ description, ...jsonApiContent(ref(`${T}_response`)) });
 const update = (method: string) => ({
   operationId: `${method === 'put' ? 'update' : 'patch'}_${T}`, summary: 'Update an OAuth application', description: `${ADMIN} Name and description only.`,
@@ -58,7 +35,7 @@ const update = (method: string) => ({
 export const oauthApplicationsOpenApi: OpenApiPart = {
   schemas: {
     ...resourceSchemas(T, attributes),
-    [`issued_${T}`]: issued,
+    [`issued_${T}`]: issuedResourceSchema(T, 'client_secret', 'Shown this once; only its hash is stored.'),
     [`new_${T}`]: requestDocumentSchema(T, fromZod(createOAuthApplicationSchema), { withId: false }),
     [`update_${T}`]: requestDocumentSchema(T, fromZod(updateOAuthApplicationSchema), { withId: true }),
   },
