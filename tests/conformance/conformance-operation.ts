@@ -35,6 +35,18 @@ export interface ConformanceOperation {
   knownMismatch?: string;
 }
 
+/**
+ * The 404 rows of an item path (`{id}`): each call, with an id no record has, must
+ * answer the reference's 404 body. `calls`: method, reference operationId, request body.
+ */
+export function unknownIdRows(path: string, calls: [HttpMethod, string, unknown?][]): ConformanceOperation[] {
+  return calls.map(([method, reference, body]) => ({
+    method, path, variant: 'unknown id',
+    request: (ctx) => ({ params: { id: ctx.unknownId }, body }),
+    status: 404, schema: { reference, status: 404 },
+  }));
+}
+
 /** `{id}` → its value; a placeholder without one is a table bug. */
 export function fillPath(template: string, params: Record<string, string> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {

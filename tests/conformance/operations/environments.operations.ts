@@ -1,4 +1,4 @@
-import type { ConformanceOperation } from '../conformance-operation.js';
+import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
 
 const environment = (attributes: Record<string, unknown>) => ({ data: { type: 'environments', attributes } });
 const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
@@ -56,6 +56,11 @@ export const environmentOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'listEnvironments', status: 200 },
   },
   {
+    method: 'GET', path: '/v1/environments', variant: 'an OAuth access token',
+    request: async (ctx) => ({ token: await ctx.oauthToken() }),
+    status: 200, schema: { reference: 'listEnvironments', status: 200 },
+  },
+  {
     method: 'GET', path: '/v1/environments', variant: 'bad page size',
     request: () => ({ query: 'page[size]=abc' }),
     status: 400, schema: spec71,
@@ -74,11 +79,6 @@ export const environmentOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'getEnvironment', status: 200 },
   },
   {
-    method: 'GET', path: '/v1/environments/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId } }),
-    status: 404, schema: { reference: 'getEnvironment', status: 404 },
-  },
-  {
     method: 'PUT', path: '/v1/environments/{id}',
     request: async (ctx) => {
       const id = await ctx.create.environment();
@@ -92,18 +92,11 @@ export const environmentOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'updateEnvironment', status: 200 },
   },
   {
-    method: 'PUT', path: '/v1/environments/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId }, body: environment({ description: 'x' }) }),
-    status: 404, schema: { reference: 'updateEnvironment', status: 404 },
-  },
-  {
     method: 'DELETE', path: '/v1/environments/{id}',
     request: async (ctx) => ({ params: { id: await ctx.create.environment() } }),
     status: 200, schema: { reference: 'deleteEnvironment', status: 200 },
   },
-  {
-    method: 'DELETE', path: '/v1/environments/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId } }),
-    status: 404, schema: { reference: 'deleteEnvironment', status: 404 },
-  },
+  ...unknownIdRows('/v1/environments/{id}', [
+    ['GET', 'getEnvironment'], ['PUT', 'updateEnvironment', environment({ description: 'x' })], ['DELETE', 'deleteEnvironment'],
+  ]),
 ];

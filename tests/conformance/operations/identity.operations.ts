@@ -1,4 +1,4 @@
-import type { ConformanceOperation } from '../conformance-operation.js';
+import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
 
 const apiKey = (attributes: Record<string, unknown>) => ({ data: { type: 'api_keys', attributes } });
 const application = (attributes: Record<string, unknown>) => ({ data: { type: 'oauth_applications', attributes } });
@@ -47,19 +47,9 @@ export const identityOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'getApiKey', status: 200 },
   },
   {
-    method: 'GET', path: '/v1/api_keys/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId } }),
-    status: 404, schema: { reference: 'getApiKey', status: 404 },
-  },
-  {
     method: 'PUT', path: '/v1/api_keys/{id}',
     request: async (ctx) => ({ params: { id: await ctx.create.apiKey() }, body: apiKey({ name: 'Renamed', expires_at: null }) }),
     status: 200, schema: { reference: 'updateApiKey', status: 200 },
-  },
-  {
-    method: 'PUT', path: '/v1/api_keys/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId }, body: apiKey({ name: 'x' }) }),
-    status: 404, schema: { reference: 'updateApiKey', status: 404 },
   },
   {
     method: 'POST', path: '/v1/api_keys/{id}/rotate',
@@ -67,20 +57,14 @@ export const identityOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'rotateApiKey', status: 200 },
   },
   {
-    method: 'POST', path: '/v1/api_keys/{id}/rotate', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId }, body: apiKey({}) }),
-    status: 404, schema: { reference: 'rotateApiKey', status: 404 },
-  },
-  {
     method: 'DELETE', path: '/v1/api_keys/{id}',
     request: async (ctx) => ({ params: { id: await ctx.create.apiKey() } }),
     status: 200, schema: { reference: 'deleteApiKey', status: 200 },
   },
-  {
-    method: 'DELETE', path: '/v1/api_keys/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId } }),
-    status: 404, schema: { reference: 'deleteApiKey', status: 404 },
-  },
+  ...unknownIdRows('/v1/api_keys/{id}', [
+    ['GET', 'getApiKey'], ['PUT', 'updateApiKey', apiKey({ name: 'x' })], ['DELETE', 'deleteApiKey'],
+  ]),
+  ...unknownIdRows('/v1/api_keys/{id}/rotate', [['POST', 'rotateApiKey', apiKey({})]]),
   {
     method: 'GET', path: '/v1/users/me',
     request: (ctx) => ({ token: ctx.userToken }),
@@ -90,6 +74,11 @@ export const identityOperations: ConformanceOperation[] = [
     method: 'GET', path: '/v1/users/me', variant: 'no credential',
     request: () => ({ token: null }),
     status: 401, schema: { reference: 'getCurrentUser', status: 401 },
+  },
+  {
+    method: 'GET', path: '/v1/users/me', variant: "an OAuth client-credentials token: the application's service user",
+    request: async (ctx) => ({ token: await ctx.oauthToken() }),
+    status: 200, schema: { reference: 'getCurrentUser', status: 200 },
   },
   {
     method: 'GET', path: '/v1/users/me', variant: 'a team key, acting for no user',

@@ -1,4 +1,4 @@
-import type { ConformanceOperation } from '../conformance-operation.js';
+import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
 
 const endpoint = (attributes: Record<string, unknown>) => ({ data: { type: 'webhooks_endpoints', attributes } });
 
@@ -36,11 +36,6 @@ export const webhookOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'getWebhooksEndpoint', status: 200 },
   },
   {
-    method: 'GET', path: '/v1/webhooks/endpoints/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId } }),
-    status: 404, schema: { reference: 'getWebhooksEndpoint', status: 404 },
-  },
-  {
     method: 'PUT', path: '/v1/webhooks/endpoints/{id}',
     request: async (ctx) => ({
       params: { id: await ctx.create.webhookEndpoint() },
@@ -49,19 +44,9 @@ export const webhookOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'updateWebhooksEndpoint', status: 200 },
   },
   {
-    method: 'PUT', path: '/v1/webhooks/endpoints/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId }, body: endpoint({ name: 'x' }) }),
-    status: 404, schema: { reference: 'updateWebhooksEndpoint', status: 404 },
-  },
-  {
     method: 'DELETE', path: '/v1/webhooks/endpoints/{id}',
     request: async (ctx) => ({ params: { id: await ctx.create.webhookEndpoint() } }),
     status: 200, schema: { reference: 'deleteWebhooksEndpoint', status: 200 },
-  },
-  {
-    method: 'DELETE', path: '/v1/webhooks/endpoints/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId } }),
-    status: 404, schema: { reference: 'deleteWebhooksEndpoint', status: 404 },
   },
   {
     method: 'GET', path: '/v1/webhooks/endpoints/{endpoint_id}/deliveries',
@@ -89,15 +74,14 @@ export const webhookOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'getWebhooksDelivery', status: 200 },
   },
   {
-    method: 'GET', path: '/v1/webhooks/deliveries/{id}', variant: 'unknown id',
-    request: (ctx) => ({ params: { id: ctx.unknownId } }),
-    status: 404, schema: { reference: 'getWebhooksDelivery', status: 404 },
-  },
-  {
     method: 'POST', path: '/v1/webhooks/deliveries/{id}/deliver',
     request: async (ctx) => ({ params: { id: (await ctx.delivery()).id } }),
     status: 200, schema: { reference: 'deliverWebhooksDelivery', status: 200 },
   },
+  ...unknownIdRows('/v1/webhooks/endpoints/{id}', [
+    ['GET', 'getWebhooksEndpoint'], ['PUT', 'updateWebhooksEndpoint', endpoint({ name: 'x' })], ['DELETE', 'deleteWebhooksEndpoint'],
+  ]),
+  ...unknownIdRows('/v1/webhooks/deliveries/{id}', [['GET', 'getWebhooksDelivery']]),
   // Ours alone: the reference has neither operation, so spec 2.1's document shapes apply.
   {
     method: 'GET', path: '/v1/webhooks/deliveries/{id}/attempts',

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
-import { api, type RunningSystem, startSystem } from '../../support/system.js';
+import { api, freePort, type RunningSystem, startSystem } from '../../support/system.js';
 import { startWebhookReceiver } from '../../support/webhook-receiver.js';
 
 export interface DeliveryFixture {
@@ -33,18 +32,11 @@ export interface ConformanceContext {
   delivery(): Promise<DeliveryFixture>;
   /** A delivery that gave up: its endpoint refuses connections (made once, on first use). */
   failedDelivery(): Promise<DeliveryFixture>;
+  /** A client-credentials access token of a new application that may read environments (made once). */
+  oauthToken(): Promise<string>;
   /** A well-formed UUID no record has. */
   unknownId: string;
   stop(): Promise<void>;
-}
-
-/** A loopback port nothing listens on (it was free a moment ago): every delivery to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 /** Starts one system for the whole suite: gateway, auth, incident-config, webhooks and a dispatcher. */
@@ -87,6 +79,19 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
+    const issueOAuthToken = async () => {
+      const app = await call('POST', '/v1/oauth_applications', { body: { data: { type: 'oauth_applications', attributes: { name: `App ${unique()}`, scopes: ['ir.environments:read'] } } } });
+      const { client_id, client_secret } = app.body.data.attributes;
+      const res = await fetch(`${system.authUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'ir.environments:read' }),
+      });
+      const tokens = (await res.json()) as { access_token?: string };
+      if (!res.ok) throw new Error(`fixture: client credentials grant answered ${res.status}: ${JSON.stringify(tokens)}`);
+      return String(tokens.access_token);
+    };
+    let oauthToken: Promise<string> | undefined;
     let delivery: Promise<DeliveryFixture> | undefined;
     let failedDelivery: Promise<DeliveryFixture> | undefined;
 
@@ -96,7 +101,9 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
       call,
       create,
       delivery: () => (delivery ??= deliveryIn('delivered', receiver.url)),
-      failedDelivery: () => (failedDelivery ??= closedPort().then((port) => deliveryIn('failed', `http://127.0.0.1:${port}/hooks`))),
+      // Nothing listens on a port just found free: every attempt is refused.
+      failedDelivery: () => (failedDelivery ??= freePort().then((port) => deliveryIn('failed', `http://127.0.0.1:${port}/hooks`))),
+      oauthToken: () => (oauthToken ??= issueOAuthToken()),
       unknownId: randomUUID(),
       async stop() {
         await receiver.close();
