@@ -111,10 +111,11 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   });
   app.use(accessLogMiddleware(logger));
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
+  app.use(onlyV1(v1));
+  // After /v1, so API requests never walk these routes.
   app.use(apiDocsRoutes(deps.apiDocuments ?? createApiDocumentSource({
     upstreams: upstreamUrls(config), fetchDocument: createUpstreamOpenApiClient(), logger, routes: deps.routes,
   })));
-  app.use(onlyV1(v1));
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(logger));
 
