@@ -20,4 +20,4 @@ export { createResourceModule, mountResources, type ResourceModule } from './res
 export { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
 export { serialize } from './serialize.js';
 export { slugify, firstFreeSlug, isUuid, SLUG_PATTERN } from './slug.js';
-export { buildOpenApiDocument, resourceOpenApi } from './resource.openapi.js';
+export { resourceOpenApi } from './resource.openapi.js';

@@ -17,7 +17,7 @@ export interface CollectionRoute {
   path: string;
   /** Column values the path implies: set on create, matched on list (e.g. a catalog). */
   fixed?: Row;
-  /** OpenAPI summary of the path, when it differs from the resource's. */
+  /** Added to this path's OpenAPI summaries, e.g. `services catalog`. */
   summary?: string;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { buildOpenApiDocument, defineResource } from '../src/index.js';
+import { assembleDocument } from '@firewatch/openapi';
+import { defineResource, resourceOpenApi, type AnyResourceDefinition } from '../src/index.js';
 import { cards, rules, tags, tallies } from './support/fixture.resources.js';
 
 const things = defineResource({
@@ -12,6 +13,8 @@ const things = defineResource({
   sorts: ['name'],
   operations: ['list', 'get', 'create'],
 });
+
+const buildOpenApiDocument = (info: { title: string; version: string }, defs: AnyResourceDefinition[]) => assembleDocument(info, defs.map(resourceOpenApi));
 
 describe('OpenAPI from a declaration', () => {
   const doc = buildOpenApiDocument({ title: 't', version: '1' }, [things]) as any;
