@@ -100,6 +100,12 @@ export interface ValidationIssue {
   pointer: string;
   detail: string;
   code?: string;
+  /**
+   * Further members of the error object, for 422 shapes the reference defines beyond
+   * JSON:API (a bulk upsert's `index`, `external_id`, `errors`). They cannot replace
+   * the JSON:API members.
+   */
+  members?: Record<string, unknown>;
 }
 
 /** 422: the document is well-formed but breaks the resource's rules; one error per issue. */
@@ -110,6 +116,7 @@ export class ValidationError extends HttpError {
 
   override toErrorObjects(): ErrorObject[] {
     return this.issues.map((issue) => ({
+      ...issue.members,
       status: '422',
       code: issue.code ?? 'invalid',
       title: 'Unprocessable Entity',

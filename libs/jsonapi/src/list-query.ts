@@ -9,7 +9,7 @@ type Op = 'eq' | 'not_eq' | 'in' | 'not_in' | 'gt' | 'gte' | 'lt' | 'lte' | 'sea
 export interface FilterCondition {
   field: string;
   op: Op;
-  value: string | number | boolean | Date | (string | number)[];
+  value: string | number | boolean | Date | (string | number | boolean)[];
 }
 
 export interface SortField {
@@ -40,7 +40,8 @@ const OPS: Record<FilterKind, readonly Op[]> = {
   uuid: ['eq', 'not_eq', 'in', 'not_in'],
   integer: ['eq', 'not_eq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte'],
   date: ['eq', 'gt', 'gte', 'lt', 'lte'],
-  boolean: ['eq'],
+  // The reference filters booleans (a service's alert_broadcast_enabled) with every variant.
+  boolean: ['eq', 'not_eq', 'in', 'not_in'],
   search: ['search'],
 };
 
@@ -97,7 +98,7 @@ function parseFilter(key: string, raw: string, filters: Record<string, FilterKin
   if (op === 'in' || op === 'not_in') {
     const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
     if (!values.length) bad(key, `${key} needs at least one value.`);
-    return { field, op, value: values.map((v) => convert(kind, v, key) as string | number) };
+    return { field, op, value: values.map((v) => convert(kind, v, key) as string | number | boolean) };
   }
   return { field, op, value: convert(kind, raw, key) };
 }

@@ -1,9 +1,11 @@
 import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
 import * as environments from './20261122-0001-environments.js';
+import * as servicesFunctionalities from './20261123-0020-services-functionalities.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
   '20261122-0000-outbox': outboxMigration,
   '20261122-0001-environments': environments,
+  '20261123-0020-services-functionalities': servicesFunctionalities,
 };

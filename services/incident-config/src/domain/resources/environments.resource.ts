@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineResource, SLUG_PATTERN } from '@firewatch/resource-kit';
+import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
+import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 const chatRef = z.strictObject({ id: z.string().min(1).max(255), name: z.string().min(1).max(255) });
@@ -26,6 +28,12 @@ const writable = {
 
 const create = z.strictObject({ ...writable, name: writable.name }).partial().required({ name: true });
 
+/** A bulk upsert entity's attributes besides external_id, name and fields (the reference's bulk_upsert_environments). */
+const bulk = {
+  type: 'environments', noun: 'environment', name: writable.name,
+  attributes: z.strictObject(writable).pick({ description: true, color: true, position: true, notify_emails: true }),
+};
+
 /** Environments (spec 2.11): where an incident happens, e.g. production or staging. */
 export const environments = defineResource({
   type: 'environments',
@@ -37,7 +45,7 @@ export const environments = defineResource({
   create,
   update: z.strictObject(writable).partial(),
   attributes: [
-    'name', 'slug', 'external_id', 'description', 'color', 'notify_emails', 'position',
+    'name', 'slug', 'managed_by', 'external_id', 'description', 'color', 'notify_emails', 'position',
     'chat_channels', 'chat_aliases', 'properties',
   ],
   jsonColumns: ['notify_emails', 'chat_channels', 'chat_aliases', 'properties'],
@@ -55,6 +63,8 @@ export const environments = defineResource({
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
   unique: {
     environments_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An environment with this name already exists.' },
+    environments_team_id_external_id_unique: { pointer: '/data/attributes/external_id', detail: 'An environment with this external_id already exists.' },
   },
   defaults: (attributes) => ({ properties: [], notify_emails: [], chat_channels: [], chat_aliases: [], ...attributes }),
+  actions: [bulkUpsertAction(bulk), bulkDeleteAction(bulk)],
 });

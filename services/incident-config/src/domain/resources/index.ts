@@ -1,5 +1,7 @@
 import type { AnyResourceDefinition } from '@firewatch/resource-kit';
 import { environments } from './environments.resource.js';
+import { functionalities } from './functionalities.resource.js';
+import { services } from './services.resource.js';
 
 /** Every resource incident-config serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [environments];
+export const resources: AnyResourceDefinition[] = [environments, services, functionalities];

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { zodIssuesToValidation } from '@firewatch/jsonapi';
+import type { ActionSpec, ResourceWrites, Row } from '@firewatch/resource-kit';
+import { asEntityError, entityErrors, type BulkFamily, type EntityProblem } from './bulk-family.js';
+import { changedAttributes, mergeFields } from './bulk-merge.js';
+
+const MAX_ENTITIES = 100;
+
+/**
+ * A catalog value by property id; `catalog_field_id` is the reference's other name for it.
+ * Ids only: resolving a property's slug or external_id is the catalog's (not yet here).
+ */
+const field = z.strictObject({ catalog_field_id: z.uuid().optional(), catalog_property_id: z.uuid().optional(), value: z.string().max(10_000) })
+  .refine((f) => (f.catalog_field_id ?? f.catalog_property_id) !== undefined, 'needs catalog_field_id or catalog_property_id')
+  .refine((f) => !f.catalog_field_id || !f.catalog_property_id || f.catalog_field_id === f.catalog_property_id, 'names two different properties');
+
+function entitySchema(family: BulkFamily) {
+  return z.strictObject({
+    ...family.attributes.partial().shape,
+    external_id: z.string().min(1).max(255),
+    name: family.name.optional(),
+    fields: z.array(field).max(50).optional(),
+  });
+}
+
+type Entity = z.infer<ReturnType<typeof entitySchema>>;
+
+/**
+ * Entities are read loosely by the body schema and judged one by one in `run`, so that
+ * every bad entity is named by index and external_id in one 422 (FAMILIES.md §5) rather
+ * than by a JSON pointer; the documented schema is still the entity's.
+ */
+function bodySchema(entity: z.ZodType) {
+  const { $schema: _dialect, ...documented } = z.toJSONSchema(entity, { io: 'input', unrepresentable: 'any' });
+  return z.strictObject({ entities: z.array(z.record(z.string(), z.unknown()).meta(documented)).max(MAX_ENTITIES) });
+}
+
+/** Every entity checked before anything is written: shape, duplicates in the batch, a name for new records. */
+function judge(raw: readonly Row[], entity: z.ZodType<Entity>, existing: ReadonlyMap<string, Row>): { entities: Entity[]; problems: EntityProblem[] } {
+  const seen = new Set<string>();
+  const entities: Entity[] = [];
+  const problems: EntityProblem[] = [];
+  raw.forEach((item, index) => {
+    const externalId = typeof item.external_id === 'string' ? item.external_id : '';
+    const parsed = entity.safeParse(item);
+    const errors = parsed.success ? [] : zodIssuesToValidation(parsed.error.issues, '').map((i) => i.detail);
+    if (parsed.success) {
+      if (seen.has(externalId)) errors.push('external_id appears more than once in the batch');
+      else if (!existing.has(externalId) && parsed.data.name === undefined) errors.push('name is required for a new record');
+      entities.push(parsed.data);
+    }
+    seen.add(externalId);
+    if (errors.length) problems.push({ index, external_id: externalId, errors });
+  });
+  return { entities, problems };
+}
+
+async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | undefined) {
+  const { fields, ...given } = entity;
+  const attributes: Row = fields ? { ...given, properties: mergeFields(row?.properties, fields) } : given;
+  if (!row) return resource.create(attributes);
+  const changes = changedAttributes(row, attributes);
+  // An entity that changes nothing is not written: a repeated batch emits no events.
+  return Object.keys(changes).length ? resource.update(row, changes) : resource.serialize(row);
+}
+
+/**
+ * `POST /v1/<family>/bulk_upsert` (FAMILIES.md §5): up to 100 entities keyed by
+ * external_id, created or updated with only the attributes present, all or nothing in
+ * the action's transaction, through the declaration's own writes (checks and events).
+ */
+export function bulkUpsertAction(family: BulkFamily): ActionSpec {
+  const entity = entitySchema(family);
+  return {
+    name: 'bulk_upsert',
+    on: 'collection',
+    capabilities: ['create', 'update'],
+    body: bodySchema(entity),
+    summary: `Create or update up to ${MAX_ENTITIES} ${family.type} by external_id`,
+    response: { schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: `#/components/schemas/${family.type}_resource` } } } } },
+    async run({ body, resource }) {
+      const { entities: raw } = body as z.infer<ReturnType<typeof bodySchema>>;
+      const existing = new Map<string, Row>();
+      for (const row of await resource.findWhere({})) if (typeof row.external_id === 'string') existing.set(row.external_id, row);
+      const { entities, problems } = judge(raw, entity, existing);
+      if (problems.length) throw entityErrors(problems);
+      const data = [];
+      for (const [index, item] of entities.entries()) {
+        try {
+          data.push(await upsertOne(resource, item, existing.get(item.external_id)));
+        } catch (err) {
+          throw asEntityError(err, index, item.external_id);
+        }
+      }
+      return { document: { data } };
+    },
+  };
+}

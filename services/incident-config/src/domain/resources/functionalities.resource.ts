@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineResource } from '@firewatch/resource-kit';
+import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
+import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
+import {
+  CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters,
+} from './catalog-entity.fields.js';
+
+const writable = catalogEntityFields;
+
+/** What a bulk upsert entity may carry besides external_id, name and fields (FAMILIES.md §5). */
+const bulkAttributes = z.strictObject(writable).pick({
+  description: true, public_description: true, color: true, position: true, show_uptime: true, show_uptime_last_days: true,
+  notify_emails: true, pagerduty_id: true, opsgenie_id: true, opsgenie_team_id: true, backstage_id: true, cortex_id: true,
+  opslevel_id: true, service_now_ci_sys_id: true,
+});
+
+const family = { type: 'functionalities', noun: 'functionality', name: writable.name, attributes: bulkAttributes };
+
+/** Functionalities (FAMILIES.md §4.16): what users do with the product, e.g. checkout; keyed by external_id for catalog sync. */
+export const functionalities = defineResource({
+  type: 'functionalities',
+  path: '/v1/functionalities',
+  table: 'functionalities',
+  event: 'functionality',
+  permission: { scope: 'ir.functionalities', side: 'ir' },
+  summary: { singular: 'functionality', plural: 'functionalities' },
+  create: z.strictObject(writable).partial().required({ name: true }),
+  update: z.strictObject(writable).partial(),
+  attributes: CATALOG_ENTITY_ATTRIBUTES,
+  jsonColumns: CATALOG_ENTITY_JSON_COLUMNS,
+  slug: { from: 'name' },
+  filters: catalogEntityFilters,
+  sorts: CATALOG_ENTITY_SORTS,
+  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  updateMethods: ['put'],
+  unique: {
+    functionalities_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A functionality with this name already exists.' },
+    functionalities_team_id_external_id_unique: { pointer: '/data/attributes/external_id', detail: 'A functionality with this external_id already exists.' },
+  },
+  defaults: catalogEntityDefaults,
+  actions: [bulkUpsertAction(family), bulkDeleteAction(family)],
+});
