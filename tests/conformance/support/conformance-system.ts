@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { api, freePort, type RunningSystem, startSystem } from '../../support/system.js';
-import { startWebhookReceiver } from '../../support/webhook-receiver.js';
+import { randomizeTeamIds, startWebhookReceiver } from '../../support/webhook-receiver.js';
 
 export interface DeliveryFixture {
   id: string;
@@ -46,6 +46,8 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
   const system: RunningSystem = await startSystem({ webhooks: true, dispatchers: 1, dispatcherEnv });
   const receiver = await startWebhookReceiver();
   try {
+    // Other suites' systems publish to the same exchange; their team 1 must not be ours.
+    await randomizeTeamIds(system.env.auth.DATABASE_URL);
     const boot = await system.cli('bootstrap', '--team-name', 'Conformance', '--email', 'admin@conformance.test');
     const raised = ['--rate-limit-read', '10000', '--rate-limit-write', '10000'];
     const team = ['--team-id', String(boot.team.id)];
