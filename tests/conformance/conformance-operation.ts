@@ -24,7 +24,7 @@ export interface ConformanceOperation {
   request?: (ctx: ConformanceContext) => Promise<ConformanceRequest> | ConformanceRequest;
   /** The status our API must answer, whose reference response the body is checked against. */
   status: number;
-  /** A reference operation and status, or a specification shape where the reference has none. */
+  /** A reference operation and status; a reference component where the operation declares no body; or a specification shape. */
   schema: SchemaTarget;
   /**
    * Set when `method` is an alias of the reference operation's (PATCH for PUT,
@@ -56,6 +56,7 @@ export function fillPath(template: string, params: Record<string, string> = {}):
 }
 
 export function describeOperation(op: ConformanceOperation): string {
-  const against = 'reference' in op.schema ? `${op.schema.reference} ${op.schema.status}` : `${op.schema.cite} ${op.schema.spec}`;
+  const target = op.schema;
+  const against = 'reference' in target ? `${target.reference} ${target.status}` : 'component' in target ? `${target.component} (${target.cite})` : `${target.cite} ${target.spec}`;
   return `${op.method} ${op.path}${op.variant ? ` (${op.variant})` : ''} → ${op.status} matches ${against}`;
 }

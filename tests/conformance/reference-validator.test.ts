@@ -57,6 +57,13 @@ describe('reference validator', () => {
     ]));
   });
 
+  it('checks a named component where the operation declares no body', () => {
+    const target = { component: 'environment_response', cite: 'test' };
+    expect(validator.validate(target, environment({}))).toEqual([]);
+    expect(validator.validate(target, { data: {} })).toEqual(expect.arrayContaining(['/data: lacks required id']));
+    expect(() => validator.validate({ component: 'nothing_response', cite: 'test' }, {})).toThrow('the reference has no component schema nothing_response');
+  });
+
   it('names an operation or status the reference does not declare', () => {
     expect(() => validator.validate({ reference: 'getEnvironment', status: 201 }, {})).toThrow(/declares no 201 response \(it declares 200, 404\)/);
     expect(() => validator.validate({ reference: 'getNothing', status: 200 }, {})).toThrow(/no operation getNothing/);

@@ -61,7 +61,7 @@ export function loadReferenceDocument(file = REFERENCE_PATH) {
       const declared = Object.keys(op.responses).join(', ');
       if (!response) throw new Error(`${operationId} declares no ${status} response (it declares ${declared})`);
       const content = Object.values<JsonObject>(response.content ?? {})[0];
-      if (!content?.schema) throw new Error(`${operationId} ${status} declares no body`);
+      if (!content?.schema) throw new Error(`${operationId} ${status} declares no body: check against a component instead ({ component, cite })`);
       return content.schema;
     },
   };

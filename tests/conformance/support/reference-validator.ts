@@ -11,8 +11,12 @@ const addFormats = addFormatsModule.default;
 
 const COMPONENTS_ID = 'https://firewatch.invalid/reference-components.json';
 
-/** What a response body is checked against: a reference operation's response, or a spec shape. */
-export type SchemaTarget = { reference: string; status: number } | SpecShape;
+/**
+ * What a response body is checked against: the response a reference operation declares;
+ * a reference component schema by name, where the operation declares no body but its
+ * siblings show what it answers (cite why); or a specification shape.
+ */
+export type SchemaTarget = { reference: string; status: number } | { component: string; cite: string } | SpecShape;
 
 export interface ReferenceValidator {
   /** Problems with `body`, one readable line each; empty when it conforms. */
@@ -42,14 +46,18 @@ export function createReferenceValidator(
   ajv.addKeyword({ keyword: 'example', schemaType: ['string', 'number', 'boolean', 'object', 'array', 'null'] });
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: components });
 
+  const schemaOf = (target: SchemaTarget): JsonObject => {
+    if ('reference' in target) return convertOpenApi30(reference.responseSchema(target.reference, target.status), COMPONENTS_ID) as JsonObject;
+    if ('spec' in target) return specShapeSchema(target, COMPONENTS_ID);
+    if (!(target.component in components)) throw new Error(`the reference has no component schema ${target.component}`);
+    return { $ref: `${COMPONENTS_ID}#/$defs/${target.component}` };
+  };
   const compiled = new Map<string, ValidateFunction>();
   const validatorFor = (target: SchemaTarget): ValidateFunction => {
-    const key = 'reference' in target ? `${target.reference} ${target.status}` : specShapeKey(target);
+    const key = 'reference' in target ? `${target.reference} ${target.status}` : 'component' in target ? `component:${target.component}` : specShapeKey(target);
     let fn = compiled.get(key);
     if (!fn) {
-      fn = ajv.compile('reference' in target
-        ? convertOpenApi30(reference.responseSchema(target.reference, target.status), COMPONENTS_ID) as JsonObject
-        : specShapeSchema(target, COMPONENTS_ID));
+      fn = ajv.compile(schemaOf(target));
       compiled.set(key, fn);
     }
     return fn;
