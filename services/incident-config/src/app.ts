@@ -5,6 +5,8 @@ import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
 import { createResourceModule, mountResources } from '@firewatch/resource-kit';
+import { createRecordReferencesRepository } from './data/record-references.repository.js';
+import type { ReferenceDeps } from './domain/record-references.js';
 import { resources } from './domain/resources/index.js';
 import { incidentConfigOpenApiDocument } from './http/incident-config.openapi.js';
 
@@ -17,7 +19,8 @@ export interface IncidentConfigDeps {
 }
 
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
-  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent }));
+  const resourceDeps: ReferenceDeps = { references: createRecordReferencesRepository() };
+  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps }));
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,

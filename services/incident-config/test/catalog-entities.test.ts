@@ -66,6 +66,22 @@ describe.each([
     expect(await h.db.knex(type).count({ n: '*' })).toEqual(before);
   });
 
+  it('accepts environment_ids and service_ids of the team only, naming the id that is not', async () => {
+    const env = (await h.call('POST', '/v1/environments', { body: { data: { type: 'environments', attributes: { name: `Env for ${type}` } } } })).body.data.id;
+    const theirs = (await h.call('POST', '/v1/services', { body: { data: { type: 'services', attributes: { name: `Theirs ${type}` } } }, principal: { team_id: 2 } })).body.data.id;
+    const ok = await create({ name: `Linked ${type}`, environment_ids: [env.toUpperCase()] });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.attributes.environment_ids).toEqual([env]);
+    const id = ok.body.data.id;
+    const bad = await h.call('PUT', `${path}/${id}`, { body: { data: { type, attributes: { environment_ids: [env], service_ids: [theirs] } } } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual(['/data/attributes/service_ids/0']);
+    const missing = await create({ name: `Dangling ${type}`, environment_ids: [randomUUID()] });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors[0].source.pointer).toBe('/data/attributes/environment_ids/0');
+    expect((await h.call('GET', `${path}/${id}`)).body.data.attributes.service_ids).toEqual([]);
+  });
+
   it('keeps names and external_ids unique per team, not across teams', async () => {
     expect((await create({ name: 'Unique one', external_id: 'u-1' })).status).toBe(201);
     const sameName = await create({ name: 'unique ONE' });

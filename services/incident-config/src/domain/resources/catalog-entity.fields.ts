@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FilterSpec } from '@firewatch/resource-kit';
 import { SLUG_PATTERN } from '@firewatch/resource-kit';
+import type { ReferencedTable } from '../record-references.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 
@@ -9,6 +10,8 @@ export const list = <T extends z.ZodType>(item: T, max: number) =>
   z.array(item).max(max).nullable().transform((v) => v ?? []);
 
 const text = (max = 255) => z.string().max(max).nullable();
+/** Stored as PostgreSQL writes uuids, so a listed id compares equal to the record's. */
+const recordId = z.uuid().transform((id) => id.toLowerCase());
 const chatRef = z.strictObject({ id: z.string().min(1).max(255), name: z.string().min(1).max(255) });
 
 /** Catalog property values. Whether each property exists in the catalog is the catalog's check, not this schema's. */
@@ -40,8 +43,8 @@ export const catalogEntityFields = {
   cortex_id: text(),
   opslevel_id: text(),
   service_now_ci_sys_id: text(),
-  environment_ids: list(z.uuid(), 100),
-  service_ids: list(z.uuid(), 100),
+  environment_ids: list(recordId, 100),
+  service_ids: list(recordId, 100),
   owner_group_ids: list(z.string().min(1).max(255), 100),
   owner_user_ids: list(z.number().int().positive(), 100),
   escalation_policy_id: text(),
@@ -61,6 +64,9 @@ export const CATALOG_ENTITY_ATTRIBUTES = [
 export const CATALOG_ENTITY_JSON_COLUMNS = [
   'notify_emails', 'environment_ids', 'service_ids', 'owner_group_ids', 'owner_user_ids', 'chat_channels', 'chat_aliases', 'properties',
 ] as const;
+
+/** Id lists naming records of this service: each id must be one of the team's (a 422 otherwise). */
+export const CATALOG_ENTITY_REFERENCES: Readonly<Record<string, ReferencedTable>> = { environment_ids: 'environments', service_ids: 'services' };
 
 /** The reference's list filters of both families; `name` and `slug` also take eq/not_eq/in/not_in. */
 export const catalogEntityFilters: Record<string, FilterSpec> = {
