@@ -17,7 +17,7 @@ const EXTRA_OPS: Record<FilterKind, readonly string[]> = {
   uuid: ['not_eq', 'in', 'not_in'],
   integer: ['not_eq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte'],
   date: ['gt', 'gte', 'lt', 'lte'],
-  boolean: [],
+  boolean: ['not_eq', 'in', 'not_in'],
   search: [],
 };
 
