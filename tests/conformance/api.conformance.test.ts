@@ -1,12 +1,17 @@
 import { type ConformanceOperation, describeOperation, fillPath } from './conformance-operation.js';
+import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
+import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
 import { identityOperations } from './operations/identity.operations.js';
+import { incidentRoleOperations } from './operations/incident-roles.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
 import { type ConformanceContext, startConformanceSystem } from './support/conformance-system.js';
 import { createReferenceValidator } from './support/reference-validator.js';
 
 /** Every operation of the API, called through the gateway of one running system. A new resource adds its rows here. */
-const OPERATIONS: ConformanceOperation[] = [...environmentOperations, ...webhookOperations, ...identityOperations];
+const OPERATIONS: ConformanceOperation[] = [
+  ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...webhookOperations, ...identityOperations, ...catalogEntityOperations,
+];
 
 const validator = createReferenceValidator();
 let ctx: ConformanceContext;

@@ -1,11 +1,15 @@
 import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
 import * as environments from './20261122-0001-environments.js';
+import * as catalogProperties from './20261123-0010-catalog-properties.js';
+import * as incidentRoles from './20261123-0011-incident-roles.js';
 import * as servicesFunctionalities from './20261123-0020-services-functionalities.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
   '20261122-0000-outbox': outboxMigration,
   '20261122-0001-environments': environments,
+  '20261123-0010-catalog-properties': catalogProperties,
+  '20261123-0011-incident-roles': incidentRoles,
   '20261123-0020-services-functionalities': servicesFunctionalities,
 };

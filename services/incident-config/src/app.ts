@@ -5,6 +5,8 @@ import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
 import { createResourceModule, mountResources } from '@firewatch/resource-kit';
+import { createCatalogPropertiesRepository } from './data/catalog-properties.repository.js';
+import type { IncidentConfigResourceDeps } from './domain/catalog-properties.lookup.js';
 import { createRecordReferencesRepository } from './data/record-references.repository.js';
 import type { ReferenceDeps } from './domain/record-references.js';
 import { resources } from './domain/resources/index.js';
@@ -19,7 +21,10 @@ export interface IncidentConfigDeps {
 }
 
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
-  const resourceDeps: ReferenceDeps = { references: createRecordReferencesRepository() };
+  const resourceDeps: IncidentConfigResourceDeps & ReferenceDeps = {
+    catalogProperties: createCatalogPropertiesRepository(),
+    references: createRecordReferencesRepository(),
+  };
   const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps }));
   return createServiceApp({
     logger: deps.logger,

@@ -65,12 +65,14 @@ describe('environments', () => {
     expect((await call('GET', `/v1/environments/${id}`)).body.data.id).toBe(id);
     expect((await call('GET', '/v1/environments/production-eu')).body.data.id).toBe(id);
 
+    const property = await call('POST', '/v1/environments/properties', { body: { data: { type: 'catalog_properties', attributes: { name: 'Region', kind: 'text' } } } });
+    const catalog_property_id = property.body.data.id;
     const updated = await call('PUT', `/v1/environments/${id}`, {
-      body: { data: { id, type: 'environments', attributes: { description: 'Main', properties: [{ catalog_property_id: randomUUID(), value: 'x' }] } } },
+      body: { data: { id, type: 'environments', attributes: { description: 'Main', properties: [{ catalog_property_id, value: 'x' }] } } },
     });
     expect(updated.status).toBe(200);
     expect(updated.body.data.attributes).toMatchObject({ name: 'Production EU', description: 'Main' });
-    expect(updated.body.data.attributes.properties).toHaveLength(1);
+    expect(updated.body.data.attributes.properties).toEqual([{ catalog_property_id, value: 'x' }]);
 
     const list = await call('GET', '/v1/environments');
     expect(list.status).toBe(200);

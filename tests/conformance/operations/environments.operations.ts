@@ -1,4 +1,5 @@
 import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
+import { environmentProperty } from './catalog-properties.operations.js';
 
 const environment = (attributes: Record<string, unknown>) => ({ data: { type: 'environments', attributes } });
 const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
@@ -7,11 +8,11 @@ const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
 export const environmentOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/environments', variant: 'every attribute set',
-    request: () => ({
+    request: async (ctx) => ({
       body: environment({
         name: 'Production EU', description: 'Live traffic', color: '#FF0000', position: 1, external_id: 'prod-eu',
         notify_emails: ['oncall@example.com'], chat_channels: [{ id: 'C1', name: 'ops' }], chat_aliases: [{ id: 'S1', name: 'sre' }],
-        properties: [{ catalog_property_id: '5a3e9c1e-0000-4000-8000-000000000001', value: 'eu-west-1' }],
+        properties: [{ catalog_property_id: await environmentProperty(ctx), value: 'eu-west-1' }],
       }),
     }),
     status: 201, schema: { reference: 'createEnvironment', status: 201 },

@@ -1,7 +1,9 @@
 import type { AnyResourceDefinition } from '@firewatch/resource-kit';
+import { catalogProperties } from './catalog-properties.resource.js';
 import { environments } from './environments.resource.js';
 import { functionalities } from './functionalities.resource.js';
+import { incidentRoles } from './incident-roles.resource.js';
 import { services } from './services.resource.js';
 
 /** Every resource incident-config serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [environments, services, functionalities];
+export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities];

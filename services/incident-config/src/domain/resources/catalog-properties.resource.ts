@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { defineResource } from '@firewatch/resource-kit';
+import { CATALOG_TYPES } from '../catalog-properties.lookup.js';
+
+const KINDS = ['text', 'reference', 'boolean', 'service', 'functionality', 'environment', 'group', 'cause', 'incident_type', 'user'] as const;
+const MANAGED_BY = ['web', 'admin_web', 'api', 'terraform', 'pulumi', 'backstage', 'catalog_sync'] as const;
+
+const writable = {
+  name: z.string().trim().min(1).max(255),
+  kind: z.enum(KINDS),
+  kind_catalog_id: z.string().max(255).nullable(),
+  position: z.number().int().min(0).max(1_000_000).nullable(),
+  required: z.boolean(),
+  // Accepted as the reference does; the collection path decides the catalog (see below).
+  catalog_type: z.enum(CATALOG_TYPES),
+  external_id: z.string().min(1).max(255).nullable(),
+};
+
+/** The catalogs served here, each at its family's `properties` path. */
+const catalogs = [
+  { path: '/v1/functionalities/properties', catalog_type: 'functionality', family: 'functionalities' },
+  { path: '/v1/services/properties', catalog_type: 'service', family: 'services' },
+  { path: '/v1/environments/properties', catalog_type: 'environment', family: 'environments' },
+] as const;
+
+/**
+ * Catalog properties (spec 2.4, FAMILIES 4.3): the custom fields of a catalog, at most
+ * 50 per catalog. A property is created under its catalog's path, which fixes
+ * `catalog_type` (a different one in the body is ignored, as the reference does), and is
+ * read, changed and deleted at `/v1/catalog_properties/{id}`. It cannot move to another
+ * catalog: its values live on that catalog's records. Deleting it removes those values
+ * (a trigger of the migration, in the same transaction).
+ */
+export const catalogProperties = defineResource({
+  type: 'catalog_properties',
+  path: '/v1/catalog_properties',
+  collections: catalogs.map(({ path, catalog_type, family }) => ({
+    path, fixed: { catalog_type }, summary: `${family} catalog`,
+  })),
+  table: 'catalog_properties',
+  event: 'catalog_property',
+  permission: { scope: 'ir.catalogs', side: 'ir' },
+  summary: { singular: 'catalog property', plural: 'catalog properties' },
+  create: z.strictObject({ ...writable, multiple: z.boolean() }).partial().required({ name: true, kind: true }),
+  update: z.strictObject(writable).partial(),
+  attributes: [
+    'catalog_id', 'name', 'slug', 'kind', 'kind_catalog_id', 'multiple', 'position', 'required', 'catalog_type',
+    'external_id', 'managed_by',
+  ],
+  attributeSchemas: {
+    catalog_id: { type: ['string', 'null'], description: 'Null for the built-in catalogs (environments, services, functionalities).' },
+    slug: { type: 'string' },
+    managed_by: { type: 'string', enum: [...MANAGED_BY], description: 'Which source manages this property (read-only).' },
+  },
+  slug: { from: 'name' },
+  filters: { slug: 'string', name: 'string', kind: 'string', created_at: 'date' },
+  sorts: ['created_at', 'updated_at', 'position'],
+  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  updateMethods: ['put'],
+  limit: { max: 50, per: 'catalog_type', detail: 'exceeds max fields per catalog' },
+  unique: {
+    catalog_properties_team_id_catalog_type_external_id_unique: {
+      pointer: '/data/attributes/external_id', detail: 'Another property of this catalog has this external_id.',
+    },
+  },
+  validate(attributes, ctx) {
+    if (!ctx.existing || attributes.catalog_type === undefined || attributes.catalog_type === ctx.existing.catalog_type) return [];
+    return [{ pointer: '/data/attributes/catalog_type', code: 'immutable', detail: 'A property cannot move to another catalog; create one there instead.' }];
+  },
+  defaults: (attributes) => ({ multiple: false, required: false, managed_by: 'api', ...attributes }),
+});
