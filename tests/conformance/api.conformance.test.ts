@@ -1,5 +1,4 @@
 import { type ConformanceOperation, describeOperation, fillPath } from './conformance-operation.js';
-import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
 import { identityOperations } from './operations/identity.operations.js';
@@ -10,7 +9,7 @@ import { createReferenceValidator } from './support/reference-validator.js';
 
 /** Every operation of the API, called through the gateway of one running system. A new resource adds its rows here. */
 const OPERATIONS: ConformanceOperation[] = [
-  ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...webhookOperations, ...identityOperations, ...catalogEntityOperations,
+  ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...webhookOperations, ...identityOperations,
 ];
 
 const validator = createReferenceValidator();
