@@ -1,4 +1,5 @@
 import { type ConformanceOperation, describeOperation, fillPath } from './conformance-operation.js';
+import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
 import { identityOperations } from './operations/identity.operations.js';
@@ -10,6 +11,8 @@ import { createReferenceValidator } from './support/reference-validator.js';
 /** Every operation of the API, called through the gateway of one running system. A new resource adds its rows here. */
 const OPERATIONS: ConformanceOperation[] = [
   ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...webhookOperations, ...identityOperations,
+  // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
+  ...catalogEntityOperations,
 ];
 
 const validator = createReferenceValidator();

@@ -29,6 +29,29 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
     },
   ],
+  service: [
+    {
+      because: 'spec 2.11 names chat lists chat_* where the reference says slack_* (DESIGN.md: the specification wins on field names)',
+      renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
+    },
+    {
+      because: "the reference's own new_service writes show_uptime, show_uptime_last_days and opsgenie_team_id, and its list filter and bulk entity name opslevel_id: what is written is read back",
+      adds: {
+        show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] },
+        opsgenie_team_id: nullable('string'), opslevel_id: nullable('string'),
+      },
+    },
+  ],
+  functionality: [
+    {
+      because: 'spec 2.11 names chat lists chat_* where the reference says slack_* (DESIGN.md: the specification wins on field names)',
+      renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
+    },
+    {
+      because: "the reference's own new_functionality writes show_uptime and show_uptime_last_days, and its list filter and bulk entity name opslevel_id: what is written is read back",
+      adds: { show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] }, opslevel_id: nullable('string') },
+    },
+  ],
   webhooks_endpoint: [
     {
       because: 'spec 6: the list of event types is not given; ours is the catalog GET /v1/webhooks/event_types serves',
