@@ -119,19 +119,39 @@ describe('functionalities bulk_upsert', () => {
   });
 });
 
+describe('environments bulk_upsert fields', () => {
+  it("writes values of the environments catalog's properties, and names the entity whose field is another catalog's", async () => {
+    const property = async (family: string) => (await h.call('POST', `/v1/${family}/properties`, {
+      body: { data: { type: 'catalog_properties', attributes: { name: `${family} region`, kind: 'text' } } },
+    })).body.data.id as string;
+    const [region, tier] = [await property('environments'), await property('services')];
+    const ok = await upsert('environments', [{ external_id: 'env-fields', name: 'Env fields', fields: [{ catalog_field_id: region, value: 'eu' }] }]);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data[0].attributes.properties).toEqual([{ catalog_property_id: region, value: 'eu' }]);
+    const bad = await upsert('environments', [
+      { external_id: 'env-fields-2', name: 'Env fields 2' },
+      { external_id: 'env-fields', fields: [{ catalog_property_id: tier, value: '1' }] },
+    ]);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([expect.objectContaining({ index: 1, external_id: 'env-fields', errors: [expect.stringContaining('service catalog')] })]);
+    expect(await rows('environments', ['env-fields-2'])).toBe(0);
+  });
+});
+
 describe.each([
   ['services', 'service', { github_repository_name: 'acme/api', alerts_email_enabled: true }],
   ['environments', 'environment', { color: '#FF0000', notify_emails: ['ops@example.com'] }],
 ])('%s bulk_upsert', (type, event, extra) => {
   it('creates, then updates only what changed, one event per record written', async () => {
+    const [created, updated] = [await outbox(`${event}.created`), await outbox(`${event}.updated`)];
     const first = await upsert(type, [{ external_id: `${type}-1`, name: `${type} one`, ...extra }, { external_id: `${type}-2`, name: `${type} two` }]);
     expect(first.status).toBe(200);
     expect(first.body.data[0]).toMatchObject({ type, attributes: { external_id: `${type}-1`, ...extra } });
     const second = await upsert(type, [{ external_id: `${type}-1`, description: 'now described' }, { external_id: `${type}-2`, name: `${type} two` }]);
     expect(second.status).toBe(200);
     expect(second.body.data[0].attributes).toMatchObject({ name: `${type} one`, description: 'now described', ...extra });
-    expect(await outbox(`${event}.created`)).toBe(2);
-    expect(await outbox(`${event}.updated`)).toBe(1);
+    expect(await outbox(`${event}.created`)).toBe(created + 2);
+    expect(await outbox(`${event}.updated`)).toBe(updated + 1);
   });
 
   it('refuses the attributes its reference entity does not have', async () => {
