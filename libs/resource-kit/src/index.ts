@@ -13,6 +13,7 @@ export type {
   ActionContext, ActionResult, ActionSpec, ChildSpec, CollectionRoute, LimitSpec, ParentSpec, RelationshipSpec,
   ResourceWrites, Row, SourceSpec, Transaction, Visibility, VisibilityClause,
 } from './resource-shapes.js';
+export { defineAction } from './resource-shapes.js';
 export { createResourceRepository, type ResourceRepository } from './resource.repository.js';
 export { createResourceService, type ResourceService, type EventWriter } from './resource.service.js';
 export { resourceRoutes, mountRoutes, listQuerySpec, type RouteEntry } from './resource.routes.js';

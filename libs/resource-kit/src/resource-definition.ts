@@ -64,7 +64,8 @@ export interface ResourceDefinition<D = unknown> {
   includes?: Record<string, IncludeLoader>;
   relationships?: Record<string, RelationshipSpec>;
   children?: Record<string, ChildSpec>;
-  actions?: readonly ActionSpec<D>[];
+  // An action's body type is its own; the list holds actions of any body.
+  actions?: readonly ActionSpec<D, any>[];
   limit?: LimitSpec<D>;
   /** Narrows list, get, update and delete alike (e.g. private dashboards). */
   visibility?: Visibility;

@@ -60,13 +60,13 @@ export interface ChildSpec {
   present?(row: Row): unknown;
 }
 
-/** What an action's `run` receives. */
-export interface ActionContext<D> {
+/** What an action's `run` receives; `B` is its parsed body. */
+export interface ActionContext<D, B = unknown> {
   principal: Principal;
   tx: Transaction;
   deps: D;
   /** The request body, parsed by the action's `body` schema. */
-  body: unknown;
+  body: B;
   /** The path parameters (a nested collection's parent param, the item's `id`). */
   params: Record<string, string>;
   /** Collection actions of a nested resource: the parent, loaded as for a list (404 if hidden). */
@@ -82,7 +82,7 @@ export interface ResourceWrites {
   create(attributes: Row): Promise<ResourceObject>;
   update(existing: Row, attributes: Row): Promise<ResourceObject>;
   remove(existing: Row): Promise<ResourceObject>;
-  /** Rows of the caller's team (and visibility) with these column values. */
+  /** Rows of the caller's team (and visibility) with these column values; an array value matches any of its elements. */
   findWhere(where: Row): Promise<Row[]>;
   serialize(row: Row): ResourceObject;
 }
@@ -93,8 +93,11 @@ export interface ActionResult {
   document?: unknown;
 }
 
-/** An operation beyond CRUD: `POST /v1/functionalities/bulk_upsert`, `POST .../{id}/deliver`. */
-export interface ActionSpec<D = unknown> {
+/**
+ * An operation beyond CRUD: `POST /v1/functionalities/bulk_upsert`, `POST .../{id}/deliver`.
+ * Declare it with `defineAction` so `run` sees the body its schema parses.
+ */
+export interface ActionSpec<D = unknown, B = unknown> {
   /** Names the operation (`bulk_upsert` gives operationId `bulk_upsert_functionalities`). */
   name: string;
   on: 'collection' | 'item';
@@ -104,11 +107,21 @@ export interface ActionSpec<D = unknown> {
   /** Capabilities needed, team-wide for collection actions, on the record for item actions. */
   capabilities: readonly Capability[];
   /** Validates the raw JSON body (422 with pointers); without it the body is not read. */
-  body?: z.ZodType;
+  body?: z.ZodType<B>;
+  /**
+   * A record-scoped key meets a 404 here before anything else is judged, so that it
+   * cannot learn from the answers which records exist (bulk upsert by external_id).
+   */
+  hiddenFromRecordKeys?: boolean;
   /** OpenAPI: the success response's schema and a line of description. */
   response?: { status?: number; schema?: Record<string, unknown>; description?: string };
   summary?: string;
-  run(ctx: ActionContext<D>): Promise<ActionResult>;
+  run(ctx: ActionContext<D, B>): Promise<ActionResult>;
+}
+
+/** Declares an action; typed so that `run` receives what `body` parses. */
+export function defineAction<D = unknown, B = unknown>(action: ActionSpec<D, B>): ActionSpec<D, B> {
+  return action;
 }
 
 /**

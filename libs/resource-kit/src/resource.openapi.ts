@@ -102,7 +102,7 @@ function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path:
     security,
     parameters: pathParameters(path, def),
     ...(body ? { requestBody: body } : {}),
-    responses: { [status]: { description: action.response?.description ?? 'success', ...answer }, ...errors(400, 401, 403, ...(action.on === 'item' ? [404] : []), 409, 415, 422, 429) },
+    responses: { [status]: { description: action.response?.description ?? 'success', ...answer }, ...errors(400, 401, 403, ...(action.on === 'item' || action.hiddenFromRecordKeys ? [404] : []), 409, 415, 422, 429) },
   };
 }
 

@@ -199,6 +199,7 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
     /** Runs an action in one transaction: capabilities, body, the record for item actions. */
     async act(action: ActionSpec<unknown>, principal: Principal, rawBody: unknown, params: Record<string, string>, idOrSlug?: string) {
       const [first, ...rest] = action.capabilities;
+      if (action.hiddenFromRecordKeys && principal.record_ids !== null) throw new NotFoundError();
       if (idOrSlug === undefined) for (const c of action.capabilities) can(principal, c);
       let body: unknown;
       if (action.body) {

@@ -33,7 +33,10 @@ function clause(w: Knex.QueryBuilder, table: string, c: VisibilityClause): void 
 /** Narrows `q` over `table` to the rows `scope` admits. */
 export function applyScope(q: Knex.QueryBuilder, table: string, scope: RowScope): Knex.QueryBuilder {
   q.where(`${table}.team_id`, scope.teamId);
-  for (const [column, value] of Object.entries(scope.where ?? {})) q.where(`${table}.${column}`, value as never);
+  for (const [column, value] of Object.entries(scope.where ?? {})) {
+    if (Array.isArray(value)) q.whereIn(`${table}.${column}`, value);
+    else q.where(`${table}.${column}`, value as never);
+  }
   if (scope.recordIds) q.whereIn(`${table}.id`, [...scope.recordIds]);
   if (scope.ids) q.whereIn(`${table}.id`, [...scope.ids]);
   for (const clauses of scope.narrowings ?? []) {

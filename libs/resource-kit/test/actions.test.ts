@@ -17,6 +17,8 @@ describe('a collection action', () => {
 
     const forbidden = await kit.call('POST', '/v1/red/tags/bulk_delete', { ids: [a.id] }, { capabilities: ['read'] });
     expect(forbidden.status).toBe(403);
+    // A record key may not even learn that the action would judge its ids.
+    expect((await kit.call('POST', '/v1/red/tags/bulk_delete', { ids: ['nope'] }, { record_ids: [a.id] })).status).toBe(404);
 
     const before = (await kit.events()).length;
     const partial = await kit.call('POST', '/v1/red/tags/bulk_delete', { ids: [a.id, '00000000-0000-4000-8000-000000000000'] });

@@ -113,7 +113,7 @@ describe('functionalities bulk_upsert', () => {
   // The kit checks an action's capabilities before `run`, where a record-scoped key
   // lacking team-wide create is a 403; FAMILIES.md §5 wants 404. Reported to the kit's
   // owner; this turns red (then drop `.failing`) once the kit answers 404.
-  it.failing('answers a record-scoped key 404 whatever the external_id', async () => {
+  it('answers a record-scoped key 404 whatever the external_id', async () => {
     const res = await upsert('functionalities', [{ external_id: 'anything', name: 'Any' }], { record_ids: ['8b0c5a9e-2f1d-4c53-9d1e-1a2b3c4d5e6f'] });
     expect(res.status).toBe(404);
   });

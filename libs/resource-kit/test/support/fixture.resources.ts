@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '@firewatch/errors';
-import { defineResource, type Row } from '../../src/index.js';
+import { defineAction, defineResource, type Row } from '../../src/index.js';
 
 /**
  * Small declarations exercising each kit key, over the tables of kit-harness.ts:
@@ -69,11 +69,10 @@ export const tags = defineResource({
   create: z.strictObject({ name: z.string().min(1) }),
   update: z.strictObject({ name: z.string().min(1) }).partial(),
   attributes: ['name', 'color'],
-  actions: [{
-    name: 'bulk_delete', on: 'collection', capabilities: ['delete'], body: bulkDelete,
-    async run({ body, resource }) {
-      const { ids } = body as z.infer<typeof bulkDelete>;
-      const byId = new Map((await resource.findWhere({})).map((r) => [String(r.id), r]));
+  actions: [defineAction({
+    name: 'bulk_delete', on: 'collection', capabilities: ['delete'], body: bulkDelete, hiddenFromRecordKeys: true,
+    async run({ body: { ids }, resource }) {
+      const byId = new Map((await resource.findWhere({ id: ids })).map((r) => [String(r.id), r]));
       const removed = [];
       for (const [i, id] of ids.entries()) {
         // All or nothing: a later unknown id undoes the deletes before it.
@@ -82,7 +81,7 @@ export const tags = defineResource({
       }
       return { document: { data: removed } };
     },
-  }],
+  })],
 });
 
 export const tallies = defineResource({

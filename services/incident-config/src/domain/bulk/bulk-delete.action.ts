@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ActionSpec } from '@firewatch/resource-kit';
+import { defineAction } from '@firewatch/resource-kit';
 import type { BulkFamily } from './bulk-family.js';
 
 /** Provenances a prune may name; records made in the web app are never pruned (the reference excludes web/admin_web). */
@@ -17,11 +17,12 @@ const ids = { type: 'array', items: { type: 'string' } };
  * prunes every record of one provenance except those kept, in one transaction, each
  * through the declaration's delete (one `*.deleted` event per record).
  */
-export function bulkDeleteAction(family: BulkFamily): ActionSpec {
-  return {
+export function bulkDeleteAction(family: BulkFamily) {
+  return defineAction({
     name: 'bulk_delete',
     on: 'collection',
     capabilities: ['delete'],
+    hiddenFromRecordKeys: true,
     body,
     summary: `Delete ${family.type} by external_id, or prune those of one provenance`,
     response: {
@@ -30,12 +31,11 @@ export function bulkDeleteAction(family: BulkFamily): ActionSpec {
         properties: { data: { type: 'object', properties: { deleted_external_ids: ids, failed_external_ids: ids, not_found_external_ids: ids } } },
       },
     },
-    async run({ body: parsed, resource }) {
-      const request = parsed as z.infer<typeof body>;
+    async run({ body: request, resource }) {
       const deleted: string[] = [];
       const notFound: string[] = [];
       if ('external_ids' in request) {
-        const rows = new Map((await resource.findWhere({})).map((r) => [r.external_id, r]));
+        const rows = new Map((await resource.findWhere({ external_id: request.external_ids })).map((r) => [r.external_id, r]));
         for (const externalId of new Set(request.external_ids)) {
           const row = rows.get(externalId);
           if (!row) {
@@ -57,5 +57,5 @@ export function bulkDeleteAction(family: BulkFamily): ActionSpec {
       // Nothing blocks deleting a catalog record yet, so no external_id can fail.
       return { document: { data: { deleted_external_ids: deleted, failed_external_ids: [], not_found_external_ids: notFound } } };
     },
-  };
+  });
 }

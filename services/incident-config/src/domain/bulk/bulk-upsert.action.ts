@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { zodIssuesToValidation } from '@firewatch/jsonapi';
-import type { ActionSpec, ResourceWrites, Row } from '@firewatch/resource-kit';
+import { defineAction, type ResourceWrites, type Row } from '@firewatch/resource-kit';
 import { asEntityError, entityErrors, type BulkFamily, type EntityProblem } from './bulk-family.js';
 import { changedAttributes, mergeFields } from './bulk-merge.js';
 
@@ -69,19 +69,21 @@ async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | un
  * external_id, created or updated with only the attributes present, all or nothing in
  * the action's transaction, through the declaration's own writes (checks and events).
  */
-export function bulkUpsertAction(family: BulkFamily): ActionSpec {
+export function bulkUpsertAction(family: BulkFamily) {
   const entity = entitySchema(family);
-  return {
+  return defineAction({
     name: 'bulk_upsert',
     on: 'collection',
     capabilities: ['create', 'update'],
+    // A record-scoped key must not learn which external_ids exist.
+    hiddenFromRecordKeys: true,
     body: bodySchema(entity),
     summary: `Create or update up to ${MAX_ENTITIES} ${family.type} by external_id`,
     response: { schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: `#/components/schemas/${family.type}_resource` } } } } },
-    async run({ body, resource }) {
-      const { entities: raw } = body as z.infer<ReturnType<typeof bodySchema>>;
+    async run({ body: { entities: raw }, resource }) {
+      const keys = raw.map((e) => e.external_id).filter((k): k is string => typeof k === 'string');
       const existing = new Map<string, Row>();
-      for (const row of await resource.findWhere({})) if (typeof row.external_id === 'string') existing.set(row.external_id, row);
+      for (const row of await resource.findWhere({ external_id: keys })) existing.set(String(row.external_id), row);
       const { entities, problems } = judge(raw, entity, existing);
       if (problems.length) throw entityErrors(problems);
       const data = [];
@@ -94,5 +96,5 @@ export function bulkUpsertAction(family: BulkFamily): ActionSpec {
       }
       return { document: { data } };
     },
-  };
+  });
 }
