@@ -58,5 +58,9 @@ function closeAttributes(schema: JsonObject): void {
   const data = schema.properties?.data;
   const resource = data?.type === 'array' ? data.items : data;
   const attributes = resource?.properties?.attributes;
-  if (attributes && attributes.additionalProperties === undefined) attributes.unevaluatedProperties = false;
+  if (!attributes || attributes.additionalProperties !== undefined) return;
+  // A bare $ref (bulk upsert's items) needs its type beside it for ajv's strict types; 2019-09
+  // lets unevaluatedProperties see what the $ref evaluates.
+  if (attributes.$ref && !attributes.type) attributes.type = 'object';
+  attributes.unevaluatedProperties = false;
 }
