@@ -80,7 +80,8 @@ export interface ActionContext<D, B = unknown> {
 /** Create, update and delete of the resource inside an action's transaction. */
 export interface ResourceWrites {
   create(attributes: Row): Promise<ResourceObject>;
-  update(existing: Row, attributes: Row): Promise<ResourceObject>;
+  /** `event` names the action in the event type (`mitigated` gives `incident.mitigated`); default `updated`. */
+  update(existing: Row, attributes: Row, event?: string): Promise<ResourceObject>;
   remove(existing: Row): Promise<ResourceObject>;
   /** Rows of the caller's team (and visibility) with these column values; an array value matches any of its elements. */
   findWhere(where: Row): Promise<Row[]>;
@@ -144,8 +145,13 @@ export type VisibilityClause =
   /** A row of `table` whose `key` is this record's id and that matches `where`. */
   | { granted: { table: string; key: string; where: Row } };
 
-/** Rows a principal may see beyond the team boundary; null: all of the team's. */
-export type Visibility = (principal: Principal) => readonly VisibilityClause[] | null;
+/**
+ * The rows a principal may act on within its team; null: all of them. Asked with
+ * `read` for what it may see (anything else is a 404), and with `update` or `delete`
+ * for what it may change among those (a visible row outside is a 403), e.g. a
+ * dashboard its owner shared read-only.
+ */
+export type Visibility = (principal: Principal, action: Capability) => readonly VisibilityClause[] | null;
 
 /** A read-only collection computed rather than stored (`GET /v1/shifts`). */
 export interface SourceSpec<D = unknown> {

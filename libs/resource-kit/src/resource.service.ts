@@ -1,5 +1,5 @@
 import { authorize, type Capability, type Principal } from '@firewatch/auth';
-import { ConflictError, NotFoundError, ValidationError } from '@firewatch/errors';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@firewatch/errors';
 import { zodIssuesToValidation, type ListQuery, type Page, type ResourceObject } from '@firewatch/jsonapi';
 import type { AnyResourceDefinition, HookContext } from './resource-definition.js';
 import type { ActionSpec, CollectionRoute, ResourceWrites, Row, Transaction, VisibilityClause } from './resource-shapes.js';
@@ -43,9 +43,9 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
   const can = (principal: Principal, action: Capability, row?: Row) =>
     authorize(principal, { ...def.permission, action, recordId: row?.id === undefined ? undefined : String(row.id), ownerGroupIds: row && ownerGroupsOf(row) });
 
-  function scopeFor(principal: Principal, where?: Row): RowScope {
+  function scopeFor(principal: Principal, where?: Row, action: Capability = 'read'): RowScope {
     const narrowings: (readonly VisibilityClause[])[] = [];
-    const visible = def.visibility?.(principal);
+    const visible = def.visibility?.(principal, action);
     if (visible) narrowings.push(visible);
     if (def.ownerGroups && principal.group_ids !== null) narrowings.push([{ column: def.ownerGroups.column, overlaps: principal.group_ids }]);
     return { teamId: principal.team_id, where, recordIds: principal.record_ids, narrowings };
@@ -57,6 +57,9 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
     if (!row) throw new NotFoundError(`No ${noun} with id${def.slug ? ' or slug' : ''} "${idOrSlug}".`);
     if (def.parent && parent) await parent.visible(tx, principal, String(row[def.parent.column]));
     can(principal, action, row);
+    if (action !== 'read' && def.visibility?.(principal, action) && !(await repository.find(tx, scopeFor(principal, undefined, action), String(row.id)))) {
+      throw new ForbiddenError(`You may see this ${noun} but not ${action} it.`, { code: 'not_granted' });
+    }
     return row;
   }
 
@@ -107,7 +110,7 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
     return { ...record, attributes: { ...record.attributes, ...def.revealOnCreate(attrs, row) } };
   }
 
-  async function updateIn(tx: Transaction, principal: Principal, existing: Row, attributes: Row): Promise<ResourceObject> {
+  async function updateIn(tx: Transaction, principal: Principal, existing: Row, attributes: Row, event = 'updated'): Promise<ResourceObject> {
     const ctx: HookContext = { principal, tx, existing, deps };
     if (def.ownerGroups && def.ownerGroups.column in attributes) {
       authorize(principal, { ...def.permission, action: 'update', ownerGroupIds: (attributes[def.ownerGroups.column] as string[] | null) ?? [], assigning: true });
@@ -118,7 +121,7 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
     await repository.writeChildren(tx, String(existing.id), attributes);
     const [row] = await repository.attachChildren(tx, [updated]);
     const record = serialize(def, row);
-    await emit(tx, principal, 'updated', record);
+    await emit(tx, principal, event, record);
     return record;
   }
 
@@ -131,7 +134,7 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
 
   const writesIn = (tx: Transaction, principal: Principal): ResourceWrites => ({
     create: (attributes) => createIn(tx, principal, attributes, {}),
-    update: (existing, attributes) => { can(principal, 'update', existing); return updateIn(tx, principal, existing, attributes); },
+    update: (existing, attributes, event) => { can(principal, 'update', existing); return updateIn(tx, principal, existing, attributes, event); },
     remove: (existing) => { can(principal, 'delete', existing); return removeIn(tx, principal, existing); },
     findWhere: (where) => repository.findAll(tx, scopeFor(principal, where)),
     serialize: (row) => serialize(def, row),

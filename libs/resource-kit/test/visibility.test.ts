@@ -8,13 +8,14 @@ const board = (attributes: Record<string, unknown>) => ({ data: { type: 'boards'
 const owner = { user_id: 10 };
 const stranger = { user_id: 11 };
 const grantee = { user_id: 12 };
+const editor = { user_id: 13 };
 
 describe('a visibility rule', () => {
   let hidden: any;
   beforeAll(async () => {
     hidden = (await kit.call('POST', '/v1/boards', board({ name: 'Private', is_private: true }), owner)).body.data;
     await kit.call('POST', '/v1/boards', board({ name: 'Public' }), owner);
-    await kit.db.knex('board_grants').insert({ board_id: hidden.id, user_id: grantee.user_id });
+    await kit.db.knex('board_grants').insert([{ board_id: hidden.id, user_id: grantee.user_id }, { board_id: hidden.id, user_id: editor.user_id, can_edit: true }]);
   });
 
   it('hides a private record from list, get, update and delete, for anyone but its owner and grantees', async () => {
@@ -27,6 +28,15 @@ describe('a visibility rule', () => {
     expect((await kit.call('DELETE', `/v1/boards/${hidden.id}`, undefined, stranger)).status).toBe(404);
     expect((await kit.db.knex('boards').where({ id: hidden.id }).first()).name).toBe('Private');
     expect((await kit.call('GET', `/v1/boards/${hidden.id}`, undefined, grantee)).status).toBe(200);
+  });
+
+  it('lets a read-only grantee see but not change, and an editing grantee change', async () => {
+    const readOnly = await kit.call('PATCH', `/v1/boards/${hidden.id}`, board({ name: 'x' }), grantee);
+    expect(readOnly.status).toBe(403);
+    expect(readOnly.body.errors[0].code).toBe('not_granted');
+    expect((await kit.call('DELETE', `/v1/boards/${hidden.id}`, undefined, grantee)).status).toBe(403);
+    expect((await kit.call('PATCH', `/v1/boards/${hidden.id}`, board({ name: 'Private!' }), editor)).status).toBe(200);
+    expect((await kit.db.knex('boards').where({ id: hidden.id }).first()).name).toBe('Private!');
   });
 });
 

@@ -18,7 +18,13 @@ export const boards = defineResource({
   jsonColumns: ['owner_group_ids'],
   slug: { from: 'name' },
   ownerGroups: { column: 'owner_group_ids' },
-  visibility: (p) => [{ column: 'is_private', equals: false }, { column: 'owner_user_id', equals: p.user_id }, { granted: { table: 'board_grants', key: 'board_id', where: { user_id: p.user_id } } }],
+  // Anyone sees public boards; private ones their owner and grantees. Changing a board
+  // takes its ownership, a public board, or an editing grant.
+  visibility: (p, action) => [
+    { column: 'is_private', equals: false },
+    { column: 'owner_user_id', equals: p.user_id },
+    { granted: { table: 'board_grants', key: 'board_id', where: action === 'read' ? { user_id: p.user_id } : { user_id: p.user_id, can_edit: true } } },
+  ],
   defaults: (a, ctx) => ({ is_private: false, owner_group_ids: [], ...a, owner_user_id: ctx.principal.user_id }),
 });
 

@@ -31,6 +31,7 @@ async function createTables(knex: Knex): Promise<void> {
   await knex.schema.createTable('board_grants', (t) => {
     t.uuid('board_id').notNullable().references('boards.id').onDelete('CASCADE');
     t.integer('user_id').notNullable();
+    t.boolean('can_edit').notNullable().defaultTo(false);
   });
   await knex.schema.createTable('cards', (t) => {
     base(t);
