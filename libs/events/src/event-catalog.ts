@@ -4,7 +4,7 @@ export const EVENTS_EXCHANGE = 'firewatch.events';
 /** Where consumer queues dead-letter messages that exceeded their delivery limit. */
 export const EVENTS_DLX = 'firewatch.events.dlx';
 
-const INCIDENT_TYPES = ['created', 'updated', 'mitigated', 'resolved', 'cancelled', 'deleted'].map((a) => `incident.${a}`);
+const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolved', 'cancelled', 'restarted', 'deleted'].map((a) => `incident.${a}`);
 
 /** Resources whose changes emit `<resource>.created|updated|deleted` (singular snake_case). */
 const CRUD_RESOURCES = [

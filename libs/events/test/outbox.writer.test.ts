@@ -12,12 +12,12 @@ afterAll(async () => { await db?.drop(); });
 describe('event catalog', () => {
   it('holds the incident lifecycle, incident events and CRUD events of every resource', () => {
     expect(EVENT_TYPES).toEqual(expect.arrayContaining([
-      'incident.created', 'incident.mitigated', 'incident.resolved', 'incident.cancelled', 'incident.deleted',
+      'incident.created', 'incident.in_triage', 'incident.mitigated', 'incident.resolved', 'incident.cancelled', 'incident.restarted', 'incident.deleted',
       'incident_event.updated', 'environment.created', 'schedule_rotation_active_day.deleted',
       'webhooks_endpoint.updated', 'api_key.deleted', 'alert_retrigger_rule.created',
     ]));
-    // 6 incident types + 23 resources × 3.
-    expect(EVENT_TYPES).toHaveLength(6 + 23 * 3);
+    // 8 incident types + 23 resources × 3.
+    expect(EVENT_TYPES).toHaveLength(8 + 23 * 3);
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
     expect(Object.isFrozen(EVENT_TYPES)).toBe(true);
   });

@@ -4,6 +4,7 @@ import * as environments from './20261122-0001-environments.js';
 import * as catalogProperties from './20261123-0010-catalog-properties.js';
 import * as incidentRoles from './20261123-0011-incident-roles.js';
 import * as servicesFunctionalities from './20261123-0020-services-functionalities.js';
+import * as incidents from './20261123-0050-incidents.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -12,4 +13,5 @@ export const migrations: Migrations = {
   '20261123-0010-catalog-properties': catalogProperties,
   '20261123-0011-incident-roles': incidentRoles,
   '20261123-0020-services-functionalities': servicesFunctionalities,
+  '20261123-0050-incidents': incidents,
 };

@@ -1,8 +1,8 @@
 import type { ValidationIssue } from '@firewatch/errors';
 import type { Row, Transaction } from '@firewatch/resource-kit';
 
-/** Tables of this service whose ids other records list (a service's environment_ids). */
-export type ReferencedTable = 'environments' | 'services';
+/** Tables of this service whose ids other records list (a service's environment_ids, an incident's functionality_ids). */
+export type ReferencedTable = 'environments' | 'services' | 'functionalities';
 
 /** The reads reference checks need, inside the writing transaction; the data layer implements it. */
 export interface RecordReferences {

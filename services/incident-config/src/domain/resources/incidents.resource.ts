@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { ValidationIssue } from '@firewatch/errors';
+import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
+import { incidentStatusAction } from '../incidents/incident-status.actions.js';
+import { INCIDENT_ACTIONS, INCIDENT_STATUSES, INITIAL_STATUSES, initialState } from '../incidents/incident-status.machine.js';
+import { referenceIssues, type ReferenceDeps, type ReferencedTable } from '../record-references.js';
+import { list } from './catalog-entity.fields.js';
+import { environments } from './environments.resource.js';
+import { functionalities } from './functionalities.resource.js';
+import { services } from './services.resource.js';
+
+/** The reference's incident kinds (new_incident). */
+const KINDS = ['test', 'test_sub', 'example', 'example_sub', 'normal', 'normal_sub', 'backfilled', 'scheduled', 'scheduled_sub'] as const;
+const TIMESTAMPS = ['started_at', 'in_triage_at', 'mitigated_at', 'resolved_at', 'cancelled_at'] as const;
+const MESSAGES = ['mitigation_message', 'resolution_message', 'cancellation_message'] as const;
+
+const text = (max: number) => z.string().max(max).nullable();
+const recordId = z.uuid().transform((id) => id.toLowerCase());
+
+const writable = {
+  title: z.string().trim().min(1).max(255),
+  summary: text(10_000),
+  public_title: text(255),
+  kind: z.enum(KINDS),
+  private: z.boolean(),
+  severity_id: recordId.nullable(),
+  service_ids: list(recordId, 100),
+  environment_ids: list(recordId, 100),
+  functionality_ids: list(recordId, 100),
+  labels: z.record(z.string().min(1).max(255), z.string().max(1_000)).nullable()
+    .refine((l) => !l || Object.keys(l).length <= 50, 'holds at most 50 labels').transform((l) => l ?? {}),
+};
+
+const REFERENCES: Readonly<Record<string, ReferencedTable>> = {
+  service_ids: 'services', environment_ids: 'environments', functionality_ids: 'functionalities',
+};
+
+/** Checks of a write that need the team's records or the record's past. */
+async function incidentIssues(attributes: Row, ctx: HookContext<ReferenceDeps>): Promise<ValidationIssue[]> {
+  const issues = await referenceIssues(ctx.deps.references, ctx.tx, ctx.principal.team_id, attributes, REFERENCES);
+  if (typeof attributes.severity_id === 'string') {
+    // No service serves severities yet, so no id can name one of the team's.
+    issues.push({ pointer: '/data/attributes/severity_id', code: 'invalid_reference', detail: `severity_id: no severities record "${attributes.severity_id}".` });
+  }
+  if (ctx.existing?.private === true && attributes.private === false) {
+    issues.push({ pointer: '/data/attributes/private', code: 'immutable', detail: 'A private incident cannot be made public again.' });
+  }
+  return issues;
+}
+
+/**
+ * Incidents (issue 9; the reference's incident schemas): created `started` (or
+ * `in_triage`), then moved only by the status actions, each with its timestamp and its
+ * own event. `{id}` takes the UUID or the slug made from the title.
+ */
+export const incidents = defineResource<ReferenceDeps>({
+  type: 'incidents',
+  path: '/v1/incidents',
+  table: 'incidents',
+  event: 'incident',
+  permission: { scope: 'ir.incidents', side: 'ir' },
+  summary: { singular: 'incident', plural: 'incidents' },
+  create: z.strictObject({ ...writable, title: writable.title.nullable(), status: z.enum(INITIAL_STATUSES) }).partial(),
+  update: z.strictObject({ ...writable, ...Object.fromEntries(MESSAGES.map((m) => [m, text(10_000)])) }).partial(),
+  attributes: [
+    'title', 'slug', 'kind', 'status', 'private', 'summary', 'public_title', 'severity_id', 'service_ids', 'environment_ids',
+    'functionality_ids', 'labels', ...TIMESTAMPS, ...MESSAGES,
+  ],
+  attributeSchemas: {
+    slug: { type: 'string' },
+    status: { type: 'string', enum: [...INCIDENT_STATUSES], description: 'Changed by the status actions only.' },
+    ...Object.fromEntries(TIMESTAMPS.map((t) => [t, { type: ['string', 'null'], format: 'date-time', description: 'Set by the status actions.' }])),
+  },
+  jsonColumns: ['service_ids', 'environment_ids', 'functionality_ids', 'labels'],
+  slug: { from: 'title' },
+  relationships: {
+    services: { type: 'services', column: 'service_ids', many: true, resource: services },
+    environments: { type: 'environments', column: 'environment_ids', many: true, resource: environments },
+    functionalities: { type: 'functionalities', column: 'functionality_ids', many: true, resource: functionalities },
+  },
+  filters: {
+    search: { kind: 'search', columns: ['title', 'summary'] },
+    kind: 'string',
+    status: 'string',
+    private: 'boolean',
+    severity_id: 'string',
+    created_at: 'date',
+    updated_at: 'date',
+    ...Object.fromEntries(TIMESTAMPS.map((t) => [t, 'date' as const])),
+  },
+  sorts: ['created_at', 'updated_at', 'started_at', 'in_triage_at', 'mitigated_at', 'resolved_at'],
+  defaultSort: [{ field: 'created_at', direction: 'desc' }],
+  updateMethods: ['put'],
+  validate: incidentIssues,
+  defaults: (attributes) => {
+    const { status, ...rest } = attributes;
+    return {
+      kind: 'normal', private: false, service_ids: [], environment_ids: [], functionality_ids: [], labels: {}, ...rest,
+      // The reference generates a title when none is given.
+      title: rest.title ?? 'Untitled incident',
+      ...initialState((status as (typeof INITIAL_STATUSES)[number] | undefined) ?? 'started', new Date()),
+    };
+  },
+  actions: INCIDENT_ACTIONS.map(incidentStatusAction),
+});

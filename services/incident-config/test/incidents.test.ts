@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { startIncidentConfig, type IncidentConfigHarness } from './support/incident-config-harness.js';
+
+let h: IncidentConfigHarness;
+
+beforeAll(async () => {
+  h = await startIncidentConfig({ eventPattern: 'incident.*' });
+});
+afterAll(async () => h?.close());
+
+type Attrs = Record<string, unknown>;
+const type = 'incidents';
+const create = (attributes: Attrs, principal?: Attrs) => h.call('POST', '/v1/incidents', { body: { data: { type, attributes } }, principal });
+const act = (id: string, action: string, attributes?: Attrs, principal?: Attrs) =>
+  h.call('PUT', `/v1/incidents/${id}/${action}`, { body: { data: { type, ...(attributes ? { attributes } : {}) } }, principal });
+const make = async (name: string, attributes: Attrs, principal?: Attrs) =>
+  (await h.call('POST', `/v1/${name}`, { body: { data: { type: name, attributes } }, principal })).body.data.id as string;
+const pointers = (res: { body: { errors: { source?: { pointer: string } }[] } }) => res.body.errors.map((e) => e.source?.pointer);
+
+describe('incidents', () => {
+  it('creates started with defaults, gets by id and slug, updates with PUT, deletes answering the record', async () => {
+    const created = await create({ title: 'Checkout is down', summary: 'Payments fail', labels: { platform: 'web' } });
+    expect(created.status).toBe(201);
+    const { id, attributes } = created.body.data;
+    expect(attributes).toMatchObject({
+      title: 'Checkout is down', slug: 'checkout-is-down', kind: 'normal', status: 'started', private: false, summary: 'Payments fail',
+      severity_id: null, service_ids: [], environment_ids: [], functionality_ids: [], labels: { platform: 'web' },
+      in_triage_at: null, mitigated_at: null, resolved_at: null, cancelled_at: null,
+    });
+    expect(Date.parse(attributes.started_at)).not.toBeNaN();
+    expect((await h.call('GET', '/v1/incidents/checkout-is-down')).body.data.id).toBe(id);
+
+    const updated = await h.call('PUT', `/v1/incidents/${id}`, { body: { data: { id, type, attributes: { summary: null, kind: 'test', private: true } } } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.attributes).toMatchObject({ title: 'Checkout is down', summary: null, kind: 'test', private: true });
+    expect((await h.call('PATCH', `/v1/incidents/${id}`, { body: { data: { type, attributes: { title: 'x' } } } })).status).toBe(404);
+
+    const deleted = await h.call('DELETE', `/v1/incidents/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.data).toMatchObject({ id, type, attributes: { kind: 'test' } });
+    expect((await h.call('GET', `/v1/incidents/${id}`)).status).toBe(404);
+  });
+
+  it('generates a title when none is given, and starts in triage when asked', async () => {
+    const res = await create({ status: 'in_triage' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.attributes).toMatchObject({ title: 'Untitled incident', status: 'in_triage', started_at: null });
+    expect(Date.parse(res.body.data.attributes.in_triage_at)).not.toBeNaN();
+  });
+
+  it.each([
+    ['an unknown kind', { kind: 'urgent' }, '/data/attributes/kind'],
+    ['a status only the actions reach', { status: 'resolved' }, '/data/attributes/status'],
+    ['a timestamp the actions set', { resolved_at: '2026-01-01T00:00:00Z' }, '/data/attributes/resolved_at'],
+    ['a service id that is no uuid', { service_ids: ['checkout'] }, '/data/attributes/service_ids/0'],
+    ['an empty title', { title: ' ' }, '/data/attributes/title'],
+    ['a severity no one serves', { severity_id: randomUUID() }, '/data/attributes/severity_id'],
+  ])('refuses %s with a 422 and writes nothing', async (_case, attributes, pointer) => {
+    const before = await h.db.knex('incidents').count({ n: '*' });
+    const res = await create(attributes);
+    expect(res.status).toBe(422);
+    expect(pointers(res)).toContain(pointer);
+    expect(await h.db.knex('incidents').count({ n: '*' })).toEqual(before);
+  });
+
+  it('links services, environments and functionalities of the team only, naming the id that is not', async () => {
+    const service = await make('services', { name: 'Incident checkout' });
+    const environment = await make('environments', { name: 'Incident production' });
+    const functionality = await make('functionalities', { name: 'Incident paying' });
+    const theirs = await make('functionalities', { name: 'Their paying' }, { team_id: 2 });
+    const ok = await create({ title: 'Linked', service_ids: [service.toUpperCase()], environment_ids: [environment], functionality_ids: [functionality] });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.attributes).toMatchObject({ service_ids: [service], environment_ids: [environment], functionality_ids: [functionality] });
+    expect(ok.body.data.relationships.services.data).toEqual([{ id: service, type: 'services' }]);
+    const got = await h.call('GET', `/v1/incidents/${ok.body.data.id}?include=services,functionalities`);
+    expect(got.body.included.map((r: { id: string }) => r.id).sort()).toEqual([service, functionality].sort());
+
+    const bad = await h.call('PUT', `/v1/incidents/${ok.body.data.id}`, { body: { data: { type, attributes: { functionality_ids: [functionality, theirs] } } } });
+    expect(bad.status).toBe(422);
+    expect(pointers(bad)).toEqual(['/data/attributes/functionality_ids/1']);
+    expect((await h.call('GET', `/v1/incidents/${ok.body.data.id}`)).body.data.attributes.functionality_ids).toEqual([functionality]);
+  });
+
+  it('a private incident stays private', async () => {
+    const { id } = (await create({ title: 'Secret outage', private: true })).body.data;
+    const res = await h.call('PUT', `/v1/incidents/${id}`, { body: { data: { type, attributes: { private: false } } } });
+    expect(res.status).toBe(422);
+    expect(pointers(res)).toEqual(['/data/attributes/private']);
+  });
+
+  it('moves through triage, mitigation and resolution, each with its timestamp and event', async () => {
+    const { id } = (await create({ title: 'Lifecycle' })).body.data;
+    const triaged = await act(id, 'in_triage');
+    expect(triaged.status).toBe(200);
+    expect(triaged.body.data.attributes.status).toBe('in_triage');
+    const mitigated = await act(id, 'mitigate', { mitigation_message: 'Rolled back' });
+    expect(mitigated.status).toBe(200);
+    expect(mitigated.body.data.attributes).toMatchObject({ status: 'mitigated', mitigation_message: 'Rolled back' });
+    const resolved = await act(id, 'resolve', { resolution_message: 'Fixed' });
+    expect(resolved.body.data.attributes).toMatchObject({ status: 'resolved', resolution_message: 'Fixed', mitigated_at: mitigated.body.data.attributes.mitigated_at });
+    expect(Date.parse(resolved.body.data.attributes.resolved_at)).not.toBeNaN();
+    const restarted = await act(id, 'restart');
+    expect(restarted.body.data.attributes).toMatchObject({ status: 'started', resolved_at: null, mitigated_at: null });
+    const cancelled = await act(id, 'cancel', { cancellation_message: 'False alarm' });
+    expect(cancelled.body.data.attributes).toMatchObject({ status: 'cancelled', cancellation_message: 'False alarm' });
+
+    const mine = () => h.events!.events.filter((e) => (e.body.data as { id: string }).id === id);
+    await h.events!.waitFor(() => mine().length === 6);
+    expect(mine().map((e) => e.routingKey)).toEqual([
+      'incident.created', 'incident.in_triage', 'incident.mitigated', 'incident.resolved', 'incident.restarted', 'incident.cancelled',
+    ]);
+    expect((mine()[3]!.body.data as { attributes: Attrs }).attributes.status).toBe('resolved');
+  });
+
+  it('refuses a transition that makes no sense with a 422 that says why, changing nothing', async () => {
+    const { id } = (await create({ title: 'Cancelled early' })).body.data;
+    await act(id, 'cancel');
+    const before = (await h.call('GET', `/v1/incidents/${id}`)).body.data;
+    const res = await act(id, 'resolve', { resolution_message: 'too late' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ detail: 'A cancelled incident cannot be resolved.', source: { pointer: '/data' } });
+    expect((await h.call('GET', `/v1/incidents/${id}`)).body.data).toEqual(before);
+  });
+
+  it('refuses an action body of another shape with a 422 at its pointer', async () => {
+    const { id } = (await create({ title: 'Bodies' })).body.data;
+    const res = await act(id, 'mitigate', { resolution_message: 'wrong action' });
+    expect(res.status).toBe(422);
+    expect(pointers(res)[0]).toMatch(/^\/data\/attributes/);
+    expect((await act(id, 'in_triage', { note: 'x' })).status).toBe(422);
+  });
+
+  it('answers 404 for another team\'s incident on every operation and action', async () => {
+    const { id } = (await create({ title: 'Theirs' }, { team_id: 2 })).body.data;
+    expect((await h.call('GET', `/v1/incidents/${id}`)).status).toBe(404);
+    expect((await h.call('PUT', `/v1/incidents/${id}`, { body: { data: { type, attributes: { title: 'Mine' } } } })).status).toBe(404);
+    expect((await act(id, 'mitigate', {})).status).toBe(404);
+    expect((await h.call('DELETE', `/v1/incidents/${id}`)).status).toBe(404);
+    expect((await h.call('GET', '/v1/incidents/not-a-uuid-or-slug!')).status).toBe(404);
+    expect((await h.call('GET', `/v1/incidents/${id}`, { principal: { team_id: 2 } })).body.data.attributes.status).toBe('started');
+  });
+
+  it('lists with filters and sort', async () => {
+    const team = { team_id: 3 };
+    const a = (await create({ title: 'Filter A', kind: 'test' }, team)).body.data.id;
+    const b = (await create({ title: 'Filter B', private: true }, team)).body.data.id;
+    await act(b, 'mitigate', {}, team);
+    const list = async (query: string) => (await h.call('GET', `/v1/incidents?${query}`, { principal: team })).body.data.map((r: { id: string }) => r.id);
+    expect(await list('filter[kind]=test')).toEqual([a]);
+    expect(await list('filter[status]=mitigated')).toEqual([b]);
+    expect(await list('filter[status][in]=started,mitigated&sort=created_at')).toEqual([a, b]);
+    expect(await list('filter[private]=true')).toEqual([b]);
+    expect(await list('filter[search]=filter b')).toEqual([b]);
+    expect(await list('filter[mitigated_at][gte]=2000-01-01T00:00:00Z')).toEqual([b]);
+    expect(await list('sort=-created_at')).toEqual([b, a]);
+    expect((await h.call('GET', '/v1/incidents?filter[status][gt]=x', { principal: team })).status).toBe(400);
+  });
+});
