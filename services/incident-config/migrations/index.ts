@@ -5,6 +5,7 @@ import * as catalogProperties from './20261123-0010-catalog-properties.js';
 import * as incidentRoles from './20261123-0011-incident-roles.js';
 import * as servicesFunctionalities from './20261123-0020-services-functionalities.js';
 import * as incidents from './20261123-0050-incidents.js';
+import * as incidentEvents from './20261123-0051-incident-events.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -14,4 +15,5 @@ export const migrations: Migrations = {
   '20261123-0011-incident-roles': incidentRoles,
   '20261123-0020-services-functionalities': servicesFunctionalities,
   '20261123-0050-incidents': incidents,
+  '20261123-0051-incident-events': incidentEvents,
 };
