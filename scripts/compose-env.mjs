@@ -16,6 +16,7 @@ const values = {
   OIDC_JWKS: JSON.stringify({ keys: [{ ...rsa, kid, alg: 'RS256', use: 'sig' }] }),
   OIDC_COOKIE_KEYS: random(),
   WEBHOOK_SECRET_KEYS: randomBytes(32).toString('base64'),
+  SECRET_ENCRYPTION_KEYS: randomBytes(32).toString('base64'),
   POSTGRES_PASSWORD: random(),
   AUTH_DB_PASSWORD: random(),
   INCIDENT_CONFIG_DB_PASSWORD: random(),

@@ -71,7 +71,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
   const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
   const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, webhooks: 8085, dispatcher: 8086, ...ports };
   const common = {
-    // OIDC and webhook secret keys derive from it in local runs (never in production).
+    // OIDC, webhook and secrets' keys derive from it in local runs (never in production).
     DEV_KEY_SEED: secret ?? s.DEV_KEY_SEED,
     // Every service may verify principals; only the gateway gets the private key.
     PRINCIPAL_PUBLIC_KEYS: s.PRINCIPAL_PUBLIC_KEYS,

@@ -4,13 +4,14 @@ import { catalogPropertyOperations } from './operations/catalog-properties.opera
 import { environmentOperations } from './operations/environments.operations.js';
 import { identityOperations } from './operations/identity.operations.js';
 import { incidentRoleOperations } from './operations/incident-roles.operations.js';
+import { secretOperations } from './operations/secrets.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
 import { type ConformanceContext, startConformanceSystem } from './support/conformance-system.js';
 import { createReferenceValidator } from './support/reference-validator.js';
 
 /** Every operation of the API, called through the gateway of one running system. A new resource adds its rows here. */
 const OPERATIONS: ConformanceOperation[] = [
-  ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...webhookOperations, ...identityOperations,
+  ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...secretOperations, ...webhookOperations, ...identityOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
   ...catalogEntityOperations,
 ];

@@ -31,7 +31,12 @@ function apps(): Record<string, { upstream: UpstreamName; app: import('express')
         systemTokens: createSystemTokens('route-coverage-test-secret-0123456789'), logger,
       }),
     },
-    'incident-config': { upstream: 'incident-config', app: createIncidentConfigApp({ knex: db, logger, principals: principals('incident-config') }) },
+    'incident-config': {
+      upstream: 'incident-config',
+      app: createIncidentConfigApp({
+        knex: db, logger, principals: principals('incident-config'), secretBox: createSecretBox({ keys: [], devKeySeed: 'route-coverage-test' }),
+      }),
+    },
     webhooks: {
       upstream: 'webhooks',
       app: createWebhooksApp({

@@ -1,1 +1,1 @@
-export { createSecretBox, type SecretBox } from './secret-box.js';
+export { createSecretBox, type SecretBox, type SecretBoxOptions } from './secret-box.js';

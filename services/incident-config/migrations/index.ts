@@ -4,6 +4,7 @@ import * as environments from './20261122-0001-environments.js';
 import * as catalogProperties from './20261123-0010-catalog-properties.js';
 import * as incidentRoles from './20261123-0011-incident-roles.js';
 import * as servicesFunctionalities from './20261123-0020-services-functionalities.js';
+import * as secrets from './20261123-0030-secrets.js';
 import * as incidents from './20261123-0050-incidents.js';
 import * as incidentEvents from './20261123-0051-incident-events.js';
 
@@ -14,6 +15,7 @@ export const migrations: Migrations = {
   '20261123-0010-catalog-properties': catalogProperties,
   '20261123-0011-incident-roles': incidentRoles,
   '20261123-0020-services-functionalities': servicesFunctionalities,
+  '20261123-0030-secrets': secrets,
   '20261123-0050-incidents': incidents,
   '20261123-0051-incident-events': incidentEvents,
 };

@@ -5,11 +5,13 @@ import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
 import { createResourceModule, mountResources } from '@firewatch/resource-kit';
+import type { SecretBox } from '@firewatch/secret-box';
 import { createCatalogPropertiesRepository } from './data/catalog-properties.repository.js';
 import type { IncidentConfigResourceDeps } from './domain/catalog-properties.lookup.js';
 import { createRecordReferencesRepository } from './data/record-references.repository.js';
 import type { ReferenceDeps } from './domain/record-references.js';
 import { resources } from './domain/resources/index.js';
+import type { SecretsDeps } from './domain/resources/secrets.resource.js';
 import { incidentConfigOpenApiDocument } from './http/incident-config.openapi.js';
 
 export interface IncidentConfigDeps {
@@ -18,12 +20,15 @@ export interface IncidentConfigDeps {
   principals: PrincipalVerifier;
   readiness?: Record<string, () => Promise<unknown>>;
   bodyLimit?: string;
+  /** Seals the values of secrets (SECRET_ENCRYPTION_KEYS). */
+  secretBox: SecretBox;
 }
 
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
-  const resourceDeps: IncidentConfigResourceDeps & ReferenceDeps = {
+  const resourceDeps: IncidentConfigResourceDeps & ReferenceDeps & SecretsDeps = {
     catalogProperties: createCatalogPropertiesRepository(),
     references: createRecordReferencesRepository(),
+    secretBox: deps.secretBox,
   };
   const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps }));
   return createServiceApp({

@@ -2,6 +2,7 @@ import { createPrincipalVerifier } from '@firewatch/auth';
 import { openDatabase } from '@firewatch/db';
 import { createOutboxRelay } from '@firewatch/events';
 import { runService } from '@firewatch/http';
+import { createSecretBox } from '@firewatch/secret-box';
 import { migrations } from '../migrations/index.js';
 import { createIncidentConfigApp } from './app.js';
 import { configSchema } from './config.js';
@@ -18,6 +19,9 @@ await runService({
       logger,
       principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: 'incident-config' }),
       bodyLimit: config.BODY_LIMIT,
+      secretBox: createSecretBox({
+        keys: config.SECRET_ENCRYPTION_KEYS, devKeySeed: config.DEV_KEY_SEED, setting: 'SECRET_ENCRYPTION_KEYS', purpose: 'incident-config/secrets/v1',
+      }),
       readiness: {
         database: () => knex.raw('select 1'),
         broker: async () => { if (!relay.stats.connected) throw new Error('broker not connected'); },

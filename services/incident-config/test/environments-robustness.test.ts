@@ -5,6 +5,7 @@ import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../migrations/index.js';
 import { createIncidentConfigApp } from '../src/app.js';
+import { testSecretBox } from './support/incident-config-harness.js';
 
 // Whatever a client sends, the answer is a 4xx JSON:API error (never a 5xx) and nothing changes.
 let db: TestDatabase;
@@ -13,7 +14,7 @@ let server: Listening;
 beforeAll(async () => {
   db = await createTestDatabase();
   await migrate(db.knex, migrations);
-  server = await listen(createIncidentConfigApp({ knex: db.knex as Knex, logger: createLogger({ service: 't', level: 'silent' }), principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }) }));
+  server = await listen(createIncidentConfigApp({ knex: db.knex as Knex, logger: createLogger({ service: 't', level: 'silent' }), principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }), secretBox: testSecretBox }));
 });
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { createLogger } from '@firewatch/logger';
 import { collectEvents, createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type EventCollector, type Listening, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../migrations/index.js';
 import { createIncidentConfigApp } from '../src/app.js';
+import { testSecretBox } from './support/incident-config-harness.js';
 
 const MEDIA = 'application/vnd.api+json';
 const exchange = `test.events.${randomUUID()}`;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   events = await collectEvents(process.env.TEST_AMQP_URL!, exchange, 'environment.*');
   relay = createOutboxRelay({ knex: db.knex as Knex, amqpUrl: process.env.TEST_AMQP_URL!, logger, exchange, pollIntervalMs: 100 });
   await relay.start();
-  server = await listen(createIncidentConfigApp({ knex: db.knex as Knex, logger, principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }) }));
+  server = await listen(createIncidentConfigApp({ knex: db.knex as Knex, logger, principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }), secretBox: testSecretBox }));
 });
 
 afterAll(async () => {

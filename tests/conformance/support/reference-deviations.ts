@@ -52,6 +52,16 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       adds: { show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] }, opslevel_id: nullable('string') },
     },
   ],
+  secret: [
+    {
+      because: 'spec 2.6 names the vault fields external_vault_mount, external_vault_path and external_vault_version (the reference: hashicorp_vault_*)',
+      renames: { hashicorp_vault_mount: 'external_vault_mount', hashicorp_vault_path: 'external_vault_path', hashicorp_vault_version: 'external_vault_version' },
+    },
+    {
+      because: "spec 2.6 lists owner_group_ids on a secret; kind is the reference's own create attribute (new_secret), read back",
+      adds: { owner_group_ids: { type: 'array', items: { type: 'string' } }, kind: { enum: ['built_in', 'hashicorp_vault'] } },
+    },
+  ],
   webhooks_endpoint: [
     {
       because: 'spec 6: the list of event types is not given; ours is the catalog GET /v1/webhooks/event_types serves',

@@ -3,12 +3,16 @@ import type { Knex } from 'knex';
 import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { migrate } from '@firewatch/db';
 import { createOutboxRelay } from '@firewatch/events';
+import { createSecretBox } from '@firewatch/secret-box';
 import { createLogger } from '@firewatch/logger';
 import { collectEvents, createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type EventCollector, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../../migrations/index.js';
 import { createIncidentConfigApp } from '../../src/app.js';
 
 export const MEDIA = 'application/vnd.api+json';
+
+/** The box the harness's service seals secrets with, for tests that open what it stored. */
+export const testSecretBox = createSecretBox({ keys: [], devKeySeed: 'incident-config-test-seed', purpose: 'incident-config/secrets/v1' });
 
 export interface CallOptions {
   body?: unknown;
@@ -45,6 +49,7 @@ export async function startIncidentConfig(options: { eventPattern?: string } = {
     knex: db.knex as Knex,
     logger,
     principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }),
+    secretBox: testSecretBox,
   }));
   return {
     db,

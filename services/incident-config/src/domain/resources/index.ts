@@ -5,7 +5,8 @@ import { functionalities } from './functionalities.resource.js';
 import { incidentEvents } from './incident-events.resource.js';
 import { incidentRoles } from './incident-roles.resource.js';
 import { incidents } from './incidents.resource.js';
+import { secrets } from './secrets.resource.js';
 import { services } from './services.resource.js';
 
 /** Every resource incident-config serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents];
+export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, secrets];

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { defineResource } from '@firewatch/resource-kit';
+import type { SecretBox } from '@firewatch/secret-box';
+
+/** What the secrets declaration needs from the service. */
+export interface SecretsDeps {
+  secretBox: SecretBox;
+}
+
+/** What every response shows in place of the value: nothing of it, not even its length or last characters. */
+export const REDACTED_SECRET = '********';
+
+const KINDS = ['built_in', 'hashicorp_vault'] as const;
+const vaultText = z.string().max(1_000).nullable();
+// The reference types the version a string on create and an integer on update; both are taken.
+const vaultVersion = z.union([z.number().int().min(0).max(1_000_000), z.string().regex(/^\d{1,7}$/, 'must be a whole number').transform(Number)]);
+
+const writable = {
+  name: z.string().trim().min(1).max(255),
+  secret: z.string().min(1).max(65_536),
+  // Null means the default, as the reference's responses always carry a mount.
+  external_vault_mount: vaultText.transform((v) => v ?? 'secret'),
+  external_vault_path: vaultText,
+  external_vault_version: vaultVersion.nullable().transform((v) => v ?? 0),
+  owner_group_ids: z.array(z.string().min(1).max(255)).max(100).nullable().transform((v) => [...new Set(v ?? [])]),
+};
+
+/**
+ * Secrets (spec 2.6, FAMILIES 4.5): values workflows use. The value is sealed with the
+ * service's secret box before it reaches the table and is never answered in clear, not
+ * even by the create (the reference answers "the redacted secret"), nor carried by
+ * events, which serialise the same redacted record. A group-scoped key sees only the
+ * secrets of its groups. `kind` says where the value lives; the spec's `external_vault_*`
+ * (the reference's `hashicorp_vault_*`) are kept as given.
+ */
+export const secrets = defineResource<SecretsDeps>({
+  type: 'secrets',
+  path: '/v1/secrets',
+  table: 'secrets',
+  event: 'secret',
+  permission: { scope: null, side: 'ir' },
+  summary: { singular: 'secret', plural: 'secrets' },
+  create: z.strictObject({ ...writable, kind: z.enum(KINDS) }).partial().required({ name: true, secret: true }),
+  // The reference's update requires the name and cannot change the kind.
+  update: z.strictObject(writable).partial().required({ name: true }),
+  attributes: ['name', 'kind', 'secret', 'external_vault_mount', 'external_vault_path', 'external_vault_version', 'owner_group_ids'],
+  jsonColumns: ['owner_group_ids'],
+  ownerGroups: { column: 'owner_group_ids' },
+  filters: { name: 'string', kind: 'string', created_at: 'date' },
+  sorts: ['name', 'created_at', 'updated_at'],
+  defaultSort: [{ field: 'created_at', direction: 'asc' }],
+  updateMethods: ['put'],
+  unique: {
+    secrets_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A secret with this name already exists.' },
+  },
+  defaults: (attributes) => ({ kind: 'built_in', external_vault_mount: 'secret', external_vault_version: 0, owner_group_ids: [], ...attributes }),
+  toColumns(attributes, ctx) {
+    const { secret: plain, ...columns } = attributes;
+    return typeof plain === 'string' ? { ...columns, secret_ciphertext: ctx.deps.secretBox.seal(plain) } : columns;
+  },
+  computed: { secret: () => REDACTED_SECRET },
+  attributeSchemas: {
+    kind: { type: 'string', enum: [...KINDS] },
+    secret: { type: 'string', enum: [REDACTED_SECRET], description: 'Always redacted: the value is never returned.' },
+  },
+});
