@@ -19,6 +19,7 @@ export const ROUTES: readonly Route[] = [
     'environments', 'services', 'functionalities', 'catalog_properties', 'catalogs',
     'incident_roles', 'retrospective_processes', 'form_set_conditions', 'form_sets',
     'dashboards', 'secrets', 'authorizations', 'incidents', 'events',
+    'incident_event_services',
   ]),
   ...owned('communications', ['communications']),
   ...owned('on-call', [

@@ -7,6 +7,7 @@ import * as servicesFunctionalities from './20261123-0020-services-functionaliti
 import * as secrets from './20261123-0030-secrets.js';
 import * as incidents from './20261123-0050-incidents.js';
 import * as incidentEvents from './20261123-0051-incident-events.js';
+import * as incidentEventServices from './20261123-0052-incident-event-services.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -18,4 +19,5 @@ export const migrations: Migrations = {
   '20261123-0030-secrets': secrets,
   '20261123-0050-incidents': incidents,
   '20261123-0051-incident-events': incidentEvents,
+  '20261123-0052-incident-event-services': incidentEventServices,
 };

@@ -2,6 +2,7 @@ import type { AnyResourceDefinition } from '@firewatch/resource-kit';
 import { catalogProperties } from './catalog-properties.resource.js';
 import { environments } from './environments.resource.js';
 import { functionalities } from './functionalities.resource.js';
+import { incidentEventServices } from './incident-event-services.resource.js';
 import { incidentEvents } from './incident-events.resource.js';
 import { incidentRoles } from './incident-roles.resource.js';
 import { incidents } from './incidents.resource.js';
@@ -9,4 +10,4 @@ import { secrets } from './secrets.resource.js';
 import { services } from './services.resource.js';
 
 /** Every resource incident-config serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, secrets];
+export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets];
