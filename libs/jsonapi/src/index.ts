@@ -10,4 +10,4 @@ export {
   type FilterCondition,
   type SortField,
 } from './list-query.js';
-export { parseRequestDocument, zodIssuesToValidation } from './request-document.js';
+export { assertDocumentId, parseRequestDocument, zodIssuesToValidation } from './request-document.js';

@@ -36,6 +36,16 @@ function nulPointers(value: unknown, pointer: string, out: string[]): string[] {
   return out;
 }
 
+/**
+ * The one check that a body's `data.id` names the record of the path: 409 otherwise, as
+ * JSON:API asks. `ids` are the record's names (the path's value, its UUID, its slug).
+ */
+export function assertDocumentId(id: unknown, ids: readonly string[]): void {
+  if (typeof id !== 'string' || !ids.includes(id)) {
+    throw new ConflictError('data.id does not match the id in the path.', { source: { pointer: '/data/id' }, code: 'id_mismatch' });
+  }
+}
+
 interface ParseOptions<S extends z.ZodType> {
   type: string;
   attributes: S;
@@ -70,9 +80,7 @@ export function parseRequestDocument<S extends z.ZodType>(body: unknown, options
   }
   if (id !== undefined) {
     if (!options.ids) throw new ValidationError([{ pointer: '/data/id', detail: 'Client-generated ids are not supported.', code: 'client_id' }]);
-    if (typeof id !== 'string' || !options.ids.includes(id)) {
-      throw new ConflictError('data.id does not match the id in the path.', { source: { pointer: '/data/id' }, code: 'id_mismatch' });
-    }
+    assertDocumentId(id, options.ids);
   }
   const nul = nulPointers(attributes, '/data/attributes', []);
   if (nul.length) throw new ValidationError(nul.map((pointer) => ({ pointer, detail: 'Text must not contain NUL characters.', code: 'invalid_characters' })));

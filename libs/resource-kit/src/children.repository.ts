@@ -45,14 +45,14 @@ export async function writeChildren(db: Db, spec: ChildSpec, ownerId: string, en
   const byId = new Map(current.map((r) => [String(r.id), r]));
   const issues: ValidationIssue[] = [];
   entries.forEach((e, i) => {
-    if (e.id !== undefined && !byId.has(String(e.id))) {
-      issues.push({ pointer: `${pointer}/${i}/id`, detail: `No entry with id "${String(e.id)}" belongs to this record.`, code: 'unknown_child' });
+    if (e.id !== undefined && !byId.has(String(e.id).toLowerCase())) {
+      issues.push({ pointer: `${pointer}/${i}/id`, detail: `No entry with id "${String(e.id).toLowerCase()}" belongs to this record.`, code: 'unknown_child' });
     }
   });
   if (issues.length) throw new ValidationError(issues);
 
   // Rows named by id are claimed first, so an equal entry without an id cannot take them.
-  const kept = new Set(entries.filter((e) => e.id !== undefined && e._destroy !== true).map((e) => String(e.id)));
+  const kept = new Set(entries.filter((e) => e.id !== undefined && e._destroy !== true).map((e) => String(e.id).toLowerCase()));
   // The kit keeps the order entries were sent in, unless the entries carry a position.
   const ordered = !spec.columns.includes('position');
   let next = Math.max(-1, ...current.map((r) => Number(r.position ?? -1))) + 1;
@@ -60,7 +60,7 @@ export async function writeChildren(db: Db, spec: ChildSpec, ownerId: string, en
   const inserts: Row[] = [];
   for (const [index, entry] of entries.entries()) {
     if (entry.id !== undefined) {
-      const id = String(entry.id);
+      const id = String(entry.id).toLowerCase();
       if (spec.mode === 'by_id' && entry._destroy === true) {
         await db(spec.table).where({ id }).delete();
         continue;

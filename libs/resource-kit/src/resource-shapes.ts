@@ -83,8 +83,12 @@ export interface ResourceWrites {
   /** `event` names the action in the event type (`mitigated` gives `incident.mitigated`); default `updated`. */
   update(existing: Row, attributes: Row, event?: string): Promise<ResourceObject>;
   remove(existing: Row): Promise<ResourceObject>;
-  /** Rows of the caller's team (and visibility) with these column values; an array value matches any of its elements. */
-  findWhere(where: Row): Promise<Row[]>;
+  /**
+   * Rows of the caller's team (and visibility, and the action's collection path) with
+   * these column values; an array value matches any of its elements. `forUpdate` locks
+   * them until the action ends, so a concurrent action waits rather than overwrites.
+   */
+  findWhere(where: Row, options?: { forUpdate?: boolean }): Promise<Row[]>;
   serialize(row: Row): ResourceObject;
 }
 

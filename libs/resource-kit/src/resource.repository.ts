@@ -29,8 +29,8 @@ export interface ListResult {
 export interface ResourceRepository {
   list(scope: RowScope, query: ListQuery): Promise<ListResult>;
   find(tx: Transaction | undefined, scope: RowScope, idOrSlug: string, forUpdate?: boolean): Promise<Row | undefined>;
-  /** Rows matching `scope` (its `where` says which), children attached. */
-  findAll(tx: Transaction | undefined, scope: RowScope): Promise<Row[]>;
+  /** Rows matching `scope` (its `where` says which), children attached; `forUpdate` locks them, in id order. */
+  findAll(tx: Transaction | undefined, scope: RowScope, forUpdate?: boolean): Promise<Row[]>;
   insert(tx: Transaction, row: Row): Promise<Row>;
   update(tx: Transaction, teamId: number, id: string, patch: Row): Promise<Row>;
   remove(tx: Transaction, teamId: number, id: string): Promise<void>;
@@ -87,9 +87,12 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex)
       const row = (await q) as Row | undefined;
       return row && (await attachChildren(tx, [row]))[0];
     },
-    async findAll(tx, scope) {
-      const rows = (await applyScope(db(tx)(table), table, scope).select(`${table}.*`).orderBy(`${table}.created_at`).orderBy(`${table}.id`)) as Row[];
-      return attachChildren(tx, rows);
+    async findAll(tx, scope, forUpdate = false) {
+      const q = applyScope(db(tx)(table), table, scope).select(`${table}.*`);
+      // Locks taken in one order cannot deadlock two transactions locking overlapping sets.
+      if (forUpdate) q.orderBy(`${table}.id`).forUpdate();
+      else q.orderBy(`${table}.created_at`).orderBy(`${table}.id`);
+      return attachChildren(tx, (await q) as Row[]);
     },
     async insert(tx, row) {
       try {

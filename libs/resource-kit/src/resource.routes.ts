@@ -114,15 +114,15 @@ function itemRoutes(def: AnyResourceDefinition, service: ResourceService): Route
 
 function actionRoute(def: AnyResourceDefinition, service: ResourceService, action: ActionSpec<unknown>): RouteEntry[] {
   const segment = action.path ?? action.name;
-  const bases = action.on === 'item' ? [itemPathOf(def)] : collectionsOf(def).map((c) => c.path);
-  return bases.map((base) => ({
+  const bases: readonly CollectionRoute[] = action.on === 'item' ? [{ path: itemPathOf(def) }] : collectionsOf(def);
+  return bases.map((route) => ({
     phase: action.on === 'item' ? 2 : 0,
     method: action.method ?? 'post',
-    path: expressPath(`${base}/${segment}`),
+    path: expressPath(`${route.path}/${segment}`),
     handler: async (req, res) => {
       assertOnlyParams(query(req), []);
       const id = action.on === 'item' ? stringParams(req).id : undefined;
-      const result = await service.act(action, getPrincipal(req), action.body ? req.body : undefined, stringParams(req), id);
+      const result = await service.act(action, getPrincipal(req), req.body, { route, params: stringParams(req) }, id);
       if (result.document === undefined) res.status(result.status ?? 200).end();
       else sendDocument(res, result.status ?? 200, result.document as never);
     },

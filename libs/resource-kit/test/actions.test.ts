@@ -27,7 +27,9 @@ describe('a collection action', () => {
     expect(await kit.db.knex('tags').whereIn('id', [a.id, b.id])).toHaveLength(2);
     expect(await kit.events()).toHaveLength(before);
 
-    const done = await kit.call('POST', '/v1/blue/tags/bulk_delete', { ids: [a.id, b.id] });
+    // A collection action works within its path's fixed values: red tags are not blue ones.
+    expect((await kit.call('POST', '/v1/blue/tags/bulk_delete', { ids: [a.id] })).status).toBe(422);
+    const done = await kit.call('POST', '/v1/red/tags/bulk_delete', { ids: [a.id, b.id] });
     expect(done.status).toBe(200);
     expect(done.body.data.map((t: any) => t.id)).toEqual([a.id, b.id]);
     expect((await kit.events()).slice(before).map((e) => e.type)).toEqual(['tag.deleted', 'tag.deleted']);
@@ -36,5 +38,19 @@ describe('a collection action', () => {
   it('registers before the item route, so its path is not read as an id', async () => {
     expect((await kit.call('GET', '/v1/red/tags/bulk_delete')).status).toBe(404);
     expect((await kit.call('POST', '/v1/red/tags/bulk_delete', { ids: [] })).status).toBe(422);
+  });
+});
+
+describe('an item action', () => {
+  const rename = (name: unknown, id?: string) => ({ data: { type: 'tags', ...(id ? { id } : {}), attributes: { name } } });
+
+  it('answers 404 for an unknown id before judging the body, 409 for another data.id, and names its event', async () => {
+    const t = (await kit.call('POST', '/v1/red/tags', tag('old'))).body.data;
+    expect((await kit.call('PUT', '/v1/tags/00000000-0000-4000-8000-000000000000/rename', rename(7))).status).toBe(404);
+    expect((await kit.call('PUT', `/v1/tags/${t.id}/rename`, rename('x', '00000000-0000-4000-8000-000000000000'))).status).toBe(409);
+    expect((await kit.call('PUT', `/v1/tags/${t.id}/rename`, rename(7))).status).toBe(422);
+    const done = await kit.call('PUT', `/v1/tags/${t.id.toUpperCase()}/rename`, rename('new', t.id.toUpperCase()));
+    expect(done.body.data.attributes.name).toBe('new');
+    expect((await kit.events()).at(-1)).toMatchObject({ type: 'tag.renamed', data: { id: t.id } });
   });
 });

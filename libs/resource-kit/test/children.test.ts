@@ -34,6 +34,8 @@ describe('children replaced as a set', () => {
     const renamed = await kit.call('PUT', `/v1/rules/${a.id}`, rule({ name: 'a2' }, a.id));
     expect(renamed.body.data.attributes.conditions).toEqual(a.attributes.conditions);
     const foreign = b.attributes.conditions[0].id;
+    const own = a.attributes.conditions[0].id.toUpperCase();
+    expect((await kit.call('PUT', `/v1/rules/${a.id}`, rule({ name: 'a2', conditions: [c('f', ['1'], own)] }))).body.data.attributes.conditions[0].id).toBe(a.attributes.conditions[0].id);
     const refused = await kit.call('PUT', `/v1/rules/${a.id}`, rule({ name: 'a3', conditions: [c('g', ['2'], foreign)] }));
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0].source.pointer).toBe('/data/attributes/conditions/0/id');

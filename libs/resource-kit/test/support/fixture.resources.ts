@@ -26,6 +26,14 @@ export const boards = defineResource({
     { granted: { table: 'board_grants', key: 'board_id', where: action === 'read' ? { user_id: p.user_id } : { user_id: p.user_id, can_edit: true } } },
   ],
   defaults: (a, ctx) => ({ is_private: false, owner_group_ids: [], ...a, owner_user_id: ctx.principal.user_id }),
+  actions: [defineAction({
+    // Renames every board the caller sees: writes through findWhere meet the update visibility too.
+    name: 'rename_all', on: 'collection', capabilities: ['update'], body: z.strictObject({ name: z.string().min(1) }),
+    async run({ body, resource }) {
+      const rows = await resource.findWhere({}, { forUpdate: true });
+      return { document: { data: await Promise.all(rows.map((r) => resource.update(r, { name: body.name }))) } };
+    },
+  })],
 });
 
 export const cards = defineResource<{ maxPerBoard: number }>({
@@ -86,6 +94,12 @@ export const tags = defineResource({
         removed.push(await resource.remove(byId.get(id) as Row));
       }
       return { document: { data: removed } };
+    },
+  }), defineAction({
+    name: 'rename', on: 'item', method: 'put', capabilities: ['update'],
+    body: z.object({ data: z.strictObject({ type: z.literal('tags'), id: z.string().optional(), attributes: z.strictObject({ name: z.string().min(1) }) }) }),
+    async run({ body, record, resource }) {
+      return { document: { data: await resource.update(record as Row, { name: body.data.attributes.name }, 'renamed') } };
     },
   })],
 });

@@ -1,0 +1,77 @@
+import { authorize, type Capability, type Principal } from '@firewatch/auth';
+import { ForbiddenError, NotFoundError } from '@firewatch/errors';
+import type { AnyResourceDefinition } from './resource-definition.js';
+import type { CollectionRoute, Row, Transaction, VisibilityClause } from './resource-shapes.js';
+import type { ResourceRepository } from './resource.repository.js';
+import type { RowScope } from './row-scope.js';
+
+/** Where a collection request came in: its route and path parameters. */
+export interface CollectionCall {
+  route: CollectionRoute;
+  params: Record<string, string>;
+}
+
+/** How a parent is needed: seen (listing its children) or changed (writing them). */
+export type ParentNeed = 'read' | 'update';
+
+/** A parent's service as its children use it. */
+export interface ParentAccess {
+  visible(tx: Transaction | undefined, principal: Principal, idOrSlug: string, need?: ParentNeed): Promise<Row>;
+}
+
+/**
+ * Who may touch which rows of a resource: the one place its permission, record list,
+ * owner groups, visibility and parent are applied, for reads and writes alike.
+ */
+export function createResourceAccess(def: AnyResourceDefinition, repository: ResourceRepository, parent?: ParentAccess) {
+  const noun = def.summary?.singular ?? def.type;
+  const ownerGroupsOf = (row: Row) => (def.ownerGroups ? ((row[def.ownerGroups.column] as string[] | null) ?? []) : undefined);
+
+  /** Capability, role, scope, record list and owner groups (authorize), for the team or one row. */
+  const can = (principal: Principal, action: Capability, row?: Row) =>
+    authorize(principal, { ...def.permission, action, recordId: row?.id === undefined ? undefined : String(row.id), ownerGroupIds: row && ownerGroupsOf(row) });
+
+  function scopeFor(principal: Principal, where?: Row, action: Capability = 'read'): RowScope {
+    const narrowings: (readonly VisibilityClause[])[] = [];
+    const visible = def.visibility?.(principal, action);
+    if (visible) narrowings.push(visible);
+    if (def.ownerGroups && principal.group_ids !== null) narrowings.push([{ column: def.ownerGroups.column, overlaps: principal.group_ids }]);
+    return { teamId: principal.team_id, where, recordIds: principal.record_ids, narrowings };
+  }
+
+  /** 403 `not_granted` when visibility lets the caller see `row` but not `action` it. */
+  async function admits(tx: Transaction | undefined, principal: Principal, row: Row, action: Capability): Promise<void> {
+    if (action === 'read' || !def.visibility?.(principal, action)) return;
+    if (await repository.find(tx, scopeFor(principal, undefined, action), String(row.id))) return;
+    throw new ForbiddenError(`You may see this ${noun} but not ${action} it.`, { code: 'not_granted' });
+  }
+
+  /**
+   * The record as the caller may `action` it: a 404 when it is another team's, hidden, or
+   * its parent is (writing a child needs the parent's update visibility); a 403 when seen
+   * but not permitted.
+   */
+  async function load(tx: Transaction | undefined, principal: Principal, idOrSlug: string, action: Capability, forUpdate = false): Promise<Row> {
+    const row = await repository.find(tx, scopeFor(principal), idOrSlug, forUpdate);
+    if (!row) throw new NotFoundError(`No ${noun} with id${def.slug ? ' or slug' : ''} "${idOrSlug}".`);
+    if (def.parent && parent) await parent.visible(tx, principal, String(row[def.parent.column]), action === 'read' ? 'read' : 'update');
+    can(principal, action, row);
+    await admits(tx, principal, row, action);
+    return row;
+  }
+
+  async function parentOf(tx: Transaction | undefined, principal: Principal, call: CollectionCall, need: ParentNeed): Promise<Row | undefined> {
+    if (!def.parent || !parent) return undefined;
+    return parent.visible(tx, principal, call.params[def.parent.param] ?? '', need);
+  }
+
+  /** The column values a collection path implies: its fixed ones and the parent's id. */
+  const whereOf = (call: CollectionCall, parentRow?: Row): Row => ({
+    ...(call.route.fixed ?? {}),
+    ...(def.parent && parentRow ? { [def.parent.column]: parentRow.id } : {}),
+  });
+
+  return { can, scopeFor, admits, load, parentOf, whereOf };
+}
+
+export type ResourceAccess = ReturnType<typeof createResourceAccess>;

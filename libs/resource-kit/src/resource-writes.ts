@@ -1,0 +1,113 @@
+import { authorize, type Principal } from '@firewatch/auth';
+import { ConflictError, ValidationError } from '@firewatch/errors';
+import type { ResourceObject } from '@firewatch/jsonapi';
+import type { AnyResourceDefinition, HookContext } from './resource-definition.js';
+import type { ResourceWrites, Row, Transaction } from './resource-shapes.js';
+import type { ResourceRepository } from './resource.repository.js';
+import type { ResourceAccess } from './resource-access.js';
+import { serialize } from './serialize.js';
+import { firstFreeSlug, slugify } from './slug.js';
+
+/** Writes an event into the outbox inside the given transaction. */
+export type EventWriter = (tx: Transaction, event: { type: string; team_id: number; data: unknown }) => Promise<unknown>;
+
+const SLUG_RETRIES = 3;
+
+/**
+ * Runs `attempt` (one transaction) again when it lost a race for a generated slug: the
+ * unique index refuses the second of two creates that picked the same free slug.
+ */
+export async function retryingSlugRaces<T>(def: AnyResourceDefinition, attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(def.slug && err instanceof ConflictError && err.code === 'slug_taken' && n < SLUG_RETRIES)) throw err;
+    }
+  }
+}
+
+/** Create, update and delete of one resource inside a given transaction: hooks, limit, slug, children, events. */
+export function createResourceWrites(def: AnyResourceDefinition, { repository, writeEvent, deps, access }: {
+  repository: ResourceRepository; writeEvent: EventWriter; deps: unknown; access: ResourceAccess;
+}) {
+  async function checked(attrs: Row, ctx: HookContext): Promise<void> {
+    const issues = def.validate ? await def.validate(attrs, ctx) : [];
+    if (issues.length) throw new ValidationError(issues);
+  }
+
+  async function withinLimit(tx: Transaction, principal: Principal, row: Row): Promise<void> {
+    if (!def.limit) return;
+    const max = typeof def.limit.max === 'function' ? def.limit.max(deps) : def.limit.max;
+    const per = def.limit.per ? { column: def.limit.per, value: row[def.limit.per] ?? null } : undefined;
+    if ((await repository.lockAndCount(tx, principal.team_id, per)) >= max) {
+      throw new ValidationError([{ pointer: '/data', code: 'limit_reached', detail: def.limit.detail.replace('{max}', String(max)) }]);
+    }
+  }
+
+  const emit = (tx: Transaction, principal: Principal, action: string, record: ResourceObject) =>
+    writeEvent(tx, { type: `${def.event}.${action}`, team_id: principal.team_id, data: record });
+
+  /** `where`: the columns the collection path implies (parent id, fixed values). */
+  async function createIn(tx: Transaction, principal: Principal, attributes: Row, where: Row, parentRow?: Row): Promise<ResourceObject> {
+    const ctx: HookContext = { principal, tx, deps, parent: parentRow };
+    let attrs = def.defaults ? await def.defaults({ ...attributes }, ctx) : { ...attributes };
+    access.can(principal, 'create', def.ownerGroups ? { [def.ownerGroups.column]: attrs[def.ownerGroups.column] } : undefined);
+    await checked(attrs, ctx);
+    await withinLimit(tx, principal, { ...attrs, ...where });
+    if (def.slug && typeof attrs.slug !== 'string') {
+      const base = slugify(String(attrs[def.slug.from] ?? ''));
+      attrs = { ...attrs, slug: firstFreeSlug(base, await repository.slugsLike(tx, principal.team_id, base)) };
+    }
+    const columns = def.toColumns ? await def.toColumns(attrs, ctx) : attrs;
+    const inserted = await repository.insert(tx, { ...columns, ...where, team_id: principal.team_id });
+    await repository.writeChildren(tx, String(inserted.id), attrs);
+    const [row] = await repository.attachChildren(tx, [inserted]);
+    const record = serialize(def, row);
+    await emit(tx, principal, 'created', record);
+    if (!def.revealOnCreate) return record;
+    return { ...record, attributes: { ...record.attributes, ...def.revealOnCreate(attrs, row) } };
+  }
+
+  async function updateIn(tx: Transaction, principal: Principal, existing: Row, attributes: Row, event = 'updated'): Promise<ResourceObject> {
+    const ctx: HookContext = { principal, tx, existing, deps };
+    if (def.ownerGroups && def.ownerGroups.column in attributes) {
+      const ownerGroupIds = (attributes[def.ownerGroups.column] as string[] | null) ?? [];
+      authorize(principal, { ...def.permission, action: 'update', recordId: String(existing.id), ownerGroupIds, assigning: true });
+    }
+    await checked({ ...attributes }, ctx);
+    const columns = def.toColumns ? await def.toColumns({ ...attributes }, ctx) : attributes;
+    const updated = await repository.update(tx, principal.team_id, String(existing.id), columns);
+    await repository.writeChildren(tx, String(existing.id), attributes);
+    const [row] = await repository.attachChildren(tx, [updated]);
+    const record = serialize(def, row);
+    await emit(tx, principal, event, record);
+    return record;
+  }
+
+  async function removeIn(tx: Transaction, principal: Principal, existing: Row): Promise<ResourceObject> {
+    await repository.remove(tx, principal.team_id, String(existing.id));
+    const record = serialize(def, existing);
+    await emit(tx, principal, 'deleted', record);
+    return record;
+  }
+
+  /** What an action's `resource` does: the same writes, bound to the action's collection path. */
+  const writesIn = (tx: Transaction, principal: Principal, where: Row = {}, parentRow?: Row): ResourceWrites => ({
+    create: (attributes) => createIn(tx, principal, attributes, where, parentRow),
+    async update(existing, attributes, event) {
+      access.can(principal, 'update', existing);
+      await access.admits(tx, principal, existing, 'update');
+      return updateIn(tx, principal, existing, attributes, event);
+    },
+    async remove(existing) {
+      access.can(principal, 'delete', existing);
+      await access.admits(tx, principal, existing, 'delete');
+      return removeIn(tx, principal, existing);
+    },
+    findWhere: (conditions, options) => repository.findAll(tx, access.scopeFor(principal, { ...conditions, ...where }), options?.forUpdate),
+    serialize: (row) => serialize(def, row),
+  });
+
+  return { createIn, updateIn, removeIn, writesIn };
+}
