@@ -2,6 +2,7 @@ import { type ConformanceOperation, describeOperation, fillPath } from './confor
 import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
+import { formSetOperations } from './operations/form-sets.operations.js';
 import { identityOperations } from './operations/identity.operations.js';
 import { incidentRoleOperations } from './operations/incident-roles.operations.js';
 import { secretOperations } from './operations/secrets.operations.js';
@@ -11,7 +12,7 @@ import { createReferenceValidator } from './support/reference-validator.js';
 
 /** Every operation of the API, called through the gateway of one running system. A new resource adds its rows here. */
 const OPERATIONS: ConformanceOperation[] = [
-  ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...secretOperations, ...webhookOperations, ...identityOperations,
+  ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...secretOperations, ...formSetOperations, ...webhookOperations, ...identityOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
   ...catalogEntityOperations,
 ];

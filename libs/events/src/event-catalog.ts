@@ -15,6 +15,7 @@ const CRUD_RESOURCES = [
   'catalog_property',
   'incident_role',
   'retrospective_process',
+  'form_set',
   'form_set_condition',
   'dashboard',
   'dashboard_panel',

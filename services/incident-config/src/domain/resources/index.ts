@@ -1,6 +1,8 @@
 import type { AnyResourceDefinition } from '@firewatch/resource-kit';
 import { catalogProperties } from './catalog-properties.resource.js';
 import { environments } from './environments.resource.js';
+import { formSetConditions } from './form-set-conditions.resource.js';
+import { formSets } from './form-sets.resource.js';
 import { functionalities } from './functionalities.resource.js';
 import { incidentEventServices } from './incident-event-services.resource.js';
 import { incidentEvents } from './incident-events.resource.js';
@@ -10,4 +12,4 @@ import { secrets } from './secrets.resource.js';
 import { services } from './services.resource.js';
 
 /** Every resource incident-config serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets];
+export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets, formSets, formSetConditions];
