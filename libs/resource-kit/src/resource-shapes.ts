@@ -89,6 +89,12 @@ export interface ResourceWrites {
    * them until the action ends, so a concurrent action waits rather than overwrites.
    */
   findWhere(where: Row, options?: { forUpdate?: boolean }): Promise<Row[]>;
+  /**
+   * Waits for, then holds until the action ends, a lock named `name` within this
+   * resource and team: e.g. bulk upserts of one team take turns, so two batches
+   * creating the same external_id cannot both decide to create it.
+   */
+  lock(name: string): Promise<void>;
   serialize(row: Row): ResourceObject;
 }
 

@@ -107,6 +107,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     },
     findWhere: (conditions, options) => repository.findAll(tx, access.scopeFor(principal, { ...conditions, ...where }), options?.forUpdate),
     serialize: (row) => serialize(def, row),
+    lock: (name) => repository.lock(tx, principal.team_id, name),
   });
 
   return { createIn, updateIn, removeIn, writesIn };

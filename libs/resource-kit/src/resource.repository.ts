@@ -29,12 +29,14 @@ export interface ListResult {
 export interface ResourceRepository {
   list(scope: RowScope, query: ListQuery): Promise<ListResult>;
   find(tx: Transaction | undefined, scope: RowScope, idOrSlug: string, forUpdate?: boolean): Promise<Row | undefined>;
-  /** Rows matching `scope` (its `where` says which), children attached; `forUpdate` locks them, in id order. */
+  /** Rows matching `scope` (its `where` says which), children attached, oldest first; `forUpdate` locks them. */
   findAll(tx: Transaction | undefined, scope: RowScope, forUpdate?: boolean): Promise<Row[]>;
   insert(tx: Transaction, row: Row): Promise<Row>;
   update(tx: Transaction, teamId: number, id: string, patch: Row): Promise<Row>;
   remove(tx: Transaction, teamId: number, id: string): Promise<void>;
   slugsLike(tx: Transaction, teamId: number, base: string): Promise<string[]>;
+  /** A transaction-scoped advisory lock on `name` within this table and team. */
+  lock(tx: Transaction, teamId: number, name: string): Promise<void>;
   /** Serialises creates into one counted set for the transaction, then counts it. */
   lockAndCount(tx: Transaction, teamId: number, per?: { column: string; value: unknown }): Promise<number>;
   /** Writes the child entries of the attributes that carry them. */
@@ -68,6 +70,10 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex)
     return rows;
   }
 
+  async function lock(tx: Transaction, teamId: number, name: string): Promise<void> {
+    await tx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${table}:${teamId}:${name}`]);
+  }
+
   return {
     async list(scope, query) {
       const q = applyScope(knex(table), table, scope);
@@ -88,10 +94,9 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex)
       return row && (await attachChildren(tx, [row]))[0];
     },
     async findAll(tx, scope, forUpdate = false) {
-      const q = applyScope(db(tx)(table), table, scope).select(`${table}.*`);
-      // Locks taken in one order cannot deadlock two transactions locking overlapping sets.
-      if (forUpdate) q.orderBy(`${table}.id`).forUpdate();
-      else q.orderBy(`${table}.created_at`).orderBy(`${table}.id`);
+      // One order for every caller: locks taken in it cannot deadlock two transactions.
+      const q = applyScope(db(tx)(table), table, scope).select(`${table}.*`).orderBy(`${table}.created_at`).orderBy(`${table}.id`);
+      if (forUpdate) q.forUpdate();
       return attachChildren(tx, (await q) as Row[]);
     },
     async insert(tx, row) {
@@ -120,9 +125,9 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex)
         .pluck('slug');
       return rows as string[];
     },
+    lock,
     async lockAndCount(tx, teamId, per) {
-      const key = `${table}:${teamId}:${per ? JSON.stringify(per.value) : ''}`;
-      await tx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+      await lock(tx, teamId, `count:${per ? JSON.stringify(per.value) : ''}`);
       const q = tx(table).where('team_id', teamId);
       if (per) q.where(per.column, per.value as never);
       const [{ count }] = (await q.count({ count: '*' })) as { count: string | number }[];

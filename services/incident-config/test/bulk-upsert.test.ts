@@ -8,6 +8,9 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 type Entity = Record<string, unknown>;
+/** A new text property of the functionalities catalog, by id. */
+const property = async (name: string): Promise<string> =>
+  (await h.call('POST', '/v1/functionalities/properties', { body: { data: { type: 'catalog_properties', attributes: { name, kind: 'text' } } } })).body.data.id;
 const upsert = (type: string, entities: unknown, principal?: Record<string, unknown>) =>
   h.call('POST', `/v1/${type}/bulk_upsert`, { body: { entities }, principal });
 /** Outbox rows whose type matches a LIKE pattern (`functionality.%`). */
@@ -56,13 +59,28 @@ describe('functionalities bulk_upsert', () => {
   });
 
   it('writes only the attributes present and merges fields into properties', async () => {
-    const [a, b] = ['8b0c5a9e-2f1d-4c53-9d1e-1a2b3c4d5e6f', '0e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b'];
+    const [a, b] = [await property('a'), await property('b')];
     await upsert('functionalities', [{ external_id: 'merge-1', name: 'Merge', description: 'keep me', fields: [{ catalog_property_id: a, value: 'one' }] }]);
     const res = await upsert('functionalities', [{ external_id: 'merge-1', cortex_id: 'cx', fields: [{ catalog_field_id: b, value: 'two' }] }]);
     expect(res.status).toBe(200);
     expect(res.body.data[0].attributes).toMatchObject({ name: 'Merge', description: 'keep me', cortex_id: 'cx' });
     expect(res.body.data[0].attributes.properties).toEqual([{ catalog_property_id: a, value: 'one' }, { catalog_property_id: b, value: 'two' }]);
     expect(await outbox('functionality.updated')).toBe(1);
+  });
+
+  it('lets concurrent batches take turns: fields of both are kept, and one new external_id is created once', async () => {
+    const [a, b] = [await property('race-a'), await property('race-b')];
+    await upsert('functionalities', [{ external_id: 'race-1', name: 'Race' }]);
+    const [one, two, three, four] = await Promise.all([
+      upsert('functionalities', [{ external_id: 'race-1', fields: [{ catalog_property_id: a, value: 'A' }] }]),
+      upsert('functionalities', [{ external_id: 'race-1', fields: [{ catalog_property_id: b, value: 'B' }] }]),
+      upsert('functionalities', [{ external_id: 'race-new', name: 'New one' }]),
+      upsert('functionalities', [{ external_id: 'race-new', name: 'New one' }]),
+    ]);
+    expect([one.status, two.status, three.status, four.status]).toEqual([200, 200, 200, 200]);
+    const stored = await h.db.knex('functionalities').where({ external_id: 'race-1' }).first();
+    expect(stored.properties).toEqual(expect.arrayContaining([{ catalog_property_id: a, value: 'A' }, { catalog_property_id: b, value: 'B' }]));
+    expect(await rows('functionalities', ['race-new'])).toBe(1);
   });
 
   it('names every bad entity: no name for a new record, a duplicate external_id, an unknown attribute, a missing key', async () => {
@@ -106,13 +124,11 @@ describe('functionalities bulk_upsert', () => {
   it('refuses a record-scoped key and writes nothing, even for a record it lists', async () => {
     const [row] = await h.db.knex('functionalities').where({ external_id: 'fn-1' }).select('id');
     const res = await upsert('functionalities', [{ external_id: 'fn-1', name: 'Hijack' }], { record_ids: [row.id] });
-    expect(res.status).toBeGreaterThanOrEqual(403);
+    expect(res.status).toBe(404);
     expect((await h.db.knex('functionalities').where({ id: row.id }).first()).name).toBe('Functionality 1');
   });
 
-  // The kit checks an action's capabilities before `run`, where a record-scoped key
-  // lacking team-wide create is a 403; FAMILIES.md §5 wants 404. Reported to the kit's
-  // owner; this turns red (then drop `.failing`) once the kit answers 404.
+  // FAMILIES.md §5: the answer must not tell which external_ids exist.
   it('answers a record-scoped key 404 whatever the external_id', async () => {
     const res = await upsert('functionalities', [{ external_id: 'anything', name: 'Any' }], { record_ids: ['8b0c5a9e-2f1d-4c53-9d1e-1a2b3c4d5e6f'] });
     expect(res.status).toBe(404);

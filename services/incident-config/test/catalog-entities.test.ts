@@ -10,6 +10,9 @@ afterAll(async () => h?.close());
 
 type Attrs = Record<string, unknown>;
 const names = (res: { body: { data: { attributes: { name: string } }[] } }) => res.body.data.map((r) => r.attributes.name);
+/** A new text property of the catalog of `family` (services, functionalities), by id. */
+const property = async (family: string): Promise<string> =>
+  (await h.call('POST', `/v1/${family}/properties`, { body: { data: { type: 'catalog_properties', attributes: { name: `p-${randomUUID()}`, kind: 'text' } } } })).body.data.id;
 
 describe.each([
   ['services', 'service'],
@@ -22,7 +25,7 @@ describe.each([
     const created = await create({
       name: `Checkout ${type}`, description: 'Takes money', color: '#00FF00', position: 2, external_id: `ext-${type}`,
       backstage_id: 'default/component/checkout', chat_channels: [{ id: 'C1', name: 'checkout' }], show_uptime_last_days: 30,
-      properties: [{ catalog_property_id: randomUUID(), value: 'gold' }],
+      properties: [{ catalog_property_id: await property(type), value: 'gold' }],
     });
     expect(created.status).toBe(201);
     const { id, attributes } = created.body.data;
@@ -140,5 +143,20 @@ describe('services broadcast filters', () => {
     expect(await q('filter[incident_broadcast_enabled][not_in]=true')).toEqual([`${tag} loud`, `${tag} unset`]);
     expect((await h.call('GET', '/v1/services?filter[alert_broadcast_enabled]=maybe')).status).toBe(400);
     expect((await h.call('GET', '/v1/functionalities?filter[alert_broadcast_enabled]=true')).status).toBe(400);
+  });
+});
+
+describe('catalog properties on services and functionalities', () => {
+  it('refuses a property of another catalog or team, naming it, and writes nothing', async () => {
+    const environmentProperty = await property('environments');
+    const theirs = (await h.call('POST', '/v1/services/properties', {
+      body: { data: { type: 'catalog_properties', attributes: { name: 'theirs', kind: 'text' } } }, principal: { team_id: 2 },
+    })).body.data.id;
+    for (const id of [environmentProperty, theirs]) {
+      const res = await h.call('POST', '/v1/services', { body: { data: { type: 'services', attributes: { name: `S ${id}`, properties: [{ catalog_property_id: id, value: 'x' }] } } } });
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].source.pointer).toBe('/data/attributes/properties/0/catalog_property_id');
+    }
+    expect(await h.db.knex('services').whereLike('name', 'S %')).toHaveLength(0);
   });
 });

@@ -35,7 +35,7 @@ export function bulkDeleteAction(family: BulkFamily) {
       const deleted: string[] = [];
       const notFound: string[] = [];
       if ('external_ids' in request) {
-        const rows = new Map((await resource.findWhere({ external_id: request.external_ids })).map((r) => [r.external_id, r]));
+        const rows = new Map((await resource.findWhere({ external_id: request.external_ids }, { forUpdate: true })).map((r) => [r.external_id, r]));
         for (const externalId of new Set(request.external_ids)) {
           const row = rows.get(externalId);
           if (!row) {
@@ -48,7 +48,7 @@ export function bulkDeleteAction(family: BulkFamily) {
       } else {
         const keep = new Set(request.keep_external_ids ?? []);
         // Only records with an external_id are managed from outside, and only they can be reported.
-        for (const row of await resource.findWhere({ managed_by: request.managed_by })) {
+        for (const row of await resource.findWhere({ managed_by: request.managed_by }, { forUpdate: true })) {
           if (typeof row.external_id !== 'string' || keep.has(row.external_id)) continue;
           await resource.remove(row);
           deleted.push(row.external_id);

@@ -81,9 +81,12 @@ export function bulkUpsertAction(family: BulkFamily) {
     summary: `Create or update up to ${MAX_ENTITIES} ${family.type} by external_id`,
     response: { schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: `#/components/schemas/${family.type}_resource` } } } } },
     async run({ body: { entities: raw }, resource }) {
+      // Batches of one team take turns, and the rows they update stay locked: two batches
+      // cannot both create one external_id, nor merge fields into the same stale value.
+      await resource.lock('bulk_upsert');
       const keys = raw.map((e) => e.external_id).filter((k): k is string => typeof k === 'string');
       const existing = new Map<string, Row>();
-      for (const row of await resource.findWhere({ external_id: keys })) existing.set(String(row.external_id), row);
+      for (const row of await resource.findWhere({ external_id: keys }, { forUpdate: true })) existing.set(String(row.external_id), row);
       const { entities, problems } = judge(raw, entity, existing);
       if (problems.length) throw entityErrors(problems);
       const data = [];

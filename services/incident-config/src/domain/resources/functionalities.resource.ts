@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
 import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
-import { referenceIssues, type ReferenceDeps } from '../record-references.js';
+import { catalogEntityIssues, type CatalogEntityDeps } from './catalog-entity.rules.js';
 import {
-  CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_REFERENCES, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters,
+  CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters,
 } from './catalog-entity.fields.js';
 
 const writable = catalogEntityFields;
@@ -19,7 +19,7 @@ const bulkAttributes = z.strictObject(writable).pick({
 const family = { type: 'functionalities', noun: 'functionality', name: writable.name, attributes: bulkAttributes };
 
 /** Functionalities (FAMILIES.md §4.16): what users do with the product, e.g. checkout; keyed by external_id for catalog sync. */
-export const functionalities = defineResource<ReferenceDeps>({
+export const functionalities = defineResource<CatalogEntityDeps>({
   type: 'functionalities',
   path: '/v1/functionalities',
   table: 'functionalities',
@@ -39,7 +39,7 @@ export const functionalities = defineResource<ReferenceDeps>({
     functionalities_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A functionality with this name already exists.' },
     functionalities_team_id_external_id_unique: { pointer: '/data/attributes/external_id', detail: 'A functionality with this external_id already exists.' },
   },
-  validate: (attributes, ctx) => referenceIssues(ctx.deps.references, ctx.tx, ctx.principal.team_id, attributes, CATALOG_ENTITY_REFERENCES),
+  validate: catalogEntityIssues('functionality'),
   defaults: catalogEntityDefaults,
   actions: [bulkUpsertAction(family), bulkDeleteAction(family)],
 });

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
 import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
-import { referenceIssues, type ReferenceDeps } from '../record-references.js';
+import { catalogEntityIssues, type CatalogEntityDeps } from './catalog-entity.rules.js';
 import {
-  CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_REFERENCES, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters,
+  CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters,
 } from './catalog-entity.fields.js';
 
 const text = z.string().max(255).nullable();
@@ -37,7 +37,7 @@ const bulkAttributes = z.strictObject(writable).pick({
 const family = { type: 'services', noun: 'service', name: writable.name, attributes: bulkAttributes };
 
 /** Services (FAMILIES.md §4.16): the systems incidents affect; keyed by external_id for catalog sync. */
-export const services = defineResource<ReferenceDeps>({
+export const services = defineResource<CatalogEntityDeps>({
   type: 'services',
   path: '/v1/services',
   table: 'services',
@@ -62,7 +62,7 @@ export const services = defineResource<ReferenceDeps>({
     services_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A service with this name already exists.' },
     services_team_id_external_id_unique: { pointer: '/data/attributes/external_id', detail: 'A service with this external_id already exists.' },
   },
-  validate: (attributes, ctx) => referenceIssues(ctx.deps.references, ctx.tx, ctx.principal.team_id, attributes, CATALOG_ENTITY_REFERENCES),
+  validate: catalogEntityIssues('service'),
   defaults: catalogEntityDefaults,
   actions: [bulkUpsertAction(family), bulkDeleteAction(family)],
 });
