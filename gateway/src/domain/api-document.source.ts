@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { OpenApiDocument } from '@firewatch/openapi';
 import type { Logger } from '@firewatch/logger';
 import { composeApiDocument } from './api-document.js';
@@ -19,26 +21,43 @@ export interface ApiDocumentSourceOptions {
   now?: () => number;
 }
 
+/** The document as served: serialised (and gzipped) once per refresh, with its ETag. */
+export interface ServedDocument {
+  document: OpenApiDocument;
+  json: Buffer;
+  gzip: Buffer;
+  etag: string;
+  /** Upstreams left out (no document yet) or served from their last document; logged, not published. */
+  missing: UpstreamName[];
+  stale: UpstreamName[];
+}
+
 export interface ApiDocumentSource {
   /** The public API's document, from the cache while it is fresh. */
-  current(): Promise<OpenApiDocument>;
+  current(): Promise<ServedDocument>;
+}
+
+function served(document: OpenApiDocument, missing: UpstreamName[], stale: UpstreamName[]): ServedDocument {
+  const json = Buffer.from(JSON.stringify(document));
+  return { document, json, gzip: gzipSync(json), etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`, missing, stale };
 }
 
 /**
  * The gateway's view of the public API, built from the upstreams' own documents. Each
  * service deploys alone, so the document is fetched rather than compiled in; an upstream
- * that does not answer is served from its last document, or left out and named, rather
- * than failing the whole document. Concurrent requests share one refresh.
+ * that does not answer is served from its last document, or left out (and logged), rather
+ * than failing the whole document. Concurrent requests share one refresh, and the
+ * document is serialised once per refresh: anonymous readers cost a buffer write.
  */
 export function createApiDocumentSource(options: ApiDocumentSourceOptions): ApiDocumentSource {
   const { fetchDocument, logger, ttlMs = 30_000, retryMs = 5_000, now = Date.now } = options;
   const upstreams = Object.entries(options.upstreams).filter((e): e is [UpstreamName, string] => e[1] !== undefined);
   const lastGood = new Map<UpstreamName, OpenApiDocument>();
   const reported = new Set<string>();
-  let cached: { document: OpenApiDocument; expiresAt: number } | undefined;
-  let refreshing: Promise<OpenApiDocument> | undefined;
+  let cached: { served: ServedDocument; expiresAt: number } | undefined;
+  let refreshing: Promise<ServedDocument> | undefined;
 
-  async function refresh(): Promise<OpenApiDocument> {
+  async function refresh(): Promise<ServedDocument> {
     const failed: UpstreamName[] = [];
     await Promise.all(upstreams.map(async ([name, baseUrl]) => {
       try {
@@ -52,23 +71,20 @@ export function createApiDocumentSource(options: ApiDocumentSourceOptions): ApiD
         });
       }
     }));
-    const { document, conflicts } = composeApiDocument({
-      documents: Object.fromEntries(lastGood),
-      missing: failed.filter((n) => !lastGood.has(n)),
-      stale: failed.filter((n) => lastGood.has(n)),
-      routes: options.routes,
-    });
+    const missing = failed.filter((n) => !lastGood.has(n));
+    const stale = failed.filter((n) => lastGood.has(n));
+    const { document, conflicts } = composeApiDocument({ documents: Object.fromEntries(lastGood), routes: options.routes });
     for (const conflict of conflicts.filter((c) => !reported.has(c))) {
       reported.add(conflict);
       logger.warn('upstream OpenAPI documents conflict', { conflict });
     }
-    cached = { document, expiresAt: now() + (failed.length ? retryMs : ttlMs) };
-    return document;
+    cached = { served: served(document, missing, stale), expiresAt: now() + (failed.length ? retryMs : ttlMs) };
+    return cached.served;
   }
 
   return {
     current() {
-      if (cached && cached.expiresAt > now()) return Promise.resolve(cached.document);
+      if (cached && cached.expiresAt > now()) return Promise.resolve(cached.served);
       refreshing ??= refresh().finally(() => { refreshing = undefined; });
       return refreshing;
     },

@@ -16,18 +16,14 @@ const GATEWAY_ERRORS = [401, 502, 503, 504];
 export interface ComposeInput {
   /** Each upstream's own document, as fetched from its `/openapi.json`. */
   documents: Partial<Record<UpstreamName, OpenApiDocument>>;
-  /** Configured upstreams whose document could not be had: their paths are absent. */
-  missing?: UpstreamName[];
-  /** Upstreams that did not answer now, whose last fetched document stands in. */
-  stale?: UpstreamName[];
   routes?: readonly Route[];
 }
 
 /**
  * The whole public API as one document: of each upstream's document, only the paths the
  * route table sends to that upstream (a service may serve more than the gateway
- * exposes), merged, with the gateway's own answers added to every operation. Missing and
- * stale upstreams are named in `x-firewatch-missing` and `x-firewatch-stale`.
+ * exposes), merged, with the gateway's own answers added to every operation. Which
+ * upstreams were missing is logged, not published: it would tell anyone what is down.
  */
 export function composeApiDocument(input: ComposeInput): MergeResult {
   const match = createRouteMatcher(input.routes ?? ROUTES);
@@ -43,7 +39,5 @@ export function composeApiDocument(input: ComposeInput): MergeResult {
   }
   // Relative to where the document is served: the gateway itself.
   document.servers = [{ url: '/', description: 'This gateway' }];
-  if (input.missing?.length) document['x-firewatch-missing'] = input.missing;
-  if (input.stale?.length) document['x-firewatch-stale'] = input.stale;
   return { document, conflicts };
 }

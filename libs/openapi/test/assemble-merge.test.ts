@@ -80,8 +80,8 @@ describe('schema helpers', () => {
   it('lists the query parameters parseListQuery accepts', () => {
     const names = listParameters({ filters: { name: 'string', active: 'boolean', created_at: 'date', q: 'search' }, sorts: ['name'], page: { maxSize: 50 } }).map((p) => p.name);
     expect(names).toEqual([
-      'page[number]', 'page[size]', 'filter[name]', 'filter[name][not_eq]', 'filter[name][in]', 'filter[name][not_in]', 'filter[active]',
-      'filter[created_at]', 'filter[created_at][gt]', 'filter[created_at][gte]', 'filter[created_at][lt]', 'filter[created_at][lte]', 'filter[q]', 'sort',
+      'page[number]', 'page[size]', 'filter[name]', 'filter[name][not_eq]', 'filter[name][in]', 'filter[name][not_in]', 'filter[active]', 'filter[active][not_eq]',
+      'filter[active][in]', 'filter[active][not_in]', 'filter[created_at]', 'filter[created_at][gt]', 'filter[created_at][gte]', 'filter[created_at][lt]', 'filter[created_at][lte]', 'filter[q]', 'sort',
     ]);
   });
 });
