@@ -88,24 +88,31 @@ function bulkRows({ type, many }: Family): ConformanceOperation[] {
 const services: Family = { type: 'services', one: 'Service', many: 'Services' };
 const functionalities: Family = { type: 'functionalities', one: 'Functionality', many: 'Functionalities' };
 
+/** A property of the family's own catalog: values must name one (issue 9). */
+async function property(ctx: ConformanceContext, family: string): Promise<string> {
+  const res = await ctx.call('POST', `/v1/${family}/properties`, { body: document('catalog_properties', { name: `p ${tag()}`, kind: 'text' }) });
+  if (res.status !== 201) throw new Error(`fixture: ${family} property answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data.id as string;
+}
+
 /** Attributes both families share, every one set. */
-const shared = async (ctx: ConformanceContext) => ({
+const shared = async (ctx: ConformanceContext, family: string) => ({
   description: 'd', public_description: 'p', notify_emails: ['oncall@example.com'], color: '#FF0000', position: 1,
   show_uptime: true, show_uptime_last_days: 30, external_id: `ext-${tag()}`, backstage_id: 'default/component/x', pagerduty_id: 'P1',
   opsgenie_id: 'o1', opsgenie_team_id: 't1', cortex_id: 'c1', opslevel_id: 'l1', service_now_ci_sys_id: 's1',
   environment_ids: [await ctx.create.environment()], service_ids: [await make(ctx, 'services')], owner_group_ids: ['g1'], owner_user_ids: [1],
   escalation_policy_id: 'ep1', chat_channels: [{ id: 'C1', name: 'ops' }], chat_aliases: [{ id: 'S1', name: 'sre' }],
-  properties: [{ catalog_property_id: randomUUID(), value: 'v' }],
+  properties: [{ catalog_property_id: await property(ctx, family), value: 'v' }],
 });
 
 /** Services and functionalities (FAMILIES.md §4.16), and the bulk operations of both and of environments (§5). */
 export const catalogEntityOperations: ConformanceOperation[] = [
   ...crudRows(services, async (ctx) => ({
-    ...(await shared(ctx)), github_repository_name: 'acme/api', github_repository_branch: 'main', gitlab_repository_name: 'acme/api',
+    ...(await shared(ctx, 'services')), github_repository_name: 'acme/api', github_repository_branch: 'main', gitlab_repository_name: 'acme/api',
     gitlab_repository_branch: 'main', kubernetes_deployment_name: 'prod/api', alert_urgency_id: 'u1', alerts_email_enabled: true,
     alert_broadcast_enabled: true, alert_broadcast_channel: { id: 'C2', name: 'alerts' }, incident_broadcast_enabled: false, incident_broadcast_channel: null,
   })),
-  ...crudRows(functionalities, shared),
+  ...crudRows(functionalities, (ctx) => shared(ctx, 'functionalities')),
   ...bulkRows(services),
   ...bulkRows(functionalities),
   ...bulkRows({ type: 'environments', one: 'Environment', many: 'Environments' }),

@@ -43,7 +43,9 @@ export interface ConformanceContext {
 export async function startConformanceSystem(): Promise<ConformanceContext> {
   // Quick retries, so that a delivery to a closed port has failed for good within a second.
   const dispatcherEnv = { WEBHOOK_RETRY_SCHEDULE_MS: '100,100', WEBHOOK_RETRY_JITTER: '0' };
-  const system: RunningSystem = await startSystem({ webhooks: true, dispatchers: 1, dispatcherEnv });
+  // Every row calls as one team: its shared budget must outlast the table, which grows with each resource.
+  const gatewayEnv = { RATE_LIMIT_TEAM_READS: '1000000', RATE_LIMIT_TEAM_WRITES: '1000000' };
+  const system: RunningSystem = await startSystem({ webhooks: true, dispatchers: 1, dispatcherEnv, gatewayEnv });
   const receiver = await startWebhookReceiver();
   try {
     // Other suites' systems publish to the same exchange; their team 1 must not be ours.
