@@ -1,31 +1,24 @@
 import { z } from 'zod';
-import { defineResource, SLUG_PATTERN } from '@firewatch/resource-kit';
+import { defineResource } from '@firewatch/resource-kit';
 import type { IncidentConfigResourceDeps } from '../catalog-properties.lookup.js';
 import { propertyValueIssues, type PropertyValue } from '../catalog-property-values.js';
 import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
 import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
 
-const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
-const chatRef = z.strictObject({ id: z.string().min(1).max(255), name: z.string().min(1).max(255) });
+import { catalogEntityFields as shared } from './catalog-entity.fields.js';
 
-/** Lists may be sent as null to clear them; they are stored and returned as []. */
-const list = <T extends z.ZodType>(item: T, max: number) =>
-  z.array(item).max(max).nullable().transform((v) => v ?? []);
-
+// The catalog fields environments share with services and functionalities, one definition of each.
 const writable = {
-  name: z.string().trim().min(1).max(255),
-  slug: z.string().min(1).max(255).regex(SLUG_PATTERN, 'must contain only a-z, 0-9, - and _'),
-  description: z.string().max(10_000).nullable(),
-  color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #FF0000').nullable(),
-  position: z.number().int().min(0).max(1_000_000).nullable(),
-  external_id: z.string().max(255).nullable(),
-  notify_emails: list(z.email(), 100),
-  chat_channels: list(chatRef, 100),
-  chat_aliases: list(chatRef, 100),
-  properties: list(z.strictObject({ catalog_property_id: z.uuid(), value: z.string().max(10_000) }), 50).refine(
-    (ps) => new Set(ps.map((p) => p.catalog_property_id)).size === ps.length,
-    'lists a catalog property more than once',
-  ),
+  name: shared.name,
+  slug: shared.slug,
+  description: shared.description,
+  color: shared.color,
+  position: shared.position,
+  external_id: shared.external_id,
+  notify_emails: shared.notify_emails,
+  chat_channels: shared.chat_channels,
+  chat_aliases: shared.chat_aliases,
+  properties: shared.properties,
 };
 
 const create = z.strictObject({ ...writable, name: writable.name }).partial().required({ name: true });
