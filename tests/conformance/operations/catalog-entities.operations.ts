@@ -70,6 +70,12 @@ function bulkRows({ type, many }: Family): ConformanceOperation[] {
       request: () => ({ body: { entities: [{ external_id: `nameless-${tag()}` }] } }),
       status: 422, schema: { reference: `bulkUpsert${many}`, status: 422 },
     },
+    {
+      // The reference's 422 is anyOf errors_list or the per-entity shape; ours must be the latter.
+      method: 'POST', path: upsert, variant: 'per-entity errors',
+      request: () => ({ body: { entities: [{ external_id: `nameless-${tag()}` }] } }),
+      status: 422, schema: { component: `bulk_upsert_${type}_error`, cite: 'FAMILIES.md §5' },
+    },
     { method: 'POST', path: upsert, variant: 'no credential', request: () => ({ body: { entities: [] }, token: null }), status: 401, schema: { reference: `bulkUpsert${many}`, status: 401 } },
     {
       method: 'POST', path: remove,
