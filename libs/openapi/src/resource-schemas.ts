@@ -2,22 +2,42 @@ import { z } from 'zod';
 import { ref } from './components.js';
 import type { Json } from './openapi.types.js';
 
-/** JSON Schema (draft 2020-12, the dialect OpenAPI 3.1 embeds) of what a zod schema accepts as input. */
-export function fromZod(schema: z.ZodType): Json {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Json;
+/**
+ * JSON Schema (draft 2020-12, the dialect OpenAPI 3.1 embeds) of what a zod schema
+ * accepts as input, or with `output` of what it produces.
+ */
+export function fromZod(schema: z.ZodType, io: 'input' | 'output' = 'input'): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io }) as Json;
   return rest;
 }
 
+/** Options of `resourceSchemas`. */
+export interface ResourceSchemaOptions {
+  /** Resource types a compound document may carry (`include=`); `'any'` when not known. */
+  included?: string[] | 'any';
+  /** The `relationships` member's schema, when the resource has one. */
+  relationships?: Json;
+  /** A computed collection answers `{data, meta}` with a free `meta` and no `links`. */
+  computed?: boolean;
+}
+
+const ANY_RESOURCE: Json = { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' } } };
+
+function includedMember(included: ResourceSchemaOptions['included']): Json {
+  if (included === 'any') return { included: { type: 'array', items: ANY_RESOURCE } };
+  if (!included?.length) return {};
+  const items = included.length === 1 ? ref(`${included[0]}_resource`) : { oneOf: included.map((t) => ref(`${t}_resource`)) };
+  return { included: { type: 'array', items } };
+}
+
 /**
- * The component schemas of a hand-written resource, named as the resource kit names its
- * own: `<type>_resource`, `<type>_response` (one) and `<type>_list` (a page with `links`
- * and `meta`). Every attribute is required: the serializers write each one, null or not.
- * `included` names the resource types a compound document may carry (`include=`).
+ * The component schemas of a resource, kit-built or hand-written: `<type>_resource`,
+ * `<type>_response` (one) and `<type>_list` (a page with `links` and `meta`). Every
+ * attribute is required: the serializers write each one, null or not.
  */
-export function resourceSchemas(type: string, attributes: Record<string, Json>, options: { included?: string[] } = {}): Json {
-  const included = options.included?.length
-    ? { included: { type: 'array', items: options.included.length === 1 ? ref(`${options.included[0]}_resource`) : { oneOf: options.included.map((t) => ref(`${t}_resource`)) } } }
-    : {};
+export function resourceSchemas(type: string, attributes: Record<string, Json>, options: ResourceSchemaOptions = {}): Json {
+  const included = includedMember(options.included);
+  const page = options.computed ? { meta: { type: 'object' } } : { links: ref('links'), meta: ref('meta') };
   return {
     [`${type}_resource`]: {
       type: 'object',
@@ -26,13 +46,14 @@ export function resourceSchemas(type: string, attributes: Record<string, Json>, 
         id: { type: 'string' },
         type: { type: 'string', const: type },
         attributes: { type: 'object', required: Object.keys(attributes), properties: attributes },
+        ...(options.relationships ? { relationships: options.relationships } : {}),
       },
     },
     [`${type}_response`]: { type: 'object', required: ['data'], properties: { data: ref(`${type}_resource`), ...included } },
     [`${type}_list`]: {
       type: 'object',
-      required: ['data', 'links', 'meta'],
-      properties: { data: { type: 'array', items: ref(`${type}_resource`) }, ...included, links: ref('links'), meta: ref('meta') },
+      required: ['data', ...Object.keys(page)],
+      properties: { data: { type: 'array', items: ref(`${type}_resource`) }, ...included, ...page },
     },
   };
 }

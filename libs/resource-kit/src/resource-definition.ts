@@ -8,6 +8,7 @@ import type {
 } from './resource-shapes.js';
 
 export type { Row, Transaction } from './resource-shapes.js';
+/** The CRUD operations a declaration may serve (`operations`). */
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
 
 /** How a filter field reads the table (libs/db applies it, the same for every list). */
@@ -102,6 +103,7 @@ export interface ResourceDefinition<D = unknown> {
 /** A declaration whatever its deps, for lists of declarations and references between them. */
 export type AnyResourceDefinition = ResourceDefinition<any>;
 
+/** Every CRUD operation: what a stored resource serves unless it says otherwise. */
 export const ALL_OPERATIONS: readonly Operation[] = ['list', 'get', 'create', 'update', 'delete'];
 
 /** The operations a declaration serves. */

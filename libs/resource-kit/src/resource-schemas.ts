@@ -1,12 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { fromZod as jsonSchema, type Json } from '@firewatch/openapi';
 import type { AnyResourceDefinition } from './resource-definition.js';
-
-type Json = Record<string, unknown>;
-
-const jsonSchema = (s: z.ZodType, io: 'input' | 'output'): Json => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { target: 'draft-2020-12', unrepresentable: 'any', io }) as Json;
-  return rest;
-};
 
 /** A field as responses show it: its output type, or its input type where a transform hides the output. */
 function responseField(field: z.ZodType): Json {
@@ -22,33 +16,28 @@ function entryProperties(schema: Json): Json {
 
 const TIMESTAMP = { type: 'string', format: 'date-time' };
 
+/** One declared attribute as responses show it. */
+function attributeSchema(def: AnyResourceDefinition, name: string, fields: Record<string, z.ZodType>): Json {
+  const declared = def.attributeSchemas?.[name];
+  if (declared) return declared;
+  const child = def.children?.[name];
+  if (child) {
+    if (child.present) return {};
+    const input = fields[child.input ?? name];
+    const { _destroy: _never, ...entry } = input ? entryProperties(jsonSchema(input)) : {};
+    return { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, ...entry } } };
+  }
+  return fields[name] ? responseField(fields[name]) : {};
+}
+
 /**
- * The JSON Schemas of a resource's attributes: the response (every declared attribute,
- * always present), and the create and update request attributes (from their zod schemas).
+ * The JSON Schemas of a resource's attributes: the response's (every declared attribute,
+ * always present, then the timestamps), and the create and update request attributes
+ * (from their zod schemas).
  */
-export function attributeSchemas(def: AnyResourceDefinition): { response: Json; create?: Json; update?: Json } {
-  const fields: Record<string, z.ZodType> = { ...(def.update?.shape ?? {}), ...(def.create?.shape ?? {}) } as Record<string, z.ZodType>;
-  const properties: Record<string, Json> = {};
-  for (const name of def.attributes) {
-    const declared = def.attributeSchemas?.[name];
-    const child = def.children?.[name];
-    if (declared) properties[name] = declared;
-    else if (child) {
-      const input = fields[child.input ?? name];
-      const { _destroy: _never, ...entry } = input ? entryProperties(jsonSchema(input, 'input')) : {};
-      properties[name] = child.present ? {} : { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, ...entry } } };
-    } else if (fields[name]) properties[name] = responseField(fields[name]);
-    else properties[name] = {};
-  }
-  const names = [...def.attributes];
-  if (def.timestamps !== false) {
-    properties.created_at = TIMESTAMP;
-    properties.updated_at = TIMESTAMP;
-    names.push('created_at', 'updated_at');
-  }
-  return {
-    response: { type: 'object', required: names, properties },
-    create: def.create && jsonSchema(def.create, 'input'),
-    update: def.update && jsonSchema(def.update, 'input'),
-  };
+export function attributeSchemas(def: AnyResourceDefinition): { response: Record<string, Json>; create?: Json; update?: Json } {
+  const fields = { ...(def.update?.shape ?? {}), ...(def.create?.shape ?? {}) } as Record<string, z.ZodType>;
+  const response: Record<string, Json> = Object.fromEntries(def.attributes.map((name) => [name, attributeSchema(def, name, fields)]));
+  if (def.timestamps !== false) Object.assign(response, { created_at: TIMESTAMP, updated_at: TIMESTAMP });
+  return { response, create: def.create && jsonSchema(def.create), update: def.update && jsonSchema(def.update) };
 }

@@ -6,6 +6,7 @@ import { mountRoutes, resourceRoutes, type RouteEntry } from './resource.routes.
 import { createResourceService, type EventWriter, type ResourceService } from './resource.service.js';
 import { assertDeclaration } from './resource-paths.js';
 
+/** A declaration wired to the database: its service (for hand-written routers) and routes. */
 export interface ResourceModule {
   definition: AnyResourceDefinition;
   service: ResourceService;

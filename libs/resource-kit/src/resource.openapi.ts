@@ -1,5 +1,8 @@
-import { z } from 'zod';
-import { BEARER as security, errorResponses as errors, jsonApiContent as content, includeParameter, listParameters, pathParameter, ref, type Json } from '@firewatch/openapi';
+import type { z } from 'zod';
+import {
+  BEARER as security, errorResponses as errors, fromZod, includeParameter, jsonApiContent as content, listParameters,
+  pathParameter, ref, requestDocumentSchema, resourceSchemas, type Json,
+} from '@firewatch/openapi';
 import { operationsOf, type AnyResourceDefinition } from './resource-definition.js';
 import type { ActionSpec, CollectionRoute } from './resource-shapes.js';
 import { listQuerySpec } from './resource.routes.js';
@@ -7,14 +10,10 @@ import { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
 import { attributeSchemas } from './resource-schemas.js';
 import { includeNames } from './includes.js';
 
-const MEDIA = 'application/vnd.api+json';
-
 function queryParams(def: AnyResourceDefinition): Json[] {
   const spec = listQuerySpec(def);
   const params = listParameters({ filters: spec.filters, sorts: spec.sorts, includes: spec.includes, page: { maxSize: spec.page?.maxSize ?? 100 } });
-  for (const [name, schema] of Object.entries(def.source?.params.shape ?? {})) {
-    params.push({ name, in: 'query', schema: z.toJSONSchema(schema as z.ZodType, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) });
-  }
+  for (const [name, schema] of Object.entries(def.source?.params.shape ?? {})) params.push({ name, in: 'query', schema: fromZod(schema as z.ZodType) });
   return params;
 }
 
@@ -25,8 +24,12 @@ function nouns(def: AnyResourceDefinition): { one: string; many: string } {
   return { one: `${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular}`, many };
 }
 
-const pathParameters = (path: string, def: AnyResourceDefinition) => pathParams(path).map((name) =>
-  pathParameter(name, name === 'id' ? (def.slug ? 'UUID or slug' : 'UUID') : `The parent ${def.parent?.resource.summary?.singular ?? 'record'} (UUID${def.parent?.resource.slug ? ' or slug' : ''})`));
+function pathParameters(path: string, def: AnyResourceDefinition): Json[] {
+  const parent = def.parent?.resource;
+  return pathParams(path).map((name) => pathParameter(name, name === 'id'
+    ? (def.slug ? 'UUID or slug' : 'UUID')
+    : `The parent ${parent?.summary?.singular ?? 'record'} (UUID${parent?.slug ? ' or slug' : ''})`));
+}
 
 /** The component schemas of one resource: its resource object, request and response documents. */
 function schemasOf(def: AnyResourceDefinition): Json {
@@ -36,53 +39,64 @@ function schemasOf(def: AnyResourceDefinition): Json {
     type: 'object',
     properties: Object.fromEntries(Object.entries(def.relationships).map(([name, r]) => {
       const linkage = { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { const: r.type } } };
-      return [name, { type: 'object', properties: { data: r.many ? { type: 'array', items: linkage } : { anyOf: [linkage, { type: 'null' }] } } }];
+      const data = r.many ? { type: 'array', items: linkage } : { anyOf: [linkage, { type: 'null' }] };
+      return [name, { type: 'object', properties: { data } }];
     })),
   };
-  const resource = {
-    type: 'object', required: ['id', 'type', 'attributes'],
-    properties: { id: { type: 'string' }, type: { const: t }, attributes: response, ...(relationships ? { relationships } : {}) },
+  const known = Object.entries(def.relationships ?? {}).filter(([name, r]) => r.resource && !def.includes?.[name]).map(([, r]) => r.type);
+  const included = def.includes && Object.keys(def.includes).length ? 'any' : known;
+  return {
+    ...resourceSchemas(t, response, { included, relationships, computed: Boolean(def.source) }),
+    ...(create ? { [`new_${t}`]: requestDocumentSchema(t, create, { withId: false }) } : {}),
+    ...(update ? { [`update_${t}`]: requestDocumentSchema(t, update, { withId: true }) } : {}),
   };
-  const request = (attributes: Json | undefined, withId: boolean) => attributes && {
-    type: 'object', required: ['data'],
-    properties: { data: { type: 'object', required: ['type', 'attributes'], properties: { type: { const: t }, ...(withId ? { id: { type: 'string' } } : {}), attributes } } },
-  };
-  const included = { type: 'array', items: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' } } } };
-  return Object.fromEntries(Object.entries({
-    [`${t}_resource`]: resource,
-    [`new_${t}`]: request(create, false),
-    [`update_${t}`]: request(update, true),
-    [`${t}_response`]: { type: 'object', required: ['data'], properties: { data: ref(`${t}_resource`), included } },
-    [`${t}_list`]: {
-      type: 'object', required: def.source ? ['data', 'meta'] : ['data', 'links', 'meta'],
-      properties: { data: { type: 'array', items: ref(`${t}_resource`) }, included, ...(def.source ? { meta: { type: 'object' } } : { links: ref('links'), meta: ref('meta') }) },
-    },
-  }).filter(([, v]) => v !== undefined));
 }
 
 function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffix: string): Json {
   const ops = operationsOf(def);
   const t = def.type;
-  const out: Json = {};
-  const parameters = pathParameters(route.path, def);
   const { one, many } = nouns(def);
   const where = route.summary ? ` (${route.summary})` : '';
-  if (ops.has('list')) out.get = { operationId: `list_${t}${suffix}`, summary: `List ${many}${where}`, security, parameters: [...parameters, ...queryParams(def)], responses: { '200': { description: 'success', ...content(ref(`${t}_list`)) }, ...errors(400, 401, 403, ...(def.parent ? [404] : []), 429) } };
-  if (ops.has('create')) out.post = { operationId: `create_${t}${suffix}`, summary: `Create ${one}${where}`, security, parameters, requestBody: { required: true, ...content(ref(`new_${t}`)) }, responses: { '201': { description: 'created', ...content(ref(`${t}_response`)) }, ...errors(400, 401, 403, ...(def.parent ? [404] : []), 409, 415, 422, 429) } };
+  const parameters = pathParameters(route.path, def);
+  const parentMissing = def.parent ? [404] : [];
+  const out: Json = {};
+  if (ops.has('list')) {
+    out.get = {
+      operationId: `list_${t}${suffix}`, summary: `List ${many}${where}`, security, parameters: [...parameters, ...queryParams(def)],
+      responses: { '200': { description: 'success', ...content(ref(`${t}_list`)) }, ...errors(400, 401, 403, ...parentMissing, 429) },
+    };
+  }
+  if (ops.has('create')) {
+    out.post = {
+      operationId: `create_${t}${suffix}`, summary: `Create ${one}${where}`, security, parameters,
+      requestBody: { required: true, ...content(ref(`new_${t}`)) },
+      responses: { '201': { description: 'created', ...content(ref(`${t}_response`)) }, ...errors(400, 401, 403, ...parentMissing, 409, 415, 422, 429) },
+    };
+  }
   return out;
 }
 
 function itemOps(def: AnyResourceDefinition): Json {
   const ops = operationsOf(def);
   const t = def.type;
+  const noun = nouns(def).one;
   const parameters = pathParameters(itemPathOf(def), def);
   const one = { '200': { description: 'success', ...content(ref(`${t}_response`)) } };
+  const includes = includeNames(def);
   const out: Json = {};
-  const noun = nouns(def).one;
-  if (ops.has('get')) out.get = { operationId: `get_${t}`, summary: `Get ${noun}`, security, parameters: [...parameters, ...(def.relationships || def.includes ? [includeParameter(includeNames(def))] : [])], responses: { ...one, ...errors(400, 401, 403, 404, 429) } };
+  if (ops.has('get')) {
+    out.get = {
+      operationId: `get_${t}`, summary: `Get ${noun}`, security, parameters: [...parameters, ...(includes.length ? [includeParameter(includes)] : [])],
+      responses: { ...one, ...errors(400, 401, 403, 404, 429) },
+    };
+  }
   if (ops.has('update')) {
     for (const method of def.updateMethods ?? ['put', 'patch']) {
-      out[method] = { operationId: `${method === 'put' ? 'update' : 'patch'}_${t}`, summary: `Update ${noun}`, security, parameters, requestBody: { required: true, ...content(ref(`update_${t}`)) }, responses: { ...one, ...errors(400, 401, 403, 404, 409, 415, 422, 429) } };
+      out[method] = {
+        operationId: `${method === 'put' ? 'update' : 'patch'}_${t}`, summary: `Update ${noun}`, security, parameters,
+        requestBody: { required: true, ...content(ref(`update_${t}`)) },
+        responses: { ...one, ...errors(400, 401, 403, 404, 409, 415, 422, 429) },
+      };
     }
   }
   if (ops.has('delete')) {
@@ -94,19 +108,21 @@ function itemOps(def: AnyResourceDefinition): Json {
 
 function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path: string, suffix: string): Json {
   const status = String(action.response?.status ?? 200);
-  const body = action.body && { required: true, content: { [MEDIA]: { schema: z.toJSONSchema(action.body, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) } } };
-  const answer = action.response?.schema ? content(action.response.schema) : {};
+  const missing = action.on === 'item' || action.hiddenFromRecordKeys || def.parent ? [404] : [];
   return {
     operationId: `${action.name}_${def.type}${suffix}`,
     summary: action.summary ?? `${action.name.replace(/_/g, ' ')} (${nouns(def).many})`,
     security,
     parameters: pathParameters(path, def),
-    ...(body ? { requestBody: body } : {}),
-    responses: { [status]: { description: action.response?.description ?? 'success', ...answer }, ...errors(400, 401, 403, ...(action.on === 'item' || action.hiddenFromRecordKeys ? [404] : []), 409, 415, 422, 429) },
+    ...(action.body ? { requestBody: { required: true, ...content(fromZod(action.body)) } } : {}),
+    responses: {
+      [status]: { description: action.response?.description ?? 'success', ...(action.response?.schema ? content(action.response.schema) : {}) },
+      ...errors(400, 401, 403, ...missing, 409, 415, 422, 429),
+    },
   };
 }
 
-/** The paths and component schemas of one declared resource. */
+/** The paths and component schemas of one declared resource, as `assembleDocument` takes them. */
 export function resourceOpenApi(def: AnyResourceDefinition): { paths: Json; schemas: Json } {
   const paths: Record<string, Json> = {};
   const add = (path: string, ops: Json) => {

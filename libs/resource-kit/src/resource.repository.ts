@@ -20,6 +20,7 @@ function conflictFrom(def: AnyResourceDefinition, err: unknown): unknown {
   return new ConflictError('The record conflicts with an existing one.', { code: 'already_exists' });
 }
 
+/** One page of rows and the count of all that match. */
 export interface ListResult {
   rows: Row[];
   total: number;
