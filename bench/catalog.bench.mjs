@@ -3,26 +3,15 @@
 // throughput of GET /v1/services?page[size]=100 (a full page of 100).
 //   BENCH_DURATION=10 BENCH_CONNECTIONS=32 BENCH_ROUNDS=5 pnpm bench:catalog
 import autocannon from 'autocannon';
-import { processEnvs, PROCESSES, provisionDatabases } from '../scripts/dev-env.mjs';
-import { build, createBenchSystem, freePort } from './support.mjs';
+import { startApiStack } from './support.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 
-build();
-const suffix = `_bench_${process.pid}`;
-const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort() };
-const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
-await provisionDatabases(envs);
-const system = createBenchSystem({ databases: [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`] });
+const { system, envs, token } = await startApiStack();
 
 try {
-  await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name)).map((p) => ({ ...p, env: envs[p.name] })));
-  const cli = (...args) => system.cli(envs.auth, ...args);
-  const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
-  const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '1000000', '--rate-limit-write', '1000000');
-  const token = key.api_key?.token ?? key.token;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' };
 
   /** One bulk_upsert of 100 entities; its wall time in ms. */

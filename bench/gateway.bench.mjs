@@ -5,31 +5,20 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import fs from 'node:fs';
 import path from 'node:path';
-import { processEnvs, PROCESSES, provisionDatabases, root } from '../scripts/dev-env.mjs';
-import { build, createBenchSystem, freePort } from './support.mjs';
+import { root } from '../scripts/dev-env.mjs';
+import { startApiStack } from './support.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
 
-build();
-const suffix = `_bench_${process.pid}`;
-const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort() };
-const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
-await provisionDatabases(envs);
-const system = createBenchSystem({ databases: [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`] });
+// Only what the measured path needs; the webhooks processes would compete for the two cores.
+// BENCH_PROFILE=<dir> writes a CPU profile of the gateway there when it exits.
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+const { system, envs, token } = await startApiStack({ gatewayNodeArgs: profile });
 const { children } = system;
 
 try {
-  // Only what the measured path needs; the webhooks processes would compete for the two cores.
-  // BENCH_PROFILE=<dir> writes a CPU profile of the gateway there when it exits.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name))
-    .map((p) => ({ ...p, env: envs[p.name], nodeArgs: p.name === 'gateway' ? profile : [] })));
-  const cli = (...args) => system.cli(envs.auth, ...args);
-  const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
-  const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '1000000', '--rate-limit-write', '1000000');
-  const token = key.api_key?.token ?? key.token;
   const created = await fetch(`${envs.urls.gateway}/v1/environments`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
