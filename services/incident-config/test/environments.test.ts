@@ -1,54 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { createPrincipalSigner, createPrincipalVerifier, generatePrincipalKeys, PRINCIPAL_HEADER } from '@firewatch/auth';
-import { migrate } from '@firewatch/db';
-import { createOutboxRelay } from '@firewatch/events';
-import { createLogger } from '@firewatch/logger';
-import { collectEvents, createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type EventCollector, type Listening, type TestDatabase } from '@firewatch/testing';
-import { migrations } from '../migrations/index.js';
-import { createIncidentConfigApp } from '../src/app.js';
-import { testSecretBox } from './support/incident-config-harness.js';
+import { createPrincipalSigner, generatePrincipalKeys, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { signAsGateway, testPrincipal } from '@firewatch/testing';
+import { MEDIA, startIncidentConfig, type CallOptions, type IncidentConfigHarness } from './support/incident-config-harness.js';
 
-const MEDIA = 'application/vnd.api+json';
-const exchange = `test.events.${randomUUID()}`;
-
-let db: TestDatabase;
-let server: Listening;
-let events: EventCollector;
-let relay: ReturnType<typeof createOutboxRelay>;
-
-async function call(method: string, path: string, options: { body?: unknown; principal?: Record<string, unknown> | null; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.principal !== null) headers[PRINCIPAL_HEADER] = await signAsGateway(testPrincipal(options.principal ?? {}), 'incident-config', method, path);
-  if (options.body !== undefined) headers['content-type'] ??= MEDIA;
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-}
+let h: IncidentConfigHarness;
+const call = (method: string, path: string, options?: CallOptions) => h.call(method, path, options);
 
 const create = (attributes: Record<string, unknown>, principal?: Record<string, unknown>) =>
   call('POST', '/v1/environments', { body: { data: { type: 'environments', attributes } }, principal });
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await migrate(db.knex, migrations);
-  const logger = createLogger({ service: 'test', level: 'silent' });
-  events = await collectEvents(process.env.TEST_AMQP_URL!, exchange, 'environment.*');
-  relay = createOutboxRelay({ knex: db.knex as Knex, amqpUrl: process.env.TEST_AMQP_URL!, logger, exchange, pollIntervalMs: 100 });
-  await relay.start();
-  server = await listen(createIncidentConfigApp({ knex: db.knex as Knex, logger, principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }), secretBox: testSecretBox }));
+  h = await startIncidentConfig({ eventPattern: 'environment.*' });
 });
 
-afterAll(async () => {
-  await server?.close();
-  await relay?.stop();
-  await events?.close();
-  await db?.drop();
-});
+afterAll(async () => h?.close());
 
 describe('environments', () => {
   it('creates, gets by id and slug, updates, lists and deletes', async () => {
@@ -86,8 +51,8 @@ describe('environments', () => {
     expect(deleted.body.data).toMatchObject({ id, type: 'environments', attributes: { name: 'Production EU' } });
     expect((await call('GET', `/v1/environments/${id}`)).status).toBe(404);
 
-    await events.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 3);
-    const mine = events.events.filter((e) => (e.body.data as { id: string }).id === id);
+    await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 3);
+    const mine = h.events!.events.filter((e) => (e.body.data as { id: string }).id === id);
     expect(mine.map((e) => e.routingKey)).toEqual(['environment.created', 'environment.updated', 'environment.deleted']);
     expect(mine[0].body).toMatchObject({ type: 'environment.created', team_id: 1, data: { id, type: 'environments' } });
   });
@@ -127,11 +92,11 @@ describe('environments', () => {
     ['bad property', { data: { type: 'environments', attributes: { name: 'x', properties: [{ catalog_property_id: 'x', value: 'v' }] } } }, 422, '/data/attributes/properties/0/catalog_property_id'],
     ['wrong type', { data: { type: 'services', attributes: { name: 'x' } } }, 409, '/data/type'],
   ])('refuses %s', async (_name, body, status, pointer) => {
-    const before = await db.knex('environments').count({ n: '*' });
+    const before = await h.db.knex('environments').count({ n: '*' });
     const res = await call('POST', '/v1/environments', { body });
     expect(res.status).toBe(status);
     expect(res.body.errors[0].source.pointer).toBe(pointer);
-    expect(await db.knex('environments').count({ n: '*' })).toEqual(before);
+    expect(await h.db.knex('environments').count({ n: '*' })).toEqual(before);
   });
 
   it('answers malformed JSON, media types, bad queries and unknown includes with their 4xx', async () => {
