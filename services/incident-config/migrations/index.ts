@@ -6,6 +6,7 @@ import * as incidentRoles from './20261123-0011-incident-roles.js';
 import * as servicesFunctionalities from './20261123-0020-services-functionalities.js';
 import * as secrets from './20261123-0030-secrets.js';
 import * as formSets from './20261123-0031-form-sets.js';
+import * as retrospectiveProcesses from './20261123-0032-retrospective-processes.js';
 import * as incidents from './20261123-0050-incidents.js';
 import * as incidentEvents from './20261123-0051-incident-events.js';
 import * as incidentEventServices from './20261123-0052-incident-event-services.js';
@@ -19,6 +20,7 @@ export const migrations: Migrations = {
   '20261123-0020-services-functionalities': servicesFunctionalities,
   '20261123-0030-secrets': secrets,
   '20261123-0031-form-sets': formSets,
+  '20261123-0032-retrospective-processes': retrospectiveProcesses,
   '20261123-0050-incidents': incidents,
   '20261123-0051-incident-events': incidentEvents,
   '20261123-0052-incident-event-services': incidentEventServices,

@@ -10,6 +10,8 @@ import { createCatalogPropertiesRepository } from './data/catalog-properties.rep
 import type { IncidentConfigResourceDeps } from './domain/catalog-properties.lookup.js';
 import { createRecordReferencesRepository } from './data/record-references.repository.js';
 import type { ReferenceDeps } from './domain/record-references.js';
+import { createRetrospectiveProcessesRepository } from './data/retrospective-processes.repository.js';
+import type { RetrospectiveProcessesDeps } from './domain/retrospective-processes.lookup.js';
 import { resources } from './domain/resources/index.js';
 import type { SecretsDeps } from './domain/resources/secrets.resource.js';
 import { incidentConfigOpenApiDocument } from './http/incident-config.openapi.js';
@@ -25,10 +27,12 @@ export interface IncidentConfigDeps {
 }
 
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
-  const resourceDeps: IncidentConfigResourceDeps & ReferenceDeps & SecretsDeps = {
+  const resourceDeps: IncidentConfigResourceDeps & ReferenceDeps & SecretsDeps & RetrospectiveProcessesDeps = {
     catalogProperties: createCatalogPropertiesRepository(),
     references: createRecordReferencesRepository(),
     secretBox: deps.secretBox,
+    retrospectiveProcesses: createRetrospectiveProcessesRepository(),
+    writeEvent,
   };
   const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps }));
   return createServiceApp({

@@ -52,6 +52,21 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       adds: { show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] }, opslevel_id: nullable('string') },
     },
   ],
+  retrospective_process: [
+    {
+      because: 'FAMILIES 4.12: the default process cannot have conditions, and a process may have none (spec 2.13 shows the object only when set): no criteria are null',
+      replaces: {
+        retrospective_process_matching_criteria: {
+          oneOf: [
+            { type: 'null' },
+            ...['severity_ids', 'group_ids', 'incident_type_ids'].map((key) => ({
+              type: 'object', additionalProperties: false, required: [key], properties: { [key]: { type: 'array', items: { type: 'string' } } },
+            })),
+          ],
+        },
+      },
+    },
+  ],
   secret: [
     {
       because: 'spec 2.6 names the vault fields external_vault_mount, external_vault_path and external_vault_version (the reference: hashicorp_vault_*)',
@@ -60,6 +75,12 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
     {
       because: "spec 2.6 lists owner_group_ids on a secret; kind is the reference's own create attribute (new_secret), read back",
       adds: { owner_group_ids: { type: 'array', items: { type: 'string' } }, kind: { enum: ['built_in', 'hashicorp_vault'] } },
+    },
+  ],
+  dashboard: [
+    {
+      because: "FAMILIES §2: a dashboard's {id} is its UUID or its slug (the reference's own path parameter), so the slug is answered",
+      adds: { slug: { type: 'string' } },
     },
   ],
   webhooks_endpoint: [
@@ -95,6 +116,12 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
         user_id: nullable('integer'),
         rate_limit_read: nullable('integer'), rate_limit_write: nullable('integer'),
       },
+    },
+  ],
+  incident: [
+    {
+      because: "docs/decisions.md (incidents), from issue 9: an incident is written with severity_id, service_ids, environment_ids and functionality_ids (the reference's new_incident); what is written is read back, and the records themselves come with include=services|environments|functionalities",
+      adds: { severity_id: nullable('string'), service_ids: ids, environment_ids: ids, functionality_ids: ids },
     },
   ],
   user: [

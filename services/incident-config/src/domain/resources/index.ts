@@ -8,8 +8,9 @@ import { incidentEventServices } from './incident-event-services.resource.js';
 import { incidentEvents } from './incident-events.resource.js';
 import { incidentRoles } from './incident-roles.resource.js';
 import { incidents } from './incidents.resource.js';
+import { retrospectiveProcesses } from './retrospective-processes.resource.js';
 import { secrets } from './secrets.resource.js';
 import { services } from './services.resource.js';
 
 /** Every resource incident-config serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets, formSets, formSetConditions];
+export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets, formSets, formSetConditions, retrospectiveProcesses];

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { ValidationIssue } from '@firewatch/errors';
+import { defineResource, serialize, type HookContext, type ResourceDefinition, type Row } from '@firewatch/resource-kit';
+import type { RetrospectiveProcessesDeps } from '../retrospective-processes.lookup.js';
+
+const STARTER_TEMPLATE = 'starter_template';
+const DEFAULT_PROCESS = { name: 'Default', description: 'Used for incidents no other retrospective process matches.' };
+const CRITERIA = '/data/attributes/retrospective_process_matching_criteria';
+
+const ids = z.array(z.string().min(1).max(255)).max(100).transform((v) => [...new Set(v)]);
+/** The reference's oneOf: incidents match by severity, by group or by incident type. */
+const criteria = z
+  .union([z.strictObject({ severity_ids: ids }), z.strictObject({ group_ids: ids }), z.strictObject({ incident_type_ids: ids })])
+  .nullable();
+
+const writable = {
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(10_000).nullable(),
+  retrospective_process_matching_criteria: criteria,
+};
+
+type Ctx = HookContext<RetrospectiveProcessesDeps>;
+
+async function copyFromIssues(copyFrom: unknown, ctx: Ctx): Promise<ValidationIssue[]> {
+  if (typeof copyFrom !== 'string' || copyFrom === STARTER_TEMPLATE) return [];
+  const known = z.uuid().safeParse(copyFrom).success && (await ctx.deps.retrospectiveProcesses.exists(ctx.tx, ctx.principal.team_id, copyFrom.toLowerCase()));
+  return known ? [] : [{ pointer: '/data/attributes/copy_from', code: 'invalid_reference', detail: `copy_from: no retrospective process "${copyFrom}", nor "${STARTER_TEMPLATE}".` }];
+}
+
+/**
+ * Retrospective processes (spec 2.13, FAMILIES 4.12): the steps a team follows after an
+ * incident, chosen by matching criteria. A team's default process, the fallback, is made
+ * with its first process (same transaction, its own `created` event); it never has
+ * criteria and cannot be deleted (403 `not_granted`: the kit refuses a delete through
+ * visibility). Steps are not served here, so `copy_from` (a process of the team or
+ * `starter_template`) is checked and then has nothing to copy.
+ */
+export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDeps> = defineResource<RetrospectiveProcessesDeps>({
+  type: 'retrospective_processes',
+  path: '/v1/retrospective_processes',
+  table: 'retrospective_processes',
+  event: 'retrospective_process',
+  permission: { scope: 'ir.retrospectives', side: 'ir' },
+  summary: { singular: 'retrospective process', plural: 'retrospective processes' },
+  create: z.strictObject({ ...writable, copy_from: z.string().min(1).max(255) }).partial().required({ name: true, copy_from: true }),
+  update: z.strictObject(writable).partial(),
+  attributes: ['name', 'description', 'is_default', 'retrospective_process_matching_criteria'],
+  attributeSchemas: {
+    is_default: { type: 'boolean', description: 'The fallback process, made with the team\'s first one; read-only.' },
+    retrospective_process_matching_criteria: {
+      anyOf: [{ type: 'object' }, { type: 'null' }], description: 'One of severity_ids, group_ids or incident_type_ids; null: matches nothing by itself (the default process always).',
+    },
+  },
+  jsonColumns: ['retrospective_process_matching_criteria'],
+  filters: { name: 'string', is_default: 'boolean', created_at: 'date' },
+  sorts: ['name', 'is_default', 'created_at', 'updated_at'],
+  // The fallback first: it is made in the same transaction (and instant) as the first process.
+  defaultSort: [{ field: 'is_default', direction: 'desc' }, { field: 'created_at', direction: 'asc' }],
+  updateMethods: ['put'],
+  unique: {
+    retrospective_processes_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A retrospective process with this name already exists.' },
+  },
+  // The default process is the one row a team may not delete; everything else is open.
+  visibility: (_principal, action) => (action === 'delete' ? [{ column: 'is_default', equals: false }] : null),
+  async defaults(attributes, ctx) {
+    // A team's first process brings its default along, announced as any create is.
+    const made = await ctx.deps.retrospectiveProcesses.ensureDefault(ctx.tx, ctx.principal.team_id, DEFAULT_PROCESS);
+    if (made) await ctx.deps.writeEvent(ctx.tx, { type: 'retrospective_process.created', team_id: ctx.principal.team_id, data: serialize(retrospectiveProcesses, made) });
+    return { description: null, retrospective_process_matching_criteria: null, ...attributes, is_default: false };
+  },
+  async validate(attributes, ctx) {
+    if (ctx.existing?.is_default && attributes.retrospective_process_matching_criteria) {
+      return [{ pointer: CRITERIA, code: 'default_process', detail: 'The default process is the fallback and cannot have matching criteria.' }];
+    }
+    return copyFromIssues(attributes.copy_from, ctx);
+  },
+  toColumns: ({ copy_from: _copied, ...columns }: Row) => columns,
+});
