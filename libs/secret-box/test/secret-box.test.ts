@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '../src/index.js';
+
+const seed = 'a-development-seed-of-some-length';
+
+describe('createSecretBox', () => {
+  it('derives a key per purpose from one seed, so two services sharing a seed cannot open each other', () => {
+    const webhooks = createSecretBox({ keys: [], devKeySeed: seed });
+    const secrets = createSecretBox({ keys: [], devKeySeed: seed, purpose: 'incident-config/secrets/v1' });
+    const sealed = secrets.seal('value');
+    expect(createSecretBox({ keys: [], devKeySeed: seed, purpose: 'incident-config/secrets/v1' }).open(sealed)).toBe('value');
+    expect(() => webhooks.open(sealed)).toThrow(/unknown key/);
+  });
+
+  it('names its setting in errors', () => {
+    expect(() => createSecretBox({ keys: ['c2hvcnQ='], setting: 'SECRET_ENCRYPTION_KEYS' })).toThrow(/^SECRET_ENCRYPTION_KEYS: each key must be 32 bytes/);
+    expect(() => createSecretBox({ keys: [], setting: 'SECRET_ENCRYPTION_KEYS' })).toThrow(/^SECRET_ENCRYPTION_KEYS is not set/);
+    const sealed = createSecretBox({ keys: [randomBytes(32).toString('base64')] }).seal('v');
+    expect(() => createSecretBox({ keys: [randomBytes(32).toString('base64')], setting: 'SECRET_ENCRYPTION_KEYS' }).open(sealed)).toThrow(/add it to SECRET_ENCRYPTION_KEYS/);
+  });
+
+  it('opens with any configured key and seals with the first (rotation)', () => {
+    const [oldKey, newKey] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
+    const sealed = createSecretBox({ keys: [oldKey] }).seal('kept');
+    const rotated = createSecretBox({ keys: [newKey, oldKey] });
+    expect(rotated.open(sealed)).toBe('kept');
+    expect(createSecretBox({ keys: [newKey] }).open(rotated.seal('new'))).toBe('new');
+  });
+});
