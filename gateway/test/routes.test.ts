@@ -9,6 +9,7 @@ describe('route table', () => {
     expect(match('/v1/environments')).toBe('incident-config');
     expect(match('/v1/events/123/services')).toBe('incident-config');
     expect(match('/v1/incident_event_services/123')).toBe('incident-config');
+    expect(match('/v1/dashboard_panels/123/duplicate')).toBe('incident-config');
     expect(match('/v1/communications/templates/1')).toBe('communications');
     expect(match('/v1/shift_overrides')).toBe('on-call');
     expect(match('/v1/schedule_rotations/1/schedule_rotation_active_days')).toBe('on-call');
@@ -27,7 +28,7 @@ describe('route table', () => {
 
   it('keeps every prefix once and each one segment deep', () => {
     expect(new Set(ROUTES.map((r) => r.prefix)).size).toBe(ROUTES.length);
-    expect(ROUTES).toHaveLength(26);
+    expect(ROUTES).toHaveLength(27);
     expect(() => createRouteMatcher([{ prefix: '/v1/a/b', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
     expect(() => createRouteMatcher([
       { prefix: '/v1/a', upstream: 'auth' },

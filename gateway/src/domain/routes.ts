@@ -18,7 +18,7 @@ export const ROUTES: readonly Route[] = [
   ...owned('incident-config', [
     'environments', 'services', 'functionalities', 'catalog_properties', 'catalogs',
     'incident_roles', 'retrospective_processes', 'form_set_conditions', 'form_sets',
-    'dashboards', 'secrets', 'authorizations', 'incidents', 'events',
+    'dashboards', 'dashboard_panels', 'secrets', 'authorizations', 'incidents', 'events',
     'incident_event_services',
   ]),
   ...owned('communications', ['communications']),

@@ -7,6 +7,8 @@ import * as servicesFunctionalities from './20261123-0020-services-functionaliti
 import * as secrets from './20261123-0030-secrets.js';
 import * as formSets from './20261123-0031-form-sets.js';
 import * as retrospectiveProcesses from './20261123-0032-retrospective-processes.js';
+import * as dashboards from './20261123-0040-dashboards.js';
+import * as authorizations from './20261123-0041-authorizations.js';
 import * as incidents from './20261123-0050-incidents.js';
 import * as incidentEvents from './20261123-0051-incident-events.js';
 import * as incidentEventServices from './20261123-0052-incident-event-services.js';
@@ -21,6 +23,8 @@ export const migrations: Migrations = {
   '20261123-0030-secrets': secrets,
   '20261123-0031-form-sets': formSets,
   '20261123-0032-retrospective-processes': retrospectiveProcesses,
+  '20261123-0040-dashboards': dashboards,
+  '20261123-0041-authorizations': authorizations,
   '20261123-0050-incidents': incidents,
   '20261123-0051-incident-events': incidentEvents,
   '20261123-0052-incident-event-services': incidentEventServices,

@@ -9,6 +9,12 @@ import type { SecretBox } from '@firewatch/secret-box';
 import { createCatalogPropertiesRepository } from './data/catalog-properties.repository.js';
 import type { IncidentConfigResourceDeps } from './domain/catalog-properties.lookup.js';
 import { createRecordReferencesRepository } from './data/record-references.repository.js';
+import { createDashboardAccessRepository } from './data/dashboard-access.repository.js';
+import { createDashboardDefaultsRepository } from './data/dashboard-defaults.repository.js';
+import { createDashboardPanelsRepository } from './data/dashboard-panels.repository.js';
+import type { DashboardsDeps } from './domain/dashboards/dashboard-stores.js';
+import { panelsInclude } from './domain/dashboards/panels.include.js';
+import { dashboards, dashboardsIncluding } from './domain/resources/dashboards.resource.js';
 import type { ReferenceDeps } from './domain/record-references.js';
 import { createRetrospectiveProcessesRepository } from './data/retrospective-processes.repository.js';
 import type { RetrospectiveProcessesDeps } from './domain/retrospective-processes.lookup.js';
@@ -27,14 +33,20 @@ export interface IncidentConfigDeps {
 }
 
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
-  const resourceDeps: IncidentConfigResourceDeps & ReferenceDeps & SecretsDeps & RetrospectiveProcessesDeps = {
+  const dashboardPanels = createDashboardPanelsRepository(deps.knex);
+  const resourceDeps: IncidentConfigResourceDeps & ReferenceDeps & SecretsDeps & RetrospectiveProcessesDeps & DashboardsDeps = {
     catalogProperties: createCatalogPropertiesRepository(),
     references: createRecordReferencesRepository(),
     secretBox: deps.secretBox,
     retrospectiveProcesses: createRetrospectiveProcessesRepository(),
     writeEvent,
+    dashboardAccess: createDashboardAccessRepository(),
+    dashboardPanels,
+    dashboardDefaults: createDashboardDefaultsRepository(),
   };
-  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps }));
+  // An include loader receives no deps, so dashboards' include=panels is wired here over the data layer.
+  const definitions = resources.map((d) => (d === dashboards ? dashboardsIncluding(panelsInclude(dashboardPanels)) : d));
+  const modules = definitions.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps }));
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,

@@ -1,5 +1,8 @@
 import type { AnyResourceDefinition } from '@firewatch/resource-kit';
+import { authorizations } from './authorizations.resource.js';
 import { catalogProperties } from './catalog-properties.resource.js';
+import { dashboardPanels } from './dashboard-panels.resource.js';
+import { dashboards } from './dashboards.resource.js';
 import { environments } from './environments.resource.js';
 import { formSetConditions } from './form-set-conditions.resource.js';
 import { formSets } from './form-sets.resource.js';
@@ -13,4 +16,4 @@ import { secrets } from './secrets.resource.js';
 import { services } from './services.resource.js';
 
 /** Every resource incident-config serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets, formSets, formSetConditions, retrospectiveProcesses];
+export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets, formSets, formSetConditions, retrospectiveProcesses, dashboards, dashboardPanels, authorizations];

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { defineResource, type IncludeLoader } from '@firewatch/resource-kit';
+import { dashboardVisibility } from '../dashboard-access.js';
+import { duplicateDashboardAction } from '../dashboards/duplicate-dashboard.action.js';
+import { setDefaultDashboardAction } from '../dashboards/set-default-dashboard.action.js';
+import type { DashboardsDeps } from '../dashboards/dashboard-stores.js';
+
+export const DASHBOARD_COLORS = ['#FCF2CF', '#D7F5E1', '#E9E2FF', '#FAE6E8', '#FAEEE6'] as const;
+
+/** `<ISO 8601 timestamp> to <ISO 8601 timestamp>`, the form the reference's panel `range` takes. */
+const range = z.string().max(200).refine((value) => {
+  const parts = value.split(' to ');
+  return parts.length === 2 && parts.every((p) => /^\d{4}-\d{2}-\d{2}T/.test(p) && !Number.isNaN(Date.parse(p)));
+}, 'must be two ISO 8601 timestamps joined by " to "');
+
+const writable = {
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(10_000).nullable(),
+  owner: z.enum(['user', 'team']),
+  public: z.boolean(),
+  range: range.nullable(),
+  period: z.enum(['day', 'week', 'month']).nullable(),
+  auto_refresh: z.boolean(),
+  color: z.enum(DASHBOARD_COLORS).nullable(),
+  icon: z.string().max(255),
+};
+
+/**
+ * Dashboards (spec 2.7, FAMILIES 4.6). A user-owned one belongs to the principal's user
+ * who created it (`user_id`), so a team-wide API key, acting for no user, cannot create
+ * one (422 at `owner`). Who sees and changes which dashboard: src/domain/dashboard-access.ts.
+ */
+export const dashboards = defineResource<DashboardsDeps>({
+  type: 'dashboards',
+  path: '/v1/dashboards',
+  table: 'dashboards',
+  event: 'dashboard',
+  permission: { scope: null, side: 'ir' },
+  summary: { singular: 'dashboard', plural: 'dashboards' },
+  create: z.strictObject(writable).partial().required({ name: true, owner: true }),
+  update: z.strictObject(writable).partial(),
+  attributes: ['team_id', 'user_id', 'name', 'slug', 'description', 'owner', 'public', 'range', 'period', 'auto_refresh', 'color', 'icon'],
+  attributeSchemas: {
+    team_id: { type: 'integer', description: 'The dashboard team' },
+    user_id: { type: ['integer', 'null'], description: 'The dashboard user owner if owner is of type user' },
+    slug: { type: 'string', description: '`{id}` in paths accepts it' },
+  },
+  slug: { from: 'name' },
+  sorts: ['name', 'created_at', 'updated_at'],
+  updateMethods: ['put'],
+  visibility: dashboardVisibility('dashboard_access', 'dashboard_id', { read: 'can_read', create: 'can_read', update: 'can_update', delete: 'can_destroy' }),
+  validate(attributes, ctx) {
+    const becomesUsers = attributes.owner === 'user' && ctx.existing?.owner !== 'user';
+    if (!becomesUsers || ctx.principal.user_id !== null) return [];
+    return [{ pointer: '/data/attributes/owner', code: 'no_user', detail: 'This credential acts for no user, so it cannot own a dashboard; use owner "team".' }];
+  },
+  defaults: (attributes) => ({ public: false, auto_refresh: false, icon: '', ...attributes }),
+  toColumns(attributes, ctx) {
+    if (attributes.owner === 'team') return { ...attributes, user_id: null };
+    // A dashboard becoming user-owned becomes its changer's; one already so stays its owner's.
+    if (attributes.owner === 'user' && ctx.existing?.owner !== 'user') return { ...attributes, user_id: ctx.principal.user_id };
+    return attributes;
+  },
+  actions: [duplicateDashboardAction, setDefaultDashboardAction],
+});
+
+/** The declaration with `include=panels`, whose loader the app builds over its database (an include loader receives no deps). */
+export const dashboardsIncluding = (panels: IncludeLoader) => defineResource<DashboardsDeps>({ ...dashboards, includes: { panels } });
