@@ -6,6 +6,7 @@ import { environmentOperations } from './operations/environments.operations.js';
 import { formSetOperations } from './operations/form-sets.operations.js';
 import { identityOperations } from './operations/identity.operations.js';
 import { incidentRoleOperations } from './operations/incident-roles.operations.js';
+import { incidentOperations } from './operations/incidents.operations.js';
 import { retrospectiveProcessOperations } from './operations/retrospective-processes.operations.js';
 import { secretOperations } from './operations/secrets.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
@@ -15,6 +16,7 @@ import { createReferenceValidator } from './support/reference-validator.js';
 /** Every operation of the API, called through the gateway of one running system. A new resource adds its rows here. */
 const OPERATIONS: ConformanceOperation[] = [
   ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...secretOperations, ...formSetOperations, ...retrospectiveProcessOperations, ...webhookOperations, ...identityOperations, ...dashboardOperations, ...authorizationOperations,
+  ...incidentOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
   ...catalogEntityOperations,
 ];
