@@ -130,6 +130,25 @@ describe('incidents', () => {
     expect((await act(id, 'in_triage', { note: 'x' })).status).toBe(422);
   });
 
+  it.each([
+    ['no body', undefined],
+    ['no data', { type }],
+    ['another type', { data: { type: 'incident_events' } }],
+    ['attributes of another shape', { data: { type, attributes: [] } }],
+  ])('refuses an action with %s with a 4xx, changing nothing', async (_case, body) => {
+    const { id } = (await create({ title: `Action body ${_case}` })).body.data;
+    const res = await h.call('PUT', `/v1/incidents/${id}/resolve`, { body: body ?? '' , headers: { 'content-type': 'application/vnd.api+json' } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect((await h.call('GET', `/v1/incidents/${id}`)).body.data.attributes.status).toBe('started');
+  });
+
+  it.each([
+    'filter[created_at][gte]=yesterday', 'filter[private]=maybe', 'sort=title', 'filter[labels]=x', 'page[size]=0',
+  ])('refuses the list query %s with a 400', async (query) => {
+    expect((await h.call('GET', `/v1/incidents?${query}`)).status).toBe(400);
+  });
+
   it('answers 404 for another team\'s incident on every operation and action', async () => {
     const { id } = (await create({ title: 'Theirs' }, { team_id: 2 })).body.data;
     expect((await h.call('GET', `/v1/incidents/${id}`)).status).toBe(404);

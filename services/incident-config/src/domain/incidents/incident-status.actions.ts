@@ -44,10 +44,11 @@ export function incidentStatusAction(action: IncidentAction) {
     summary: SUMMARIES[action],
     response: { schema: ref('incidents_response'), description: 'the incident in its new status' },
     async run({ body, record, resource }) {
-      const attributes = (body.data.attributes ?? {}) as Record<string, string | null | undefined>;
-      const result = transition(record as { status: string }, action, new Date(), attribute ? attributes[attribute] : undefined);
+      // An item action always runs on its (locked) record.
+      const incident = record!;
+      const result = transition(incident, action, new Date(), attribute ? body.data.attributes?.[attribute] : undefined);
       if (typeof result === 'string') throw new ValidationError([{ pointer: '/data', code: 'invalid_transition', detail: result }]);
-      return { document: { data: await resource.update(record!, result.changes, result.event) } };
+      return { document: { data: await resource.update(incident, result.changes, result.event) } };
     },
   });
 }

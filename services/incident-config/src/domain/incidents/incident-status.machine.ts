@@ -37,9 +37,9 @@ export interface Transition {
   event: string;
 }
 
-/** The current timestamps and status the machine reads. */
+/** The current status and timestamps the machine reads (a stored incident row). */
 export interface IncidentState {
-  status: string;
+  status?: unknown;
   started_at?: unknown;
   mitigated_at?: unknown;
 }
