@@ -83,6 +83,12 @@ export interface ResourceDefinition<D = unknown> {
   unique?: Record<string, { pointer: string; detail: string }>;
   /** Extra checks needing the database or several attributes; return issues for a 422. */
   validate?(attributes: Row, ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];
+  /**
+   * Runs in the delete's transaction before the row goes: issues make it a 422 (a record
+   * that must stay, such as a team's default process); it may also clean up what hangs
+   * on the record through `ctx.deps`. `ctx.existing` is the record.
+   */
+  beforeRemove?(ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];
   /** Fills defaults on create (e.g. the next position). */
   defaults?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
   /**

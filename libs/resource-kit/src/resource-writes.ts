@@ -86,6 +86,8 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
   }
 
   async function removeIn(tx: Transaction, principal: Principal, existing: Row): Promise<ResourceObject> {
+    const issues = def.beforeRemove ? await def.beforeRemove({ principal, tx, existing, deps }) : [];
+    if (issues.length) throw new ValidationError(issues);
     await repository.remove(tx, principal.team_id, String(existing.id));
     const record = serialize(def, existing);
     await emit(tx, principal, 'deleted', record);

@@ -42,6 +42,14 @@ describe('children replaced as a set', () => {
     expect((await kit.call('GET', `/v1/rules/${a.id}`)).body.data.attributes).toMatchObject({ name: 'a2', conditions: a.attributes.conditions });
   });
 
+  it('lets beforeRemove refuse a delete with a 422 that changes nothing', async () => {
+    const r = (await kit.call('POST', '/v1/rules', rule({ name: 'permanent' }))).body.data;
+    const refused = await kit.call('DELETE', `/v1/rules/${r.id}`);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0].code).toBe('permanent');
+    expect(await kit.db.knex('rules').where({ id: r.id })).toHaveLength(1);
+  });
+
   it('serves only PUT and answers delete with an empty 200', async () => {
     const r = (await kit.call('POST', '/v1/rules', rule({ name: 'gone' }))).body.data;
     expect((await kit.call('PATCH', `/v1/rules/${r.id}`, rule({ name: 'x' }))).status).toBe(404);

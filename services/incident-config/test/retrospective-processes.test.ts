@@ -84,8 +84,9 @@ describe('retrospective processes', () => {
     await create({ name: 'First', copy_from: 'starter_template' }, team);
     const defaultId = (await list(team, '?filter[is_default]=true')).body.data[0].id;
     const deleting = await h.call('DELETE', `/v1/retrospective_processes/${defaultId}`, { principal: team });
-    expect(deleting.status).toBe(403);
-    expect(deleting.body.errors[0].code).toBe('not_granted');
+    expect(deleting.status).toBe(422);
+    expect(deleting.body.errors[0].code).toBe('default_process');
+    expect(await count({ id: defaultId })).toBe(1);
     const criteria = await h.call('PUT', `/v1/retrospective_processes/${defaultId}`, {
       body: body({ retrospective_process_matching_criteria: { severity_ids: ['sev1'] } }), principal: team,
     });

@@ -61,6 +61,7 @@ export const rules = defineResource({
   children: { conditions: { table: 'rule_conditions', key: 'rule_id', mode: 'replace', columns: ['field', 'operator', 'values'], jsonColumns: ['values'] } },
   updateMethods: ['put'],
   deleteAnswer: 'empty',
+  beforeRemove: ({ existing }) => (existing?.name === 'permanent' ? [{ pointer: '/data', code: 'permanent', detail: 'This rule stays.' }] : []),
 });
 
 const stage = z.strictObject({ id: z.uuid().optional(), _destroy: z.boolean().optional(), name: z.string().min(1).optional(), body: z.string().optional() });

@@ -31,8 +31,7 @@ async function copyFromIssues(copyFrom: unknown, ctx: Ctx): Promise<ValidationIs
  * Retrospective processes (spec 2.13, FAMILIES 4.12): the steps a team follows after an
  * incident, chosen by matching criteria. A team's default process, the fallback, is made
  * with its first process (same transaction, its own `created` event); it never has
- * criteria and cannot be deleted (403 `not_granted`: the kit refuses a delete through
- * visibility). Steps are not served here, so `copy_from` (a process of the team or
+ * criteria and cannot be deleted (422 `default_process`). Steps are not served here, so `copy_from` (a process of the team or
  * `starter_template`) is checked and then has nothing to copy.
  */
 export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDeps> = defineResource<RetrospectiveProcessesDeps>({
@@ -61,7 +60,9 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
     retrospective_processes_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A retrospective process with this name already exists.' },
   },
   // The default process is the one row a team may not delete; everything else is open.
-  visibility: (_principal, action) => (action === 'delete' ? [{ column: 'is_default', equals: false }] : null),
+  beforeRemove: ({ existing }) => (existing?.is_default
+    ? [{ pointer: '/data', code: 'default_process', detail: "The team's default process is its fallback and cannot be deleted; rename it instead." }]
+    : []),
   async defaults(attributes, ctx) {
     // A team's first process brings its default along, announced as any create is.
     const made = await ctx.deps.retrospectiveProcesses.ensureDefault(ctx.tx, ctx.principal.team_id, DEFAULT_PROCESS);
