@@ -101,7 +101,8 @@ function itemOps(def: AnyResourceDefinition): Json {
   }
   if (ops.has('delete')) {
     const answer = def.deleteAnswer === 'empty' ? { '200': { description: 'deleted; empty body' } } : one;
-    out.delete = { operationId: `delete_${t}`, summary: `Delete ${noun}`, security, parameters, responses: { ...answer, ...errors(401, 403, 404, 429) } };
+    const refusable = def.beforeRemove ? [422] : [];
+    out.delete = { operationId: `delete_${t}`, summary: `Delete ${noun}`, security, parameters, responses: { ...answer, ...errors(401, 403, 404, ...refusable, 429) } };
   }
   return out;
 }
