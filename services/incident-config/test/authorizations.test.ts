@@ -106,6 +106,18 @@ describe('authorizations on dashboards', () => {
     expect((await h.call('GET', `/v1/dashboards/${id}`, { principal: bob })).status).toBe(404);
   });
 
+  it('lets a holder of authorize hand on only what it holds, to others or to itself', async () => {
+    const id = await privateDashboard();
+    const own = await grant(id, bob, ['read', 'authorize']);
+    expect(own.status).toBe(201);
+    const widen = await h.call('PUT', `/v1/authorizations/${own.body.data.id}`, { principal: bob, body: grantBody({ permissions: ['read', 'authorize', 'update', 'destroy'] }) });
+    expect(widen.status).toBe(403);
+    expect(widen.body.errors[0].code).toBe('not_granted');
+    expect((await grant(id, { type: 'Team', id: 1 }, ['read', 'destroy'], bob)).status).toBe(403);
+    expect((await grant(id, carol, ['read'], bob)).status).toBe(201);
+    expect((await h.call('DELETE', `/v1/dashboards/${id}`, { principal: bob })).status).toBe(403);
+  });
+
   it('answers a dashboard the caller cannot see, or of another team, as a 422 at authorizable_id, and hides its grants', async () => {
     const id = await privateDashboard();
     await grant(id, bob, ['read']);

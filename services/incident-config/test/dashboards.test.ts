@@ -75,11 +75,15 @@ describe('dashboards', () => {
     const team = await create({ name: 'Everyone\'s', owner: 'team' }, teamKey);
     expect(team.status).toBe(201);
     expect(team.body.data.attributes).toMatchObject({ owner: 'team', user_id: null });
-    // Taking a team dashboard for oneself makes it the changer's; handing it back clears the user.
-    const taken = await h.call('PUT', `/v1/dashboards/${team.body.data.id}`, { principal: bob, body: body({ owner: 'user' }) });
-    expect(taken.body.data.attributes).toMatchObject({ owner: 'user', user_id: 102 });
+    // Taking a team dashboard for oneself hides it from the team: only an admin may, and it
+    // becomes that admin's; handing it back clears the user.
+    const refusedTake = await h.call('PUT', `/v1/dashboards/${team.body.data.id}`, { principal: bob, body: body({ owner: 'user' }) });
+    expect(refusedTake.status).toBe(403);
+    const admin = { user_id: 1, role: 'admin' };
+    const taken = await h.call('PUT', `/v1/dashboards/${team.body.data.id}`, { principal: admin, body: body({ owner: 'user' }) });
+    expect(taken.body.data.attributes).toMatchObject({ owner: 'user', user_id: 1 });
     expect((await h.call('GET', `/v1/dashboards/${team.body.data.id}`, { principal: alice })).status).toBe(404);
-    const back = await h.call('PUT', `/v1/dashboards/${team.body.data.id}`, { principal: bob, body: body({ owner: 'team' }) });
+    const back = await h.call('PUT', `/v1/dashboards/${team.body.data.id}`, { principal: admin, body: body({ owner: 'team' }) });
     expect(back.body.data.attributes).toMatchObject({ owner: 'team', user_id: null });
   });
 
@@ -119,5 +123,19 @@ describe('dashboards', () => {
     expect((await h.call('POST', `/v1/dashboards/${id}/duplicate`, { principal: stranger })).status).toBe(404);
     expect((await h.call('GET', `/v1/dashboards/${randomUUID()}`, { principal: alice })).status).toBe(404);
     expect((await h.call('GET', `/v1/dashboards/${id}`, { principal: alice })).body.data.attributes.name).toBe('Team one board');
+  });
+
+  it('keeps owner and visibility out of an update grant\'s reach', async () => {
+    const id = (await create({ name: `Alice's ${randomUUID()}`, owner: 'user' })).body.data.id;
+    await h.call('POST', '/v1/authorizations', {
+      principal: alice,
+      body: { data: { type: 'authorizations', attributes: { authorizable_id: id, authorizable_type: 'Dashboard', grantee_type: 'User', grantee_id: '102', permissions: ['read', 'update'] } } },
+    });
+    for (const change of [{ owner: 'team' }, { public: true }]) {
+      const res = await h.call('PUT', `/v1/dashboards/${id}`, { principal: bob, body: body(change) });
+      expect(res.status).toBe(403);
+    }
+    expect((await h.call('PUT', `/v1/dashboards/${id}`, { principal: bob, body: body({ description: 'edited' }) })).status).toBe(200);
+    expect(await h.db.knex('dashboards').where({ id }).first()).toMatchObject({ owner: 'user', public: false, user_id: 101 });
   });
 });

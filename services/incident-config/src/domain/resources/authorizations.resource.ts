@@ -60,11 +60,15 @@ export const authorizations = defineResource<DashboardsDeps>({
   },
   visibility: dashboardVisibility('authorization_access', 'authorization_id', { read: 'can_read', create: 'can_authorize', update: 'can_authorize', delete: 'can_authorize' }),
   async validate(attributes, ctx) {
-    if (ctx.existing) return [];
-    const rights = await dashboardRights(ctx.deps, ctx.tx, ctx.principal, String(attributes.authorizable_id));
-    if (!rights) return [{ pointer: '/data/attributes/authorizable_id', code: 'invalid_reference', detail: `No dashboard "${String(attributes.authorizable_id)}".` }];
+    const dashboardId = String(ctx.existing?.authorizable_id ?? attributes.authorizable_id);
+    const rights = await dashboardRights(ctx.deps, ctx.tx, ctx.principal, dashboardId);
+    if (!rights) return [{ pointer: '/data/attributes/authorizable_id', code: 'invalid_reference', detail: `No dashboard "${dashboardId}".` }];
     if (!rights.has('can_authorize')) throw notGranted('grant access to it');
-    return granteeIssues(attributes, ctx.principal.team_id);
+    // A grantor hands on at most what it holds: `authorize` alone cannot become update or
+    // destroy, for others or (through its own grant, or the team's) for itself.
+    const beyond = ((attributes.permissions as (keyof typeof COLUMN_OF)[] | undefined) ?? []).filter((p) => !rights.has(COLUMN_OF[p]));
+    if (beyond.length) throw notGranted(`grant ${beyond.join(', ')}, which you do not hold on it`);
+    return ctx.existing ? [] : granteeIssues(attributes, ctx.principal.team_id);
   },
   toColumns({ permissions: listed, ...rest }) {
     if (!Array.isArray(listed)) return rest;

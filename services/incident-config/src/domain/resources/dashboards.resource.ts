@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineResource, type IncludeLoader } from '@firewatch/resource-kit';
-import { dashboardVisibility } from '../dashboard-access.js';
+import { defineResource, type HookContext, type IncludeLoader, type Row } from '@firewatch/resource-kit';
+import { dashboardRights, dashboardVisibility, notGranted, seesAllDashboards } from '../dashboard-access.js';
 import { duplicateDashboardAction } from '../dashboards/duplicate-dashboard.action.js';
 import { setDefaultDashboardAction } from '../dashboards/set-default-dashboard.action.js';
 import type { DashboardsDeps } from '../dashboards/dashboard-stores.js';
@@ -26,6 +26,20 @@ const writable = {
 };
 
 /**
+ * Who a dashboard belongs to and who sees it (`owner`, `public`) is access, not content:
+ * an `update` grant does not reach it. Changing it takes `authorize` on the dashboard (its
+ * owner, admins, grantees of authorize), and taking a team dashboard for oneself, which
+ * hides it from the team, takes an admin.
+ */
+async function mayChangeAccess(attributes: Row, existing: Row, ctx: HookContext<DashboardsDeps>): Promise<void> {
+  const changes = (key: string) => key in attributes && attributes[key] !== existing[key];
+  if (!changes('owner') && !changes('public')) return;
+  if (existing.owner === 'team' && attributes.owner === 'user' && !seesAllDashboards(ctx.principal)) throw notGranted('take it from the team');
+  const rights = await dashboardRights(ctx.deps, ctx.tx, ctx.principal, String(existing.id));
+  if (!rights?.has('can_authorize')) throw notGranted('change its owner or who sees it');
+}
+
+/**
  * Dashboards (spec 2.7, FAMILIES 4.6). A user-owned one belongs to the principal's user
  * who created it (`user_id`), so a team-wide API key, acting for no user, cannot create
  * one (422 at `owner`). Who sees and changes which dashboard: src/domain/dashboard-access.ts.
@@ -49,10 +63,13 @@ export const dashboards = defineResource<DashboardsDeps>({
   sorts: ['name', 'created_at', 'updated_at'],
   updateMethods: ['put'],
   visibility: dashboardVisibility('dashboard_access', 'dashboard_id', { read: 'can_read', create: 'can_read', update: 'can_update', delete: 'can_destroy' }),
-  validate(attributes, ctx) {
+  async validate(attributes, ctx) {
     const becomesUsers = attributes.owner === 'user' && ctx.existing?.owner !== 'user';
-    if (!becomesUsers || ctx.principal.user_id !== null) return [];
-    return [{ pointer: '/data/attributes/owner', code: 'no_user', detail: 'This credential acts for no user, so it cannot own a dashboard; use owner "team".' }];
+    if (becomesUsers && ctx.principal.user_id === null) {
+      return [{ pointer: '/data/attributes/owner', code: 'no_user', detail: 'This credential acts for no user, so it cannot own a dashboard; use owner "team".' }];
+    }
+    if (ctx.existing) await mayChangeAccess(attributes, ctx.existing, ctx);
+    return [];
   },
   defaults: (attributes) => ({ public: false, auto_refresh: false, icon: '', ...attributes }),
   toColumns(attributes, ctx) {
