@@ -24,7 +24,7 @@ export interface ParentAccess {
  * owner groups, visibility and parent are applied, for reads and writes alike.
  */
 export function createResourceAccess(def: AnyResourceDefinition, repository: ResourceRepository, parent?: ParentAccess) {
-  const noun = def.summary?.singular ?? def.type;
+  const noun = def.summary?.singular ?? def.type.replace(/_/g, ' ').replace(/s$/, '');
   const ownerGroupsOf = (row: Row) => (def.ownerGroups ? ((row[def.ownerGroups.column] as string[] | null) ?? []) : undefined);
 
   /** Capability, role, scope, record list and owner groups (authorize), for the team or one row. */
@@ -52,9 +52,16 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
    * but not permitted.
    */
   async function load(tx: Transaction | undefined, principal: Principal, idOrSlug: string, action: Capability, forUpdate = false): Promise<Row> {
+    const missing = () => new NotFoundError(`No ${noun} with id${def.slug ? ' or slug' : ''} "${idOrSlug}".`);
     const row = await repository.find(tx, scopeFor(principal), idOrSlug, forUpdate);
-    if (!row) throw new NotFoundError(`No ${noun} with id${def.slug ? ' or slug' : ''} "${idOrSlug}".`);
-    if (def.parent && parent) await parent.visible(tx, principal, String(row[def.parent.column]), action === 'read' ? 'read' : 'update');
+    if (!row) throw missing();
+    if (def.parent && parent) {
+      // A hidden parent hides its child with the child's own 404: naming the parent would
+      // tell that the child exists, and whose it is.
+      await parent.visible(tx, principal, String(row[def.parent.column]), action === 'read' ? 'read' : 'update').catch((err: unknown) => {
+        throw err instanceof NotFoundError ? missing() : err;
+      });
+    }
     can(principal, action, row);
     await admits(tx, principal, row, action);
     return row;

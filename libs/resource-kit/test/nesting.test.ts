@@ -35,7 +35,10 @@ describe('nested collections', () => {
   it('hides a card whose parent the caller cannot see, and PATCH is its only update verb', async () => {
     const secret = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Secret', is_private: true }), { user_id: 7 })).body.data;
     const card = (await kit.call('POST', `/v1/boards/${secret.id}/cards`, doc('cards', { title: 'hidden' }), { user_id: 7 })).body.data;
-    expect((await kit.call('GET', `/v1/cards/${card.id}`, undefined, { user_id: 8 })).status).toBe(404);
+    const hidden = await kit.call('GET', `/v1/cards/${card.id}`, undefined, { user_id: 8 });
+    expect(hidden.status).toBe(404);
+    expect(hidden.text).not.toContain(secret.id);
+    expect(hidden.body.errors[0].detail).toBe(`No card with id "${card.id}".`);
     expect((await kit.call('PATCH', `/v1/cards/${card.id}`, doc('cards', { title: 'y' }), { user_id: 7 })).status).toBe(200);
     expect((await kit.call('PUT', `/v1/cards/${card.id}`, doc('cards', { title: 'z' }), { user_id: 7 })).status).toBe(404);
   });
