@@ -50,6 +50,13 @@ describe('incident status machine', () => {
     });
   });
 
+  it('gives an incident leaving triage for an end its start, keeping one it had', () => {
+    for (const action of ['mitigate', 'resolve', 'cancel'] as const) {
+      expect((transition({ status: 'in_triage', started_at: null }, action, now) as Transition).changes.started_at).toBe(now);
+      expect((transition({ status: 'in_triage', started_at: earlier }, action, now) as Transition).changes.started_at).toBe(earlier);
+    }
+  });
+
   it('restarting clears the ends and keeps the start, or starts a triaged incident now', () => {
     const fromResolved = (transition({ status: 'resolved', started_at: earlier }, 'restart', now) as Transition).changes;
     expect(fromResolved).toEqual({

@@ -60,6 +60,8 @@ export function transition(current: IncidentState, action: IncidentAction, now: 
   if (status === rule.to) return `The incident is already ${label(status)}.`;
   if (!rule.from.includes(status)) return `A ${label(status)} incident cannot be ${done(action)}.`;
   const changes: Record<string, unknown> = { status: rule.to };
+  // Leaving triage for any end means the incident was under way: it gets its start.
+  if (status === 'in_triage' && action !== 'restart') changes.started_at = current.started_at ?? now;
   switch (action) {
     case 'in_triage':
       changes.in_triage_at = now;
