@@ -48,6 +48,13 @@ describe('retrospective processes', () => {
     expect(announced).toHaveLength(2);
   });
 
+  it('lets a first process be called Default, naming the fallback apart', async () => {
+    const team = freshTeam();
+    expect((await create({ name: 'default', copy_from: 'starter_template' }, team)).status).toBe(201);
+    const names = (await list(team, '')).body.data.map((p: { attributes: { name: string } }) => p.attributes.name);
+    expect(names).toEqual(['Default (fallback)', 'default']);
+  });
+
   it('makes one default when first creates race', async () => {
     const team = freshTeam();
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => create({ name: `Racer ${i}`, copy_from: 'starter_template' }, team)));
@@ -136,8 +143,12 @@ describe('retrospective processes', () => {
     expect((await h.call('GET', '/v1/retrospective_processes/not-a-uuid', { principal: me })).status).toBe(404);
   });
 
-  it('leaves out include: the related steps, severities, incident types and groups are not served here', async () => {
-    const res = await h.call('GET', '/v1/retrospective_processes?include=severities', { principal: freshTeam() });
-    expect(res.status).toBe(400);
+  it("accepts the reference's include names, answering nothing included (none is served here), and refuses others", async () => {
+    const team = freshTeam();
+    const { id } = (await create({ name: 'Included', copy_from: 'starter_template' }, team)).body.data;
+    const res = await h.call('GET', `/v1/retrospective_processes/${id}?include=severities,groups`, { principal: team });
+    expect(res.status).toBe(200);
+    expect(res.body).not.toHaveProperty('included');
+    expect((await h.call('GET', '/v1/retrospective_processes?include=owners', { principal: team })).status).toBe(400);
   });
 });

@@ -62,5 +62,8 @@ export const secrets = defineResource<SecretsDeps>({
   attributeSchemas: {
     kind: { type: 'string', enum: [...KINDS] },
     secret: { type: 'string', enum: [REDACTED_SECRET], description: 'Always redacted: the value is never returned.' },
+    // Stored as an integer and a list whatever form the write took.
+    external_vault_version: { type: 'integer' },
+    owner_group_ids: { type: 'array', items: { type: 'string' } },
   },
 });
