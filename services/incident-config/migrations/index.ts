@@ -12,6 +12,7 @@ import * as authorizations from './20261123-0041-authorizations.js';
 import * as incidents from './20261123-0050-incidents.js';
 import * as incidentEvents from './20261123-0051-incident-events.js';
 import * as incidentEventServices from './20261123-0052-incident-event-services.js';
+import * as cascadeIndexes from './20261123-0060-cascade-indexes.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -28,4 +29,5 @@ export const migrations: Migrations = {
   '20261123-0050-incidents': incidents,
   '20261123-0051-incident-events': incidentEvents,
   '20261123-0052-incident-event-services': incidentEventServices,
+  '20261123-0060-cascade-indexes': cascadeIndexes,
 };
