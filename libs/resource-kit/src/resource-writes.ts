@@ -1,5 +1,5 @@
 import { authorize, type Principal } from '@firewatch/auth';
-import { ConflictError, ValidationError } from '@firewatch/errors';
+import { ConflictError, ForbiddenError, ValidationError } from '@firewatch/errors';
 import type { ResourceObject } from '@firewatch/jsonapi';
 import type { AnyResourceDefinition, HookContext } from './resource-definition.js';
 import type { ResourceWrites, Row, Transaction } from './resource-shapes.js';
@@ -74,6 +74,12 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     if (def.ownerGroups && def.ownerGroups.column in attributes) {
       const ownerGroupIds = (attributes[def.ownerGroups.column] as string[] | null) ?? [];
       authorize(principal, { ...def.permission, action: 'update', recordId: String(existing.id), ownerGroupIds, assigning: true });
+      // A group key moves its own groups only: the other owners of a shared record stay.
+      const mine = principal.group_ids;
+      const others = ((existing[def.ownerGroups.column] as string[] | null) ?? []).filter((g) => mine !== null && !mine.includes(g));
+      if (others.some((g) => !ownerGroupIds.includes(g))) {
+        throw new ForbiddenError('A group-scoped key may add or remove only its own groups; the record\'s other owner groups must stay.', { code: 'owner_groups' });
+      }
     }
     await checked({ ...attributes }, ctx);
     const columns = def.toColumns ? await def.toColumns({ ...attributes }, ctx) : attributes;

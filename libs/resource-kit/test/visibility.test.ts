@@ -55,6 +55,9 @@ describe('owner groups and group-scoped keys', () => {
     expect((await kit.call('POST', '/v1/boards', board({ name: 'Elsewhere', owner_group_ids: ['g3'] }), key)).status).toBe(403);
     expect((await kit.call('POST', '/v1/boards', board({ name: 'Mine', owner_group_ids: ['g2'] }), key)).status).toBe(201);
     expect((await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g3'] }), key)).status).toBe(403);
+    // A group key moves its own groups only: g1 stays on the record it shares.
+    expect((await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g2'] }), key)).status).toBe(403);
+    expect((await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g1', 'g2', 'g4'] }), { group_ids: ['g2', 'g4'] })).status).toBe(200);
     // A record key may move a record it lists between groups.
     expect((await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g1'] }), { record_ids: [ours.id] })).status).toBe(200);
   });
