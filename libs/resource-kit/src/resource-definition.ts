@@ -89,6 +89,14 @@ export interface ResourceDefinition<D = unknown> {
    * on the record through `ctx.deps`. `ctx.existing` is the record.
    */
   beforeRemove?(ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];
+  /**
+   * Rows of other declarations the database deletes with this record (a foreign key's ON
+   * DELETE CASCADE on `column`): the kit announces each with its own `<event>.deleted`,
+   * theirs in turn first, in the delete's transaction. Named by JSON:API type, resolved
+   * among the service's declarations (`createResourceModule`'s `declarations`), since
+   * children already import their parents.
+   */
+  cascades?: readonly { type: string; column: string }[];
   /** Fills defaults on create (e.g. the next position). */
   defaults?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
   /**

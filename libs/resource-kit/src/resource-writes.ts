@@ -5,6 +5,7 @@ import type { AnyResourceDefinition, HookContext } from './resource-definition.j
 import type { ResourceWrites, Row, Transaction } from './resource-shapes.js';
 import type { ResourceRepository } from './resource.repository.js';
 import type { ResourceAccess } from './resource-access.js';
+import type { CascadeAnnouncer } from './cascade.js';
 import { serialize } from './serialize.js';
 import { firstFreeSlug, slugify } from './slug.js';
 
@@ -28,8 +29,8 @@ export async function retryingSlugRaces<T>(def: AnyResourceDefinition, attempt: 
 }
 
 /** Create, update and delete of one resource inside a given transaction: hooks, limit, slug, children, events. */
-export function createResourceWrites(def: AnyResourceDefinition, { repository, writeEvent, deps, access }: {
-  repository: ResourceRepository; writeEvent: EventWriter; deps: unknown; access: ResourceAccess;
+export function createResourceWrites(def: AnyResourceDefinition, { repository, writeEvent, deps, access, announceCascade }: {
+  repository: ResourceRepository; writeEvent: EventWriter; deps: unknown; access: ResourceAccess; announceCascade?: CascadeAnnouncer;
 }) {
   async function checked(attrs: Row, ctx: HookContext): Promise<void> {
     const issues = def.validate ? await def.validate(attrs, ctx) : [];
@@ -94,6 +95,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
   async function removeIn(tx: Transaction, principal: Principal, existing: Row): Promise<ResourceObject> {
     const issues = def.beforeRemove ? await def.beforeRemove({ principal, tx, existing, deps }) : [];
     if (issues.length) throw new ValidationError(issues);
+    await announceCascade?.(tx, principal.team_id, [String(existing.id)]);
     await repository.remove(tx, principal.team_id, String(existing.id));
     const record = serialize(def, existing);
     await emit(tx, principal, 'deleted', record);

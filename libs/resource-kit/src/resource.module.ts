@@ -5,6 +5,7 @@ import { createResourceRepository, type ResourceRepository } from './resource.re
 import { mountRoutes, resourceRoutes, type RouteEntry } from './resource.routes.js';
 import { createResourceService, type EventWriter, type ResourceService } from './resource.service.js';
 import { assertDeclaration } from './resource-paths.js';
+import { createCascadeAnnouncer } from './cascade.js';
 
 /** A declaration wired to the database: its service (for hand-written routers) and routes. */
 export interface ResourceModule {
@@ -38,8 +39,14 @@ function readService(def: AnyResourceDefinition, knex: Knex): ResourceService {
   });
 }
 
-/** Wires a declaration's repository, service and routes; `deps` reach its hooks, actions and source. */
-export function createResourceModule<D>(definition: ResourceDefinition<D>, options: { knex: Knex; writeEvent: EventWriter; deps?: D }): ResourceModule {
+/**
+ * Wires a declaration's repository, service and routes. `deps` reach its hooks, actions
+ * and source; `declarations` (the service's others) resolve its `cascades`.
+ */
+export function createResourceModule<D>(
+  definition: ResourceDefinition<D>,
+  options: { knex: Knex; writeEvent: EventWriter; deps?: D; declarations?: readonly AnyResourceDefinition[] },
+): ResourceModule {
   assertDeclaration(definition);
   const { knex } = options;
   const related = Object.fromEntries(
@@ -51,6 +58,7 @@ export function createResourceModule<D>(definition: ResourceDefinition<D>, optio
     deps: options.deps,
     parent: definition.parent ? readService(definition.parent.resource, knex) : undefined,
     related,
+    announceCascade: definition.cascades ? createCascadeAnnouncer(definition, knex, options.writeEvent, options.declarations ?? []) : undefined,
   });
   const routes = resourceRoutes(definition, service);
   return { definition, service, routes, router: mountRoutes(routes) };

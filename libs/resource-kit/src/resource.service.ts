@@ -8,6 +8,7 @@ import { createResourceAccess, type CollectionCall, type ParentAccess, type Pare
 import { createResourceWrites, retryingSlugRaces, type EventWriter } from './resource-writes.js';
 import { serialize } from './serialize.js';
 import { createIncluder, type Related } from './includes.js';
+import type { CascadeAnnouncer } from './cascade.js';
 
 export type { EventWriter } from './resource-writes.js';
 export type { CollectionCall } from './resource-access.js';
@@ -22,6 +23,8 @@ export interface ResourceServiceDeps {
   parent?: ParentAccess;
   /** Services of the related declarations `include` loads through. */
   related: Related;
+  /** Announces the rows `cascades` takes with a deleted record. */
+  announceCascade?: CascadeAnnouncer;
 }
 
 /** A record with its `included` resources. */
@@ -38,9 +41,9 @@ function parseBody(action: ActionSpec<unknown>, raw: unknown): unknown {
 }
 
 /** The use cases of a declared resource: authorisation, rules, persistence and events. */
-export function createResourceService(def: AnyResourceDefinition, { repository, writeEvent, deps, parent, related }: ResourceServiceDeps) {
+export function createResourceService(def: AnyResourceDefinition, { repository, writeEvent, deps, parent, related, announceCascade }: ResourceServiceDeps) {
   const access = createResourceAccess(def, repository, parent);
-  const { createIn, updateIn, removeIn, writesIn } = createResourceWrites(def, { repository, writeEvent, deps, access });
+  const { createIn, updateIn, removeIn, writesIn } = createResourceWrites(def, { repository, writeEvent, deps, access, announceCascade });
   const included = createIncluder(def, related);
 
   return {

@@ -44,6 +44,19 @@ describe('nested collections', () => {
   });
 });
 
+describe('cascading deletes', () => {
+  it('announces each card a deleted board takes with it, before the board', async () => {
+    const board = (await kit.call('POST', '/v1/boards', doc('boards', { name: `Doomed ${Date.now()}` }))).body.data;
+    const ids = [];
+    for (const title of ['a', 'b']) ids.push((await kit.call('POST', `/v1/boards/${board.id}/cards`, doc('cards', { title }))).body.data.id);
+    const before = (await kit.events()).length;
+    expect((await kit.call('DELETE', `/v1/boards/${board.id}`)).status).toBe(200);
+    const after = (await kit.events()).slice(before);
+    expect(after.map((e) => [e.type, e.data.id])).toEqual([['card.deleted', ids[0]], ['card.deleted', ids[1]], ['board.deleted', board.id]]);
+    expect(await kit.db.knex('cards').whereIn('id', ids)).toHaveLength(0);
+  });
+});
+
 describe('one resource at several collection paths', () => {
   it('fixes the column each path implies, on create and on list', async () => {
     const red = await kit.call('POST', '/v1/red/tags', doc('tags', { name: 'a' }));

@@ -46,7 +46,7 @@ export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
   };
   // An include loader receives no deps, so dashboards' include=panels is wired here over the data layer.
   const definitions = resources.map((d) => (d === dashboards ? dashboardsIncluding(panelsInclude(dashboardPanels)) : d));
-  const modules = definitions.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps }));
+  const modules = definitions.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps, declarations: resources }));
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,

@@ -104,10 +104,21 @@ describe('incident event services', () => {
     expect(await h.db.knex(type).where({ id: theirRecord }).first('status')).toEqual({ status: 'operational' });
   });
 
-  it('goes with its event, and its event with the incident', async () => {
+  const deletedEvent = (id: string) => h.events!.waitFor((es) => es.some((e) => e.routingKey === 'incident_event_service.deleted' && (e.body.data as { id: string }).id === id));
+
+  it('goes with its event, and its event with the incident, each announced', async () => {
     const f = await fixture('Cascade');
     const id = (await post(f.event, { service_id: f.service, status: 'operational' })).body.data.id;
     expect((await h.call('DELETE', `/v1/incidents/${f.incident}`)).status).toBe(200);
     expect((await h.call('GET', `/v1/incident_event_services/${id}`)).status).toBe(404);
+    await deletedEvent(id);
+  });
+
+  it('goes with its service, announced', async () => {
+    const f = await fixture('Service cascade');
+    const id = (await post(f.event, { service_id: f.service, status: 'major_outage' })).body.data.id;
+    expect((await h.call('DELETE', `/v1/services/${f.service}`)).status).toBe(200);
+    expect((await h.call('GET', `/v1/incident_event_services/${id}`)).status).toBe(404);
+    await deletedEvent(id);
   });
 });

@@ -18,6 +18,8 @@ export const boards = defineResource({
   jsonColumns: ['owner_group_ids'],
   slug: { from: 'name' },
   ownerGroups: { column: 'owner_group_ids' },
+  // Cards go with their board (ON DELETE CASCADE); each is announced.
+  cascades: [{ type: 'cards', column: 'board_id' }],
   // Anyone sees public boards; private ones their owner and grantees. Changing a board
   // takes its ownership, a public board, or an editing grant.
   visibility: (p, action) => [

@@ -60,7 +60,7 @@ export async function startKitHarness(name: string): Promise<KitHarness> {
   await createTables(knex);
   const writeEvent: EventWriter = async (tx, e) => { await tx('test_events').insert({ type: e.type, data: JSON.stringify(e.data) }); };
   const modules = [
-    createResourceModule(boards, { knex, writeEvent }),
+    createResourceModule(boards, { knex, writeEvent, declarations: [cards] }),
     createResourceModule(cards, { knex, writeEvent, deps: { maxPerBoard: 50 } }),
     createResourceModule(rules, { knex, writeEvent }),
     createResourceModule(templates, { knex, writeEvent }),

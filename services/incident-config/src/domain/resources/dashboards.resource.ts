@@ -50,6 +50,8 @@ export const dashboards = defineResource<DashboardsDeps>({
   table: 'dashboards',
   event: 'dashboard',
   permission: { scope: null, side: 'ir' },
+  // Its panels and grants go with it (ON DELETE CASCADE), each announced.
+  cascades: [{ type: 'dashboard_panels', column: 'dashboard_id' }, { type: 'authorizations', column: 'authorizable_id' }],
   summary: { singular: 'dashboard', plural: 'dashboards' },
   create: z.strictObject(writable).partial().required({ name: true, owner: true }),
   update: z.strictObject(writable).partial(),

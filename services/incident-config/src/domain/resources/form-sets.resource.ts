@@ -31,6 +31,7 @@ export const formSets = defineResource({
   table: 'form_sets',
   event: 'form_set',
   permission: { scope: 'ir.form_fields', side: 'ir' },
+  cascades: [{ type: 'form_set_conditions', column: 'form_set_id' }],
   summary: { singular: 'form set', plural: 'form sets' },
   create: z.strictObject(writable),
   update: z.strictObject(writable).partial(),

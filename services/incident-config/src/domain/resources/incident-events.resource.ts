@@ -23,6 +23,7 @@ export const incidentEvents = defineResource({
   table: 'incident_events',
   event: 'incident_event',
   permission: { scope: 'ir.incidents', side: 'ir' },
+  cascades: [{ type: 'incident_event_services', column: 'incident_event_id' }],
   summary: { singular: 'incident event', plural: 'incident events' },
   create: z.strictObject(writable).partial().required({ event: true }),
   update: z.strictObject(writable).partial(),

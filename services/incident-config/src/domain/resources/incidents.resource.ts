@@ -59,6 +59,7 @@ export const incidents = defineResource<ReferenceDeps>({
   table: 'incidents',
   event: 'incident',
   permission: { scope: 'ir.incidents', side: 'ir' },
+  cascades: [{ type: 'incident_events', column: 'incident_id' }],
   summary: { singular: 'incident', plural: 'incidents' },
   create: z.strictObject({ ...writable, title: writable.title.nullable(), status: z.enum(INITIAL_STATUSES) }).partial(),
   update: z.strictObject({ ...writable, ...Object.fromEntries(MESSAGES.map((m) => [m, text(10_000)])) }).partial(),

@@ -43,6 +43,8 @@ export const services = defineResource<CatalogEntityDeps>({
   table: 'services',
   event: 'service',
   permission: { scope: 'ir.services', side: 'ir' },
+  // Its ratings on incident events go with it (ON DELETE CASCADE), each announced.
+  cascades: [{ type: 'incident_event_services', column: 'service_id' }],
   summary: { singular: 'service', plural: 'services' },
   create: z.strictObject(writable).partial().required({ name: true }),
   update: z.strictObject(writable).partial(),
