@@ -58,7 +58,12 @@ describe('environment properties', () => {
     const a = (await environment({ name: 'With both', properties: [{ catalog_property_id: owner, value: 'sre' }, { catalog_property_id: cost, value: '7' }] })).body.data.id;
     const b = (await environment({ name: 'With owner', properties: [{ catalog_property_id: owner, value: 'dev' }] })).body.data.id;
 
+    const before = Number((await h.db.knex('outbox').max({ seq: 'seq' }).first())?.seq ?? 0);
     expect((await h.call('DELETE', `/v1/catalog_properties/${owner}`)).status).toBe(200);
+    // Each record changed is announced, in the delete's transaction, with its new values.
+    const written = (await h.db.knex('outbox').where('seq', '>', before).orderBy('seq').select('type', 'payload')) as { type: string; payload: any }[];
+    expect(written.map((e) => e.type).sort()).toEqual(['catalog_property.deleted', 'environment.updated', 'environment.updated']);
+    expect(JSON.stringify(written.filter((e) => e.type === 'environment.updated'))).not.toContain(owner);
 
     expect((await h.call('GET', `/v1/environments/${a}`)).body.data.attributes.properties).toEqual([{ catalog_property_id: cost, value: '7' }]);
     expect((await h.call('GET', `/v1/environments/${b}`)).body.data.attributes.properties).toEqual([]);

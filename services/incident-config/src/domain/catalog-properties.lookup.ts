@@ -1,4 +1,4 @@
-import type { Transaction } from '@firewatch/resource-kit';
+import type { EventWriter, Row, Transaction } from '@firewatch/resource-kit';
 
 /** The catalogs a property may belong to (the reference's `catalog_type`). */
 export const CATALOG_TYPES = ['catalog', 'cause', 'environment', 'functionality', 'incident_type', 'service', 'team'] as const;
@@ -11,9 +11,13 @@ export type CatalogType = (typeof CATALOG_TYPES)[number];
 export interface CatalogPropertiesLookup {
   /** The catalog of each of these properties of the team; an id of another team or of none is absent. */
   catalogTypesOf(tx: Transaction, teamId: number, ids: readonly string[]): Promise<Map<string, string>>;
+  /** Removes the property's values from the team's records in `table`; the rows changed. */
+  removeValues(tx: Transaction, teamId: number, table: string, propertyId: string): Promise<Row[]>;
 }
 
 /** What incident-config hands its declarations (`createResourceModule(def, { deps })`). */
 export interface IncidentConfigResourceDeps {
   catalogProperties: CatalogPropertiesLookup;
+  /** Announces records a hook changes beside its own (a deleted property's holders). */
+  writeEvent: EventWriter;
 }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { defineResource } from '@firewatch/resource-kit';
-import { CATALOG_TYPES } from '../catalog-properties.lookup.js';
+import { defineResource, serialize, type AnyResourceDefinition } from '@firewatch/resource-kit';
+import { CATALOG_TYPES, type IncidentConfigResourceDeps } from '../catalog-properties.lookup.js';
+import { environments } from './environments.resource.js';
+import { functionalities } from './functionalities.resource.js';
+import { services } from './services.resource.js';
+
+/** The records holding each catalog's property values. */
+const HOLDERS: Partial<Record<string, AnyResourceDefinition>> = { environment: environments, service: services, functionality: functionalities };
 
 const KINDS = ['text', 'reference', 'boolean', 'service', 'functionality', 'environment', 'group', 'cause', 'incident_type', 'user'] as const;
 const MANAGED_BY = ['web', 'admin_web', 'api', 'terraform', 'pulumi', 'backstage', 'catalog_sync'] as const;
@@ -28,10 +34,10 @@ const catalogs = [
  * 50 per catalog. A property is created under its catalog's path, which fixes
  * `catalog_type` (a different one in the body is ignored, as the reference does), and is
  * read, changed and deleted at `/v1/catalog_properties/{id}`. It cannot move to another
- * catalog: its values live on that catalog's records. Deleting it removes those values
- * (a trigger of the migration, in the same transaction).
+ * catalog: its values live on that catalog's records. Deleting it removes those values in
+ * the same transaction, and each record changed is announced (`environment.updated`, ...).
  */
-export const catalogProperties = defineResource({
+export const catalogProperties = defineResource<IncidentConfigResourceDeps>({
   type: 'catalog_properties',
   path: '/v1/catalog_properties',
   collections: catalogs.map(({ path, catalog_type, family }) => ({
@@ -68,4 +74,13 @@ export const catalogProperties = defineResource({
     return [{ pointer: '/data/attributes/catalog_type', code: 'immutable', detail: 'A property cannot move to another catalog; create one there instead.' }];
   },
   defaults: (attributes) => ({ multiple: false, required: false, managed_by: 'api', ...attributes }),
+  async beforeRemove({ existing, principal, tx, deps }) {
+    const holder = existing && HOLDERS[String(existing.catalog_type)];
+    if (!existing || !holder?.table) return [];
+    // The property row is locked (FOR UPDATE) by now, so no write can add a value meanwhile.
+    for (const row of await deps.catalogProperties.removeValues(tx, principal.team_id, holder.table, String(existing.id))) {
+      await deps.writeEvent(tx, { type: `${holder.event}.updated`, team_id: principal.team_id, data: serialize(holder, row) });
+    }
+    return [];
+  },
 });
