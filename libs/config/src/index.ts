@@ -39,6 +39,17 @@ export function loadConfig<S extends z.ZodObject>(
   return result.data;
 }
 
+/** Every problem `env` has against `schema`, each naming its variable; empty when it loads. */
+export function configIssues(schema: z.ZodObject, env: NodeJS.ProcessEnv): ConfigError['issues'] {
+  try {
+    loadConfig(schema, env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.issues;
+    throw err;
+  }
+}
+
 /**
  * Loads configuration or stops the process with a message naming each bad variable.
  * Intended for `main.ts`; libraries and tests call {@link loadConfig}.

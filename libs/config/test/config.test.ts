@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, env, keySeedFields, loadConfig, requireKeysOrDevSeed } from '../src/index.js';
+import { ConfigError, configIssues, env, keySeedFields, loadConfig, requireKeysOrDevSeed } from '../src/index.js';
 
 const schema = z.object({
   PORT: env.port(8080),
@@ -116,5 +116,14 @@ describe('requireKeysOrDevSeed', () => {
     expect(issues({ DEV_KEY_SEED: 's'.repeat(32) })).toEqual([]);
     expect(issues({ KEYS: 'a', OTHER: 'b' })).toEqual([]);
     expect(issues({ KEYS: 'a' })).toEqual([{ variable: 'DEV_KEY_SEED', message: expect.stringContaining('derive OTHER') }]);
+  });
+});
+
+describe('configIssues', () => {
+  const schema = z.object({ PORT: env.int(8080, 1), NAME: z.string() });
+
+  it('names every problem without throwing, and none when the environment loads', () => {
+    expect(configIssues(schema, { PORT: 'x' }).map((i) => i.variable).sort()).toEqual(['NAME', 'PORT']);
+    expect(configIssues(schema, { NAME: 'n' })).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { ConfigError, loadConfig } from '@firewatch/config';
+import { configIssues, loadConfig } from '@firewatch/config';
 import { configSchema } from '../src/config.js';
 
 const pub = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
@@ -9,15 +9,7 @@ const BASE = {
 };
 const KEY = Buffer.alloc(32, 7).toString('base64');
 
-function issues(env: Record<string, string>) {
-  try {
-    loadConfig(configSchema, env);
-    return [];
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    return err.issues;
-  }
-}
+const issues = (env: Record<string, string>) => configIssues(configSchema, env);
 
 describe('incident-config configuration: the keys sealing secrets', () => {
   it('refuses to start in production without SECRET_ENCRYPTION_KEYS, naming it beside other problems', () => {
