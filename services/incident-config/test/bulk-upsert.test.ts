@@ -154,6 +154,35 @@ describe('environments bulk_upsert fields', () => {
   });
 });
 
+describe('bulk_upsert fields by property key', () => {
+  it("names a property by id, external_id or slug, and fails the entity whose key names none of this catalog's", async () => {
+    const create = async (family: string, attributes: Record<string, unknown>) => (await h.call('POST', `/v1/${family}/properties`, {
+      body: { data: { type: 'catalog_properties', attributes: { kind: 'text', ...attributes } } },
+    })).body.data;
+    const owner = await create('services', { name: 'Owner team', external_id: 'owner' });
+    const tier = await create('services', { name: 'Tier' });
+    const other = await create('functionalities', { name: 'Other catalog', external_id: 'elsewhere' });
+    expect(tier.attributes.slug).toBe('tier');
+    const ok = await upsert('services', [{ external_id: 'svc-keys', name: 'Keys', fields: [
+      { catalog_property_id: 'owner', value: 'sre' }, { catalog_field_id: 'tier', value: '1' },
+    ] }]);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data[0].attributes.properties).toEqual([{ catalog_property_id: owner.id, value: 'sre' }, { catalog_property_id: tier.id, value: '1' }]);
+    const before = await outbox('service.%');
+    const bad = await upsert('services', [
+      { external_id: 'svc-keys', fields: [{ catalog_property_id: owner.id.toUpperCase(), value: 'platform' }] },
+      { external_id: 'svc-keys-2', name: 'Keys 2', fields: [{ catalog_property_id: 'elsewhere', value: 'x' }, { catalog_property_id: 'nope', value: 'y' }] },
+    ]);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([expect.objectContaining({
+      index: 1, external_id: 'svc-keys-2', errors: ['fields: no catalog property "elsewhere"', 'fields: no catalog property "nope"'],
+    })]);
+    expect(other.attributes.external_id).toBe('elsewhere');
+    expect(await outbox('service.%')).toBe(before);
+    expect((await h.call('GET', `/v1/services/${ok.body.data[0].id}`)).body.data.attributes.properties[0].value).toBe('sre');
+  });
+});
+
 describe.each([
   ['services', 'service', { github_repository_name: 'acme/api', alerts_email_enabled: true }],
   ['environments', 'environment', { color: '#FF0000', notify_emails: ['ops@example.com'] }],

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Row } from '@firewatch/resource-kit';
 import type { CatalogPropertiesLookup } from '../domain/catalog-properties.lookup.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The catalog-property reads of other resources' hooks, over the caller's transaction. */
 export function createCatalogPropertiesRepository(): CatalogPropertiesLookup {
   return {
@@ -14,6 +16,23 @@ export function createCatalogPropertiesRepository(): CatalogPropertiesLookup {
         catalog_type: string;
       }[];
       return new Map(rows.map((r) => [r.id, r.catalog_type]));
+    },
+    async idsByKey(tx: Knex.Transaction, teamId, catalogType, keys) {
+      if (!keys.length) return new Map();
+      const uuids = keys.filter((k) => UUID.test(k)).map((k) => k.toLowerCase());
+      const rows = (await tx('catalog_properties')
+        .where('team_id', teamId)
+        .where((q) => {
+          q.where('catalog_type', catalogType).where((byName) => byName.whereIn('external_id', [...keys]).orWhereIn('slug', [...keys]));
+          if (uuids.length) q.orWhereIn('id', uuids);
+        })
+        .select('id', 'external_id', 'slug')) as { id: string; external_id: string | null; slug: string }[];
+      const byKey = new Map<string, string>();
+      for (const key of keys) {
+        const match = rows.find((r) => r.id === key.toLowerCase()) ?? rows.find((r) => r.external_id === key) ?? rows.find((r) => r.slug === key);
+        if (match) byKey.set(key, match.id);
+      }
+      return byKey;
     },
     async removeValues(tx: Knex.Transaction, teamId, table, propertyId) {
       const result = await tx.raw(

@@ -11,6 +11,12 @@ export type CatalogType = (typeof CATALOG_TYPES)[number];
 export interface CatalogPropertiesLookup {
   /** The catalog of each of these properties of the team; an id of another team or of none is absent. */
   catalogTypesOf(tx: Transaction, teamId: number, ids: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * The property id each key names: one of the team's properties by id, else one of its
+   * `catalogType` properties by external_id, else by slug. A key naming none is absent.
+   * An id of another catalog's property is kept, for the write's check to name the catalog.
+   */
+  idsByKey(tx: Transaction, teamId: number, catalogType: string, keys: readonly string[]): Promise<Map<string, string>>;
   /** Removes the property's values from the team's records in `table`; the rows changed. */
   removeValues(tx: Transaction, teamId: number, table: string, propertyId: string): Promise<Row[]>;
 }

@@ -7,6 +7,8 @@ export interface BulkFamily {
   type: string;
   /** Singular, for messages. */
   noun: string;
+  /** The catalog whose properties `fields` name (a catalog property's `catalog_type`). */
+  catalogType: string;
   /** The family's `name` schema: required for new records, optional for updates. */
   name: z.ZodType;
   /** The other attributes an entity may carry (the reference's bulk entity schema, less external_id, name and fields). */

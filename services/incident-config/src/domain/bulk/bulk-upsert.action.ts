@@ -2,15 +2,17 @@ import { z } from 'zod';
 import { zodIssuesToValidation } from '@firewatch/jsonapi';
 import { defineAction, type ResourceWrites, type Row } from '@firewatch/resource-kit';
 import { asEntityError, entityErrors, type BulkFamily, type EntityProblem } from './bulk-family.js';
-import { changedAttributes, mergeFields } from './bulk-merge.js';
+import { changedAttributes, mergeFields, type FieldValue } from './bulk-merge.js';
+import type { IncidentConfigResourceDeps } from '../catalog-properties.lookup.js';
 
 const MAX_ENTITIES = 100;
 
 /**
- * A catalog value by property id; `catalog_field_id` is the reference's other name for it.
- * Ids only: resolving a property's slug or external_id is the catalog's (not yet here).
+ * A catalog value by its property's id, external_id or slug (FAMILIES.md §5);
+ * `catalog_field_id` is the reference's other name for `catalog_property_id`.
  */
-const field = z.strictObject({ catalog_field_id: z.uuid().optional(), catalog_property_id: z.uuid().optional(), value: z.string().max(10_000) })
+const propertyKey = z.string().min(1).max(255);
+const field = z.strictObject({ catalog_field_id: propertyKey.optional(), catalog_property_id: propertyKey.optional(), value: z.string().max(10_000) })
   .refine((f) => (f.catalog_field_id ?? f.catalog_property_id) !== undefined, 'needs catalog_field_id or catalog_property_id')
   .refine((f) => !f.catalog_field_id || !f.catalog_property_id || f.catalog_field_id === f.catalog_property_id, 'names two different properties');
 
@@ -55,6 +57,24 @@ function judge(raw: readonly Row[], entity: z.ZodType<Entity>, existing: Readonl
   return { entities, problems };
 }
 
+/**
+ * The entities with each field's property key replaced by the property's id; a key that
+ * names none of the team's properties of this catalog fails its entity.
+ */
+async function resolveFields(entities: Entity[], ids: (keys: string[]) => Promise<Map<string, string>>): Promise<Entity[]> {
+  const keyOf = (f: FieldValue) => (f.catalog_property_id ?? f.catalog_field_id) as string;
+  const found = await ids([...new Set(entities.flatMap((e) => (e.fields ?? []).map(keyOf)))]);
+  const problems: EntityProblem[] = [];
+  const resolved = entities.map((entity, index) => {
+    if (!entity.fields) return entity;
+    const unknown = entity.fields.map(keyOf).filter((k) => !found.has(k));
+    if (unknown.length) problems.push({ index, external_id: entity.external_id, errors: unknown.map((k) => `fields: no catalog property "${k}"`) });
+    return { ...entity, fields: entity.fields.map((f) => ({ catalog_property_id: found.get(keyOf(f)) ?? keyOf(f), value: f.value })) };
+  });
+  if (problems.length) throw entityErrors(problems);
+  return resolved;
+}
+
 async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | undefined) {
   const { fields, ...given } = entity;
   const attributes: Row = fields ? { ...given, properties: mergeFields(row?.properties, fields) } : given;
@@ -71,24 +91,26 @@ async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | un
  */
 export function bulkUpsertAction(family: BulkFamily) {
   const entity = entitySchema(family);
-  return defineAction({
+  const body = bodySchema(entity);
+  return defineAction<IncidentConfigResourceDeps, z.infer<typeof body>>({
     name: 'bulk_upsert',
     on: 'collection',
     capabilities: ['create', 'update'],
     // A record-scoped key must not learn which external_ids exist.
     hiddenFromRecordKeys: true,
-    body: bodySchema(entity),
+    body,
     summary: `Create or update up to ${MAX_ENTITIES} ${family.type} by external_id`,
     response: { schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: `#/components/schemas/${family.type}_resource` } } } } },
-    async run({ body: { entities: raw }, resource }) {
+    async run({ body: { entities: raw }, resource, deps, tx, principal }) {
       // Batches of one team take turns, and the rows they update stay locked: two batches
       // cannot both create one external_id, nor merge fields into the same stale value.
       await resource.lock('bulk_upsert');
       const keys = raw.map((e) => e.external_id).filter((k): k is string => typeof k === 'string');
       const existing = new Map<string, Row>();
       for (const row of await resource.findWhere({ external_id: keys }, { forUpdate: true })) existing.set(String(row.external_id), row);
-      const { entities, problems } = judge(raw, entity, existing);
-      if (problems.length) throw entityErrors(problems);
+      const judged = judge(raw, entity, existing);
+      if (judged.problems.length) throw entityErrors(judged.problems);
+      const entities = await resolveFields(judged.entities, (ids) => deps.catalogProperties.idsByKey(tx, principal.team_id, family.catalogType, ids));
       const data = [];
       for (const [index, item] of entities.entries()) {
         try {

@@ -25,7 +25,7 @@ const create = z.strictObject({ ...writable, name: writable.name }).partial().re
 
 /** A bulk upsert entity's attributes besides external_id, name and fields (the reference's bulk_upsert_environments). */
 const bulk = {
-  type: 'environments', noun: 'environment', name: writable.name,
+  type: 'environments', noun: 'environment', catalogType: 'environment', name: writable.name,
   attributes: z.strictObject(writable).pick({ description: true, color: true, position: true, notify_emails: true }),
 };
 

@@ -16,7 +16,7 @@ const bulkAttributes = z.strictObject(writable).pick({
   opslevel_id: true, service_now_ci_sys_id: true,
 });
 
-const family = { type: 'functionalities', noun: 'functionality', name: writable.name, attributes: bulkAttributes };
+const family = { type: 'functionalities', noun: 'functionality', catalogType: 'functionality', name: writable.name, attributes: bulkAttributes };
 
 /** Functionalities (FAMILIES.md §4.16): what users do with the product, e.g. checkout; keyed by external_id for catalog sync. */
 export const functionalities = defineResource<CatalogEntityDeps>({

@@ -34,7 +34,7 @@ const bulkAttributes = z.strictObject(writable).pick({
   opslevel_id: true, backstage_id: true, service_now_ci_sys_id: true, notify_emails: true, alerts_email_enabled: true,
 });
 
-const family = { type: 'services', noun: 'service', name: writable.name, attributes: bulkAttributes };
+const family = { type: 'services', noun: 'service', catalogType: 'service', name: writable.name, attributes: bulkAttributes };
 
 /** Services (FAMILIES.md §4.16): the systems incidents affect; keyed by external_id for catalog sync. */
 export const services = defineResource<CatalogEntityDeps>({
