@@ -24,6 +24,7 @@ const CRUD_RESOURCES = [
   'incident_event_service',
   'communications_type',
   'communications_template',
+  'alert_urgency',
   'alert_group',
   'alert_retrigger_rule',
   'schedule',

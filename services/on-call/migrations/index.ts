@@ -1,0 +1,12 @@
+import type { Migrations } from '@firewatch/db';
+import { outboxMigration } from '@firewatch/events';
+import * as alertUrgencies from './20261123-0001-alert-urgencies.js';
+
+/**
+ * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
+ * urgencies and groups, 0020–0039 re-trigger rules; later features take the next block.
+ */
+export const migrations: Migrations = {
+  '20261123-0000-outbox': outboxMigration,
+  '20261123-0001-alert-urgencies': alertUrgencies,
+};

@@ -1,0 +1,30 @@
+import type { Knex } from 'knex';
+import type { Express } from 'express';
+import type { PrincipalVerifier } from '@firewatch/auth';
+import { writeEvent } from '@firewatch/events';
+import type { Logger } from '@firewatch/logger';
+import { createServiceApp } from '@firewatch/http';
+import { createResourceModule, mountResources } from '@firewatch/resource-kit';
+import { createRecordsRepository } from './data/records.repository.js';
+import { resources } from './domain/resources/index.js';
+import { onCallOpenApiDocument } from './http/on-call.openapi.js';
+
+export interface OnCallDeps {
+  knex: Knex;
+  logger: Logger;
+  principals: PrincipalVerifier;
+  readiness?: Record<string, () => Promise<unknown>>;
+  bodyLimit?: string;
+}
+
+export function createOnCallApp(deps: OnCallDeps): Express {
+  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: createRecordsRepository(), declarations: resources }));
+  return createServiceApp({
+    logger: deps.logger,
+    principals: deps.principals,
+    routers: [mountResources(modules)],
+    readiness: deps.readiness,
+    bodyLimit: deps.bodyLimit,
+    openapi: onCallOpenApiDocument(),
+  });
+}

@@ -1,0 +1,21 @@
+import type { Transaction } from '@firewatch/resource-kit';
+import type { OnCallResourceDeps } from '../domain/on-call-deps.js';
+
+/** The queries on-call's declarations need beyond the kit's own: positions and id look-ups. */
+export function createRecordsRepository(): OnCallResourceDeps {
+  return {
+    positions: {
+      async next(tx: Transaction, table: string, teamId: number) {
+        const row = await tx(table).where({ team_id: teamId }).max<{ max: number | null }>('position as max').first();
+        return row?.max == null ? 1 : Number(row.max) + 1;
+      },
+    },
+    existing: {
+      async ids(tx: Transaction, table: string, teamId: number, ids: readonly string[]) {
+        if (!ids.length) return new Set<string>();
+        const rows: { id: string }[] = await tx(table).where({ team_id: teamId }).whereIn('id', [...ids]).select('id');
+        return new Set(rows.map((r) => r.id));
+      },
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { Row, Transaction } from '@firewatch/resource-kit';
+
+/**
+ * What on-call's declarations receive as `ctx.deps`: data-layer functions, so that the
+ * domain never builds a query itself. app.ts gives the implementations.
+ */
+export interface OnCallResourceDeps {
+  positions: {
+    /** The position after the team's last record in `table`. */
+    next(tx: Transaction, table: string, teamId: number): Promise<number>;
+  };
+  /** The team's records of `table` among `ids` (e.g. the urgencies a condition names). */
+  existing: {
+    ids(tx: Transaction, table: string, teamId: number, ids: readonly string[]): Promise<Set<string>>;
+  };
+}
+
+export type { Row };

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { defineResource } from '@firewatch/resource-kit';
+import type { OnCallResourceDeps } from '../on-call-deps.js';
+
+const writable = {
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(10_000),
+  position: z.number().int().min(0).max(1_000_000).nullable(),
+};
+
+/**
+ * Alert urgencies (FAMILIES 4.4, the reference's alert_urgencies): the levels an alert
+ * can have (high, low, ...). Their ids are what alert group and re-trigger rule
+ * conditions name. `position` orders them; left out (or null) it puts the new urgency last.
+ */
+export const alertUrgencies = defineResource<OnCallResourceDeps>({
+  type: 'alert_urgencies',
+  path: '/v1/alert_urgencies',
+  table: 'alert_urgencies',
+  event: 'alert_urgency',
+  permission: { scope: 'oc.alerts', side: 'oc' },
+  summary: { singular: 'alert urgency', plural: 'alert urgencies' },
+  create: z.strictObject(writable).partial({ position: true }),
+  update: z.strictObject(writable).partial(),
+  attributes: ['name', 'description', 'position'],
+  filters: {
+    search: { kind: 'search', columns: ['name', 'description'] },
+    name: 'string',
+    created_at: 'date',
+  },
+  sorts: ['name', 'position', 'created_at', 'updated_at'],
+  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  updateMethods: ['put'],
+  unique: {
+    alert_urgencies_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An alert urgency with this name already exists.' },
+  },
+  async toColumns(attributes, ctx) {
+    // position is NOT NULL in the response schema: null or absent means "at the end".
+    if (attributes.position !== null && (attributes.position !== undefined || ctx.existing)) return attributes;
+    return { ...attributes, position: await ctx.deps.positions.next(ctx.tx, 'alert_urgencies', ctx.principal.team_id) };
+  },
+});

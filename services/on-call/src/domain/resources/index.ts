@@ -1,0 +1,5 @@
+import type { AnyResourceDefinition } from '@firewatch/resource-kit';
+import { alertUrgencies } from './alert-urgencies.resource.js';
+
+/** Every resource on-call serves; adding one here mounts its routes, events and OpenAPI entry. */
+export const resources: AnyResourceDefinition[] = [alertUrgencies];

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { MEDIA, startOnCall, type OnCallHarness } from './support/on-call-harness.js';
+
+let h: OnCallHarness;
+
+beforeAll(async () => {
+  h = await startOnCall({ eventPattern: 'alert_urgency.*' });
+});
+
+afterAll(async () => h?.close());
+
+describe('alert urgencies', () => {
+  it('creates, gets, updates with PUT, lists and deletes, each with its event', async () => {
+    const created = await h.create('alert_urgencies', { name: 'High', description: 'Wake someone up' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('content-type')).toContain(MEDIA);
+    const { id, attributes } = created.body.data;
+    expect(attributes).toMatchObject({ name: 'High', description: 'Wake someone up', position: 1 });
+    const low = await h.create('alert_urgencies', { name: 'Low', description: 'Tomorrow', position: null });
+    expect(low.body.data.attributes.position).toBe(2);
+
+    expect((await h.call('GET', `/v1/alert_urgencies/${id}`)).body.data.attributes.name).toBe('High');
+    const updated = await h.call('PUT', `/v1/alert_urgencies/${id}`, { body: { data: { type: 'alert_urgencies', attributes: { position: 5 } } } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.attributes).toMatchObject({ name: 'High', position: 5 });
+    expect((await h.call('PATCH', `/v1/alert_urgencies/${id}`, { body: { data: { type: 'alert_urgencies', attributes: { position: 6 } } } })).status).toBe(404);
+    expect((await h.call('GET', `/v1/alert_urgencies/${id}`)).body.data.attributes.position).toBe(5);
+
+    const list = await h.call('GET', '/v1/alert_urgencies');
+    expect(list.body.data.map((u: { attributes: { name: string } }) => u.attributes.name)).toEqual(['Low', 'High']);
+    expect(list.body.meta).toMatchObject({ total_count: 2 });
+    expect((await h.call('GET', '/v1/alert_urgencies?filter[name][eq]=Low')).body.data).toHaveLength(1);
+
+    const deleted = await h.call('DELETE', `/v1/alert_urgencies/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.data).toMatchObject({ id, type: 'alert_urgencies' });
+    expect((await h.call('GET', `/v1/alert_urgencies/${id}`)).status).toBe(404);
+
+    await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 3);
+    const mine = h.events!.events.filter((e) => (e.body.data as { id: string }).id === id);
+    expect(mine.map((e) => e.routingKey)).toEqual(['alert_urgency.created', 'alert_urgency.updated', 'alert_urgency.deleted']);
+  });
+
+  it('refuses bad input with 4xx and changes nothing', async () => {
+    expect((await h.create('alert_urgencies', { name: 'No description' })).status).toBe(422);
+    expect((await h.create('alert_urgencies', { name: 'X', description: 'd', color: 'red' })).status).toBe(422);
+    expect((await h.create('alert_urgencies', { name: '', description: 'd' })).status).toBe(422);
+    await h.create('alert_urgencies', { name: 'Critical', description: 'd' });
+    const dup = await h.create('alert_urgencies', { name: 'critical', description: 'd' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.errors[0].source.pointer).toBe('/data/attributes/name');
+    expect((await h.call('GET', `/v1/alert_urgencies/${randomUUID()}`)).status).toBe(404);
+    expect((await h.call('GET', '/v1/alert_urgencies/not-a-uuid')).status).toBe(404);
+    const list = await h.call('GET', '/v1/alert_urgencies?filter[search]=critical');
+    expect(list.body.data.map((u: { attributes: { name: string } }) => u.attributes.name)).toEqual(['Critical']);
+  });
+
+  it('hides another team\'s urgencies', async () => {
+    const mine = await h.create('alert_urgencies', { name: 'Team one only', description: 'd' });
+    expect((await h.call('GET', `/v1/alert_urgencies/${mine.body.data.id}`, { principal: { team_id: 2 } })).status).toBe(404);
+    expect((await h.call('DELETE', `/v1/alert_urgencies/${mine.body.data.id}`, { principal: { team_id: 2 } })).status).toBe(404);
+  });
+});
