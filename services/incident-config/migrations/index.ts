@@ -14,6 +14,7 @@ import * as incidentEvents from './20261123-0051-incident-events.js';
 import * as incidentEventServices from './20261123-0052-incident-event-services.js';
 import * as cascadeIndexes from './20261123-0060-cascade-indexes.js';
 import * as catalogValuesInCode from './20261123-0061-catalog-values-in-code.js';
+import * as incidentCreators from './20261123-0062-incident-creators.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -32,4 +33,5 @@ export const migrations: Migrations = {
   '20261123-0052-incident-event-services': incidentEventServices,
   '20261123-0060-cascade-indexes': cascadeIndexes,
   '20261123-0061-catalog-values-in-code': catalogValuesInCode,
+  '20261123-0062-incident-creators': incidentCreators,
 };

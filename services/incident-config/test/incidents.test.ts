@@ -17,6 +17,41 @@ const make = async (name: string, attributes: Attrs, principal?: Attrs) =>
   (await h.call('POST', `/v1/${name}`, { body: { data: { type: name, attributes } }, principal })).body.data.id as string;
 const pointers = (res: { body: { errors: { source?: { pointer: string } }[] } }) => res.body.errors.map((e) => e.source?.pointer);
 
+describe('private incidents', () => {
+  const alice = { user_id: 41, role: 'user' };
+  const bob = { user_id: 42, role: 'user' };
+  const teamKey = { user_id: null, role: 'user' };
+
+  it('are seen and changed by their creator and the admins only; the others find neither them nor their timeline', async () => {
+    const created = await create({ title: 'Payroll leak', private: true }, alice);
+    expect(created.status).toBe(201);
+    const { id } = created.body.data;
+    const event = await h.call('POST', `/v1/incidents/${id}/events`, { body: { data: { type: 'incident_events', attributes: { event: 'found it' } } }, principal: alice });
+    expect(event.status).toBe(201);
+    const listed = async (principal: Attrs) =>
+      ((await h.call('GET', '/v1/incidents?filter[search]=Payroll', { principal })).body.data as { id: string }[]).map((r) => r.id);
+
+    for (const stranger of [bob, teamKey]) {
+      expect((await h.call('GET', `/v1/incidents/${id}`, { principal: stranger })).status).toBe(404);
+      expect(await listed(stranger)).toEqual([]);
+      expect((await act(id, 'mitigate', undefined, stranger)).status).toBe(404);
+      expect((await h.call('GET', `/v1/incidents/${id}/events`, { principal: stranger })).status).toBe(404);
+      expect((await h.call('GET', `/v1/events/${event.body.data.id}`, { principal: stranger })).status).toBe(404);
+      expect((await h.call('DELETE', `/v1/incidents/${id}`, { principal: stranger })).status).toBe(404);
+    }
+    expect(await listed(alice)).toEqual([id]);
+    expect(await listed({ user_id: 7, role: 'admin' })).toEqual([id]);
+    expect((await act(id, 'mitigate', undefined, alice)).body.data.attributes.status).toBe('mitigated');
+
+    // A public incident made private by someone else is then hidden from them too: it is its creator's.
+    const open = (await create({ title: 'Payroll open' }, alice)).body.data.id as string;
+    expect((await h.call('GET', `/v1/incidents/${open}`, { principal: bob })).status).toBe(200);
+    expect((await h.call('PUT', `/v1/incidents/${open}`, { body: { data: { type, attributes: { private: true } } }, principal: bob })).status).toBe(200);
+    expect((await h.call('GET', `/v1/incidents/${open}`, { principal: bob })).status).toBe(404);
+    expect((await h.call('GET', `/v1/incidents/${open}`, { principal: alice })).status).toBe(200);
+  });
+});
+
 describe('incidents', () => {
   it('creates started with defaults, gets by id and slug, updates with PUT, deletes answering the record', async () => {
     const created = await create({ title: 'Checkout is down', summary: 'Payments fail', labels: { platform: 'web' } });

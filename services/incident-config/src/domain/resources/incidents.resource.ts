@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
-import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
+import { defineResource, type HookContext, type Row, type Visibility, type VisibilityClause } from '@firewatch/resource-kit';
 import { incidentStatusAction } from '../incidents/incident-status.actions.js';
 import { INCIDENT_ACTIONS, INCIDENT_STATUSES, INITIAL_STATUSES, initialState } from '../incidents/incident-status.machine.js';
 import { referenceIssues, type ReferenceDeps, type ReferencedTable } from '../record-references.js';
@@ -49,6 +49,17 @@ async function incidentIssues(attributes: Row, ctx: HookContext<ReferenceDeps>):
 }
 
 /**
+ * A private incident is for its creator and the team's admins: anyone else, a team-wide
+ * key included, finds neither it nor its timeline (404).
+ */
+const privateToCreator: Visibility = (principal) => {
+  if (principal.role === 'admin') return null;
+  const clauses: VisibilityClause[] = [{ column: 'private', equals: false }];
+  if (principal.user_id !== null) clauses.push({ column: 'created_by_user_id', equals: principal.user_id });
+  return clauses;
+};
+
+/**
  * Incidents (issue 9; the reference's incident schemas): created `started` (or
  * `in_triage`), then moved only by the status actions, each with its timestamp and its
  * own event. `{id}` takes the UUID or the slug made from the title.
@@ -93,6 +104,8 @@ export const incidents = defineResource<ReferenceDeps>({
   defaultSort: [{ field: 'created_at', direction: 'desc' }],
   updateMethods: ['put'],
   validate: incidentIssues,
+  visibility: privateToCreator,
+  toColumns: (attributes, ctx) => (ctx.existing ? attributes : { ...attributes, created_by_user_id: ctx.principal.user_id }),
   defaults: (attributes) => {
     const { status, ...rest } = attributes;
     return {
