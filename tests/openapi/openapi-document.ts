@@ -3,6 +3,7 @@ import { composeApiDocument } from '../../gateway/src/domain/api-document.js';
 import type { UpstreamName } from '../../gateway/src/domain/routes.js';
 import { authOpenApiDocument } from '../../services/auth/src/http/auth.openapi.js';
 import { incidentConfigOpenApiDocument } from '../../services/incident-config/src/http/incident-config.openapi.js';
+import { onCallOpenApiDocument } from '../../services/on-call/src/http/on-call.openapi.js';
 import { webhooksEndpoints } from '../../services/webhooks/src/domain/webhooks-endpoints.resource.js';
 import { webhooksOpenApiDocument } from '../../services/webhooks/src/http/webhooks.openapi.js';
 
@@ -11,6 +12,7 @@ export function serviceDocuments(): Partial<Record<UpstreamName, OpenApiDocument
   return {
     auth: authOpenApiDocument(),
     'incident-config': incidentConfigOpenApiDocument(),
+    'on-call': onCallOpenApiDocument(),
     webhooks: webhooksOpenApiDocument(webhooksEndpoints),
   };
 }

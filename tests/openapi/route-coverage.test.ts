@@ -8,6 +8,7 @@ import { createRouteMatcher, type UpstreamName } from '../../gateway/src/domain/
 import { createAuthApp } from '../../services/auth/src/app.js';
 import { createServices } from '../../services/auth/src/create-services.js';
 import { createIncidentConfigApp } from '../../services/incident-config/src/app.js';
+import { createOnCallApp } from '../../services/on-call/src/app.js';
 import { createWebhooksApp } from '../../services/webhooks/src/app.js';
 import { mountedRoutes } from './mounted-routes.js';
 import { openApiDocument } from './openapi-document.js';
@@ -36,6 +37,10 @@ function apps(): Record<string, { upstream: UpstreamName; app: import('express')
       app: createIncidentConfigApp({
         knex: db, logger, principals: principals('incident-config'), secretBox: createSecretBox({ keys: [], devKeySeed: 'route-coverage-test' }),
       }),
+    },
+    'on-call': {
+      upstream: 'on-call',
+      app: createOnCallApp({ knex: db, logger, principals: principals('on-call') }),
     },
     webhooks: {
       upstream: 'webhooks',

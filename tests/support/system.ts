@@ -61,6 +61,7 @@ export interface RunningSystem {
   gatewayUrls: string[];
   authUrl: string;
   incidentConfigUrl: string;
+  onCallUrl: string;
   secret: string;
   env: Record<string, Record<string, string>>;
   /** Runs the firewatch CLI against this system's auth database; parses its JSON output. */
@@ -91,8 +92,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const secret = randomBytes(32).toString('base64url');
   const redisPrefix = `fw-e2e-${randomBytes(4).toString('hex')}:`;
   const [authPort, icPort, whPort] = [await freePort(), await freePort(), await freePort()];
+  const ocPort = await freePort();
   // As deployed: each service connects as its own role, which owns only its database.
-  const databases = { auth: `fw_auth${suffix}`, ic: `fw_ic${suffix}`, wh: `fw_wh${suffix}` };
+  const databases = { auth: `fw_auth${suffix}`, ic: `fw_ic${suffix}`, wh: `fw_wh${suffix}`, oc: `fw_oc${suffix}` };
   const dbUrl: Record<string, string> = {};
   for (const database of Object.values(databases)) {
     const password = randomBytes(12).toString('hex');
@@ -119,10 +121,12 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       OAUTH_REFRESH_GRACE_SECONDS: '2',
     },
     'incident-config': { ...common, PORT: String(icPort), DATABASE_URL: dbUrl[databases.ic] },
+    'on-call': { ...common, PORT: String(ocPort), DATABASE_URL: dbUrl[databases.oc] },
   };
   const procs: { name: string; entry: string; env: Record<string, string>; port: number }[] = [
     { name: 'auth', entry: 'services/auth/dist/src/main.js', env: env.auth, port: authPort },
     { name: 'incident-config', entry: 'services/incident-config/dist/src/main.js', env: env['incident-config'], port: icPort },
+    { name: 'on-call', entry: 'services/on-call/dist/src/main.js', env: env['on-call'], port: ocPort },
   ];
   if (options.webhooks) {
     env.webhooks = {
@@ -146,6 +150,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       ...common, PORT: String(port), REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix,
       PRINCIPAL_SIGNING_KEY: JSON.stringify(principalKeys.privateKey), SYSTEM_TOKEN_SECRET: systemSecret,
       AUTH_SERVICE_URL: `http://127.0.0.1:${authPort}`, INCIDENT_CONFIG_URL: `http://127.0.0.1:${icPort}`,
+      ON_CALL_URL: `http://127.0.0.1:${ocPort}`,
       ...(options.webhooks ? { WEBHOOKS_URL: `http://127.0.0.1:${whPort}` } : {}),
       ...options.gatewayEnv,
     };
@@ -195,6 +200,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     gatewayUrls: gatewayPorts.map((p) => `http://127.0.0.1:${p}`),
     authUrl: `http://127.0.0.1:${authPort}`,
     incidentConfigUrl: `http://127.0.0.1:${icPort}`,
+    onCallUrl: `http://127.0.0.1:${ocPort}`,
     webhooksUrl: options.webhooks ? `http://127.0.0.1:${whPort}` : undefined,
     dispatcherUrls: dispatcherPorts.map((p) => `http://127.0.0.1:${p}`),
     async restart(name) {

@@ -23,7 +23,7 @@ export const ROUTES: readonly Route[] = [
   ]),
   ...owned('communications', ['communications']),
   ...owned('on-call', [
-    'alert_groups', 'alert_retrigger_rules', 'schedules', 'schedule_rotations', 'shifts',
+    'alert_urgencies', 'alert_groups', 'alert_retrigger_rules', 'schedules', 'schedule_rotations', 'shifts',
     'shift_overrides',
   ]),
   ...owned('webhooks', ['webhooks']),
