@@ -15,12 +15,12 @@ export type CascadeAnnouncer = (tx: Transaction, teamId: number, ids: readonly s
  * the foreign key's ON DELETE CASCADE when the owner's row is removed.
  */
 export function createCascadeAnnouncer(
-  def: AnyResourceDefinition, knex: Knex, writeEvent: EventWriter, declarations: readonly AnyResourceDefinition[],
+  def: AnyResourceDefinition, knex: Knex, writeEvent: EventWriter, declarations: readonly AnyResourceDefinition[], deps?: unknown,
 ): CascadeAnnouncer {
   const links = (def.cascades ?? []).map((link) => {
     const child = declarations.find((d) => d.type === link.type);
     if (!child?.table) throw new Error(`${def.type}: cascades names ${link.type}, which is no stored declaration of this service`);
-    return { child, column: link.column, repository: createResourceRepository(child, knex), announce: createCascadeAnnouncer(child, knex, writeEvent, declarations) };
+    return { child, column: link.column, repository: createResourceRepository(child, knex, deps), announce: createCascadeAnnouncer(child, knex, writeEvent, declarations, deps) };
   });
   return async (tx, teamId, ids) => {
     for (const { child, column, repository, announce } of links) {

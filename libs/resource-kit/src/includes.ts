@@ -19,13 +19,13 @@ export function includeNames(def: AnyResourceDefinition): string[] {
  * or through the related declaration's service (same team, same visibility), once per
  * type and id as JSON:API requires.
  */
-export function createIncluder(def: AnyResourceDefinition, related: Related) {
+export function createIncluder(def: AnyResourceDefinition, related: Related, deps: unknown) {
   return async function included(rows: Row[], names: readonly string[], principal: Principal): Promise<ResourceObject[]> {
     const seen = new Map<string, ResourceObject>();
     for (const name of names) {
       const loader = def.includes?.[name];
       let objects: ResourceObject[];
-      if (loader) objects = await loader(rows, { principal, tx: undefined });
+      if (loader) objects = await loader(rows, { principal, tx: undefined, deps });
       else {
         const rel = def.relationships![name];
         const ids = new Set(rows.flatMap((r) => {

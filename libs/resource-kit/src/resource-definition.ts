@@ -26,8 +26,8 @@ export interface HookContext<D = unknown> {
   deps: D;
 }
 
-/** Fetches the resources to put in `included` for one include name. */
-export type IncludeLoader = (records: Row[], ctx: { principal: Principal; tx: Transaction | undefined }) => Promise<ResourceObject[]>;
+/** Fetches the resources to put in `included` for one include name; `deps` are the service's. */
+export type IncludeLoader<D = any> = (records: Row[], ctx: { principal: Principal; tx: Transaction | undefined; deps: D }) => Promise<ResourceObject[]>;
 
 /**
  * Everything the kit needs to know about a resource. One declaration drives its
@@ -62,7 +62,7 @@ export interface ResourceDefinition<D = unknown> {
   filters?: Record<string, FilterSpec>;
   sorts?: readonly string[];
   defaultSort?: SortField[];
-  includes?: Record<string, IncludeLoader>;
+  includes?: Record<string, IncludeLoader<D>>;
   relationships?: Record<string, RelationshipSpec>;
   children?: Record<string, ChildSpec>;
   // An action's body type is its own; the list holds actions of any body.
@@ -104,6 +104,13 @@ export interface ResourceDefinition<D = unknown> {
    * create and update; e.g. encrypts a secret into another column. Default: as is.
    */
   toColumns?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
+  /**
+   * Adds to loaded rows (children attached) what responses show from other tables, e.g.
+   * the names of a template's type and of its stages, for `computed` and children's
+   * `present` to read. Runs wherever rows are loaded (lists, gets, the rows of writes,
+   * cascades, includes, parents), in the operation's transaction when there is one.
+   */
+  expand?(rows: Row[], ctx: { tx: Transaction | undefined; deps: D }): Promise<void>;
   /** Response attributes computed from the stored row rather than read from a column of that name (e.g. a masked secret). */
   computed?: Record<string, (row: Row) => unknown>;
   /**

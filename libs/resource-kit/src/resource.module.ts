@@ -29,12 +29,12 @@ const readOnly: EventWriter = async () => { throw new Error('a read-only service
  * A service over `def` for reading only: how a nested resource loads its parent and
  * how `include` loads related records, with their own team, visibility and permissions.
  */
-function readService(def: AnyResourceDefinition, knex: Knex): ResourceService {
+function readService(def: AnyResourceDefinition, knex: Knex, deps: unknown): ResourceService {
   return createResourceService(def, {
-    repository: def.table ? createResourceRepository(def, knex) : noStore(def),
+    repository: def.table ? createResourceRepository(def, knex, deps) : noStore(def),
     writeEvent: readOnly,
-    deps: undefined,
-    parent: def.parent ? readService(def.parent.resource, knex) : undefined,
+    deps,
+    parent: def.parent ? readService(def.parent.resource, knex, deps) : undefined,
     related: {},
   });
 }
@@ -50,15 +50,15 @@ export function createResourceModule<D>(
   assertDeclaration(definition);
   const { knex } = options;
   const related = Object.fromEntries(
-    Object.entries(definition.relationships ?? {}).flatMap(([name, rel]) => (rel.resource ? [[name, readService(rel.resource, knex)]] : [])),
+    Object.entries(definition.relationships ?? {}).flatMap(([name, rel]) => (rel.resource ? [[name, readService(rel.resource, knex, options.deps)]] : [])),
   );
   const service = createResourceService(definition, {
-    repository: definition.table ? createResourceRepository(definition, knex) : noStore(definition),
+    repository: definition.table ? createResourceRepository(definition, knex, options.deps) : noStore(definition),
     writeEvent: options.writeEvent,
     deps: options.deps,
-    parent: definition.parent ? readService(definition.parent.resource, knex) : undefined,
+    parent: definition.parent ? readService(definition.parent.resource, knex, options.deps) : undefined,
     related,
-    announceCascade: definition.cascades ? createCascadeAnnouncer(definition, knex, options.writeEvent, options.declarations ?? []) : undefined,
+    announceCascade: definition.cascades ? createCascadeAnnouncer(definition, knex, options.writeEvent, options.declarations ?? [], options.deps) : undefined,
   });
   const routes = resourceRoutes(definition, service);
   return { definition, service, routes, router: mountRoutes(routes) };

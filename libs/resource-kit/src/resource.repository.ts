@@ -47,8 +47,8 @@ export interface ResourceRepository {
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
 }
 
-/** A knex-backed repository for a declared, stored resource. */
-export function createResourceRepository(def: AnyResourceDefinition, knex: Knex): ResourceRepository {
+/** A knex-backed repository for a declared, stored resource; `deps` reach its `expand`. */
+export function createResourceRepository(def: AnyResourceDefinition, knex: Knex, deps?: unknown): ResourceRepository {
   const table = def.table as string;
   const db = (tx: Transaction | undefined) => tx ?? knex;
   const json = new Set(def.jsonColumns ?? []);
@@ -68,6 +68,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex)
       const byOwner = await loadChildren(db(tx), spec, rows.map((r) => String(r.id)));
       for (const row of rows) row[attribute] = byOwner.get(String(row.id)) ?? [];
     }
+    if (def.expand && rows.length) await def.expand(rows, { tx, deps });
     return rows;
   }
 
@@ -138,7 +139,13 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex)
       for (const [attribute, spec] of children) {
         const input = spec.input ?? attribute;
         const entries = attributes[input];
-        if (Array.isArray(entries)) await writeChildren(tx, spec, ownerId, entries as Row[], `/data/attributes/${input}`);
+        if (!Array.isArray(entries)) continue;
+        try {
+          await writeChildren(tx, spec, ownerId, entries as Row[], `/data/attributes/${input}`);
+        } catch (err) {
+          // A child table's unique constraint (one stage per template) is named in `unique` too.
+          throw conflictFrom(def, err);
+        }
       }
     },
     attachChildren,

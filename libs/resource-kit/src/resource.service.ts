@@ -44,7 +44,7 @@ function parseBody(action: ActionSpec<unknown>, raw: unknown): unknown {
 export function createResourceService(def: AnyResourceDefinition, { repository, writeEvent, deps, parent, related, announceCascade }: ResourceServiceDeps) {
   const access = createResourceAccess(def, repository, parent);
   const { createIn, updateIn, removeIn, writesIn } = createResourceWrites(def, { repository, writeEvent, deps, access, announceCascade });
-  const included = createIncluder(def, related);
+  const included = createIncluder(def, related, deps);
 
   return {
     definition: def,

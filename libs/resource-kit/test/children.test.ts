@@ -68,4 +68,28 @@ describe('children written by id', () => {
     const destroyed = await kit.call('PATCH', `/v1/templates/${t.id}`, { data: { type: 'templates', attributes: { stages_attributes: [{ id: b.id, _destroy: true }] } } });
     expect(destroyed.body.data.attributes.stages.map((s: any) => s.name)).toEqual(['a', 'c']);
   });
+
+  it('answers a child table\'s unique violation as the 409 the declaration names, with nothing written', async () => {
+    const before = Number((await kit.db.knex('templates').count({ n: '*' }))[0].n);
+    const res = await kit.call('POST', '/v1/templates', { data: { type: 'templates', attributes: { name: 'dup', stages_attributes: [{ name: 'x' }, { name: 'x' }] } } });
+    expect(res.status).toBe(409);
+    expect(res.body.errors[0]).toMatchObject({ detail: 'Two stages share a name.', source: { pointer: '/data/attributes/stages_attributes' } });
+    expect(Number((await kit.db.knex('templates').count({ n: '*' }))[0].n)).toBe(before);
+  });
+});
+
+describe('expand', () => {
+  it('adds what responses show from elsewhere to every loaded row: writes, events, gets and lists', async () => {
+    const created = await kit.call('POST', '/v1/templates', { data: { type: 'templates', attributes: { name: 'exp', stages_attributes: [{ name: 'a' }] } } });
+    expect(created.body.data.attributes.outline).toBe('Template exp: 1 stages (tx)');
+    const { id } = created.body.data;
+    const patched = await kit.call('PATCH', `/v1/templates/${id}`, { data: { type: 'templates', attributes: { stages_attributes: [{ name: 'b' }] } } });
+    expect(patched.body.data.attributes.outline).toBe('Template exp: 2 stages (tx)');
+    expect((await kit.events()).filter((e) => e.type === 'template.updated').at(-1)?.data.attributes.outline).toBe('Template exp: 2 stages (tx)');
+    expect((await kit.call('GET', `/v1/templates/${id}`)).body.data.attributes.outline).toBe('Template exp: 2 stages');
+    const listed = (await kit.call('GET', '/v1/templates')).body.data.find((t: any) => t.id === id);
+    expect(listed.attributes.outline).toBe('Template exp: 2 stages');
+    const deleted = await kit.call('DELETE', `/v1/templates/${id}`);
+    expect(deleted.body.data.attributes.outline).toBe('Template exp: 2 stages (tx)');
+  });
 });

@@ -13,8 +13,6 @@ import { createDashboardAccessRepository } from './data/dashboard-access.reposit
 import { createDashboardDefaultsRepository } from './data/dashboard-defaults.repository.js';
 import { createDashboardPanelsRepository } from './data/dashboard-panels.repository.js';
 import type { DashboardsDeps } from './domain/dashboards/dashboard-stores.js';
-import { panelsInclude } from './domain/dashboards/panels.include.js';
-import { dashboards, dashboardsIncluding } from './domain/resources/dashboards.resource.js';
 import type { ReferenceDeps } from './domain/record-references.js';
 import { createRetrospectiveProcessesRepository } from './data/retrospective-processes.repository.js';
 import type { RetrospectiveProcessesDeps } from './domain/retrospective-processes.lookup.js';
@@ -33,7 +31,6 @@ export interface IncidentConfigDeps {
 }
 
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
-  const dashboardPanels = createDashboardPanelsRepository(deps.knex);
   const resourceDeps: IncidentConfigResourceDeps & ReferenceDeps & SecretsDeps & RetrospectiveProcessesDeps & DashboardsDeps = {
     catalogProperties: createCatalogPropertiesRepository(),
     references: createRecordReferencesRepository(),
@@ -41,12 +38,10 @@ export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
     retrospectiveProcesses: createRetrospectiveProcessesRepository(),
     writeEvent,
     dashboardAccess: createDashboardAccessRepository(),
-    dashboardPanels,
+    dashboardPanels: createDashboardPanelsRepository(deps.knex),
     dashboardDefaults: createDashboardDefaultsRepository(),
   };
-  // An include loader receives no deps, so dashboards' include=panels is wired here over the data layer.
-  const definitions = resources.map((d) => (d === dashboards ? dashboardsIncluding(panelsInclude(dashboardPanels)) : d));
-  const modules = definitions.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps, declarations: resources }));
+  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps, declarations: resources }));
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,

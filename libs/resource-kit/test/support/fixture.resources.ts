@@ -68,13 +68,19 @@ export const rules = defineResource({
 
 const stage = z.strictObject({ id: z.uuid().optional(), _destroy: z.boolean().optional(), name: z.string().min(1).optional(), body: z.string().optional() });
 
-export const templates = defineResource({
+export const templates = defineResource<{ label: string }>({
   type: 'templates', path: '/v1/templates', table: 'templates', event: 'template',
   permission: { scope: null, side: 'ir' },
   create: z.strictObject({ name: z.string().min(1), stages_attributes: z.array(stage).optional() }),
   update: z.strictObject({ name: z.string().min(1), stages_attributes: z.array(stage) }).partial(),
-  attributes: ['name', 'stages'],
+  attributes: ['name', 'stages', 'outline'],
   children: { stages: { table: 'template_stages', key: 'template_id', mode: 'by_id', input: 'stages_attributes', columns: ['name', 'body'] } },
+  unique: { template_stages_template_id_name_unique: { pointer: '/data/attributes/stages_attributes', detail: 'Two stages share a name.' } },
+  // What a response shows from elsewhere: here the stage count (read in the transaction when there is one) and a label from deps.
+  async expand(rows, { tx, deps }) {
+    for (const row of rows) row.outline = `${deps.label} ${String(row.name)}: ${(row.stages as unknown[]).length} stages${tx ? ' (tx)' : ''}`;
+  },
+  computed: { outline: (row) => row.outline },
 });
 
 const bulkDelete = z.strictObject({ ids: z.array(z.uuid()).min(1).max(100) });

@@ -47,6 +47,7 @@ async function createTables(knex: Knex): Promise<void> {
       for (const c of ['field', 'operator', 'name', 'body']) t.text(c);
       t.jsonb('values');
       t.integer('position').notNullable();
+      if (child === 'template_stages') t.unique([key, 'name'], { indexName: 'template_stages_template_id_name_unique' });
     });
   }
   await knex.schema.createTable('tags', (t) => { base(t); t.integer('team_id').notNullable(); t.text('name').notNullable(); t.text('color').notNullable(); });
@@ -63,7 +64,7 @@ export async function startKitHarness(name: string): Promise<KitHarness> {
     createResourceModule(boards, { knex, writeEvent, declarations: [cards] }),
     createResourceModule(cards, { knex, writeEvent, deps: { maxPerBoard: 50 } }),
     createResourceModule(rules, { knex, writeEvent }),
-    createResourceModule(templates, { knex, writeEvent }),
+    createResourceModule(templates, { knex, writeEvent, deps: { label: 'Template' } }),
     createResourceModule(tags, { knex, writeEvent }),
     createResourceModule(tallies, { knex, writeEvent }),
   ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineResource, type HookContext, type IncludeLoader, type Row } from '@firewatch/resource-kit';
+import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
+import { panelsInclude } from '../dashboards/panels.include.js';
 import { dashboardRights, dashboardVisibility, notGranted, seesAllDashboards } from '../dashboard-access.js';
 import { duplicateDashboardAction } from '../dashboards/duplicate-dashboard.action.js';
 import { setDefaultDashboardAction } from '../dashboards/set-default-dashboard.action.js';
@@ -80,8 +81,7 @@ export const dashboards = defineResource<DashboardsDeps>({
     if (attributes.owner === 'user' && ctx.existing?.owner !== 'user') return { ...attributes, user_id: ctx.principal.user_id };
     return attributes;
   },
+  includes: { panels: panelsInclude },
   actions: [duplicateDashboardAction, setDefaultDashboardAction],
 });
 
-/** The declaration with `include=panels`, whose loader the app builds over its database (an include loader receives no deps). */
-export const dashboardsIncluding = (panels: IncludeLoader) => defineResource<DashboardsDeps>({ ...dashboards, includes: { panels } });
