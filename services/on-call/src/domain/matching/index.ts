@@ -1,0 +1,12 @@
+/**
+ * The condition-matching engine of re-trigger rules and alert groups: pure functions,
+ * no I/O. Validate conditions on write (`conditionSchema`/`conditionProblems`), then
+ * evaluate them against alerts (`evaluateConditions`, `selectRule`).
+ */
+export * from './condition.types.js';
+export { conditionProblems, conditionSchema, conditionsSchema, MAX_CONDITIONS, MAX_CONDITION_VALUES, type ConditionProblem } from './condition.schema.js';
+export { evaluateCondition, evaluateConditions } from './condition-evaluator.js';
+export { evaluationOrder, selectRule, type RankedRule, type RuleSelection, type RuleVerdict } from './rule-selector.js';
+export { GROUP_VOCABULARY, RETRIGGER_VOCABULARY, operatorsFor, type Vocabulary } from './vocabulary.js';
+export { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
+export { regexIssue, MAX_PATTERN_LENGTH, MAX_REGEX_INPUT_LENGTH } from './safe-regex.js';
