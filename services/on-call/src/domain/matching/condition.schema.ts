@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALERT_ATTRIBUTES, OPERATORS, type Condition, type ConditionKind, type Operator } from './condition.types.js';
-import { jsonPathIssue } from './json-path.js';
-import { regexIssue } from './safe-regex.js';
+import { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
+import { MAX_PATTERN_LENGTH, regexIssue } from './safe-regex.js';
 import { operatorsFor, type Vocabulary } from './vocabulary.js';
 
 /**
@@ -46,6 +46,7 @@ function propertyKindProblems(c: Condition): ConditionProblem[] {
   if (filled(c.record_ids)) out.push({ field: 'record_ids', message: `is not used by ${c.kind} conditions (only by urgency, source, service and group)` });
   const name = c.property_field_name ?? '';
   if (name === '') out.push({ field: 'property_field_name', message: `is required for ${c.kind} conditions` });
+  else if (name.length > MAX_JSON_PATH_LENGTH) out.push({ field: 'property_field_name', message: `is longer than ${MAX_JSON_PATH_LENGTH} characters` });
   else if (c.kind === 'payload') {
     const issue = jsonPathIssue(name);
     if (issue) out.push({ field: 'property_field_name', message: issue });
@@ -55,7 +56,8 @@ function propertyKindProblems(c: Condition): ConditionProblem[] {
   if (!OPERANDLESS.includes(c.operator) && !filled(c.values)) out.push({ field: 'values', message: `${c.operator} needs at least one value` });
   if (c.operator === 'matches_regex') {
     (c.values ?? []).forEach((pattern, index) => {
-      const issue = regexIssue(pattern);
+      // An over-long value is the schema's to report (its maxLength), once.
+      const issue = pattern.length > MAX_PATTERN_LENGTH ? null : regexIssue(pattern);
       if (issue) out.push({ field: 'values', index, message: issue });
     });
   }
@@ -99,8 +101,9 @@ function conditionInput(vocabulary: Vocabulary) {
     kind: z.enum(kinds),
     operator: z.enum(operators),
     record_ids: z.array(z.uuid()).max(MAX_CONDITION_VALUES).nullable().optional(),
-    values: z.array(z.string().min(1).max(1_000)).max(MAX_CONDITION_VALUES).nullable().optional(),
-    property_field_name: z.string().max(512).nullable().optional(),
+    values: z.array(z.string().min(1).max(MAX_PATTERN_LENGTH)).max(MAX_CONDITION_VALUES).nullable().optional(),
+    // Its length is checked with the rest of it (conditionProblems), so it is reported once.
+    property_field_name: z.string().nullable().optional(),
   });
 }
 
