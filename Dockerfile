@@ -1,6 +1,6 @@
 # One image recipe, one target per process:
 #   docker build --target gateway -t firewatch/gateway .
-# Targets: gateway, auth, incident-config, on-call, webhooks, webhook-dispatcher, provision.
+# Targets: gateway, auth, incident-config, communications, on-call, webhooks, webhook-dispatcher, provision.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 RUN npm install -g pnpm@10.34.8
@@ -31,6 +31,11 @@ FROM runtime AS incident-config
 ENV PORT=8082
 EXPOSE 8082
 CMD ["node", "services/incident-config/dist/src/main.js"]
+
+FROM runtime AS communications
+ENV PORT=8083
+EXPOSE 8083
+CMD ["node", "services/communications/dist/src/main.js"]
 
 FROM runtime AS on-call
 ENV PORT=8084

@@ -20,6 +20,7 @@ const values = {
   POSTGRES_PASSWORD: random(),
   AUTH_DB_PASSWORD: random(),
   INCIDENT_CONFIG_DB_PASSWORD: random(),
+  COMMUNICATIONS_DB_PASSWORD: random(),
   ON_CALL_DB_PASSWORD: random(),
   WEBHOOKS_DB_PASSWORD: random(),
   RABBITMQ_PASSWORD: random(),

@@ -22,7 +22,7 @@ export function principalKeyPair() {
 }
 
 /** Each service's own database role (the dispatcher shares the webhooks database and role). */
-const DATABASES = { auth: 'firewatch_auth', 'incident-config': 'firewatch_incident_config', 'on-call': 'firewatch_on_call', webhooks: 'firewatch_webhooks', 'webhook-dispatcher': 'firewatch_webhooks' };
+const DATABASES = { auth: 'firewatch_auth', 'incident-config': 'firewatch_incident_config', communications: 'firewatch_communications', 'on-call': 'firewatch_on_call', webhooks: 'firewatch_webhooks', 'webhook-dispatcher': 'firewatch_webhooks' };
 
 function secrets() {
   const kept = fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {};
@@ -69,7 +69,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
   };
   // FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1: deliver webhooks to receivers on this machine.
   const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
-  const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, onCall: 8084, webhooks: 8085, dispatcher: 8086, ...ports };
+  const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, communications: 8083, onCall: 8084, webhooks: 8085, dispatcher: 8086, ...ports };
   const common = {
     // OIDC, webhook and secrets' keys derive from it in local runs (never in production).
     DEV_KEY_SEED: secret ?? s.DEV_KEY_SEED,
@@ -91,6 +91,10 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     'incident-config': {
       ...common, SERVICE_NAME: 'incident-config', PORT: String(p.incidentConfig),
       DATABASE_URL: database('incident-config').url,
+    },
+    communications: {
+      ...common, SERVICE_NAME: 'communications', PORT: String(p.communications),
+      DATABASE_URL: database('communications').url,
     },
     'on-call': {
       ...common, SERVICE_NAME: 'on-call', PORT: String(p.onCall),
@@ -115,14 +119,15 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       SYSTEM_TOKEN_SECRET: s.SYSTEM_TOKEN_SECRET,
       AUTH_SERVICE_URL: `http://127.0.0.1:${p.auth}`,
       INCIDENT_CONFIG_URL: `http://127.0.0.1:${p.incidentConfig}`,
+      COMMUNICATIONS_URL: `http://127.0.0.1:${p.communications}`,
       ON_CALL_URL: `http://127.0.0.1:${p.onCall}`,
       WEBHOOKS_URL: `http://127.0.0.1:${p.webhooks}`,
     },
     /** What {@link provisionDatabases} creates: one database and role per service. */
-    databases: ['auth', 'incident-config', 'on-call', 'webhooks'].map(database),
+    databases: ['auth', 'incident-config', 'communications', 'on-call', 'webhooks'].map(database),
     urls: {
       gateway: `http://127.0.0.1:${p.gateway}`, auth: `http://127.0.0.1:${p.auth}`,
-      incidentConfig: `http://127.0.0.1:${p.incidentConfig}`, onCall: `http://127.0.0.1:${p.onCall}`, webhooks: `http://127.0.0.1:${p.webhooks}`,
+      incidentConfig: `http://127.0.0.1:${p.incidentConfig}`, communications: `http://127.0.0.1:${p.communications}`, onCall: `http://127.0.0.1:${p.onCall}`, webhooks: `http://127.0.0.1:${p.webhooks}`,
     },
   };
 }
@@ -131,6 +136,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
 export const PROCESSES = [
   { name: 'auth', entry: 'services/auth/dist/src/main.js' },
   { name: 'incident-config', entry: 'services/incident-config/dist/src/main.js' },
+  { name: 'communications', entry: 'services/communications/dist/src/main.js' },
   { name: 'on-call', entry: 'services/on-call/dist/src/main.js' },
   { name: 'webhooks', entry: 'services/webhooks/dist/src/main.js' },
   { name: 'webhook-dispatcher', entry: 'services/webhook-dispatcher/dist/src/main.js' },

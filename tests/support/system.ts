@@ -62,6 +62,7 @@ export interface RunningSystem {
   authUrl: string;
   incidentConfigUrl: string;
   onCallUrl: string;
+  communicationsUrl: string;
   secret: string;
   env: Record<string, Record<string, string>>;
   /** Runs the firewatch CLI against this system's auth database; parses its JSON output. */
@@ -93,8 +94,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const redisPrefix = `fw-e2e-${randomBytes(4).toString('hex')}:`;
   const [authPort, icPort, whPort] = [await freePort(), await freePort(), await freePort()];
   const ocPort = await freePort();
+  const cmPort = await freePort();
   // As deployed: each service connects as its own role, which owns only its database.
-  const databases = { auth: `fw_auth${suffix}`, ic: `fw_ic${suffix}`, wh: `fw_wh${suffix}`, oc: `fw_oc${suffix}` };
+  const databases = { auth: `fw_auth${suffix}`, ic: `fw_ic${suffix}`, wh: `fw_wh${suffix}`, oc: `fw_oc${suffix}`, cm: `fw_cm${suffix}` };
   const dbUrl: Record<string, string> = {};
   for (const database of Object.values(databases)) {
     const password = randomBytes(12).toString('hex');
@@ -122,11 +124,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     },
     'incident-config': { ...common, PORT: String(icPort), DATABASE_URL: dbUrl[databases.ic] },
     'on-call': { ...common, PORT: String(ocPort), DATABASE_URL: dbUrl[databases.oc] },
+    communications: { ...common, PORT: String(cmPort), DATABASE_URL: dbUrl[databases.cm] },
   };
   const procs: { name: string; entry: string; env: Record<string, string>; port: number }[] = [
     { name: 'auth', entry: 'services/auth/dist/src/main.js', env: env.auth, port: authPort },
     { name: 'incident-config', entry: 'services/incident-config/dist/src/main.js', env: env['incident-config'], port: icPort },
     { name: 'on-call', entry: 'services/on-call/dist/src/main.js', env: env['on-call'], port: ocPort },
+    { name: 'communications', entry: 'services/communications/dist/src/main.js', env: env.communications, port: cmPort },
   ];
   if (options.webhooks) {
     env.webhooks = {
@@ -151,6 +155,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       PRINCIPAL_SIGNING_KEY: JSON.stringify(principalKeys.privateKey), SYSTEM_TOKEN_SECRET: systemSecret,
       AUTH_SERVICE_URL: `http://127.0.0.1:${authPort}`, INCIDENT_CONFIG_URL: `http://127.0.0.1:${icPort}`,
       ON_CALL_URL: `http://127.0.0.1:${ocPort}`,
+      COMMUNICATIONS_URL: `http://127.0.0.1:${cmPort}`,
       ...(options.webhooks ? { WEBHOOKS_URL: `http://127.0.0.1:${whPort}` } : {}),
       ...options.gatewayEnv,
     };
@@ -201,6 +206,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     authUrl: `http://127.0.0.1:${authPort}`,
     incidentConfigUrl: `http://127.0.0.1:${icPort}`,
     onCallUrl: `http://127.0.0.1:${ocPort}`,
+    communicationsUrl: `http://127.0.0.1:${cmPort}`,
     webhooksUrl: options.webhooks ? `http://127.0.0.1:${whPort}` : undefined,
     dispatcherUrls: dispatcherPorts.map((p) => `http://127.0.0.1:${p}`),
     async restart(name) {

@@ -23,6 +23,7 @@ const CRUD_RESOURCES = [
   'authorization',
   'incident_event_service',
   'communications_type',
+  'communications_stage',
   'communications_template',
   'alert_urgency',
   'alert_group',

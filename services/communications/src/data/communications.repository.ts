@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import type { CommunicationsStore, Named } from '../domain/communications.deps.js';
+
+const named = (rows: unknown[]): Named[] => (rows as { id: string; name: string }[]).map((r) => ({ id: String(r.id), name: r.name }));
+
+/** The cross-resource reads of the communications declarations. */
+export function createCommunicationsRepository(): CommunicationsStore {
+  return {
+    async nextPosition(tx: Knex.Transaction, table, teamId) {
+      const [{ max }] = (await tx(table).where('team_id', teamId).max({ max: 'position' })) as { max: number | null }[];
+      return max === null ? 1 : Number(max) + 1;
+    },
+    async held(tx: Knex.Transaction, table, teamId, ids) {
+      if (!ids.length) return [];
+      return named(await tx(table).where('team_id', teamId).whereIn('id', [...ids]).forKeyShare().select('id', 'name'));
+    },
+    async templatesOfType(tx: Knex.Transaction, teamId, typeId) {
+      return named(await tx('communications_templates').where({ team_id: teamId, communication_type_id: typeId }).orderBy('name').select('id', 'name'));
+    },
+    async templatesOfStage(tx: Knex.Transaction, teamId, stageId) {
+      return named(await tx('communications_templates as t')
+        .join('communications_template_stages as s', 's.communications_template_id', 't.id')
+        .where({ 't.team_id': teamId, 's.communication_stage_id': stageId })
+        .distinct('t.id', 't.name').orderBy('t.name'));
+    },
+  };
+}

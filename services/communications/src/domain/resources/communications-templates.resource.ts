@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
+import type { ValidationIssue } from '@firewatch/errors';
+import type { CommunicationsDeps } from '../communications.deps.js';
+import { fields, listFilters, listSorts, positioned } from './communications.fields.js';
+import { createEntries, entryIssues, updateEntries, type StageEntry } from './template-stage-entries.js';
+import { previewAction } from './template-preview.action.js';
+import { templateAttributeSchemas, templateStage } from './template-stage.shape.js';
+
+const INPUT = 'communication_template_stages_attributes';
+const writable = { name: fields.name, description: fields.description, position: fields.position, communication_type_id: fields.id };
+
+/** The type and stages a write names must be the team's; each stage entry must fit the template. */
+async function templateIssues(attributes: Row, ctx: HookContext<CommunicationsDeps>): Promise<ValidationIssue[]> {
+  const store = ctx.deps.communications;
+  const team = ctx.principal.team_id;
+  const issues: ValidationIssue[] = [];
+  if (typeof attributes.communication_type_id === 'string') {
+    const [type] = await store.held(ctx.tx, 'communications_types', team, [attributes.communication_type_id]);
+    if (!type) issues.push({ pointer: '/data/attributes/communication_type_id', code: 'not_found', detail: `No communications type of this team has id "${attributes.communication_type_id}".` });
+  }
+  const entries = attributes[INPUT] as StageEntry[] | null | undefined;
+  if (Array.isArray(entries)) {
+    const ids = [...new Set(entries.flatMap((e) => (e.communication_stage_id ? [e.communication_stage_id] : [])))];
+    const stageNames = new Map((await store.held(ctx.tx, 'communications_stages', team, ids)).map((s) => [s.id, s.name]));
+    const current = (ctx.existing?.communication_template_stages as Row[] | undefined) ?? [];
+    issues.push(...entryIssues(entries, { current, stageNames, pointer: `/data/attributes/${INPUT}` }));
+  }
+  return issues;
+}
+
+/**
+ * Communications templates (spec 2.17, FAMILIES 4.15): a type, and per stage the email
+ * subject and body, chat and SMS contents, each Liquid checked when written. Reads go
+ * through `communications_templates_view`, which adds the names the response shows.
+ */
+export const communicationsTemplates = defineResource<CommunicationsDeps>({
+  type: 'communications_templates',
+  path: '/v1/communications/templates',
+  table: 'communications_templates_view',
+  event: 'communications_template',
+  permission: { scope: null, side: 'ir' },
+  summary: { singular: 'communications template', plural: 'communications templates' },
+  create: z.strictObject({ ...writable, [INPUT]: createEntries.nullable() }).partial().required({ name: true, communication_type_id: true }),
+  update: z.strictObject({ ...writable, [INPUT]: updateEntries.nullable() }).partial(),
+  attributes: ['name', 'position', 'slug', 'description', 'communication_type_id', 'communication_type', 'communication_template_stages'],
+  attributeSchemas: templateAttributeSchemas,
+  computed: {
+    communication_type: (row) => ({ id: String(row.communication_type_id), name: row.communication_type_name }),
+  },
+  children: {
+    communication_template_stages: {
+      table: 'communications_template_stages_view',
+      key: 'communications_template_id',
+      mode: 'by_id',
+      columns: ['communication_stage_id', 'email_subject', 'email_body', 'chat_content', 'sms_content'],
+      input: INPUT,
+      present: templateStage,
+    },
+  },
+  slug: { from: 'name' },
+  filters: { ...listFilters, communication_type_id: 'uuid' },
+  sorts: listSorts,
+  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  updateMethods: ['patch'],
+  unique: {
+    communications_templates_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications template with this name already exists.' },
+  },
+  validate: templateIssues,
+  toColumns: positioned('communications_templates'),
+  actions: [previewAction],
+});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineResource } from '@firewatch/resource-kit';
+import type { CommunicationsDeps } from '../communications.deps.js';
+import { fields, inUse, listFilters, listSorts, positioned } from './communications.fields.js';
+
+const writable = { name: fields.name, description: fields.description, color: fields.color, position: fields.position };
+
+/**
+ * Communications types (spec 2.18, FAMILIES 4.15), e.g. "Status update": what a
+ * template is for. `{id}` is the UUID or the slug. A type that templates use cannot be
+ * deleted (422 naming them).
+ */
+export const communicationsTypes = defineResource<CommunicationsDeps>({
+  type: 'communications_types',
+  path: '/v1/communications/types',
+  table: 'communications_types',
+  event: 'communications_type',
+  permission: { scope: null, side: 'ir' },
+  summary: { singular: 'communications type', plural: 'communications types' },
+  // name and color are required; color may be null (the reference).
+  create: z.strictObject(writable).partial().required({ name: true, color: true }),
+  // The specification's PATCH also names slug.
+  update: z.strictObject({ ...writable, slug: fields.slug }).partial(),
+  attributes: ['name', 'slug', 'description', 'color', 'position'],
+  attributeSchemas: { slug: { type: 'string' }, position: { type: 'integer' } },
+  slug: { from: 'name' },
+  filters: listFilters,
+  sorts: listSorts,
+  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  updateMethods: ['patch'],
+  unique: {
+    communications_types_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications type with this name already exists.' },
+  },
+  toColumns: positioned('communications_types'),
+  async beforeRemove(ctx) {
+    return inUse('communications type', await ctx.deps.communications.templatesOfType(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
+  },
+});

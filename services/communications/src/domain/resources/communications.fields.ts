@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { SLUG_PATTERN, type FilterSpec, type HookContext, type Row } from '@firewatch/resource-kit';
+import type { ValidationIssue } from '@firewatch/errors';
+import type { CommunicationsDeps, CommunicationsTable, Named } from '../communications.deps.js';
+
+const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
+
+/** Writable fields the three resources share, as the reference types them. */
+export const fields = {
+  name: z.string().trim().min(1).max(255),
+  slug: z.string().min(1).max(255).regex(SLUG_PATTERN, 'must contain only a-z, 0-9, - and _'),
+  description: z.string().max(10_000).nullable(),
+  color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #FF0000').nullable(),
+  // null asks for the next free position, as leaving it out does on create.
+  position: z.number().int().min(0).max(1_000_000).nullable(),
+  /** Stored as PostgreSQL writes uuids, so it compares equal to the record's id. */
+  id: z.uuid().transform((id) => id.toLowerCase()),
+};
+
+/** The list filters of FAMILIES 4.15 (and the reference's stages list). */
+export const listFilters: Record<string, FilterSpec> = {
+  search: { kind: 'search', columns: ['name', 'description'] },
+  name: 'string',
+  slug: 'string',
+  created_at: 'date',
+};
+
+export const listSorts = ['name', 'slug', 'position', 'created_at', 'updated_at'] as const;
+
+/** `toColumns` for a positioned resource: a missing (create) or null position becomes the next free one. */
+export function positioned(table: CommunicationsTable) {
+  return async (attributes: Row, ctx: HookContext<CommunicationsDeps>): Promise<Row> => {
+    const wanted = ctx.existing ? attributes.position === null : attributes.position == null;
+    if (!wanted) return attributes;
+    return { ...attributes, position: await ctx.deps.communications.nextPosition(ctx.tx, table, ctx.principal.team_id) };
+  };
+}
+
+/** The 422 of a type or stage that templates still use, naming them (docs/communications.md). */
+export function inUse(noun: string, templates: Named[]): ValidationIssue[] {
+  if (!templates.length) return [];
+  const names = templates.map((t) => `"${t.name}" (${t.id})`).join(', ');
+  return [{
+    pointer: '/data',
+    code: 'in_use',
+    detail: `This ${noun} is used by ${templates.length} communications template(s): ${names}. Change or delete them first.`,
+    members: { meta: { communications_template_ids: templates.map((t) => t.id) } },
+  }];
+}

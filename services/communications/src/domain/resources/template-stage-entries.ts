@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { ValidationIssue } from '@firewatch/errors';
+import type { Row } from '@firewatch/resource-kit';
+import { liquidSyntaxError } from '../liquid/liquid-engine.js';
+import { fields } from './communications.fields.js';
+
+/** The Liquid fields of a template stage (the specification's `chat_content` is the reference's `slack_content`). */
+export const CONTENT_FIELDS = ['email_subject', 'email_body', 'chat_content', 'sms_content'] as const;
+
+const content = {
+  email_subject: z.string().max(1_000).nullable(),
+  email_body: z.string().max(100_000).nullable(),
+  chat_content: z.string().max(40_000).nullable(),
+  sms_content: z.string().max(10_000).nullable(),
+};
+
+/** On create every entry names its stage. */
+export const createEntries = z.array(z.strictObject({ communication_stage_id: fields.id, ...content }).partial().required({ communication_stage_id: true })).max(100);
+
+/**
+ * On update an entry with the `id` of one of the template's stages changes it
+ * (`_destroy: true` removes it); one with a `communication_stage_id` adds content for
+ * that stage. An entry names one or the other.
+ */
+export const updateEntries = z.array(
+  z.strictObject({ id: fields.id, communication_stage_id: fields.id, ...content, _destroy: z.boolean() }).partial().superRefine((e, ctx) => {
+    if ((e.id === undefined) === (e.communication_stage_id === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'names either id (a stage of this template, to change) or communication_stage_id (to add one), not both or neither' });
+    } else if (e._destroy !== undefined && e.id === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['_destroy'], message: 'only an entry with an id can be destroyed' });
+    }
+  }),
+).max(100);
+
+export type StageEntry = Partial<Record<(typeof CONTENT_FIELDS)[number], string | null>> & { id?: string; communication_stage_id?: string; _destroy?: boolean };
+
+/** What the template's checks need to know of the stages it refers to. */
+export interface EntryContext {
+  /** The template's current stage rows (update), each with `communication_stage_id` and its name. */
+  current: Row[];
+  /** Names of the team's stages the entries name, by id; a stage absent here is not the team's. */
+  stageNames: Map<string, string>;
+  pointer: string;
+}
+
+/**
+ * Every entry that names what does not exist here or breaks a rule, as 422 issues at the
+ * entry: an id that is not one of this template's stages, a stage that is not the team's,
+ * a stage given twice, Liquid that does not parse (naming the stage and field).
+ */
+export function entryIssues(entries: readonly StageEntry[], { current, stageNames, pointer }: EntryContext): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const byId = new Map(current.map((r) => [String(r.id), r]));
+  const destroyed = new Set(entries.filter((e) => e.id && e._destroy).map((e) => e.id));
+  const taken = new Set(current.filter((r) => !destroyed.has(String(r.id))).map((r) => String(r.communication_stage_id)));
+  entries.forEach((entry, i) => {
+    const at = `${pointer}/${i}`;
+    let stageName: string | undefined;
+    if (entry.id !== undefined) {
+      const row = byId.get(entry.id);
+      if (!row) {
+        issues.push({ pointer: `${at}/id`, code: 'unknown_child', detail: `Entry ${i}: no stage of this template has id "${entry.id}".` });
+        return;
+      }
+      stageName = String(row.communication_stage_name);
+    } else {
+      const stageId = entry.communication_stage_id!;
+      stageName = stageNames.get(stageId);
+      if (stageName === undefined) {
+        issues.push({ pointer: `${at}/communication_stage_id`, code: 'not_found', detail: `Entry ${i}: no communications stage of this team has id "${stageId}".` });
+        return;
+      }
+      if (taken.has(stageId)) {
+        issues.push({ pointer: `${at}/communication_stage_id`, code: 'duplicate_stage', detail: `Entry ${i}: the template already has content for stage "${stageName}"; change that entry by its id.` });
+        return;
+      }
+      taken.add(stageId);
+    }
+    if (entry._destroy) return;
+    for (const field of CONTENT_FIELDS) {
+      const source = entry[field];
+      const error = typeof source === 'string' ? liquidSyntaxError(source) : undefined;
+      if (error) issues.push({ pointer: `${at}/${field}`, code: 'invalid_liquid', detail: `Stage "${stageName}", ${field}: the Liquid does not parse: ${error}` });
+    }
+  });
+  return issues;
+}

@@ -1,0 +1,91 @@
+import { startCommunications, type CallOptions, type CommunicationsHarness } from './support/communications-harness.js';
+
+let h: CommunicationsHarness;
+const call = (method: string, path: string, options?: CallOptions) => h.call(method, path, options);
+const post = (kind: 'types' | 'stages', attributes: Record<string, unknown>, principal?: Record<string, unknown>) =>
+  call('POST', `/v1/communications/${kind}`, { body: { data: { type: `communications_${kind}`, attributes } }, principal });
+
+beforeAll(async () => {
+  h = await startCommunications({ eventPattern: '#' });
+});
+afterAll(async () => h?.close());
+
+describe('communications types', () => {
+  it('creates, gets by id and slug, patches, lists with filters and deletes, each write announced', async () => {
+    const created = await post('types', { name: 'Status Update', color: '#00FF00', description: 'For customers' });
+    expect(created.status).toBe(201);
+    const { id, attributes } = created.body.data;
+    expect(created.body.data.type).toBe('communications_types');
+    expect(attributes).toMatchObject({ name: 'Status Update', slug: 'status-update', color: '#00FF00', description: 'For customers', position: 1 });
+    expect((await post('types', { name: 'Second', color: null })).body.data.attributes).toMatchObject({ position: 2, color: null });
+
+    expect((await call('GET', `/v1/communications/types/${id}`)).body.data.id).toBe(id);
+    expect((await call('GET', '/v1/communications/types/status-update')).body.data.id).toBe(id);
+
+    const patched = await call('PATCH', `/v1/communications/types/${id}`, { body: { data: { id, type: 'communications_types', attributes: { slug: 'status', position: null } } } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.attributes).toMatchObject({ slug: 'status', position: 3, name: 'Status Update' });
+    expect((await call('PUT', `/v1/communications/types/${id}`, { body: { data: { id, type: 'communications_types', attributes: {} } } })).status).toBe(404);
+
+    const filtered = await call('GET', '/v1/communications/types?filter[search]=status&sort=-name');
+    expect(filtered.status).toBe(200);
+    expect(filtered.body.data.map((t: { id: string }) => t.id)).toEqual([id]);
+    expect((await call('GET', '/v1/communications/types?filter[created_at][gte]=2000-01-01T00:00:00Z')).body.data).toHaveLength(2);
+    expect((await call('GET', '/v1/communications/types?filter[slug]=status')).body.data).toHaveLength(1);
+
+    const deleted = await call('DELETE', `/v1/communications/types/${id}`);
+    expect(deleted.status).toBe(200);
+    expect((await call('GET', `/v1/communications/types/${id}`)).status).toBe(404);
+
+    await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 3);
+    const mine = h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey);
+    expect(mine).toEqual(['communications_type.created', 'communications_type.updated', 'communications_type.deleted']);
+  });
+
+  it('requires name and color, refuses unknown attributes and bad values with 422, duplicates with 409', async () => {
+    const noColor = await post('types', { name: 'No colour' });
+    expect(noColor.status).toBe(422);
+    expect(noColor.body.errors[0].source.pointer).toBe('/data/attributes/color');
+    expect((await post('types', { color: '#fff' })).status).toBe(422);
+    const unknown = await post('types', { name: 'X', color: '#fff', slack_content: 'x' });
+    expect(unknown.status).toBe(422);
+    expect((await post('types', { name: 'X', color: 'green' })).status).toBe(422);
+    expect((await post('types', { name: 'Dup', color: '#fff' })).status).toBe(201);
+    const dup = await post('types', { name: 'dup', color: '#fff' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.errors[0].source.pointer).toBe('/data/attributes/name');
+  });
+
+  it('hides other teams\' types (404) and needs all or ir.all for OAuth tokens', async () => {
+    const { id } = (await post('types', { name: 'Mine', color: '#123456' })).body.data;
+    expect((await call('GET', `/v1/communications/types/${id}`, { principal: { team_id: 2 } })).status).toBe(404);
+    expect((await call('PATCH', `/v1/communications/types/${id}`, { principal: { team_id: 2 }, body: { data: { id, type: 'communications_types', attributes: { name: 'Theirs' } } } })).status).toBe(404);
+    expect((await call('DELETE', `/v1/communications/types/${id}`, { principal: { team_id: 2 } })).status).toBe(404);
+    expect((await call('GET', '/v1/communications/types', { principal: { team_id: 2 } })).body.data).toEqual([]);
+    expect((await call('GET', '/v1/communications/types', { principal: null })).status).toBe(401);
+    const narrow = { scopes: ['ir.incidents:read'] };
+    expect((await call('GET', '/v1/communications/types', { principal: narrow })).status).toBe(403);
+    expect((await call('GET', '/v1/communications/types', { principal: { scopes: ['ir.all'] } })).status).toBe(200);
+    expect((await call('GET', `/v1/communications/types/${id}`)).body.data.attributes.name).toBe('Mine');
+  });
+});
+
+describe('communications stages', () => {
+  it('creates (name required), patches, lists and deletes, each write announced', async () => {
+    expect((await post('stages', { description: 'x' })).status).toBe(422);
+    const created = await post('stages', { name: 'Investigating', description: 'We look', position: 5 });
+    expect(created.status).toBe(201);
+    const { id } = created.body.data;
+    expect(created.body.data).toMatchObject({ type: 'communications_stages', attributes: { name: 'Investigating', slug: 'investigating', description: 'We look', position: 5 } });
+    const patched = await call('PATCH', `/v1/communications/stages/investigating`, { body: { data: { type: 'communications_stages', attributes: { name: 'Identified' } } } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.attributes).toMatchObject({ name: 'Identified', slug: 'investigating', position: 5 });
+    const unknown = await call('PATCH', `/v1/communications/stages/${id}`, { body: { data: { type: 'communications_stages', attributes: { color: '#fff' } } } });
+    expect(unknown.status).toBe(422);
+    expect((await call('GET', '/v1/communications/stages?filter[name]=identified')).body.data.map((s: { id: string }) => s.id)).toEqual([id]);
+    expect((await call('DELETE', `/v1/communications/stages/${id}`)).status).toBe(200);
+    await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 3);
+    expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey))
+      .toEqual(['communications_stage.created', 'communications_stage.updated', 'communications_stage.deleted']);
+  });
+});
