@@ -19,9 +19,18 @@ function columnsOf(field: string, spec: FilterColumns | undefined): string[] {
 
 const COMPARATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
+/** A JSON array column holding any (`eq`, `in`) or none (`not_eq`, `not_in`) of the ids. */
+function applyListOne(q: Knex.QueryBuilder, c: FilterCondition, column: string): void {
+  // `?|` is jsonb's "has any of these strings"; knex needs its `?` escaped.
+  const any = ['?? \\?| ?::text[]', [column, c.value as string[]]] as const;
+  if (c.op === 'eq' || c.op === 'in') q.whereRaw(...any);
+  else q.where((w) => w.whereNull(column).orWhereRaw(`NOT (${any[0]})`, any[1]));
+}
+
 function applyOne(q: Knex.QueryBuilder, c: FilterCondition, spec: FilterColumns | undefined): void {
   const kind = spec === undefined ? (typeof c.value === 'string' ? 'string' : undefined) : typeof spec === 'string' ? spec : spec.kind;
   const [column] = columnsOf(c.field, spec);
+  if (kind === 'uuid_list') return applyListOne(q, c, column);
   switch (c.op) {
     case 'search': {
       const pattern = `%${escapeLike(String(c.value))}%`;

@@ -1,8 +1,13 @@
 import { BadRequestError } from '@firewatch/errors';
 import { type Page, type PageOptions, parsePage } from './pagination.js';
 
-/** How a filterable field is compared; decides which operators it takes. */
-export type FilterKind = 'string' | 'date' | 'boolean' | 'integer' | 'uuid' | 'search';
+/**
+ * How a filterable field is compared; decides which operators it takes. `uuid_list`: a
+ * JSON array of ids (an incident's `service_ids`), whose every operator takes
+ * comma-separated ids: `eq`/`in` hold when the array has any of them, `not_eq`/`not_in`
+ * when it has none.
+ */
+export type FilterKind = 'string' | 'date' | 'boolean' | 'integer' | 'uuid' | 'uuid_list' | 'search';
 
 type Op = 'eq' | 'not_eq' | 'in' | 'not_in' | 'gt' | 'gte' | 'lt' | 'lte' | 'search';
 
@@ -38,6 +43,7 @@ export interface ListQuery {
 const OPS: Record<FilterKind, readonly Op[]> = {
   string: ['eq', 'not_eq', 'in', 'not_in'],
   uuid: ['eq', 'not_eq', 'in', 'not_in'],
+  uuid_list: ['eq', 'not_eq', 'in', 'not_in'],
   integer: ['eq', 'not_eq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte'],
   date: ['eq', 'gt', 'gte', 'lt', 'lte'],
   // The reference filters booleans (a service's alert_broadcast_enabled) with every variant.
@@ -83,6 +89,9 @@ function convert(kind: FilterKind, raw: string, parameter: string): string | num
     case 'uuid':
       if (!UUID.test(raw)) bad(parameter, `${parameter} must be a UUID.`);
       return raw;
+    case 'uuid_list':
+      if (!UUID.test(raw)) bad(parameter, `${parameter} must be comma-separated UUIDs.`);
+      return raw.toLowerCase();
     default:
       return raw;
   }
@@ -95,7 +104,7 @@ function parseFilter(key: string, raw: string, filters: Record<string, FilterKin
   const kind = filters[field];
   const op = (match[2] ?? (kind === 'search' ? 'search' : 'eq')) as Op;
   if (!OPS[kind].includes(op)) bad(key, `Operator ${op} is not supported for filter[${field}].`, 'unknown_filter');
-  if (op === 'in' || op === 'not_in') {
+  if (op === 'in' || op === 'not_in' || kind === 'uuid_list') {
     const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
     if (!values.length) bad(key, `${key} needs at least one value.`);
     return { field, op, value: values.map((v) => convert(kind, v, key) as string | number | boolean) };

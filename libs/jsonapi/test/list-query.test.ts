@@ -51,6 +51,20 @@ describe('parseListQuery', () => {
   });
 });
 
+describe('uuid_list filters', () => {
+  const spec = { filters: { service_ids: 'uuid_list' as const } };
+  const id = '0B5E2C7A-1D2E-4F3A-9B8C-7D6E5F4A3B2C';
+  it('take comma-separated ids with every operator, lowercased', () => {
+    for (const [key, op] of [['filter[service_ids]', 'eq'], ['filter[service_ids][not_eq]', 'not_eq'], ['filter[service_ids][in]', 'in'], ['filter[service_ids][not_in]', 'not_in']]) {
+      expect(parseListQuery({ [key]: `${id},${id.toLowerCase()}` }, spec).filters).toEqual([{ field: 'service_ids', op, value: [id.toLowerCase(), id.toLowerCase()] }]);
+    }
+  });
+  it('refuse anything but UUIDs, and ranges', () => {
+    expect(() => parseListQuery({ 'filter[service_ids]': `${id},api` }, spec)).toThrow(/comma-separated UUIDs/);
+    expect(() => parseListQuery({ 'filter[service_ids][gt]': id }, spec)).toThrow(/not supported/);
+  });
+});
+
 describe('paginationLinks', () => {
   it('builds links and meta keeping other parameters', () => {
     const { links, meta } = paginationLinks('/v1/environments', { 'filter[name]': 'a', 'page[size]': '2' }, { number: 2, size: 2 }, 5);

@@ -1,7 +1,7 @@
 import type { Json } from './openapi.types.js';
 
 /** How a list endpoint compares a filter (`@firewatch/jsonapi`'s FilterKind); decides its operators. */
-type FilterKind = 'string' | 'date' | 'boolean' | 'integer' | 'uuid' | 'search';
+type FilterKind = 'string' | 'date' | 'boolean' | 'integer' | 'uuid' | 'uuid_list' | 'search';
 
 /** The list query an endpoint accepts, in the shape of `@firewatch/jsonapi`'s ListQuerySpec. */
 export interface ListParametersSpec {
@@ -15,6 +15,7 @@ export interface ListParametersSpec {
 const EXTRA_OPS: Record<FilterKind, readonly string[]> = {
   string: ['not_eq', 'in', 'not_in'],
   uuid: ['not_eq', 'in', 'not_in'],
+  uuid_list: ['not_eq', 'in', 'not_in'],
   integer: ['not_eq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte'],
   date: ['gt', 'gte', 'lt', 'lte'],
   boolean: ['not_eq', 'in', 'not_in'],
@@ -24,10 +25,16 @@ const EXTRA_OPS: Record<FilterKind, readonly string[]> = {
 const VALUE_SCHEMA: Record<FilterKind, Json> = {
   string: { type: 'string' },
   uuid: { type: 'string', format: 'uuid' },
+  uuid_list: { type: 'string' },
   integer: { type: 'integer' },
   date: { type: 'string', format: 'date-time' },
   boolean: { type: 'boolean' },
   search: { type: 'string' },
+};
+
+const FILTER_HELP: Partial<Record<FilterKind, string>> = {
+  search: 'Case-insensitive substring search.',
+  uuid_list: 'Comma-separated ids: records holding any of them (not_eq, not_in: none of them).',
 };
 
 const query = (name: string, schema: Json, description?: string): Json => ({
@@ -54,9 +61,9 @@ export function listParameters(spec: ListParametersSpec): Json[] {
     query('page[size]', { type: 'integer', minimum: 1, maximum: spec.page?.maxSize ?? 100 }),
   ];
   for (const [name, kind] of Object.entries(spec.filters ?? {})) {
-    params.push(query(`filter[${name}]`, VALUE_SCHEMA[kind], kind === 'search' ? 'Case-insensitive substring search.' : undefined));
+    params.push(query(`filter[${name}]`, VALUE_SCHEMA[kind], FILTER_HELP[kind]));
     for (const op of EXTRA_OPS[kind]) {
-      const list = op === 'in' || op === 'not_in';
+      const list = op === 'in' || op === 'not_in' || kind === 'uuid_list';
       params.push(query(`filter[${name}][${op}]`, list ? { type: 'string' } : VALUE_SCHEMA[kind], list ? 'Comma-separated values.' : undefined));
     }
   }

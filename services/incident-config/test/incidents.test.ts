@@ -89,7 +89,7 @@ describe('incidents', () => {
     ['a timestamp the actions set', { resolved_at: '2026-01-01T00:00:00Z' }, '/data/attributes/resolved_at'],
     ['a service id that is no uuid', { service_ids: ['checkout'] }, '/data/attributes/service_ids/0'],
     ['an empty title', { title: ' ' }, '/data/attributes/title'],
-    ['a severity no one serves', { severity_id: randomUUID() }, '/data/attributes/severity_id'],
+    ['a severity id that is no uuid', { severity_id: 'sev1' }, '/data/attributes/severity_id'],
   ])('refuses %s with a 422 and writes nothing', async (_case, attributes, pointer) => {
     const before = await h.db.knex('incidents').count({ n: '*' });
     const res = await create(attributes);
@@ -208,5 +208,36 @@ describe('incidents', () => {
     expect(await list('filter[mitigated_at][gte]=2000-01-01T00:00:00Z')).toEqual([b]);
     expect(await list('sort=-created_at')).toEqual([b, a]);
     expect((await h.call('GET', '/v1/incidents?filter[status][gt]=x', { principal: team })).status).toBe(400);
+  });
+
+  it('keeps a severity_id as given and filters by it, as no service here serves severities', async () => {
+    const team = { team_id: 5 };
+    const severity = randomUUID();
+    const created = await create({ title: 'Severe', severity_id: severity.toUpperCase() }, team);
+    expect(created.status).toBe(201);
+    expect(created.body.data.attributes.severity_id).toBe(severity);
+    const listed = (await h.call('GET', `/v1/incidents?filter[severity_id]=${severity}`, { principal: team })).body.data;
+    expect(listed.map((r: { id: string }) => r.id)).toEqual([created.body.data.id]);
+  });
+
+  it('filters by the records an incident names: any of the ids, or none of them', async () => {
+    const team = { team_id: 4 };
+    const [api, db] = [await make('services', { name: 'API' }, team), await make('services', { name: 'DB' }, team)];
+    const prod = await make('environments', { name: 'Production' }, team);
+    const both = (await create({ title: 'Both', service_ids: [api, db], environment_ids: [prod] }, team)).body.data.id;
+    const apiOnly = (await create({ title: 'API only', service_ids: [api] }, team)).body.data.id;
+    const none = (await create({ title: 'None' }, team)).body.data.id;
+    const list = async (query: string) =>
+      (await h.call('GET', `/v1/incidents?${query}&sort=created_at`, { principal: team })).body.data.map((r: { id: string }) => r.id);
+    expect(await list(`filter[service_ids]=${db}`)).toEqual([both]);
+    expect(await list(`filter[service_ids]=${db.toUpperCase()},${api}`)).toEqual([both, apiOnly]);
+    expect(await list(`filter[service_ids][in]=${api}`)).toEqual([both, apiOnly]);
+    expect(await list(`filter[service_ids][not_eq]=${db}`)).toEqual([apiOnly, none]);
+    expect(await list(`filter[service_ids][not_in]=${api},${db}`)).toEqual([none]);
+    expect(await list(`filter[environment_ids]=${prod}&filter[service_ids]=${api}`)).toEqual([both]);
+    expect(await list(`filter[functionality_ids]=${randomUUID()}`)).toEqual([]);
+    const bad = await h.call('GET', '/v1/incidents?filter[service_ids]=api', { principal: team });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].source.parameter).toBe('filter[service_ids]');
   });
 });

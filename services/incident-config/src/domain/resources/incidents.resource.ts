@@ -38,10 +38,6 @@ const REFERENCES: Readonly<Record<string, ReferencedTable>> = {
 /** Checks of a write that need the team's records or the record's past. */
 async function incidentIssues(attributes: Row, ctx: HookContext<ReferenceDeps>): Promise<ValidationIssue[]> {
   const issues = await referenceIssues(ctx.deps.references, ctx.tx, ctx.principal.team_id, attributes, REFERENCES);
-  if (typeof attributes.severity_id === 'string') {
-    // No service serves severities yet, so no id can name one of the team's.
-    issues.push({ pointer: '/data/attributes/severity_id', code: 'invalid_reference', detail: `severity_id: no severities record "${attributes.severity_id}".` });
-  }
   if (ctx.existing?.private === true && attributes.private === false) {
     issues.push({ pointer: '/data/attributes/private', code: 'immutable', detail: 'A private incident cannot be made public again.' });
   }
@@ -96,6 +92,9 @@ export const incidents = defineResource<ReferenceDeps>({
     status: 'string',
     private: 'boolean',
     severity_id: 'string',
+    service_ids: 'uuid_list',
+    environment_ids: 'uuid_list',
+    functionality_ids: 'uuid_list',
     created_at: 'date',
     updated_at: 'date',
     ...Object.fromEntries(TIMESTAMPS.map((t) => [t, 'date' as const])),
