@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { defineAction, type Row } from '@firewatch/resource-kit';
+import { evaluateConditions, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode } from '../matching/index.js';
+import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { toEngineCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
+import { alertInputSchema } from './alert-input.schema.js';
+
+const ids = z.array(z.uuid().transform((id) => id.toLowerCase())).max(100);
+
+const body = z.strictObject({
+  data: z.strictObject({
+    type: z.literal('alert_group_evaluations'),
+    attributes: z.strictObject({
+      alert: alertInputSchema,
+      /** Escalation policies and functionalities the alert is routed to (targets of those types). */
+      escalation_policy_ids: ids.optional(),
+      functionality_ids: ids.optional(),
+      /** Alerts open in groups now, for matches_existing_alert: each in the group it names. */
+      existing_alerts: z.array(alertInputSchema.extend({ alert_group_id: z.uuid().transform((id) => id.toLowerCase()) })).max(100).optional(),
+    }),
+  }),
+});
+type Body = z.infer<typeof body>['data']['attributes'];
+
+interface Target { target_type: string; target_id: string }
+
+/** Whether a group applies to the alert: it has no targets, or one of them is the alert's. */
+function targeted(group: Row, input: Body): boolean {
+  const targets = (group.targets as Target[] | null) ?? [];
+  if (!targets.length) return true;
+  const routed: Record<string, readonly string[]> = {
+    Service: (input.alert.service_ids ?? []).map((id) => id.toLowerCase()),
+    Group: (input.alert.group_ids ?? []).map((id) => id.toLowerCase()),
+    EscalationPolicy: input.escalation_policy_ids ?? [],
+    Functionality: input.functionality_ids ?? [],
+  };
+  return targets.some((t) => routed[t.target_type]?.includes(t.target_id));
+}
+
+/** An explanation in the group's own words (property_field_type, ...) rather than the engine's kinds. */
+function explained(conditions: StoredGroupCondition[], e: ConditionExplanation) {
+  const c = conditions[e.index];
+  return {
+    id: e.id, index: e.index, property_field_type: c.property_field_type, property_field_name: c.property_field_name,
+    property_field_condition_type: c.property_field_condition_type, conditionable_id: c.conditionable_id, matched: e.matched, reason: e.reason,
+  };
+}
+
+/**
+ * `POST /v1/alert_groups/evaluate`: the group an alert would join, and why. Groups are
+ * tried oldest first (each is judged, so the answer shows them all), among those whose targets include the alert's (or that have none);
+ * the first whose conditions the alert meets (all or any, `condition_type`) takes it.
+ * Nothing is stored: an operator tests groups before alerts arrive.
+ */
+export const alertGroupEvaluateAction = defineAction<OnCallResourceDeps, z.infer<typeof body>>({
+  name: 'evaluate',
+  on: 'collection',
+  method: 'post',
+  capabilities: ['read'],
+  body,
+  summary: 'Which alert group an alert would join, and why',
+  response: { status: 200, description: 'The group the alert would join (or none), with each group\'s verdict and each condition\'s' },
+  async run({ body: { data: { attributes: input } }, resource }) {
+    const alert: AlertInput = input.alert;
+    const existing = input.existing_alerts ?? [];
+    const groups = evaluationOrder((await resource.findWhere({})).map((row) => ({
+      row, id: String(row.id), position: null, created_at: row.created_at as Date, stored: row.conditions as StoredGroupCondition[],
+      conditions: (row.conditions as StoredGroupCondition[]).map(toEngineCondition),
+    })));
+    let winner: (typeof groups)[number] | undefined;
+    const verdicts = groups.map((g) => {
+      const isTargeted = targeted(g.row, input);
+      // matches_existing_alert compares with the alerts of the group being judged only.
+      const result = isTargeted
+        ? evaluateConditions(g.conditions, g.row.condition_type as MatchMode, alert, {
+          existing_alerts: existing.filter((a) => a.alert_group_id === g.id),
+        })
+        : { matched: false, conditions: [] };
+      if (result.matched && !winner) winner = g;
+      return {
+        alert_group_id: g.id, name: g.row.name, condition_type: g.row.condition_type, targeted: isTargeted, matched: result.matched,
+        conditions: result.conditions.map((e) => explained(g.stored, e)),
+      };
+    });
+    const attributes = {
+      alert_group_id: winner?.id ?? null,
+      alert_group: winner ? { id: winner.id, name: winner.row.name, slug: winner.row.slug, time_window: winner.row.time_window } : null,
+      groups: verdicts,
+    };
+    return { status: 200, document: { data: { id: randomUUID(), type: 'alert_group_evaluations', attributes } } };
+  },
+});

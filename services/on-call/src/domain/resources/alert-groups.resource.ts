@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { defineResource } from '@firewatch/resource-kit';
+import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { CONDITION_COLUMNS, groupConditionsSchema, presentCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
+import { alertGroupEvaluateAction } from './alert-groups.evaluate.js';
+import { applyLegacy, legacyInput, legacyOf, type LegacyAttributes } from './alert-groups.legacy.js';
+import { alertGroupSchemas, MAX_ALERT_GROUPS, MAX_TIME_WINDOW_MINUTES } from './alert-groups.schemas.js';
+
+export const TARGET_TYPES = ['Group', 'Service', 'EscalationPolicy', 'Functionality'] as const;
+
+const target = z.strictObject({ target_type: z.enum(TARGET_TYPES), target_id: z.uuid().transform((id) => id.toLowerCase()) });
+
+const writable = {
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(10_000).nullable(),
+  /** Minutes the group stays open to new alerts. */
+  time_window: z.number().int().min(1).max(MAX_TIME_WINDOW_MINUTES),
+  condition_type: z.enum(['all', 'any']),
+  targets: z.array(target).max(50).refine(
+    (ts) => new Set(ts.map((t) => `${t.target_type}:${t.target_id}`)).size === ts.length, 'lists a target more than once',
+  ),
+  conditions: groupConditionsSchema,
+  ...legacyInput,
+};
+
+type Written = Partial<{ conditions: StoredGroupCondition[] } & LegacyAttributes>;
+
+/** The legacy attributes, taken out of the attributes and applied to `conditions` (alert-groups.legacy.ts). */
+function mappingLegacy<T extends Written>(attributes: T, current: StoredGroupCondition[] | undefined): T {
+  const { group_by_alert_title, group_by_alert_urgency, attributes: paths, ...rest } = attributes;
+  const legacy = { group_by_alert_title, group_by_alert_urgency, attributes: paths };
+  if (Object.values(legacy).every((v) => v === undefined) || current === undefined) return attributes;
+  return { ...rest, conditions: applyLegacy(current, legacy) } as T;
+}
+
+/**
+ * Alert groups (spec 2.5, FAMILIES 4.4): which alerts are gathered into one group while
+ * it is open (`time_window` minutes). Conditions are child rows with stable ids; the
+ * legacy grouping attributes are conditions too. `{id}` is the UUID or the slug.
+ * The list is the reference's unpaged one, so a team holds at most MAX_ALERT_GROUPS
+ * groups and one page shows them all.
+ */
+export const alertGroups = defineResource<OnCallResourceDeps>({
+  type: 'alert_groups',
+  path: '/v1/alert_groups',
+  table: 'alert_groups',
+  event: 'alert_group',
+  permission: { scope: 'oc.alerts', side: 'oc' },
+  summary: { singular: 'alert group', plural: 'alert groups' },
+  create: z.strictObject(writable).partial().required({ name: true }).overwrite((a) => mappingLegacy(a, a.conditions ?? [])),
+  // Without conditions, the legacy attributes change the stored ones: see `validate`.
+  update: z.strictObject(writable).partial().overwrite((a) => mappingLegacy(a, a.conditions)),
+  attributes: [
+    'name', 'description', 'slug', 'condition_type', 'time_window', 'group_by_alert_title', 'group_by_alert_urgency', 'targets',
+    'attributes', 'conditions', 'deleted_at',
+  ],
+  attributeSchemas: alertGroupSchemas,
+  jsonColumns: ['targets'],
+  computed: {
+    group_by_alert_title: (row) => legacyOf(row.conditions as never).group_by_alert_title,
+    group_by_alert_urgency: (row) => legacyOf(row.conditions as never).group_by_alert_urgency,
+    attributes: (row) => legacyOf(row.conditions as never).attributes,
+    // Deleted groups are gone; the reference requires the attribute.
+    deleted_at: () => null,
+  },
+  children: {
+    conditions: {
+      table: 'alert_group_conditions', key: 'alert_group_id', mode: 'replace',
+      columns: CONDITION_COLUMNS, jsonColumns: ['property_field_values', 'alert_urgency_ids'], present: presentCondition,
+    },
+  },
+  slug: { from: 'name' },
+  filters: { slug: 'string', name: 'string' },
+  sorts: ['name', 'slug', 'created_at', 'updated_at'],
+  defaultSort: [{ field: 'created_at', direction: 'asc' }],
+  page: { defaultSize: MAX_ALERT_GROUPS, maxSize: MAX_ALERT_GROUPS },
+  limit: { max: MAX_ALERT_GROUPS, detail: 'A team has at most {max} alert groups.' },
+  updateMethods: ['patch'],
+  unique: {
+    alert_groups_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An alert group with this name already exists.' },
+  },
+  async validate(attributes, ctx) {
+    const legacy = (['group_by_alert_title', 'group_by_alert_urgency', 'attributes'] as const).filter((k) => k in attributes);
+    // TODO(kit request oncall-a 14:44): map these onto the stored conditions once the kit lets an update see them.
+    const issues = legacy.map((k) => ({ pointer: `/data/attributes/${k}`, detail: 'Send it together with conditions (the full set) to change it.' }));
+    const conditions = (attributes.conditions as StoredGroupCondition[] | undefined) ?? [];
+    const ids = conditions.flatMap((c) => c.alert_urgency_ids ?? []);
+    const known = await ctx.deps.existing.ids(ctx.tx, 'alert_urgencies', ctx.principal.team_id, [...new Set(ids)]);
+    conditions.forEach((c, i) => (c.alert_urgency_ids ?? []).forEach((id, j) => {
+      if (!known.has(id)) issues.push({ pointer: `/data/attributes/conditions/${i}/alert_urgency_ids/${j}`, detail: `No alert urgency ${id} exists.` });
+    }));
+    return issues;
+  },
+  defaults: (attributes) => ({ condition_type: 'all', time_window: 60, targets: [], description: null, conditions: [], ...attributes }),
+  actions: [alertGroupEvaluateAction],
+});
