@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineAction, type Row } from '@firewatch/resource-kit';
-import { evaluateConditions, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode } from '../matching/index.js';
+import { alertInputSchema, evaluateConditions, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { toEngineCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
-import { alertInputSchema } from './alert-input.schema.js';
 
 const ids = z.array(z.uuid().transform((id) => id.toLowerCase())).max(100);
 
