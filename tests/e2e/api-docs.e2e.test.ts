@@ -11,7 +11,8 @@ import { api, type RunningSystem, startSystem } from '../support/system.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 // ajv-formats is CommonJS; under ESM its function is the default export's default.
-const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule;
+// ajv-formats is CommonJS: imported from ESM, its plugin is the module's `default` member.
+const addFormats = addFormatsModule.default;
 
 let system: RunningSystem;
 let served: OpenApiDocument;
