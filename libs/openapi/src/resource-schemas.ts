@@ -7,8 +7,27 @@ import type { Json } from './openapi.types.js';
  * accepts as input, or with `output` of what it produces.
  */
 export function fromZod(schema: z.ZodType, io: 'input' | 'output' = 'input'): Json {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io }) as Json;
-  return rest;
+  const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io }) as Json;
+  return $defs ? inlineDefs(rest, $defs as Record<string, Json>, new Set()) : rest;
+}
+
+const LOCAL_DEF = '#/$defs/';
+
+/**
+ * Replaces `#/$defs/...` references (a recursive schema such as `z.json()`) with the
+ * definition itself: such a reference would resolve against the whole OpenAPI document
+ * once the schema sits in it. A definition met again inside itself becomes `{}` (any).
+ */
+function inlineDefs(node: unknown, defs: Record<string, Json>, open: Set<string>): Json {
+  if (Array.isArray(node)) return node.map((n) => inlineDefs(n, defs, open)) as unknown as Json;
+  if (!node || typeof node !== 'object') return node as Json;
+  const ref = (node as Json).$ref;
+  if (typeof ref === 'string' && ref.startsWith(LOCAL_DEF)) {
+    const name = ref.slice(LOCAL_DEF.length);
+    if (open.has(name) || !defs[name]) return {};
+    return inlineDefs(defs[name], defs, new Set([...open, name]));
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inlineDefs(v, defs, open)]));
 }
 
 /** Options of `resourceSchemas`. */

@@ -77,6 +77,14 @@ describe('schema helpers', () => {
     expect(schema).toMatchObject({ type: 'object', required: ['name'], additionalProperties: false });
   });
 
+  it('inlines the $defs of a recursive schema, which would otherwise point at the document root', () => {
+    const schema = fromZod(z.strictObject({ payload: z.json() }));
+    const text = JSON.stringify(schema);
+    expect(schema).not.toHaveProperty('$defs');
+    expect(text).not.toContain('$ref');
+    expect(text).toContain('"type":"array"');
+  });
+
   it('lists the query parameters parseListQuery accepts', () => {
     const names = listParameters({ filters: { name: 'string', active: 'boolean', created_at: 'date', q: 'search' }, sorts: ['name'], page: { maxSize: 50 } }).map((p) => p.name);
     expect(names).toEqual([
