@@ -2,6 +2,7 @@ import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
 import * as alertUrgencies from './20261123-0001-alert-urgencies.js';
 import * as alertGroups from './20261123-0002-alert-groups.js';
+import * as alertRetriggerRules from './20261123-0020-alert-retrigger-rules.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -11,4 +12,5 @@ export const migrations: Migrations = {
   '20261123-0000-outbox': outboxMigration,
   '20261123-0001-alert-urgencies': alertUrgencies,
   '20261123-0002-alert-groups': alertGroups,
+  '20261123-0020-alert-retrigger-rules': alertRetriggerRules,
 };

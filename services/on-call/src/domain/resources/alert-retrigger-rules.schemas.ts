@@ -1,0 +1,35 @@
+import { OPERATORS, operatorsFor, RETRIGGER_VOCABULARY, type ConditionKind } from '../matching/index.js';
+
+/** spec 2.2: whether all conditions or one of them must hold. */
+export const MATCH_MODES = ['match-all-rules', 'match-any-rule'] as const;
+export type RetriggerMatchMode = (typeof MATCH_MODES)[number];
+
+/** spec 2.2: the timeouts a rule may set, in minutes after acknowledgment (null: never). */
+export const TIMEOUT_MINUTES = [10, 20, 30, 40, 50, 60, 90, 120, 180, 240, 300, 360, 720, 1440] as const;
+
+/** Most rules one team holds: evaluation reads them all. */
+export const MAX_RETRIGGER_RULES = 200;
+
+const KINDS = Object.keys(RETRIGGER_VOCABULARY.kinds) as ConditionKind[];
+const RULE_OPERATORS = OPERATORS.filter((o) => KINDS.some((k) => operatorsFor(RETRIGGER_VOCABULARY, k).includes(o)));
+const strings = (format?: string) => ({ type: 'array', items: { type: 'string', ...(format ? { format } : {}) } });
+
+/** The condition as responses show it (spec 2.2): every member present, `id` included. */
+export const retriggerConditionSchema = {
+  type: 'object',
+  required: ['id', 'kind', 'operator', 'record_ids', 'values', 'property_field_name'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    kind: { type: 'string', enum: KINDS },
+    operator: { type: 'string', enum: RULE_OPERATORS },
+    record_ids: strings('uuid'),
+    values: strings(),
+    property_field_name: { type: ['string', 'null'] },
+  },
+};
+
+/** OpenAPI schemas of response attributes the write schemas describe differently. */
+export const retriggerRuleSchemas: Record<string, Record<string, unknown>> = {
+  conditions: { type: 'array', items: retriggerConditionSchema },
+  timeout_minutes: { type: ['integer', 'null'], description: 'Minutes after acknowledgment at which the alert is re-triggered; null: never.' },
+};
