@@ -1,6 +1,8 @@
 import { type ConformanceOperation, describeOperation, fillPath } from './conformance-operation.js';
+import { alertGroupOperations, alertUrgencyOperations } from './operations/alert-groups.operations.js';
 import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
+import { communicationsOperations } from './operations/communications.operations.js';
 import { authorizationOperations, dashboardOperations } from './operations/dashboards.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
 import { formSetOperations } from './operations/form-sets.operations.js';
@@ -17,6 +19,8 @@ import { createReferenceValidator } from './support/reference-validator.js';
 const OPERATIONS: ConformanceOperation[] = [
   ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...secretOperations, ...formSetOperations, ...retrospectiveProcessOperations, ...webhookOperations, ...identityOperations, ...dashboardOperations, ...authorizationOperations,
   ...incidentOperations,
+  ...communicationsOperations,
+  ...alertUrgencyOperations, ...alertGroupOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
   ...catalogEntityOperations,
 ];

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { ConformanceContext } from '../support/conformance-system.js';
+import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
+
+const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const urgency = (attributes: Record<string, unknown>) => ({ data: { type: 'alert_urgencies', attributes } });
+const group = (attributes: Record<string, unknown>) => ({ data: { type: 'alert_groups', attributes } });
+const unique = () => randomUUID().slice(0, 8);
+
+async function created(ctx: ConformanceContext, path: string, body: unknown): Promise<string> {
+  const res = await ctx.call('POST', path, { body });
+  if (res.status !== 201) throw new Error(`fixture: POST ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data.id as string;
+}
+
+/** A fresh alert urgency; its id. */
+const alertUrgency = (ctx: ConformanceContext) => created(ctx, '/v1/alert_urgencies', urgency({ name: `Urgency ${unique()}`, description: 'd' }));
+
+/** A fresh alert group with a condition of each property type; its id. */
+async function alertGroup(ctx: ConformanceContext): Promise<string> {
+  return created(ctx, '/v1/alert_groups', group({ name: `Group ${unique()}`, ...(await everyAttribute(ctx)) }));
+}
+
+async function everyAttribute(ctx: ConformanceContext): Promise<Record<string, unknown>> {
+  return {
+    description: 'Database alerts', time_window: 30, condition_type: 'any',
+    targets: [{ target_type: 'Service', target_id: randomUUID() }, { target_type: 'EscalationPolicy', target_id: randomUUID() }],
+    group_by_alert_title: 1, group_by_alert_urgency: 0, attributes: [{ json_path: '$.host' }],
+    conditions: [
+      { property_field_type: 'attribute', property_field_name: 'alert_urgency', property_field_condition_type: 'is_one_of', alert_urgency_ids: [await alertUrgency(ctx)] },
+      { property_field_type: 'payload', property_field_name: '$.service', property_field_condition_type: 'matches_regex', property_field_value: '^db-' },
+      { property_field_type: 'alert_field', conditionable_type: 'AlertField', conditionable_id: randomUUID(), property_field_condition_type: 'is_one_of', property_field_values: ['eu'] },
+    ],
+  };
+}
+
+/** Alert urgencies (the reference's alert_urgencies; the ids conditions name). */
+export const alertUrgencyOperations: ConformanceOperation[] = [
+  {
+    method: 'POST', path: '/v1/alert_urgencies', variant: 'every attribute set',
+    request: () => ({ body: urgency({ name: `High ${unique()}`, description: 'Page now', position: 3 }) }),
+    status: 201, schema: { reference: 'createAlertUrgency', status: 201 },
+  },
+  {
+    method: 'POST', path: '/v1/alert_urgencies', variant: 'description missing',
+    request: () => ({ body: urgency({ name: 'x' }) }),
+    status: 422, schema: { reference: 'createAlertUrgency', status: 422 },
+  },
+  {
+    method: 'POST', path: '/v1/alert_urgencies', variant: 'no credential',
+    request: () => ({ body: urgency({ name: 'x', description: 'd' }), token: null }),
+    status: 401, schema: { reference: 'createAlertUrgency', status: 401 },
+  },
+  { method: 'GET', path: '/v1/alert_urgencies', status: 200, schema: { reference: 'listAlertUrgencies', status: 200 } },
+  {
+    method: 'GET', path: '/v1/alert_urgencies', variant: 'filters, sort and a page',
+    request: () => ({ query: 'filter[search]=h&filter[name][not_eq]=x&sort=-position&page[size]=1' }),
+    status: 200, schema: { reference: 'listAlertUrgencies', status: 200 },
+  },
+  {
+    method: 'GET', path: '/v1/alert_urgencies/{id}',
+    request: async (ctx) => ({ params: { id: await alertUrgency(ctx) } }),
+    status: 200, schema: { reference: 'getAlertUrgency', status: 200 },
+  },
+  {
+    method: 'PUT', path: '/v1/alert_urgencies/{id}',
+    request: async (ctx) => ({ params: { id: await alertUrgency(ctx) }, body: urgency({ description: 'Changed', position: null }) }),
+    status: 200, schema: { reference: 'updateAlertUrgency', status: 200 },
+  },
+  {
+    method: 'DELETE', path: '/v1/alert_urgencies/{id}',
+    request: async (ctx) => ({ params: { id: await alertUrgency(ctx) } }),
+    status: 200, schema: { reference: 'deleteAlertUrgency', status: 200 },
+  },
+  ...unknownIdRows('/v1/alert_urgencies/{id}', [
+    ['GET', 'getAlertUrgency'], ['PUT', 'updateAlertUrgency', urgency({ name: 'x' })], ['DELETE', 'deleteAlertUrgency'],
+  ]),
+];
+
+/** Alert groups (spec 2.5, FAMILIES 4.4) and their evaluate action. */
+export const alertGroupOperations: ConformanceOperation[] = [
+  {
+    method: 'POST', path: '/v1/alert_groups', variant: 'every attribute set, legacy ones too',
+    request: async (ctx) => ({ body: group({ name: `DB ${unique()}`, ...(await everyAttribute(ctx)) }) }),
+    status: 201, schema: { reference: 'createAlertGroup', status: 201 },
+  },
+  {
+    method: 'POST', path: '/v1/alert_groups', variant: 'only the required name',
+    request: () => ({ body: group({ name: `Plain ${unique()}` }) }),
+    status: 201, schema: { reference: 'createAlertGroup', status: 201 },
+  },
+  {
+    method: 'POST', path: '/v1/alert_groups', variant: 'a condition without its operator',
+    request: () => ({ body: group({ name: 'x', conditions: [{ property_field_type: 'payload', property_field_name: '$.a' }] }) }),
+    status: 422, schema: { reference: 'createAlertGroup', status: 422 },
+  },
+  {
+    method: 'POST', path: '/v1/alert_groups', variant: 'no credential',
+    request: () => ({ body: group({ name: 'x' }), token: null }),
+    status: 401, schema: { reference: 'createAlertGroup', status: 401 },
+  },
+  {
+    method: 'GET', path: '/v1/alert_groups',
+    request: async (ctx) => { await alertGroup(ctx); return {}; },
+    status: 200, schema: { reference: 'listAlertGroups', status: 200 },
+  },
+  {
+    method: 'GET', path: '/v1/alert_groups', variant: 'filters',
+    request: () => ({ query: 'filter[name][not_in]=a,b&filter[slug][not_eq]=x' }),
+    status: 200, schema: { reference: 'listAlertGroups', status: 200 },
+  },
+  {
+    method: 'GET', path: '/v1/alert_groups/{id}',
+    request: async (ctx) => ({ params: { id: await alertGroup(ctx) } }),
+    status: 200, schema: { reference: 'getAlertGroup', status: 200 },
+  },
+  {
+    method: 'PATCH', path: '/v1/alert_groups/{id}',
+    request: async (ctx) => ({
+      params: { id: await alertGroup(ctx) },
+      body: group({ description: null, time_window: 5, conditions: [{ property_field_type: 'attribute', property_field_name: 'summary', property_field_condition_type: 'contains', property_field_value: 'disk' }] }),
+    }),
+    status: 200, schema: { reference: 'updateAlertGroup', status: 200 },
+  },
+  {
+    method: 'DELETE', path: '/v1/alert_groups/{id}',
+    request: async (ctx) => ({ params: { id: await alertGroup(ctx) } }),
+    status: 200, schema: { reference: 'deleteAlertGroup', status: 200 },
+  },
+  ...unknownIdRows('/v1/alert_groups/{id}', [
+    ['GET', 'getAlertGroup'], ['PATCH', 'updateAlertGroup', group({ name: 'x' })], ['DELETE', 'deleteAlertGroup'],
+  ]),
+  {
+    method: 'POST', path: '/v1/alert_groups/evaluate',
+    request: async (ctx) => {
+      await alertGroup(ctx);
+      return { body: { data: { type: 'alert_group_evaluations', attributes: { alert: { summary: 'disk full', payload: { service: 'db-1' } } } } } };
+    },
+    status: 200, schema: { spec: 'single', type: 'alert_group_evaluations', cite: 'spec 2.1; issue 11 (docs/on-call.md)' },
+  },
+  {
+    method: 'POST', path: '/v1/alert_groups/evaluate', variant: 'malformed alert',
+    request: () => ({ body: { data: { type: 'alert_group_evaluations', attributes: { alert: { urgency_id: 'high' } } } } }),
+    status: 422, schema: spec71,
+  },
+];
