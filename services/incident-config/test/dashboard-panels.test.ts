@@ -113,6 +113,16 @@ describe('dashboard panels', () => {
     expect((await h.call('GET', `/v1/dashboard_panels/${panel}`, { principal: alice })).body.data.attributes.name).toBe('Resolved');
   });
 
+  it('holds at most 100 panels per dashboard, also when creates race', async () => {
+    const [full, other] = [await dashboard({ owner: 'team' }), await dashboard({ owner: 'team' })];
+    const answers = await Promise.all(Array.from({ length: 110 }, () => addPanel(full)));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(100);
+    const refused = answers.find((r) => r.status === 422);
+    expect(refused?.body.errors[0]).toMatchObject({ code: 'limit_reached', detail: 'A dashboard holds at most 100 panels.' });
+    expect(Number((await h.db.knex('dashboard_panels').where({ dashboard_id: full }).count({ n: '*' }))[0].n)).toBe(100);
+    expect((await addPanel(other)).status).toBe(201);
+  });
+
   it('keeps teams apart, also as the dashboard in the path', async () => {
     const board = await dashboard({ owner: 'team' });
     const panel = (await addPanel(board)).body.data.id;

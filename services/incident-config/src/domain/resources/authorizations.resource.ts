@@ -39,6 +39,7 @@ export const authorizations = defineResource<DashboardsDeps>({
   type: 'authorizations',
   path: '/v1/authorizations',
   table: 'authorizations',
+  limit: { max: 200, per: 'authorizable_id', detail: 'A dashboard has at most {max} grants.' },
   event: 'authorization',
   permission: { scope: null, side: 'ir' },
   summary: { singular: 'authorization', plural: 'authorizations' },

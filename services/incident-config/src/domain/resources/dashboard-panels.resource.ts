@@ -34,6 +34,7 @@ export const dashboardPanels = defineResource<DashboardsDeps>({
   collections: [{ path: '/v1/dashboards/{dashboard_id}/panels' }],
   parent: { resource: dashboards, param: 'dashboard_id', column: 'dashboard_id' },
   table: 'dashboard_panels',
+  limit: { max: 100, per: 'dashboard_id', detail: 'A dashboard holds at most {max} panels.' },
   event: 'dashboard_panel',
   permission: { scope: null, side: 'ir' },
   summary: { singular: 'dashboard panel', plural: 'dashboard panels' },

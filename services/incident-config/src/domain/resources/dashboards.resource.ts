@@ -49,6 +49,7 @@ export const dashboards = defineResource<DashboardsDeps>({
   type: 'dashboards',
   path: '/v1/dashboards',
   table: 'dashboards',
+  limit: { max: 1000, detail: 'A team holds at most {max} dashboards.' },
   event: 'dashboard',
   permission: { scope: null, side: 'ir' },
   // Its panels and grants go with it (ON DELETE CASCADE), each announced.
