@@ -81,6 +81,12 @@ export interface ResourceDefinition<D = unknown> {
   deleteAnswer?: 'record' | 'empty';
   /** Maps unique constraints to a 409 naming the attribute. */
   unique?: Record<string, { pointer: string; detail: string }>;
+  /**
+   * Rewrites the parsed attributes of a create or an update before anything else sees
+   * them (owner groups, validate, defaults, slug, toColumns, children): e.g. legacy
+   * attributes mapped onto a children attribute. `ctx.existing` (children attached) on update.
+   */
+  prepare?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
   /** Extra checks needing the database or several attributes; return issues for a 422. */
   validate?(attributes: Row, ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];
   /**

@@ -52,7 +52,8 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
   /** `where`: the columns the collection path implies (parent id, fixed values). */
   async function createIn(tx: Transaction, principal: Principal, attributes: Row, where: Row, parentRow?: Row): Promise<ResourceObject> {
     const ctx: HookContext = { principal, tx, deps, parent: parentRow };
-    let attrs = def.defaults ? await def.defaults({ ...attributes }, ctx) : { ...attributes };
+    const prepared = def.prepare ? await def.prepare({ ...attributes }, ctx) : attributes;
+    let attrs = def.defaults ? await def.defaults({ ...prepared }, ctx) : { ...prepared };
     access.can(principal, 'create', def.ownerGroups ? { [def.ownerGroups.column]: attrs[def.ownerGroups.column] } : undefined);
     await checked(attrs, ctx);
     await withinLimit(tx, principal, { ...attrs, ...where });
@@ -70,8 +71,9 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     return { ...record, attributes: { ...record.attributes, ...def.revealOnCreate(attrs, row) } };
   }
 
-  async function updateIn(tx: Transaction, principal: Principal, existing: Row, attributes: Row, event = 'updated'): Promise<ResourceObject> {
+  async function updateIn(tx: Transaction, principal: Principal, existing: Row, given: Row, event = 'updated'): Promise<ResourceObject> {
     const ctx: HookContext = { principal, tx, existing, deps };
+    const attributes = def.prepare ? await def.prepare({ ...given }, ctx) : given;
     if (def.ownerGroups && def.ownerGroups.column in attributes) {
       const ownerGroupIds = (attributes[def.ownerGroups.column] as string[] | null) ?? [];
       authorize(principal, { ...def.permission, action: 'update', recordId: String(existing.id), ownerGroupIds, assigning: true });

@@ -42,6 +42,16 @@ describe('children replaced as a set', () => {
     expect((await kit.call('GET', `/v1/rules/${a.id}`)).body.data.attributes).toMatchObject({ name: 'a2', conditions: a.attributes.conditions });
   });
 
+  it('lets prepare map a legacy attribute onto the existing children before they are written', async () => {
+    const r = (await kit.call('POST', '/v1/rules', rule({ name: 'legacy', conditions: [c('source', ['api'])] }))).body.data;
+    const [source] = r.attributes.conditions;
+    const on = await kit.call('PUT', `/v1/rules/${r.id}`, rule({ urgent_only: true }));
+    expect(on.body.data.attributes.conditions).toEqual([source, { id: expect.any(String), field: 'urgency', operator: 'is', values: ['high'] }]);
+    const off = await kit.call('PUT', `/v1/rules/${r.id}`, rule({ urgent_only: false }));
+    expect(off.body.data.attributes.conditions).toEqual([source]);
+    expect((await kit.events()).filter((e) => e.type === 'rule.updated').at(-1)?.data.attributes.conditions).toEqual([source]);
+  });
+
   it('lets beforeRemove refuse a delete with a 422 that changes nothing', async () => {
     const r = (await kit.call('POST', '/v1/rules', rule({ name: 'permanent' }))).body.data;
     const refused = await kit.call('DELETE', `/v1/rules/${r.id}`);

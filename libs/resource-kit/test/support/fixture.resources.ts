@@ -58,8 +58,15 @@ export const rules = defineResource({
   type: 'rules', path: '/v1/rules', table: 'rules', event: 'rule',
   permission: { scope: null, side: 'oc' },
   create: z.strictObject({ name: z.string().min(1), conditions: z.array(condition).max(20).optional() }),
-  update: z.strictObject({ name: z.string().min(1), conditions: z.array(condition).max(20) }).partial(),
+  update: z.strictObject({ name: z.string().min(1), conditions: z.array(condition).max(20), urgent_only: z.boolean() }).partial(),
   attributes: ['name', 'conditions'],
+  // A legacy switch mapped onto the conditions: on, it adds the urgency condition to the existing set; off, it drops it.
+  prepare({ urgent_only, ...attributes }, { existing }) {
+    if (urgent_only === undefined) return attributes;
+    const current = (attributes.conditions ?? existing?.conditions ?? []) as Row[];
+    const others = current.filter((c) => c.field !== 'urgency');
+    return { ...attributes, conditions: urgent_only ? [...others, { field: 'urgency', operator: 'is', values: ['high'] }] : others };
+  },
   children: { conditions: { table: 'rule_conditions', key: 'rule_id', mode: 'replace', columns: ['field', 'operator', 'values'], jsonColumns: ['values'] } },
   updateMethods: ['put'],
   deleteAnswer: 'empty',
