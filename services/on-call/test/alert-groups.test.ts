@@ -144,3 +144,20 @@ describe('alert groups', () => {
     expect(res.status).toBe(422);
   });
 });
+
+describe('alert groups and urgencies: permissions', () => {
+  it('needs oc.alerts for OAuth tokens (read for reads and evaluate, write for writes) and the on-call role', async () => {
+    const reader = { principal: { scopes: ['oc.alerts:read'] } };
+    expect((await h.call('GET', '/v1/alert_groups', reader)).status).toBe(200);
+    expect((await h.call('GET', '/v1/alert_urgencies', reader)).status).toBe(200);
+    expect((await h.call('POST', '/v1/alert_groups/evaluate', { ...reader, body: { data: { type: 'alert_group_evaluations', attributes: { alert: {} } } } })).status).toBe(200);
+    expect((await h.create('alert_groups', { name: 'Read only' }, reader)).status).toBe(403);
+    expect((await h.create('alert_urgencies', { name: 'Read only', description: 'd' }, reader)).status).toBe(403);
+    expect((await h.create('alert_groups', { name: 'Writer' }, { principal: { scopes: ['oc.alerts:write'] } })).status).toBe(201);
+    expect((await h.create('alert_groups', { name: 'Whole side' }, { principal: { scopes: ['oc.all'] } })).status).toBe(201);
+    expect((await h.call('GET', '/v1/alert_groups', { principal: { scopes: ['ir.all'] } })).status).toBe(403);
+    expect((await h.call('GET', '/v1/alert_groups', { principal: { scopes: ['oc.schedules:read'] } })).status).toBe(403);
+    expect((await h.create('alert_groups', { name: 'Observer' }, { principal: { on_call_role: 'observer' } })).status).toBe(403);
+    expect((await h.call('GET', '/v1/alert_groups?include=targets')).status).toBe(400);
+  });
+});

@@ -4,6 +4,7 @@ import { defineAction, type Row } from '@firewatch/resource-kit';
 import { alertInputSchema, evaluateConditions, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { toEngineCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
+import { evaluationDocument } from './alert-groups.schemas.js';
 
 const ids = z.array(z.uuid().transform((id) => id.toLowerCase())).max(100);
 
@@ -59,7 +60,10 @@ export const alertGroupEvaluateAction = defineAction<OnCallResourceDeps, z.infer
   capabilities: ['read'],
   body,
   summary: 'Which alert group an alert would join, and why',
-  response: { status: 200, description: 'The group the alert would join (or none), with each group\'s verdict and each condition\'s' },
+  response: {
+    status: 200, schema: evaluationDocument,
+    description: 'The group the alert would join (or none), with each group\'s verdict and each condition\'s',
+  },
   async run({ body: { data: { attributes: input } }, resource }) {
     const alert: AlertInput = input.alert;
     const existing = input.existing_alerts ?? [];

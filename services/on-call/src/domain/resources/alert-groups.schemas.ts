@@ -41,3 +41,54 @@ export const alertGroupSchemas: Record<string, Record<string, unknown>> = {
     },
   },
 };
+
+const explanation = {
+  type: 'object',
+  required: ['id', 'index', 'property_field_type', 'property_field_condition_type', 'matched', 'reason'],
+  properties: {
+    id: { type: ['string', 'null'] }, index: { type: 'integer' },
+    property_field_type: { type: 'string', enum: [...PROPERTY_FIELD_TYPES] }, property_field_name: nullableString,
+    property_field_condition_type: { type: 'string', enum: [...GROUP_CONDITION_TYPES] }, conditionable_id: nullableString,
+    matched: { type: 'boolean' }, reason: { type: 'string', description: 'What the alert had and what was asked.' },
+  },
+};
+
+/** The answer of `POST /v1/alert_groups/evaluate`. */
+export const evaluationDocument: Record<string, unknown> = {
+  type: 'object',
+  required: ['data'],
+  properties: {
+    data: {
+      type: 'object',
+      required: ['id', 'type', 'attributes'],
+      properties: {
+        id: { type: 'string', description: 'Made for this answer; nothing is stored.' },
+        type: { const: 'alert_group_evaluations' },
+        attributes: {
+          type: 'object',
+          required: ['alert_group_id', 'alert_group', 'groups'],
+          properties: {
+            alert_group_id: { type: ['string', 'null'], description: 'The group the alert would join; null when none.' },
+            alert_group: {
+              type: ['object', 'null'],
+              properties: { id: { type: 'string' }, name: { type: 'string' }, slug: { type: 'string' }, time_window: { type: 'integer' } },
+            },
+            groups: {
+              type: 'array',
+              description: 'Every group of the team, oldest first (the order they are tried in).',
+              items: {
+                type: 'object',
+                required: ['alert_group_id', 'name', 'condition_type', 'targeted', 'matched', 'conditions'],
+                properties: {
+                  alert_group_id: { type: 'string' }, name: { type: 'string' }, condition_type: { type: 'string', enum: ['all', 'any'] },
+                  targeted: { type: 'boolean', description: 'The group has no targets, or one of them is the alert\'s.' },
+                  matched: { type: 'boolean' }, conditions: { type: 'array', items: explanation },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
