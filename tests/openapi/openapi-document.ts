@@ -2,6 +2,7 @@ import type { OpenApiDocument } from '@firewatch/openapi';
 import { composeApiDocument } from '../../gateway/src/domain/api-document.js';
 import type { UpstreamName } from '../../gateway/src/domain/routes.js';
 import { authOpenApiDocument } from '../../services/auth/src/http/auth.openapi.js';
+import { communicationsOpenApiDocument } from '../../services/communications/src/http/communications.openapi.js';
 import { incidentConfigOpenApiDocument } from '../../services/incident-config/src/http/incident-config.openapi.js';
 import { onCallOpenApiDocument } from '../../services/on-call/src/http/on-call.openapi.js';
 import { webhooksEndpoints } from '../../services/webhooks/src/domain/webhooks-endpoints.resource.js';
@@ -12,6 +13,7 @@ export function serviceDocuments(): Partial<Record<UpstreamName, OpenApiDocument
   return {
     auth: authOpenApiDocument(),
     'incident-config': incidentConfigOpenApiDocument(),
+    communications: communicationsOpenApiDocument(),
     'on-call': onCallOpenApiDocument(),
     webhooks: webhooksOpenApiDocument(webhooksEndpoints),
   };

@@ -7,6 +7,7 @@ import { TEST_PRINCIPAL_KEYS } from '@firewatch/testing';
 import { createRouteMatcher, type UpstreamName } from '../../gateway/src/domain/routes.js';
 import { createAuthApp } from '../../services/auth/src/app.js';
 import { createServices } from '../../services/auth/src/create-services.js';
+import { createCommunicationsApp } from '../../services/communications/src/app.js';
 import { createIncidentConfigApp } from '../../services/incident-config/src/app.js';
 import { createOnCallApp } from '../../services/on-call/src/app.js';
 import { createWebhooksApp } from '../../services/webhooks/src/app.js';
@@ -37,6 +38,10 @@ function apps(): Record<string, { upstream: UpstreamName; app: import('express')
       app: createIncidentConfigApp({
         knex: db, logger, principals: principals('incident-config'), secretBox: createSecretBox({ keys: [], devKeySeed: 'route-coverage-test' }),
       }),
+    },
+    communications: {
+      upstream: 'communications',
+      app: createCommunicationsApp({ knex: db, logger, principals: principals('communications') }),
     },
     'on-call': {
       upstream: 'on-call',

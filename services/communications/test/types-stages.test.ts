@@ -68,6 +68,15 @@ describe('communications types', () => {
     expect((await call('GET', '/v1/communications/types', { principal: { scopes: ['ir.all'] } })).status).toBe(200);
     expect((await call('GET', `/v1/communications/types/${id}`)).body.data.attributes.name).toBe('Mine');
   });
+  it('holds a team to 500 types (422 limit_reached), other teams unaffected', async () => {
+    const have = Number((await h.db.knex('communications_types').where({ team_id: 7 }).count({ n: '*' }))[0].n);
+    const rows = Array.from({ length: 499 - have }, (_, i) => ({ team_id: 7, name: `Bulk ${i}`, slug: `bulk-${i}`, position: i }));
+    await h.db.knex.batchInsert('communications_types', rows, 100);
+    expect((await post('types', { name: 'Last one', color: null }, { team_id: 7 })).status).toBe(201);
+    const over = await post('types', { name: 'One too many', color: null }, { team_id: 7 });
+    expect([over.status, over.body.errors[0].code]).toEqual([422, 'limit_reached']);
+    expect((await post('types', { name: 'One too many', color: null }, { team_id: 8 })).status).toBe(201);
+  });
 });
 
 describe('communications stages', () => {

@@ -124,6 +124,36 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       adds: { severity_id: nullable('string'), service_ids: ids, environment_ids: ids, functionality_ids: ids },
     },
   ],
+  communications_template: [
+    {
+      because: "spec 2.17 names a stage's chat text chat_content (the reference: slack_content); the stage's attributes are closed here so the reference's name cannot leak",
+      replaces: {
+        communication_template_stages: nullable('array', {
+          items: {
+            type: 'object', required: ['data'],
+            properties: {
+              data: {
+                type: 'object', required: ['id', 'type', 'attributes'],
+                properties: {
+                  id: { type: 'string' },
+                  type: { const: 'communications_template_stages' },
+                  attributes: {
+                    type: 'object', additionalProperties: false,
+                    properties: {
+                      email_body: nullable('string'), email_subject: nullable('string'), chat_content: nullable('string'), sms_content: nullable('string'),
+                      created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' },
+                      communication_stage: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+                      communication_template: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        }),
+      },
+    },
+  ],
   user: [
     {
       because: 'spec 5.5: a user has team_id, role and on_call_role (the userinfo claims); spec 5.2.6: client-credentials applications act as service users; DESIGN §3 (users): one display name where the reference splits first_name, last_name, full_name',

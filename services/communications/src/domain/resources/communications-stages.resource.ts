@@ -22,6 +22,7 @@ export const communicationsStages = defineResource<CommunicationsDeps>({
   attributes: ['name', 'slug', 'description', 'position'],
   attributeSchemas: { slug: { type: 'string' }, position: { type: 'integer' } },
   slug: { from: 'name' },
+  limit: { max: 500, detail: 'A team may have at most {max} communications stages.' },
   filters: listFilters,
   sorts: listSorts,
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],

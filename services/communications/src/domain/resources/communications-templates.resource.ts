@@ -59,6 +59,7 @@ export const communicationsTemplates = defineResource<CommunicationsDeps>({
     },
   },
   slug: { from: 'name' },
+  limit: { max: 1000, detail: 'A team may have at most {max} communications templates.' },
   filters: { ...listFilters, communication_type_id: 'uuid' },
   sorts: listSorts,
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],

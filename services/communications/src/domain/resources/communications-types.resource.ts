@@ -24,6 +24,7 @@ export const communicationsTypes = defineResource<CommunicationsDeps>({
   attributes: ['name', 'slug', 'description', 'color', 'position'],
   attributeSchemas: { slug: { type: 'string' }, position: { type: 'integer' } },
   slug: { from: 'name' },
+  limit: { max: 500, detail: 'A team may have at most {max} communications types.' },
   filters: listFilters,
   sorts: listSorts,
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
