@@ -61,3 +61,18 @@ describe('alert urgencies', () => {
     expect((await h.call('DELETE', `/v1/alert_urgencies/${mine.body.data.id}`, { principal: { team_id: 2 } })).status).toBe(404);
   });
 });
+
+describe('alert urgencies in use', () => {
+  it('refuses to delete an urgency a group condition names, with 422 in_use naming the group', async () => {
+    const urgency = (await h.create('alert_urgencies', { name: 'Named', description: 'd' })).body.data.id;
+    const group = await h.create('alert_groups', {
+      name: 'Uses it', conditions: [{ property_field_type: 'attribute', property_field_name: 'alert_urgency', property_field_condition_type: 'is_not_one_of', alert_urgency_ids: [urgency] }],
+    });
+    const refused = await h.call('DELETE', `/v1/alert_urgencies/${urgency}`);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0]).toMatchObject({ code: 'in_use', detail: expect.stringContaining('Uses it') });
+    expect((await h.call('GET', `/v1/alert_urgencies/${urgency}`)).status).toBe(200);
+    await h.call('PATCH', `/v1/alert_groups/${group.body.data.id}`, { body: { data: { type: 'alert_groups', attributes: { conditions: [] } } } });
+    expect((await h.call('DELETE', `/v1/alert_urgencies/${urgency}`)).status).toBe(200);
+  });
+});

@@ -17,5 +17,13 @@ export function createRecordsRepository(): OnCallResourceDeps {
         return new Set(rows.map((r) => r.id));
       },
     },
+    async urgencyUses(tx: Transaction, teamId: number, urgencyId: string) {
+      const groups: { id: string; name: string }[] = await tx('alert_groups as g')
+        .where('g.team_id', teamId)
+        .whereExists((q) => q.select(tx.raw('1')).from('alert_group_conditions as c')
+          .whereRaw('c.alert_group_id = g.id').whereRaw('c.alert_urgency_ids @> ?::jsonb', [JSON.stringify([urgencyId])]))
+        .orderBy('g.name').select('g.id', 'g.name');
+      return { alert_groups: groups };
+    },
   };
 }

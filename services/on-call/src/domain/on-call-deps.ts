@@ -13,6 +13,8 @@ export interface OnCallResourceDeps {
   existing: {
     ids(tx: Transaction, table: string, teamId: number, ids: readonly string[]): Promise<Set<string>>;
   };
+  /** The records whose conditions name an alert urgency, by JSON:API type (`alert_groups`: [{id, name}]). */
+  urgencyUses(tx: Transaction, teamId: number, urgencyId: string): Promise<Record<string, { id: string; name: string }[]>>;
 }
 
 export type { Row };
