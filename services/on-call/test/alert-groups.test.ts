@@ -161,3 +161,19 @@ describe('alert groups and urgencies: permissions', () => {
     expect((await h.call('GET', '/v1/alert_groups?include=targets')).status).toBe(400);
   });
 });
+
+describe('alert groups: the cap', () => {
+  it('holds at most 200 per team, all of them in one list answer', async () => {
+    const team = { principal: { team_id: 3 } };
+    await h.db.knex('alert_groups').insert(Array.from({ length: 199 }, (_, i) => ({
+      team_id: 3, name: `Bulk ${i}`, slug: `bulk-${i}`, condition_type: 'all', time_window: 60,
+    })));
+    expect((await h.create('alert_groups', { name: 'The 200th' }, team)).status).toBe(201);
+    const over = await h.create('alert_groups', { name: 'The 201st' }, team);
+    expect(over.status).toBe(422);
+    expect(over.body.errors[0]).toMatchObject({ code: 'limit_reached', source: { pointer: '/data' } });
+    const list = await h.call('GET', '/v1/alert_groups', team);
+    expect(list.body.data).toHaveLength(200);
+    expect(list.body.data.at(-1).attributes.name).toBe('The 200th');
+  });
+});
