@@ -31,7 +31,7 @@ describe('alert re-trigger rules', () => {
     expect(attributes).toEqual({
       name: 'High at night', match_mode: 'match-any-rule', timeout_minutes: 30, position: 3,
       conditions: [
-        { id: expect.any(String), kind: 'urgency', operator: 'is_one_of', record_ids: [high], values: [], property_field_name: null },
+        { id: expect.any(String), kind: 'urgency', operator: 'is_one_of', record_ids: [high], values: [] },
         { id: expect.any(String), ...payloadRegex, record_ids: [] },
       ],
       created_at: expect.any(String), updated_at: expect.any(String),

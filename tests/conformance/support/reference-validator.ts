@@ -65,6 +65,8 @@ export function createReferenceValidator(
 
   return {
     validate(target, body) {
+      // JSON Schema judges values, and an empty body is none.
+      if ('spec' in target && target.spec === 'empty') return body === undefined ? [] : [`(body): must be empty (got ${JSON.stringify(body)})`];
       const fn = validatorFor(target);
       return fn(body) ? [] : (fn.errors ?? []).map(describe);
     },

@@ -8,20 +8,26 @@ import type { JsonObject } from './reference-document.js';
  * list, included resources) its schema is used, deviations applied.
  */
 export type SpecShape =
-  | { spec: 'single' | 'collection'; type: string; cite: string }
-  | { spec: 'errors'; cite: string };
+  /** `attributes`: the (closed) schema of the attributes where the spec lists them field by field (spec 2.2). */
+  | { spec: 'single' | 'collection'; type: string; cite: string; attributes?: JsonObject }
+  | { spec: 'errors'; cite: string }
+  /** A 200 with no body (the reference's delete of alert re-trigger rules). */
+  | { spec: 'empty'; cite: string };
 
 export function specShapeKey(shape: SpecShape): string {
-  return shape.spec === 'errors' ? 'spec:errors' : `spec:${shape.spec}:${shape.type}`;
+  if (shape.spec === 'errors' || shape.spec === 'empty') return `spec:${shape.spec}`;
+  return `spec:${shape.spec}:${shape.type}${shape.attributes ? ':attributes' : ''}`;
 }
 
 /** The JSON Schema of `shape`; `componentsId` is the `$id` the reference's components were added under. */
 export function specShapeSchema(shape: SpecShape, componentsId: string): JsonObject {
   const component = (name: string) => ({ $ref: `${componentsId}#/$defs/${name}` });
   if (shape.spec === 'errors') return component('errors_list');
+  // No JSON document at all: only the absence of a body (undefined) passes.
+  if (shape.spec === 'empty') return { not: {} };
   const resource = {
     type: 'object',
-    properties: { id: { type: 'string' }, type: { const: shape.type }, attributes: { type: 'object' } },
+    properties: { id: { type: 'string' }, type: { const: shape.type }, attributes: shape.attributes ?? { type: 'object' } },
     required: ['id', 'type', 'attributes'],
   };
   const included = { type: 'array', items: component('jsonapi_included_resource') };

@@ -49,6 +49,10 @@ export const alertRetriggerRules = defineResource<OnCallResourceDeps>({
     conditions: {
       table: 'alert_retrigger_rule_conditions', key: 'alert_retrigger_rule_id', mode: 'replace',
       columns: ['kind', 'operator', 'record_ids', 'values', 'property_field_name'], jsonColumns: ['record_ids', 'values'],
+      // spec 2.2 types property_field_name a string: a condition without one leaves it out.
+      present: ({ id, kind, operator, record_ids, values, property_field_name }) => ({
+        id: String(id), kind, operator, record_ids, values, ...(property_field_name == null ? {} : { property_field_name }),
+      }),
     },
   },
   sorts: ['name', 'position', 'created_at', 'updated_at'],

@@ -17,14 +17,14 @@ const strings = (format?: string) => ({ type: 'array', items: { type: 'string', 
 /** The condition as responses show it (spec 2.2): every member present, `id` included. */
 export const retriggerConditionSchema = {
   type: 'object',
-  required: ['id', 'kind', 'operator', 'record_ids', 'values', 'property_field_name'],
+  required: ['id', 'kind', 'operator', 'record_ids', 'values'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     kind: { type: 'string', enum: KINDS },
     operator: { type: 'string', enum: RULE_OPERATORS },
     record_ids: strings('uuid'),
     values: strings(),
-    property_field_name: { type: ['string', 'null'] },
+    property_field_name: { type: 'string', description: 'alert_field: the alert field id; payload: a JSON Path. Absent on other kinds.' },
   },
 };
 
