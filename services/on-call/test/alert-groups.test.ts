@@ -95,6 +95,19 @@ describe('alert groups', () => {
     expect(changed.status).toBe(200);
     expect(changed.body.data.attributes).toMatchObject({ group_by_alert_title: false, group_by_alert_urgency: true, attributes: [{ json_path: '$.host' }] });
     expect(changed.body.data.attributes.conditions[0].id).toBe(attributes.conditions[0].id);
+
+    // Without conditions, the legacy attributes change the stored ones; the others keep their ids.
+    const before = changed.body.data.attributes.conditions;
+    const legacyOnly = await patch(id, { group_by_alert_urgency: 0, attributes: [{ json_path: '$.region' }, { json_path: '$.host' }] });
+    expect(legacyOnly.status).toBe(200);
+    expect(legacyOnly.body.data.attributes).toMatchObject({
+      group_by_alert_title: false, group_by_alert_urgency: false, attributes: [{ json_path: '$.host' }, { json_path: '$.region' }],
+    });
+    const after = legacyOnly.body.data.attributes.conditions;
+    expect(after.find((c: { property_field_name: string }) => c.property_field_name === 'summary').id).toBe(before[0].id);
+    expect(after.find((c: { property_field_name: string }) => c.property_field_name === '$.host').id)
+      .toBe(before.find((c: { property_field_name: string }) => c.property_field_name === '$.host').id);
+    expect((await patch(id, { group_by_alert_title: 1 })).body.data.attributes.group_by_alert_title).toBe(true);
     expect((await h.create('alert_groups', { name: 'Bad legacy', group_by_alert_title: true })).status).toBe(422);
     expect((await h.create('alert_groups', { name: 'Bad path', attributes: [{ json_path: 'host' }] })).status).toBe(422);
   });

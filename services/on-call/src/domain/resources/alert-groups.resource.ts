@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineResource } from '@firewatch/resource-kit';
+import type { ValidationIssue } from '@firewatch/errors';
+import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { CONDITION_COLUMNS, groupConditionsSchema, presentCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
 import { alertGroupEvaluateAction } from './alert-groups.evaluate.js';
@@ -23,14 +24,19 @@ const writable = {
   ...legacyInput,
 };
 
-type Written = Partial<{ conditions: StoredGroupCondition[] } & LegacyAttributes>;
+/** A stored condition row as the children writer takes it back: its id (kept) and its columns. */
+const asEntry = (row: Row) => ({ id: String(row.id), ...Object.fromEntries(CONDITION_COLUMNS.map((c) => [c, row[c] ?? null])) }) as StoredGroupCondition;
 
-/** The legacy attributes, taken out of the attributes and applied to `conditions` (alert-groups.legacy.ts). */
-function mappingLegacy<T extends Written>(attributes: T, current: StoredGroupCondition[] | undefined): T {
+/**
+ * The legacy attributes, taken out and applied to the conditions (alert-groups.legacy.ts):
+ * to those sent, else to the stored ones (an update), else to none (a create).
+ */
+function mappingLegacy(attributes: Row, existing: Row | undefined): Row {
   const { group_by_alert_title, group_by_alert_urgency, attributes: paths, ...rest } = attributes;
-  const legacy = { group_by_alert_title, group_by_alert_urgency, attributes: paths };
-  if (Object.values(legacy).every((v) => v === undefined) || current === undefined) return attributes;
-  return { ...rest, conditions: applyLegacy(current, legacy) } as T;
+  const legacy = { group_by_alert_title, group_by_alert_urgency, attributes: paths } as LegacyAttributes;
+  if (Object.values(legacy).every((v) => v === undefined)) return attributes;
+  const current = (rest.conditions as StoredGroupCondition[] | undefined) ?? ((existing?.conditions as Row[] | undefined) ?? []).map(asEntry);
+  return { ...rest, conditions: applyLegacy(current, legacy) };
 }
 
 /**
@@ -47,9 +53,9 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
   event: 'alert_group',
   permission: { scope: 'oc.alerts', side: 'oc' },
   summary: { singular: 'alert group', plural: 'alert groups' },
-  create: z.strictObject(writable).partial().required({ name: true }).overwrite((a) => mappingLegacy(a, a.conditions ?? [])),
-  // Without conditions, the legacy attributes change the stored ones: see `validate`.
-  update: z.strictObject(writable).partial().overwrite((a) => mappingLegacy(a, a.conditions)),
+  create: z.strictObject(writable).partial().required({ name: true }),
+  update: z.strictObject(writable).partial(),
+  prepare: (attributes, ctx) => mappingLegacy(attributes, ctx.existing),
   attributes: [
     'name', 'description', 'slug', 'condition_type', 'time_window', 'group_by_alert_title', 'group_by_alert_urgency', 'targets',
     'attributes', 'conditions', 'deleted_at',
@@ -80,9 +86,7 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
     alert_groups_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An alert group with this name already exists.' },
   },
   async validate(attributes, ctx) {
-    const legacy = (['group_by_alert_title', 'group_by_alert_urgency', 'attributes'] as const).filter((k) => k in attributes);
-    // TODO(kit request oncall-a 14:44): map these onto the stored conditions once the kit lets an update see them.
-    const issues = legacy.map((k) => ({ pointer: `/data/attributes/${k}`, detail: 'Send it together with conditions (the full set) to change it.' }));
+    const issues: ValidationIssue[] = [];
     const conditions = (attributes.conditions as StoredGroupCondition[] | undefined) ?? [];
     const ids = conditions.flatMap((c) => c.alert_urgency_ids ?? []);
     const known = await ctx.deps.existing.ids(ctx.tx, 'alert_urgencies', ctx.principal.team_id, [...new Set(ids)]);
