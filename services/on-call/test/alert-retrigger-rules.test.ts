@@ -135,6 +135,16 @@ describe('alert re-trigger rules', () => {
       await refused({ conditions: [{ kind: 'urgency', operator: 'is_one_of', record_ids: [randomUUID()] }] }, '/data/attributes/conditions/0/record_ids/0');
     });
 
+    it('keeps an urgency a rule condition names from being deleted (422 in_use) until the rule lets go of it', async () => {
+      const doomed = (await h.create('alert_urgencies', { name: 'Doomed', description: 'd' })).body.data.id;
+      const holder = await h.create('alert_retrigger_rules', { name: 'Holder', conditions: [{ kind: 'urgency', operator: 'is_not_one_of', record_ids: [high, doomed] }] });
+      const refusedDelete = await h.call('DELETE', `/v1/alert_urgencies/${doomed}`);
+      expect(refusedDelete.status).toBe(422);
+      expect(refusedDelete.body.errors[0]).toMatchObject({ code: 'in_use', detail: expect.stringContaining(`alert_retrigger_rules "Holder" (${holder.body.data.id})`) });
+      await put(holder.body.data.id, { conditions: [{ kind: 'urgency', operator: 'is_not_one_of', record_ids: [high] }] });
+      expect((await h.call('DELETE', `/v1/alert_urgencies/${doomed}`)).status).toBe(200);
+    });
+
     it('answers another team\'s rule, and unknown ids, with 404', async () => {
       const theirs = await h.create('alert_retrigger_rules', { name: 'Theirs' }, { principal: { team_id: 2 } });
       for (const id of [theirs.body.data.id, randomUUID(), 'not-a-uuid']) {

@@ -23,7 +23,12 @@ export function createRecordsRepository(): OnCallResourceDeps {
         .whereExists((q) => q.select(tx.raw('1')).from('alert_group_conditions as c')
           .whereRaw('c.alert_group_id = g.id').whereRaw('c.alert_urgency_ids @> ?::jsonb', [JSON.stringify([urgencyId])]))
         .orderBy('g.name').select('g.id', 'g.name');
-      return { alert_groups: groups };
+      const rules: { id: string; name: string }[] = await tx('alert_retrigger_rules as r')
+        .where('r.team_id', teamId)
+        .whereExists((q) => q.select(tx.raw('1')).from('alert_retrigger_rule_conditions as c')
+          .whereRaw('c.alert_retrigger_rule_id = r.id').where('c.kind', 'urgency').whereRaw('c.record_ids @> ?::jsonb', [JSON.stringify([urgencyId])]))
+        .orderBy('r.name').select('r.id', 'r.name');
+      return { alert_groups: groups, alert_retrigger_rules: rules };
     },
   };
 }
