@@ -4,6 +4,10 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
+  /** The id of the key that seals (the first configured). */
+  readonly sealingKeyId: string;
+  /** The id of the key a sealed value names. */
+  keyIdOf(sealed: string): string;
 }
 
 interface Key { id: string; bytes: Buffer }
@@ -42,6 +46,8 @@ export function createSecretBox(options: SecretBoxOptions): SecretBox {
   const keys: Key[] = raw.map((bytes) => ({ id: keyId(bytes), bytes }));
   const byId = new Map(keys.map((k) => [k.id, k]));
   return {
+    sealingKeyId: keys[0].id,
+    keyIdOf: (sealed) => sealed.split(':')[1] ?? '',
     seal(plain) {
       const key = keys[0];
       const iv = randomBytes(12);

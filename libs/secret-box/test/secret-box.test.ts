@@ -25,5 +25,7 @@ describe('createSecretBox', () => {
     const rotated = createSecretBox({ keys: [newKey, oldKey] });
     expect(rotated.open(sealed)).toBe('kept');
     expect(createSecretBox({ keys: [newKey] }).open(rotated.seal('new'))).toBe('new');
+    expect(rotated.keyIdOf(rotated.seal('x'))).toBe(rotated.sealingKeyId);
+    expect(rotated.keyIdOf(sealed)).not.toBe(rotated.sealingKeyId);
   });
 });

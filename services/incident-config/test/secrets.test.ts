@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createSecretBox, resealStale, sealedColumn } from '@firewatch/secret-box';
 import { startIncidentConfig, testSecretBox, type IncidentConfigHarness } from './support/incident-config-harness.js';
 
 let h: IncidentConfigHarness;
@@ -141,6 +142,27 @@ describe('secrets', () => {
     expect(moved.status).toBe(403);
     // The whole team sees every secret.
     expect((await h.call('GET', '/v1/secrets', { principal: team })).body.data).toHaveLength(4);
+  });
+
+  it('are re-sealed with the new first key after a rotation, leaving the records and answers as they were', async () => {
+    const [oldKey, newKey] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
+    const old = createSecretBox({ keys: [oldKey] });
+    const plain = value();
+    const { id } = (await create({ name: 'rotated_token', secret: plain })).body.data;
+    await h.db.knex('secrets').where({ id }).update({ secret_ciphertext: old.seal(plain) });
+    const before = await h.db.knex('secrets').where({ id }).first();
+    const answered = (await h.call('GET', `/v1/secrets/${id}`)).body;
+
+    const rotated = createSecretBox({ keys: [newKey, oldKey] });
+    const report = await resealStale(rotated, sealedColumn(h.db.knex, 'secrets', 'secret_ciphertext'));
+    expect(report.resealed).toBeGreaterThanOrEqual(1);
+    // The other secrets of this suite are sealed with the harness's development key, which `rotated` lacks.
+    expect(report.unreadable.map((u) => u.id)).not.toContain(id);
+    const after = await h.db.knex('secrets').where({ id }).first();
+    expect(rotated.keyIdOf(after.secret_ciphertext)).toBe(rotated.sealingKeyId);
+    expect(createSecretBox({ keys: [newKey] }).open(after.secret_ciphertext)).toBe(plain);
+    expect(after.updated_at).toEqual(before.updated_at);
+    expect((await h.call('GET', `/v1/secrets/${id}`)).body).toEqual(answered);
   });
 
   it('sorts and filters by name', async () => {

@@ -6,7 +6,7 @@ import { migrations } from '../migrations/index.js';
 import { createWebhooksApp } from './app.js';
 import { configSchema } from './config.js';
 import { sealPlainHeaderValues } from './data/plain-header-values.sealer.js';
-import { createSecretBox } from '@firewatch/secret-box';
+import { createSecretBox, resealInBackground, sealedColumn } from '@firewatch/secret-box';
 import { ensureDispatcherQueue } from './queue/dispatcher-queue.js';
 
 await runService({
@@ -17,6 +17,10 @@ await runService({
     const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED });
     const sealed = await sealPlainHeaderValues(knex, secretBox);
     if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
+    // The second half of a key rotation: signing secrets sealed with an older key get the first one.
+    const resealing = resealInBackground(secretBox, sealedColumn(knex, 'webhooks_endpoints', 'secret_ciphertext'), logger, {
+      what: 'webhook endpoint secrets', setting: 'WEBHOOK_SECRET_KEYS',
+    });
 
     const queue = ensureDispatcherQueue({ amqpUrl: config.AMQP_URL, logger, queue: config.WEBHOOK_QUEUE });
     await queue.start();
@@ -40,6 +44,7 @@ await runService({
     return {
       app,
       async stop() {
+        await resealing;
         await queue.stop();
         await relay.stop();
         await knex.destroy();
