@@ -12,6 +12,8 @@ describe('route table', () => {
     expect(match('/v1/dashboard_panels/123/duplicate')).toBe('incident-config');
     expect(match('/v1/communications/templates/1')).toBe('communications');
     expect(match('/v1/shift_overrides')).toBe('on-call');
+    expect(match('/v1/alert_urgencies/1')).toBe('on-call');
+    expect(match('/v1/alert_groups/evaluate')).toBe('on-call');
     expect(match('/v1/schedule_rotations/1/schedule_rotation_active_days')).toBe('on-call');
     expect(match('/v1/webhooks/endpoints/1')).toBe('webhooks');
   });
