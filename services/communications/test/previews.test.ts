@@ -87,6 +87,13 @@ describe('template previews', () => {
     expect((await call('POST', `/v1/communications/templates/${id}/preview`, { body: { data: { type: 'wrong', attributes: {} } } })).status).toBe(422);
     expect((await call('POST', `/v1/communications/templates/${id}/preview`, { body: { variables: {} } })).status).toBe(422);
     expect((await preview(id, { big: 'x'.repeat(70_000) })).status).toBe(422);
+    // Nested far deeper than any stack would follow: refused, not a 500.
+    for (const levels of [17, 5_000, 100_000]) {
+      const deep = `{"data":{"type":"communications_template_previews","attributes":{"variables":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}}}`;
+      const res = await call('POST', `/v1/communications/templates/${id}/preview`, { body: deep });
+      expect([levels, res.status, res.body.errors[0].detail]).toEqual([levels, 422, expect.stringMatching(/at most 16 levels/)]);
+    }
+    expect((await preview(id, { a: { b: { c: { d: 'fine' } } } })).status).toBe(200);
     expect((await preview('00000000-0000-4000-8000-000000000000', {})).status).toBe(404);
     expect((await call('POST', `/v1/communications/templates/${id}/preview`, { body: '{', headers: { 'content-type': 'application/vnd.api+json' } })).status).toBe(400);
     expect((await preview(id, {}, { capabilities: [] })).status).toBe(403);

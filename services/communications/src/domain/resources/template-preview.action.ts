@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { ValidationError } from '@firewatch/errors';
 import { defineAction, type Row } from '@firewatch/resource-kit';
 import type { CommunicationsDeps } from '../communications.deps.js';
+import { variablesProblem } from '../liquid/preview-variables.js';
 import { renderTemplateStages } from '../liquid/template-preview.js';
 import { previewSchema } from './template-preview.shape.js';
-
-const MAX_VARIABLES_JSON = 64 * 1024;
 
 const body = z.strictObject({
   data: z.strictObject({
@@ -13,7 +12,10 @@ const body = z.strictObject({
     attributes: z.strictObject({
       /** What the templates' `{{ ... }}` name, e.g. `{"incident": {"title": "DB down", "severity": "sev1"}}`. */
       variables: z.record(z.string(), z.unknown())
-        .refine((v) => JSON.stringify(v).length <= MAX_VARIABLES_JSON, `must be at most ${MAX_VARIABLES_JSON} bytes of JSON`)
+        .superRefine((v, ctx) => {
+          const problem = variablesProblem(v);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
         .default({}),
     }).default({ variables: {} }),
   }),
