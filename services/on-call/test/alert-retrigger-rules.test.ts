@@ -184,6 +184,17 @@ describe('alert re-trigger rules', () => {
       expect(manual.body.data.attributes).toMatchObject({ alert_retrigger_rule_id: quiet.id, timeout_minutes: null, retrigger: false });
     });
 
+    it('needs oc.alerts: read for lists and evaluate, write for changes', async () => {
+      const reader = { scopes: ['oc.alerts:read'] };
+      expect((await evaluate({}, reader)).status).toBe(200);
+      expect((await h.call('GET', PATH, { principal: reader })).status).toBe(200);
+      expect((await h.create('alert_retrigger_rules', { name: 'Reader' }, { principal: reader })).status).toBe(403);
+      expect((await h.create('alert_retrigger_rules', { name: 'Writer' }, { principal: { scopes: ['oc.alerts:write'] } })).status).toBe(201);
+      expect((await evaluate({}, { scopes: ['oc.schedules:read'] })).status).toBe(403);
+      expect((await evaluate({}, { scopes: ['ir.all'] })).status).toBe(403);
+      expect((await evaluate({}, { scopes: ['oc.all'] })).status).toBe(200);
+    });
+
     it('answers no rule when the team has none that matches', async () => {
       const res = await evaluate({ summary: 'x' }, { team_id: 8 });
       expect(res.body.data.attributes).toEqual({ alert_retrigger_rule_id: null, timeout_minutes: null, retrigger: false, rules: [] });
