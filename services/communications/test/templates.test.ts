@@ -139,6 +139,16 @@ describe('communications templates', () => {
     expect((await call('POST', `/v1/communications/templates/${mine}/preview`, { principal: { team_id: 2 }, body: { data: { type: 'communications_template_previews', attributes: {} } } })).status).toBe(404);
   });
 
+  it('lets a record-scoped key name only the types and stages it lists', async () => {
+    const t = (await create('templates', { name: 'Scoped', communication_type_id: typeId })).body.data.id;
+    const scoped = { record_ids: [t, investigating] };
+    const patchAs = (attributes: Record<string, unknown>) =>
+      call('PATCH', `/v1/communications/templates/${t}`, { principal: scoped, body: { data: { type: 'communications_templates', attributes } } });
+    expect((await patchAs({ [STAGES]: [{ communication_stage_id: resolved }] })).status).toBe(422);
+    expect((await patchAs({ communication_type_id: typeId })).status).toBe(422);
+    expect((await patchAs({ [STAGES]: [{ communication_stage_id: investigating, sms_content: 'ok' }] })).status).toBe(200);
+  });
+
   it('refuses to delete a type or stage in use with 422 naming the templates', async () => {
     const type = (await create('types', { name: 'Used', color: null })).body.data.id;
     const stage = (await create('stages', { name: 'Used stage' })).body.data.id;

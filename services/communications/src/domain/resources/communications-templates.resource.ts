@@ -14,15 +14,18 @@ const writable = { name: fields.name, description: fields.description, position:
 async function templateIssues(attributes: Row, ctx: HookContext<CommunicationsDeps>): Promise<ValidationIssue[]> {
   const store = ctx.deps.communications;
   const team = ctx.principal.team_id;
+  // A record-scoped key may name only the records it lists, so it learns nothing of the others.
+  const listed = ctx.principal.record_ids;
+  const visible = (ids: string[]) => (listed === null ? ids : ids.filter((id) => listed.includes(id)));
   const issues: ValidationIssue[] = [];
   if (typeof attributes.communication_type_id === 'string') {
-    const [type] = await store.held(ctx.tx, 'communications_types', team, [attributes.communication_type_id]);
+    const [type] = await store.held(ctx.tx, 'communications_types', team, visible([attributes.communication_type_id]));
     if (!type) issues.push({ pointer: '/data/attributes/communication_type_id', code: 'not_found', detail: `No communications type of this team has id "${attributes.communication_type_id}".` });
   }
   const entries = attributes[INPUT] as StageEntry[] | null | undefined;
   if (Array.isArray(entries)) {
     const ids = [...new Set(entries.flatMap((e) => (e.communication_stage_id ? [e.communication_stage_id] : [])))];
-    const stageNames = new Map((await store.held(ctx.tx, 'communications_stages', team, ids)).map((s) => [s.id, s.name]));
+    const stageNames = new Map((await store.held(ctx.tx, 'communications_stages', team, visible(ids))).map((s) => [s.id, s.name]));
     const current = (ctx.existing?.communication_template_stages as Row[] | undefined) ?? [];
     issues.push(...entryIssues(entries, { current, stageNames, pointer: `/data/attributes/${INPUT}` }));
   }
