@@ -52,3 +52,18 @@ const KNOWN = new Set(EVENT_TYPES);
 export function isEventType(s: unknown): s is string {
   return typeof s === 'string' && KNOWN.has(s);
 }
+
+/**
+ * Events between services only: auth's users feed on-call's read model with names,
+ * emails and roles, which the reference offers no webhook for. The outbox accepts them;
+ * they are not in {@link EVENT_TYPES}, so the webhooks API neither lists nor accepts
+ * them, and the dispatcher never delivers them, even to endpoints that take every type.
+ */
+export const INTERNAL_EVENT_TYPES: readonly string[] = Object.freeze(['user.created', 'user.updated', 'user.deleted']);
+
+const INTERNAL = new Set(INTERNAL_EVENT_TYPES);
+
+/** True when `s` is one of {@link INTERNAL_EVENT_TYPES}. */
+export function isInternalEventType(s: unknown): s is string {
+  return typeof s === 'string' && INTERNAL.has(s);
+}

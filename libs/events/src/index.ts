@@ -1,4 +1,4 @@
-export { EVENTS_EXCHANGE, EVENTS_DLX, EVENT_TYPES, isEventType } from './event-catalog.js';
+export { EVENTS_EXCHANGE, EVENTS_DLX, EVENT_TYPES, INTERNAL_EVENT_TYPES, isEventType, isInternalEventType } from './event-catalog.js';
 export { isEventEnvelope, type EventEnvelope, type EventInput } from './event-envelope.js';
 export { outboxMigration, OUTBOX_TABLE, OUTBOX_CHANNEL } from './outbox.migration.js';
 export { writeEvent, writeEvents } from './outbox.writer.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isEventType } from './event-catalog.js';
+import { isEventType, isInternalEventType } from './event-catalog.js';
 import type { EventEnvelope, EventInput } from './event-envelope.js';
 import { OUTBOX_CHANNEL, OUTBOX_TABLE } from './outbox.migration.js';
 
@@ -8,7 +8,7 @@ const INSERT_CHUNK = 1000;
 
 function toEnvelope(input: EventInput): EventEnvelope {
   // Both are programming errors, not client input: fail loudly inside the write's transaction.
-  if (!isEventType(input.type)) throw new Error(`Unknown event type "${input.type}": add it to EVENT_TYPES first`);
+  if (!isEventType(input.type) && !isInternalEventType(input.type)) throw new Error(`Unknown event type "${input.type}": add it to EVENT_TYPES first`);
   if (!Number.isInteger(input.team_id)) throw new Error(`Event ${input.type} needs an integer team_id`);
   return {
     id: randomUUID(),
@@ -26,7 +26,7 @@ function toEnvelope(input: EventInput): EventEnvelope {
  * delivers only on commit, so the relay wakes for committed rows and never for
  * rolled-back ones. Rows of one call get increasing `seq` in input order.
  *
- * @throws Error when a type is not in `EVENT_TYPES` or `team_id` is not an integer.
+ * @throws Error when a type is in neither `EVENT_TYPES` nor `INTERNAL_EVENT_TYPES`, or `team_id` is not an integer.
  */
 export async function writeEvents(trx: Knex.Transaction | Knex, inputs: readonly EventInput[]): Promise<EventEnvelope[]> {
   const envelopes = inputs.map(toEnvelope);

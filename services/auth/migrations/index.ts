@@ -5,6 +5,7 @@ import { apiKeysMigration } from './20250601-0002-api-keys.migration.js';
 import { oauthMigration } from './20250610-0003-oauth.migration.js';
 import { usersEmailIndexMigration } from './20250620-0004-users-email-index.migration.js';
 import { oauthHashedTokenIdsMigration } from './20250620-0005-oauth-hashed-token-ids.migration.js';
+import { usersVersionMigration } from './20261123-0006-users-version.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
 export const migrations: Migrations = {
@@ -14,4 +15,5 @@ export const migrations: Migrations = {
   '20250610_0003_oauth': oauthMigration,
   '20250620_0004_users_email_index': usersEmailIndexMigration,
   '20250620_0005_oauth_hashed_token_ids': oauthHashedTokenIdsMigration,
+  '20261123_0006_users_version': usersVersionMigration,
 };

@@ -43,8 +43,9 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
   const teams = createTeamsRepository(knex);
   const clientTeams = createOAuthClientTeamsRepository(knex);
   const applications = createOAuthApplicationsRepository(knex);
-  const apiKeys = createApiKeyService({ apiKeys: apiKeysRepo, users, uow, outbox: createEventOutbox(), maxLivePerTeam: options.limits?.apiKeysPerTeam, now });
-  const identity = createIdentityService({ teams, users, uow });
+  const outbox = createEventOutbox();
+  const apiKeys = createApiKeyService({ apiKeys: apiKeysRepo, users, uow, outbox, maxLivePerTeam: options.limits?.apiKeysPerTeam, now });
+  const identity = createIdentityService({ teams, users, uow, outbox });
   const oauthTokens = createOAuthTokens({ findLiveAccessToken: (t) => findLiveAccessToken(knex, t), users, clientTeams, applications });
   const resolveCredential = createCredentialResolver({
     resolveApiKey: createApiKeyResolver({
@@ -64,7 +65,7 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
       accounts: createOAuthAccounts(users),
       login: createOAuthLoginService({ users, teams, clientTeams, applications }),
       applications: createOAuthApplicationService({
-        applications, users, clients: createOAuthClientsStore(knex), uow, maxLivePerTeam: options.limits?.applicationsPerTeam, now,
+        applications, users, clients: createOAuthClientsStore(knex), uow, outbox, maxLivePerTeam: options.limits?.applicationsPerTeam, now,
       }),
       teamOfClient: (clientId: string) => clientTeams.teamOf(clientId),
       /** node-oidc-provider's storage (PostgreSQL), with the refresh-token grace period. */

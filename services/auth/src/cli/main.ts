@@ -10,7 +10,9 @@ import {
 } from './commands/api-keys.command.js';
 import { bootstrapCommand } from './commands/bootstrap.command.js';
 import type { Command } from './commands/command.js';
-import { teamsCreateCommand, teamsListCommand, usersCreateCommand, usersListCommand } from './commands/identity.command.js';
+import {
+  teamsCreateCommand, teamsListCommand, usersAnnounceCommand, usersCreateCommand, usersDeleteCommand, usersListCommand, usersUpdateCommand,
+} from './commands/identity.command.js';
 import { helpCommand, migrateCommand } from './commands/maintenance.command.js';
 import { appsCreateCommand, appsListCommand, appsRevokeCommand, keysGenerateCommand } from './commands/oauth.command.js';
 
@@ -18,6 +20,9 @@ const COMMANDS: Record<string, Command> = {
   bootstrap: bootstrapCommand,
   'users create': usersCreateCommand,
   'users list': usersListCommand,
+  'users update': usersUpdateCommand,
+  'users delete': usersDeleteCommand,
+  'users announce': usersAnnounceCommand,
   'teams create': teamsCreateCommand,
   'teams list': teamsListCommand,
   'api-keys create': apiKeysCreateCommand,

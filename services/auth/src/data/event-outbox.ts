@@ -1,4 +1,4 @@
-import { writeEvent } from '@firewatch/events';
+import { writeEvent, writeEvents } from '@firewatch/events';
 import type { Tx } from './transaction.js';
 
 export interface EventOutbox {
@@ -7,6 +7,8 @@ export interface EventOutbox {
    * outbox, DESIGN §6): it is published exactly when the change commits.
    */
   write(tx: Tx, event: { type: string; team_id: number; data: unknown }): Promise<void>;
+  /** {@link EventOutbox.write} for many events in one statement per thousand. */
+  writeAll(tx: Tx, events: readonly { type: string; team_id: number; data: unknown }[]): Promise<void>;
 }
 
 /** The one place this service writes events. */
@@ -14,6 +16,9 @@ export function createEventOutbox(): EventOutbox {
   return {
     async write(tx, event) {
       await writeEvent(tx, event);
+    },
+    async writeAll(tx, events) {
+      await writeEvents(tx, events);
     },
   };
 }

@@ -1,22 +1,31 @@
-import { NotFoundError, ValidationError } from '@firewatch/errors';
+import { ConflictError, NotFoundError, ValidationError } from '@firewatch/errors';
+import type { EventOutbox } from '../data/event-outbox.js';
 import type { TeamsRepository } from '../data/teams.repository.js';
 import type { Tx, UnitOfWork } from '../data/transaction.js';
 import type { UsersRepository } from '../data/users.repository.js';
 import { toTeamView, toUserResource } from './identity.resources.js';
-import { createTeamSchema, createUserSchema, type CreateTeamInput, type CreateUserInput } from './identity.schemas.js';
+import {
+  createTeamSchema, createUserSchema, updateUserSchema, type CreateTeamInput, type CreateUserInput, type UpdateUserInput,
+} from './identity.schemas.js';
 import { validateInput } from './input-validation.js';
 import { hashPassword } from './password-hasher.js';
+import { userEvent } from './user-events.js';
 
 export interface IdentityServiceDeps {
   teams: TeamsRepository;
   users: UsersRepository;
   uow: UnitOfWork;
+  /** Every user write records its `user.*` event in the write's transaction. */
+  outbox: EventOutbox;
 }
+
+/** Users per transaction when `announceUsers` re-sends them. */
+const ANNOUNCE_BATCH = 500;
 
 export type IdentityService = ReturnType<typeof createIdentityService>;
 
 /** Teams and users: created by the CLI now, by OAuth sign-up and admin screens later. */
-export function createIdentityService({ teams, users, uow }: IdentityServiceDeps) {
+export function createIdentityService({ teams, users, uow, outbox }: IdentityServiceDeps) {
   return {
     async createTeam(input: CreateTeamInput, tx?: Tx) {
       const { name } = validateInput(createTeamSchema, input);
@@ -53,9 +62,55 @@ export function createIdentityService({ teams, users, uow }: IdentityServiceDeps
           },
           t,
         );
+        await outbox.write(t, userEvent('created', row));
         return toUserResource(row);
       };
       return tx ? run(tx) : uow.run(run);
+    },
+
+    /** Changes a user of the team (another team's user is unknown); emits `user.updated`. */
+    async updateUser(teamId: number, userId: number, input: UpdateUserInput) {
+      const { password, ...changes } = validateInput(updateUserSchema, input);
+      const passwordHash = password ? await hashPassword(password) : undefined;
+      return uow.run(async (tx) => {
+        const row = await users.update(teamId, userId, { ...changes, ...(passwordHash ? { password_hash: passwordHash } : {}) }, tx);
+        if (!row) throw new NotFoundError(`No user ${userId} in team ${teamId}.`);
+        await outbox.write(tx, userEvent('updated', row));
+        return toUserResource(row);
+      });
+    },
+
+    /**
+     * Deletes a user of the team and emits `user.deleted` (on-call drops it from its
+     * rotations). Its personal API keys stop resolving; a live OAuth application's
+     * service user is refused, since deleting it would delete the application.
+     */
+    async deleteUser(teamId: number, userId: number) {
+      return uow.run(async (tx) => {
+        if (await users.heldByLiveApplication(userId, tx)) {
+          throw new ConflictError(`User ${userId} is the service user of a live OAuth application; revoke the application instead.`);
+        }
+        const row = await users.remove(teamId, userId, tx);
+        if (!row) throw new NotFoundError(`No user ${userId} in team ${teamId}.`);
+        await outbox.write(tx, userEvent('deleted', row));
+        return toUserResource(row);
+      });
+    },
+
+    /**
+     * Re-sends every user (of one team, or all) as `user.updated` with its current
+     * version: the backfill of read models made after the users (docs/decisions.md).
+     * Consumers that already hold a version ignore it. Returns how many were sent.
+     */
+    async announceUsers(teamId?: number) {
+      let sent = 0;
+      for (let after = 0; ;) {
+        const rows = await users.page(after, ANNOUNCE_BATCH, teamId);
+        if (!rows.length) return { announced: sent };
+        await uow.run((tx) => outbox.writeAll(tx, rows.map((row) => userEvent('updated', row))));
+        sent += rows.length;
+        after = rows[rows.length - 1].id;
+      }
     },
 
     async listUsers(teamId: number) {

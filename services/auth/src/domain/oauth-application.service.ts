@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@firewatch/errors';
+import type { EventOutbox } from '../data/event-outbox.js';
 import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
 import type { OAuthClientsStore } from '../data/oauth-clients.store.js';
 import type { UnitOfWork } from '../data/transaction.js';
@@ -14,12 +15,15 @@ import {
   type OAuthApplicationResource,
 } from './oauth-application.resource.js';
 import type { CreateOAuthApplicationInput, UpdateOAuthApplicationInput } from './oauth-application.schemas.js';
+import { userEvent } from './user-events.js';
 
 export interface OAuthApplicationServiceDeps {
   applications: OAuthApplicationsRepository;
   users: UsersRepository;
   clients: OAuthClientsStore;
   uow: UnitOfWork;
+  /** Records `user.created` for each application's service user. */
+  outbox: EventOutbox;
   /** Live applications one team may hold: each is its own rate-limit budget. Default 25. */
   maxLivePerTeam?: number;
   now?: () => Date;
@@ -28,7 +32,7 @@ export interface OAuthApplicationServiceDeps {
 export type OAuthApplicationService = ReturnType<typeof createOAuthApplicationService>;
 
 /** Client-credentials applications, shared by `/v1/oauth_applications` and the CLI. */
-export function createOAuthApplicationService({ applications, users, clients, uow, maxLivePerTeam = 25, now = () => new Date() }: OAuthApplicationServiceDeps) {
+export function createOAuthApplicationService({ applications, users, clients, uow, outbox, maxLivePerTeam = 25, now = () => new Date() }: OAuthApplicationServiceDeps) {
   return {
     /**
      * Creates the application, its service user in the team and its confidential
@@ -58,6 +62,7 @@ export function createOAuthApplicationService({ applications, users, clients, uo
           },
           tx,
         );
+        await outbox.write(tx, userEvent('created', serviceUser));
         await clients.put(
           clientId,
           protectClientPayload({

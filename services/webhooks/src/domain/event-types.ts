@@ -1,4 +1,4 @@
-import { EVENT_TYPES, isEventType } from '@firewatch/events';
+import { EVENT_TYPES, isEventType, isInternalEventType } from '@firewatch/events';
 
 export { isEventType };
 
@@ -10,8 +10,12 @@ export function eventTypeResources() {
   });
 }
 
-/** An endpoint receives an event when it lists its type, or lists none (all types). */
+/**
+ * An endpoint receives an event when it lists its type, or lists none (all types);
+ * never an internal one (users' emails and roles for other services' read models).
+ */
 export function subscribes(eventTypes: readonly string[], type: string): boolean {
+  if (isInternalEventType(type)) return false;
   return eventTypes.length === 0 || eventTypes.includes(type);
 }
 

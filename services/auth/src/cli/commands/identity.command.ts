@@ -1,5 +1,5 @@
 import type { Role } from '@firewatch/auth';
-import { parse, required, requiredInt, str } from '../cli-args.js';
+import { int, parse, required, requiredInt, str } from '../cli-args.js';
 import { userView, type Command } from './command.js';
 
 export const teamsCreateCommand: Command = {
@@ -52,5 +52,47 @@ export const usersListCommand: Command = {
   async run(args, { services }) {
     const p = parse(args, { 'team-id': { type: 'string' } });
     return (await services.identity.listUsers(requiredInt(p, 'team-id'))).map(userView);
+  },
+};
+
+export const usersUpdateCommand: Command = {
+  usage: 'users update --team-id N --id N [--email E] [--name N] [--role R] [--on-call-role R] [--password P]',
+  summary: 'Change a user (emits user.updated).',
+  async run(args, { services }) {
+    const p = parse(args, {
+      'team-id': { type: 'string' },
+      id: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      'on-call-role': { type: 'string' },
+      password: { type: 'string' },
+    });
+    const user = await services.identity.updateUser(requiredInt(p, 'team-id'), requiredInt(p, 'id'), {
+      email: str(p, 'email'),
+      name: str(p, 'name'),
+      role: str(p, 'role') as Role | undefined,
+      on_call_role: str(p, 'on-call-role') as Role | undefined,
+      password: str(p, 'password'),
+    });
+    return userView(user);
+  },
+};
+
+export const usersDeleteCommand: Command = {
+  usage: 'users delete --team-id N --id N',
+  summary: 'Delete a user (emits user.deleted; on-call removes it from its rotations).',
+  async run(args, { services }) {
+    const p = parse(args, { 'team-id': { type: 'string' }, id: { type: 'string' } });
+    return userView(await services.identity.deleteUser(requiredInt(p, 'team-id'), requiredInt(p, 'id')));
+  },
+};
+
+export const usersAnnounceCommand: Command = {
+  usage: 'users announce [--team-id N]',
+  summary: "Re-send every user (or one team's) as user.updated, to fill read models made later (on-call's).",
+  async run(args, { services }) {
+    const p = parse(args, { 'team-id': { type: 'string' } });
+    return services.identity.announceUsers(int(p, 'team-id'));
   },
 };

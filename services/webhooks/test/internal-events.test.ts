@@ -1,0 +1,17 @@
+import { INTERNAL_EVENT_TYPES } from '@firewatch/events';
+import { eventTypeResources, subscribes } from '../src/domain/event-types.js';
+
+describe('internal events and webhooks', () => {
+  it('are never delivered, even to an endpoint that takes every type', () => {
+    for (const type of INTERNAL_EVENT_TYPES) {
+      expect(subscribes([], type)).toBe(false);
+      expect(subscribes([type], type)).toBe(false);
+    }
+    expect(subscribes([], 'environment.created')).toBe(true);
+  });
+
+  it('are not listed at GET /v1/webhooks/event_types', () => {
+    const names = eventTypeResources().map((r) => r.id);
+    for (const type of INTERNAL_EVENT_TYPES) expect(names).not.toContain(type);
+  });
+});
