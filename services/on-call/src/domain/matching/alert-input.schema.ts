@@ -4,6 +4,8 @@ import { MAX_REGEX_INPUT_LENGTH } from './safe-regex.js';
 
 /** Largest payload an evaluated alert may carry, as JSON text. */
 export const MAX_PAYLOAD_BYTES = 131_072;
+/** Deepest nesting of objects and arrays in that payload. */
+export const MAX_PAYLOAD_DEPTH = 64;
 
 const text = z.string().max(10_000).nullable().optional();
 const recordId = z.uuid().nullable().optional();
@@ -28,6 +30,23 @@ export const alertInputSchema = z.strictObject({
   fields: z.record(z.string().min(1).max(255), z.string().max(MAX_REGEX_INPUT_LENGTH).nullable())
     .refine((f) => Object.keys(f).length <= 100, 'holds at most 100 fields')
     .nullable().optional(),
-  payload: z.json().optional()
-    .refine((p) => p === undefined || Buffer.byteLength(JSON.stringify(p)) <= MAX_PAYLOAD_BYTES, `is larger than ${MAX_PAYLOAD_BYTES} bytes of JSON`),
+  // Depth first, without recursion: z.json() and JSON.stringify recurse, and a 1 MB body of
+  // nested arrays would otherwise overflow the stack (a 500 instead of a 422).
+  payload: z.unknown()
+    .refine((p) => depthWithin(p, MAX_PAYLOAD_DEPTH), { message: `nests deeper than ${MAX_PAYLOAD_DEPTH} levels`, abort: true })
+    .pipe(z.json())
+    .refine((p) => Buffer.byteLength(JSON.stringify(p)) <= MAX_PAYLOAD_BYTES, `is larger than ${MAX_PAYLOAD_BYTES} bytes of JSON`)
+    .optional(),
 }) satisfies z.ZodType<AlertInput>;
+
+/** Whether no object or array in `value` lies deeper than `max` levels (iteratively). */
+function depthWithin(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= max) return false;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return true;
+}

@@ -9,5 +9,5 @@ export { evaluateCondition, evaluateConditions } from './condition-evaluator.js'
 export { evaluationOrder, selectRule, type RankedRule, type RuleSelection, type RuleVerdict } from './rule-selector.js';
 export { GROUP_VOCABULARY, RETRIGGER_VOCABULARY, operatorsFor, type Vocabulary } from './vocabulary.js';
 export { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
-export { alertInputSchema, MAX_PAYLOAD_BYTES } from './alert-input.schema.js';
+export { alertInputSchema, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './alert-input.schema.js';
 export { regexIssue, MAX_PATTERN_LENGTH, MAX_REGEX_INPUT_LENGTH } from './safe-regex.js';
