@@ -20,7 +20,7 @@ export interface CommunicationsAppDeps {
 
 /** The communications service: types, stages and templates (with previews), all kit declarations. */
 export function createCommunicationsApp(deps: CommunicationsAppDeps): Express {
-  const resourceDeps: CommunicationsDeps = { communications: createCommunicationsRepository() };
+  const resourceDeps: CommunicationsDeps = { communications: createCommunicationsRepository(deps.knex) };
   const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps, declarations: resources }));
   return createServiceApp({
     logger: deps.logger,

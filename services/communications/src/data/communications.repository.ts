@@ -3,8 +3,8 @@ import type { CommunicationsStore, Named } from '../domain/communications.deps.j
 
 const named = (rows: unknown[]): Named[] => (rows as { id: string; name: string }[]).map((r) => ({ id: String(r.id), name: r.name }));
 
-/** The cross-resource reads of the communications declarations. */
-export function createCommunicationsRepository(): CommunicationsStore {
+/** The cross-resource reads of the communications declarations; `knex` serves reads outside a transaction. */
+export function createCommunicationsRepository(knex: Knex): CommunicationsStore {
   return {
     async nextPosition(tx: Knex.Transaction, table, teamId) {
       const [{ max }] = (await tx(table).where('team_id', teamId).max({ max: 'position' })) as { max: number | null }[];
@@ -13,6 +13,11 @@ export function createCommunicationsRepository(): CommunicationsStore {
     async held(tx: Knex.Transaction, table, teamId, ids) {
       if (!ids.length) return [];
       return named(await tx(table).where('team_id', teamId).whereIn('id', [...ids]).forKeyShare().select('id', 'name'));
+    },
+    async namesOf(tx: Knex.Transaction | undefined, table, ids) {
+      if (!ids.length) return new Map();
+      const rows = (await (tx ?? knex)(table).whereIn('id', [...ids]).select('id', 'name')) as { id: string; name: string }[];
+      return new Map(rows.map((r) => [String(r.id), r.name]));
     },
     async templatesOfType(tx: Knex.Transaction, teamId, typeId) {
       return named(await tx('communications_templates').where({ team_id: teamId, communication_type_id: typeId }).orderBy('name').select('id', 'name'));

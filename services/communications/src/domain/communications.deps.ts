@@ -18,6 +18,8 @@ export interface CommunicationsStore {
    * transaction ends, so a delete of it waits and then sees the template that uses it.
    */
   held(tx: Transaction, table: 'communications_types' | 'communications_stages', teamId: number, ids: readonly string[]): Promise<Named[]>;
+  /** Names of the types or stages with these ids (any team: the ids come from the team's own rows), by id. */
+  namesOf(tx: Transaction | undefined, table: 'communications_types' | 'communications_stages', ids: readonly string[]): Promise<Map<string, string>>;
   /** The team's templates of this type. */
   templatesOfType(tx: Transaction, teamId: number, typeId: string): Promise<Named[]>;
   /** The team's templates with content for this stage. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
+import { defineResource, type HookContext, type Row, type Transaction } from '@firewatch/resource-kit';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { CommunicationsDeps } from '../communications.deps.js';
 import { fields, listFilters, listSorts, positioned } from './communications.fields.js';
@@ -32,15 +32,32 @@ async function templateIssues(attributes: Row, ctx: HookContext<CommunicationsDe
   return issues;
 }
 
+/** The names responses show (spec 2.17's type, stage and template objects), read live so a rename shows at once. */
+async function withNames(rows: Row[], { tx, deps }: { tx: Transaction | undefined; deps: CommunicationsDeps }): Promise<void> {
+  const stagesOf = (row: Row) => (row.communication_template_stages as Row[] | undefined) ?? [];
+  const typeIds = [...new Set(rows.map((r) => String(r.communication_type_id)))];
+  const stageIds = [...new Set(rows.flatMap((r) => stagesOf(r).map((s) => String(s.communication_stage_id))))];
+  const [types, stages] = await Promise.all([
+    deps.communications.namesOf(tx, 'communications_types', typeIds),
+    deps.communications.namesOf(tx, 'communications_stages', stageIds),
+  ]);
+  for (const row of rows) {
+    row.communication_type_name = types.get(String(row.communication_type_id)) ?? null;
+    for (const stage of stagesOf(row)) {
+      stage.communication_stage_name = stages.get(String(stage.communication_stage_id)) ?? null;
+      stage.communication_template_name = row.name;
+    }
+  }
+}
+
 /**
  * Communications templates (spec 2.17, FAMILIES 4.15): a type, and per stage the email
- * subject and body, chat and SMS contents, each Liquid checked when written. Reads go
- * through `communications_templates_view`, which adds the names the response shows.
+ * subject and body, chat and SMS contents, each Liquid checked when written.
  */
 export const communicationsTemplates = defineResource<CommunicationsDeps>({
   type: 'communications_templates',
   path: '/v1/communications/templates',
-  table: 'communications_templates_view',
+  table: 'communications_templates',
   event: 'communications_template',
   permission: { scope: null, side: 'ir' },
   summary: { singular: 'communications template', plural: 'communications templates' },
@@ -53,7 +70,7 @@ export const communicationsTemplates = defineResource<CommunicationsDeps>({
   },
   children: {
     communication_template_stages: {
-      table: 'communications_template_stages_view',
+      table: 'communications_template_stages',
       key: 'communications_template_id',
       mode: 'by_id',
       columns: ['communication_stage_id', 'email_subject', 'email_body', 'chat_content', 'sms_content'],
@@ -71,6 +88,7 @@ export const communicationsTemplates = defineResource<CommunicationsDeps>({
     communications_templates_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications template with this name already exists.' },
   },
   validate: templateIssues,
+  expand: withNames,
   toColumns: positioned('communications_templates'),
   actions: [previewAction],
 });
