@@ -1,0 +1,4 @@
+export * from './shift.types.js';
+export { computeShifts, compareShifts, shiftWindow, type ShiftQuery } from './shift-engine.js';
+export { activeWeekOf, type ActiveSettings } from './active-time.js';
+export { isClock, isTimeZone } from './local-time.js';

@@ -1,0 +1,60 @@
+/** Day codes of the reference: Sunday through Saturday (R = Thursday, U = Saturday). */
+export type DayCode = 'S' | 'M' | 'T' | 'W' | 'R' | 'F' | 'U';
+export const DAY_CODES: readonly DayCode[] = ['S', 'M', 'T', 'W', 'R', 'F', 'U'];
+
+export type RotationType = 'daily' | 'weekly' | 'biweekly' | 'monthly' | 'custom';
+
+/** A local time window of one day, `HH:MM[:SS]`; an end at or before the start runs into the next day. */
+export interface TimeWindow {
+  start_time: string;
+  end_time: string;
+}
+
+/** The windows in which a rotation is active, by day of the week; a missing day is inactive. */
+export type ActiveWeek = Partial<Record<DayCode, readonly TimeWindow[]>>;
+
+/** A rotation as the engine needs it; instants are epoch milliseconds. */
+export interface RotationSpec {
+  id: string;
+  schedule_id: string;
+  /** Lower positions win where rotations of one schedule overlap. */
+  position: number;
+  type: RotationType;
+  /** Local `HH:MM[:SS]` of the handoff (custom hourly: the time its hours count from). */
+  handoff_time: string;
+  /** Weekly/biweekly: a day code; monthly: first_day_of_month or last_day_of_month. */
+  handoff_day?: string | null;
+  shift_length?: number | null;
+  shift_length_unit?: 'hours' | 'days' | 'weeks' | null;
+  /** IANA name; handoffs and active times are wall-clock times there. */
+  time_zone: string;
+  /** Members take turns from here: the rotation's start_time (or, without one, its creation). */
+  starts_at: number;
+  ends_at: number | null;
+  /** Ordered user ids; null for a member that no longer exists (its turns stay, unassigned). */
+  members: readonly (number | null)[];
+  /** null: active all the time. */
+  active: ActiveWeek | null;
+}
+
+export interface OverrideSpec {
+  id: string;
+  schedule_id: string;
+  starts_at: number;
+  ends_at: number;
+  user_id: number | null;
+  /** Of two overlapping overrides the later-created wins. */
+  created_at?: number;
+}
+
+/** A final shift: who is on call in a schedule from starts_at until ends_at. */
+export interface Shift {
+  id: string;
+  schedule_id: string;
+  rotation_id: string | null;
+  override_id: string | null;
+  user_id: number | null;
+  starts_at: number;
+  ends_at: number;
+  is_override: boolean;
+}
