@@ -1,7 +1,7 @@
 import { GROUP_CONDITION_TYPES, PROPERTY_FIELD_TYPES } from './alert-groups.conditions.js';
 
-/** Most alert groups one team holds: the reference lists them unpaged, so one answer must carry them all. */
-export const MAX_ALERT_GROUPS = 200;
+/** Most alert groups one team holds: the reference lists them unpaged, so one answer (a page of at most 100, the security review's bound) carries them all. */
+export const MAX_ALERT_GROUPS = 100;
 /** A group stays open to new alerts at most a week. */
 export const MAX_TIME_WINDOW_MINUTES = 10_080;
 
