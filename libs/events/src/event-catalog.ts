@@ -31,6 +31,8 @@ const CRUD_RESOURCES = [
   'schedule',
   'schedule_rotation',
   'schedule_rotation_active_day',
+  'schedule_rotation_user',
+  'override_shift',
   'shift_override',
   'webhooks_endpoint',
   'api_key',

@@ -16,8 +16,8 @@ describe('event catalog', () => {
       'incident_event.updated', 'environment.created', 'schedule_rotation_active_day.deleted',
       'webhooks_endpoint.updated', 'api_key.deleted', 'alert_retrigger_rule.created', 'form_set.created', 'alert_urgency.deleted', 'communications_stage.updated',
     ]));
-    // 8 incident types + 26 resources × 3.
-    expect(EVENT_TYPES).toHaveLength(8 + 26 * 3);
+    // 8 incident types + 28 resources × 3.
+    expect(EVENT_TYPES).toHaveLength(8 + 28 * 3);
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
     expect(Object.isFrozen(EVENT_TYPES)).toBe(true);
   });
