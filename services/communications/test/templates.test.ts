@@ -149,6 +149,26 @@ describe('communications templates', () => {
     expect((await patchAs({ [STAGES]: [{ communication_stage_id: investigating, sms_content: 'ok' }] })).status).toBe(200);
   });
 
+  it('never leaves a template without its type or stage when creates race deletes (no 5xx)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const type = (await create('types', { name: `Racing ${round}`, color: null })).body.data.id;
+      const stage = (await create('stages', { name: `Racing stage ${round}` })).body.data.id;
+      const results = await Promise.all([
+        ...Array.from({ length: 4 }, (_, i) => create('templates', { name: `Race ${round}-${i}`, communication_type_id: type, [STAGES]: [{ communication_stage_id: stage }] })),
+        call('DELETE', `/v1/communications/types/${type}`),
+        call('DELETE', `/v1/communications/stages/${stage}`),
+      ]);
+      expect(results.map((r) => r.status).filter((s) => ![200, 201, 422].includes(s))).toEqual([]);
+      const orphans = await h.db.knex('communications_templates as t')
+        .leftJoin('communications_types as c', 'c.id', 't.communication_type_id').whereNull('c.id').count({ n: '*' });
+      expect(Number(orphans[0].n)).toBe(0);
+      const made = results.slice(0, 4).filter((r) => r.status === 201).length;
+      // A delete succeeded only if no template was made with what it deleted.
+      if (results[4].status === 200) expect(made).toBe(0);
+      if (results[5].status === 200) expect(made).toBe(0);
+    }
+  });
+
   it('refuses to delete a type or stage in use with 422 naming the templates', async () => {
     const type = (await create('types', { name: 'Used', color: null })).body.data.id;
     const stage = (await create('stages', { name: 'Used stage' })).body.data.id;
