@@ -1,4 +1,5 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
+import type { UsersDeps } from './users/users-deps.js';
 
 /**
  * What on-call's declarations receive as `ctx.deps`: data-layer functions, so that the
@@ -15,6 +16,8 @@ export interface OnCallResourceDeps {
   };
   /** The records whose conditions name an alert urgency, by JSON:API type (`alert_groups`: [{id, name}]). */
   urgencyUses(tx: Transaction, teamId: number, urgencyId: string): Promise<Record<string, { id: string; name: string }[]>>;
+  /** The team's users, from the read model of auth's `user.*` events (users-deps.ts). */
+  users: UsersDeps;
 }
 
 export type { Row };
