@@ -49,9 +49,10 @@ function explained(conditions: StoredGroupCondition[], e: ConditionExplanation) 
 
 /**
  * `POST /v1/alert_groups/evaluate`: the group an alert would join, and why. Groups are
- * tried oldest first (each is judged, so the answer shows them all), among those whose targets include the alert's (or that have none);
+ * tried oldest first among those whose targets include the alert's (or that have none);
  * the first whose conditions the alert meets (all or any, `condition_type`) takes it.
- * Nothing is stored: an operator tests groups before alerts arrive.
+ * Every group is judged, so the answer explains them all. Nothing is stored: an
+ * operator tests groups before alerts arrive.
  */
 export const alertGroupEvaluateAction = defineAction<OnCallResourceDeps, z.infer<typeof body>>({
   name: 'evaluate',

@@ -67,10 +67,11 @@ export function applyLegacy(conditions: readonly StoredGroupCondition[], legacy:
   return out;
 }
 
-type ConditionRow = Record<string, unknown> & Pick<StoredGroupCondition, 'property_field_type' | 'property_field_condition_type' | 'property_field_name'>;
+type ConditionRow = Pick<StoredGroupCondition, 'property_field_type' | 'property_field_condition_type' | 'property_field_name'>;
 
-/** The legacy attributes as responses report them, read off the stored conditions. */
-export function legacyOf(conditions: readonly ConditionRow[]) {
+/** The legacy attributes as responses report them, read off the stored conditions (rows, as loaded). */
+export function legacyOf(rows: unknown) {
+  const conditions = (Array.isArray(rows) ? rows : []) as ConditionRow[];
   return {
     group_by_alert_title: conditions.some((c) => isSameAlert(c, ...TITLE)),
     group_by_alert_urgency: conditions.some((c) => isSameAlert(c, ...URGENCY)),

@@ -63,9 +63,9 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
   attributeSchemas: alertGroupSchemas,
   jsonColumns: ['targets'],
   computed: {
-    group_by_alert_title: (row) => legacyOf(row.conditions as never).group_by_alert_title,
-    group_by_alert_urgency: (row) => legacyOf(row.conditions as never).group_by_alert_urgency,
-    attributes: (row) => legacyOf(row.conditions as never).attributes,
+    group_by_alert_title: (row) => legacyOf(row.conditions).group_by_alert_title,
+    group_by_alert_urgency: (row) => legacyOf(row.conditions).group_by_alert_urgency,
+    attributes: (row) => legacyOf(row.conditions).attributes,
     // Deleted groups are gone; the reference requires the attribute.
     deleted_at: () => null,
   },
