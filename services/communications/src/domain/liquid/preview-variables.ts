@@ -1,4 +1,5 @@
 /** What a preview's variables may be: the bounds keep the check and the render cheap. */
+/** `depth`: objects and arrays within one another, the variables object included. */
 export const VARIABLE_LIMITS = { depth: 16, bytes: 64 * 1024 } as const;
 
 /**
@@ -11,8 +12,9 @@ export function variablesProblem(variables: unknown): string | undefined {
   let bytes = 0;
   while (pending.length) {
     const [value, depth] = pending.pop()!;
-    if (depth > VARIABLE_LIMITS.depth) return `must nest at most ${VARIABLE_LIMITS.depth} levels deep`;
     if (value !== null && typeof value === 'object') {
+      // The variables object itself is the first level.
+      if (depth >= VARIABLE_LIMITS.depth) return `must nest at most ${VARIABLE_LIMITS.depth} levels deep`;
       const entries = Array.isArray(value) ? value.map((v) => ['', v] as const) : Object.entries(value);
       for (const [key, v] of entries) {
         bytes += key.length + 4;
