@@ -3,6 +3,7 @@ import { outboxMigration } from '@firewatch/events';
 import * as alertUrgencies from './20261123-0001-alert-urgencies.js';
 import * as alertGroups from './20261123-0002-alert-groups.js';
 import * as alertRetriggerRules from './20261123-0020-alert-retrigger-rules.js';
+import * as schedules from './20261123-0040-schedules.js';
 import * as users from './20261123-0060-users.js';
 
 /**
@@ -14,5 +15,6 @@ export const migrations: Migrations = {
   '20261123-0001-alert-urgencies': alertUrgencies,
   '20261123-0002-alert-groups': alertGroups,
   '20261123-0020-alert-retrigger-rules': alertRetriggerRules,
+  '20261123-0040-schedules': schedules,
   '20261123-0060-users': users,
 };

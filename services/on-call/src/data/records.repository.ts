@@ -1,11 +1,13 @@
 import type { Transaction } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../domain/on-call-deps.js';
 import { createUsersRepository } from './users.repository.js';
+import { createSchedulingRepository } from './scheduling.repository.js';
 
 /** The queries on-call's declarations need beyond the kit's own: positions and id look-ups. */
 export function createRecordsRepository(): OnCallResourceDeps {
   return {
     users: createUsersRepository(),
+    scheduling: createSchedulingRepository(),
     positions: {
       async next(tx: Transaction, table: string, teamId: number) {
         const row = await tx(table).where({ team_id: teamId }).max<{ max: number | null }>('position as max').first();

@@ -1,5 +1,6 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import type { UsersDeps } from './users/users-deps.js';
+import type { SchedulingDeps } from './scheduling-deps.js';
 
 /**
  * What on-call's declarations receive as `ctx.deps`: data-layer functions, so that the
@@ -18,6 +19,7 @@ export interface OnCallResourceDeps {
   urgencyUses(tx: Transaction, teamId: number, urgencyId: string): Promise<Record<string, { id: string; name: string }[]>>;
   /** The team's users, from the read model of auth's `user.*` events (users-deps.ts). */
   users: UsersDeps;
+  scheduling: SchedulingDeps;
 }
 
 export type { Row };

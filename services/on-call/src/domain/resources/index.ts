@@ -2,6 +2,11 @@ import type { AnyResourceDefinition } from '@firewatch/resource-kit';
 import { alertGroups } from './alert-groups.resource.js';
 import { alertRetriggerRules } from './alert-retrigger-rules.resource.js';
 import { alertUrgencies } from './alert-urgencies.resource.js';
+import { overrideShifts } from './override-shifts.resource.js';
+import { scheduleRotationActiveDays } from './schedule-rotation-active-days.resource.js';
+import { scheduleRotationUsers } from './schedule-rotation-users.resource.js';
+import { scheduleRotations } from './schedule-rotations.resource.js';
+import { schedules } from './schedules.resource.js';
 
 /** Every resource on-call serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [alertUrgencies, alertGroups, alertRetriggerRules];
+export const resources: AnyResourceDefinition[] = [alertUrgencies, alertGroups, alertRetriggerRules, schedules, scheduleRotations, scheduleRotationUsers, scheduleRotationActiveDays, overrideShifts];

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { defineResource } from '@firewatch/resource-kit';
+import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { teamUserIssues } from './team-users.check.js';
+
+/** auth's user ids are positive integers (the reference's owner_user_id is an integer). */
+export const userId = z.number().int().min(1).max(2_147_483_647);
+
+const writable = {
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(10_000).nullable(),
+  all_time_coverage: z.boolean().nullable().transform((v) => v ?? false),
+  owner_user_id: userId,
+  owner_group_ids: z.array(z.string().min(1).max(255)).max(100).nullable().transform((v) => [...new Set(v ?? [])]),
+};
+
+/**
+ * Schedules (issue 12, the reference's schedules): who is on call, built from rotations
+ * (`/v1/schedules/{schedule_id}/schedule_rotations`) and override shifts. The owner is a
+ * user of the team; a group-scoped key sees only the schedules its groups own, and with
+ * them their rotations, members, active days and overrides. Deleting a schedule deletes
+ * those too, each announced with its own `.deleted` event.
+ */
+export const schedules = defineResource<OnCallResourceDeps>({
+  type: 'schedules',
+  path: '/v1/schedules',
+  table: 'schedules',
+  event: 'schedule',
+  permission: { scope: 'oc.schedules', side: 'oc' },
+  summary: { singular: 'schedule', plural: 'schedules' },
+  create: z.strictObject(writable).partial().required({ name: true, owner_user_id: true }),
+  update: z.strictObject(writable).partial(),
+  attributes: ['name', 'description', 'all_time_coverage', 'owner_group_ids', 'owner_user_id'],
+  jsonColumns: ['owner_group_ids'],
+  ownerGroups: { column: 'owner_group_ids' },
+  attributeSchemas: {
+    all_time_coverage: { type: 'boolean' },
+    owner_group_ids: { type: 'array', items: { type: 'string' } },
+  },
+  filters: {
+    search: { kind: 'search', columns: ['name', 'description'] },
+    name: 'string',
+    created_at: 'date',
+  },
+  sorts: ['name', 'created_at', 'updated_at'],
+  defaultSort: [{ field: 'created_at', direction: 'asc' }],
+  updateMethods: ['put'],
+  cascades: [{ type: 'schedule_rotations', column: 'schedule_id' }, { type: 'shifts', column: 'schedule_id' }],
+  validate: (attributes, ctx) => teamUserIssues(ctx, { owner_user_id: attributes.owner_user_id }),
+  defaults: (attributes) => ({ description: null, all_time_coverage: false, owner_group_ids: [], ...attributes }),
+});
