@@ -37,10 +37,9 @@ async function withNames(rows: Row[], { tx, deps }: { tx: Transaction | undefine
   const stagesOf = (row: Row) => (row.communication_template_stages as Row[] | undefined) ?? [];
   const typeIds = [...new Set(rows.map((r) => String(r.communication_type_id)))];
   const stageIds = [...new Set(rows.flatMap((r) => stagesOf(r).map((s) => String(s.communication_stage_id))))];
-  const [types, stages] = await Promise.all([
-    deps.communications.namesOf(tx, 'communications_types', typeIds),
-    deps.communications.namesOf(tx, 'communications_stages', stageIds),
-  ]);
+  // One after the other: inside a transaction both run on its one connection anyway.
+  const types = await deps.communications.namesOf(tx, 'communications_types', typeIds);
+  const stages = await deps.communications.namesOf(tx, 'communications_stages', stageIds);
   for (const row of rows) {
     row.communication_type_name = types.get(String(row.communication_type_id)) ?? null;
     for (const stage of stagesOf(row)) {
