@@ -114,6 +114,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   };
   // Each system gets its own dispatcher queue: every system publishes to the one firewatch.events exchange.
   const webhookQueue = `webhook-dispatcher${suffix}`;
+  // And its own on-call users queue (auth's user.* events), deleted with the system.
+  const usersQueue = `on-call.users${suffix}`;
   const env: Record<string, Record<string, string>> = {
     auth: {
       ...common, PORT: String(authPort), DATABASE_URL: dbUrl[databases.auth], ISSUER_URL: `http://127.0.0.1:${authPort}`,
@@ -123,7 +125,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       OAUTH_REFRESH_GRACE_SECONDS: '2',
     },
     'incident-config': { ...common, PORT: String(icPort), DATABASE_URL: dbUrl[databases.ic] },
-    'on-call': { ...common, PORT: String(ocPort), DATABASE_URL: dbUrl[databases.oc] },
+    'on-call': { ...common, PORT: String(ocPort), DATABASE_URL: dbUrl[databases.oc], USERS_QUEUE: usersQueue },
     communications: { ...common, PORT: String(cmPort), DATABASE_URL: dbUrl[databases.cm] },
   };
   const procs: { name: string; entry: string; env: Record<string, string>; port: number }[] = [
@@ -180,6 +182,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     }
     await client.end();
     if (options.webhooks) await deleteQueues(process.env.TEST_AMQP_URL!, [webhookQueue, `${webhookQueue}.dead`]);
+    await deleteQueues(process.env.TEST_AMQP_URL!, [usersQueue, `${usersQueue}.dead`]);
   };
   const startOne = async (p: (typeof procs)[number]) => {
     const output: string[] = [];

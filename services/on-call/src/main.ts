@@ -5,6 +5,8 @@ import { runService } from '@firewatch/http';
 import { migrations } from '../migrations/index.js';
 import { createOnCallApp } from './app.js';
 import { configSchema } from './config.js';
+import { usersReadModelEmpty } from './data/users.repository.js';
+import { createUserEventsConsumer } from './queue/user-events.consumer.js';
 
 await runService({
   name: 'on-call',
@@ -13,6 +15,9 @@ await runService({
     const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
     const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger });
     await relay.start();
+    const users = createUserEventsConsumer({ knex, amqpUrl: config.AMQP_URL, logger, queue: config.USERS_QUEUE });
+    await users.start();
+    if (await usersReadModelEmpty(knex)) logger.info('no users known yet: users made before on-call first ran arrive after `firewatch users announce` (docs/on-call.md)');
     const app = createOnCallApp({
       knex,
       logger,
@@ -20,12 +25,13 @@ await runService({
       bodyLimit: config.BODY_LIMIT,
       readiness: {
         database: () => knex.raw('select 1'),
-        broker: async () => { if (!relay.stats.connected) throw new Error('broker not connected'); },
+        broker: async () => { if (!relay.stats.connected || !users.connected) throw new Error('broker not connected'); },
       },
     });
     return {
       app,
       async stop() {
+        await users.stop();
         await relay.stop();
         await knex.destroy();
       },

@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+import { createAmqpConsumer, type AmqpConsumer } from '@firewatch/events';
+import type { Logger } from '@firewatch/logger';
+import { createUserSyncStore } from '../data/users.repository.js';
+import { createUserSync } from '../domain/users/user-sync.js';
+
+export interface UserEventsConsumerOptions {
+  knex: Knex;
+  amqpUrl: string;
+  logger: Logger;
+  /** Durable quorum queue of this service's user events (one per deployment, shared by replicas). */
+  queue: string;
+  /** Defaults to `firewatch.events` (tests use their own). */
+  exchange?: string;
+  prefetch?: number;
+}
+
+/**
+ * Feeds the users read model from auth's `user.*` events. Replicas share the queue;
+ * each event is applied once or, redelivered, changes nothing (versions decide).
+ */
+export function createUserEventsConsumer(opts: UserEventsConsumerOptions): AmqpConsumer {
+  const sync = createUserSync({ store: createUserSyncStore(opts.knex), logger: opts.logger });
+  return createAmqpConsumer({
+    amqpUrl: opts.amqpUrl,
+    logger: opts.logger,
+    queue: opts.queue,
+    exchange: opts.exchange,
+    bindings: ['user.*'],
+    prefetch: opts.prefetch ?? 10,
+    handler: async (envelope) => { await sync.handle(envelope); },
+  });
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import amqp, { type Channel, type ChannelModel } from 'amqplib';
+import type { AmqpConsumer } from '@firewatch/events';
+import { createLogger } from '@firewatch/logger';
+import { createUsersRepository } from '../src/data/users.repository.js';
+import { createUserEventsConsumer } from '../src/queue/user-events.consumer.js';
+import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
+import { seedUsers } from './support/users.fixture.js';
+
+const AMQP = process.env.TEST_AMQP_URL!;
+const TEAM = 1;
+let h: OnCallHarness;
+let consumer: AmqpConsumer;
+let conn: ChannelModel;
+let ch: Channel;
+const exchange = `test.users.${randomUUID()}`;
+const queue = `test.on-call.users.${randomUUID()}`;
+let knex: Knex;
+
+beforeAll(async () => {
+  h = await startOnCall({ eventPattern: 'schedule_rotation_user.*' });
+  knex = h.db.knex as Knex;
+  conn = await amqp.connect(AMQP);
+  ch = await conn.createChannel();
+  await ch.assertExchange(exchange, 'topic', { durable: true });
+  consumer = createUserEventsConsumer({ knex, amqpUrl: AMQP, logger: createLogger({ service: 'test', level: 'silent' }), queue, exchange });
+  await consumer.start();
+});
+afterAll(async () => {
+  await consumer?.stop();
+  for (const q of [queue, `${queue}.dead`]) await ch?.deleteQueue(q).catch(() => undefined);
+  await ch?.deleteExchange(exchange).catch(() => undefined);
+  await conn?.close().catch(() => undefined);
+  await h?.close();
+});
+
+let clock = Date.parse('2026-11-23T10:00:00Z');
+
+/** An event as auth writes it (services/auth/src/domain/user-events.ts). */
+function userEvent(action: 'created' | 'updated' | 'deleted', id: number, version: number, attributes: Record<string, unknown> = {}, team = TEAM) {
+  clock += 1000;
+  return {
+    id: randomUUID(),
+    type: `user.${action}`,
+    occurred_at: new Date(clock).toISOString(),
+    team_id: team,
+    data: {
+      id: String(id),
+      type: 'users',
+      attributes: { email: `u${id}@one.test`, name: `User ${id}`, role: 'user', on_call_role: 'user', team_id: team, is_service_account: false, ...attributes },
+      meta: { version },
+    },
+  };
+}
+
+function publish(event: { type: string } & Record<string, unknown>) {
+  ch.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: String(event.id) });
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const row = (id: number) => knex('users').where({ user_id: id }).first();
+
+describe('users read model fed by user.* events', () => {
+  it('applies created and updated; a duplicate or an older event changes nothing', async () => {
+    const created = userEvent('created', 101, 1, { name: 'Ana' });
+    publish(created);
+    await until(() => row(101), (r) => r?.name === 'Ana');
+    publish(userEvent('updated', 101, 3, { name: 'Ana Lima', email: 'ana@one.test' }));
+    publish(userEvent('updated', 101, 2, { name: 'Stale name' }));
+    publish(created);
+    // A marker published after them: once it is in, the earlier ones were handled (one queue, in order).
+    publish(userEvent('created', 102, 1));
+    await until(() => row(102), Boolean);
+    await until(() => row(101), (r) => r?.version === 3);
+    expect(await row(101)).toMatchObject({ team_id: TEAM, name: 'Ana Lima', email: 'ana@one.test', version: 3, deleted_at: null });
+    const users = createUsersRepository();
+    const live = await knex.transaction((tx) => users.existing(tx, TEAM, [101, 102, 999]));
+    expect([...live].sort()).toEqual([101, 102]);
+    expect(await knex.transaction((tx) => users.existing(tx, TEAM + 1, [101]))).toEqual(new Set());
+  });
+
+  it('a deletion that overtakes the creation leaves a tombstone that the late creation does not revive', async () => {
+    publish(userEvent('deleted', 103, 2, { name: 'Gone' }));
+    await until(() => row(103), (r) => r?.deleted_at != null);
+    publish(userEvent('created', 103, 1, { name: 'Gone' }));
+    publish(userEvent('created', 104, 1));
+    await until(() => row(104), Boolean);
+    expect(await row(103)).toMatchObject({ version: 2, deleted_at: expect.any(Date) });
+    const users = createUsersRepository();
+    expect(await knex.transaction((tx) => users.existing(tx, TEAM, [103]))).toEqual(new Set());
+    const summaries = await knex.transaction((tx) => users.summaries(tx, TEAM, [103, 104, 999]));
+    expect(summaries.get(103)).toEqual({ id: 103, name: 'Gone', email: 'u103@one.test', deleted: true });
+    expect(summaries.get(104)).toMatchObject({ deleted: false });
+    expect(summaries.has(999)).toBe(false);
+  });
+
+  it('drops a malformed event and goes on with the next', async () => {
+    const bad = userEvent('created', 105, 1);
+    delete (bad.data as { meta?: unknown }).meta;
+    publish(bad);
+    publish(userEvent('created', 106, 1));
+    await until(() => row(106), Boolean);
+    expect(await row(105)).toBeUndefined();
+  });
+
+  it("a deleted user leaves every rotation it was in, each removal with its event, once", async () => {
+    await seedUsers(knex, [{ team_id: TEAM, user_id: 1 }, { team_id: TEAM, user_id: 110, name: 'Bo' }, { team_id: TEAM, user_id: 111 }]);
+    const schedule = await h.create('schedules', { name: 'Primary', owner_user_id: 1 });
+    expect(schedule.status).toBe(201);
+    const rotation = (n: string) => h.call('POST', `/v1/schedules/${schedule.body.data.id}/schedule_rotations`, {
+      body: { data: { type: 'schedule_rotations', attributes: { name: n, schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' } } } },
+    });
+    const rotations = [await rotation('Day'), await rotation('Backup')];
+    expect(rotations.map((r) => r.status)).toEqual([201, 201]);
+    const member = (rotationId: string, userId: number) => h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, {
+      body: { data: { type: 'schedule_rotation_users', attributes: { user_id: userId } } },
+    });
+    const bo = [await member(rotations[0].body.data.id, 110), await member(rotations[1].body.data.id, 110)];
+    const other = await member(rotations[0].body.data.id, 111);
+    expect([...bo, other].map((r) => r.status)).toEqual([201, 201, 201]);
+
+    const deletion = userEvent('deleted', 110, 2, { name: 'Bo' });
+    publish(deletion);
+    await h.events!.waitFor((events) => events.filter((e) => e.routingKey === 'schedule_rotation_user.deleted').length === 2);
+    const removed = h.events!.events.filter((e) => e.routingKey === 'schedule_rotation_user.deleted');
+    expect(removed.map((e) => (e.body.data as { id: string }).id).sort()).toEqual(bo.map((r) => r.body.data.id).sort());
+    expect(removed[0].body).toMatchObject({ team_id: TEAM, data: { type: 'schedule_rotation_users', attributes: { user_id: 110 } } });
+    for (const r of bo) expect((await h.call('GET', `/v1/schedule_rotation_users/${r.body.data.id}`)).status).toBe(404);
+    expect((await h.call('GET', `/v1/schedule_rotation_users/${other.body.data.id}`)).status).toBe(200);
+
+    // Redelivered: nothing more is removed or announced; and the user can no longer join a rotation.
+    publish(deletion);
+    publish(userEvent('created', 112, 1));
+    await until(() => row(112), Boolean);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.events!.events.filter((e) => e.routingKey === 'schedule_rotation_user.deleted')).toHaveLength(2);
+    const again = await member(rotations[1].body.data.id, 110);
+    expect(again.status).toBe(422);
+    expect(again.body.errors[0].source.pointer).toBe('/data/attributes/user_id');
+  });
+
+  it('a user made in another team is not a user of this one', async () => {
+    publish(userEvent('created', 120, 1, {}, TEAM + 1));
+    await until(() => row(120), Boolean);
+    const schedule = await h.create('schedules', { name: 'Foreign owner', owner_user_id: 120 });
+    expect(schedule.status).toBe(422);
+  });
+});
