@@ -76,3 +76,26 @@ describe('alert urgencies in use', () => {
     expect((await h.call('DELETE', `/v1/alert_urgencies/${urgency}`)).status).toBe(200);
   });
 });
+
+describe('alert urgencies under concurrent writes', () => {
+  it('a delete racing a write that names the urgency waits for it, then refuses (no condition is left naming a deleted urgency)', async () => {
+    const { createRecordsRepository } = await import('../src/data/records.repository.js');
+    const urgency = (await h.create('alert_urgencies', { name: 'Raced', description: 'd' })).body.data.id;
+    const trx = await h.db.knex.transaction();
+    // What an alert group write does: check the urgency, then store a condition naming it.
+    expect(await createRecordsRepository().existing.ids(trx as never, 'alert_urgencies', 1, [urgency])).toEqual(new Set([urgency]));
+    const [group] = await trx('alert_groups').insert({ team_id: 1, name: 'Racer', slug: 'racer', condition_type: 'all', time_window: 60 }).returning('id');
+    await trx('alert_group_conditions').insert({
+      alert_group_id: group.id, position: 0, property_field_type: 'attribute', property_field_name: 'alert_urgency',
+      property_field_condition_type: 'is_one_of', alert_urgency_ids: JSON.stringify([urgency]),
+    });
+    let settled = false;
+    const deleting = h.call('DELETE', `/v1/alert_urgencies/${urgency}`).finally(() => { settled = true; });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(settled).toBe(false);
+    await trx.commit();
+    const refused = await deleting;
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0].detail).toContain('Racer');
+  });
+});
