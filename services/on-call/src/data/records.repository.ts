@@ -1,16 +1,12 @@
-import type { Knex } from 'knex';
 import type { Transaction } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../domain/on-call-deps.js';
 import { createUsersRepository } from './users.repository.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
-import { createShiftInputsRepository } from './shift-inputs.repository.js';
 
 /** The queries on-call's declarations need beyond the kit's own: positions and id look-ups. */
-export function createRecordsRepository(knex: Knex): OnCallResourceDeps {
-  const users = createUsersRepository();
+export function createRecordsRepository(): OnCallResourceDeps {
   return {
-    users,
-    shifts: createShiftInputsRepository(knex, users),
+    users: createUsersRepository(),
     scheduling: createSchedulingRepository(),
     positions: {
       async next(tx: Transaction, table: string, teamId: number) {
