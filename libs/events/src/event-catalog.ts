@@ -6,6 +6,9 @@ export const EVENTS_DLX = 'firewatch.events.dlx';
 
 const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolved', 'cancelled', 'restarted', 'deleted'].map((a) => `incident.${a}`);
 
+/** A computed on-call shift began (on-call's scheduler; each shift once, `meta.late` when announced after downtime). */
+const SHIFT_TYPES = ['shift.started'];
+
 /** Resources whose changes emit `<resource>.created|updated|deleted` (singular snake_case). */
 const CRUD_RESOURCES = [
   'incident_event',
@@ -45,6 +48,7 @@ const CRUD_RESOURCES = [
  */
 export const EVENT_TYPES: readonly string[] = Object.freeze([
   ...INCIDENT_TYPES,
+  ...SHIFT_TYPES,
   ...CRUD_RESOURCES.flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`)),
 ]);
 

@@ -16,8 +16,9 @@ describe('event catalog', () => {
       'incident_event.updated', 'environment.created', 'schedule_rotation_active_day.deleted',
       'webhooks_endpoint.updated', 'api_key.deleted', 'alert_retrigger_rule.created', 'form_set.created', 'alert_urgency.deleted', 'communications_stage.updated',
     ]));
-    // 8 incident types + 28 resources × 3.
-    expect(EVENT_TYPES).toHaveLength(8 + 28 * 3);
+    // 8 incident types + shift.started + 28 resources × 3.
+    expect(EVENT_TYPES).toContain('shift.started');
+    expect(EVENT_TYPES).toHaveLength(8 + 1 + 28 * 3);
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
     expect(Object.isFrozen(EVENT_TYPES)).toBe(true);
   });

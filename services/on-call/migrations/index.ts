@@ -5,6 +5,7 @@ import * as alertGroups from './20261123-0002-alert-groups.js';
 import * as alertRetriggerRules from './20261123-0020-alert-retrigger-rules.js';
 import * as schedules from './20261123-0040-schedules.js';
 import * as users from './20261123-0060-users.js';
+import * as shiftStarts from './20261123-0070-shift-starts.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -17,4 +18,5 @@ export const migrations: Migrations = {
   '20261123-0020-alert-retrigger-rules': alertRetriggerRules,
   '20261123-0040-schedules': schedules,
   '20261123-0060-users': users,
+  '20261123-0070-shift-starts': shiftStarts,
 };

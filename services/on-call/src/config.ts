@@ -6,6 +6,10 @@ export const configSchema = z.object({
   BODY_LIMIT: z.string().default('1mb'),
   /** Queue of auth's user events feeding the users read model (one per deployment). */
   USERS_QUEUE: z.string().min(1).default('on-call.users'),
+  /** shift.started: how often the scheduler looks, how far back it catches up after downtime, when a start counts as late. */
+  SHIFT_STARTED_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
+  SHIFT_STARTED_CATCH_UP_HOURS: z.coerce.number().min(0).max(168).default(24),
+  SHIFT_STARTED_LATE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

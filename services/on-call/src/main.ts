@@ -5,6 +5,10 @@ import { runService } from '@firewatch/http';
 import { migrations } from '../migrations/index.js';
 import { createOnCallApp } from './app.js';
 import { configSchema } from './config.js';
+import { createShiftInputsRepository } from './data/shift-inputs.repository.js';
+import { createShiftStartsRepository } from './data/shift-starts.repository.js';
+import { createUsersRepository } from './data/users.repository.js';
+import { createShiftStartedJob } from './jobs/shift-started.job.js';
 import { usersReadModelEmpty } from './data/users.repository.js';
 import { createUserEventsConsumer } from './queue/user-events.consumer.js';
 
@@ -18,6 +22,12 @@ await runService({
     const users = createUserEventsConsumer({ knex, amqpUrl: config.AMQP_URL, logger, queue: config.USERS_QUEUE });
     await users.start();
     if (await usersReadModelEmpty(knex)) logger.info('no users known yet: users made before on-call first ran arrive after `firewatch users announce` (docs/on-call.md)');
+    const shiftStarted = createShiftStartedJob({
+      shifts: createShiftInputsRepository(knex, createUsersRepository()), store: createShiftStartsRepository(knex), logger,
+      intervalMs: config.SHIFT_STARTED_INTERVAL_MS, catchUpMs: config.SHIFT_STARTED_CATCH_UP_HOURS * 3_600_000,
+      lateAfterMs: config.SHIFT_STARTED_LATE_AFTER_MS, overlapMs: 60_000,
+    });
+    shiftStarted.start();
     const app = createOnCallApp({
       knex,
       logger,
@@ -31,6 +41,7 @@ await runService({
     return {
       app,
       async stop() {
+        await shiftStarted.stop();
         await users.stop();
         await relay.stop();
         await knex.destroy();

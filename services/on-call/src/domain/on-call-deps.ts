@@ -1,6 +1,7 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import type { UsersDeps } from './users/users-deps.js';
 import type { SchedulingDeps } from './scheduling-deps.js';
+import type { ShiftsDeps } from './shift-deps.js';
 
 /**
  * What on-call's declarations receive as `ctx.deps`: data-layer functions, so that the
@@ -20,6 +21,8 @@ export interface OnCallResourceDeps {
   /** The team's users, from the read model of auth's `user.*` events (users-deps.ts). */
   users: UsersDeps;
   scheduling: SchedulingDeps;
+  /** What shift computation reads (GET /v1/shifts, the shift.started scheduler). */
+  shifts: ShiftsDeps;
 }
 
 export type { Row };

@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import { writeEvents } from '@firewatch/events';
+import { type ShiftStart, shiftStartedData } from '../domain/shift-started.js';
+
+const STATE = 'shift.started';
+
+/** The scheduler's memory: announced starts (one row per key) and how far it has looked. */
+export function createShiftStartsRepository(knex: Knex) {
+  return {
+    async checkedUntil(): Promise<number | null> {
+      const row = await knex('shift_scheduler_state').where({ name: STATE }).first('checked_until');
+      return row ? (row.checked_until as Date).getTime() : null;
+    },
+
+    /** Keys among `keys` already announced. */
+    async announced(keys: readonly string[]): Promise<Set<string>> {
+      const out = new Set<string>();
+      for (let i = 0; i < keys.length; i += 1000) {
+        const rows: { shift_key: string }[] = await knex('shift_starts').whereIn('shift_key', keys.slice(i, i + 1000)).select('shift_key');
+        for (const r of rows) out.add(r.shift_key);
+      }
+      return out;
+    },
+
+    /**
+     * Announces the starts no one announced yet, in one transaction: a row per key (another
+     * replica inserting the same key first wins; ours is skipped) and an outbox event for each
+     * row this call inserted. Then moves the watermark forward (never back). Returns the
+     * starts this call announced.
+     */
+    async announce(starts: readonly ShiftStart[], checkedUntil: number): Promise<ShiftStart[]> {
+      return knex.transaction(async (trx) => {
+        const mine: ShiftStart[] = [];
+        for (let i = 0; i < starts.length; i += 500) {
+          const chunk = starts.slice(i, i + 500);
+          const inserted: { shift_key: string }[] = await trx('shift_starts')
+            .insert(chunk.map((s) => ({
+              shift_key: s.key, team_id: s.team_id, schedule_id: s.shift.schedule_id, shift_id: s.shift.id, user_id: s.shift.user_id,
+              starts_at: new Date(s.shift.starts_at), late: s.late,
+            })))
+            .onConflict('shift_key').ignore().returning('shift_key');
+          const keys = new Set(inserted.map((r) => r.shift_key));
+          mine.push(...chunk.filter((s) => keys.has(s.key)));
+        }
+        await writeEvents(trx, mine.map((s) => ({ type: 'shift.started', team_id: s.team_id, data: shiftStartedData(s), occurred_at: new Date(s.shift.starts_at) })));
+        await trx.raw(
+          `INSERT INTO shift_scheduler_state (name, checked_until) VALUES (?, ?)
+           ON CONFLICT (name) DO UPDATE SET checked_until = GREATEST(shift_scheduler_state.checked_until, EXCLUDED.checked_until)`,
+          [STATE, new Date(checkedUntil)],
+        );
+        return mine;
+      });
+    },
+
+    /** Forgets starts older than any window the scheduler still looks at. */
+    async prune(before: number): Promise<number> {
+      return knex('shift_starts').where('starts_at', '<', new Date(before)).delete();
+    },
+  };
+}
+
+export type ShiftStartsRepository = ReturnType<typeof createShiftStartsRepository>;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { DateTime } from 'luxon';
+
+/** The longest range one request may ask for. */
+export const MAX_RANGE_DAYS = 366;
+
+const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+const bound = (name: string, what: string) => z.string({
+  error: (issue) => (issue.input === undefined ? `is required: the ${what} of the range, ISO 8601 with Z or an offset (e.g. 2026-10-01T00:00:00Z).` : 'must be a string.'),
+}).refine((v) => OFFSET_TIME.test(v) && DateTime.fromISO(v, { setZone: true }).isValid, {
+  message: `must be an ISO 8601 date-time with Z or a numeric offset (e.g. 2026-10-01T00:00:00+02:00); the ${name} as sent is not.`,
+});
+
+/** A repeated `name[]=...` (one value arrives as a string). */
+const list = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(100, 'names at most 100 values.')).optional();
+
+/**
+ * GET /v1/shifts' own query parameters (FAMILIES §4.9): both bounds required, `to` after
+ * `from`, at most 366 days apart; each failure a 400 naming its parameter.
+ */
+export const shiftParams = z.strictObject({
+  from: bound('from', 'start'),
+  to: bound('to', 'end'),
+  'schedule_ids[]': list(z.uuid('must be schedule ids (UUIDs).')),
+  'user_ids[]': list(z.coerce.number('must be user ids (integers).').int('must be user ids (integers).').min(1).max(2_147_483_647)),
+}).superRefine((p, ctx) => {
+  const from = Date.parse(p.from);
+  const to = Date.parse(p.to);
+  if (to <= from) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${p.from}); got ${p.to}.` });
+  else if (to - from > MAX_RANGE_DAYS * 86_400_000) ctx.addIssue({ code: 'custom', path: ['to'], message: `the range from..to is longer than ${MAX_RANGE_DAYS} days; ask for at most ${MAX_RANGE_DAYS} days at a time.` });
+});
+
+export type ShiftParams = z.output<typeof shiftParams>;

@@ -1,0 +1,46 @@
+import { defineResource, type Row } from '@firewatch/resource-kit';
+import type { ResourceObject } from '@firewatch/jsonapi';
+import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { shiftParams } from './shifts.params.js';
+import { listShifts } from './shifts.source.js';
+
+const ids = (rows: Row[], column: string) => [...new Set(rows.map((r) => r[column]).filter((v): v is number | string => v !== null && v !== undefined))];
+
+async function usersOf(rows: Row[], teamId: number, deps: OnCallResourceDeps): Promise<ResourceObject[]> {
+  const found = await deps.shifts.users(teamId, ids(rows, 'user_id').map(Number));
+  return [...found.values()].map((u) => ({
+    id: String(u.id), type: 'users', attributes: { email: u.email, full_name: u.name, name: u.name, deleted: u.deleted },
+  }));
+}
+
+/**
+ * GET /v1/shifts: the final shifts of the team's schedules in from..to, computed from
+ * their rotations and override shifts (src/domain/shifts), never stored. `user` is the
+ * reference's deprecated name of `assignee`; both are served. No shadow shifts exist yet,
+ * so `shift_shadow` includes nothing.
+ */
+export const shifts = defineResource<OnCallResourceDeps>({
+  type: 'shifts',
+  path: '/v1/shifts',
+  permission: { scope: 'oc.schedules', side: 'oc' },
+  attributes: ['schedule_id', 'rotation_id', 'starts_at', 'ends_at', 'is_override', 'is_shadow', 'user_id'],
+  timestamps: false,
+  attributeSchemas: {
+    schedule_id: { type: 'string' }, rotation_id: { type: ['string', 'null'] }, starts_at: { type: 'string', format: 'date-time' },
+    ends_at: { type: 'string', format: 'date-time' }, is_override: { type: 'boolean' }, is_shadow: { type: 'boolean' }, user_id: { type: ['integer', 'null'] },
+  },
+  relationships: {
+    shift_override: { type: 'shift_overrides', column: 'override_id' },
+    user: { type: 'users', column: 'user_id' },
+    assignee: { type: 'users', column: 'user_id' },
+  },
+  includes: {
+    shift_override: async (rows) => ids(rows, 'override_id').map((id) => ({ id: String(id), type: 'shift_overrides', attributes: { shift_id: String(id) } })),
+    user: (rows, { principal, deps }) => usersOf(rows, principal.team_id, deps),
+    assignee: (rows, { principal, deps }) => usersOf(rows, principal.team_id, deps),
+    shift_shadow: async () => [],
+  },
+  page: { defaultSize: 50, maxSize: 1000 },
+  source: { params: shiftParams, list: listShifts },
+  summary: { singular: 'shift', plural: 'shifts' },
+});

@@ -1,0 +1,49 @@
+import type { Principal } from '@firewatch/auth';
+import type { Page } from '@firewatch/jsonapi';
+import type { Row } from '@firewatch/resource-kit';
+import { computeShifts, shiftWindow, type Shift } from '../shifts/index.js';
+import type { OnCallResourceDeps } from '../on-call-deps.js';
+import type { ShiftParams } from './shifts.params.js';
+
+/** Overrides are at most this long, so one cutting a shift in the window starts within it of the window. */
+const OVERRIDE_REACH = 32 * 86_400_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A final shift as the `shifts` declaration serialises it. */
+export function shiftRow(s: Shift): Row {
+  return {
+    id: s.id, schedule_id: s.schedule_id, rotation_id: s.rotation_id, override_id: s.override_id, user_id: s.user_id,
+    starts_at: iso(s.starts_at), ends_at: iso(s.ends_at), is_override: s.is_override, is_shadow: false,
+  };
+}
+
+/** The final shifts of the team's schedules (or of `scheduleIds`) overlapping [from, to). */
+export async function teamShifts(deps: OnCallResourceDeps, teamId: number, from: number, to: number, scheduleIds?: readonly string[]): Promise<Shift[]> {
+  const schedules = await deps.shifts.scheduleIds(teamId, scheduleIds);
+  if (!schedules.length) return [];
+  const scope = { teamId, scheduleIds: schedules };
+  const rotations = await deps.shifts.rotations(scope);
+  const window = shiftWindow(rotations, from, to);
+  const overrides = await deps.shifts.overrides(scope, window.from - OVERRIDE_REACH, window.to + OVERRIDE_REACH);
+  return computeShifts({ rotations, overrides, from, to });
+}
+
+/** The page of a shifts list and the `meta` the reference gives it (no links). */
+export async function listShifts(ctx: { principal: Principal; deps: OnCallResourceDeps; params: Row; page: Page; parent?: Row }) {
+  const params = ctx.params as ShiftParams;
+  const scheduleIds = ctx.parent ? [String(ctx.parent.id)] : params['schedule_ids[]'];
+  let shifts = await teamShifts(ctx.deps, ctx.principal.team_id, Date.parse(params.from), Date.parse(params.to), scheduleIds);
+  const users = params['user_ids[]'];
+  if (users) shifts = shifts.filter((s) => s.user_id !== null && users.includes(s.user_id));
+  const { number, size } = ctx.page;
+  const total = shifts.length;
+  const totalPages = Math.max(1, Math.ceil(total / size));
+  return {
+    rows: shifts.slice((number - 1) * size, number * size).map(shiftRow),
+    meta: {
+      current_page: number, next_page: number < totalPages ? number + 1 : null, prev_page: number > 1 ? Math.min(number - 1, totalPages) : null,
+      total_count: total, total_pages: totalPages,
+    },
+  };
+}

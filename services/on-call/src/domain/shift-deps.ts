@@ -1,0 +1,16 @@
+import type { OverrideSpec, RotationSpec } from './shifts/index.js';
+import type { UserSummary } from './users/users-deps.js';
+
+/** What shift computation reads (`ctx.deps.shifts`): read-only, outside any write's transaction. */
+export interface ShiftsDeps {
+  /** The rotations of the team's schedules (all, or those among `scheduleIds`), members in turn order. No team: every team's (the scheduler). */
+  rotations(scope: { teamId?: number; scheduleIds?: readonly string[] }): Promise<RotationSpec[]>;
+  /** Overrides of those schedules overlapping [from, to). */
+  overrides(scope: { teamId?: number; scheduleIds?: readonly string[] }, from: number, to: number): Promise<OverrideSpec[]>;
+  /** The team's schedule ids among `scheduleIds` (all when absent). */
+  scheduleIds(teamId: number, scheduleIds?: readonly string[]): Promise<string[]>;
+  /** Every team's schedules (the scheduler computes them all). */
+  allSchedules(): Promise<{ id: string; team_id: number }[]>;
+  /** Users named by shifts, deleted ones included. */
+  users(teamId: number, userIds: readonly number[]): Promise<Map<number, UserSummary>>;
+}

@@ -1,0 +1,50 @@
+import type { Shift } from './shifts/index.js';
+
+/** What announcing one shift start writes: its key, the row remembering it and the event. */
+export interface ShiftStart {
+  key: string;
+  team_id: number;
+  shift: Shift;
+  late: boolean;
+}
+
+/**
+ * The identity of a shift's start: who starts where and when. Its end is left out, so a
+ * shift that a later override shortens is still the same start, announced once.
+ */
+export function shiftKey(s: Shift): string {
+  return [s.schedule_id, s.override_id ? `override:${s.override_id}` : `rotation:${s.rotation_id}`, s.user_id ?? '-', new Date(s.starts_at).toISOString()].join('|');
+}
+
+/**
+ * The shifts that began in (after, now]: each with its key, late when it began more than
+ * `lateAfterMs` before now (the scheduler was down, or behind).
+ */
+export function startsBetween(shifts: readonly Shift[], teamOf: ReadonlyMap<string, number>, after: number, now: number, lateAfterMs: number): ShiftStart[] {
+  const out: ShiftStart[] = [];
+  for (const shift of shifts) {
+    const team = teamOf.get(shift.schedule_id);
+    if (team === undefined || shift.starts_at <= after || shift.starts_at > now) continue;
+    out.push({ key: shiftKey(shift), team_id: team, shift, late: now - shift.starts_at > lateAfterMs });
+  }
+  return out;
+}
+
+/** The `data` of a shift.started event: the shift as GET /v1/shifts serves it, and whether it is announced late. */
+export function shiftStartedData(start: ShiftStart) {
+  const s = start.shift;
+  return {
+    id: s.id,
+    type: 'shifts',
+    attributes: {
+      schedule_id: s.schedule_id, rotation_id: s.rotation_id, starts_at: new Date(s.starts_at).toISOString(), ends_at: new Date(s.ends_at).toISOString(),
+      is_override: s.is_override, is_shadow: false, user_id: s.user_id,
+    },
+    relationships: {
+      shift_override: { data: s.override_id ? { id: s.override_id, type: 'shift_overrides' } : null },
+      user: { data: s.user_id === null ? null : { id: String(s.user_id), type: 'users' } },
+      assignee: { data: s.user_id === null ? null : { id: String(s.user_id), type: 'users' } },
+    },
+    meta: { late: start.late },
+  };
+}

@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import { migrate } from '@firewatch/db';
+import { createLogger } from '@firewatch/logger';
+import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
+import { migrations } from '../migrations/index.js';
+import { createShiftInputsRepository } from '../src/data/shift-inputs.repository.js';
+import { createShiftStartsRepository } from '../src/data/shift-starts.repository.js';
+import { createUsersRepository } from '../src/data/users.repository.js';
+import { createShiftStartedJob, type ShiftStartedJobOptions } from '../src/jobs/shift-started.job.js';
+
+const HOUR = 3_600_000;
+let db: TestDatabase;
+let knex: Knex;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  knex = db.knex as Knex;
+  await migrate(knex, migrations);
+});
+afterAll(async () => db?.drop());
+beforeEach(async () => {
+  for (const table of ['outbox', 'shift_starts', 'shift_scheduler_state', 'schedules']) await knex(table).delete();
+});
+
+/** A replica's scheduler: its own repositories over the shared database. */
+function replica(options: Partial<ShiftStartedJobOptions> = {}) {
+  return createShiftStartedJob({
+    shifts: createShiftInputsRepository(knex, createUsersRepository()),
+    store: createShiftStartsRepository(knex),
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    intervalMs: 200, catchUpMs: 24 * HOUR, lateAfterMs: 60_000, overlapMs: 60_000,
+    ...options,
+  });
+}
+
+/** An hourly rotation of two users whose first shift begins at `start`. */
+async function hourlyRotation(start: Date, teamId = 1): Promise<string> {
+  const [schedule] = await knex('schedules').insert({ team_id: teamId, name: `S${Math.random()}`, owner_user_id: 11 }).returning('id');
+  const [rotation] = await knex('schedule_rotations').insert({
+    team_id: teamId, schedule_id: schedule.id, name: 'R', position: 1, schedule_rotationable_type: 'ScheduleCustomRotation',
+    schedule_rotationable_attributes: JSON.stringify({ shift_length: 1, shift_length_unit: 'hours', handoff_time: '00:00' }),
+    time_zone: 'Europe/Berlin', start_time: start,
+  }).returning('id');
+  await knex('schedule_rotation_users').insert([11, 12].map((user_id, position) => ({ team_id: teamId, schedule_rotation_id: rotation.id, user_id, position })));
+  return schedule.id;
+}
+
+const startedEvents = async () => (await knex('outbox').where({ type: 'shift.started' }).orderBy('seq').select('payload'))
+  .map((r: { payload: string | Record<string, unknown> }) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
+
+describe('shift.started scheduler', () => {
+  it('two replicas, a shift beginning in two seconds: exactly one event, on time', async () => {
+    const a = replica();
+    const b = replica();
+    a.start();
+    b.start();
+    try {
+      const start = new Date(Math.ceil((Date.now() + 2000) / 1000) * 1000);
+      const scheduleId = await hourlyRotation(start);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await startedEvents()).toEqual([]);
+      await new Promise((r) => setTimeout(r, start.getTime() - Date.now() + 1500));
+      const events = await startedEvents();
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({
+        type: 'shift.started', team_id: 1, occurred_at: start.toISOString(),
+        data: { type: 'shifts', attributes: { schedule_id: scheduleId, starts_at: start.toISOString(), user_id: 11, is_override: false }, meta: { late: false } },
+      });
+      expect(Number((await knex('shift_starts').count<{ count: string }[]>('* as count'))[0]!.count)).toBe(1);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('replicas racing on the same ticks announce each start once', async () => {
+    const now = Date.now();
+    for (let i = 0; i < 20; i += 1) await hourlyRotation(new Date(now - 1000 - i * 10));
+    const clock = () => now;
+    const replicas = [replica({ now: clock }), replica({ now: clock }), replica({ now: clock })];
+    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000) });
+    const counts = await Promise.all(replicas.map((r) => r.tick()));
+    expect(counts.reduce((x, y) => x + y, 0)).toBe(20);
+    expect(await startedEvents()).toHaveLength(20);
+    expect(await Promise.all(replicas.map((r) => r.tick()))).toEqual([0, 0, 0]);
+  });
+
+  it('after downtime catches up on starts within the bound, each once and marked late, and never earlier ones', async () => {
+    const now = Date.now();
+    const hour = Math.floor(now / HOUR) * HOUR;
+    // Hourly shifts began on each of the last six whole hours; the scheduler last looked 3 hours ago.
+    await hourlyRotation(new Date(hour - 5 * HOUR));
+    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 3 * HOUR) });
+    const restarted = replica({ now: () => now, catchUpMs: 2 * HOUR });
+    expect(await restarted.tick()).toBe(2);
+    const events = await startedEvents();
+    expect(events.map((e) => [e.data.attributes.starts_at, e.data.meta.late])).toEqual([
+      [new Date(hour - HOUR).toISOString(), true],
+      [new Date(hour).toISOString(), now - hour > 60_000],
+    ]);
+    expect(await restarted.tick()).toBe(0);
+    expect(await replica({ now: () => now + 1000 }).tick()).toBe(0);
+    expect((await knex('shift_scheduler_state').first('checked_until')).checked_until.getTime()).toBe(now + 1000);
+  });
+
+  it('on its very first run announces nothing from before it ran', async () => {
+    const now = Date.now();
+    await hourlyRotation(new Date(now - 0.5 * HOUR));
+    expect(await replica({ now: () => now }).tick()).toBe(0);
+    expect(await replica({ now: () => now + HOUR }).tick()).toBe(1);
+  });
+});
