@@ -149,6 +149,30 @@ describe('users read model fed by user.* events', () => {
     expect(again.body.errors[0].source.pointer).toBe('/data/attributes/user_id');
   });
 
+  it('a deletion arriving while a member write holds the user waits for it, then removes that membership too', async () => {
+    await seedUsers(knex, [{ team_id: TEAM, user_id: 1 }, { team_id: TEAM, user_id: 130 }]);
+    const schedule = await h.create('schedules', { name: 'Racing', owner_user_id: 1 });
+    const rotation = await h.call('POST', `/v1/schedules/${schedule.body.data.id}/schedule_rotations`, {
+      body: { data: { type: 'schedule_rotations', attributes: { name: 'Race', schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' } } } },
+    });
+    const users = createUsersRepository();
+    // The member write's transaction, as the kit runs it: check the user, then insert.
+    const memberId = await knex.transaction(async (tx) => {
+      expect(await users.existing(tx, TEAM, [130])).toEqual(new Set([130]));
+      publish(userEvent('deleted', 130, 2));
+      await new Promise((r) => setTimeout(r, 500));
+      // The consumer has the event by now, and waits on the row this transaction holds.
+      expect((await row(130)).deleted_at).toBeNull();
+      const [inserted] = await tx('schedule_rotation_users')
+        .insert({ team_id: TEAM, schedule_rotation_id: rotation.body.data.id, user_id: 130, position: 1 })
+        .returning('id');
+      return inserted.id as string;
+    });
+    await h.events!.waitFor((events) => events.some((e) => e.routingKey === 'schedule_rotation_user.deleted' && (e.body.data as { id: string }).id === memberId));
+    expect(await knex('schedule_rotation_users').where({ id: memberId }).first()).toBeUndefined();
+    expect((await row(130)).deleted_at).not.toBeNull();
+  });
+
   it('a user made in another team is not a user of this one', async () => {
     publish(userEvent('created', 120, 1, {}, TEAM + 1));
     await until(() => row(120), Boolean);
