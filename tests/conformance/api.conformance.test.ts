@@ -11,6 +11,7 @@ import { identityOperations } from './operations/identity.operations.js';
 import { incidentRoleOperations } from './operations/incident-roles.operations.js';
 import { incidentOperations } from './operations/incidents.operations.js';
 import { retrospectiveProcessOperations } from './operations/retrospective-processes.operations.js';
+import { scheduleOperations } from './operations/schedules.operations.js';
 import { secretOperations } from './operations/secrets.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
 import { type ConformanceContext, startConformanceSystem } from './support/conformance-system.js';
@@ -22,6 +23,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...incidentOperations,
   ...communicationsOperations,
   ...alertUrgencyOperations, ...alertGroupOperations, ...alertRetriggerRuleOperations,
+  ...scheduleOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
   ...catalogEntityOperations,
 ];

@@ -23,6 +23,9 @@ export function applyDeviations(schemas: JsonObject, deviations: Readonly<Record
     for (const deviation of list) applyOne(name, schema, deviation);
   }
   for (const schema of Object.values<JsonObject>(schemas)) {
+    // A few reference components (schedule_rotation_active_day) list properties and
+    // required ones without saying they are objects, which ajv's strict types refuse.
+    if (schema.properties && schema.type === undefined) schema.type = 'object';
     markTimestamps(schema);
     closeAttributes(schema);
   }

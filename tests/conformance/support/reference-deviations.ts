@@ -16,6 +16,11 @@ export interface SchemaDeviation {
 const nullable = (type: string, more: JsonObject = {}) => ({ type: [type, 'null'], ...more });
 const role = { enum: ['admin', 'user', 'observer', null] };
 const ids = nullable('array', { items: { type: 'string' } });
+const wallClock = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' };
+const DAY_NAMES = ['S', 'M', 'T', 'W', 'R', 'F', 'U'];
+const activeTimes = {
+  type: 'array', items: { type: 'object', additionalProperties: false, required: ['start_time', 'end_time'], properties: { start_time: wallClock, end_time: wallClock } },
+};
 
 /**
  * The declared deviations, keyed by the reference's component schema name. A deviation
@@ -152,6 +157,35 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
           },
         }),
       },
+    },
+  ],
+  schedule_rotation: [
+    {
+      because: "issue 12 (docs/on-call.md, schedules): handoff and active times are wall-clock HH:MM in the rotation's time_zone; the reference's format time (RFC 3339 full-time) needs an offset that would contradict time_zone",
+      replaces: {
+        schedule_rotationable_attributes: {
+          oneOf: [
+            { type: 'object', additionalProperties: false, required: ['handoff_time'], properties: { handoff_time: wallClock } },
+            { type: 'object', additionalProperties: false, required: ['handoff_time', 'handoff_day'], properties: { handoff_time: wallClock, handoff_day: { enum: DAY_NAMES } } },
+            { type: 'object', additionalProperties: false, required: ['handoff_time', 'handoff_day'], properties: { handoff_time: wallClock, handoff_day: { enum: ['first_day_of_month', 'last_day_of_month'] } } },
+            {
+              type: 'object', additionalProperties: false, required: ['shift_length', 'shift_length_unit', 'handoff_time'],
+              properties: { shift_length: { type: 'integer' }, shift_length_unit: { enum: ['hours', 'days', 'weeks'] }, handoff_time: wallClock },
+            },
+          ],
+        },
+        active_time_attributes: activeTimes,
+      },
+    },
+    {
+      because: "the reference's schedule_rotation types active_time_type a string but puts its enum (all_day, same_time, custom) under `items`, which no string has: the enum it means is held",
+      replaces: { active_time_type: { type: 'string', enum: ['all_day', 'same_time', 'custom'] } },
+    },
+  ],
+  schedule_rotation_active_day: [
+    {
+      because: "issue 12 (docs/on-call.md, schedules): active times are wall-clock HH:MM in the rotation's time_zone, without the offset the reference's format time needs",
+      replaces: { active_time_attributes: activeTimes },
     },
   ],
   user: [
