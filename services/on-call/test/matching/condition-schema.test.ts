@@ -58,6 +58,9 @@ describe('condition validation (re-trigger rules)', () => {
     ['a backreference', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(a)\\1'] }, '/0/values/0', /not a valid RE2/],
     ['a lookahead', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(?=a)'] }, '/0/values/0', /not a valid RE2/],
     ['a huge repeat', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(a{1000}){1000}'] }, '/0/values/0', /invalid repeat count/],
+    ['a pattern that compiles too large', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['ok', '[a-x]{1000}'] }, '/0/values/1', /too complex: it compiles to \d+ instructions, at most 1000/],
+    ['a pattern over 256 characters', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['a'.repeat(257)] }, '/0/values/0', /longer than 256/],
+    ['a value over 1000 characters', { kind: 'alert_field', operator: 'contains', property_field_name: 'f', values: ['a'.repeat(1_001)] }, '/0/values/0', /Too big/],
     ['an empty value', { kind: 'alert_field', operator: 'contains', property_field_name: 'f', values: [''] }, '/0/values/0', /Too small/],
     ['an unknown field', { kind: 'urgency', operator: 'is_set', weight: 1 }, '/0/weight', /Unknown attribute/],
     ['a condition that is not an object', 'urgency', '/0', /expected object/],
@@ -79,6 +82,12 @@ describe('condition validation (re-trigger rules)', () => {
   it('normalises what it stores: lists always present, ids in lower case', () => {
     const parsed = attributes.parse({ conditions: [{ kind: 'urgency', operator: 'is_one_of', record_ids: [U_HIGH.toUpperCase()] }] });
     expect(parsed.conditions).toEqual([{ kind: 'urgency', operator: 'is_one_of', record_ids: [U_HIGH], values: [], property_field_name: null }]);
+  });
+
+  it('holds at most 20 patterns among all conditions', () => {
+    const regex = (n: number) => ({ kind: 'payload', operator: 'matches_regex', property_field_name: '$.a', values: Array.from({ length: n }, (_, i) => `^${i}$`) });
+    expect(issues([regex(10), regex(10)])).toEqual([]);
+    expect(issues([regex(10), regex(11)])).toEqual(at('/data/attributes/conditions', /at most 20 matches_regex patterns/));
   });
 
   it('holds at most 50 conditions', () => {
@@ -111,7 +120,9 @@ describe('condition validation (alert groups vocabulary)', () => {
 describe('the checkers used on their own', () => {
   it('regexIssue: null for a usable pattern, a reason otherwise', () => {
     expect(regexIssue('^a+$')).toBeNull();
-    expect(regexIssue('a'.repeat(1_001))).toMatch(/longer than 1000/);
+    expect(regexIssue('a'.repeat(257))).toMatch(/longer than 256/);
+    expect(regexIssue('(?:[a-x]{10}){90}[yz]')).toBeNull();
+    expect(regexIssue('(?:[a-x]{10}){100}[yz]')).toMatch(/too complex/);
   });
 
   it('jsonPathIssue: null for a usable path, a reason otherwise', () => {

@@ -1,4 +1,4 @@
-import { evaluateCondition, MAX_REGEX_INPUT_LENGTH, selectRule, type Condition, type RankedRule } from '../../src/domain/matching/index.js';
+import { evaluateCondition, MAX_REGEX_INPUT_LENGTH, regexBudget, selectRule, type Condition, type RankedRule } from '../../src/domain/matching/index.js';
 import { BARE, FULL, U_HIGH, U_LOW } from './matching-fixtures.js';
 
 interface Rule extends RankedRule { mode: 'all' | 'any' }
@@ -72,6 +72,28 @@ describe('matches_regex cannot hang the service', () => {
     const started = performance.now();
     expect(evaluateCondition({ kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(a+)+!$'] }, 0, { fields: { f: pathological } }).matched).toBe(true);
     expect(performance.now() - started).toBeLessThan(50);
+  });
+
+  it('does not make a run that would cost more than its budget, and says so', () => {
+    // 963 instructions: at most 1 000 000 / 963 = 1038 characters per run.
+    const heavy: Condition = { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(?:a|aa){240}[yz]'] };
+    const started = performance.now();
+    const skipped = evaluateCondition(heavy, 0, { fields: { f: 'a'.repeat(60_000) } });
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(skipped).toMatchObject({ matched: false, reason: expect.stringContaining('(1 pattern run not made: over the regex work budget)') });
+    expect(evaluateCondition(heavy, 0, { fields: { f: `${'a'.repeat(1_000)}y` } })).toMatchObject({ matched: true, reason: expect.not.stringContaining('budget') });
+  });
+
+  it('shares one budget among the rules of an evaluation: later heavy runs are not made', () => {
+    const heavy = { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(?:a|aa){240}[yz]'] } as const;
+    const rules = Array.from({ length: 8 }, (_, i) => rule(`r${i}`, i, [heavy]));
+    const result = select(rules, { fields: { f: 'a'.repeat(1_000) } });
+    expect(result.rule).toBeNull();
+    const unrun = result.evaluated.filter((v) => v.conditions[0]?.reason.includes('over the regex work budget')).map((v) => v.rule.id);
+    // Each run costs 963 000 of the 4 000 000: four are made, the other four are not.
+    expect(unrun).toEqual(['r4', 'r5', 'r6', 'r7']);
+    // An ordinary pattern on the same alert still runs: its run is cheap enough.
+    expect(evaluateCondition({ ...heavy, values: ['^a+$'] }, 0, { fields: { f: 'a'.repeat(1_000) } }, {}, regexBudget(20_000)).matched).toBe(true);
   });
 
   it('does not run a pattern on a value longer than the bound', () => {

@@ -1,6 +1,6 @@
 import { observe, type Observed } from './alert-values.js';
 import type { AlertInput, Condition, ConditionExplanation, ConditionSetResult, MatchContext, MatchMode, Operator } from './condition.types.js';
-import { regexFinds } from './safe-regex.js';
+import { regexBudget, regexFinds, type RegexBudget } from './safe-regex.js';
 
 /**
  * The rule engine's core: whether an alert meets a condition, and a set of conditions
@@ -17,11 +17,11 @@ const NEGATIONS: Partial<Record<Operator, Operator>> = {
   does_not_contain: 'contains',
 };
 
-const TEXT_TESTS: Partial<Record<Operator, (text: string, value: string) => boolean>> = {
+const TEXT_TESTS: Partial<Record<Operator, (text: string, value: string, budget: RegexBudget) => boolean>> = {
   contains: (text, value) => text.includes(value),
   starts_with: (text, value) => text.startsWith(value),
   ends_with: (text, value) => text.endsWith(value),
-  matches_regex: (text, pattern) => regexFinds(pattern, text),
+  matches_regex: (text, pattern, budget) => regexFinds(pattern, text, budget),
 };
 
 function lower(list: readonly string[] | null | undefined): string[] {
@@ -41,9 +41,9 @@ function isOneOf(condition: Condition, seen: Observed): boolean {
   return seen.texts.some((t) => values.includes(t));
 }
 
-function holds(condition: Condition, operator: Operator, seen: Observed, context: MatchContext): boolean {
+function holds(condition: Condition, operator: Operator, seen: Observed, context: MatchContext, budget: RegexBudget): boolean {
   const negated = NEGATIONS[operator];
-  if (negated) return !holds(condition, negated, seen, context);
+  if (negated) return !holds(condition, negated, seen, context, budget);
   switch (operator) {
     case 'is_set':
       return seen.set;
@@ -59,22 +59,29 @@ function holds(condition: Condition, operator: Operator, seen: Observed, context
     default: {
       const test = TEXT_TESTS[operator];
       const values = condition.values ?? [];
-      return test !== undefined && seen.texts.some((text) => values.some((value) => test(text, value)));
+      return test !== undefined && seen.texts.some((text) => values.some((value) => test(text, value, budget)));
     }
   }
 }
 
-function reason(condition: Condition, seen: Observed, matched: boolean): string {
+function reason(condition: Condition, seen: Observed, matched: boolean, skipped: number): string {
   const shown = [...seen.texts, ...(seen.alias === undefined ? [] : [seen.alias])].slice(0, 5).map((t) => JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t));
   const where = condition.property_field_name ? `${condition.kind} ${condition.property_field_name}` : condition.kind;
   const had = shown.length ? `has ${shown.join(', ')}` : seen.set ? 'is set (not text)' : 'is not set';
-  return `${where} ${had}; ${condition.operator}: ${matched ? 'matched' : 'did not match'}`;
+  const unrun = skipped ? ` (${skipped} pattern run${skipped === 1 ? '' : 's'} not made: over the regex work budget)` : '';
+  return `${where} ${had}; ${condition.operator}: ${matched ? 'matched' : 'did not match'}${unrun}`;
 }
 
-/** Whether `alert` meets one condition, and why. */
-export function evaluateCondition(condition: Condition, index: number, alert: AlertInput, context: MatchContext = {}): ConditionExplanation {
+/**
+ * Whether `alert` meets one condition, and why. `budget` bounds the regex work of a
+ * whole evaluation (safe-regex.ts); a condition on its own gets a fresh one.
+ */
+export function evaluateCondition(
+  condition: Condition, index: number, alert: AlertInput, context: MatchContext = {}, budget: RegexBudget = regexBudget(),
+): ConditionExplanation {
   const seen = observe(alert, condition);
-  const matched = holds(condition, condition.operator, seen, context);
+  const before = budget.skipped;
+  const matched = holds(condition, condition.operator, seen, context, budget);
   return {
     id: condition.id ?? null,
     index,
@@ -82,7 +89,7 @@ export function evaluateCondition(condition: Condition, index: number, alert: Al
     operator: condition.operator,
     property_field_name: condition.property_field_name ?? null,
     matched,
-    reason: reason(condition, seen, matched),
+    reason: reason(condition, seen, matched, budget.skipped - before),
   };
 }
 
@@ -91,8 +98,10 @@ export function evaluateCondition(condition: Condition, index: number, alert: Al
  * an empty set matches every alert. Every condition is explained, even after the
  * outcome is known, so an operator sees the whole picture.
  */
-export function evaluateConditions(conditions: readonly Condition[], mode: MatchMode, alert: AlertInput, context: MatchContext = {}): ConditionSetResult {
-  const explained = conditions.map((c, i) => evaluateCondition(c, i, alert, context));
+export function evaluateConditions(
+  conditions: readonly Condition[], mode: MatchMode, alert: AlertInput, context: MatchContext = {}, budget: RegexBudget = regexBudget(),
+): ConditionSetResult {
+  const explained = conditions.map((c, i) => evaluateCondition(c, i, alert, context, budget));
   if (explained.length === 0) return { matched: true, conditions: [] };
   const matched = mode === 'all' ? explained.every((c) => c.matched) : explained.some((c) => c.matched);
   return { matched, conditions: explained };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ALERT_ATTRIBUTES, OPERATORS, type Condition, type ConditionKind, type Operator } from './condition.types.js';
 import { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
-import { MAX_PATTERN_LENGTH, regexIssue } from './safe-regex.js';
+import { regexIssue } from './safe-regex.js';
 import { operatorsFor, type Vocabulary } from './vocabulary.js';
 
 /**
@@ -22,6 +22,10 @@ export interface ConditionProblem {
 export const MAX_CONDITION_VALUES = 50;
 /** Most conditions one rule or group holds. */
 export const MAX_CONDITIONS = 50;
+/** Longest value (a pattern: see safe-regex.ts, shorter still). */
+export const MAX_VALUE_LENGTH = 1_000;
+/** Most matches_regex patterns among one rule's or group's conditions: each costs a compile on write. */
+export const MAX_PATTERNS = 20;
 
 const RECORD_KINDS: readonly ConditionKind[] = ['urgency', 'source', 'service', 'group'];
 const MEMBERSHIP: readonly Operator[] = ['is_one_of', 'is_not_one_of'];
@@ -57,7 +61,7 @@ function propertyKindProblems(c: Condition): ConditionProblem[] {
   if (c.operator === 'matches_regex') {
     (c.values ?? []).forEach((pattern, index) => {
       // An over-long value is the schema's to report (its maxLength), once.
-      const issue = pattern.length > MAX_PATTERN_LENGTH ? null : regexIssue(pattern);
+      const issue = pattern.length > MAX_VALUE_LENGTH ? null : regexIssue(pattern);
       if (issue) out.push({ field: 'values', index, message: issue });
     });
   }
@@ -101,7 +105,7 @@ function conditionInput(vocabulary: Vocabulary) {
     kind: z.enum(kinds),
     operator: z.enum(operators),
     record_ids: z.array(z.uuid()).max(MAX_CONDITION_VALUES).nullable().optional(),
-    values: z.array(z.string().min(1).max(MAX_PATTERN_LENGTH)).max(MAX_CONDITION_VALUES).nullable().optional(),
+    values: z.array(z.string().min(1).max(MAX_VALUE_LENGTH)).max(MAX_CONDITION_VALUES).nullable().optional(),
     // Its length is checked with the rest of it (conditionProblems), so it is reported once.
     property_field_name: z.string().nullable().optional(),
   });
@@ -118,7 +122,13 @@ export function conditionSchema(vocabulary: Vocabulary) {
     .transform(normalized);
 }
 
+/** How many matches_regex patterns `conditions` hold together. */
+export function patternCount(conditions: readonly Pick<Condition, 'operator' | 'values'>[]): number {
+  return conditions.reduce((n, c) => n + (c.operator === 'matches_regex' ? (c.values?.length ?? 0) : 0), 0);
+}
+
 /** A zod schema of a rule's or group's whole condition list. */
 export function conditionsSchema(vocabulary: Vocabulary) {
-  return z.array(conditionSchema(vocabulary)).max(MAX_CONDITIONS);
+  return z.array(conditionSchema(vocabulary)).max(MAX_CONDITIONS)
+    .refine((cs) => patternCount(cs) <= MAX_PATTERNS, `hold at most ${MAX_PATTERNS} matches_regex patterns together`);
 }

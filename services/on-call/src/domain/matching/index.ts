@@ -4,10 +4,14 @@
  * evaluate them against alerts (`evaluateConditions`, `selectRule`).
  */
 export * from './condition.types.js';
-export { conditionProblems, conditionSchema, conditionsSchema, MAX_CONDITIONS, MAX_CONDITION_VALUES, type ConditionProblem } from './condition.schema.js';
+export {
+  conditionProblems, conditionSchema, conditionsSchema, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_PATTERNS, MAX_VALUE_LENGTH, patternCount, type ConditionProblem,
+} from './condition.schema.js';
 export { evaluateCondition, evaluateConditions } from './condition-evaluator.js';
 export { evaluationOrder, selectRule, type RankedRule, type RuleSelection, type RuleVerdict } from './rule-selector.js';
 export { GROUP_VOCABULARY, RETRIGGER_VOCABULARY, operatorsFor, type Vocabulary } from './vocabulary.js';
 export { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
 export { alertInputSchema, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './alert-input.schema.js';
-export { regexIssue, MAX_PATTERN_LENGTH, MAX_REGEX_INPUT_LENGTH } from './safe-regex.js';
+export {
+  EVALUATION_BUDGET, MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE, MAX_REGEX_INPUT_LENGTH, regexBudget, regexIssue, RUN_BUDGET, type RegexBudget,
+} from './safe-regex.js';

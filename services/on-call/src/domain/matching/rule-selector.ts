@@ -1,5 +1,6 @@
 import { evaluateConditions } from './condition-evaluator.js';
 import type { AlertInput, Condition, ConditionExplanation, MatchContext, MatchMode } from './condition.types.js';
+import { regexBudget, type RegexBudget } from './safe-regex.js';
 
 /** What the selector needs of a rule (a re-trigger rule, an alert group). */
 export interface RankedRule {
@@ -47,10 +48,12 @@ export function selectRule<R extends RankedRule>(
   alert: AlertInput,
   modeOf: (rule: R) => MatchMode,
   context: MatchContext = {},
+  // One regex budget for all the rules (pass one to share it further): an evaluation is what must stay cheap.
+  budget: RegexBudget = regexBudget(),
 ): RuleSelection<R> {
   const evaluated: RuleVerdict<R>[] = [];
   for (const rule of evaluationOrder(rules)) {
-    const result = evaluateConditions(rule.conditions, modeOf(rule), alert, context);
+    const result = evaluateConditions(rule.conditions, modeOf(rule), alert, context, budget);
     evaluated.push({ rule, matched: result.matched, conditions: result.conditions });
     if (result.matched) return { rule, evaluated };
   }
