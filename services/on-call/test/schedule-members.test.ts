@@ -164,6 +164,7 @@ describe('override shifts', () => {
       [{ starts_at: '2026-12-01T23:00:00Z', ends_at: '2026-12-02T01:00:00Z', user_id: 12 }, '/data/attributes/starts_at'],
       [{ starts_at: '2026-11-30T00:00:00Z', ends_at: '2026-12-03T00:00:00Z', user_id: 12 }, '/data/attributes/starts_at'],
       [{ starts_at: '2026-12-10', ends_at: '2026-12-11T00:00:00Z', user_id: 11 }, '/data/attributes/starts_at'],
+      [{ starts_at: '0000-01-01T00:00:00Z', ends_at: '0000-01-02T00:00:00Z', user_id: 11 }, '/data/attributes/starts_at'],
       [{ starts_at: '2026-12-10T00:00:00', ends_at: '2026-12-11T00:00:00Z', user_id: 11 }, '/data/attributes/starts_at'],
       [{ ends_at: '2026-12-11T00:00:00Z', user_id: 11 }, '/data/attributes/starts_at'],
       [{ starts_at: '2026-12-10T00:00:00Z', ends_at: '2026-12-11T00:00:00Z' }, '/data/attributes/user_id'],

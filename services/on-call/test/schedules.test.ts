@@ -136,6 +136,7 @@ describe('schedule rotations', () => {
       [{ ...weekly, time_zone: 'x'.repeat(10_000) }, ['/data/attributes/time_zone']],
       [{ ...weekly, start_time: '2026-12-01T00:00:00Z', end_time: '2026-11-01T00:00:00Z' }, ['/data/attributes/end_time']],
       [{ ...weekly, start_time: '2026-12-01' }, ['/data/attributes/start_time']],
+      [{ ...weekly, start_time: '0000-01-01T00:00:00Z' }, ['/data/attributes/start_time']],
       [{ ...weekly, active_all_week: false }, ['/data/attributes/active_days']],
       [{ ...weekly, active_days: ['M', 'M'] }, ['/data/attributes/active_days']],
       [{ ...weekly, active_days: ['X'] }, ['/data/attributes/active_days/0']],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { instant } from './schedule-times.js';
 import { schedules, userId } from './schedules.resource.js';
 import { teamUserIssues } from './team-users.check.js';
 
@@ -9,8 +10,6 @@ import { teamUserIssues } from './team-users.check.js';
 export const MAX_OVERRIDE_DAYS = 31;
 /** Overrides are read per schedule and range by the shift computation; a schedule holds at most this many. */
 export const MAX_OVERRIDES_PER_SCHEDULE = 10_000;
-
-const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 
 /** starts_at before ends_at, the length bounded, and no other override of the schedule in the way. */
 async function timeIssues(attributes: Row, ctx: HookContext<OnCallResourceDeps>): Promise<ValidationIssue[]> {

@@ -6,12 +6,10 @@ import {
   ACTIVE_TIME_TYPES, activeDays, activityIssues, ROTATION_TYPES, rotationableAttributes, rotationableIssues, rotationAttributeSchemas,
   type RotationType,
 } from './schedule-rotations.schemas.js';
-import { activeWindows, timeZone } from './schedule-times.js';
+import { activeWindows, instant, timeZone } from './schedule-times.js';
 
 /** Rotations are layered and computed per schedule, so a schedule holds a bounded number. */
 export const MAX_ROTATIONS_PER_SCHEDULE = 20;
-
-const instant = z.iso.datetime({ offset: true }).nullable();
 
 const writable = {
   name: z.string().trim().min(1).max(255),
@@ -19,15 +17,15 @@ const writable = {
   schedule_rotationable_type: z.enum(ROTATION_TYPES),
   schedule_rotationable_attributes: rotationableAttributes,
   time_zone: timeZone,
-  start_time: instant,
-  end_time: instant,
+  start_time: instant.nullable(),
+  end_time: instant.nullable(),
   active_all_week: z.boolean(),
   active_days: activeDays,
   active_time_type: z.enum(ACTIVE_TIME_TYPES),
   active_time_attributes: activeWindows,
 };
 
-const millis = (v: unknown) => (v == null ? undefined : new Date(v as string | Date).getTime());
+const millis = (v: unknown) => (v instanceof Date ? v.getTime() : undefined);
 
 /**
  * Schedule rotations (issue 12, the reference's schedule_rotations): members taking turns

@@ -73,6 +73,17 @@ export function ianaZone(name: string): string | undefined {
   return listedZones.get(name.toLowerCase()) ?? name;
 }
 
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(2200, 0, 1);
+
+/**
+ * An instant, ISO 8601 with `Z` or an offset, as a Date; bounded to years 1970–2199, so
+ * that neither PostgreSQL (year 0) nor a shift computation stepping from it meets an
+ * absurd date.
+ */
+export const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s))
+  .refine((d) => d.getTime() >= EARLIEST && d.getTime() < LATEST, 'must be between 1970 and 2199');
+
 export const timeZone = z.string().transform((name, ctx) => {
   const zone = ianaZone(name);
   if (zone === undefined) ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not an IANA time zone name (e.g. Europe/Berlin, Etc/UTC).` });
