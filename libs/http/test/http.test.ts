@@ -1,9 +1,11 @@
 import { jest } from '@jest/globals';
 import http from 'node:http';
 import { createLogger } from '@firewatch/logger';
-import { listen } from '@firewatch/testing';
+import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { MAX_BODY_DEPTH } from '@firewatch/jsonapi';
+import { listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal } from '@firewatch/testing';
 import express from 'express';
-import { healthRoutes, serve } from '../src/index.js';
+import { createServiceApp, healthRoutes, serve } from '../src/index.js';
 
 describe('healthRoutes', () => {
   it('answers /healthz always and /readyz with every check named, 503 when one fails', async () => {
@@ -43,6 +45,34 @@ describe('serve', () => {
     } finally {
       exit.mockRestore();
       server.close();
+    }
+  });
+});
+
+describe('createServiceApp bodies', () => {
+  it('answers a body nested past the limit with a JSON:API 400, and takes one just within it', async () => {
+    const logger = createLogger({ service: 'http-test', level: 'silent' });
+    const router = express.Router().post('/v1/echo', (req, res) => { res.status(200).json({ ok: true }); });
+    const app = createServiceApp({ logger, principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'http-test' }), routers: [router] });
+    const server = await listen(app);
+    const nested = (depth: number) => '{"data":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+    const post = async (body: string) => fetch(`${server.url}/v1/echo`, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/vnd.api+json',
+        [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(), 'http-test', 'POST', '/v1/echo'),
+      },
+    });
+    try {
+      expect((await post(nested(MAX_BODY_DEPTH))).status).toBe(200);
+      for (const depth of [MAX_BODY_DEPTH + 1, 10_000]) {
+        const res = await post(nested(depth));
+        expect(res.status).toBe(400);
+        expect((await res.json()).errors[0]).toMatchObject({ status: '400', code: 'too_deep' });
+      }
+    } finally {
+      await server.close();
     }
   });
 });

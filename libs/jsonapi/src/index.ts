@@ -1,5 +1,5 @@
 export * from './document.js';
-export { MEDIA_TYPE, mediaTypeMiddleware, jsonApiBody, sendDocument, sendSecretDocument } from './media-type.js';
+export { MAX_BODY_DEPTH, MEDIA_TYPE, mediaTypeMiddleware, jsonApiBody, sendDocument, sendSecretDocument } from './media-type.js';
 export { parsePage, paginationLinks, type Page, type PageOptions } from './pagination.js';
 export {
   parseListQuery,

@@ -1,5 +1,5 @@
 import express, { type RequestHandler, type Response } from 'express';
-import { NotAcceptableError, UnsupportedMediaTypeError } from '@firewatch/errors';
+import { BadRequestError, NotAcceptableError, UnsupportedMediaTypeError } from '@firewatch/errors';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
 
@@ -38,9 +38,32 @@ export function mediaTypeMiddleware(): RequestHandler {
   };
 }
 
-/** Strict JSON body parser for the JSON:API media type. */
-export function jsonApiBody(limit: string | number = '1mb'): RequestHandler {
-  return express.json({ type: MEDIA_TYPE, limit, strict: true });
+/** How deep a request body may nest: deeper is no document of ours, and recursive checks would exhaust the stack. */
+export const MAX_BODY_DEPTH = 64;
+
+/** The nesting depth of a parsed JSON value, walked without recursion; stops once past `max`. */
+function depthExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Strict JSON body parser for the JSON:API media type; a body nested deeper than {@link MAX_BODY_DEPTH} is a 400. */
+export function jsonApiBody(limit: string | number = '1mb'): RequestHandler[] {
+  return [
+    express.json({ type: MEDIA_TYPE, limit, strict: true }),
+    (req, _res, next) => {
+      if (depthExceeds(req.body, MAX_BODY_DEPTH)) {
+        return next(new BadRequestError(`The request body nests deeper than ${MAX_BODY_DEPTH} levels.`, { code: 'too_deep' }));
+      }
+      next();
+    },
+  ];
 }
 
 /**
