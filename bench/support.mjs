@@ -55,18 +55,20 @@ export function createBenchSystem({ databases }) {
 /**
  * The stack the API benchmarks measure (auth, incident-config and the gateway) on private
  * databases, with a bootstrapped team and an admin key whose rate limits are out of the
- * way. `gatewayNodeArgs` go to the gateway's node (a CPU profile, for instance).
+ * way. `gatewayNodeArgs` go to the gateway's node (a CPU profile, for instance); `services`
+ * adds further processes by name (only 'on-call' so far: its port and database are provided).
  */
-export async function startApiStack({ gatewayNodeArgs = [] } = {}) {
+export async function startApiStack({ gatewayNodeArgs = [], services = [] } = {}) {
   const { processEnvs, PROCESSES, provisionDatabases } = await import('../scripts/dev-env.mjs');
   build();
   const suffix = `_bench_${process.pid}`;
-  const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort() };
+  const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort(), onCall: await freePort() };
   const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
   await provisionDatabases(envs);
-  const system = createBenchSystem({ databases: [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`] });
+  // Every database provisionDatabases made, started or not.
+  const system = createBenchSystem({ databases: envs.databases.map((d) => d.database) });
   try {
-    await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name))
+    await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', ...services, 'gateway'].includes(p.name))
       .map((p) => ({ ...p, env: envs[p.name], nodeArgs: p.name === 'gateway' ? gatewayNodeArgs : [] })));
     const cli = (...args) => system.cli(envs.auth, ...args);
     const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');

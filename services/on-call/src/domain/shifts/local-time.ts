@@ -1,4 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
+import { IANAZone } from 'luxon';
 
 /** A civil date; day arithmetic goes through UTC so it never meets a time zone. */
 export interface CivilDate {
@@ -62,16 +62,62 @@ export function weekdayOf(date: CivilDate): number {
   return ((new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay() + 6) % 7) + 1;
 }
 
+const DAY_MS = 86_400_000;
+// The offset of each zone on each UTC day where it does not change that day (NaN where it does).
+const dailyOffsets = new Map<string, number>();
+
 /**
- * The instant of a wall-clock time in a zone. A time skipped by a spring-forward change
- * moves on by the gap; a repeated one takes its first occurrence (Luxon's rules).
+ * The zone's UTC offset in ms at an instant, from Luxon's zone data. Asking Luxon costs an
+ * Intl formatting, so a UTC day whose first and last millisecond share an offset is
+ * remembered as having it throughout (no zone changes its offset twice within a day);
+ * on a day of change, every instant is asked.
+ */
+function offsetAt(zone: IANAZone, instant: number): number {
+  const day = Math.floor(instant / DAY_MS);
+  const key = `${zone.name}|${day}`;
+  let offset = dailyOffsets.get(key);
+  if (offset === undefined) {
+    const first = zone.offset(day * DAY_MS);
+    offset = first === zone.offset((day + 1) * DAY_MS - 1) ? first : NaN;
+    if (dailyOffsets.size > 100_000) dailyOffsets.clear();
+    dailyOffsets.set(key, offset);
+  }
+  return (Number.isNaN(offset) ? zone.offset(instant) : offset) * 60_000;
+}
+
+// Wall-clock times recur (every turn's handoff, every active window), so their instants are
+// remembered; cleared when large, as the answers never change.
+const instants = new Map<string, number>();
+
+// Every zone's offset lies within ±15 h, so the instant of a wall-clock time lies within 15 h of it read as UTC.
+const REACH_MS = 15 * 3_600_000;
+
+/**
+ * The instant of a wall-clock time in a zone, from the zone's offsets around it (Luxon's
+ * zone data). A time repeated by a fall-back change takes its first occurrence; a time
+ * skipped by a spring-forward change moves on by the gap (02:30 becomes 03:30). Unlike
+ * DateTime.fromObject, whose first guess is today's offset, the answer does not depend on
+ * the season the question is asked in.
  */
 export function instantOf(date: CivilDate, clock: ClockTime, zone: IANAZone): number {
-  return DateTime.fromObject({ ...date, ...clock, millisecond: 0 }, { zone }).toMillis();
+  const wall = Date.UTC(date.year, date.month - 1, date.day, clock.hour, clock.minute, clock.second);
+  const key = `${zone.name}|${wall}`;
+  const known = instants.get(key);
+  if (known !== undefined) return known;
+  const before = offsetAt(zone, wall - REACH_MS);
+  const after = offsetAt(zone, wall + REACH_MS);
+  const valid = [wall - before, wall - after].filter((t) => offsetAt(zone, t) === wall - t);
+  const out = valid.length ? Math.min(...valid) : wall - before;
+  if (instants.size > 100_000) instants.clear();
+  instants.set(key, out);
+  return out;
 }
 
 /** The civil date and clock time of an instant in a zone. */
 export function localOf(instant: number, zone: IANAZone): { date: CivilDate; clock: ClockTime } {
-  const dt = DateTime.fromMillis(instant, { zone });
-  return { date: { year: dt.year, month: dt.month, day: dt.day }, clock: { hour: dt.hour, minute: dt.minute, second: dt.second } };
+  const d = new Date(instant + offsetAt(zone, instant));
+  return {
+    date: { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() },
+    clock: { hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() },
+  };
 }
