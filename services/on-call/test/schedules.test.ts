@@ -75,6 +75,16 @@ describe('schedules', () => {
     expect((await h.create('schedules', { name: 'x', owner_user_id: 11, owner_group_ids: ['g-other'] }, { principal: group })).status).toBe(403);
   });
 
+  it('needs oc.schedules: read for reads, write for writes', async () => {
+    const id = await schedule();
+    const oauth = (scopes: string[]) => ({ credential: { type: 'oauth', client_id: 'c' }, scopes });
+    expect((await h.call('GET', '/v1/schedules', { principal: oauth(['oc.alerts:read', 'oc.alerts:write']) })).status).toBe(403);
+    expect((await h.call('GET', `/v1/schedules/${id}/schedule_rotations`, { principal: oauth(['oc.schedules:read']) })).status).toBe(200);
+    expect((await rotationIn(id, weekly, oauth(['oc.schedules:read']))).status).toBe(403);
+    expect((await rotationIn(id, weekly, oauth(['oc.schedules:read', 'oc.schedules:write']))).status).toBe(201);
+    expect((await h.call('DELETE', `/v1/schedules/${id}`, { principal: { on_call_role: 'observer' } })).status).toBe(403);
+  });
+
   it('hides another team\'s schedules, also as a parent', async () => {
     const id = await schedule();
     const other = { team_id: 2 };
