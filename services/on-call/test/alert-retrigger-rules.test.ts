@@ -212,6 +212,17 @@ describe('alert re-trigger rules', () => {
       expect(elapsed).toBeLessThan(250);
     });
 
+    it('refuses an alert too costly to judge against the team\'s rules with a 422, at once', async () => {
+      const team = { team_id: 10 };
+      await h.create('alert_retrigger_rules', { name: 'Heavy', conditions: [{ kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(?:a|aa){240}[yz]'] }] }, { principal: team });
+      const started = performance.now();
+      const res = await evaluate({ fields: { f: 'a'.repeat(60_000) } }, team);
+      expect(performance.now() - started).toBeLessThan(250);
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0]).toMatchObject({ code: 'too_costly', source: { pointer: '/data/attributes/alert' }, detail: expect.stringContaining('too much to evaluate') });
+      expect((await evaluate({ fields: { f: `${'a'.repeat(300)}y` } }, team)).body.data.attributes.rules[0].matched).toBe(true);
+    });
+
     it.each([
       ['an alert that is not an object', { data: { type: 'alert_retrigger_rule_evaluations', attributes: { alert: 'x' } } }, '/data/attributes/alert'],
       ['an unknown alert member', { data: { type: 'alert_retrigger_rule_evaluations', attributes: { alert: { colour: 'red' } } } }, '/data/attributes/alert/colour'],

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { AlertInput } from './condition.types.js';
-import { MAX_REGEX_INPUT_LENGTH } from './safe-regex.js';
 
+/** Longest alert field value. */
+export const MAX_FIELD_LENGTH = 65_536;
 /** Largest payload an evaluated alert may carry, as JSON text. */
 export const MAX_PAYLOAD_BYTES = 131_072;
 /** Deepest nesting of objects and arrays in that payload. */
@@ -13,8 +14,8 @@ const recordIds = z.array(z.uuid()).max(100).nullable().optional();
 
 /**
  * The alert of an evaluate request (re-trigger rules and alert groups alike), bounded
- * so that one evaluation stays cheap: a field value may be as long as a pattern is ever
- * run against, the payload at most MAX_PAYLOAD_BYTES of JSON.
+ * so that one request stays cheap (the evaluation's budget does the rest): field values
+ * at most MAX_FIELD_LENGTH characters, the payload at most MAX_PAYLOAD_BYTES of JSON.
  */
 export const alertInputSchema = z.strictObject({
   summary: text,
@@ -27,7 +28,7 @@ export const alertInputSchema = z.strictObject({
   service_ids: recordIds,
   group_ids: recordIds,
   /** Alert field values by alert field id. */
-  fields: z.record(z.string().min(1).max(255), z.string().max(MAX_REGEX_INPUT_LENGTH).nullable())
+  fields: z.record(z.string().min(1).max(255), z.string().max(MAX_FIELD_LENGTH).nullable())
     .refine((f) => Object.keys(f).length <= 100, 'holds at most 100 fields')
     .nullable().optional(),
   // Depth first, without recursion: z.json() and JSON.stringify recurse, and a 1 MB body of

@@ -1,5 +1,6 @@
 import type { AlertInput, Condition } from './condition.types.js';
-import { selectNodes } from './json-path.js';
+import { COSTS, spend, type EvaluationBudget } from './evaluation-budget.js';
+import { isSimplePath, selectNodes } from './json-path.js';
 
 /**
  * What an alert offers a condition to compare: its values as text. Record ids
@@ -7,7 +8,7 @@ import { selectNodes } from './json-path.js';
  * as it is.
  */
 export interface Observed {
-  /** The alert's values; empty when the alert has none (the condition's "not set"). */
+  /** The alert's values as text (empty when it has none, or only values that are not text). */
   texts: string[];
   /** source only: the non-integration alias, compared against `values` (ids go in `texts`). */
   alias?: string;
@@ -42,8 +43,26 @@ function structured(node: unknown): boolean {
   return node !== null && typeof node === 'object' && Object.keys(node).length > 0;
 }
 
-/** The values `alert` holds for `condition`'s kind (and property). */
-export function observe(alert: AlertInput, condition: Condition): Observed {
+/** The payload nodes `path` selects, from the evaluation's memo or charged to its budget and remembered. */
+function payloadNodes(alert: AlertInput, path: string, budget: EvaluationBudget): unknown[] {
+  let memo = budget.queries.get(alert);
+  if (!memo) budget.queries.set(alert, (memo = new Map()));
+  let nodes = memo.get(path);
+  if (!nodes) {
+    if (isSimplePath(path)) spend(budget, COSTS.simpleQuery, `the JSON Path ${path}`);
+    else {
+      let bytes = budget.payloadBytes.get(alert);
+      if (bytes === undefined) budget.payloadBytes.set(alert, (bytes = alert.payload === undefined ? 0 : JSON.stringify(alert.payload).length));
+      spend(budget, COSTS.payloadByte * Math.max(bytes, 1), `the JSON Path ${path} over a payload of ${bytes} bytes`);
+    }
+    nodes = selectNodes(alert.payload, path);
+    memo.set(path, nodes);
+  }
+  return nodes;
+}
+
+/** The values `alert` holds for `condition`'s kind (and property); payload queries are charged to `budget`. */
+export function observe(alert: AlertInput, condition: Condition, budget: EvaluationBudget): Observed {
   const name = condition.property_field_name ?? '';
   switch (condition.kind) {
     case 'urgency':
@@ -61,7 +80,7 @@ export function observe(alert: AlertInput, condition: Condition): Observed {
     case 'attribute':
       return withSet({ texts: one(name === 'summary' || name === 'description' || name === 'external_url' ? alert[name] : null) });
     case 'payload': {
-      const nodes = selectNodes(alert.payload, name);
+      const nodes = payloadNodes(alert, name, budget);
       const texts = nodes.map(nodeText).filter((t): t is string => t !== null);
       return { texts, set: texts.length > 0 || nodes.some(structured) };
     }

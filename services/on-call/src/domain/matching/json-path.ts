@@ -38,6 +38,29 @@ export function selectNodes(payload: unknown, path: string): unknown[] {
   return query(payload as JsonValue, path);
 }
 
+const simplicity = new Map<string, boolean>();
+
+/**
+ * Whether `path` names one node by member names and indices only (`$.a.b[0]`), so a
+ * query costs next to nothing whatever the payload's size; wildcards, descendants,
+ * slices and filters may visit all of it. A path that does not parse is not simple.
+ */
+export function isSimplePath(path: string): boolean {
+  let simple = simplicity.get(path);
+  if (simple === undefined) {
+    try {
+      simple = parse(path).segments.every((s) => s.type === 'ChildSegment' && (s.node.type === 'MemberNameShorthand'
+        || (s.node.type === 'BracketedSelection' && s.node.selectors.every((x) => x.type === 'NameSelector' || x.type === 'IndexSelector'))));
+    } catch {
+      simple = false;
+    }
+    // Paths come from stored conditions; a bound keeps a flood of distinct ones from growing it.
+    if (simplicity.size >= 1_000) simplicity.clear();
+    simplicity.set(path, simple);
+  }
+  return simple;
+}
+
 function functionNames(node: unknown, out: string[] = []): string[] {
   if (Array.isArray(node)) {
     for (const item of node) functionNames(item, out);

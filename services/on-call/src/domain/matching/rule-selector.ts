@@ -1,6 +1,6 @@
 import { evaluateConditions } from './condition-evaluator.js';
 import type { AlertInput, Condition, ConditionExplanation, MatchContext, MatchMode } from './condition.types.js';
-import { regexBudget, type RegexBudget } from './safe-regex.js';
+import { evaluationBudget, type EvaluationBudget } from './evaluation-budget.js';
 
 /** What the selector needs of a rule (a re-trigger rule, an alert group). */
 export interface RankedRule {
@@ -48,8 +48,8 @@ export function selectRule<R extends RankedRule>(
   alert: AlertInput,
   modeOf: (rule: R) => MatchMode,
   context: MatchContext = {},
-  // One regex budget for all the rules (pass one to share it further): an evaluation is what must stay cheap.
-  budget: RegexBudget = regexBudget(),
+  // One budget for all the rules (pass one to share it further): an evaluation is what must stay cheap.
+  budget: EvaluationBudget = evaluationBudget(),
 ): RuleSelection<R> {
   const evaluated: RuleVerdict<R>[] = [];
   for (const rule of evaluationOrder(rules)) {

@@ -1,36 +1,19 @@
 import { RE2JS } from 're2js';
+import { COSTS, spend, type EvaluationBudget } from './evaluation-budget.js';
 
 /**
  * Patterns of `matches_regex` come from API callers, so they run on RE2 (re2js, a pure
  * JavaScript port): no backtracking, so `(a+)+$` costs what any pattern costs. RE2 is
  * linear in the input, but its constant is the compiled program's size (a simulation
- * step may touch every instruction): `[a-x]{1000}` sixty times over takes about a
- * minute on 64 KiB. So the program size is bounded on write, and each run and each
- * evaluation have a budget of program size × input length ("units", 13 to 20 ns
- * each at worst, measured); a run that would exceed it is not made, and does not match.
+ * step may touch every instruction: `[a-x]{1000}` sixty times over took 55 s on
+ * 64 KiB). So programs are bounded on write, and each run is charged program size ×
+ * input length to the evaluation's budget (evaluation-budget.ts) before it is made.
  */
 
 /** Longest pattern accepted on write. */
 export const MAX_PATTERN_LENGTH = 256;
 /** Largest compiled program accepted on write (instructions). */
 export const MAX_PROGRAM_SIZE = 1_000;
-/** Longest value a pattern is ever run against; a longer value does not match. */
-export const MAX_REGEX_INPUT_LENGTH = 65_536;
-/** Most units one run may cost (about 20 ms at worst; `(a+)+$` on 50 001 characters costs 400 000). */
-export const RUN_BUDGET = 1_000_000;
-/** Most units all the runs of one evaluation may cost together (about 80 ms at worst). */
-export const EVALUATION_BUDGET = 4_000_000;
-
-/** What is left to spend in one evaluation, and how many runs were not made for want of it. */
-export interface RegexBudget {
-  units: number;
-  skipped: number;
-}
-
-/** A fresh budget for one evaluation. */
-export function regexBudget(units = EVALUATION_BUDGET): RegexBudget {
-  return { units, skipped: 0 };
-}
 
 // Only accepted patterns are kept (each at most MAX_PROGRAM_SIZE instructions), so the cache's memory is bounded.
 const CACHE_SIZE = 200;
@@ -54,25 +37,20 @@ export function regexIssue(pattern: string): string | null {
 }
 
 /**
- * Whether `pattern` (valid: see regexIssue) finds a match anywhere in `input`, spending
- * from `budget`; false, counted in `budget.skipped`, when the run would cost too much.
+ * Whether `pattern` (valid: see regexIssue) finds a match anywhere in `input`, charged
+ * to `budget` first (EvaluationBudgetExceeded when it cannot pay).
  */
-export function regexFinds(pattern: string, input: string, budget: RegexBudget): boolean {
-  // A pattern stored under other bounds is judged again rather than trusted.
+export function regexFinds(pattern: string, input: string, budget: EvaluationBudget): boolean {
+  // A pattern stored under other bounds is judged again rather than trusted; such a pattern does not match.
   const re = regexIssue(pattern) === null ? cache.get(pattern) : undefined;
-  const cost = (re?.programSize() ?? 0) * Math.max(input.length, 1);
-  if (!re || input.length > MAX_REGEX_INPUT_LENGTH || cost > RUN_BUDGET || cost > budget.units) {
-    budget.skipped += 1;
-    return false;
-  }
-  budget.units -= cost;
-  // test() needs no submatches, so re2js runs its DFA where it can: far below the bound in practice.
+  if (!re) return false;
+  spend(budget, COSTS.regexStep * re.programSize() * Math.max(input.length, 1), `a pattern of ${re.programSize()} instructions over ${input.length} characters`);
+  // test() needs no submatches, so re2js runs its DFA where it can: far below the charge in practice.
   return re.test(input);
 }
 
-function remember(pattern: string, re: RE2JS): RE2JS {
+function remember(pattern: string, re: RE2JS): void {
   // Insertion order makes the first key the oldest.
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(pattern, re);
-  return re;
 }
