@@ -15,6 +15,9 @@ describe('route table', () => {
     expect(match('/v1/alert_urgencies/1')).toBe('on-call');
     expect(match('/v1/alert_groups/evaluate')).toBe('on-call');
     expect(match('/v1/schedule_rotations/1/schedule_rotation_active_days')).toBe('on-call');
+    expect(match('/v1/schedule_rotation_active_days/1')).toBe('on-call');
+    expect(match('/v1/schedule_rotation_users/1')).toBe('on-call');
+    expect(match('/v1/override_shifts/1')).toBe('on-call');
     expect(match('/v1/webhooks/endpoints/1')).toBe('webhooks');
   });
 
@@ -30,7 +33,7 @@ describe('route table', () => {
 
   it('keeps every prefix once and each one segment deep', () => {
     expect(new Set(ROUTES.map((r) => r.prefix)).size).toBe(ROUTES.length);
-    expect(ROUTES).toHaveLength(28);
+    expect(ROUTES).toHaveLength(31);
     expect(() => createRouteMatcher([{ prefix: '/v1/a/b', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
     expect(() => createRouteMatcher([
       { prefix: '/v1/a', upstream: 'auth' },
