@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import amqp from 'amqplib';
 import pg from 'pg';
 import { backing, root } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
@@ -21,9 +22,9 @@ export function build(...projects) {
 
 /**
  * Starts `procs` ({ name, entry, env, nodeArgs? }) one after another, each once its
- * /readyz answers. `databases` are dropped by `cleanup()`.
+ * /readyz answers. `databases` and the durable `queues` are dropped by `cleanup()`.
  */
-export function createBenchSystem({ databases }) {
+export function createBenchSystem({ databases, queues = [] }) {
   const children = [];
   return {
     children,
@@ -48,6 +49,13 @@ export function createBenchSystem({ databases }) {
       await client.connect();
       for (const db of databases) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
       await client.end();
+      // Left on the broker, a queue bound to events would collect every later run's.
+      if (queues.length) {
+        const conn = await amqp.connect(backing().amqp);
+        const ch = await conn.createChannel();
+        for (const q of queues) await ch.deleteQueue(q);
+        await conn.close();
+      }
     },
   };
 }
@@ -66,7 +74,8 @@ export async function startApiStack({ gatewayNodeArgs = [], services = [] } = {}
   const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
   await provisionDatabases(envs);
   // Every database provisionDatabases made, started or not.
-  const system = createBenchSystem({ databases: envs.databases.map((d) => d.database) });
+  const usersQueue = envs['on-call'].USERS_QUEUE;
+  const system = createBenchSystem({ databases: envs.databases.map((d) => d.database), queues: [usersQueue, `${usersQueue}.dead`] });
   try {
     await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', ...services, 'gateway'].includes(p.name))
       .map((p) => ({ ...p, env: envs[p.name], nodeArgs: p.name === 'gateway' ? gatewayNodeArgs : [] })));

@@ -99,6 +99,8 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     'on-call': {
       ...common, SERVICE_NAME: 'on-call', PORT: String(p.onCall),
       DATABASE_URL: database('on-call').url,
+      // Its own queue of user events per suffix: a queue left by another stack would feed it that stack's users.
+      USERS_QUEUE: `on-call.users${dbSuffix}`,
     },
     webhooks: {
       ...common, SERVICE_NAME: 'webhooks', PORT: String(p.webhooks),
