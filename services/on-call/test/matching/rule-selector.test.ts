@@ -1,5 +1,5 @@
 import {
-  evaluateCondition, evaluationBudget, EvaluationBudgetExceeded, selectRule, type Condition, type RankedRule,
+  COSTS, evaluateCondition, EVALUATION_BUDGET_NS, evaluationBudget, EvaluationBudgetExceeded, selectRule, type Condition, type RankedRule,
 } from '../../src/domain/matching/index.js';
 import { BARE, FULL, U_HIGH, U_LOW } from './matching-fixtures.js';
 
@@ -90,27 +90,34 @@ describe('the evaluation budget', () => {
   const heavy = { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(?:a|aa){240}[yz]'] } as const;
   const alert = { fields: { f: 'a'.repeat(1_000) } };
 
+  const payload = { items: Array.from({ length: 2_000 }, (_, i) => ({ id: i, name: 'x'.repeat(30) })) };
+  // Each walk of this ~100 KB payload (a path with a descendant segment) is charged 60 ns a byte.
+  const fit = Math.floor(EVALUATION_BUDGET_NS / (COSTS.payloadByte * JSON.stringify(payload).length));
+  const walking = (i: number): Condition => ({ kind: 'payload', operator: 'is_set', property_field_name: `$.items[${i}:]..*` });
+  const rules = (n: number) => Array.from({ length: n }, (_, i) => rule(`r${i}`, i, [{ ...walking(i), operator: 'is_not_set' }]));
+
   it('is one for all the rules of an evaluation', () => {
-    // Each run is charged 20 ns × 963 × 1000 ≈ 19 ms of the 100: five fit, six do not.
-    expect(select(Array.from({ length: 5 }, (_, i) => rule(`r${i}`, i, [heavy])), alert).rule).toBeNull();
-    expect(() => select(Array.from({ length: 6 }, (_, i) => rule(`r${i}`, i, [heavy])), alert)).toThrow(EvaluationBudgetExceeded);
+    expect(fit).toBeGreaterThan(10);
+    expect(select(rules(fit), { payload }).rule).toBeNull();
+    expect(() => select(rules(fit + 1), { payload })).toThrow(EvaluationBudgetExceeded);
   });
 
-  it('may be shared by a caller across selections', () => {
+  it('may be shared by a caller across selections, and a spent budget makes no more regex runs', () => {
     const budget = evaluationBudget();
-    for (let i = 0; i < 5; i++) selectRule([rule(`r${i}`, i, [heavy])], alert, () => 'all', {}, budget);
-    expect(() => selectRule([rule('r5', 5, [heavy])], alert, () => 'all', {}, budget)).toThrow(/too much to evaluate/);
+    for (let i = 0; i < fit; i++) selectRule([rule(`r${i}`, i, [walking(i)])], { payload }, () => 'all', {}, budget);
+    expect(() => selectRule([rule('last', fit, [walking(fit)])], { payload }, () => 'all', {}, budget)).toThrow(/too much to evaluate/);
+    expect(() => evaluateCondition(heavy, 0, alert, {}, evaluationBudget(0))).toThrow(EvaluationBudgetExceeded);
+    expect(evaluateCondition(heavy, 0, alert, {}, evaluationBudget(1)).matched).toBe(false);
   });
 
   it('queries a payload once per path and evaluation, however many conditions use the path', () => {
-    const payload = { items: Array.from({ length: 2_000 }, (_, i) => ({ id: i, name: 'x'.repeat(30) })) };
     const everywhere = (i: number): Condition => ({ kind: 'payload', operator: 'contains', property_field_name: '$..*', values: [`never-${i}`] });
     const started = performance.now();
     expect(select([rule('many', 1, Array.from({ length: 50 }, (_, i) => everywhere(i)))], { payload }).rule).toBeNull();
     expect(performance.now() - started).toBeLessThan(500);
-    // Distinct descendant paths are each a walk of the payload: ~110 KB × 60 ns each, so 20 of them are too many.
-    const twenty = Array.from({ length: 20 }, (_, i): Condition => ({ ...everywhere(i), property_field_name: `$.items[${i}:]..*` }));
-    expect(() => select([rule('twenty paths', 1, twenty)], { payload })).toThrow(EvaluationBudgetExceeded);
+    // Distinct descendant paths are each a walk of the payload, so more than `fit` of them are too many.
+    const tooMany = Array.from({ length: fit + 1 }, (_, i): Condition => ({ ...everywhere(i), property_field_name: `$.items[${i}:]..*` }));
+    expect(() => select([rule('too many paths', 1, tooMany)], { payload })).toThrow(EvaluationBudgetExceeded);
   });
 
   it('charges names-and-indices paths next to nothing, whatever the payload', () => {

@@ -13,4 +13,4 @@ export { GROUP_VOCABULARY, RETRIGGER_VOCABULARY, operatorsFor, type Vocabulary }
 export { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
 export { alertInputSchema, MAX_FIELD_LENGTH, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './alert-input.schema.js';
 export { MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE, regexIssue } from './safe-regex.js';
-export { COSTS, EVALUATION_BUDGET_NS, evaluationBudget, EvaluationBudgetExceeded, type EvaluationBudget } from './evaluation-budget.js';
+export { COSTS, EVALUATION_BUDGET_NS, evaluationBudget, EvaluationBudgetExceeded, REGEX_RUN_LIMIT_NS, type EvaluationBudget } from './evaluation-budget.js';

@@ -1,13 +1,13 @@
 import { RE2JS } from 're2js';
-import { COSTS, spend, type EvaluationBudget } from './evaluation-budget.js';
+import { charge, COSTS, EvaluationBudgetExceeded, REGEX_RUN_LIMIT_NS, type EvaluationBudget } from './evaluation-budget.js';
 
 /**
  * Patterns of `matches_regex` come from API callers, so they run on RE2 (re2js, a pure
  * JavaScript port): no backtracking, so `(a+)+$` costs what any pattern costs. RE2 is
  * linear in the input, but its constant is the compiled program's size (a simulation
  * step may touch every instruction: `[a-x]{1000}` sixty times over took 55 s on
- * 64 KiB). So programs are bounded on write, and each run is charged program size ×
- * input length to the evaluation's budget (evaluation-budget.ts) before it is made.
+ * 64 KiB). So programs are bounded on write, a run whose worst case is too long is
+ * not made, and the evaluation's budget bounds all runs together (evaluation-budget.ts).
  */
 
 /** Longest pattern accepted on write. */
@@ -37,16 +37,21 @@ export function regexIssue(pattern: string): string | null {
 }
 
 /**
- * Whether `pattern` (valid: see regexIssue) finds a match anywhere in `input`, charged
- * to `budget` first (EvaluationBudgetExceeded when it cannot pay).
+ * Whether `pattern` (valid: see regexIssue) finds a match anywhere in `input`.
+ * EvaluationBudgetExceeded when the run's worst case is over REGEX_RUN_LIMIT_NS or the
+ * evaluation's budget is spent; otherwise the run is charged what it took.
  */
 export function regexFinds(pattern: string, input: string, budget: EvaluationBudget): boolean {
   // A pattern stored under other bounds is judged again rather than trusted; such a pattern does not match.
   const re = regexIssue(pattern) === null ? cache.get(pattern) : undefined;
   if (!re) return false;
-  spend(budget, COSTS.regexStep * re.programSize() * Math.max(input.length, 1), `a pattern of ${re.programSize()} instructions over ${input.length} characters`);
-  // test() needs no submatches, so re2js runs its DFA where it can: far below the charge in practice.
-  return re.test(input);
+  const what = `a pattern of ${re.programSize()} instructions over ${input.length} characters`;
+  if (budget.remaining <= 0 || COSTS.regexStep * re.programSize() * input.length > REGEX_RUN_LIMIT_NS) throw new EvaluationBudgetExceeded(what);
+  const started = performance.now();
+  // test() needs no submatches, so re2js runs its DFA where it can.
+  const found = re.test(input);
+  charge(budget, (performance.now() - started) * 1e6);
+  return found;
 }
 
 function remember(pattern: string, re: RE2JS): void {
