@@ -37,7 +37,8 @@ export const alertInputSchema = z.strictObject({
     .refine((p) => depthWithin(p, MAX_PAYLOAD_DEPTH), { message: `nests deeper than ${MAX_PAYLOAD_DEPTH} levels`, abort: true })
     .pipe(z.json())
     .refine((p) => Buffer.byteLength(JSON.stringify(p)) <= MAX_PAYLOAD_BYTES, `is larger than ${MAX_PAYLOAD_BYTES} bytes of JSON`)
-    .optional(),
+    .optional()
+    .describe(`The JSON payload the alert arrived with: any JSON value, at most ${MAX_PAYLOAD_BYTES} bytes, nested at most ${MAX_PAYLOAD_DEPTH} levels.`),
 }) satisfies z.ZodType<AlertInput>;
 
 /** Whether no object or array in `value` lies deeper than `max` levels (iteratively). */
