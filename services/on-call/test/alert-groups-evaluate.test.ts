@@ -93,4 +93,17 @@ describe('POST /v1/alert_groups/evaluate', () => {
     // Another team sees none of these groups.
     expect((await evaluate({ alert: { summary: 'disk full' } }, { team_id: 2 })).body.data.attributes).toEqual({ alert_group_id: null, alert_group: null, groups: [] });
   });
+
+  it('refuses with 422 an alert too costly to judge against the team\'s groups, and the next evaluation runs as usual', async () => {
+    const team = { principal: { team_id: 4 } };
+    const conditions = Array.from({ length: 20 }, (_, i) => ({ property_field_type: 'payload', property_field_name: `$..k${i}`, property_field_condition_type: 'is_empty' }));
+    expect((await h.create('alert_groups', { name: 'Costly', condition_type: 'any', conditions }, team)).status).toBe(201);
+    const payload = { items: Array.from({ length: 2000 }, (_, i) => `value-${i}-${'a'.repeat(50)}`) };
+    const started = performance.now();
+    const res = await evaluate({ alert: { payload } }, team.principal);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ code: 'too_costly', source: { pointer: '/data/attributes/alert' } });
+    expect((await evaluate({ alert: { payload: { k1: 'x' } } }, team.principal)).status).toBe(200);
+  });
 });

@@ -130,6 +130,7 @@ describe('alert groups', () => {
       [{ name: 'x', conditions: [{ property_field_type: 'attribute', property_field_name: 'summary', property_field_condition_type: 'is_one_of' }] }, '/data/attributes/conditions/0/property_field_values'],
       [{ name: 'x', conditions: [{ property_field_condition_type: 'is_empty' }] }, '/data/attributes/conditions/0/property_field_type'],
       [{ name: 'x', unknown: 1 }, '/data/attributes/unknown'],
+      [{ name: 'x', conditions: Array.from({ length: 3 }, () => ({ ...summaryContains('a'), property_field_condition_type: 'matches_regex', property_field_value: undefined, property_field_values: Array(7).fill('^a') })) }, '/data/attributes/conditions'],
       [{ time_window: 5 }, '/data/attributes/name'],
     ];
     for (const [attributes, pointer] of cases) {

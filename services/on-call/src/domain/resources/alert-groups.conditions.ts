@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { conditionProblems, GROUP_VOCABULARY, MAX_CONDITIONS, MAX_CONDITION_VALUES, type Condition, type ConditionProblem } from '../matching/index.js';
+import {
+  conditionProblems, GROUP_VOCABULARY, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_PATTERNS, patternCount, type Condition, type ConditionProblem,
+} from '../matching/index.js';
 
 /**
  * An alert group's conditions as the reference writes them (FAMILIES 4.4:
@@ -100,12 +102,21 @@ export function groupConditionProblems(c: StoredGroupCondition): { path: (string
   return problems;
 }
 
-/** A zod schema of a group's condition list, checked and stored-shaped. */
+/** An entry as patternCount reads it: its operator and the patterns it holds, whatever shape it came in. */
+function asPatterns(entry: unknown): Pick<Condition, 'operator' | 'values'> {
+  const c = (entry ?? {}) as Partial<StoredGroupCondition>;
+  const values = [...(Array.isArray(c.property_field_values) ? c.property_field_values : []), ...(c.property_field_value ? [c.property_field_value] : [])];
+  return { operator: c.property_field_condition_type as Condition['operator'], values };
+}
+
+/** A zod schema of a group's condition list, checked and stored-shaped; its patterns bounded together, as re-trigger rules' are. */
 export const groupConditionsSchema = z.array(
   groupConditionInput.transform(stored).superRefine((c, ctx) => {
     for (const p of groupConditionProblems(c)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
   }),
-).max(MAX_CONDITIONS);
+).max(MAX_CONDITIONS)
+  // zod runs this even when an entry failed (and so was not transformed): read the entries defensively.
+  .refine((cs) => patternCount(cs.map(asPatterns)) <= MAX_PATTERNS, `hold at most ${MAX_PATTERNS} matches_regex patterns together`);
 
 /** One condition as responses show it: the reference's `values` lists the urgencies as records. */
 export function presentCondition(row: Record<string, unknown>): Record<string, unknown> {

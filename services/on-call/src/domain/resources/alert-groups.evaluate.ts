@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineAction, type Row } from '@firewatch/resource-kit';
-import { alertInputSchema, evaluateConditions, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode } from '../matching/index.js';
+import { ValidationError } from '@firewatch/errors';
+import {
+  alertInputSchema, evaluateConditions, evaluationBudget, EvaluationBudgetExceeded, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode,
+} from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { toEngineCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
 import { evaluationDocument } from './alert-groups.schemas.js';
@@ -72,21 +75,30 @@ export const alertGroupEvaluateAction = defineAction<OnCallResourceDeps, z.infer
       row, id: String(row.id), position: null, created_at: row.created_at as Date, stored: row.conditions as StoredGroupCondition[],
       conditions: (row.conditions as StoredGroupCondition[]).map(toEngineCondition),
     })));
+    // One budget for the whole evaluation: 100 groups of 50 conditions over a large payload would otherwise hold the process for seconds.
+    const budget = evaluationBudget();
     let winner: (typeof groups)[number] | undefined;
-    const verdicts = groups.map((g) => {
+    const judge = (g: (typeof groups)[number]) => {
       const isTargeted = targeted(g.row, input);
       // matches_existing_alert compares with the alerts of the group being judged only.
       const result = isTargeted
         ? evaluateConditions(g.conditions, g.row.condition_type as MatchMode, alert, {
           existing_alerts: existing.filter((a) => a.alert_group_id === g.id),
-        })
+        }, budget)
         : { matched: false, conditions: [] };
       if (result.matched && !winner) winner = g;
       return {
         alert_group_id: g.id, name: g.row.name, condition_type: g.row.condition_type, targeted: isTargeted, matched: result.matched,
         conditions: result.conditions.map((e) => explained(g.stored, e)),
       };
-    });
+    };
+    let verdicts: ReturnType<typeof judge>[];
+    try {
+      verdicts = groups.map(judge);
+    } catch (error) {
+      if (!(error instanceof EvaluationBudgetExceeded)) throw error;
+      throw new ValidationError([{ pointer: '/data/attributes/alert', code: 'too_costly', detail: error.message }]);
+    }
     const attributes = {
       alert_group_id: winner?.id ?? null,
       alert_group: winner ? { id: winner.id, name: winner.row.name, slug: winner.row.slug, time_window: winner.row.time_window } : null,
