@@ -123,6 +123,16 @@ export const alertGroupOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'updateAlertGroup', status: 200 },
   },
   {
+    method: 'PATCH', path: '/v1/alert_groups/{id}', variant: 'legacy attributes only, onto the stored conditions',
+    request: async (ctx) => ({ params: { id: await alertGroup(ctx) }, body: group({ group_by_alert_title: 0, group_by_alert_urgency: 1, attributes: [] }) }),
+    status: 200, schema: { reference: 'updateAlertGroup', status: 200 },
+  },
+  {
+    method: 'PATCH', path: '/v1/alert_groups/{id}', variant: 'time_window out of bounds',
+    request: async (ctx) => ({ params: { id: await alertGroup(ctx) }, body: group({ time_window: 0 }) }),
+    status: 422, schema: spec71,
+  },
+  {
     method: 'DELETE', path: '/v1/alert_groups/{id}',
     request: async (ctx) => ({ params: { id: await alertGroup(ctx) } }),
     status: 200, schema: { reference: 'deleteAlertGroup', status: 200 },
