@@ -1,12 +1,16 @@
+import type { Knex } from 'knex';
 import type { Transaction } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../domain/on-call-deps.js';
 import { createUsersRepository } from './users.repository.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
+import { createShiftInputsRepository } from './shift-inputs.repository.js';
 
 /** The queries on-call's declarations need beyond the kit's own: positions and id look-ups. */
-export function createRecordsRepository(): OnCallResourceDeps {
+export function createRecordsRepository(knex: Knex): OnCallResourceDeps {
+  const users = createUsersRepository();
   return {
-    users: createUsersRepository(),
+    users,
+    shifts: createShiftInputsRepository(knex, users),
     scheduling: createSchedulingRepository(),
     positions: {
       async next(tx: Transaction, table: string, teamId: number) {
