@@ -30,6 +30,14 @@ function fromBodyParser(err: { type?: string; status?: number }): HttpError | un
   }
 }
 
+/** The router's refusal of a path parameter that is no valid percent-encoding (`%E0%A4%A`). */
+function fromRouter(err: unknown): HttpError | undefined {
+  if (err instanceof URIError && (err as { status?: number }).status === 400) {
+    return new BadRequestError('The path holds a malformed percent-encoding.', { code: 'malformed_path' });
+  }
+  return undefined;
+}
+
 /**
  * PostgreSQL data exceptions (SQLSTATE class 22: out-of-range numbers, bad dates,
  * invalid text) are caused by values a client sent that validation let through.
@@ -55,7 +63,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     let httpError: HttpError;
     if (err instanceof HttpError) httpError = err;
-    else httpError = fromBodyParser(err ?? {}) ?? fromDatabase(err ?? {}) ?? new InternalServerError();
+    else httpError = fromBodyParser(err ?? {}) ?? fromRouter(err) ?? fromDatabase(err ?? {}) ?? new InternalServerError();
     if (!(err instanceof HttpError) && httpError.code === 'invalid_value') {
       logger.warn('database refused a value that validation accepted', { path: req.path, sqlstate: err.code, error: err.message });
     }

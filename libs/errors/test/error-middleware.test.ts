@@ -21,6 +21,7 @@ describe('errorMiddleware', () => {
   app.get('/429', () => { throw new RateLimitedError({ 'X-RateLimit-Remaining': '0' }); });
   app.get('/boom', () => { throw new Error('database password is hunter2'); });
   app.post('/json', (_req, res) => { res.json({}); });
+  app.delete('/things/:id', (_req, res) => { res.json({}); });
   app.get('/pg22', () => { throw Object.assign(new Error('value "99999999999" is out of range for type integer'), { code: '22003', severity: 'ERROR' }); });
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(createLogger({ service: 't', stream })));
@@ -68,5 +69,11 @@ describe('errorMiddleware', () => {
     expect(bad.status).toBe(400);
     expect((await bad.json()).errors[0].code).toBe('malformed_json');
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+  });
+
+  it('answers a path parameter that is no valid percent-encoding with 400', async () => {
+    const res = await fetch(`${server.url}/things/%E0%A4%A`, { method: 'DELETE' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors[0].code).toBe('malformed_path');
   });
 });
