@@ -84,6 +84,8 @@ export interface SystemOptions {
   webhooksEnv?: Record<string, string>;
   /** Broker URL for every process (e.g. a TCP proxy a fault test can cut); default TEST_AMQP_URL. */
   amqpUrl?: string;
+  /** Further on-call replicas (`on-call1`, ...) on the same database and queues, e.g. for the shift.started scheduler. */
+  onCallReplicas?: number;
 }
 
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
@@ -134,6 +136,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     { name: 'on-call', entry: 'services/on-call/dist/src/main.js', env: env['on-call'], port: ocPort },
     { name: 'communications', entry: 'services/communications/dist/src/main.js', env: env.communications, port: cmPort },
   ];
+  for (let i = 1; i <= (options.onCallReplicas ?? 0); i++) {
+    const port = await freePort();
+    procs.push({ name: `on-call${i}`, entry: 'services/on-call/dist/src/main.js', env: { ...env['on-call'], PORT: String(port) }, port });
+  }
   if (options.webhooks) {
     env.webhooks = {
       ...common, PORT: String(whPort), DATABASE_URL: dbUrl[databases.wh],
