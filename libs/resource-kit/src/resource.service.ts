@@ -98,9 +98,9 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
     },
 
     /**
-     * Runs an action in one transaction. The record (item actions, locked) or the parent
-     * (nested collections) is found first, so an unknown id is a 404 before the body is
-     * judged; a body's `data.id` must name the record.
+     * Runs an action in one transaction. The record (item actions; locked unless the
+     * action only reads) or the parent (nested collections) is found first, so an unknown
+     * id is a 404 before the body is judged; a body's `data.id` must name the record.
      */
     async act(action: ActionSpec<unknown>, principal: Principal, rawBody: unknown, call: CollectionCall, idOrSlug?: string) {
       if (action.hiddenFromRecordKeys && principal.record_ids !== null) throw new NotFoundError();
@@ -110,7 +110,9 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
         let record: Row | undefined;
         let parentRow: Row | undefined;
         if (idOrSlug !== undefined) {
-          record = await access.load(tx, principal, idOrSlug, first ?? 'read', true);
+          // A read-only action (a preview) must not hold up the record's writers.
+          const writes = action.capabilities.some((c) => c !== 'read');
+          record = await access.load(tx, principal, idOrSlug, first ?? 'read', writes);
           for (const c of rest) {
             access.can(principal, c, record);
             await access.admits(tx, principal, record, c);

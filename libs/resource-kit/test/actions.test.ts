@@ -53,4 +53,16 @@ describe('an item action', () => {
     expect(done.body.data.attributes.name).toBe('new');
     expect((await kit.events()).at(-1)).toMatchObject({ type: 'tag.renamed', data: { id: t.id } });
   });
+
+  it('leaves the record unlocked when it only reads, so a write meanwhile does not wait for it', async () => {
+    const t = (await kit.call('POST', '/v1/red/tags', tag('peeked'))).body.data;
+    const finished: string[] = [];
+    const peek = kit.call('POST', `/v1/tags/${t.id}/peek`).then((r) => { finished.push('peek'); return r; });
+    await new Promise((r) => setTimeout(r, 100));
+    const renamed = await kit.call('PUT', `/v1/tags/${t.id}/rename`, rename('written'));
+    finished.push('rename');
+    expect(renamed.status).toBe(200);
+    expect((await peek).status).toBe(200);
+    expect(finished).toEqual(['rename', 'peek']);
+  });
 });

@@ -117,6 +117,13 @@ export const tags = defineResource({
     async run({ body, record, resource }) {
       return { document: { data: await resource.update(record as Row, { name: body.data.attributes.name }, 'renamed') } };
     },
+  }), defineAction({
+    // Reads only, slowly: its record must stay free for writers meanwhile.
+    name: 'peek', on: 'item', capabilities: ['read'],
+    async run({ record, resource }) {
+      await new Promise((r) => setTimeout(r, 400));
+      return { document: { data: resource.serialize(record as Row) } };
+    },
   })],
 });
 
