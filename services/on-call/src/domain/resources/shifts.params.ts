@@ -6,6 +6,9 @@ export const MAX_RANGE_DAYS = 366;
 
 const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
+/** The instant a validated `from`/`to` names (Luxon reads the offset forms Date.parse may not, such as -0500). */
+export const instantOfParam = (value: string) => DateTime.fromISO(value, { setZone: true }).toMillis();
+
 const bound = (name: string, what: string) => z.string({
   error: (issue) => (issue.input === undefined ? `is required: the ${what} of the range, ISO 8601 with Z or an offset (e.g. 2026-10-01T00:00:00Z).` : 'must be a string.'),
 }).refine((v) => OFFSET_TIME.test(v) && DateTime.fromISO(v, { setZone: true }).isValid, {
@@ -25,8 +28,8 @@ export const shiftParams = z.strictObject({
   'schedule_ids[]': list(z.uuid('must be schedule ids (UUIDs).')),
   'user_ids[]': list(z.coerce.number('must be user ids (integers).').int('must be user ids (integers).').min(1).max(2_147_483_647)),
 }).superRefine((p, ctx) => {
-  const from = Date.parse(p.from);
-  const to = Date.parse(p.to);
+  const from = instantOfParam(p.from);
+  const to = instantOfParam(p.to);
   if (to <= from) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${p.from}); got ${p.to}.` });
   else if (to - from > MAX_RANGE_DAYS * 86_400_000) ctx.addIssue({ code: 'custom', path: ['to'], message: `the range from..to is longer than ${MAX_RANGE_DAYS} days; ask for at most ${MAX_RANGE_DAYS} days at a time.` });
 });

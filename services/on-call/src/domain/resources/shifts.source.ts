@@ -3,7 +3,7 @@ import type { Page } from '@firewatch/jsonapi';
 import type { Row } from '@firewatch/resource-kit';
 import { computeShifts, shiftWindow, type Shift } from '../shifts/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import type { ShiftParams } from './shifts.params.js';
+import { instantOfParam, type ShiftParams } from './shifts.params.js';
 
 /** Overrides are at most this long, so one cutting a shift in the window starts within it of the window. */
 const OVERRIDE_REACH = 32 * 86_400_000;
@@ -33,7 +33,7 @@ export async function teamShifts(deps: OnCallResourceDeps, teamId: number, from:
 export async function listShifts(ctx: { principal: Principal; deps: OnCallResourceDeps; params: Row; page: Page; parent?: Row }) {
   const params = ctx.params as ShiftParams;
   const scheduleIds = ctx.parent ? [String(ctx.parent.id)] : params['schedule_ids[]'];
-  let shifts = await teamShifts(ctx.deps, ctx.principal.team_id, Date.parse(params.from), Date.parse(params.to), scheduleIds);
+  let shifts = await teamShifts(ctx.deps, ctx.principal.team_id, instantOfParam(params.from), instantOfParam(params.to), scheduleIds);
   const users = params['user_ids[]'];
   if (users) shifts = shifts.filter((s) => s.user_id !== null && users.includes(s.user_id));
   const { number, size } = ctx.page;
