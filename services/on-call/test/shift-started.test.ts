@@ -102,6 +102,15 @@ describe('shift.started scheduler', () => {
     expect((await knex('shift_scheduler_state').first('checked_until')).checked_until.getTime()).toBe(now + 1000);
   });
 
+  it('a schedule whose rotation cannot be computed holds up no other schedule', async () => {
+    const now = Date.now();
+    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000) });
+    const broken = await hourlyRotation(new Date(now - 1000));
+    await knex('schedule_rotations').where({ schedule_id: broken }).update({ time_zone: 'Mars/Olympus_Mons' });
+    await hourlyRotation(new Date(now - 1000));
+    expect(await replica({ now: () => now }).tick()).toBe(1);
+  });
+
   it('on its very first run announces nothing from before it ran', async () => {
     const now = Date.now();
     await hourlyRotation(new Date(now - 0.5 * HOUR));

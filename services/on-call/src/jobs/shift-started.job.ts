@@ -1,7 +1,7 @@
 import type { Logger } from '@firewatch/logger';
 import type { ShiftsDeps } from '../domain/shift-deps.js';
 import { startsBetween } from '../domain/shift-started.js';
-import { computeShifts, shiftWindow } from '../domain/shifts/index.js';
+import { computeShifts, shiftWindow, type OverrideSpec, type RotationSpec, type Shift } from '../domain/shifts/index.js';
 import type { ShiftStartsRepository } from '../data/shift-starts.repository.js';
 
 /** Overrides are at most 31 days long: one cutting a shift in the window starts within this of it. */
@@ -34,6 +34,20 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
 
+  /** Each schedule on its own, so one whose rotation cannot be computed holds up no other team's starts. */
+  function shiftsBySchedule(rotations: RotationSpec[], overrides: OverrideSpec[], from: number, to: number): Shift[] {
+    const ids = new Set([...rotations.map((r) => r.schedule_id), ...overrides.map((o) => o.schedule_id)]);
+    const out: Shift[] = [];
+    for (const id of ids) {
+      try {
+        out.push(...computeShifts({ rotations: rotations.filter((r) => r.schedule_id === id), overrides: overrides.filter((o) => o.schedule_id === id), from, to }));
+      } catch (err) {
+        options.logger.error('shift.started: the shifts of a schedule could not be computed', { schedule_id: id, err });
+      }
+    }
+    return out;
+  }
+
   async function tick(): Promise<number> {
     const now = clock();
     const watermark = await options.store.checkedUntil();
@@ -42,9 +56,15 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
     const schedules = await options.shifts.allSchedules();
     const teamOf = new Map(schedules.map((s) => [s.id, s.team_id]));
     const rotations = await options.shifts.rotations({});
-    const window = shiftWindow(rotations, after, now + 1);
+    let window = { from: after, to: now + 1 };
+    for (const r of rotations) {
+      try {
+        const w = shiftWindow([r], after, now + 1);
+        window = { from: Math.min(window.from, w.from), to: Math.max(window.to, w.to) };
+      } catch { /* reported per schedule below */ }
+    }
     const overrides = await options.shifts.overrides({}, window.from - OVERRIDE_REACH, window.to + OVERRIDE_REACH);
-    const starts = startsBetween(computeShifts({ rotations, overrides, from: after, to: now + 1 }), teamOf, after, now, options.lateAfterMs);
+    const starts = startsBetween(shiftsBySchedule(rotations, overrides, after, now + 1), teamOf, after, now, options.lateAfterMs);
     const known = await options.store.announced(starts.map((s) => s.key));
     const announced = await options.store.announce(starts.filter((s) => !known.has(s.key)), now);
     if (announced.length) {
