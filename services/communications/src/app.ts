@@ -7,6 +7,7 @@ import { createServiceApp } from '@firewatch/http';
 import { createResourceModule, mountResources } from '@firewatch/resource-kit';
 import { createCommunicationsRepository } from './data/communications.repository.js';
 import type { CommunicationsDeps } from './domain/communications.deps.js';
+import { createLiquidPool, type LiquidPool } from './domain/liquid/render-pool.js';
 import { resources } from './domain/resources/index.js';
 import { communicationsOpenApiDocument } from './http/communications.openapi.js';
 
@@ -16,11 +17,13 @@ export interface CommunicationsAppDeps {
   principals: PrincipalVerifier;
   readiness?: Record<string, () => Promise<unknown>>;
   bodyLimit?: string;
+  /** The Liquid workers, whose owner closes them; by default a pool of its own (workers start at first use). */
+  liquid?: LiquidPool;
 }
 
 /** The communications service: types, stages and templates (with previews), all kit declarations. */
 export function createCommunicationsApp(deps: CommunicationsAppDeps): Express {
-  const resourceDeps: CommunicationsDeps = { communications: createCommunicationsRepository(deps.knex) };
+  const resourceDeps: CommunicationsDeps = { communications: createCommunicationsRepository(deps.knex), liquid: deps.liquid ?? createLiquidPool() };
   const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps, declarations: resources }));
   return createServiceApp({
     logger: deps.logger,

@@ -4,6 +4,7 @@ import { createOutboxRelay } from '@firewatch/events';
 import { runService } from '@firewatch/http';
 import { migrations } from '../migrations/index.js';
 import { createCommunicationsApp } from './app.js';
+import { createLiquidPool } from './domain/liquid/render-pool.js';
 import { configSchema } from './config.js';
 
 await runService({
@@ -13,8 +14,10 @@ await runService({
     const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
     const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger });
     await relay.start();
+    const liquid = createLiquidPool();
     const app = createCommunicationsApp({
       knex,
+      liquid,
       logger,
       principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: 'communications' }),
       bodyLimit: config.BODY_LIMIT,
@@ -27,6 +30,7 @@ await runService({
       app,
       async stop() {
         await relay.stop();
+        await liquid.close();
         await knex.destroy();
       },
     };

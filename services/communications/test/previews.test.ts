@@ -1,3 +1,5 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { POOL_LIMITS } from '../src/domain/liquid/render-pool.js';
 import { startCommunications, type CallOptions, type CommunicationsHarness } from './support/communications-harness.js';
 
 let h: CommunicationsHarness;
@@ -75,10 +77,70 @@ describe('template previews', () => {
       chat_content: '{% assign a = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign a = a | append: a %}{% endfor %}{{ a }}',
     }]);
     expect((await preview(doubling, {})).status).toBe(422);
-    const nested = await template('Nested', [{ communication_stage_id: stageA, sms_content: '{% for i in (1..900) %}{% for j in (1..900) %}{% endfor %}{% endfor %}' }]);
+    const nested = await template('Nested', [{ communication_stage_id: stageA, sms_content: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}' }]);
     const t2 = Date.now();
     expect((await preview(nested, {})).status).toBe(422);
     expect(Date.now() - t2).toBeLessThan(3000);
+  });
+
+  it('bounds what a capture collects and a worker\'s heap, answering 422s while the service keeps answering', async () => {
+    // The reviewer's template: a 1 GB capture that `contains` flattens (1.2 GB RSS a preview before).
+    const capture = await template('Capture', [{
+      communication_stage_id: stageA,
+      email_body: `{% capture s %}{% for i in (1..5900) %}${'ę'.repeat(90_000)}{% endfor %}{% endcapture %}{% if s contains "y" %}y{% endif %}`,
+    }]);
+    // Captures each under the output bound, flattened and kept: the worker's heap grows past its 64 MB.
+    const heap = await template('Heap', [{
+      communication_stage_id: stageA,
+      email_body: `{% capture big %}{% for i in (1..2200) %}${'ę'.repeat(90)}{% endfor %}{% endcapture %}`
+        + '{% for i in (1..1000) %}{% capture c %}{{ i }}{{ big }}{% endcapture %}{% if c contains "y" %}{% endif %}{% assign kept = kept | push: c %}{% endfor %}',
+    }]);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const answered: number[] = [];
+    const others = (async () => {
+      for (let i = 0; i < 10; i++) answered.push((await call('GET', `/v1/communications/templates/${capture}`)).status);
+    })();
+    const [c, m] = await Promise.all([preview(capture, {}), preview(heap, {})]);
+    await others;
+    delay.disable();
+    expect(c.status).toBe(422);
+    expect(c.body.errors[0]).toMatchObject({ code: 'render_failed', detail: expect.stringMatching(/Stage "Investigating", email_body: .*longer than 200000 characters/) });
+    expect(m.status).toBe(422);
+    expect(m.body.errors[0]).toMatchObject({ code: 'render_failed', detail: expect.stringMatching(/64 MB of memory/) });
+    expect(answered).toEqual(Array(10).fill(200));
+    // Rendering never held the event loop (a loose bound: the machine is shared).
+    expect(delay.max / 1e6).toBeLessThan(150);
+  });
+
+  it('ends a preview that takes longer than its budget with a 422, whatever each field takes', async () => {
+    const stages = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await create('stages', { name: `Busy ${i}` })).body.data.id as string));
+    const busy = await template('Busy', stages.map((id) => ({ communication_stage_id: id, chat_content: '{% for i in (1..500) %}{% for j in (1..500) %}{% endfor %}{% endfor %}' })));
+    const started = Date.now();
+    const res = await preview(busy, {});
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ code: 'render_failed', detail: expect.stringMatching(/longer than the 500 ms/) });
+    expect(Date.now() - started).toBeLessThan(POOL_LIMITS.renderBudgetMs + 500);
+    // Its worker was ended and replaced.
+    expect((await preview(await template('After busy', [{ communication_stage_id: stageA, sms_content: '{{ 2 | times: 3 }}' }]), {})).body.data.attributes.communication_template_stages[0].sms_content).toBe('6');
+  });
+
+  it('does not hold up a PATCH of the template it renders', async () => {
+    // Both workers busy, so the preview waits for one with its record loaded, in its transaction.
+    const slow = '{% for i in (1..500) %}{% for j in (1..500) %}{% endfor %}{% endfor %}';
+    const busy = await template('Occupying', [{ communication_stage_id: stageA, chat_content: slow, email_body: slow, sms_content: slow }]);
+    const id = await template('Concurrent', [{ communication_stage_id: stageA, chat_content: '{{ incident.title }}' }]);
+    const occupying = [preview(busy, {}), preview(busy, {})];
+    await new Promise((r) => setTimeout(r, 30));
+    const finished: string[] = [];
+    const rendering = preview(id, { incident: { title: 'x' } }).then((r) => { finished.push('preview'); return r; });
+    await new Promise((r) => setTimeout(r, 30));
+    const patched = await call('PATCH', `/v1/communications/templates/${id}`, { body: { data: { id, type: 'communications_templates', attributes: { description: 'changed meanwhile' } } } });
+    finished.push('patch');
+    expect(patched.status).toBe(200);
+    expect((await rendering).status).toBe(200);
+    expect(finished).toEqual(['patch', 'preview']);
+    await Promise.all(occupying);
   });
 
   it('refuses bad bodies with 4xx and unknown templates with 404', async () => {
@@ -87,11 +149,16 @@ describe('template previews', () => {
     expect((await call('POST', `/v1/communications/templates/${id}/preview`, { body: { data: { type: 'wrong', attributes: {} } } })).status).toBe(422);
     expect((await call('POST', `/v1/communications/templates/${id}/preview`, { body: { variables: {} } })).status).toBe(422);
     expect((await preview(id, { big: 'x'.repeat(70_000) })).status).toBe(422);
-    // Nested far deeper than any stack would follow: refused, not a 500.
-    for (const levels of [17, 5_000, 100_000]) {
-      const deep = `{"data":{"type":"communications_template_previews","attributes":{"variables":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}}}`;
-      const res = await call('POST', `/v1/communications/templates/${id}/preview`, { body: deep });
+    // Deeper than variables may nest: 422; deeper than any body may (64 objects, the document's
+    // own three included, so variables of 62 levels): 400 too_deep, never a 500.
+    const deep = (levels: number) => `{"data":{"type":"communications_template_previews","attributes":{"variables":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}}}`;
+    for (const levels of [17, 61]) {
+      const res = await call('POST', `/v1/communications/templates/${id}/preview`, { body: deep(levels) });
       expect([levels, res.status, res.body.errors[0].detail]).toEqual([levels, 422, expect.stringMatching(/at most 16 levels/)]);
+    }
+    for (const levels of [62, 5_000, 100_000]) {
+      const res = await call('POST', `/v1/communications/templates/${id}/preview`, { body: deep(levels) });
+      expect([levels, res.status, res.body.errors[0].code]).toEqual([levels, 400, 'too_deep']);
     }
     expect((await preview(id, { a: { b: { c: { d: 'fine' } } } })).status).toBe(200);
     expect((await preview('00000000-0000-4000-8000-000000000000', {})).status).toBe(404);

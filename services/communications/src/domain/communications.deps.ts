@@ -1,4 +1,5 @@
 import type { Transaction } from '@firewatch/resource-kit';
+import type { LiquidPool } from './liquid/render-pool.js';
 
 /** A record named in a response or an error: its id and name. */
 export interface Named {
@@ -29,4 +30,6 @@ export interface CommunicationsStore {
 /** What the communications declarations receive as `deps`. */
 export interface CommunicationsDeps {
   communications: CommunicationsStore;
+  /** Where templates are parsed (writes) and rendered (previews), off the event loop. */
+  liquid: LiquidPool;
 }

@@ -7,6 +7,7 @@ import { createLogger } from '@firewatch/logger';
 import { collectEvents, createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type EventCollector, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../../migrations/index.js';
 import { createCommunicationsApp } from '../../src/app.js';
+import { createLiquidPool, type LiquidPool } from '../../src/domain/liquid/render-pool.js';
 
 export const MEDIA = 'application/vnd.api+json';
 
@@ -21,6 +22,7 @@ export interface CommunicationsHarness {
   db: TestDatabase;
   /** Events relayed from the outbox through RabbitMQ, when `eventPattern` was given. */
   events?: EventCollector;
+  liquid: LiquidPool;
   call(method: string, path: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any }>;
   close(): Promise<void>;
 }
@@ -41,14 +43,17 @@ export async function startCommunications(options: { eventPattern?: string } = {
     relay = createOutboxRelay({ knex: db.knex as Knex, amqpUrl: process.env.TEST_AMQP_URL!, logger, exchange, pollIntervalMs: 100 });
     await relay.start();
   }
+  const liquid = createLiquidPool();
   const server = await listen(createCommunicationsApp({
     knex: db.knex as Knex,
+    liquid,
     logger,
     principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'communications' }),
   }));
   return {
     db,
     events,
+    liquid,
     async call(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.principal !== null) headers[PRINCIPAL_HEADER] = await signAsGateway(testPrincipal(opts.principal ?? {}), 'communications', method, path);
@@ -63,6 +68,7 @@ export async function startCommunications(options: { eventPattern?: string } = {
     },
     async close() {
       await server.close();
+      await liquid.close();
       await relay?.stop();
       await events?.close();
       await db.drop();

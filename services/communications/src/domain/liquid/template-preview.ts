@@ -1,11 +1,7 @@
 import type { Row } from '@firewatch/resource-kit';
-import { LiquidRenderError, renderLiquid } from './liquid-engine.js';
+import { CONTENT_FIELDS, type ContentField } from './content-fields.js';
+import { LiquidLimitError, type LiquidPool } from './render-pool.js';
 import { smsSegments, type SmsSegments } from './sms-segments.js';
-
-const FIELDS = ['email_subject', 'email_body', 'chat_content', 'sms_content'] as const;
-
-/** All renders of one preview together: each is bounded, and so is their sum. */
-export const PREVIEW_BUDGET_MS = 2_000;
 
 /** One stage of a template, rendered. */
 export interface RenderedStage {
@@ -19,38 +15,35 @@ export interface RenderedStage {
 }
 
 /**
- * Renders every Liquid field of every stage row (null stays null). The first failure
- * ends the preview with an issue naming the stage and the field.
+ * Renders every Liquid field of every stage row (null stays null) in one job of the
+ * Liquid pool, so the whole preview shares one wall-clock budget and one worker heap.
+ * The first failure ends the preview with an issue naming the stage and the field; a
+ * preview stopped by the pool's time or memory bound names that bound.
  */
-export async function renderTemplateStages(rows: readonly Row[], variables: Record<string, unknown>): Promise<{ stages: RenderedStage[] } | { issue: string }> {
-  const deadline = performance.now() + PREVIEW_BUDGET_MS;
-  const stages: RenderedStage[] = [];
-  for (const row of rows) {
-    const stageName = String(row.communication_stage_name);
-    const out: Partial<Record<(typeof FIELDS)[number], string | null>> = {};
-    for (const field of FIELDS) {
-      const source = row[field];
-      if (typeof source !== 'string') {
-        out[field] = null;
-        continue;
-      }
-      if (performance.now() > deadline) return { issue: `The preview took longer than ${PREVIEW_BUDGET_MS} ms; stopped at stage "${stageName}", ${field}.` };
-      try {
-        out[field] = await renderLiquid(source, variables);
-      } catch (err) {
-        if (!(err instanceof LiquidRenderError)) throw err;
-        return { issue: `Stage "${stageName}", ${field}: rendering failed: ${err.message}` };
-      }
-    }
-    stages.push({
-      id: String(row.id),
-      communication_stage: { id: String(row.communication_stage_id), name: stageName },
-      email_subject: out.email_subject ?? null,
-      email_body: out.email_body ?? null,
-      chat_content: out.chat_content ?? null,
-      sms_content: out.sms_content ?? null,
-      sms_segments: smsSegments(out.sms_content ?? ''),
-    });
+export async function renderTemplateStages(liquid: LiquidPool, rows: readonly Row[], variables: Record<string, unknown>): Promise<{ stages: RenderedStage[] } | { issue: string }> {
+  const sources = rows.flatMap((row) => CONTENT_FIELDS.map((field) => (typeof row[field] === 'string' ? (row[field] as string) : null)));
+  const at = (index: number) => ({ stage: String(rows[Math.floor(index / CONTENT_FIELDS.length)].communication_stage_name), field: CONTENT_FIELDS[index % CONTENT_FIELDS.length] });
+  let reply;
+  try {
+    reply = await liquid.render(sources, variables);
+  } catch (err) {
+    if (err instanceof LiquidLimitError) return { issue: `The preview was stopped: ${err.message}.` };
+    throw err;
   }
-  return { stages };
+  if (!reply.ok) {
+    const { stage, field } = at(reply.index);
+    return { issue: `Stage "${stage}", ${field}: rendering failed: ${reply.message}` };
+  }
+  const outputs = reply.outputs;
+  return {
+    stages: rows.map((row, r) => {
+      const out = Object.fromEntries(CONTENT_FIELDS.map((field, f) => [field, outputs[r * CONTENT_FIELDS.length + f]])) as Record<ContentField, string | null>;
+      return {
+        id: String(row.id),
+        communication_stage: { id: String(row.communication_stage_id), name: String(row.communication_stage_name) },
+        ...out,
+        sms_segments: smsSegments(out.sms_content ?? ''),
+      };
+    }),
+  };
 }

@@ -27,7 +27,7 @@ async function templateIssues(attributes: Row, ctx: HookContext<CommunicationsDe
     const ids = [...new Set(entries.flatMap((e) => (e.communication_stage_id ? [e.communication_stage_id] : [])))];
     const stageNames = new Map((await store.held(ctx.tx, 'communications_stages', team, visible(ids))).map((s) => [s.id, s.name]));
     const current = (ctx.existing?.communication_template_stages as Row[] | undefined) ?? [];
-    issues.push(...entryIssues(entries, { current, stageNames, pointer: `/data/attributes/${INPUT}` }));
+    issues.push(...(await entryIssues(entries, { current, stageNames, pointer: `/data/attributes/${INPUT}`, liquid: ctx.deps.liquid })));
   }
   return issues;
 }

@@ -25,7 +25,7 @@ const body = z.strictObject({
  * `POST /v1/communications/templates/{id}/preview`: every stage of the template rendered
  * with the given variables, and how many SMS messages its SMS content takes. Changes
  * nothing, so `read` suffices. A render that fails (a limit reached) is a 422 naming the
- * stage and field.
+ * stage and field, or the pool's time or memory bound; a full pool is a 503.
  */
 export const previewAction = defineAction<CommunicationsDeps, z.infer<typeof body>>({
   name: 'preview',
@@ -35,9 +35,9 @@ export const previewAction = defineAction<CommunicationsDeps, z.infer<typeof bod
   body,
   summary: 'Renders a communications template with variables',
   response: { status: 200, schema: previewSchema, description: 'The template\'s stages rendered with the variables.' },
-  async run({ record, body: { data } }) {
+  async run({ record, deps, body: { data } }) {
     const template = record as Row;
-    const rendered = await renderTemplateStages((template.communication_template_stages as Row[]) ?? [], data.attributes.variables);
+    const rendered = await renderTemplateStages(deps.liquid, (template.communication_template_stages as Row[]) ?? [], data.attributes.variables);
     if ('issue' in rendered) throw new ValidationError([{ pointer: '/data/attributes/variables', code: 'render_failed', detail: rendered.issue }]);
     return {
       status: 200,

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { Row } from '@firewatch/resource-kit';
-import { liquidSyntaxError } from '../liquid/liquid-engine.js';
+import { CONTENT_FIELDS, type ContentField } from '../liquid/content-fields.js';
+import { LiquidLimitError, type LiquidPool } from '../liquid/render-pool.js';
 import { fields } from './communications.fields.js';
-
-/** The Liquid fields of a template stage (the specification's `chat_content` is the reference's `slack_content`). */
-export const CONTENT_FIELDS = ['email_subject', 'email_body', 'chat_content', 'sms_content'] as const;
 
 const content = {
   email_subject: z.string().max(1_000).nullable(),
@@ -32,7 +30,7 @@ export const updateEntries = z.array(
   }),
 ).max(100);
 
-export type StageEntry = Partial<Record<(typeof CONTENT_FIELDS)[number], string | null>> & { id?: string; communication_stage_id?: string; _destroy?: boolean };
+export type StageEntry = Partial<Record<ContentField, string | null>> & { id?: string; communication_stage_id?: string; _destroy?: boolean };
 
 /** What the template's checks need to know of the stages it refers to. */
 export interface EntryContext {
@@ -41,6 +39,8 @@ export interface EntryContext {
   /** Names of the team's stages the entries name, by id; a stage absent here is not the team's. */
   stageNames: Map<string, string>;
   pointer: string;
+  /** Where the Liquid is parsed. */
+  liquid: LiquidPool;
 }
 
 /**
@@ -48,14 +48,15 @@ export interface EntryContext {
  * entry: an id that is not one of this template's stages, a stage that is not the team's,
  * a stage given twice, Liquid that does not parse (naming the stage and field).
  */
-export function entryIssues(entries: readonly StageEntry[], { current, stageNames, pointer }: EntryContext): ValidationIssue[] {
+export async function entryIssues(entries: readonly StageEntry[], { current, stageNames, pointer, liquid }: EntryContext): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
+  const toParse: { at: string; stageName: string; field: ContentField; source: string }[] = [];
   const byId = new Map(current.map((r) => [String(r.id), r]));
   const destroyed = new Set(entries.filter((e) => e.id && e._destroy).map((e) => e.id));
   const taken = new Set(current.filter((r) => !destroyed.has(String(r.id))).map((r) => String(r.communication_stage_id)));
   entries.forEach((entry, i) => {
     const at = `${pointer}/${i}`;
-    let stageName: string | undefined;
+    let stageName: string;
     if (entry.id !== undefined) {
       const row = byId.get(entry.id);
       if (!row) {
@@ -65,23 +66,34 @@ export function entryIssues(entries: readonly StageEntry[], { current, stageName
       stageName = String(row.communication_stage_name);
     } else {
       const stageId = entry.communication_stage_id!;
-      stageName = stageNames.get(stageId);
-      if (stageName === undefined) {
+      const name = stageNames.get(stageId);
+      if (name === undefined) {
         issues.push({ pointer: `${at}/communication_stage_id`, code: 'not_found', detail: `Entry ${i}: no communications stage of this team has id "${stageId}".` });
         return;
       }
       if (taken.has(stageId)) {
-        issues.push({ pointer: `${at}/communication_stage_id`, code: 'duplicate_stage', detail: `Entry ${i}: the template already has content for stage "${stageName}"; change that entry by its id.` });
+        issues.push({ pointer: `${at}/communication_stage_id`, code: 'duplicate_stage', detail: `Entry ${i}: the template already has content for stage "${name}"; change that entry by its id.` });
         return;
       }
       taken.add(stageId);
+      stageName = name;
     }
     if (entry._destroy) return;
     for (const field of CONTENT_FIELDS) {
       const source = entry[field];
-      const error = typeof source === 'string' ? liquidSyntaxError(source) : undefined;
-      if (error) issues.push({ pointer: `${at}/${field}`, code: 'invalid_liquid', detail: `Stage "${stageName}", ${field}: the Liquid does not parse: ${error}` });
+      if (typeof source === 'string') toParse.push({ at: `${at}/${field}`, stageName, field, source });
     }
   });
+  if (!toParse.length) return issues;
+  // Parsed in a worker (render-pool.ts): a large template's parse never holds the event loop.
+  try {
+    const { errors } = await liquid.parse(toParse.map((p) => p.source));
+    toParse.forEach(({ at, stageName, field }, k) => {
+      if (errors[k] !== null) issues.push({ pointer: at, code: 'invalid_liquid', detail: `Stage "${stageName}", ${field}: the Liquid does not parse: ${errors[k]}` });
+    });
+  } catch (err) {
+    if (!(err instanceof LiquidLimitError)) throw err;
+    issues.push({ pointer, code: 'too_costly', detail: `The stages' Liquid could not be checked: ${err.message}.` });
+  }
   return issues;
 }
