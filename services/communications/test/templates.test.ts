@@ -110,6 +110,27 @@ describe('communications templates', () => {
     expect((await call('GET', `/v1/communications/templates/${t.id}`)).body.data.attributes.name).toBe('Atomic');
   });
 
+  it('bounds a template\'s content as a whole, counting the entries it keeps, at the entry that crosses it', async () => {
+    const stages = await Promise.all(Array.from({ length: 12 }, async (_, i) => (await create('stages', { name: `Big ${i}` })).body.data.id as string));
+    const full = (id: string) => ({ communication_stage_id: id, email_body: 'x'.repeat(100_000) });
+    const made = await create('templates', { name: 'Big', communication_type_id: typeId, [STAGES]: stages.slice(0, 9).map(full) });
+    expect(made.status).toBe(201);
+    // 900,000 kept + 100,000 = 1,000,000: fine; one character more is refused at that entry.
+    const grown = await patch(made.body.data.id, { [STAGES]: [{ ...full(stages[9]) }] });
+    expect(grown.status).toBe(200);
+    const before = await snapshot();
+    const over = await patch(made.body.data.id, { [STAGES]: [{ communication_stage_id: stages[10], sms_content: 'ok' }, { communication_stage_id: stages[11], sms_content: 'y' }] });
+    expect([over.status, over.body.errors]).toEqual([422, [expect.objectContaining({ code: 'template_too_large', source: { pointer: `/data/attributes/${STAGES}/0` } })]]);
+    // Shrinking one entry makes room for another in the same request.
+    const firstRow = grown.body.data.attributes.communication_template_stages[0].data.id;
+    expect((await patch(made.body.data.id, { [STAGES]: [{ id: firstRow, email_body: 'short' }, { communication_stage_id: stages[10], sms_content: 'ok' }] })).status).toBe(200);
+    expect((await snapshot()).length).toBe(before.length + 1);
+    // Each field has its own bound too (SMS: 4,000 characters of Liquid).
+    expect((await patch(made.body.data.id, { [STAGES]: [{ id: firstRow, sms_content: 'x'.repeat(4_001) }] })).status).toBe(422);
+    // A page of templates holds at most 20.
+    expect((await call('GET', '/v1/communications/templates?page[size]=21')).status).toBe(400);
+  });
+
   it('refuses Liquid that does not parse at write time, naming the stage and field', async () => {
     const res = await create('templates', {
       name: 'Broken', communication_type_id: typeId,

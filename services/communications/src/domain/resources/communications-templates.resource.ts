@@ -79,6 +79,8 @@ export const communicationsTemplates = defineResource<CommunicationsDeps>({
   },
   slug: { from: 'name' },
   limit: { max: 1000, detail: 'A team may have at most {max} communications templates.' },
+  // A template may hold 1,000,000 characters (TEMPLATE_MAX): a page of 20 is at most ~20 MB.
+  page: { defaultSize: 20, maxSize: 20 },
   filters: { ...listFilters, communication_type_id: 'uuid' },
   sorts: listSorts,
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],

@@ -1,19 +1,14 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { Row } from '@firewatch/resource-kit';
-import { CONTENT_FIELDS, type ContentField } from '../liquid/content-fields.js';
+import { CONTENT_FIELDS, FIELD_MAX, TEMPLATE_MAX, type ContentField } from '../liquid/content-fields.js';
 import { LiquidLimitError, type LiquidPool } from '../liquid/render-pool.js';
 import { fields } from './communications.fields.js';
 
-const content = {
-  email_subject: z.string().max(1_000).nullable(),
-  email_body: z.string().max(100_000).nullable(),
-  chat_content: z.string().max(40_000).nullable(),
-  sms_content: z.string().max(10_000).nullable(),
-};
+const content = Object.fromEntries(CONTENT_FIELDS.map((f) => [f, z.string().max(FIELD_MAX[f]).nullable()])) as Record<ContentField, z.ZodNullable<z.ZodString>>;
 
 /** On create every entry names its stage. */
-export const createEntries = z.array(z.strictObject({ communication_stage_id: fields.id, ...content }).partial().required({ communication_stage_id: true })).max(100);
+export const createEntries = z.array(z.strictObject({ communication_stage_id: fields.id, ...content }).partial().required({ communication_stage_id: true })).max(TEMPLATE_MAX.entries);
 
 /**
  * On update an entry with the `id` of one of the template's stages changes it
@@ -28,7 +23,7 @@ export const updateEntries = z.array(
       ctx.addIssue({ code: 'custom', path: ['_destroy'], message: 'only an entry with an id can be destroyed' });
     }
   }),
-).max(100);
+).max(TEMPLATE_MAX.entries);
 
 export type StageEntry = Partial<Record<ContentField, string | null>> & { id?: string; communication_stage_id?: string; _destroy?: boolean };
 
@@ -43,17 +38,26 @@ export interface EntryContext {
   liquid: LiquidPool;
 }
 
+const length = (v: unknown) => (typeof v === 'string' ? v.length : 0);
+const contentOf = (e: Row | StageEntry) => CONTENT_FIELDS.reduce((n, f) => n + length((e as Row)[f]), 0);
+
 /**
  * Every entry that names what does not exist here or breaks a rule, as 422 issues at the
- * entry: an id that is not one of this template's stages, a stage that is not the team's,
- * a stage given twice, Liquid that does not parse (naming the stage and field).
+ * entry: an id that is not one of this template's stages,
+ * a stage that is not the team's, a stage given twice, the entry that takes the template
+ * past its bounds (TEMPLATE_MAX, counting the entries it keeps), Liquid that does not
+ * parse (naming the stage and field).
  */
 export async function entryIssues(entries: readonly StageEntry[], { current, stageNames, pointer, liquid }: EntryContext): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
-  const toParse: { at: string; stageName: string; field: ContentField; source: string }[] = [];
   const byId = new Map(current.map((r) => [String(r.id), r]));
   const destroyed = new Set(entries.filter((e) => e.id && e._destroy).map((e) => e.id));
-  const taken = new Set(current.filter((r) => !destroyed.has(String(r.id))).map((r) => String(r.communication_stage_id)));
+  const kept = current.filter((r) => !destroyed.has(String(r.id)));
+  const taken = new Set(kept.map((r) => String(r.communication_stage_id)));
+  let total = kept.reduce((n, r) => n + contentOf(r), 0);
+  let count = kept.length;
+  let tooBig = false;
+  const toParse: { at: string; stageName: string; field: ContentField; source: string }[] = [];
   entries.forEach((entry, i) => {
     const at = `${pointer}/${i}`;
     let stageName: string;
@@ -64,6 +68,9 @@ export async function entryIssues(entries: readonly StageEntry[], { current, sta
         return;
       }
       stageName = String(row.communication_stage_name);
+      if (entry._destroy) return;
+      // The fields it sends replace the row's (kept, so counted in the total).
+      for (const f of CONTENT_FIELDS) if (f in entry) total += length(entry[f]) - length(row[f]);
     } else {
       const stageId = entry.communication_stage_id!;
       const name = stageNames.get(stageId);
@@ -77,15 +84,22 @@ export async function entryIssues(entries: readonly StageEntry[], { current, sta
       }
       taken.add(stageId);
       stageName = name;
+      total += contentOf(entry);
+      count += 1;
+      if (count === TEMPLATE_MAX.entries + 1) {
+        issues.push({ pointer: at, code: 'too_many_entries', detail: `Entry ${i}: a template may have content for at most ${TEMPLATE_MAX.entries} stages.` });
+      }
     }
-    if (entry._destroy) return;
+    if (!tooBig && total > TEMPLATE_MAX.content) {
+      tooBig = true;
+      issues.push({ pointer: at, code: 'template_too_large', detail: `Entry ${i}: with it the template's stages would hold ${total} characters; a template may hold at most ${TEMPLATE_MAX.content}.` });
+    }
     for (const field of CONTENT_FIELDS) {
       const source = entry[field];
       if (typeof source === 'string') toParse.push({ at: `${at}/${field}`, stageName, field, source });
     }
   });
   if (!toParse.length) return issues;
-  // Parsed in a worker (render-pool.ts): a large template's parse never holds the event loop.
   try {
     const { errors } = await liquid.parse(toParse.map((p) => p.source));
     toParse.forEach(({ at, stageName, field }, k) => {
