@@ -110,6 +110,19 @@ describe('communications templates', () => {
     expect((await call('GET', `/v1/communications/templates/${t.id}`)).body.data.attributes.name).toBe('Atomic');
   });
 
+  it('takes the reference\'s id: null as no id, and refuses an entry named twice', async () => {
+    const t = (await create('templates', { name: 'Entries', communication_type_id: typeId, [STAGES]: [{ communication_stage_id: investigating, sms_content: 'a' }] })).body.data;
+    const rowId = t.attributes.communication_template_stages[0].data.id;
+    const added = await patch(t.id, { [STAGES]: [{ id: null, communication_stage_id: resolved, sms_content: 'r' }] });
+    expect(added.status).toBe(200);
+    expect(added.body.data.attributes.communication_template_stages.map((s: any) => s.data.attributes.sms_content)).toEqual(['a', 'r']);
+    expect((await patch(t.id, { [STAGES]: [{ id: null }] })).status).toBe(422);
+    const before = await snapshot();
+    const twice = await patch(t.id, { [STAGES]: [{ id: rowId, _destroy: true }, { id: rowId, sms_content: 'changed' }] });
+    expect([twice.status, twice.body.errors]).toEqual([422, [expect.objectContaining({ code: 'duplicate_entry', source: { pointer: `/data/attributes/${STAGES}/1/id` } })]]);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('bounds a template\'s content as a whole, counting the entries it keeps, at the entry that crosses it', async () => {
     const stages = await Promise.all(Array.from({ length: 12 }, async (_, i) => (await create('stages', { name: `Big ${i}` })).body.data.id as string));
     const full = (id: string) => ({ communication_stage_id: id, email_body: 'x'.repeat(100_000) });

@@ -13,16 +13,17 @@ export const createEntries = z.array(z.strictObject({ communication_stage_id: fi
 /**
  * On update an entry with the `id` of one of the template's stages changes it
  * (`_destroy: true` removes it); one with a `communication_stage_id` adds content for
- * that stage. An entry names one or the other.
+ * that stage. An entry names one or the other. `id: null` is the reference's (its `id`
+ * is nullable) and means no id.
  */
 export const updateEntries = z.array(
-  z.strictObject({ id: fields.id, communication_stage_id: fields.id, ...content, _destroy: z.boolean() }).partial().superRefine((e, ctx) => {
-    if ((e.id === undefined) === (e.communication_stage_id === undefined)) {
+  z.strictObject({ id: fields.id.nullable(), communication_stage_id: fields.id, ...content, _destroy: z.boolean() }).partial().superRefine((e, ctx) => {
+    if ((e.id == null) === (e.communication_stage_id === undefined)) {
       ctx.addIssue({ code: 'custom', message: 'names either id (a stage of this template, to change) or communication_stage_id (to add one), not both or neither' });
-    } else if (e._destroy !== undefined && e.id === undefined) {
+    } else if (e._destroy !== undefined && e.id == null) {
       ctx.addIssue({ code: 'custom', path: ['_destroy'], message: 'only an entry with an id can be destroyed' });
     }
-  }),
+  }).transform(({ id, ...entry }) => (id == null ? entry : { id, ...entry })),
 ).max(TEMPLATE_MAX.entries);
 
 export type StageEntry = Partial<Record<ContentField, string | null>> & { id?: string; communication_stage_id?: string; _destroy?: boolean };
@@ -43,7 +44,7 @@ const contentOf = (e: Row | StageEntry) => CONTENT_FIELDS.reduce((n, f) => n + l
 
 /**
  * Every entry that names what does not exist here or breaks a rule, as 422 issues at the
- * entry: an id that is not one of this template's stages,
+ * entry: an id that is not one of this template's stages or that an earlier entry named,
  * a stage that is not the team's, a stage given twice, the entry that takes the template
  * past its bounds (TEMPLATE_MAX, counting the entries it keeps), Liquid that does not
  * parse (naming the stage and field).
@@ -54,6 +55,7 @@ export async function entryIssues(entries: readonly StageEntry[], { current, sta
   const destroyed = new Set(entries.filter((e) => e.id && e._destroy).map((e) => e.id));
   const kept = current.filter((r) => !destroyed.has(String(r.id)));
   const taken = new Set(kept.map((r) => String(r.communication_stage_id)));
+  const seen = new Set<string>();
   let total = kept.reduce((n, r) => n + contentOf(r), 0);
   let count = kept.length;
   let tooBig = false;
@@ -67,6 +69,11 @@ export async function entryIssues(entries: readonly StageEntry[], { current, sta
         issues.push({ pointer: `${at}/id`, code: 'unknown_child', detail: `Entry ${i}: no stage of this template has id "${entry.id}".` });
         return;
       }
+      if (seen.has(entry.id)) {
+        issues.push({ pointer: `${at}/id`, code: 'duplicate_entry', detail: `Entry ${i}: an earlier entry already names the stage entry "${entry.id}"; name each at most once.` });
+        return;
+      }
+      seen.add(entry.id);
       stageName = String(row.communication_stage_name);
       if (entry._destroy) return;
       // The fields it sends replace the row's (kept, so counted in the total).
