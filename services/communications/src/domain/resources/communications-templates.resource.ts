@@ -14,11 +14,14 @@ const writable = { name: fields.name, description: fields.description, position:
 async function templateIssues(attributes: Row, ctx: HookContext<CommunicationsDeps>): Promise<ValidationIssue[]> {
   const store = ctx.deps.communications;
   const team = ctx.principal.team_id;
-  // A record-scoped key may name only the records it lists, so it learns nothing of the others.
+  // A record-scoped key may newly name only the records it lists, so probing ids by writing
+  // tells it nothing. It does see the names of the type and stages its templates refer to
+  // (a GET shows them, docs/communications.md).
   const listed = ctx.principal.record_ids;
   const visible = (ids: string[]) => (listed === null ? ids : ids.filter((id) => listed.includes(id)));
   const issues: ValidationIssue[] = [];
-  if (typeof attributes.communication_type_id === 'string') {
+  // Re-sending the template's own type is no reference to check (a record-scoped key may not list it).
+  if (typeof attributes.communication_type_id === 'string' && attributes.communication_type_id !== ctx.existing?.communication_type_id) {
     const [type] = await store.held(ctx.tx, 'communications_types', team, visible([attributes.communication_type_id]));
     if (!type) issues.push({ pointer: '/data/attributes/communication_type_id', code: 'not_found', detail: `No communications type of this team has id "${attributes.communication_type_id}".` });
   }
