@@ -98,3 +98,19 @@ describe('communications stages', () => {
       .toEqual(['communications_stage.created', 'communications_stage.updated', 'communications_stage.deleted']);
   });
 });
+
+describe('slugs', () => {
+  it('refuses a slug, or a name whose slug would be one, that reads as a UUID: {id} could never find it', async () => {
+    const uuid = '123e4567-e89b-42d3-a456-426614174000';
+    const type = (await post('types', { name: 'Slugged', color: null })).body.data.id;
+    const res = await call('PATCH', `/v1/communications/types/${type}`, { body: { data: { type: 'communications_types', attributes: { slug: uuid } } } });
+    expect([res.status, res.body.errors[0].source.pointer]).toEqual([422, '/data/attributes/slug']);
+    expect((await call('PATCH', `/v1/communications/types/${type}`, { body: { data: { type: 'communications_types', attributes: { slug: `${uuid}-x` } } } })).status).toBe(200);
+    for (const kind of ['types', 'stages'] as const) {
+      const named = await post(kind, kind === 'types' ? { name: uuid.toUpperCase(), color: null } : { name: uuid.toUpperCase() });
+      expect([kind, named.status, named.body.errors?.[0].source.pointer]).toEqual([kind, 422, '/data/attributes/name']);
+    }
+    const template = await call('POST', '/v1/communications/templates', { body: { data: { type: 'communications_templates', attributes: { name: ` ${uuid} `, communication_type_id: type } } } });
+    expect([template.status, template.body.errors[0].source.pointer]).toEqual([422, '/data/attributes/name']);
+  });
+});

@@ -1,14 +1,18 @@
 import { z } from 'zod';
-import { SLUG_PATTERN, type FilterSpec, type HookContext, type Row } from '@firewatch/resource-kit';
+import { isUuid, slugify, SLUG_PATTERN, type FilterSpec, type HookContext, type Row } from '@firewatch/resource-kit';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { CommunicationsDeps, CommunicationsTable, Named } from '../communications.deps.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 
+// `{id}` is looked up as an id when it reads as a UUID, so a slug that does could never be found.
+const UUID_SLUG = 'must not read as a UUID: `{id}` in a path would be taken for an id';
+
 /** Writable fields the three resources share, as the reference types them. */
 export const fields = {
-  name: z.string().trim().min(1).max(255),
-  slug: z.string().min(1).max(255).regex(SLUG_PATTERN, 'must contain only a-z, 0-9, - and _'),
+  // The slug is made from the name: a name that slugifies to a UUID is refused for the same reason.
+  name: z.string().trim().min(1).max(255).refine((name) => !isUuid(slugify(name)), `${UUID_SLUG} (the slug made from this name would)`),
+  slug: z.string().min(1).max(255).regex(SLUG_PATTERN, 'must contain only a-z, 0-9, - and _').refine((slug) => !isUuid(slug), UUID_SLUG),
   description: z.string().max(10_000).nullable(),
   color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #FF0000').nullable(),
   // null asks for the next free position, as leaving it out does on create.
