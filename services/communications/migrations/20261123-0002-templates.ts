@@ -2,10 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * Templates and their per-stage contents. A type or stage a template uses cannot be
- * deleted (RESTRICT; the API refuses first with a 422 naming the templates). The
- * resource kit reads and writes through the `_view`s: simple views, so PostgreSQL
- * updates them, that add the names responses show (spec 2.17's `communication_type`,
- * `communication_stage` and `communication_template` objects) and so never go stale.
+ * deleted (RESTRICT; the API refuses first with a 422 naming the templates).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('communications_templates', (t) => {
@@ -39,22 +36,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['communications_template_id', 'communication_stage_id']);
     t.index(['communication_stage_id']);
   });
-
-  await knex.raw(`
-    CREATE VIEW communications_templates_view AS
-    SELECT t.*, (SELECT c.name FROM communications_types c WHERE c.id = t.communication_type_id) AS communication_type_name
-    FROM communications_templates t`);
-  await knex.raw(`
-    CREATE VIEW communications_template_stages_view AS
-    SELECT s.*,
-      (SELECT g.name FROM communications_stages g WHERE g.id = s.communication_stage_id) AS communication_stage_name,
-      (SELECT t.name FROM communications_templates t WHERE t.id = s.communications_template_id) AS communication_template_name
-    FROM communications_template_stages s`);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('DROP VIEW communications_template_stages_view');
-  await knex.raw('DROP VIEW communications_templates_view');
   await knex.schema.dropTable('communications_template_stages');
   await knex.schema.dropTable('communications_templates');
 }

@@ -2,12 +2,10 @@ import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
 import * as typesStages from './20261123-0001-types-stages.js';
 import * as templates from './20261123-0002-templates.js';
-import * as namesByExpand from './20261123-0003-names-by-expand.js';
 
 /** Every schema change of communications, applied in name order. */
 export const migrations: Migrations = {
   '20261123-0000-outbox': outboxMigration,
   '20261123-0001-types-stages': typesStages,
   '20261123-0002-templates': templates,
-  '20261123-0003-names-by-expand': namesByExpand,
 };
