@@ -13,7 +13,7 @@ const render = async (source: string, variables: Record<string, unknown> = {}) =
 /** The reviewer's template: a capture of 5,900 × 90,000 'ę', then a `contains` that flattens it (1 GB). */
 const HUGE_CAPTURE = `{% capture s %}{% for i in (1..5900) %}${'ę'.repeat(90_000)}{% endfor %}{% endcapture %}{% if s contains "y" %}y{% endif %}`;
 /** Captures just under the output bound, each flattened and kept: the heap grows step by step past the worker's. */
-const HEAP_GROWTH = `{% capture big %}{% for i in (1..2200) %}${'ę'.repeat(90)}{% endfor %}{% endcapture %}`
+const HEAP_GROWTH = `{% capture big %}{% for i in (1..22) %}${'ę'.repeat(9_000)}{% endfor %}{% endcapture %}`
   + '{% for i in (1..1000) %}{% capture c %}{{ i }}{{ big }}{% endcapture %}{% if c contains "y" %}{% endif %}{% assign kept = kept | push: c %}{% endfor %}';
 
 describe('the Liquid sandbox', () => {
@@ -38,7 +38,9 @@ describe('the Liquid sandbox', () => {
 
   it('stops a render that exceeds its time, memory or output bound, naming the source', async () => {
     const started = performance.now();
-    expect(await pool.render(['ok', '{% for i in (1..900) %}{% for j in (1..1000) %}x{% endfor %}{% endfor %}'], {})).toMatchObject({ ok: false, index: 1 });
+    // Under the memory bound (ranges of 900,900 in all), over the time bound: each step scans a string.
+    const slow = '{% for i in (1..900) %}{% for j in (1..1000) %}{% if s contains "zz" %}{% endif %}{% endfor %}{% endfor %}';
+    expect(await pool.render(['ok', slow], { s: 'x'.repeat(2_000) })).toMatchObject({ ok: false, index: 1, message: expect.stringMatching(/render limit/) });
     expect(performance.now() - started).toBeLessThan(POOL_LIMITS.renderBudgetMs + 500);
     expect(await render('{% for i in (1..100000000) %}{% endfor %}')).toMatchObject({ ok: false, message: expect.stringMatching(/memory alloc limit exceeded/) });
     expect(await render('{{ x | date: "%9999999d" }}', { x: '2020-01-01' })).toMatchObject({ ok: false });

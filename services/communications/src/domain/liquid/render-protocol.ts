@@ -8,8 +8,11 @@
 export const LIQUID_LIMITS = {
   /** Characters parsed per template (a field is at most 100 000 characters anyway). */
   parse: 200_000,
-  /** Milliseconds per render of one field. */
-  renderMs: 200,
+  /**
+   * Milliseconds per render of one field: stops a long loop with a message naming the
+   * field, before the pool's 500 ms budget for the whole preview ends the worker.
+   */
+  renderMs: 300,
   /** Units liquidjs accounts (a range of n costs n). */
   memory: 1_000_000,
   /** Characters one rendered field may have. */
