@@ -74,6 +74,11 @@ export const communicationsOperations: ConformanceOperation[] = [
     status: 422, schema: { reference: 'updateCommunicationsType', status: 422 },
   },
   {
+    method: 'PATCH', path: '/v1/communications/types/{id}', variant: 'a slug that reads as a UUID',
+    request: async (ctx) => ({ params: { id: await newType(ctx) }, body: type({ slug: randomUUID() }) }),
+    status: 422, schema: { reference: 'updateCommunicationsType', status: 422 },
+  },
+  {
     method: 'DELETE', path: '/v1/communications/types/{id}',
     request: async (ctx) => ({ params: { id: await newType(ctx) } }),
     status: 200, schema: deleted('communications_type_response'),
@@ -207,6 +212,22 @@ export const communicationsOperations: ConformanceOperation[] = [
     status: 422, schema: { reference: 'updateCommunicationsTemplate', status: 422 },
   },
   {
+    method: 'PATCH', path: '/v1/communications/templates/{id}', variant: 'an entry with id: null adds a stage (the reference\'s nullable id)',
+    request: async (ctx) => {
+      const { id } = await newTemplate(ctx);
+      return { params: { id }, body: template({ [STAGES]: [{ id: null, communication_stage_id: await newStage(ctx), sms_content: 'Added' }] }, id) };
+    },
+    status: 200, schema: { reference: 'updateCommunicationsTemplate', status: 200 },
+  },
+  {
+    method: 'PATCH', path: '/v1/communications/templates/{id}', variant: 'one stage entry named twice',
+    request: async (ctx) => {
+      const { id, stageRowId } = await newTemplate(ctx);
+      return { params: { id }, body: template({ [STAGES]: [{ id: stageRowId, _destroy: true }, { id: stageRowId, sms_content: 'Changed' }] }, id) };
+    },
+    status: 422, schema: { reference: 'updateCommunicationsTemplate', status: 422 },
+  },
+  {
     method: 'DELETE', path: '/v1/communications/templates/{id}',
     request: async (ctx) => ({ params: { id: (await newTemplate(ctx)).id } }),
     status: 200, schema: deleted('communications_template_response'),
@@ -228,6 +249,17 @@ export const communicationsOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/communications/templates/{id}/preview', variant: 'variables not an object',
     request: async (ctx) => ({ params: { id: (await newTemplate(ctx)).id }, body: doc('communications_template_previews', { variables: [1] }) }),
+    status: 422, schema: spec71,
+  },
+  {
+    method: 'POST', path: '/v1/communications/templates/{id}/preview', variant: 'a capture past the output bound',
+    request: async (ctx) => {
+      const body = template({
+        name: `Capture ${unique()}`, communication_type_id: await newType(ctx),
+        [STAGES]: [{ communication_stage_id: await newStage(ctx), email_body: '{% capture s %}{% for i in (1..300) %}{{ pad }}{% endfor %}{% endcapture %}{{ s | size }}' }],
+      });
+      return { params: { id: (await created(ctx, '/v1/communications/templates', body)).id }, body: previewOf({ pad: 'ę'.repeat(1_000) }) };
+    },
     status: 422, schema: spec71,
   },
   {
