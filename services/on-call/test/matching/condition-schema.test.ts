@@ -125,8 +125,44 @@ describe('the checkers used on their own', () => {
     expect(regexIssue('(?:[a-x]{10}){100}[yz]')).toMatch(/too complex/);
   });
 
+  it('regexIssue: refuses, before compiling, a case-insensitive pattern whose class ranges fold too much (30 ms a compile)', () => {
+    const wide = '[a-zA-Z\\x{100}-\\x{10FFFF}]';
+    expect(regexIssue(`(?i)${wide}`)).toBeNull();
+    expect(regexIssue(`(?i)${wide.repeat(8)}`)).toMatch(/too costly to compile case-insensitively: its class ranges fold \d+ characters/);
+    expect(regexIssue(wide.repeat(8))).toBeNull();
+    expect(regexIssue('(?i)^(error|fatal) [a-z0-9._-]+ failed$')).toBeNull();
+  });
+
   it('jsonPathIssue: null for a usable path, a reason otherwise', () => {
     expect(jsonPathIssue('$..team')).toBeNull();
     expect(jsonPathIssue('$[?foo(@)]')).toMatch(/not a valid JSON Path|function foo/);
+  });
+
+  it.each([
+    '$..team', '$.items[*].name', "$['a','b']", '$.items[?@.severity == \'high\' && @.service.id == $.service].name', '$..[?@.a]',
+    '$[?length(@) == 2]', '$[?length(@.name) > 3]', '$[?count(@.a) == 1]', '$[?value(@.a) == 1]', '$[?length(value(@.a)) > 1]', '$.a[0:10:2]',
+  ])('jsonPathIssue accepts %s', (path) => {
+    expect(jsonPathIssue(path)).toBeNull();
+  });
+
+  // Judged on the parsed path: work that grows with the payload's size per node tested, or ill-typed calls that never match.
+  it.each([
+    ['nested descending filters', '$..[?@..[?@..[?@..[?@..[?@..*]]]]]', /only singular queries inside a filter/],
+    ['a wildcard in a filter', '$[?@.*]', /only singular queries/],
+    ['a descendant in a function', '$.a[?length(@..b) > 0]', /only singular queries/],
+    ['a nested filter', '$[?@[?@.a]]', /only singular queries/],
+    ['a slice in a filter', '$[?count(@[0:2]) > 1]', /only singular queries/],
+    ['two descendant segments', '$..a..b', /2 descendant segments/],
+    ['duplicating selectors', '$[*,*][*,*][*,*][*,*][*,*]', /up to 32 times/],
+    ['length() of a node list', '$[?length(@.*) > 1]', /only singular queries/],
+    ['count() of a literal', '$[?count(1) > 0]', /count\(\) on something other than a query/],
+    ['length() with two arguments', '$[?length(@.a, 1) > 1]', /2 arguments/],
+    ['value() of a node list', '$[?value(@.*) == 1]', /only singular queries/],
+    ['a value function as a test', '$[?length(@.a)]', /gives a value/],
+    ['count() of a test', '$[?count(@.a == 1) > 0]', /not a valid JSON Path|something other than a query/],
+    ['match()', "$[?match(@.a, 'x')]", /function match\(\)/],
+    ['too much work', `$.a${'[?@.a==1]'.repeat(40)}`, /too much work/],
+  ])('jsonPathIssue refuses %s', (_name, path, reason) => {
+    expect(jsonPathIssue(path)).toMatch(reason);
   });
 });

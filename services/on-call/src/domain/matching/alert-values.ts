@@ -1,6 +1,7 @@
 import type { AlertInput, Condition } from './condition.types.js';
-import { COSTS, spend, type EvaluationBudget } from './evaluation-budget.js';
-import { isSimplePath, selectNodes } from './json-path.js';
+import { COSTS, spend, type EvaluationBudget, type PayloadStats } from './evaluation-budget.js';
+import { pathShape, selectNodes } from './json-path.js';
+import type { PathWork } from './json-path.work.js';
 
 /**
  * What an alert offers a condition to compare: its values as text. Record ids
@@ -9,7 +10,7 @@ import { isSimplePath, selectNodes } from './json-path.js';
  */
 export interface Observed {
   /** The alert's values as text (empty when it has none, or only values that are not text). */
-  texts: string[];
+  texts: readonly string[];
   /** source only: the non-integration alias, compared against `values` (ids go in `texts`). */
   alias?: string;
   /** Whether the alert has the property at all (a payload object counts, though it has no text). */
@@ -43,25 +44,65 @@ function structured(node: unknown): boolean {
   return node !== null && typeof node === 'object' && Object.keys(node).length > 0;
 }
 
-/** The payload nodes `path` selects, from the evaluation's memo or charged to its budget and remembered. */
-function payloadNodes(alert: AlertInput, path: string, budget: EvaluationBudget): unknown[] {
-  let memo = budget.queries.get(alert);
-  if (!memo) budget.queries.set(alert, (memo = new Map()));
-  let nodes = memo.get(path);
-  if (!nodes) {
-    if (isSimplePath(path)) spend(budget, COSTS.simpleQuery, `the JSON Path ${path}`);
-    else {
-      let bytes = budget.payloadBytes.get(alert);
-      if (bytes === undefined) budget.payloadBytes.set(alert, (bytes = alert.payload === undefined ? 0 : JSON.stringify(alert.payload).length));
-      spend(budget, COSTS.payloadByte * Math.max(bytes, 1), `the JSON Path ${path} over a payload of ${bytes} bytes`);
+/** The payload's JSON size, nodes and nesting depth, measured once per evaluation (iteratively: payloads nest up to 64 levels). */
+function payloadStats(alert: AlertInput, budget: EvaluationBudget): PayloadStats {
+  let stats = budget.payloads.get(alert);
+  if (!stats) {
+    const bytes = alert.payload === undefined ? 0 : JSON.stringify(alert.payload).length;
+    spend(budget, COSTS.payloadRead * Math.max(bytes, 1), `reading a payload of ${bytes} bytes`);
+    let depth = 0;
+    let nodes = 0;
+    const pending: [unknown, number][] = [[alert.payload, 0]];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const [node, level] = next;
+      nodes++;
+      if (node === null || typeof node !== 'object') continue;
+      depth = Math.max(depth, level + 1);
+      for (const child of Object.values(node)) pending.push([child, level + 1]);
     }
-    nodes = selectNodes(alert.payload, path);
-    memo.set(path, nodes);
+    budget.payloads.set(alert, (stats = { bytes, nodes, depth }));
   }
-  return nodes;
+  return stats;
 }
 
-/** The values `alert` holds for `condition`'s kind (and property); payload queries are charged to `budget`. */
+/** What `path` costs on `alert`'s payload: a fixed amount for a simple path, else its work factor times the payload's size. */
+function queryCost(alert: AlertInput, path: string, work: PathWork, budget: EvaluationBudget): [number, string] {
+  if (work.simple) return [COSTS.simpleQuery, `the JSON Path ${path}`];
+  const { bytes, nodes, depth } = payloadStats(alert, budget);
+  // A filter's test costs several node visits, and may compare a subtree with another:
+  // summed over the nodes, at most the payload's depth times its size.
+  const factor = work.fanout * work.segments * (1 + work.tests * (COSTS.filterTest + depth));
+  return [(COSTS.payloadNode * nodes + COSTS.payloadByte * Math.max(bytes, 1)) * factor, `the JSON Path ${path} over a payload of ${bytes} bytes`];
+}
+
+/**
+ * What `path` observes in the payload: from the evaluation's memo, or queried, turned to
+ * texts and remembered, charged to its budget before the query (by the payload's size
+ * and the path's work) and for the nodes it found.
+ */
+function payloadObservation(alert: AlertInput, path: string, budget: EvaluationBudget): Observed {
+  let memo = budget.observations.get(alert);
+  if (!memo) budget.observations.set(alert, (memo = new Map()));
+  let seen = memo.get(path);
+  if (!seen) {
+    const work = pathShape(path);
+    if (work === null) seen = { texts: [], set: false };
+    else {
+      spend(budget, ...queryCost(alert, path, work, budget));
+      const nodes = selectNodes(alert.payload, path);
+      spend(budget, COSTS.item * nodes.length, `${nodes.length} nodes of the JSON Path ${path}`);
+      const texts = nodes.map(nodeText).filter((t): t is string => t !== null);
+      seen = { texts, set: texts.length > 0 || nodes.some(structured) };
+    }
+    memo.set(path, seen);
+  }
+  return seen;
+}
+
+/**
+ * The values `alert` holds for `condition`'s kind (and property); payload queries are
+ * charged to `budget`, once per path. The result is shared: callers must not change it.
+ */
 export function observe(alert: AlertInput, condition: Condition, budget: EvaluationBudget): Observed {
   const name = condition.property_field_name ?? '';
   switch (condition.kind) {
@@ -79,11 +120,8 @@ export function observe(alert: AlertInput, condition: Condition, budget: Evaluat
       return withSet({ texts: one(Object.hasOwn(alert.fields ?? {}, name) ? alert.fields?.[name] : null) });
     case 'attribute':
       return withSet({ texts: one(name === 'summary' || name === 'description' || name === 'external_url' ? alert[name] : null) });
-    case 'payload': {
-      const nodes = payloadNodes(alert, name, budget);
-      const texts = nodes.map(nodeText).filter((t): t is string => t !== null);
-      return { texts, set: texts.length > 0 || nodes.some(structured) };
-    }
+    case 'payload':
+      return payloadObservation(alert, name, budget);
   }
 }
 

@@ -26,29 +26,54 @@ const TEXT_TESTS: Partial<Record<Operator, (text: string, value: string, budget:
   matches_regex: (text, pattern, budget) => regexFinds(pattern, text, budget),
 };
 
-const RECORD_KINDS: readonly Condition['kind'][] = ['urgency', 'service', 'group'];
+/** Kinds whose values are record ids (compared case-insensitively; a source may also have an alias). */
+const RECORD_KINDS: readonly Condition['kind'][] = ['urgency', 'source', 'service', 'group'];
 
-function lower(list: readonly string[] | null | undefined): string[] {
-  return (list ?? []).map((v) => v.toLowerCase());
+/** The texts `seen` offers a membership test: its texts, and a source's alias. */
+function offered(seen: Observed): readonly string[] {
+  return seen.alias === undefined ? seen.texts : [...seen.texts, seen.alias];
 }
 
-/** Plain comparisons scan the alert's texts once per value they are compared with. */
-function chargeScan(seen: Observed, comparisons: number, budget: EvaluationBudget): void {
-  const chars = seen.texts.reduce((n, t) => n + t.length, 0) * Math.max(comparisons, 1);
-  spend(budget, COSTS.char * chars, `${comparisons} values against ${chars} characters`);
+function characters(texts: readonly string[]): number {
+  return texts.reduce((n, t) => n + t.length, 0);
 }
 
-function isOneOf(condition: Condition, seen: Observed): boolean {
-  if (condition.kind === 'source') {
-    const recordIds = lower(condition.record_ids);
-    return seen.texts.some((t) => recordIds.includes(t)) || (seen.alias !== undefined && (condition.values ?? []).includes(seen.alias));
-  }
-  if (RECORD_KINDS.includes(condition.kind)) {
-    const recordIds = lower(condition.record_ids);
-    return seen.texts.some((t) => recordIds.includes(t));
-  }
+/** A membership test: a set of the condition's values, each text looked up once. */
+function isOneOf(condition: Condition, seen: Observed, budget: EvaluationBudget): boolean {
   const values = condition.values ?? [];
-  return seen.texts.some((t) => values.includes(t));
+  const recordIds = condition.record_ids ?? [];
+  spend(budget, COSTS.item * (seen.texts.length + 1 + values.length + recordIds.length) + COSTS.char * (characters(seen.texts) + (seen.alias?.length ?? 0)),
+    `${seen.texts.length} values against ${values.length + recordIds.length} listed`);
+  if (RECORD_KINDS.includes(condition.kind)) {
+    const ids = new Set(recordIds.map((v) => v.toLowerCase()));
+    if (seen.texts.some((t) => ids.has(t))) return true;
+    return condition.kind === 'source' && seen.alias !== undefined && values.includes(seen.alias);
+  }
+  const wanted = new Set(values);
+  return seen.texts.some((t) => wanted.has(t));
+}
+
+/** matches_existing_alert: one existing alert has one of the same values at the same property. */
+function matchesExisting(condition: Condition, seen: Observed, context: MatchContext, budget: EvaluationBudget): boolean {
+  const mine = offered(seen);
+  return (context.existing_alerts ?? []).some((other) => {
+    const theirs = new Set(offered(observe(other, condition, budget)));
+    spend(budget, COSTS.item * (mine.length + theirs.size + 1) + COSTS.char * characters(mine), `${mine.length} values against an existing alert's ${theirs.size}`);
+    return mine.some((t) => theirs.has(t));
+  });
+}
+
+/** The text operators: every text against every value, each pair charged before the pairs are compared. */
+function textTest(operator: Operator, condition: Condition, seen: Observed, budget: EvaluationBudget): boolean {
+  const test = TEXT_TESTS[operator];
+  const values = condition.values ?? [];
+  if (!test) return false;
+  if (operator !== 'matches_regex') {
+    // Each pair: a call, and at worst a scan of the text (includes) per value.
+    spend(budget, COSTS.item * seen.texts.length * values.length + COSTS.char * characters(seen.texts) * values.length,
+      `${seen.texts.length} values × ${values.length} ${operator} comparisons`);
+  }
+  return seen.texts.some((text) => values.some((value) => test(text, value, budget)));
 }
 
 function holds(condition: Condition, operator: Operator, seen: Observed, context: MatchContext, budget: EvaluationBudget): boolean {
@@ -58,27 +83,19 @@ function holds(condition: Condition, operator: Operator, seen: Observed, context
     case 'is_set':
       return seen.set;
     case 'is_one_of':
-      chargeScan(seen, 1, budget);
-      return isOneOf(condition, seen);
-    case 'matches_existing_alert': {
-      const mine = [...seen.texts, ...(seen.alias === undefined ? [] : [seen.alias])];
-      return (context.existing_alerts ?? []).some((other) => {
-        const theirs = observe(other, condition, budget);
-        chargeScan(theirs, mine.length, budget);
-        return mine.some((t) => theirs.texts.includes(t) || theirs.alias === t);
-      });
-    }
-    default: {
-      const test = TEXT_TESTS[operator];
-      const values = condition.values ?? [];
-      if (operator !== 'matches_regex') chargeScan(seen, values.length, budget);
-      return test !== undefined && seen.texts.some((text) => values.some((value) => test(text, value, budget)));
-    }
+      return isOneOf(condition, seen, budget);
+    case 'matches_existing_alert':
+      return matchesExisting(condition, seen, context, budget);
+    default:
+      return textTest(operator, condition, seen, budget);
   }
 }
 
 function reason(condition: Condition, seen: Observed, matched: boolean): string {
-  const shown = [...seen.texts, ...(seen.alias === undefined ? [] : [seen.alias])].slice(0, 5).map((t) => JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t));
+  // Only the first five are shown: a payload path may have found thousands.
+  const first = seen.texts.slice(0, 5);
+  if (seen.alias !== undefined && first.length < 5) first.push(seen.alias);
+  const shown = first.map((t) => JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t));
   const where = condition.property_field_name ? `${condition.kind} ${condition.property_field_name}` : condition.kind;
   const had = shown.length ? `has ${shown.join(', ')}` : seen.set ? 'is set (not text)' : 'is not set';
   return `${where} ${had}; ${condition.operator}: ${matched ? 'matched' : 'did not match'}`;
@@ -91,6 +108,7 @@ function reason(condition: Condition, seen: Observed, matched: boolean): string 
 export function evaluateCondition(
   condition: Condition, index: number, alert: AlertInput, context: MatchContext = {}, budget: EvaluationBudget = evaluationBudget(),
 ): ConditionExplanation {
+  spend(budget, COSTS.condition, 'judging a condition');
   const seen = observe(alert, condition, budget);
   const matched = holds(condition, condition.operator, seen, context, budget);
   return {

@@ -1,35 +1,50 @@
+import type { RE2JS } from 're2js';
+import type { Observed } from './alert-values.js';
+
 /**
- * What one evaluation may cost. Everything the engine does to an alert is linear, but
- * the sum is not small: a hundred rules of fifty conditions over a 128 KiB payload, or
- * a regex whose compiled program is large (RE2 is linear in the input with the
- * program's size as its constant), would block the event loop for seconds. So each
- * evaluation carries a budget of about 100 ms, and running out throws
- * EvaluationBudgetExceeded, which evaluate endpoints answer with a 422. JSON Path
- * queries and plain comparisons are charged before the work from deterministic sizes.
- * A regex run is different: its worst case (an NFA step per instruction per
- * character) is hundreds of times what re2js' DFA usually takes, so charging it would
- * refuse ordinary rule sets. A run is refused only when its worst case alone exceeds
- * REGEX_RUN_LIMIT_NS, and is charged what it actually took.
+ * What one evaluation may cost. Everything the engine does to an alert is bounded, but
+ * the sum is not small: two hundred rules of fifty conditions over a 128 KiB payload,
+ * or thousands of large regexes, would block the event loop for seconds. So each
+ * evaluation carries a budget of about 100 ms of estimated work, and every step is
+ * charged BEFORE it runs, from sizes alone (never from the clock), so the same rules
+ * and alert always get the same answer: a JSON Path query by the payload's size and the
+ * path's work factor, each condition, each text and value it compares, each regex
+ * compile (once per pattern per evaluation) and each run at its worst case (an NFA step
+ * per instruction per character). Running out throws EvaluationBudgetExceeded, which
+ * evaluate endpoints answer with a 422; nothing is half-answered.
  */
 
-/** Estimated worst-case costs, measured on re2js and jsonpath-rfc9535 (ns). */
+/** Estimated worst-case costs (ns), measured on re2js and jsonpath-rfc9535 on a 2-core machine. */
 export const COSTS = {
-  /** One compiled RE2 instruction over one character: the NFA's worst case, for REGEX_RUN_LIMIT_NS. */
+  /** One compiled RE2 instruction over one character: the NFA's worst case. */
   regexStep: 20,
+  /** A regex compile: a base, per character of the pattern (Unicode classes), per instruction. */
+  compileBase: 100_000,
+  compileChar: 20_000,
+  compileInstruction: 6_000,
+  /** One character a case-insensitive class range folds while compiling (regex-folding.ts). */
+  compileFold: 40,
   /** One character scanned by a plain text comparison (contains, starts_with, equality). */
   char: 1,
+  /** One text or value visited (a payload node turned to text, a set look-up, a comparison begun). */
+  item: 50,
+  /** One condition judged and explained. */
+  condition: 2_000,
   /** A JSON Path of names and indices only: it visits one node per segment. */
   simpleQuery: 1_000,
-  /** One byte of payload JSON, for a path with wildcards, descendants, slices or filters. */
-  payloadByte: 60,
+  /** Reading a payload once (its size, depth, nodes): per byte of its JSON. */
+  payloadRead: 60,
+  /** A query that is not simple, per node and per byte of the payload, times the path's work factor (json-path.work.ts). */
+  payloadNode: 300,
+  payloadByte: 100,
+  /** One filter test on one node, in node visits (on top of the subtree it may compare: the payload's depth). */
+  filterTest: 8,
 } as const;
 
 /** The budget of one evaluation: about 100 ms of work at worst. */
 export const EVALUATION_BUDGET_NS = 100_000_000;
-/** The worst case one regex run may have (COSTS.regexStep × program size × length). */
-export const REGEX_RUN_LIMIT_NS = 50_000_000;
 
-/** Thrown when an evaluation would cost more than its budget; nothing is half-answered. */
+/** Thrown when an evaluation would cost more than its budget. */
 export class EvaluationBudgetExceeded extends Error {
   constructor(readonly what: string) {
     super(`The alert is too much to evaluate against these conditions in one request (${what}); send a smaller payload or shorter fields, or use fewer or simpler conditions.`);
@@ -37,25 +52,31 @@ export class EvaluationBudgetExceeded extends Error {
   }
 }
 
-/** One evaluation's budget, and what it has already computed (JSON Path results and payload sizes, per alert). */
+/** What an evaluation learnt of a payload once: its JSON size, its nodes and how deep it nests. */
+export interface PayloadStats {
+  bytes: number;
+  nodes: number;
+  depth: number;
+}
+
+/**
+ * One evaluation's budget, and what it has already computed and paid for: payload
+ * observations per alert and path, payload sizes, and compiled patterns (null: unusable).
+ */
 export interface EvaluationBudget {
   remaining: number;
-  queries: WeakMap<object, Map<string, unknown[]>>;
-  payloadBytes: WeakMap<object, number>;
+  observations: WeakMap<object, Map<string, Observed>>;
+  payloads: WeakMap<object, PayloadStats>;
+  patterns: Map<string, RE2JS | null>;
 }
 
 /** A fresh budget; share one across every rule or group an evaluation tries. */
 export function evaluationBudget(ns: number = EVALUATION_BUDGET_NS): EvaluationBudget {
-  return { remaining: ns, queries: new WeakMap(), payloadBytes: new WeakMap() };
+  return { remaining: ns, observations: new WeakMap(), payloads: new WeakMap(), patterns: new Map() };
 }
 
 /** Takes `ns` from the budget before the work, or throws when it does not have them. */
 export function spend(budget: EvaluationBudget, ns: number, what: string): void {
   if (ns > budget.remaining) throw new EvaluationBudgetExceeded(what);
-  budget.remaining -= ns;
-}
-
-/** Takes what work already done took; the next `spend` throws if that overdrew the budget. */
-export function charge(budget: EvaluationBudget, ns: number): void {
   budget.remaining -= ns;
 }

@@ -10,7 +10,7 @@ export {
 export { evaluateCondition, evaluateConditions } from './condition-evaluator.js';
 export { evaluationOrder, selectRule, type RankedRule, type RuleSelection, type RuleVerdict } from './rule-selector.js';
 export { GROUP_VOCABULARY, RETRIGGER_VOCABULARY, operatorsFor, type Vocabulary } from './vocabulary.js';
-export { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
-export { alertInputSchema, MAX_FIELD_LENGTH, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './alert-input.schema.js';
-export { MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE, regexIssue } from './safe-regex.js';
-export { COSTS, EVALUATION_BUDGET_NS, evaluationBudget, EvaluationBudgetExceeded, REGEX_RUN_LIMIT_NS, type EvaluationBudget } from './evaluation-budget.js';
+export { jsonPathIssue } from './json-path.js';
+export { alertInputSchema, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './alert-input.schema.js';
+export { regexIssue } from './safe-regex.js';
+export { COSTS, EVALUATION_BUDGET_NS, evaluationBudget, EvaluationBudgetExceeded, type EvaluationBudget } from './evaluation-budget.js';
