@@ -65,10 +65,11 @@ export function createLiquidPool(limits: typeof POOL_LIMITS = POOL_LIMITS): Liqu
     // Never keeps the process alive, and an idle worker's failure must not be an unhandled 'error'.
     worker.unref();
     worker.on('error', () => {});
+    // A worker that cannot start is the service's fault, not the template's: a plain Error (500).
     const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new LiquidLimitError('crash', 'The Liquid worker did not start in time.')), limits.startMs);
+      const timer = setTimeout(() => reject(new Error('the Liquid worker did not start in time')), limits.startMs);
       worker.once('message', (m) => { clearTimeout(timer); if (m === READY) resolve(); });
-      worker.once('exit', () => { clearTimeout(timer); reject(new LiquidLimitError('crash', 'The Liquid worker stopped while starting.')); });
+      worker.once('exit', () => { clearTimeout(timer); reject(new Error('the Liquid worker stopped while starting')); });
     });
     ready.catch(() => {});
     const thread = { worker, ready };
