@@ -70,15 +70,12 @@ describe('POST /v1/alert_groups/evaluate', () => {
     expect(joined.body.data.attributes.alert_group_id).toBe(sameHost);
   });
 
-  it('runs a pathological pattern in linear time: (a+)+$ against 50 000 a\'s and a ! answers within 50 ms', async () => {
+  // Its time is checked once, at the engine (test/matching/rule-selector.test.ts): over HTTP a loaded CI machine adds its own noise.
+  it('answers a pathological pattern, (a+)+$ against 50 000 a\'s and a !, with RE2: no match', async () => {
     const message = `${'a'.repeat(50_000)}!`;
-    await evaluate({ alert: { payload: { message } } }); // warm-up: compiles the pattern once
-    const started = performance.now();
     const res = await evaluate({ alert: { payload: { message } } });
-    const elapsed = performance.now() - started;
     expect(res.status).toBe(200);
     expect(res.body.data.attributes.groups.find((g: { alert_group_id: string }) => g.alert_group_id === catchAll).matched).toBe(false);
-    expect(elapsed).toBeLessThan(50);
     const hit = await evaluate({ alert: { payload: { message: 'aaaa' } } });
     expect(hit.body.data.attributes.alert_group_id).toBe(catchAll);
   });
@@ -99,11 +96,21 @@ describe('POST /v1/alert_groups/evaluate', () => {
     const conditions = Array.from({ length: 20 }, (_, i) => ({ property_field_type: 'payload', property_field_name: `$..k${i}`, property_field_condition_type: 'is_empty' }));
     expect((await h.create('alert_groups', { name: 'Costly', condition_type: 'any', conditions }, team)).status).toBe(201);
     const payload = { items: Array.from({ length: 2000 }, (_, i) => `value-${i}-${'a'.repeat(50)}`) };
-    const started = performance.now();
     const res = await evaluate({ alert: { payload } }, team.principal);
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ code: 'too_costly', source: { pointer: '/data/attributes/alert' } });
     expect((await evaluate({ alert: { payload: { k1: 'x' } } }, team.principal)).status).toBe(200);
+  });
+
+  it('takes no locks: it answers while a writer holds the team\'s groups and their conditions locked', async () => {
+    await h.db.knex.transaction(async (tx) => {
+      await tx.raw('select id from alert_groups for update');
+      await tx.raw('select id from alert_group_conditions for update');
+      const answered = await Promise.race([
+        evaluate({ alert: { summary: 'disk full' } }).then((res) => res.status),
+        new Promise((resolve) => { setTimeout(() => resolve('blocked'), 5_000); }),
+      ]);
+      expect(answered).toBe(200);
+    });
   });
 });

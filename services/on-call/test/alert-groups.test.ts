@@ -109,6 +109,15 @@ describe('alert groups', () => {
       .toBe(before.find((c: { property_field_name: string }) => c.property_field_name === '$.host').id);
     expect((await patch(id, { group_by_alert_title: 1 })).body.data.attributes.group_by_alert_title).toBe(true);
     expect((await h.create('alert_groups', { name: 'Bad legacy', group_by_alert_title: true })).status).toBe(422);
+
+    // The legacy attributes add conditions after the list's own bound was checked: the bound holds all the same.
+    const full = await h.create('alert_groups', { name: 'Full', conditions: Array.from({ length: 50 }, (_, i) => summaryContains(`w${i}`)) });
+    expect(full.status).toBe(201);
+    const over = await patch(full.body.data.id, { group_by_alert_title: 1 });
+    expect(over.status).toBe(422);
+    expect(over.body.errors[0]).toMatchObject({ code: 'too_many', source: { pointer: '/data/attributes/conditions' } });
+    expect((await h.create('alert_groups', { name: 'Over', group_by_alert_urgency: 1, conditions: full.body.data.attributes.conditions.map(({ id: _id, values: _v, ...c }: Record<string, unknown>) => c) })).status).toBe(422);
+    expect((await h.call('GET', `/v1/alert_groups/${full.body.data.id}`)).body.data.attributes.conditions).toHaveLength(50);
     expect((await h.create('alert_groups', { name: 'Bad path', attributes: [{ json_path: 'host' }] })).status).toBe(422);
   });
 
@@ -132,6 +141,7 @@ describe('alert groups', () => {
       [{ name: 'x', unknown: 1 }, '/data/attributes/unknown'],
       [{ name: 'x', conditions: Array.from({ length: 3 }, () => ({ ...summaryContains('a'), property_field_condition_type: 'matches_regex', property_field_value: undefined, property_field_values: Array(7).fill('^a') })) }, '/data/attributes/conditions'],
       [{ time_window: 5 }, '/data/attributes/name'],
+      [{ name: 'x', conditions: [{ ...summaryContains('a'), id: high }, { ...summaryContains('b'), id: high.toUpperCase() }] }, '/data/attributes/conditions/1/id'],
     ];
     for (const [attributes, pointer] of cases) {
       const res = await h.create('alert_groups', attributes);

@@ -74,6 +74,13 @@ describe('condition validation (re-trigger rules)', () => {
     expect(issues([ok, ok, bad])).toEqual(at('/data/attributes/conditions/2/values/0', /conditions\.2\.values\.0: is not a valid RE2/));
   });
 
+  it('refuses a condition id sent twice, at the repeat\'s id (ids compare case-insensitively)', () => {
+    const kept = { id: U_HIGH, kind: 'urgency', operator: 'is_set' };
+    expect(issues([kept, { ...kept, operator: 'is_not_set' }])).toEqual(at('/data/attributes/conditions/1/id', /id of condition 0 too/));
+    expect(issues([kept, { ...kept, id: U_HIGH.toUpperCase() }])).toEqual(at('/data/attributes/conditions/1/id', /id of condition 0 too/));
+    expect(issues([kept, { kind: 'urgency', operator: 'is_set' }, { kind: 'urgency', operator: 'is_set' }])).toEqual([]);
+  });
+
   it('reports every problem of a condition', () => {
     const pointers = issues([{ kind: 'payload', operator: 'matches_regex', property_field_name: 'nope', values: ['('], record_ids: [U_HIGH] }]).map((i) => i.pointer);
     expect(pointers.sort()).toEqual(['/data/attributes/conditions/0/property_field_name', '/data/attributes/conditions/0/record_ids', '/data/attributes/conditions/0/values/0']);

@@ -127,8 +127,26 @@ export function patternCount(conditions: readonly Pick<Condition, 'operator' | '
   return conditions.reduce((n, c) => n + (c.operator === 'matches_regex' ? (c.values?.length ?? 0) : 0), 0);
 }
 
+/**
+ * Flags each condition whose `id` an earlier one of the list already sent: the
+ * children writer keeps one row per id, so a repeated id would silently drop a
+ * condition. Reads the entries defensively: zod runs list checks even when an entry
+ * failed its own.
+ */
+export function refineUniqueIds(conditions: readonly unknown[], ctx: z.RefinementCtx): void {
+  const seen = new Map<string, number>();
+  conditions.forEach((c, j) => {
+    const id = (c as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string') return;
+    const first = seen.get(id.toLowerCase());
+    if (first === undefined) seen.set(id.toLowerCase(), j);
+    else ctx.addIssue({ code: 'custom', path: [j, 'id'], message: `is the id of condition ${first} too; a condition's id may appear once` });
+  });
+}
+
 /** A zod schema of a rule's or group's whole condition list. */
 export function conditionsSchema(vocabulary: Vocabulary) {
   return z.array(conditionSchema(vocabulary)).max(MAX_CONDITIONS)
-    .refine((cs) => patternCount(cs) <= MAX_PATTERNS, `hold at most ${MAX_PATTERNS} matches_regex patterns together`);
+    .refine((cs) => patternCount(cs) <= MAX_PATTERNS, `hold at most ${MAX_PATTERNS} matches_regex patterns together`)
+    .superRefine(refineUniqueIds);
 }

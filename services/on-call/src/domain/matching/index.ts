@@ -5,12 +5,13 @@
  */
 export * from './condition.types.js';
 export {
-  conditionProblems, conditionSchema, conditionsSchema, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_PATTERNS, MAX_VALUE_LENGTH, patternCount, type ConditionProblem,
+  conditionProblems, conditionSchema, conditionsSchema, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_PATTERNS, MAX_VALUE_LENGTH, patternCount, refineUniqueIds,
+  type ConditionProblem,
 } from './condition.schema.js';
 export { evaluateCondition, evaluateConditions } from './condition-evaluator.js';
 export { evaluationOrder, selectRule, type RankedRule, type RuleSelection, type RuleVerdict } from './rule-selector.js';
 export { GROUP_VOCABULARY, RETRIGGER_VOCABULARY, operatorsFor, type Vocabulary } from './vocabulary.js';
-export { jsonPathIssue } from './json-path.js';
+export { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
 export { alertInputSchema, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './alert-input.schema.js';
 export { regexIssue } from './safe-regex.js';
 export { COSTS, EVALUATION_BUDGET_NS, evaluationBudget, EvaluationBudgetExceeded, type EvaluationBudget } from './evaluation-budget.js';

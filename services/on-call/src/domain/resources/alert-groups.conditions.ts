@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
-  conditionProblems, GROUP_VOCABULARY, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_PATTERNS, patternCount, type Condition, type ConditionProblem,
+  conditionProblems, GROUP_VOCABULARY, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_JSON_PATH_LENGTH, MAX_PATTERNS, MAX_VALUE_LENGTH, patternCount,
+  refineUniqueIds, type Condition, type ConditionProblem,
 } from '../matching/index.js';
 
 /**
@@ -15,14 +16,14 @@ export const GROUP_CONDITION_TYPES = [
   'is_one_of', 'is_not_one_of', 'contains', 'does_not_contain', 'starts_with', 'ends_with', 'matches_regex', 'is_empty', 'matches_existing_alert',
 ] as const;
 
-const text = z.string().max(1_000);
+const text = z.string().max(MAX_VALUE_LENGTH);
 
 /** One condition as written; `id` (from a read) keeps its row. */
 export const groupConditionInput = z.strictObject({
   id: z.uuid().optional(),
   property_field_type: z.enum(PROPERTY_FIELD_TYPES),
   property_field_condition_type: z.enum(GROUP_CONDITION_TYPES),
-  property_field_name: z.string().max(512).nullable().optional(),
+  property_field_name: z.string().max(MAX_JSON_PATH_LENGTH).nullable().optional(),
   property_field_value: text.nullable().optional(),
   property_field_values: z.array(text.min(1)).max(MAX_CONDITION_VALUES).nullable().optional(),
   alert_urgency_ids: z.array(z.uuid()).max(MAX_CONDITION_VALUES).nullable().optional(),
@@ -115,8 +116,14 @@ export const groupConditionsSchema = z.array(
     for (const p of groupConditionProblems(c)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
   }),
 ).max(MAX_CONDITIONS)
-  // zod runs this even when an entry failed (and so was not transformed): read the entries defensively.
-  .refine((cs) => patternCount(cs.map(asPatterns)) <= MAX_PATTERNS, `hold at most ${MAX_PATTERNS} matches_regex patterns together`);
+  // zod runs these even when an entry failed (and so was not transformed): read the entries defensively.
+  .refine((cs) => groupPatternCount(cs) <= MAX_PATTERNS, `hold at most ${MAX_PATTERNS} matches_regex patterns together`)
+  .superRefine(refineUniqueIds);
+
+/** How many matches_regex patterns a group's conditions hold, whatever shape they came in. */
+export function groupPatternCount(conditions: readonly unknown[]): number {
+  return patternCount(conditions.map(asPatterns));
+}
 
 /** One condition as responses show it: the reference's `values` lists the urgencies as records. */
 export function presentCondition(row: Record<string, unknown>): Record<string, unknown> {

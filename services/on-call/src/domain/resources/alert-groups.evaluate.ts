@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineAction, type Row } from '@firewatch/resource-kit';
-import { ValidationError } from '@firewatch/errors';
 import {
-  alertInputSchema, evaluateConditions, evaluationBudget, EvaluationBudgetExceeded, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode,
+  alertInputSchema, evaluateConditions, evaluationBudget, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode,
 } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { withinBudget } from './alert-evaluation.shared.js';
 import { toEngineCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
 import { evaluationDocument } from './alert-groups.schemas.js';
 
@@ -92,13 +92,7 @@ export const alertGroupEvaluateAction = defineAction<OnCallResourceDeps, z.infer
         conditions: result.conditions.map((e) => explained(g.stored, e)),
       };
     };
-    let verdicts: ReturnType<typeof judge>[];
-    try {
-      verdicts = groups.map(judge);
-    } catch (error) {
-      if (!(error instanceof EvaluationBudgetExceeded)) throw error;
-      throw new ValidationError([{ pointer: '/data/attributes/alert', code: 'too_costly', detail: error.message }]);
-    }
+    const verdicts = withinBudget(() => groups.map(judge));
     const attributes = {
       alert_group_id: winner?.id ?? null,
       alert_group: winner ? { id: winner.id, name: winner.row.name, slug: winner.row.slug, time_window: winner.row.time_window } : null,

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { CONDITION_COLUMNS, groupConditionsSchema, presentCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
+import { MAX_CONDITIONS, MAX_PATTERNS } from '../matching/index.js';
+import { unknownUrgencies } from './alert-evaluation.shared.js';
+import { CONDITION_COLUMNS, groupConditionsSchema, groupPatternCount, presentCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
 import { alertGroupEvaluateAction } from './alert-groups.evaluate.js';
 import { applyLegacy, legacyInput, legacyOf, type LegacyAttributes } from './alert-groups.legacy.js';
 import { alertGroupSchemas, MAX_ALERT_GROUPS, MAX_TIME_WINDOW_MINUTES } from './alert-groups.schemas.js';
@@ -86,14 +88,16 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
     alert_groups_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An alert group with this name already exists.' },
   },
   async validate(attributes, ctx) {
-    const issues: ValidationIssue[] = [];
     const conditions = (attributes.conditions as StoredGroupCondition[] | undefined) ?? [];
-    const ids = conditions.flatMap((c) => c.alert_urgency_ids ?? []);
-    const known = await ctx.deps.existing.ids(ctx.tx, 'alert_urgencies', ctx.principal.team_id, [...new Set(ids)]);
-    conditions.forEach((c, i) => (c.alert_urgency_ids ?? []).forEach((id, j) => {
-      if (!known.has(id)) issues.push({ pointer: `/data/attributes/conditions/${i}/alert_urgency_ids/${j}`, detail: `No alert urgency ${id} exists.` });
-    }));
-    return issues;
+    // The legacy attributes add conditions after the schema counted them (prepare): count again.
+    const issues: ValidationIssue[] = [];
+    if (conditions.length > MAX_CONDITIONS) {
+      issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group holds at most ${MAX_CONDITIONS} conditions, legacy attributes included; this one would hold ${conditions.length}.` });
+    }
+    if (groupPatternCount(conditions) > MAX_PATTERNS) {
+      issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group holds at most ${MAX_PATTERNS} matches_regex patterns.` });
+    }
+    return [...issues, ...await unknownUrgencies(ctx, conditions.map((c) => ({ field: 'alert_urgency_ids', ids: c.alert_urgency_ids ?? [] })))];
   },
   defaults: (attributes) => ({ condition_type: 'all', time_window: 60, targets: [], description: null, conditions: [], ...attributes }),
   actions: [alertGroupEvaluateAction],

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ValidationError } from '@firewatch/errors';
 import { defineAction, type Row } from '@firewatch/resource-kit';
-import { alertInputSchema, EvaluationBudgetExceeded, selectRule, type Condition, type RankedRule, type RuleSelection, type RuleVerdict } from '../matching/index.js';
+import { alertInputSchema, selectRule, type Condition, type RankedRule, type RuleVerdict } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { withinBudget } from './alert-evaluation.shared.js';
 import { retriggerConditionSchema, type RetriggerMatchMode } from './alert-retrigger-rules.schemas.js';
 
 const TYPE = 'alert_retrigger_rule_evaluations';
@@ -81,16 +81,6 @@ const responseSchema = {
   },
 };
 
-/** The selection, or the 422 of an alert too costly to judge against the team's rules. */
-function selected(select: () => RuleSelection<StoredRule>): RuleSelection<StoredRule> {
-  try {
-    return select();
-  } catch (error) {
-    if (!(error instanceof EvaluationBudgetExceeded)) throw error;
-    throw new ValidationError([{ pointer: '/data/attributes/alert', code: 'too_costly', detail: error.message }]);
-  }
-}
-
 /**
  * `POST /v1/alert_retrigger_rules/evaluate`: the rule that would decide an alert's
  * re-trigger timeout, and why. The team's rules are tried in ascending position (then
@@ -109,7 +99,7 @@ export const alertRetriggerRuleEvaluateAction = defineAction<OnCallResourceDeps,
   async run({ body: { data: { attributes: { alert } } }, resource }) {
     const rules = (await resource.findWhere({})).map(ranked);
     const modeOf = (r: StoredRule) => ((r.row.match_mode as RetriggerMatchMode) === 'match-any-rule' ? 'any' : 'all');
-    const { rule, evaluated } = selected(() => selectRule(rules, alert, modeOf));
+    const { rule, evaluated } = withinBudget(() => selectRule(rules, alert, modeOf));
     const timeout = rule ? (rule.row.timeout_minutes as number | null) : null;
     const attributes = { alert_retrigger_rule_id: rule?.id ?? null, timeout_minutes: timeout, retrigger: timeout !== null, rules: evaluated.map(verdict) };
     return { status: 200, document: { data: { id: randomUUID(), type: TYPE, attributes } } };

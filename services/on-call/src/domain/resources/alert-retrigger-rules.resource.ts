@@ -3,6 +3,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import { conditionsSchema, RETRIGGER_VOCABULARY } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { unknownUrgencies } from './alert-evaluation.shared.js';
 import { alertRetriggerRuleEvaluateAction } from './alert-retrigger-rules.evaluate.js';
 import { MATCH_MODES, MAX_RETRIGGER_RULES, retriggerRuleSchemas, TIMEOUT_MINUTES } from './alert-retrigger-rules.schemas.js';
 
@@ -16,15 +17,10 @@ const writable = {
 
 interface WrittenCondition { kind: string; record_ids: string[] }
 
-/** Urgency conditions name the team's own urgencies (this service's records, so checked here). */
+/** Urgency conditions name the team's own urgencies. */
 async function urgencyIssues(attributes: Row, ctx: HookContext<OnCallResourceDeps>): Promise<ValidationIssue[]> {
   const conditions = (attributes.conditions as WrittenCondition[] | undefined) ?? [];
-  const named = conditions.flatMap((c) => (c.kind === 'urgency' ? c.record_ids : []));
-  if (!named.length) return [];
-  const known = await ctx.deps.existing.ids(ctx.tx, 'alert_urgencies', ctx.principal.team_id, [...new Set(named)]);
-  return conditions.flatMap((c, i) => (c.kind !== 'urgency' ? [] : c.record_ids.flatMap((id, j) => (known.has(id) ? [] : [{
-    pointer: `/data/attributes/conditions/${i}/record_ids/${j}`, code: 'invalid_reference', detail: `conditions.${i}.record_ids.${j}: no alert urgency "${id}".`,
-  }]))));
+  return unknownUrgencies(ctx, conditions.map((c) => ({ field: 'record_ids', ids: c.kind === 'urgency' ? c.record_ids : [] })));
 }
 
 /**
