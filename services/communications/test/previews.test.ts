@@ -124,6 +124,18 @@ describe('template previews', () => {
     expect(Date.now() - started).toBeLessThan(POOL_LIMITS.renderBudgetMs + 500);
     // Its worker was ended and replaced.
     expect((await preview(await template('After busy', [{ communication_stage_id: stageA, sms_content: '{{ 2 | times: 3 }}' }]), {})).body.data.attributes.communication_template_stages[0].sms_content).toBe('6');
+    // More than the workers and their queue take: a JSON:API 503 liquid_busy for the rest, never anything else.
+    const flooding = Promise.all(Array.from({ length: 16 }, () => preview(busy, {})));
+    // Previews hold at most 4 of the database connections (2 rendering, 2 waiting): a read still gets one.
+    await new Promise((r) => setTimeout(r, 100));
+    const readStarted = Date.now();
+    expect((await call('GET', `/v1/communications/templates/${busy}`)).status).toBe(200);
+    expect(Date.now() - readStarted).toBeLessThan(POOL_LIMITS.renderBudgetMs);
+    const flood = await flooding;
+    expect(flood.filter((r) => ![422, 503].includes(r.status))).toEqual([]);
+    const refused = flood.find((r) => r.status === 503)!;
+    expect(refused.body.errors[0]).toMatchObject({ status: '503', code: 'liquid_busy' });
+    expect([refused.headers.get('retry-after'), refused.headers.get('content-type')]).toEqual(['1', expect.stringContaining('application/vnd.api+json')]);
   });
 
   it('does not hold up a PATCH of the template it renders', async () => {

@@ -7,9 +7,14 @@ import { LIQUID_LIMITS, READY, type ParseReply, type RenderReply, type WorkerJob
 export const POOL_LIMITS = {
   /** Worker threads (the service's machine has two cores; one stays for the event loop). */
   workers: 2,
-  /** Jobs that may wait for a worker, and for how long, before a 503. */
-  queue: 8,
-  waitMs: 2_000,
+  /**
+   * Jobs that may wait for a worker, and for how long, before a 503. Small on purpose: a
+   * preview runs in its request's transaction (the kit's actions do), so a job, running
+   * or waiting, holds one of the service's 10 pooled connections; 2 running and 2
+   * waiting leave the other 6 to everything else.
+   */
+  queue: 2,
+  waitMs: 1_000,
   /** Wall-clock budget of one preview's renders; past it the worker is ended. */
   renderBudgetMs: 500,
   /** Of one write's parse checks (parsing is linear in the ≤ 1 MB a template holds). */
