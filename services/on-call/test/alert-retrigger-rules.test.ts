@@ -67,6 +67,18 @@ describe('alert re-trigger rules', () => {
     await h.call('DELETE', `${PATH}/${created.body.data.id}`);
   });
 
+  it('puts a rule without position after the team\'s last, at most 1 000 000; rules sharing a position are tried oldest first', async () => {
+    const team = { principal: { team_id: 31 } };
+    const last = await h.create('alert_retrigger_rules', { name: 'Last', position: 1_000_000, timeout_minutes: 10 }, team);
+    const after = await h.create('alert_retrigger_rules', { name: 'After', timeout_minutes: 20 }, team);
+    expect(after.body.data.attributes.position).toBe(1_000_000);
+    const { name, position, match_mode, timeout_minutes } = after.body.data.attributes;
+    const back = await h.call('PUT', `${PATH}/${after.body.data.id}`, { ...team, body: { data: { type: 'alert_retrigger_rules', attributes: { name, position, match_mode, timeout_minutes } } } });
+    expect(back.status).toBe(200);
+    const evaluated = await h.call('POST', `${PATH}/evaluate`, { ...team, body: { data: { type: 'alert_retrigger_rule_evaluations', attributes: { alert: {} } } } });
+    expect(evaluated.body.data.attributes.alert_retrigger_rule_id).toBe(last.body.data.id);
+  });
+
   describe('PUT and conditions', () => {
     it('keeps the conditions without conditions, replaces them with, and an unchanged condition keeps its id', async () => {
       const rule = await h.create('alert_retrigger_rules', {

@@ -55,6 +55,19 @@ describe('alert urgencies', () => {
     expect(list.body.data.map((u: { attributes: { name: string } }) => u.attributes.name)).toEqual(['Critical']);
   });
 
+  it('puts an urgency without position after the team\'s last, at most 1 000 000 (a position it can be written back with)', async () => {
+    const team = { principal: { team_id: 31 } };
+    expect((await h.create('alert_urgencies', { name: 'Last', description: 'd', position: 1_000_000 }, team)).status).toBe(201);
+    const after = await h.create('alert_urgencies', { name: 'After', description: 'd' }, team);
+    expect(after.status).toBe(201);
+    expect(after.body.data.attributes.position).toBe(1_000_000);
+    const { name, description, position } = after.body.data.attributes;
+    const back = await h.call('PUT', `/v1/alert_urgencies/${after.body.data.id}`, { ...team, body: { data: { type: 'alert_urgencies', attributes: { name, description, position } } } });
+    expect(back.status).toBe(200);
+    // Same position: listed by creation.
+    expect((await h.call('GET', '/v1/alert_urgencies', team)).body.data.map((u: { attributes: { name: string } }) => u.attributes.name)).toEqual(['Last', 'After']);
+  });
+
   it('hides another team\'s urgencies', async () => {
     const mine = await h.create('alert_urgencies', { name: 'Team one only', description: 'd' });
     expect((await h.call('GET', `/v1/alert_urgencies/${mine.body.data.id}`, { principal: { team_id: 2 } })).status).toBe(404);

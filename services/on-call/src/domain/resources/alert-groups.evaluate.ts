@@ -5,7 +5,7 @@ import {
   alertInputSchema, evaluateConditions, evaluationBudget, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode,
 } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { withinBudget } from './alert-evaluation.shared.js';
+import { withinBudget } from './alert-resources.shared.js';
 import { toEngineCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
 import { evaluationDocument } from './alert-groups.schemas.js';
 

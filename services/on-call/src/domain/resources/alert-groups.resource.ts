@@ -3,7 +3,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { MAX_CONDITIONS, MAX_PATTERNS } from '../matching/index.js';
-import { unknownUrgencies } from './alert-evaluation.shared.js';
+import { unknownUrgencies } from './alert-resources.shared.js';
 import { CONDITION_COLUMNS, groupConditionsSchema, groupPatternCount, presentCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
 import { alertGroupEvaluateAction } from './alert-groups.evaluate.js';
 import { applyLegacy, legacyInput, legacyOf, type LegacyAttributes } from './alert-groups.legacy.js';

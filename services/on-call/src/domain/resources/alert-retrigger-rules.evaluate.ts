@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineAction, type Row } from '@firewatch/resource-kit';
 import { alertInputSchema, selectRule, type Condition, type RankedRule, type RuleVerdict } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { withinBudget } from './alert-evaluation.shared.js';
+import { withinBudget } from './alert-resources.shared.js';
 import { retriggerConditionSchema, type RetriggerMatchMode } from './alert-retrigger-rules.schemas.js';
 
 const TYPE = 'alert_retrigger_rule_evaluations';

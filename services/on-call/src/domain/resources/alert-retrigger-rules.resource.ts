@@ -3,7 +3,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import { conditionsSchema, RETRIGGER_VOCABULARY } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { unknownUrgencies } from './alert-evaluation.shared.js';
+import { MAX_POSITION, nextPosition, unknownUrgencies } from './alert-resources.shared.js';
 import { alertRetriggerRuleEvaluateAction } from './alert-retrigger-rules.evaluate.js';
 import { MATCH_MODES, MAX_RETRIGGER_RULES, retriggerRuleSchemas, TIMEOUT_MINUTES } from './alert-retrigger-rules.schemas.js';
 
@@ -11,7 +11,7 @@ const writable = {
   name: z.string().trim().min(1).max(255),
   match_mode: z.enum(MATCH_MODES),
   timeout_minutes: z.literal(TIMEOUT_MINUTES).nullable(),
-  position: z.number().int().min(0).max(1_000_000),
+  position: z.number().int().min(0).max(MAX_POSITION),
   conditions: conditionsSchema(RETRIGGER_VOCABULARY),
 };
 
@@ -65,7 +65,7 @@ export const alertRetriggerRules = defineResource<OnCallResourceDeps>({
       timeout_minutes: null,
       ...attributes,
       // A rule created without a position is tried after the team's others.
-      position: attributes.position ?? await ctx.deps.positions.next(ctx.tx, 'alert_retrigger_rules', ctx.principal.team_id),
+      position: attributes.position ?? await nextPosition(ctx, 'alert_retrigger_rules'),
     };
   },
 });

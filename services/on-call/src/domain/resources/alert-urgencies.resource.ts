@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { MAX_POSITION, nextPosition } from './alert-resources.shared.js';
 
 const writable = {
   name: z.string().trim().min(1).max(255),
   description: z.string().max(10_000),
-  position: z.number().int().min(0).max(1_000_000).nullable(),
+  position: z.number().int().min(0).max(MAX_POSITION).nullable(),
 };
 
 /**
@@ -44,6 +45,6 @@ export const alertUrgencies = defineResource<OnCallResourceDeps>({
   async toColumns(attributes, ctx) {
     // position is NOT NULL in the response schema: null or absent means "at the end".
     if (attributes.position !== null && (attributes.position !== undefined || ctx.existing)) return attributes;
-    return { ...attributes, position: await ctx.deps.positions.next(ctx.tx, 'alert_urgencies', ctx.principal.team_id) };
+    return { ...attributes, position: await nextPosition(ctx, 'alert_urgencies') };
   },
 });

@@ -5,9 +5,16 @@ import { EvaluationBudgetExceeded } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 
 /**
- * What re-trigger rules and alert groups share around the matching engine: how an
- * evaluation too costly to make is answered, and how conditions' urgency ids are checked.
+ * What the alert resources share: how an evaluation too costly to make is answered, how
+ * conditions' urgency ids are checked, and the bound of positions.
  */
+
+/**
+ * Highest `position` of an urgency or a re-trigger rule. A record created without one
+ * goes after the team's last, capped here, so a default is always a value that can be
+ * written back.
+ */
+export const MAX_POSITION = 1_000_000;
 
 /** `evaluate()`'s result, or the 422 too_costly (at /data/attributes/alert) of an alert over the evaluation's budget. */
 export function withinBudget<T>(evaluate: () => T): T {
@@ -36,4 +43,14 @@ export async function unknownUrgencies(ctx: HookContext<OnCallResourceDeps>, con
   return conditions.flatMap((c, i) => c.ids.flatMap((id, j) => (known.has(id) ? [] : [{
     pointer: `/data/attributes/conditions/${i}/${c.field}/${j}`, code: 'invalid_reference', detail: `No alert urgency "${id}" exists in this team.`,
   }])));
+}
+
+/**
+ * The position after the team's last record in `table`, at most MAX_POSITION. Not
+ * locked: two records created at once may share a position, and records with one
+ * position are ordered by creation, then id (matching/rule-selector.ts), so the order
+ * stays total and stable.
+ */
+export async function nextPosition(ctx: HookContext<OnCallResourceDeps>, table: 'alert_urgencies' | 'alert_retrigger_rules'): Promise<number> {
+  return Math.min(await ctx.deps.positions.next(ctx.tx, table, ctx.principal.team_id), MAX_POSITION);
 }
