@@ -141,6 +141,7 @@ describe('alert groups', () => {
       [{ name: 'x', unknown: 1 }, '/data/attributes/unknown'],
       [{ name: 'x', conditions: Array.from({ length: 3 }, () => ({ ...summaryContains('a'), property_field_condition_type: 'matches_regex', property_field_value: undefined, property_field_values: Array(7).fill('^a') })) }, '/data/attributes/conditions'],
       [{ time_window: 5 }, '/data/attributes/name'],
+      [{ name: 'x', conditions: Array.from({ length: 33 }, (_, i) => summaryContains(`${i}`.padEnd(1_000, 'x'))) }, '/data/attributes/conditions'],
       [{ name: 'x', conditions: [{ ...summaryContains('a'), id: high }, { ...summaryContains('b'), id: high.toUpperCase() }] }, '/data/attributes/conditions/1/id'],
     ];
     for (const [attributes, pointer] of cases) {

@@ -74,6 +74,13 @@ describe('condition validation (re-trigger rules)', () => {
     expect(issues([ok, ok, bad])).toEqual(at('/data/attributes/conditions/2/values/0', /conditions\.2\.values\.0: is not a valid RE2/));
   });
 
+  it('bounds the characters of a list\'s values and names together (evaluate loads every rule of a team)', () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => `${i}-`.padEnd(1_000, 'x'));
+    const wide = (n: number) => ({ kind: 'payload', operator: 'is_one_of', property_field_name: '$.a', values: values(n) });
+    expect(issues([wide(32)])).toEqual([]);
+    expect(issues([wide(32), wide(1)])).toEqual(at('/data/attributes/conditions', /at most 32768 characters/));
+  });
+
   it('refuses a condition id sent twice, at the repeat\'s id (ids compare case-insensitively)', () => {
     const kept = { id: U_HIGH, kind: 'urgency', operator: 'is_set' };
     expect(issues([kept, { ...kept, operator: 'is_not_set' }])).toEqual(at('/data/attributes/conditions/1/id', /id of condition 0 too/));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
-  conditionProblems, GROUP_VOCABULARY, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_JSON_PATH_LENGTH, MAX_PATTERNS, MAX_VALUE_LENGTH, patternCount,
-  refineUniqueIds, type Condition, type ConditionProblem,
+  conditionChars, conditionProblems, GROUP_VOCABULARY, MAX_CONDITION_CHARS, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_JSON_PATH_LENGTH, MAX_PATTERNS,
+  MAX_VALUE_LENGTH, patternCount, refineUniqueIds, type Condition, type ConditionProblem,
 } from '../matching/index.js';
 
 /**
@@ -103,11 +103,12 @@ export function groupConditionProblems(c: StoredGroupCondition): { path: (string
   return problems;
 }
 
-/** An entry as patternCount reads it: its operator and the patterns it holds, whatever shape it came in. */
-function asPatterns(entry: unknown): Pick<Condition, 'operator' | 'values'> {
+/** An entry as patternCount and conditionChars read it (operator, values, names), whatever shape it came in. */
+function asEngine(entry: unknown): Pick<Condition, 'operator' | 'values' | 'property_field_name'> {
   const c = (entry ?? {}) as Partial<StoredGroupCondition>;
   const values = [...(Array.isArray(c.property_field_values) ? c.property_field_values : []), ...(c.property_field_value ? [c.property_field_value] : [])];
-  return { operator: c.property_field_condition_type as Condition['operator'], values };
+  const names = [c.property_field_name, c.conditionable_id].filter((n): n is string => typeof n === 'string');
+  return { operator: c.property_field_condition_type as Condition['operator'], values, property_field_name: names.join('') };
 }
 
 /** A zod schema of a group's condition list, checked and stored-shaped; its patterns bounded together, as re-trigger rules' are. */
@@ -118,11 +119,17 @@ export const groupConditionsSchema = z.array(
 ).max(MAX_CONDITIONS)
   // zod runs these even when an entry failed (and so was not transformed): read the entries defensively.
   .refine((cs) => groupPatternCount(cs) <= MAX_PATTERNS, `hold at most ${MAX_PATTERNS} matches_regex patterns together`)
+  .refine((cs) => groupConditionChars(cs) <= MAX_CONDITION_CHARS, `hold at most ${MAX_CONDITION_CHARS} characters of values and property names together`)
   .superRefine(refineUniqueIds);
 
 /** How many matches_regex patterns a group's conditions hold, whatever shape they came in. */
 export function groupPatternCount(conditions: readonly unknown[]): number {
-  return patternCount(conditions.map(asPatterns));
+  return patternCount(conditions.map(asEngine));
+}
+
+/** How many characters of values and names a group's conditions hold, whatever shape they came in. */
+export function groupConditionChars(conditions: readonly unknown[]): number {
+  return conditionChars(conditions.map(asEngine));
 }
 
 /** One condition as responses show it: the reference's `values` lists the urgencies as records. */

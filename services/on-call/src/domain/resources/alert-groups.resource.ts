@@ -2,9 +2,11 @@ import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { MAX_CONDITIONS, MAX_PATTERNS } from '../matching/index.js';
+import { MAX_CONDITION_CHARS, MAX_CONDITIONS, MAX_PATTERNS } from '../matching/index.js';
 import { unknownUrgencies } from './alert-resources.shared.js';
-import { CONDITION_COLUMNS, groupConditionsSchema, groupPatternCount, presentCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
+import {
+  CONDITION_COLUMNS, groupConditionChars, groupConditionsSchema, groupPatternCount, presentCondition, type StoredGroupCondition,
+} from './alert-groups.conditions.js';
 import { alertGroupEvaluateAction } from './alert-groups.evaluate.js';
 import { applyLegacy, legacyInput, legacyOf, type LegacyAttributes } from './alert-groups.legacy.js';
 import { alertGroupSchemas, MAX_ALERT_GROUPS, MAX_TIME_WINDOW_MINUTES } from './alert-groups.schemas.js';
@@ -96,6 +98,9 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
     }
     if (groupPatternCount(conditions) > MAX_PATTERNS) {
       issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group holds at most ${MAX_PATTERNS} matches_regex patterns.` });
+    }
+    if (groupConditionChars(conditions) > MAX_CONDITION_CHARS) {
+      issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group's conditions hold at most ${MAX_CONDITION_CHARS} characters of values and property names, legacy attributes included.` });
     }
     return [...issues, ...await unknownUrgencies(ctx, conditions.map((c) => ({ field: 'alert_urgency_ids', ids: c.alert_urgency_ids ?? [] })))];
   },
