@@ -38,6 +38,8 @@ export interface ResourceSchemaOptions {
   relationships?: Json;
   /** A computed collection answers `{data, meta}` with a free `meta` and no `links`. */
   computed?: boolean;
+  /** The schemas' name stem when two resources of one document share a type; default the type. */
+  name?: string;
 }
 
 const ANY_RESOURCE: Json = { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' } } };
@@ -57,8 +59,9 @@ function includedMember(included: ResourceSchemaOptions['included']): Json {
 export function resourceSchemas(type: string, attributes: Record<string, Json>, options: ResourceSchemaOptions = {}): Json {
   const included = includedMember(options.included);
   const page = options.computed ? { meta: { type: 'object' } } : { links: ref('links'), meta: ref('meta') };
+  const name = options.name ?? type;
   return {
-    [`${type}_resource`]: {
+    [`${name}_resource`]: {
       type: 'object',
       required: ['id', 'type', 'attributes'],
       properties: {
@@ -68,11 +71,11 @@ export function resourceSchemas(type: string, attributes: Record<string, Json>, 
         ...(options.relationships ? { relationships: options.relationships } : {}),
       },
     },
-    [`${type}_response`]: { type: 'object', required: ['data'], properties: { data: ref(`${type}_resource`), ...included } },
-    [`${type}_list`]: {
+    [`${name}_response`]: { type: 'object', required: ['data'], properties: { data: ref(`${name}_resource`), ...included } },
+    [`${name}_list`]: {
       type: 'object',
       required: ['data', ...Object.keys(page)],
-      properties: { data: { type: 'array', items: ref(`${type}_resource`) }, ...included, ...page },
+      properties: { data: { type: 'array', items: ref(`${name}_resource`) }, ...included, ...page },
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AnyResourceDefinition } from './resource-definition.js';
+import { nameOf, type AnyResourceDefinition } from './resource-definition.js';
 import type { Transaction } from './resource-shapes.js';
 import { createResourceRepository } from './resource.repository.js';
 import type { EventWriter } from './resource-writes.js';
@@ -18,7 +18,7 @@ export function createCascadeAnnouncer(
   def: AnyResourceDefinition, knex: Knex, writeEvent: EventWriter, declarations: readonly AnyResourceDefinition[], deps?: unknown,
 ): CascadeAnnouncer {
   const links = (def.cascades ?? []).map((link) => {
-    const child = declarations.find((d) => d.type === link.type);
+    const child = declarations.find((d) => nameOf(d) === link.type);
     if (!child?.table) throw new Error(`${def.type}: cascades names ${link.type}, which is no stored declaration of this service`);
     return { child, column: link.column, repository: createResourceRepository(child, knex, deps), announce: createCascadeAnnouncer(child, knex, writeEvent, declarations, deps) };
   });

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { ValidationError, type ValidationIssue } from '@firewatch/errors';
 import type { ChildSpec, Row } from './resource-shapes.js';
+import { jsonValue } from './serialize.js';
 
 type Db = Knex | Knex.Transaction;
 
-const plain = (v: unknown): unknown => (v instanceof Date ? v.toISOString() : v ?? null);
+const plain = (v: unknown): unknown => jsonValue(v) ?? null;
 const sameValues = (spec: ChildSpec, entry: Row, row: Row) =>
   spec.columns.every((c) => JSON.stringify(plain(entry[c])) === JSON.stringify(plain(row[c])));
 

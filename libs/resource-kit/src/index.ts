@@ -1,5 +1,6 @@
 export {
   defineResource,
+  nameOf,
   operationsOf,
   ALL_OPERATIONS,
   type AnyResourceDefinition,
@@ -19,6 +20,6 @@ export { createResourceService, type ResourceService, type EventWriter } from '.
 export { resourceRoutes, mountRoutes, listQuerySpec, type RouteEntry } from './resource.routes.js';
 export { createResourceModule, mountResources, type ResourceModule } from './resource.module.js';
 export { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
-export { serialize } from './serialize.js';
+export { jsonValue, serialize } from './serialize.js';
 export { slugify, firstFreeSlug, isUuid, SLUG_PATTERN } from './slug.js';
 export { resourceOpenApi } from './resource.openapi.js';

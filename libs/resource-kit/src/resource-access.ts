@@ -67,8 +67,9 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
     return row;
   }
 
+  /** The parent the collection path names (a 404 when hidden); none on a path that names none (`/v1/shifts` beside `/v1/schedules/{id}/shifts`). */
   async function parentOf(tx: Transaction | undefined, principal: Principal, call: CollectionCall, need: ParentNeed): Promise<Row | undefined> {
-    if (!def.parent || !parent) return undefined;
+    if (!def.parent || !parent || !call.route.path.includes(`{${def.parent.param}}`)) return undefined;
     return parent.visible(tx, principal, call.params[def.parent.param] ?? '', need);
   }
 

@@ -37,6 +37,12 @@ export type IncludeLoader<D = any> = (records: Row[], ctx: { principal: Principa
 export interface ResourceDefinition<D = unknown> {
   /** JSON:API type, e.g. `environments`. */
   type: string;
+  /**
+   * The declaration's name where its `type` is not unique in the service (override shifts
+   * and computed shifts are both JSON:API `shifts`): OpenAPI component names, operationIds
+   * and `cascades` use it. Default: `type`.
+   */
+  name?: string;
   /** Items live at `{path}/{id}`; so does the collection unless `collections` is given. */
   path: string;
   /** Collection paths when they are not `path`: nested (`{param}` bound by `parent`) or several. */
@@ -98,7 +104,7 @@ export interface ResourceDefinition<D = unknown> {
   /**
    * Rows of other declarations the database deletes with this record (a foreign key's ON
    * DELETE CASCADE on `column`): the kit announces each with its own `<event>.deleted`,
-   * theirs in turn first, in the delete's transaction. Named by JSON:API type, resolved
+   * theirs in turn first, in the delete's transaction. Named by JSON:API type (or `name`), resolved
    * among the service's declarations (`createResourceModule`'s `declarations`), since
    * children already import their parents.
    */
@@ -136,6 +142,11 @@ export const ALL_OPERATIONS: readonly Operation[] = ['list', 'get', 'create', 'u
 /** The operations a declaration serves. */
 export function operationsOf(def: AnyResourceDefinition): Set<Operation> {
   return new Set(def.operations ?? (def.source ? ['list'] : ALL_OPERATIONS));
+}
+
+/** What names a declaration among its service's others: `name`, else `type`. */
+export function nameOf(def: AnyResourceDefinition): string {
+  return def.name ?? def.type;
 }
 
 /** Declares a resource; a typed identity function so declarations read as data. */

@@ -35,6 +35,9 @@ export function assertDeclaration(def: AnyResourceDefinition): void {
   }
   if (!def.source && !def.table) throw new Error(`${def.type}: a stored resource needs a table`);
   const ops = operationsOf(def);
+  if (def.parent && ops.has('create') && collectionsOf(def).some((r) => !r.path.includes(`{${def.parent!.param}}`))) {
+    throw new Error(`${def.type}: every collection path of a creatable child names {${def.parent.param}}`);
+  }
   if ((ops.has('create') && !def.create) || (ops.has('update') && !def.update)) throw new Error(`${def.type}: writes need their schemas`);
   if ((ops.has('create') || ops.has('update') || ops.has('delete')) && !def.event) throw new Error(`${def.type}: writes need an event stem`);
 }

@@ -3,7 +3,7 @@ import {
   BEARER as security, errorResponses as errors, fromZod, includeParameter, jsonApiContent as content, listParameters,
   pathParameter, ref, requestDocumentSchema, resourceSchemas, type Json,
 } from '@firewatch/openapi';
-import { operationsOf, type AnyResourceDefinition } from './resource-definition.js';
+import { nameOf, operationsOf, type AnyResourceDefinition } from './resource-definition.js';
 import type { ActionSpec, CollectionRoute } from './resource-shapes.js';
 import { listQuerySpec } from './resource.routes.js';
 import { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
@@ -19,7 +19,7 @@ function queryParams(def: AnyResourceDefinition): Json[] {
 
 /** Summaries for the docs: "List environments", "Create an environment". */
 function nouns(def: AnyResourceDefinition): { one: string; many: string } {
-  const many = def.summary?.plural ?? def.type.replace(/_/g, ' ');
+  const many = def.summary?.plural ?? nameOf(def).replace(/_/g, ' ');
   const singular = def.summary?.singular ?? many.replace(/s$/, '');
   return { one: `${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular}`, many };
 }
@@ -33,7 +33,7 @@ function pathParameters(path: string, def: AnyResourceDefinition): Json[] {
 
 /** The component schemas of one resource: its resource object, request and response documents. */
 function schemasOf(def: AnyResourceDefinition): Json {
-  const t = def.type;
+  const t = nameOf(def);
   const { response, create, update } = attributeSchemas(def);
   const relationships = def.relationships && {
     type: 'object',
@@ -46,15 +46,15 @@ function schemasOf(def: AnyResourceDefinition): Json {
   const known = Object.entries(def.relationships ?? {}).filter(([name, r]) => r.resource && !def.includes?.[name]).map(([, r]) => r.type);
   const included = def.includes && Object.keys(def.includes).length ? 'any' : known;
   return {
-    ...resourceSchemas(t, response, { included, relationships, computed: Boolean(def.source) }),
-    ...(create ? { [`new_${t}`]: requestDocumentSchema(t, create, { withId: false }) } : {}),
-    ...(update ? { [`update_${t}`]: requestDocumentSchema(t, update, { withId: true }) } : {}),
+    ...resourceSchemas(def.type, response, { included, relationships, computed: Boolean(def.source), name: t }),
+    ...(create ? { [`new_${t}`]: requestDocumentSchema(def.type, create, { withId: false }) } : {}),
+    ...(update ? { [`update_${t}`]: requestDocumentSchema(def.type, update, { withId: true }) } : {}),
   };
 }
 
 function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffix: string): Json {
   const ops = operationsOf(def);
-  const t = def.type;
+  const t = nameOf(def);
   const { one, many } = nouns(def);
   const where = route.summary ? ` (${route.summary})` : '';
   const parameters = pathParameters(route.path, def);
@@ -78,7 +78,7 @@ function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffi
 
 function itemOps(def: AnyResourceDefinition): Json {
   const ops = operationsOf(def);
-  const t = def.type;
+  const t = nameOf(def);
   const noun = nouns(def).one;
   const parameters = pathParameters(itemPathOf(def), def);
   const one = { '200': { description: 'success', ...content(ref(`${t}_response`)) } };
@@ -111,7 +111,7 @@ function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path:
   const status = String(action.response?.status ?? 200);
   const missing = action.on === 'item' || action.hiddenFromRecordKeys || def.parent ? [404] : [];
   return {
-    operationId: `${action.name}_${def.type}${suffix}`,
+    operationId: `${action.name}_${nameOf(def)}${suffix}`,
     summary: action.summary ?? `${action.name.replace(/_/g, ' ')} (${nouns(def).many})`,
     security,
     parameters: pathParameters(path, def),

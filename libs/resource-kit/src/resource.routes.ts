@@ -59,8 +59,8 @@ function collectionRoutes(def: AnyResourceDefinition, service: ResourceService, 
       const q = parseListQuery(query(req), spec);
       const call = { route, params: stringParams(req) };
       if (def.source) {
-        const { records, meta } = await service.computed(getPrincipal(req), sourceParams(def, q.extra), q.page, call);
-        return void sendDocument(res, 200, { data: records, meta });
+        const { records, meta, included } = await service.computed(getPrincipal(req), sourceParams(def, q.extra), q.page, call, q.include);
+        return void sendDocument(res, 200, { data: records, ...(included.length ? { included } : {}), meta });
       }
       const { records, total, included } = await service.list(getPrincipal(req), q, call);
       const { links, meta } = paginationLinks(req.path, query(req), q.page, total);

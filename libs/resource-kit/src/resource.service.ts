@@ -128,12 +128,12 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
       }));
     },
 
-    /** A computed collection: the source lists its rows from validated parameters. */
-    async computed(principal: Principal, params: Row, page: Page, call: CollectionCall) {
+    /** A computed collection: the source lists its rows from validated parameters, with what `include` names. */
+    async computed(principal: Principal, params: Row, page: Page, call: CollectionCall, include: readonly string[] = []) {
       access.can(principal, 'read');
       const parentRow = await access.parentOf(undefined, principal, call, 'read');
       const { rows, meta } = await def.source!.list({ principal, deps, params, page, parent: parentRow });
-      return { records: rows.map((r) => serialize(def, r)), meta };
+      return { records: rows.map((r) => serialize(def, r)), meta, included: await included(rows, include, principal) };
     },
   };
 }

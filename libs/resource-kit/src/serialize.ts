@@ -3,7 +3,8 @@ import type { AnyResourceDefinition } from './resource-definition.js';
 import type { Row } from './resource-shapes.js';
 import { presentChild } from './children.repository.js';
 
-function value(v: unknown): unknown {
+/** A stored value as JSON shows it: a Date as its ISO string, anything else unchanged. */
+export function jsonValue(v: unknown): unknown {
   return v instanceof Date ? v.toISOString() : v;
 }
 
@@ -32,11 +33,11 @@ export function serialize(def: AnyResourceDefinition, row: Row): ResourceObject 
     const child = def.children?.[name];
     if (compute) attributes[name] = compute(row) ?? null;
     else if (child) attributes[name] = ((row[name] as Row[] | undefined) ?? []).map((r) => presentChild(child, r));
-    else attributes[name] = value(row[name]) ?? null;
+    else attributes[name] = jsonValue(row[name]) ?? null;
   }
   if (def.timestamps !== false) {
-    attributes.created_at = value(row.created_at);
-    attributes.updated_at = value(row.updated_at);
+    attributes.created_at = jsonValue(row.created_at);
+    attributes.updated_at = jsonValue(row.updated_at);
   }
   const rels = relationships(def, row);
   return rels ? { id: String(row.id), type: def.type, attributes, relationships: rels } : { id: String(row.id), type: def.type, attributes };

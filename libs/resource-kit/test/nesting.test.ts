@@ -74,8 +74,22 @@ describe('computed sources', () => {
     const res = await kit.call('GET', `/v1/boards/${board.id}/tallies?days=3`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: expect.any(Array), meta: { total_count: 3 } });
-    expect(res.body.data[2]).toEqual({ id: `${board.id}-2`, type: 'tallies', attributes: { day: 2, count: 4 } });
+    expect(res.body.data[2]).toEqual({ id: `${board.id}-2`, type: 'tallies', attributes: { day: 2, count: 4 }, relationships: { board: { data: { id: board.id, type: 'boards' } } } });
     expect((await kit.call('GET', `/v1/boards/${board.id}/tallies?days=9`)).body.errors[0].source).toEqual({ parameter: 'days' });
     expect((await kit.call('GET', `/v1/boards/${board.id}/tallies?days=1&x=1`)).status).toBe(400);
+  });
+
+  it('includes related records, and on a path that names no parent lists without one', async () => {
+    const board = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Tally included' }))).body.data;
+    const nested = await kit.call('GET', `/v1/boards/${board.id}/tallies?days=2&include=board`);
+    expect(nested.body.included).toEqual([expect.objectContaining({ id: board.id, type: 'boards' })]);
+    const flat = await kit.call('GET', `/v1/tallies?days=1&board=${board.id}&include=board`);
+    expect(flat.status).toBe(200);
+    expect(flat.body.data[0].id).toBe(`${board.id}-0`);
+    expect(flat.body.included.map((b: { id: string }) => b.id)).toEqual([board.id]);
+    // Another user's private board is no one else's to include.
+    const hidden = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Tally hidden', is_private: true }), { user_id: 77 })).body.data;
+    const stranger = await kit.call('GET', `/v1/tallies?days=1&board=${hidden.id}&include=board`);
+    expect(stranger.body.included).toBeUndefined();
   });
 });

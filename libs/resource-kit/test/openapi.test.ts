@@ -48,6 +48,12 @@ describe('OpenAPI of the grown declaration keys', () => {
     expect(Object.keys(doc['/v1/rules/{id}'])).toEqual(['get', 'put', 'delete']);
     expect(doc['/v1/rules/{id}'].delete.responses['200'].content).toBeUndefined();
     expect(doc['/v1/boards/{board_id}/tallies'].get.parameters.map((p: any) => p.name)).toContain('days');
+    // A declaration's `name` keeps its operations and schemas apart from another of its type.
+    expect(doc['/v1/boards/{board_id}/tallies'].get.operationId).toBe('list_board_tallies');
+    expect(doc['/v1/tallies'].get.operationId).toBe('list_board_tallies_in_tallies');
+    const schemas = (buildOpenApiDocument({ title: 't', version: '1' }, [tallies]) as any).components.schemas;
+    expect(schemas.board_tallies_resource.properties.type).toEqual({ type: 'string', const: 'tallies' });
+    expect(schemas.tallies_resource).toBeUndefined();
   });
 
   it('gives real attribute schemas, children and relationships', () => {

@@ -128,16 +128,20 @@ export const tags = defineResource({
 });
 
 export const tallies = defineResource({
-  type: 'tallies', path: '/v1/tallies',
-  collections: [{ path: '/v1/boards/{board_id}/tallies' }],
+  // Named apart from its JSON:API type, as a second `tallies` declaration of the service would need.
+  type: 'tallies', name: 'board_tallies', path: '/v1/tallies',
+  // Under one board, or (no parent) under the first board the source is given.
+  collections: [{ path: '/v1/boards/{board_id}/tallies' }, { path: '/v1/tallies' }],
   parent: { resource: boards, param: 'board_id', column: 'board_id' },
   permission: { scope: null, side: 'ir' },
   attributes: ['day', 'count'],
   timestamps: false,
+  relationships: { board: { type: 'boards', column: 'board_id', resource: boards } },
   source: {
-    params: z.strictObject({ days: z.coerce.number().int().min(1).max(7) }),
+    params: z.strictObject({ days: z.coerce.number().int().min(1).max(7), board: z.uuid().optional() }),
     async list({ params, parent }) {
-      const rows = Array.from({ length: Number(params.days) }, (_, i) => ({ id: `${String(parent?.id)}-${i}`, day: i, count: i * 2 }));
+      const boardId = parent?.id ?? params.board;
+      const rows = Array.from({ length: Number(params.days) }, (_, i) => ({ id: `${String(boardId)}-${i}`, board_id: boardId, day: i, count: i * 2 }));
       return { rows, meta: { total_count: rows.length } };
     },
   },
