@@ -1,6 +1,5 @@
-import type { Row } from '@firewatch/resource-kit';
+import { jsonValue, type Row } from '@firewatch/resource-kit';
 
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 const text = { type: ['string', 'null'] };
 const named = (what: string) => ({
   type: 'object', required: ['id', 'name'],
@@ -18,8 +17,8 @@ export function templateStage(row: Row): unknown {
         email_subject: row.email_subject ?? null,
         chat_content: row.chat_content ?? null,
         sms_content: row.sms_content ?? null,
-        created_at: iso(row.created_at),
-        updated_at: iso(row.updated_at),
+        created_at: jsonValue(row.created_at),
+        updated_at: jsonValue(row.updated_at),
         communication_stage: { id: String(row.communication_stage_id), name: row.communication_stage_name },
         communication_template: { id: String(row.communications_template_id), name: row.communication_template_name },
       },
