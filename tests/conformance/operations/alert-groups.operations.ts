@@ -72,6 +72,21 @@ export const alertUrgencyOperations: ConformanceOperation[] = [
     request: async (ctx) => ({ params: { id: await alertUrgency(ctx) } }),
     status: 200, schema: { reference: 'deleteAlertUrgency', status: 200 },
   },
+  {
+    // A deliberate deviation: deleteAlertUrgency declares only 200 and 404. Deleting an urgency a
+    // condition names would leave an is_one_of condition that can never hold (or an empty one), and a
+    // client echoing the conditions back would meet a 422; so the delete is refused until they change.
+    method: 'DELETE', path: '/v1/alert_urgencies/{id}', variant: 'named by a group condition: 422 in_use, a declared deviation (the reference: 200/404 only)',
+    request: async (ctx) => {
+      const id = await alertUrgency(ctx);
+      await created(ctx, '/v1/alert_groups', group({
+        name: `Uses ${unique()}`,
+        conditions: [{ property_field_type: 'attribute', property_field_name: 'alert_urgency', property_field_condition_type: 'is_one_of', alert_urgency_ids: [id] }],
+      }));
+      return { params: { id } };
+    },
+    status: 422, schema: { spec: 'errors', cite: 'spec 7.1; deviation from deleteAlertUrgency (200/404): docs/on-call.md, "Deleting an urgency in use"' },
+  },
   ...unknownIdRows('/v1/alert_urgencies/{id}', [
     ['GET', 'getAlertUrgency'], ['PUT', 'updateAlertUrgency', urgency({ name: 'x' })], ['DELETE', 'deleteAlertUrgency'],
   ]),
