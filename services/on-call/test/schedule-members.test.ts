@@ -38,7 +38,10 @@ describe('schedule rotation users', () => {
     expect(a.body.data.attributes).toMatchObject({ schedule_rotation_id: rotationId, user_id: 11, position: 1 });
     expect(b.body.data.attributes.position).toBe(2);
     expect((await h.call('PUT', `/v1/schedule_rotation_users/${a.body.data.id}`, doc('schedule_rotation_users', { position: 5 }))).status).toBe(200);
-    const list = await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`);
+    const list = await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?include=schedule_rotation`);
+    expect(list.body.data[0].relationships.schedule_rotation.data).toEqual({ id: rotationId, type: 'schedule_rotations' });
+    expect(list.body.included).toEqual([expect.objectContaining({ id: rotationId, type: 'schedule_rotations' })]);
+    expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?include=user`)).status).toBe(400);
     expect(list.body.data.map((m: { attributes: { user_id: number } }) => m.attributes.user_id)).toEqual([12, 11]);
     expect((await h.call('DELETE', `/v1/schedule_rotation_users/${b.body.data.id}`)).status).toBe(200);
     expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`)).body.meta.total_count).toBe(1);

@@ -123,7 +123,8 @@ describe('schedule rotations', () => {
     const put = await h.call('PUT', `/v1/schedule_rotations/${id}`, doc('schedule_rotations', { position: 3, schedule_rotationable_type: 'ScheduleBiweeklyRotation' }));
     expect(put.status).toBe(200);
     expect(put.body.data.attributes).toMatchObject({ position: 3, schedule_rotationable_type: 'ScheduleBiweeklyRotation', schedule_rotationable_attributes: weekly.schedule_rotationable_attributes });
-    const list = await h.call('GET', `/v1/schedules/${scheduleId}/schedule_rotations`);
+    const list = await h.call('GET', `/v1/schedules/${scheduleId}/schedule_rotations?include=schedule`);
+    expect(list.body.included.map((s: { id: string }) => s.id)).toEqual([scheduleId]);
     expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([second.body.data.id, id]);
     expect((await h.call('DELETE', `/v1/schedule_rotations/${id}`)).status).toBe(200);
     expect((await h.call('GET', `/v1/schedule_rotations/${id}`)).status).toBe(404);

@@ -112,6 +112,15 @@ const rotationOperations: ConformanceOperation[] = [
     status: 200, schema: { reference: 'listScheduleRotations', status: 200 },
   },
   {
+    method: 'GET', path: '/v1/schedules/{schedule_id}/schedule_rotations', variant: 'with its schedule included',
+    request: async (ctx) => {
+      const scheduleId = await schedule(ctx);
+      await created(ctx, `/v1/schedules/${scheduleId}/schedule_rotations`, doc('schedule_rotations', { name: 'Primary', ...weekly }));
+      return { params: { schedule_id: scheduleId }, query: 'include=schedule' };
+    },
+    status: 200, schema: { reference: 'listScheduleRotations', status: 200 },
+  },
+  {
     method: 'GET', path: '/v1/schedules/{schedule_id}/schedule_rotations', variant: 'an unknown schedule',
     request: (ctx) => ({ params: { schedule_id: ctx.unknownId } }), status: 404, schema: spec71,
   },
@@ -147,6 +156,15 @@ const rotationOperations: ConformanceOperation[] = [
   {
     method: 'GET', path: '/v1/schedule_rotations/{schedule_rotation_id}/schedule_rotation_users',
     request: async (ctx) => ({ params: { schedule_rotation_id: await rotation(ctx) } }), status: 200, schema: { reference: 'listScheduleRotationUsers', status: 200 },
+  },
+  {
+    method: 'GET', path: '/v1/schedule_rotations/{schedule_rotation_id}/schedule_rotation_users', variant: 'with their rotation included',
+    request: async (ctx) => {
+      const rotationId = await rotation(ctx);
+      await created(ctx, `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, doc('schedule_rotation_users', { user_id: await ownerId(ctx) }));
+      return { params: { schedule_rotation_id: rotationId }, query: 'include=schedule_rotation' };
+    },
+    status: 200, schema: { reference: 'listScheduleRotationUsers', status: 200 },
   },
   { method: 'GET', path: '/v1/schedule_rotation_users/{id}', request: async (ctx) => ({ params: { id: await rotationUser(ctx) } }), status: 200, schema: { reference: 'getScheduleRotationUser', status: 200 } },
   {

@@ -45,6 +45,7 @@ export const overrideShifts = defineResource<OnCallResourceDeps>({
   update: z.strictObject({ user_id: userId }),
   attributes: ['schedule_id', 'rotation_id', 'starts_at', 'ends_at', 'is_override', 'user_id'],
   computed: { rotation_id: () => null, is_override: () => true },
+  relationships: { schedule: { type: 'schedules', column: 'schedule_id', resource: schedules } },
   attributeSchemas: {
     schedule_id: { type: 'string', format: 'uuid', description: 'The schedule' },
     rotation_id: { type: 'null', description: 'Always null: an override belongs to no rotation.' },

@@ -27,6 +27,7 @@ export const scheduleRotationActiveDays = defineResource<OnCallResourceDeps>({
   create: z.strictObject(writable),
   update: z.strictObject(writable).partial(),
   attributes: ['schedule_rotation_id', 'day_name', 'active_time_attributes'],
+  relationships: { schedule_rotation: { type: 'schedule_rotations', column: 'schedule_rotation_id', resource: scheduleRotations } },
   attributeSchemas: {
     schedule_rotation_id: { type: 'string', format: 'uuid', description: 'The rotation' },
     active_time_attributes: ACTIVE_WINDOWS_SCHEMA,

@@ -32,6 +32,7 @@ export const scheduleRotationUsers = defineResource<OnCallResourceDeps>({
   create: z.strictObject(writable).partial().required({ user_id: true }),
   update: z.strictObject(writable).partial(),
   attributes: ['schedule_rotation_id', 'user_id', 'position'],
+  relationships: { schedule_rotation: { type: 'schedule_rotations', column: 'schedule_rotation_id', resource: scheduleRotations } },
   attributeSchemas: { schedule_rotation_id: { type: 'string', format: 'uuid', description: 'The rotation' } },
   sorts: ['position', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],

@@ -53,6 +53,7 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
   ],
   // The reference's schedule_rotation answers no timestamps (its attributes are closed here).
   timestamps: false,
+  relationships: { schedule: { type: 'schedules', column: 'schedule_id', resource: schedules } },
   attributeSchemas: rotationAttributeSchemas,
   jsonColumns: ['schedule_rotationable_attributes', 'active_days', 'active_time_attributes'],
   sorts: ['position', 'name', 'created_at', 'updated_at'],
