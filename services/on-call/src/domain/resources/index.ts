@@ -7,6 +7,7 @@ import { scheduleRotationActiveDays } from './schedule-rotation-active-days.reso
 import { scheduleRotationUsers } from './schedule-rotation-users.resource.js';
 import { scheduleRotations } from './schedule-rotations.resource.js';
 import { schedules } from './schedules.resource.js';
+import { shifts } from './shifts.resource.js';
 
 /** Every resource on-call serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [alertUrgencies, alertGroups, alertRetriggerRules, schedules, scheduleRotations, scheduleRotationUsers, scheduleRotationActiveDays, overrideShifts];
+export const resources: AnyResourceDefinition[] = [alertUrgencies, alertGroups, alertRetriggerRules, schedules, scheduleRotations, scheduleRotationUsers, scheduleRotationActiveDays, overrideShifts, shifts];

@@ -1,6 +1,7 @@
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { ResourceObject } from '@firewatch/jsonapi';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { schedules } from './schedules.resource.js';
 import { shiftParams } from './shifts.params.js';
 import { listShifts } from './shifts.source.js';
 
@@ -14,7 +15,7 @@ async function usersOf(rows: Row[], teamId: number, deps: OnCallResourceDeps): P
 }
 
 /**
- * GET /v1/shifts: the final shifts of the team's schedules in from..to, computed from
+ * GET /v1/shifts (and GET /v1/schedules/{id}/shifts): the final shifts of the team's schedules in from..to, computed from
  * their rotations and override shifts (src/domain/shifts), never stored. `user` is the
  * reference's deprecated name of `assignee`; both are served. No shadow shifts exist yet,
  * so `shift_shadow` includes nothing.
@@ -22,6 +23,9 @@ async function usersOf(rows: Row[], teamId: number, deps: OnCallResourceDeps): P
 export const shifts = defineResource<OnCallResourceDeps>({
   type: 'shifts',
   path: '/v1/shifts',
+  // The reference's GET /v1/schedules/{id}/shifts: one schedule's shifts (404 when the caller cannot see it).
+  collections: [{ path: '/v1/shifts' }, { path: '/v1/schedules/{id}/shifts' }],
+  parent: { resource: schedules, param: 'id', column: 'schedule_id' },
   permission: { scope: 'oc.schedules', side: 'oc' },
   attributes: ['schedule_id', 'rotation_id', 'starts_at', 'ends_at', 'is_override', 'is_shadow', 'user_id'],
   timestamps: false,
