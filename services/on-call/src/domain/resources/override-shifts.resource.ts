@@ -34,6 +34,8 @@ async function timeIssues(attributes: Row, ctx: HookContext<OnCallResourceDeps>)
  */
 export const overrideShifts = defineResource<OnCallResourceDeps>({
   type: 'shifts',
+  // GET /v1/shifts' computed shifts are JSON:API `shifts` too: components, operationIds and cascades use this name.
+  name: 'override_shifts',
   path: '/v1/override_shifts',
   collections: [{ path: '/v1/schedules/{schedule_id}/override_shifts' }],
   parent: { resource: schedules, param: 'schedule_id', column: 'schedule_id' },
