@@ -129,6 +129,37 @@ describe('schedule rotation active days', () => {
   });
 });
 
+describe('another team', () => {
+  it('gets 404 for every item and every collection under a parent of this team, and changes nothing', async () => {
+    const { scheduleId, rotationId } = await rotation();
+    const made = await Promise.all([
+      h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, doc('schedule_rotation_users', { user_id: 11 })),
+      h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`, doc('schedule_rotation_active_days', { day_name: 'M', active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }] })),
+      h.call('POST', `/v1/schedules/${scheduleId}/override_shifts`, doc('shifts', { starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-02T00:00:00Z', user_id: 11 })),
+    ]);
+    expect(made.map((r) => r.status)).toEqual([201, 201, 201]);
+    const other = { principal: { team_id: 2 } };
+    const items: [string, string, Record<string, unknown>][] = [
+      [`/v1/schedule_rotations/${rotationId}`, 'schedule_rotations', { name: 'x' }],
+      [`/v1/schedule_rotation_users/${made[0].body.data.id}`, 'schedule_rotation_users', { position: 9 }],
+      [`/v1/schedule_rotation_active_days/${made[1].body.data.id}`, 'schedule_rotation_active_days', { day_name: 'T' }],
+      [`/v1/override_shifts/${made[2].body.data.id}`, 'shifts', { user_id: 21 }],
+    ];
+    for (const [path, type, attributes] of items) {
+      expect((await h.call('GET', path, other)).status).toBe(404);
+      expect((await h.call('PUT', path, { ...doc(type, attributes), ...other })).status).toBe(404);
+      expect((await h.call('DELETE', path, other)).status).toBe(404);
+      expect((await h.call('GET', path)).status).toBe(200);
+    }
+    for (const path of [`/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`, `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, `/v1/schedules/${scheduleId}/override_shifts`]) {
+      expect((await h.call('GET', path, other)).status).toBe(404);
+    }
+    const day = await h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`, { ...doc('schedule_rotation_active_days', { day_name: 'T', active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }] }), ...other });
+    expect(day.status).toBe(404);
+    expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`)).body.meta.total_count).toBe(1);
+  });
+});
+
 describe('override shifts', () => {
   const override = (scheduleId: string, attributes: Record<string, unknown>, principal?: Record<string, unknown>) =>
     h.call('POST', `/v1/schedules/${scheduleId}/override_shifts`, { ...doc('shifts', attributes), principal });
