@@ -51,6 +51,15 @@ describe('schedule writes never answer 5xx', () => {
     }), { numRuns: 60 });
   }, 60_000);
 
+  it.each([['schedules', 0], ['schedule_rotations', 1]] as const)('%s: an arbitrary PUT is a 200 or a 4xx', async (type, i) => {
+    const path = type === 'schedules' ? `/v1/schedules/${scheduleId}` : `/v1/schedule_rotations/${rotationId}`;
+    await fc.assert(fc.asyncProperty(fc.dictionary(fc.constantFrom(...targets[i][2], 'unknown'), value, { maxKeys: 4 }), async (attributes) => {
+      const res = await h.call('PUT', path, { body: { data: { type, attributes } } });
+      expect([JSON.stringify(attributes), res.status < 500]).toEqual([JSON.stringify(attributes), true]);
+    }), { numRuns: 60 });
+    expect((await h.call('GET', path)).status).toBe(200);
+  }, 60_000);
+
   it('an unknown or malformed parent id is a 4xx', async () => {
     for (const id of [randomUUID(), 'not-a-uuid', '%E0%A4%A']) {
       for (const path of [`/v1/schedules/${id}/schedule_rotations`, `/v1/schedule_rotations/${id}/schedule_rotation_users`, `/v1/schedules/${id}/override_shifts`]) {
