@@ -13,6 +13,7 @@ import { incidentOperations } from './operations/incidents.operations.js';
 import { retrospectiveProcessOperations } from './operations/retrospective-processes.operations.js';
 import { scheduleOperations } from './operations/schedules.operations.js';
 import { secretOperations } from './operations/secrets.operations.js';
+import { shiftOperations } from './operations/shifts.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
 import { type ConformanceContext, startConformanceSystem } from './support/conformance-system.js';
 import { createReferenceValidator } from './support/reference-validator.js';
@@ -23,7 +24,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...incidentOperations,
   ...communicationsOperations,
   ...alertUrgencyOperations, ...alertGroupOperations, ...alertRetriggerRuleOperations,
-  ...scheduleOperations,
+  ...scheduleOperations, ...shiftOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
   ...catalogEntityOperations,
 ];
