@@ -116,9 +116,19 @@ describe('the evaluation budget', () => {
   it('does not query a path the write-time checks refuse (stored under older rules): it does not match', () => {
     const nested = (depth: number): unknown => (depth === 0 ? 1 : [nested(depth - 1), 1]);
     const budget = evaluationBudget();
-    const result = evaluateCondition({ kind: 'payload', operator: 'is_set', property_field_name: '$..[?@..[?@..[?@..[?@..[?@..*]]]]]' }, 0, { payload: nested(63) }, {}, budget);
+    const path = '$..[?@..[?@..[?@..[?@..[?@..*]]]]]';
+    const result = evaluateCondition({ kind: 'payload', operator: 'is_set', property_field_name: path }, 0, { payload: nested(63) }, {}, budget);
     expect(result.matched).toBe(false);
-    expect(charged(budget)).toBe(COSTS.condition);
+    // The condition and the parse that judged the path; no query.
+    expect(charged(budget)).toBe(COSTS.condition + COSTS.pathChar * path.length);
+  });
+
+  it('charges parsing each distinct path: 10 000 distinct long paths are refused', () => {
+    // Before: 0.7-1.5 s for 200 rules × 50 distinct 500-character paths, 30 ms charged.
+    const rules = Array.from({ length: 200 }, (_, r) => rule(`r${r}`, r, Array.from({ length: 50 }, (_, c): Condition => ({
+      kind: 'payload', operator: 'is_set', property_field_name: `$.${'a'.repeat(500)}${r * 50 + c}`,
+    }))));
+    expect(() => selectRule(rules, { payload: { a: 1 } }, all)).toThrow(/parsing the JSON Path/);
   });
 
   it('charges a filter by the payload\'s size, depth and the filter\'s tests', () => {

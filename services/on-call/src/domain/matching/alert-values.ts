@@ -65,14 +65,14 @@ function payloadStats(alert: AlertInput, budget: EvaluationBudget): PayloadStats
   return stats;
 }
 
-/** What `path` costs on `alert`'s payload: a fixed amount for a simple path, else its work factor times the payload's size. */
+/** What `path` costs on `alert`'s payload: a fixed amount, and unless the path is simple, its work factor times the payload's size. */
 function queryCost(alert: AlertInput, path: string, work: PathWork, budget: EvaluationBudget): [number, string] {
-  if (work.simple) return [COSTS.simpleQuery, `the JSON Path ${path}`];
+  if (work.simple) return [COSTS.query, `the JSON Path ${path}`];
   const { bytes, nodes, depth } = payloadStats(alert, budget);
   // A filter's test costs several node visits, and may compare a subtree with another:
   // summed over the nodes, at most the payload's depth times its size.
   const factor = work.fanout * work.segments * (1 + work.tests * (COSTS.filterTest + depth));
-  return [(COSTS.payloadNode * nodes + COSTS.payloadByte * Math.max(bytes, 1)) * factor, `the JSON Path ${path} over a payload of ${bytes} bytes`];
+  return [COSTS.query + (COSTS.payloadNode * nodes + COSTS.payloadByte * Math.max(bytes, 1)) * factor, `the JSON Path ${path} over a payload of ${bytes} bytes`];
 }
 
 /**
@@ -85,6 +85,8 @@ function payloadObservation(alert: AlertInput, path: string, budget: EvaluationB
   if (!memo) budget.observations.set(alert, (memo = new Map()));
   let seen = memo.get(path);
   if (!seen) {
+    // Parsing is not free either: 10 000 distinct 500-character paths took 0.7-1.5 s.
+    spend(budget, COSTS.pathChar * path.length, `parsing the JSON Path ${path.slice(0, 40)}`);
     const work = pathShape(path);
     if (work === null) seen = { texts: [], set: false };
     else {
