@@ -12,15 +12,20 @@ import { pathWork, type PathWork } from './json-path.work.js';
 /** Longest JSON Path accepted on write. */
 export const MAX_JSON_PATH_LENGTH = 512;
 
-/** Why `path` cannot be used, or null when it is a usable JSON Path. */
-export function jsonPathIssue(path: string): string | null {
+/** The work of `path`, or why it cannot be used. */
+function judged(path: string): PathWork | string {
   if (path.length > MAX_JSON_PATH_LENGTH) return `is longer than ${MAX_JSON_PATH_LENGTH} characters`;
   try {
-    const work = pathWork(parse(path));
-    return typeof work === 'string' ? work : null;
+    return pathWork(parse(path));
   } catch (error) {
     return `is not a valid JSON Path (RFC 9535): ${error instanceof Error ? error.message : String(error)}`;
   }
+}
+
+/** Why `path` cannot be used, or null when it is a usable JSON Path. */
+export function jsonPathIssue(path: string): string | null {
+  const work = judged(path);
+  return typeof work === 'string' ? work : null;
 }
 
 /** The nodes `path` selects in `payload`; none when the payload is absent. */
@@ -30,7 +35,7 @@ export function selectNodes(payload: unknown, path: string): unknown[] {
 }
 
 // Paths come from stored conditions; an LRU bound keeps a flood of distinct ones from growing it.
-const shapes = new Map<string, PathWork | null>();
+const shapes = new Map<string, PathWork | string>();
 const MAX_SHAPES = 1_000;
 
 /**
@@ -40,9 +45,9 @@ const MAX_SHAPES = 1_000;
 export function pathShape(path: string): PathWork | null {
   let shape = shapes.get(path);
   if (shape === undefined) {
-    shape = jsonPathIssue(path) === null ? pathWork(parse(path)) as PathWork : null;
+    shape = judged(path);
     if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
   } else shapes.delete(path);
   shapes.set(path, shape);
-  return shape;
+  return typeof shape === 'string' ? null : shape;
 }

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { COSTS, spend, type EvaluationBudget } from './evaluation-budget.js';
+import { COSTS, EvaluationBudgetExceeded, spend, type EvaluationBudget } from './evaluation-budget.js';
 import { foldedRunes } from './regex-folding.js';
 
 /**
@@ -71,11 +71,12 @@ function compiledFor(pattern: string, budget: EvaluationBudget): RE2JS | null {
     budget.patterns.set(pattern, null);
     return null;
   }
-  const worst = compileCost(pattern, MAX_PROGRAM_SIZE);
-  if (worst > budget.remaining) spend(budget, worst, `compiling a pattern of ${pattern.length} characters`);
+  const what = `compiling a pattern of ${pattern.length} characters`;
+  // The program's size is known only after compiling: the budget must hold the largest first.
+  if (compileCost(pattern, MAX_PROGRAM_SIZE) > budget.remaining) throw new EvaluationBudgetExceeded(what);
   const re = compile(pattern);
   const usable = typeof re === 'string' ? null : re;
-  spend(budget, compileCost(pattern, usable?.programSize() ?? MAX_PROGRAM_SIZE), `compiling a pattern of ${pattern.length} characters`);
+  spend(budget, compileCost(pattern, usable?.programSize() ?? MAX_PROGRAM_SIZE), what);
   budget.patterns.set(pattern, usable);
   return usable;
 }
