@@ -41,7 +41,9 @@ describe('schedule rotation users', () => {
     const list = await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?include=schedule_rotation`);
     expect(list.body.data[0].relationships.schedule_rotation.data).toEqual({ id: rotationId, type: 'schedule_rotations' });
     expect(list.body.included).toEqual([expect.objectContaining({ id: rotationId, type: 'schedule_rotations' })]);
-    expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?include=user`)).status).toBe(400);
+    const withUsers = await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?include=user,schedule_rotation`);
+    expect(withUsers.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`).sort()).toEqual([`schedule_rotations:${rotationId}`, 'users:11', 'users:12']);
+    expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?include=owner`)).status).toBe(400);
     expect(list.body.data.map((m: { attributes: { user_id: number } }) => m.attributes.user_id)).toEqual([12, 11]);
     expect((await h.call('DELETE', `/v1/schedule_rotation_users/${b.body.data.id}`)).status).toBe(200);
     expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`)).body.meta.total_count).toBe(1);
@@ -173,7 +175,8 @@ describe('override shifts', () => {
       type: 'shifts',
       attributes: { schedule_id: scheduleId, rotation_id: null, starts_at: '2026-12-31T17:00:00.000Z', ends_at: '2027-01-01T08:00:00.000Z', is_override: true, user_id: 12 },
     });
-    const list = await h.call('GET', `/v1/schedules/${scheduleId}/override_shifts`);
+    const list = await h.call('GET', `/v1/schedules/${scheduleId}/override_shifts?include=user`);
+    expect(list.body.included.map((u: { id: string }) => u.id).sort()).toEqual(['11', '12']);
     expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([sooner.body.data.id, later.body.data.id]);
     const id = later.body.data.id;
     const put = await h.call('PUT', `/v1/override_shifts/${id}`, doc('shifts', { user_id: 14 }));

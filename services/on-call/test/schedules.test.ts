@@ -59,6 +59,9 @@ describe('schedules', () => {
     const id = await schedule({ owner_user_id: 12 });
     await seedUsers(h.db.knex as Knex, [{ team_id: 1, user_id: 12, deleted: true }]);
     expect((await h.call('PUT', `/v1/schedules/${id}`, doc('schedules', { owner_user_id: 12, name: 'Kept' }))).status).toBe(200);
+    const shown = await h.call('GET', `/v1/schedules/${id}?include=owner_user`);
+    expect(shown.body.data.relationships.owner_user.data).toEqual({ id: '12', type: 'users' });
+    expect(shown.body.included).toEqual([{ id: '12', type: 'users', attributes: expect.objectContaining({ name: 'User 12', deleted: true }) }]);
     expect((await h.call('PUT', `/v1/schedules/${id}`, doc('schedules', { owner_user_id: 13 }))).status).toBe(422);
     await seedUsers(h.db.knex as Knex, [{ team_id: 1, user_id: 12 }]);
   });

@@ -81,6 +81,10 @@ const scheduleRows: ConformanceOperation[] = [
   { method: 'GET', path: '/v1/schedules', variant: 'no credential', request: () => ({ token: null }), status: 401, schema: spec71 },
   { method: 'GET', path: '/v1/schedules/{id}', request: async (ctx) => ({ params: { id: await schedule(ctx) } }), status: 200, schema: { reference: 'getSchedule', status: 200 } },
   {
+    method: 'GET', path: '/v1/schedules/{id}', variant: 'with its owner included',
+    request: async (ctx) => ({ params: { id: await schedule(ctx) }, query: 'include=owner_user' }), status: 200, schema: { reference: 'getSchedule', status: 200 },
+  },
+  {
     method: 'PUT', path: '/v1/schedules/{id}',
     request: async (ctx) => ({ params: { id: await schedule(ctx) }, body: doc('schedules', { description: null, all_time_coverage: null, owner_group_ids: null }) }),
     status: 200, schema: { reference: 'updateSchedule', status: 200 },
@@ -234,6 +238,15 @@ const overrideShiftOperations: ConformanceOperation[] = [
       const scheduleId = await schedule(ctx);
       await created(ctx, `/v1/schedules/${scheduleId}/override_shifts`, await overrideBody(ctx));
       return { params: { schedule_id: scheduleId } };
+    },
+    status: 200, schema: { reference: 'listOverrideShifts', status: 200 },
+  },
+  {
+    method: 'GET', path: '/v1/schedules/{schedule_id}/override_shifts', variant: 'with users and the schedule included',
+    request: async (ctx) => {
+      const scheduleId = await schedule(ctx);
+      await created(ctx, `/v1/schedules/${scheduleId}/override_shifts`, await overrideBody(ctx));
+      return { params: { schedule_id: scheduleId }, query: 'include=user,schedule' };
     },
     status: 200, schema: { reference: 'listOverrideShifts', status: 200 },
   },

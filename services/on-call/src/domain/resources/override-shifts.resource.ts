@@ -5,6 +5,7 @@ import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { instant } from './schedule-times.js';
 import { schedules, userId } from './schedules.resource.js';
 import { teamUserIssues } from './team-users.check.js';
+import { usersInclude } from './users.include.js';
 
 /** An override replaces the rotations for a while, not for good: at most this long. */
 export const MAX_OVERRIDE_DAYS = 31;
@@ -47,7 +48,8 @@ export const overrideShifts = defineResource<OnCallResourceDeps>({
   update: z.strictObject({ user_id: userId }),
   attributes: ['schedule_id', 'rotation_id', 'starts_at', 'ends_at', 'is_override', 'user_id'],
   computed: { rotation_id: () => null, is_override: () => true },
-  relationships: { schedule: { type: 'schedules', column: 'schedule_id', resource: schedules } },
+  relationships: { schedule: { type: 'schedules', column: 'schedule_id', resource: schedules }, user: { type: 'users', column: 'user_id' } },
+  includes: { user: usersInclude('user_id') },
   attributeSchemas: {
     schedule_id: { type: 'string', format: 'uuid', description: 'The schedule' },
     rotation_id: { type: 'null', description: 'Always null: an override belongs to no rotation.' },

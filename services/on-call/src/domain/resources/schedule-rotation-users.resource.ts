@@ -4,6 +4,7 @@ import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { scheduleRotations } from './schedule-rotations.resource.js';
 import { userId } from './schedules.resource.js';
 import { teamUserIssues } from './team-users.check.js';
+import { usersInclude } from './users.include.js';
 
 /** A rotation's members take turns; more than this is no rota a person could follow. */
 export const MAX_USERS_PER_ROTATION = 100;
@@ -32,7 +33,11 @@ export const scheduleRotationUsers = defineResource<OnCallResourceDeps>({
   create: z.strictObject(writable).partial().required({ user_id: true }),
   update: z.strictObject(writable).partial(),
   attributes: ['schedule_rotation_id', 'user_id', 'position'],
-  relationships: { schedule_rotation: { type: 'schedule_rotations', column: 'schedule_rotation_id', resource: scheduleRotations } },
+  relationships: {
+    schedule_rotation: { type: 'schedule_rotations', column: 'schedule_rotation_id', resource: scheduleRotations },
+    user: { type: 'users', column: 'user_id' },
+  },
+  includes: { user: usersInclude('user_id') },
   attributeSchemas: { schedule_rotation_id: { type: 'string', format: 'uuid', description: 'The rotation' } },
   sorts: ['position', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { teamUserIssues } from './team-users.check.js';
+import { usersInclude } from './users.include.js';
 
 /** auth's user ids are positive integers (the reference's owner_user_id is an integer). */
 export const userId = z.number().int().min(1).max(2_147_483_647);
@@ -33,6 +34,8 @@ export const schedules = defineResource<OnCallResourceDeps>({
   attributes: ['name', 'description', 'all_time_coverage', 'owner_group_ids', 'owner_user_id'],
   jsonColumns: ['owner_group_ids'],
   ownerGroups: { column: 'owner_group_ids' },
+  relationships: { owner_user: { type: 'users', column: 'owner_user_id' } },
+  includes: { owner_user: usersInclude('owner_user_id') },
   attributeSchemas: {
     all_time_coverage: { type: 'boolean' },
     owner_group_ids: { type: 'array', items: { type: 'string' } },
