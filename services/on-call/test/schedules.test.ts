@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
+import { MAX_ROTATIONS_PER_SCHEDULE } from '../src/domain/resources/schedule-rotations.resource.js';
 import { seedUsers } from './support/users.fixture.js';
 
 let h: OnCallHarness;
@@ -166,6 +167,14 @@ describe('schedule rotations', () => {
     }
     expect((await rotationIn(scheduleId, { schedule_rotationable_type: 'ScheduleDailyRotation' })).status).toBe(422);
     expect((await h.call('GET', `/v1/schedules/${scheduleId}/schedule_rotations`)).body.data).toEqual([]);
+  });
+
+  it('holds a schedule to MAX_ROTATIONS_PER_SCHEDULE rotations, even under racing creates', async () => {
+    const scheduleId = await schedule();
+    const answers = await Promise.all(Array.from({ length: MAX_ROTATIONS_PER_SCHEDULE + 5 }, () => rotationIn(scheduleId, weekly)));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(MAX_ROTATIONS_PER_SCHEDULE);
+    expect(answers.filter((a) => a.status === 422).map((a) => a.body.errors[0].code)).toEqual(Array(5).fill('limit_reached'));
+    expect((await h.call('GET', `/v1/schedules/${scheduleId}/schedule_rotations`)).body.meta.total_count).toBe(MAX_ROTATIONS_PER_SCHEDULE);
   });
 
   it('judges a PUT on the merged record', async () => {

@@ -3,7 +3,6 @@ import type { ValidationIssue } from '@firewatch/errors';
 
 /** The reference's day letters, Sunday first: R is Thursday, U Saturday. */
 export const DAY_NAMES = ['S', 'M', 'T', 'W', 'R', 'F', 'U'] as const;
-export type DayName = (typeof DAY_NAMES)[number];
 
 /** At most this many active windows in one day (one an hour is already more than any rota needs). */
 export const MAX_WINDOWS_PER_DAY = 24;
@@ -17,7 +16,7 @@ export const timeOfDay = z.string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d(:00)?$/, 'must be a time of day HH:MM (24-hour, in the rotation\'s time_zone, no offset)')
   .transform((t) => t.slice(0, 5));
 
-export const activeWindow = z.strictObject({ start_time: timeOfDay, end_time: timeOfDay });
+const activeWindow = z.strictObject({ start_time: timeOfDay, end_time: timeOfDay });
 export type ActiveWindow = z.infer<typeof activeWindow>;
 
 export const activeWindows = z.array(activeWindow).max(MAX_WINDOWS_PER_DAY);
