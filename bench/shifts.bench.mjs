@@ -1,7 +1,7 @@
 // `pnpm bench:shifts`: the time to compute 90 days of shifts for a schedule of 5 rotations
 // and 20 users (the pure engine, in process; goal under 20 ms), then the throughput of
 // GET /v1/shifts?page[size]=1000 over the same schedule through the gateway, on a private
-// copy of the system (auth, incident-config, on-call, gateway).
+// copy of the system (auth, incident-config, on-call, gateway), over 200 days so the page is full.
 //   BENCH_DURATION=10 BENCH_CONNECTIONS=16 BENCH_ROUNDS=200 pnpm bench:shifts
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,7 +18,7 @@ const TO = FROM + 90 * DAY;
 
 /** The schedule both parts measure: five rotation kinds over four zones, active-time cuts, twenty users. */
 const ROTATIONS = [
-  { name: 'Weekday days', type: 'ScheduleCustomRotation', attrs: { shift_length: 12, shift_length_unit: 'hours', handoff_time: '08:00' }, zone: 'Europe/Berlin',
+  { name: 'Weekday days', type: 'ScheduleCustomRotation', attrs: { shift_length: 2, shift_length_unit: 'hours', handoff_time: '08:00' }, zone: 'Europe/Berlin',
     active: { active_all_week: false, active_days: ['M', 'T', 'W', 'R', 'F'], active_time_type: 'same_time', active_time_attributes: [{ start_time: '08:00', end_time: '20:00' }] } },
   { name: 'Daily', type: 'ScheduleDailyRotation', attrs: { handoff_time: '09:00' }, zone: 'America/New_York', active: {} },
   { name: 'Weekly', type: 'ScheduleWeeklyRotation', attrs: { handoff_time: '10:00', handoff_day: 'M' }, zone: 'Australia/Sydney', active: {} },
@@ -66,11 +66,12 @@ async function apiThroughput() {
       const res = await fetch(`${envs.urls.gateway}${url}`, { method, headers, body: attributes ? JSON.stringify({ data: { type, attributes } }) : undefined });
       return { status: res.status, body: await res.json().catch(() => undefined) };
     };
-    const me = await api('GET', '/v1/users/me');
-    const teamId = me.body?.data?.attributes?.team_id ?? me.body?.data?.relationships?.team?.data?.id;
     const cli = (...args) => system.cli(envs.auth, ...args);
-    const users = [Number(me.body.data.id)];
-    for (let i = 1; users.length < 20; i++) users.push(Number(cli('users', 'create', '--team-id', String(teamId), '--email', `u${i}@bench.test`, '--name', `User ${i}`).id ?? cli('users', 'list', '--team-id', String(teamId)).at(-1).id));
+    const teams = cli('teams', 'list');
+    const teamId = String((teams.teams ?? teams).find((t) => t.name === 'bench').id);
+    for (let i = 1; i < 20; i++) cli('users', 'create', '--team-id', teamId, '--email', `u${i}@bench.test`, '--name', `User ${i}`);
+    const listed = cli('users', 'list', '--team-id', teamId);
+    const users = (listed.users ?? listed).map((u) => Number(u.id)).slice(0, 20);
     // Users reach on-call through auth's events: retry until the schedule's owner is known there.
     let schedule;
     for (let tries = 0; tries < 100; tries++) {
@@ -94,9 +95,10 @@ async function apiThroughput() {
         }
       }
     }
-    const url = `${envs.urls.gateway}/v1/shifts?from=${new Date(FROM).toISOString()}&to=${new Date(TO).toISOString()}&page[size]=1000`;
+    // Over 200 days, so that the page of 1000 is full.
+    const url = `${envs.urls.gateway}/v1/shifts?from=${new Date(FROM).toISOString()}&to=${new Date(FROM + 200 * DAY).toISOString()}&page[size]=1000`;
     const check = await fetch(url, { headers }).then((r) => r.json());
-    console.log(`\nGET /v1/shifts over 90 days: ${check.meta?.total_count} shifts, ${check.data?.length} on the page`);
+    console.log(`\nGET /v1/shifts over 200 days of the schedule: ${check.meta?.total_count} shifts, ${check.data?.length} on the page`);
     if (!(check.data?.length > 0)) throw new Error(`no shifts: ${JSON.stringify(check).slice(0, 300)}`);
     const run = () => new Promise((resolve, reject) => {
       autocannon({ url, connections, duration, headers: { authorization: headers.authorization } }, (err, r) => (err ? reject(err) : resolve(r)));

@@ -13,17 +13,6 @@ export function mergeIntervals(list: readonly Interval[]): Interval[] {
   return out;
 }
 
-/** The parts of `[s, e)` inside the sorted, merged `within`. */
-export function intersect(s: number, e: number, within: readonly Interval[]): Interval[] {
-  const out: Interval[] = [];
-  for (const [ws, we] of within) {
-    if (we <= s) continue;
-    if (ws >= e) break;
-    out.push([Math.max(s, ws), Math.min(e, we)]);
-  }
-  return out;
-}
-
 /**
  * A growing set of covered time, kept sorted and merged: layering asks what of a shift
  * is still uncovered, then covers it.

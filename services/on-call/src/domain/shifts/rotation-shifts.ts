@@ -1,7 +1,36 @@
 import type { RotationSpec } from './shift.types.js';
 import { cadenceOf } from './rotation-cadence.js';
 import { activeIntervals } from './active-time.js';
-import { intersect } from './intervals.js';
+import { type Interval, mergeIntervals } from './intervals.js';
+
+const WEEK = 7 * 86_400_000;
+
+/**
+ * A rotation's active time, computed a week or more at a time as turns ask for later
+ * parts (each turn asking alone would compute the same days again and again). Turns ask
+ * in order, so what lies before the last turn is dropped.
+ */
+function activeTimeline(rotation: RotationSpec) {
+  let spans: Interval[] = [];
+  let until = -Infinity;
+  return {
+    within(s: number, e: number): Interval[] {
+      if (e > until) {
+        const from = Number.isFinite(until) ? until : s;
+        const to = Math.max(e, from + WEEK);
+        spans = mergeIntervals([...spans.filter(([, se]) => se > s), ...activeIntervals(rotation.active!, rotation.time_zone, from, to)]);
+        until = to;
+      }
+      while (spans.length && spans[0]![1] <= s) spans.shift();
+      const out: Interval[] = [];
+      for (const [as, ae] of spans) {
+        if (as >= e) break;
+        out.push([Math.max(s, as), Math.min(e, ae)]);
+      }
+      return out;
+    },
+  };
+}
 
 /** A rotation's shift before layering: whose turn, from when to when. */
 export interface RotationShift {
@@ -22,6 +51,7 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number)
   const end = rotation.ends_at ?? Infinity;
   if (members.length === 0 || to <= rotation.starts_at || end <= from || end <= rotation.starts_at) return [];
   const cadence = cadenceOf(rotation);
+  const active = rotation.active ? activeTimeline(rotation) : null;
   const out: RotationShift[] = [];
   let k = Math.max(0, cadence.indexAt(Math.max(from, rotation.starts_at)));
   let turnStart = cadence.at(k);
@@ -31,7 +61,7 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number)
     const e = Math.min(next, end);
     if (s >= to || s >= end) break;
     const user = members[k % members.length] ?? null;
-    const pieces: readonly (readonly [number, number])[] = rotation.active ? intersect(s, e, activeIntervals(rotation.active, rotation.time_zone, s, e)) : [[s, e]];
+    const pieces: readonly Interval[] = active ? active.within(s, e) : [[s, e]];
     for (const [ps, pe] of pieces) {
       if (pe > from && ps < to) out.push({ rotation, user_id: user, starts_at: ps, ends_at: pe });
     }
