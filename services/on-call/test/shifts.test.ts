@@ -142,6 +142,26 @@ describe('GET /v1/shifts', () => {
     expect(res.body.errors[0].detail).toMatch(detail);
   });
 
+  it('answers 400 rather than compute more than 100,000 shifts in one request', async () => {
+    const hourly = { schedule_rotationable_type: 'ScheduleCustomRotation', schedule_rotationable_attributes: { shift_length: 1, shift_length_unit: 'hours', handoff_time: '00:00' }, start_time: '2025-01-01T00:00:00Z' };
+    const { scheduleId } = await scheduleWith(hourly, [11]);
+    // 12 hourly rotations over 366 days: 105,408 turns.
+    for (let i = 0; i < 11; i++) {
+      const rotationId = await created(`/v1/schedules/${scheduleId}/schedule_rotations`, 'schedule_rotations', { name: `Hourly ${i}`, ...hourly });
+      await created(`/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: 12 });
+    }
+    const year = `from=2026-01-01T00:00:00Z&to=2027-01-02T00:00:00Z&schedule_ids[]=${scheduleId}`;
+    const res = await h.call('GET', `/v1/shifts?${year}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ source: { parameter: 'to' }, code: 'range_too_large' });
+    expect(res.body.errors[0].detail).toMatch(/more than 100000 shifts/);
+    // A month of the same is fine (layered: the first rotation holds every hour).
+    const month = await h.call('GET', `/v1/shifts?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&schedule_ids[]=${scheduleId}&page[size]=1`);
+    expect(month.status).toBe(200);
+    expect(month.body.meta.total_count).toBe(31 * 24);
+    expect((await h.call('DELETE', `/v1/schedules/${scheduleId}`)).status).toBe(200);
+  });
+
   it('accepts exactly 366 days and a numeric offset', async () => {
     expect((await h.call('GET', '/v1/shifts?from=2026-01-01T00:00:00Z&to=2027-01-02T00:00:00Z&page[size]=1')).status).toBe(200);
     expect((await h.call('GET', '/v1/shifts?from=2026-01-01T00:00:00-0500&to=2026-01-01T18:30:01%2B05:30')).status).toBe(200);

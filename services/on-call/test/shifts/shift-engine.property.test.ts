@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { computeShifts, type ActiveWeek, type OverrideSpec, type RotationSpec, type Shift } from '../../src/domain/shifts/index.js';
+import { computeShifts, TooManyShiftsError, type ActiveWeek, type OverrideSpec, type RotationSpec, type Shift } from '../../src/domain/shifts/index.js';
 import { activeIntervals } from '../../src/domain/shifts/active-time.js';
 import { cadenceOf } from '../../src/domain/shifts/rotation-cadence.js';
 
@@ -115,6 +115,20 @@ describe('shift engine properties', () => {
       const mid = Math.floor(from + (to - from) * f);
       const part = computeShifts({ rotations: [r1, r2], overrides: [], from: mid, to });
       expect(part).toEqual(all.filter((s) => s.ends_at > mid));
+    }), RUNS);
+  });
+
+  it('stops with TooManyShiftsError past maxTurns, and computes as usual below it', () => {
+    fc.assert(fc.property(rotationArb('r1'), range, fc.integer({ min: 1, max: 50 }), (r, { from, to }, maxTurns) => {
+      const all = computeShifts({ rotations: [r], overrides: [], from, to });
+      let limited: Shift[] | undefined;
+      try {
+        limited = computeShifts({ rotations: [r], overrides: [], from, to, maxTurns });
+      } catch (err) {
+        expect(err).toBeInstanceOf(TooManyShiftsError);
+        expect(all.length).toBeGreaterThan(0);
+      }
+      if (limited) expect(limited).toEqual(all);
     }), RUNS);
   });
 });

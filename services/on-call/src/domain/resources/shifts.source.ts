@@ -1,12 +1,20 @@
 import type { Principal } from '@firewatch/auth';
 import type { Page } from '@firewatch/jsonapi';
 import type { Row } from '@firewatch/resource-kit';
-import { computeShifts, shiftWindow, type Shift } from '../shifts/index.js';
+import { BadRequestError } from '@firewatch/errors';
+import { computeShifts, shiftWindow, TooManyShiftsError, type Shift } from '../shifts/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { instantOfParam, type ShiftParams } from './shifts.params.js';
 
 /** Overrides are at most this long, so one cutting a shift in the window starts within it of the window. */
 const OVERRIDE_REACH = 32 * 86_400_000;
+
+/**
+ * The most turns one request computes (about a third of a second): hourly turns of a year
+ * fill 8,784, so only many rotations over a long range reach it; they get a 400, not a
+ * request that holds the service's event loop.
+ */
+export const MAX_TURNS = 100_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -26,7 +34,14 @@ export async function teamShifts(deps: OnCallResourceDeps, teamId: number, from:
   const rotations = await deps.shifts.rotations(scope);
   const window = shiftWindow(rotations, from, to);
   const overrides = await deps.shifts.overrides(scope, window.from - OVERRIDE_REACH, window.to + OVERRIDE_REACH);
-  return computeShifts({ rotations, overrides, from, to });
+  try {
+    return computeShifts({ rotations, overrides, from, to, maxTurns: MAX_TURNS });
+  } catch (err) {
+    if (!(err instanceof TooManyShiftsError)) throw err;
+    throw new BadRequestError(`from..to holds more than ${MAX_TURNS} shifts of these schedules' rotations; ask for a shorter range or fewer schedules (schedule_ids[]).`, {
+      source: { parameter: 'to' }, code: 'range_too_large',
+    });
+  }
 }
 
 /** The page of a shifts list and the `meta` the reference gives it (no links). */

@@ -32,6 +32,19 @@ function activeTimeline(rotation: RotationSpec) {
   };
 }
 
+/** Thrown when computing a query would take more turns than its budget (a range too long for too many rotations). */
+export class TooManyShiftsError extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} shifts to compute`);
+  }
+}
+
+/** How many more turns a query may compute; shared by all its rotations. */
+export interface TurnBudget {
+  left: number;
+  readonly limit: number;
+}
+
 /** A rotation's shift before layering: whose turn, from when to when. */
 export interface RotationShift {
   rotation: RotationSpec;
@@ -46,7 +59,7 @@ export interface RotationShift {
  * active times. Members take turns in order, counted from the handoff at or before the
  * rotation's start.
  */
-export function rotationShifts(rotation: RotationSpec, from: number, to: number): RotationShift[] {
+export function rotationShifts(rotation: RotationSpec, from: number, to: number, budget?: TurnBudget): RotationShift[] {
   const members = rotation.members;
   const end = rotation.ends_at ?? Infinity;
   if (members.length === 0 || to <= rotation.starts_at || end <= from || end <= rotation.starts_at) return [];
@@ -60,6 +73,7 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number)
     const s = Math.max(turnStart, rotation.starts_at);
     const e = Math.min(next, end);
     if (s >= to || s >= end) break;
+    if (budget && --budget.left < 0) throw new TooManyShiftsError(budget.limit);
     const user = members[k % members.length] ?? null;
     const pieces: readonly Interval[] = active ? active.within(s, e) : [[s, e]];
     for (const [ps, pe] of pieces) {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { OverrideSpec, RotationSpec, Shift } from './shift.types.js';
-import { type RotationShift, rotationShifts } from './rotation-shifts.js';
+import { type RotationShift, rotationShifts, type TurnBudget } from './rotation-shifts.js';
 import { CoveredTime } from './intervals.js';
 
 export interface ShiftQuery {
@@ -9,6 +9,8 @@ export interface ShiftQuery {
   overrides: readonly OverrideSpec[];
   from: number;
   to: number;
+  /** At most this many turns computed (TooManyShiftsError beyond): bounds one request's work. */
+  maxTurns?: number;
 }
 
 /** A stable id for a computed shift: the same shift gets the same id in every answer. */
@@ -26,8 +28,9 @@ const byPriority = (a: RotationSpec, b: RotationSpec) => a.position - b.position
 export function shiftWindow(rotations: readonly RotationSpec[], from: number, to: number): { from: number; to: number } {
   let lo = from;
   let hi = to;
+  // Only the shifts crossing an edge reach out of the range.
   for (const r of rotations) {
-    for (const s of rotationShifts(r, from, to)) {
+    for (const s of [...rotationShifts(r, from, from + 1), ...rotationShifts(r, to - 1, to)]) {
       lo = Math.min(lo, s.starts_at);
       hi = Math.max(hi, s.ends_at);
     }
@@ -40,7 +43,7 @@ export function shiftWindow(rotations: readonly RotationSpec[], from: number, to
  * whole, sorted by start: overrides first (of two overlapping, the later-created wins), then
  * rotations by position (lower wins), each getting only the time nothing above it holds.
  */
-function scheduleShifts(rotations: readonly RotationSpec[], overrides: readonly OverrideSpec[], from: number, to: number): Shift[] {
+function scheduleShifts(rotations: readonly RotationSpec[], overrides: readonly OverrideSpec[], from: number, to: number, budget: TurnBudget): Shift[] {
   const window = shiftWindow(rotations, from, to);
   const covered = new CoveredTime();
   const out: Shift[] = [];
@@ -58,7 +61,7 @@ function scheduleShifts(rotations: readonly RotationSpec[], overrides: readonly 
     }
   }
   for (const rotation of [...rotations].sort(byPriority)) {
-    const shifts: RotationShift[] = rotationShifts(rotation, window.from, window.to);
+    const shifts: RotationShift[] = rotationShifts(rotation, window.from, window.to, budget);
     for (const shift of shifts) {
       for (const [s, e] of covered.uncovered(shift.starts_at, shift.ends_at)) {
         out.push({
@@ -78,12 +81,14 @@ export const compareShifts = (a: Shift, b: Shift) =>
 /**
  * The final shifts of every schedule in the query overlapping [from, to): pure, so the
  * same rotations and overrides always give the same shifts with the same ids.
+ * @throws TooManyShiftsError past `maxTurns`.
  */
 export function computeShifts(query: ShiftQuery): Shift[] {
   const schedules = new Set([...query.rotations.map((r) => r.schedule_id), ...query.overrides.map((o) => o.schedule_id)]);
   const out: Shift[] = [];
+  const budget: TurnBudget = { left: query.maxTurns ?? Infinity, limit: query.maxTurns ?? Infinity };
   for (const id of schedules) {
-    out.push(...scheduleShifts(query.rotations.filter((r) => r.schedule_id === id), query.overrides.filter((o) => o.schedule_id === id), query.from, query.to));
+    out.push(...scheduleShifts(query.rotations.filter((r) => r.schedule_id === id), query.overrides.filter((o) => o.schedule_id === id), query.from, query.to, budget));
   }
   return out.sort(compareShifts);
 }
