@@ -36,7 +36,8 @@ function rotationArb(id: string, schedule = 's1'): fc.Arbitrary<RotationSpec> {
 }
 
 const range = fc.tuple(instant, fc.integer({ min: 1, max: 40 * 24 })).map(([from, h]) => ({ from, to: from + h * HOUR }));
-const overrideArb = (id: string) => fc.record({ starts_at: instant, h: fc.integer({ min: 1, max: 96 }), user_id: fc.integer({ min: 100, max: 102 }), created_at: fc.nat() })
+// Few creation times, so that ties (decided by id) occur.
+const overrideArb = (id: string) => fc.record({ starts_at: instant, h: fc.integer({ min: 1, max: 96 }), user_id: fc.integer({ min: 100, max: 102 }), created_at: fc.integer({ min: 0, max: 2 }) })
   .map(({ h, ...o }) => ({ id, schedule_id: 's1', ...o, ends_at: o.starts_at + h * HOUR }));
 
 const holder = (shifts: readonly Shift[], t: number) => shifts.filter((s) => s.starts_at <= t && t < s.ends_at);
@@ -78,14 +79,20 @@ describe('shift engine properties', () => {
   });
 
   it('overrides always win: every instant an override holds is its (the later-created one\'s), and a lone override is returned whole', () => {
-    fc.assert(fc.property(rotationArb('r1'), rotationArb('r2'), fc.array(fc.nat(), { maxLength: 3 }).chain((xs) => fc.tuple(...xs.map((_, i) => overrideArb(`o${i}`)))), range,
-      (r1, r2, overrides: OverrideSpec[], { from, to }) => {
+    // Overrides close together, so that they overlap.
+    const near = fc.tuple(instant, fc.array(fc.integer({ min: 0, max: 72 }), { maxLength: 3 }), fc.integer({ min: 0, max: 48 }), fc.integer({ min: 1, max: 200 }))
+      .chain(([base, hs, before, hours]) => fc.tuple(
+        fc.tuple(...hs.map((h, i) => overrideArb(`o${i}`).map((o) => ({ ...o, starts_at: base + h * HOUR, ends_at: base + h * HOUR + (o.ends_at - o.starts_at) })))),
+        fc.constant({ from: base - before * HOUR, to: base - before * HOUR + hours * HOUR }),
+      ));
+    fc.assert(fc.property(rotationArb('r1'), rotationArb('r2'), near,
+      (r1, r2, [overrides, { from, to }]: [OverrideSpec[], { from: number; to: number }]) => {
         const shifts = computeShifts({ rotations: [r1, r2], overrides, from, to });
         for (const o of overrides) {
           for (const t of [o.starts_at, o.ends_at - 1, Math.floor((o.starts_at + o.ends_at) / 2)]) {
             if (t < from || t >= to) continue;
             const winner = overrides.filter((x) => x.starts_at <= t && t < x.ends_at)
-              .sort((a, b) => b.created_at! - a.created_at! || (a.id < b.id ? -1 : 1))[0]!;
+              .sort((a, b) => b.created_at! - a.created_at! || (a.id < b.id ? 1 : -1))[0]!;
             const held = holder(shifts, t);
             expect(held).toHaveLength(1);
             expect(held[0]).toMatchObject({ is_override: true, override_id: winner.id, user_id: winner.user_id, rotation_id: null });

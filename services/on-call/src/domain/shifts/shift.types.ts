@@ -43,7 +43,7 @@ export interface OverrideSpec {
   starts_at: number;
   ends_at: number;
   user_id: number | null;
-  /** Of two overlapping overrides the later-created wins. */
+  /** Of two overlapping overrides the later-created wins (the greater id on a tie). */
   created_at?: number;
 }
 
