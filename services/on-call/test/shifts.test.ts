@@ -101,6 +101,7 @@ describe('GET /v1/shifts', () => {
     expect(new Set(res.body.data.map((s: { attributes: { schedule_id: string } }) => s.attributes.schedule_id))).toEqual(new Set([berlin.scheduleId]));
     expect((await h.call('GET', `/v1/schedules/${berlin.scheduleId}/shifts?${OCTOBER}`, { principal: OTHER_TEAM })).status).toBe(404);
     expect((await h.call('GET', `/v1/schedules/${randomUUID()}/shifts?${OCTOBER}`)).status).toBe(404);
+    expect((await h.call('GET', `/v1/schedules/not-a-uuid/shifts?${OCTOBER}`)).status).toBe(404);
     expect((await h.call('GET', `/v1/schedules/${berlin.scheduleId}/shifts?to=2026-10-01T00:00:00Z`)).status).toBe(400);
   });
 
