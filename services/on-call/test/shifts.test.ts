@@ -105,6 +105,25 @@ describe('GET /v1/shifts', () => {
     expect((await h.call('GET', `/v1/schedules/${berlin.scheduleId}/shifts?to=2026-10-01T00:00:00Z`)).status).toBe(400);
   });
 
+  it('shows a group key only the shifts of schedules its groups own, a record-scoped key those of the schedules it names', async () => {
+    const group = { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: ['g-ops'] };
+    const daily = { schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '00:00' }, start_time: '2026-01-01T00:00:00Z' };
+    const ours = await scheduleWith(daily, [11]);
+    await h.call('PUT', `/v1/schedules/${ours.scheduleId}`, doc('schedules', { owner_group_ids: ['g-ops'] }));
+    const day = 'from=2026-10-20T10:00:00Z&to=2026-10-20T11:00:00Z';
+    const seen = async (principal: Record<string, unknown>, query = day) =>
+      new Set((await h.call('GET', `/v1/shifts?${query}`, { principal })).body.data.map((s: { attributes: { schedule_id: string } }) => s.attributes.schedule_id));
+    // The team's own key sees both schedules at that hour.
+    expect(await seen({})).toEqual(new Set([ours.scheduleId, berlin.scheduleId]));
+    expect(await seen(group)).toEqual(new Set([ours.scheduleId]));
+    // Asking for another schedule by id does not reach past the groups.
+    expect(await seen(group, `${day}&schedule_ids[]=${berlin.scheduleId}`)).toEqual(new Set());
+    expect((await h.call('GET', `/v1/schedules/${berlin.scheduleId}/shifts?${day}`, { principal: group })).status).toBe(404);
+    const recordKey = { credential: { type: 'api_key', id: 'record-key', kind: 'record' }, record_ids: [ours.scheduleId] };
+    expect(await seen(recordKey)).toEqual(new Set([ours.scheduleId]));
+    expect((await h.call('DELETE', `/v1/schedules/${ours.scheduleId}`)).status).toBe(200);
+  });
+
   it('pages with page[size] (default 50, at most 1000) and page[number]', async () => {
     const daily = await scheduleWith({ schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '00:00' }, start_time: '2026-01-01T00:00:00Z' }, [11, 12]);
     const range = `from=2026-01-01T00:00:00Z&to=2026-05-01T00:00:00Z&schedule_ids[]=${daily.scheduleId}`;

@@ -16,6 +16,8 @@ interface RotationRow {
   active_all_week: boolean; active_days: string[]; active_time_type: string; active_time_attributes: TimeWindow[];
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 type Scope = { teamId?: number; scheduleIds?: readonly string[] };
 
 function scoped<T extends Knex.QueryBuilder>(q: T, scope: Scope, alias: string): T {
@@ -58,9 +60,11 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps): Shift
           .select('o.id', 'o.schedule_id', 'o.user_id', 'o.starts_at', 'o.ends_at', 'o.created_at');
       return rows.map((o) => ({ id: o.id, schedule_id: o.schedule_id, user_id: o.user_id, starts_at: o.starts_at.getTime(), ends_at: o.ends_at.getTime(), created_at: o.created_at.getTime() }));
     },
-    async scheduleIds(teamId, scheduleIds) {
+    async scheduleIds({ teamId, scheduleIds, groupIds, recordIds }) {
       const q = knex('schedules').where({ team_id: teamId }).orderBy('id');
       if (scheduleIds) q.whereIn('id', [...scheduleIds]);
+      if (groupIds) q.whereRaw('jsonb_exists_any(owner_group_ids, ?::text[])', [[...groupIds]]);
+      if (recordIds) q.whereIn('id', recordIds.filter((id) => UUID.test(id)));
       return (await q.select('id')).map((r: { id: string }) => r.id);
     },
     allSchedules: () => knex('schedules').orderBy('id').select('id', 'team_id'),

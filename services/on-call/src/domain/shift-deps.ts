@@ -7,8 +7,11 @@ export interface ShiftsDeps {
   rotations(scope: { teamId?: number; scheduleIds?: readonly string[] }): Promise<RotationSpec[]>;
   /** Overrides of those schedules overlapping [from, to). */
   overrides(scope: { teamId?: number; scheduleIds?: readonly string[] }, from: number, to: number): Promise<OverrideSpec[]>;
-  /** The team's schedule ids among `scheduleIds` (all when absent). */
-  scheduleIds(teamId: number, scheduleIds?: readonly string[]): Promise<string[]>;
+  /**
+   * The team's schedule ids among `scheduleIds` (all when absent) that a group key's groups
+   * own (`groupIds`) and a record-scoped key names (`recordIds`); null: no such narrowing.
+   */
+  scheduleIds(scope: { teamId: number; scheduleIds?: readonly string[]; groupIds: readonly string[] | null; recordIds: readonly string[] | null }): Promise<string[]>;
   /** Every team's schedules (the scheduler computes them all). */
   allSchedules(): Promise<{ id: string; team_id: number }[]>;
   /** Users named by shifts, deleted ones included. */

@@ -26,9 +26,14 @@ export function shiftRow(s: Shift): Row {
   };
 }
 
-/** The final shifts of the team's schedules (or of `scheduleIds`) overlapping [from, to). */
-export async function teamShifts(deps: OnCallResourceDeps, teamId: number, from: number, to: number, scheduleIds?: readonly string[]): Promise<Shift[]> {
-  const schedules = await deps.shifts.scheduleIds(teamId, scheduleIds);
+/**
+ * The final shifts of the schedules the caller may see (a group key: its groups' schedules,
+ * as for GET /v1/schedules; a record-scoped key: the schedules it names), or of those among
+ * `scheduleIds`, overlapping [from, to).
+ */
+export async function teamShifts(deps: OnCallResourceDeps, principal: Principal, from: number, to: number, scheduleIds?: readonly string[]): Promise<Shift[]> {
+  const teamId = principal.team_id;
+  const schedules = await deps.shifts.scheduleIds({ teamId, scheduleIds, groupIds: principal.group_ids, recordIds: principal.record_ids });
   if (!schedules.length) return [];
   const scope = { teamId, scheduleIds: schedules };
   const rotations = await deps.shifts.rotations(scope);
@@ -48,7 +53,7 @@ export async function teamShifts(deps: OnCallResourceDeps, teamId: number, from:
 export async function listShifts(ctx: { principal: Principal; deps: OnCallResourceDeps; params: Row; page: Page; parent?: Row }) {
   const params = ctx.params as ShiftParams;
   const scheduleIds = ctx.parent ? [String(ctx.parent.id)] : params['schedule_ids[]'];
-  let shifts = await teamShifts(ctx.deps, ctx.principal.team_id, instantOfParam(params.from), instantOfParam(params.to), scheduleIds);
+  let shifts = await teamShifts(ctx.deps, ctx.principal, instantOfParam(params.from), instantOfParam(params.to), scheduleIds);
   const users = params['user_ids[]'];
   if (users) shifts = shifts.filter((s) => s.user_id !== null && users.includes(s.user_id));
   const { number, size } = ctx.page;
