@@ -24,7 +24,7 @@ export const ROUTES: readonly Route[] = [
   ...owned('communications', ['communications']),
   ...owned('on-call', [
     'alert_urgencies', 'alert_groups', 'alert_retrigger_rules', 'schedules', 'schedule_rotations', 'shifts',
-    'shift_overrides', 'schedule_rotation_users', 'schedule_rotation_active_days', 'override_shifts',
+    'schedule_rotation_users', 'schedule_rotation_active_days', 'override_shifts',
   ]),
   ...owned('webhooks', ['webhooks']),
 ];

@@ -36,7 +36,6 @@ const CRUD_RESOURCES = [
   'schedule_rotation_active_day',
   'schedule_rotation_user',
   'override_shift',
-  'shift_override',
   'webhooks_endpoint',
   'api_key',
 ] as const;

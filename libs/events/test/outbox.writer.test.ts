@@ -16,9 +16,9 @@ describe('event catalog', () => {
       'incident_event.updated', 'environment.created', 'schedule_rotation_active_day.deleted',
       'webhooks_endpoint.updated', 'api_key.deleted', 'alert_retrigger_rule.created', 'form_set.created', 'alert_urgency.deleted', 'communications_stage.updated',
     ]));
-    // 8 incident types + shift.started + 28 resources × 3.
+    // 8 incident types + shift.started + 27 resources × 3.
     expect(EVENT_TYPES).toContain('shift.started');
-    expect(EVENT_TYPES).toHaveLength(8 + 1 + 28 * 3);
+    expect(EVENT_TYPES).toHaveLength(8 + 1 + 27 * 3);
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
     expect(Object.isFrozen(EVENT_TYPES)).toBe(true);
   });
@@ -62,7 +62,7 @@ describe('writeEvent', () => {
   });
 
   it('stores null for missing data, so the envelope always carries the key', async () => {
-    const env = await writeEvent(db.knex, { type: 'shift_override.deleted', team_id: 1, data: undefined });
+    const env = await writeEvent(db.knex, { type: 'override_shift.deleted', team_id: 1, data: undefined });
     expect(env.data).toBeNull();
     const row = await db.knex('outbox').where({ id: env.id }).first();
     expect(Object.keys(row.payload)).toContain('data');

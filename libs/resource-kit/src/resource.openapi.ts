@@ -13,7 +13,10 @@ import { includeNames } from './includes.js';
 function queryParams(def: AnyResourceDefinition): Json[] {
   const spec = listQuerySpec(def);
   const params = listParameters({ filters: spec.filters, sorts: spec.sorts, includes: spec.includes, page: { maxSize: spec.page?.maxSize ?? 100 } });
-  for (const [name, schema] of Object.entries(def.source?.params.shape ?? {})) params.push({ name, in: 'query', schema: fromZod(schema as z.ZodType) });
+  for (const [name, schema] of Object.entries(def.source?.params.shape ?? {})) {
+    const required = !(schema as z.ZodType).safeParse(undefined).success;
+    params.push({ name, in: 'query', ...(required ? { required } : {}), schema: fromZod(schema as z.ZodType) });
+  }
   return params;
 }
 

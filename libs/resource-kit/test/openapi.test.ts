@@ -48,6 +48,9 @@ describe('OpenAPI of the grown declaration keys', () => {
     expect(Object.keys(doc['/v1/rules/{id}'])).toEqual(['get', 'put', 'delete']);
     expect(doc['/v1/rules/{id}'].delete.responses['200'].content).toBeUndefined();
     expect(doc['/v1/boards/{board_id}/tallies'].get.parameters.map((p: any) => p.name)).toContain('days');
+    const params = doc['/v1/tallies'].get.parameters;
+    expect(params.find((p: any) => p.name === 'days').required).toBe(true);
+    expect(params.find((p: any) => p.name === 'board').required).toBeUndefined();
     // A declaration's `name` keeps its operations and schemas apart from another of its type.
     expect(doc['/v1/boards/{board_id}/tallies'].get.operationId).toBe('list_board_tallies');
     expect(doc['/v1/tallies'].get.operationId).toBe('list_board_tallies_in_tallies');
