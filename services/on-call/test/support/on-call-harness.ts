@@ -1,30 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
-import { migrate } from '@firewatch/db';
-import { createOutboxRelay } from '@firewatch/events';
-import { createLogger } from '@firewatch/logger';
-import { collectEvents, createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type EventCollector, type TestDatabase } from '@firewatch/testing';
+import { startServiceHarness, type CallOptions, type HarnessAnswer, type ServiceHarness } from '@firewatch/service-testing';
 import { migrations } from '../../migrations/index.js';
 import { createOnCallApp } from '../../src/app.js';
 
+export { type CallOptions } from '@firewatch/service-testing';
 export const MEDIA = 'application/vnd.api+json';
 
-export interface CallOptions {
-  body?: unknown;
-  /** Principal overrides (see testPrincipal); null sends no principal. */
-  principal?: Record<string, unknown> | null;
-  headers?: Record<string, string>;
-}
-
-export interface OnCallHarness {
-  db: TestDatabase;
-  /** Events relayed from the outbox through RabbitMQ, when `eventPattern` was given. */
-  events?: EventCollector;
-  call(method: string, path: string, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any }>;
+export interface OnCallHarness extends ServiceHarness {
   /** A JSON:API create of `type` at `/v1/<type>`. */
-  create(type: string, attributes: Record<string, unknown>, options?: CallOptions): Promise<{ status: number; headers: Headers; body: any }>;
-  close(): Promise<void>;
+  create(type: string, attributes: Record<string, unknown>, options?: CallOptions): Promise<HarnessAnswer>;
 }
 
 /**
@@ -32,44 +15,9 @@ export interface OnCallHarness {
  * principal). With `eventPattern`, the outbox relay runs and events matching it are collected.
  */
 export async function startOnCall(options: { eventPattern?: string } = {}): Promise<OnCallHarness> {
-  const db = await createTestDatabase();
-  await migrate(db.knex, migrations);
-  const logger = createLogger({ service: 'test', level: 'silent' });
-  let events: EventCollector | undefined;
-  let relay: ReturnType<typeof createOutboxRelay> | undefined;
-  if (options.eventPattern) {
-    const exchange = `test.events.${randomUUID()}`;
-    events = await collectEvents(process.env.TEST_AMQP_URL!, exchange, options.eventPattern);
-    relay = createOutboxRelay({ knex: db.knex as Knex, amqpUrl: process.env.TEST_AMQP_URL!, logger, exchange, pollIntervalMs: 100 });
-    await relay.start();
-  }
-  const server = await listen(createOnCallApp({
-    knex: db.knex as Knex,
-    logger,
-    principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'on-call' }),
-  }));
-  const call: OnCallHarness['call'] = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.principal !== null) headers[PRINCIPAL_HEADER] = await signAsGateway(testPrincipal(opts.principal ?? {}), 'on-call', method, path);
-    if (opts.body !== undefined) headers['content-type'] ??= MEDIA;
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
-    });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-  };
+  const harness = await startServiceHarness({ audience: 'on-call', migrations, eventPattern: options.eventPattern, createApp: createOnCallApp });
   return {
-    db,
-    events,
-    call,
-    create: (type, attributes, opts = {}) => call('POST', `/v1/${type}`, { ...opts, body: { data: { type, attributes } } }),
-    async close() {
-      await server.close();
-      await relay?.stop();
-      await events?.close();
-      await db.drop();
-    },
+    ...harness,
+    create: (type, attributes, opts = {}) => harness.call('POST', `/v1/${type}`, { ...opts, body: { data: { type, attributes } } }),
   };
 }

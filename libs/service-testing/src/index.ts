@@ -1,0 +1,1 @@
+export { startServiceHarness, type CallOptions, type HarnessAnswer, type ServiceHarness, type ServiceHarnessOptions } from './service-harness.js';
