@@ -7,9 +7,8 @@ import { createOnCallApp } from './app.js';
 import { configSchema } from './config.js';
 import { createShiftInputsRepository } from './data/shift-inputs.repository.js';
 import { createShiftStartsRepository } from './data/shift-starts.repository.js';
-import { createUsersRepository } from './data/users.repository.js';
+import { createUsersRepository, usersReadModelEmpty } from './data/users.repository.js';
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
-import { usersReadModelEmpty } from './data/users.repository.js';
 import { createUserEventsConsumer } from './queue/user-events.consumer.js';
 
 await runService({
