@@ -18,7 +18,7 @@ export interface OnCallDeps {
 }
 
 export function createOnCallApp(deps: OnCallDeps): Express {
-  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: createRecordsRepository(deps.knex), declarations: resources }));
+  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: createRecordsRepository(deps.knex, deps.logger), declarations: resources }));
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,

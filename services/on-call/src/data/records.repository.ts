@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Logger } from '@firewatch/logger';
 import type { Transaction } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../domain/on-call-deps.js';
 import { createUsersRepository } from './users.repository.js';
@@ -6,11 +7,11 @@ import { createSchedulingRepository } from './scheduling.repository.js';
 import { createShiftInputsRepository } from './shift-inputs.repository.js';
 
 /** The queries on-call's declarations need beyond the kit's own: positions and id look-ups. */
-export function createRecordsRepository(knex: Knex): OnCallResourceDeps {
+export function createRecordsRepository(knex: Knex, logger?: Logger): OnCallResourceDeps {
   const users = createUsersRepository();
   return {
     users,
-    shifts: createShiftInputsRepository(knex, users),
+    shifts: createShiftInputsRepository(knex, users, logger),
     scheduling: createSchedulingRepository(),
     positions: {
       async next(tx: Transaction, table: string, teamId: number) {

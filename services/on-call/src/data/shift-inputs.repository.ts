@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Logger } from '@firewatch/logger';
 import type { Transaction } from '@firewatch/resource-kit';
 import type { ShiftsDeps } from '../domain/shift-deps.js';
 import type { UsersDeps } from '../domain/users/users-deps.js';
@@ -27,7 +28,7 @@ function scoped<T extends Knex.QueryBuilder>(q: T, scope: Scope, alias: string):
 }
 
 /** Reads schedules' rotations, members, active days and overrides (sched-a's tables) as the shift engine's input. */
-export function createShiftInputsRepository(knex: Knex, users: UsersDeps): ShiftsDeps {
+export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger?: Logger): ShiftsDeps {
   return {
     async rotations(scope) {
       const rows: RotationRow[] = await scoped(knex('schedule_rotations as r').select('r.*'), scope, 'r');
@@ -68,6 +69,7 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps): Shift
       return (await q.select('id')).map((r: { id: string }) => r.id);
     },
     allSchedules: () => knex('schedules').orderBy('id').select('id', 'team_id'),
+    skipped: (r) => logger?.warn('shifts: a rotation whose time zone this runtime does not know is left out', { rotation_id: r.id, time_zone: r.time_zone }),
     // Reads outside a transaction: the users repository takes any query builder.
     users: (teamId, userIds) => users.summaries(knex as unknown as Transaction, teamId, userIds),
   };

@@ -14,6 +14,8 @@ export interface ShiftsDeps {
   scheduleIds(scope: { teamId: number; scheduleIds?: readonly string[]; groupIds: readonly string[] | null; recordIds: readonly string[] | null }): Promise<string[]>;
   /** Every team's schedules (the scheduler computes them all). */
   allSchedules(): Promise<{ id: string; team_id: number }[]>;
+  /** Logs a rotation left out of a computation because this runtime does not know its time zone. */
+  skipped(rotation: RotationSpec): void;
   /** Users named by shifts, deleted ones included. */
   users(teamId: number, userIds: readonly number[]): Promise<Map<number, UserSummary>>;
 }

@@ -7,6 +7,9 @@ import { usersInclude } from './users.include.js';
 /** auth's user ids are positive integers (the reference's owner_user_id is an integer). */
 export const userId = z.number().int().min(1).max(2_147_483_647);
 
+/** With at most 20 rotations each, a team's shifts come from at most 10,000 rotations (GET /v1/shifts' budget still applies). */
+export const MAX_SCHEDULES_PER_TEAM = 500;
+
 const writable = {
   name: z.string().trim().min(1).max(255),
   description: z.string().max(10_000).nullable(),
@@ -29,6 +32,7 @@ export const schedules = defineResource<OnCallResourceDeps>({
   event: 'schedule',
   permission: { scope: 'oc.schedules', side: 'oc' },
   summary: { singular: 'schedule', plural: 'schedules' },
+  limit: { max: MAX_SCHEDULES_PER_TEAM, detail: 'A team has at most {max} schedules.' },
   create: z.strictObject(writable).partial().required({ name: true, owner_user_id: true }),
   update: z.strictObject(writable).partial(),
   attributes: ['name', 'description', 'all_time_coverage', 'owner_group_ids', 'owner_user_id'],

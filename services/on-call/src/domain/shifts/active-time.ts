@@ -2,6 +2,7 @@ import type { IANAZone } from 'luxon';
 import { DAY_CODES, type ActiveWeek, type DayCode, type TimeWindow } from './shift.types.js';
 import { addDays, instantOf, localOf, parseClock, weekdayOf, zoneOf } from './local-time.js';
 import { type Interval, mergeIntervals } from './intervals.js';
+import { charge, type WorkBudget } from './work-budget.js';
 
 const ALL_DAY: readonly TimeWindow[] = [{ start_time: '00:00', end_time: '00:00' }];
 
@@ -36,15 +37,20 @@ export function activeWeekOf(settings: ActiveSettings): ActiveWeek | null {
 
 const CODE_OF_WEEKDAY: Record<number, DayCode> = { 1: 'M', 2: 'T', 3: 'W', 4: 'R', 5: 'F', 6: 'U', 7: 'S' };
 
-/** The active intervals of a week in a zone that touch [s, e), merged (a window past midnight joins the next day's). */
-export function activeIntervals(week: ActiveWeek, timeZone: string, s: number, e: number): Interval[] {
+/**
+ * The active intervals of a week in a zone that touch [s, e), merged (a window past midnight
+ * joins the next day's). Each window of each day is charged to `budget`.
+ */
+export function activeIntervals(week: ActiveWeek, timeZone: string, s: number, e: number, budget?: WorkBudget): Interval[] {
   const zone: IANAZone = zoneOf(timeZone);
   const out: Interval[] = [];
   // From the day before s: a window running past midnight reaches into s's day.
   let date = addDays(localOf(s, zone).date, -1);
   const last = localOf(e, zone).date;
   for (;;) {
-    for (const window of week[CODE_OF_WEEKDAY[weekdayOf(date)]!] ?? []) {
+    const windows = week[CODE_OF_WEEKDAY[weekdayOf(date)]!] ?? [];
+    charge(budget, Math.max(1, windows.length));
+    for (const window of windows) {
       const from = parseClock(window.start_time);
       const to = parseClock(window.end_time);
       const crosses = to.hour * 3600 + to.minute * 60 + to.second <= from.hour * 3600 + from.minute * 60 + from.second;

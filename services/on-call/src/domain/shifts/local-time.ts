@@ -22,10 +22,6 @@ export function parseClock(text: string): ClockTime {
   return { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3] ?? 0) };
 }
 
-export function isClock(text: string): boolean {
-  return CLOCK.test(text);
-}
-
 const zones = new Map<string, IANAZone>();
 
 /** The Luxon zone of an IANA name, created once (zone creation is the costly part). */

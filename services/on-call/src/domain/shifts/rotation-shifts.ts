@@ -2,6 +2,7 @@ import type { RotationSpec } from './shift.types.js';
 import { cadenceOf } from './rotation-cadence.js';
 import { activeIntervals } from './active-time.js';
 import { type Interval, mergeIntervals } from './intervals.js';
+import { charge, type WorkBudget } from './work-budget.js';
 
 const WEEK = 7 * 86_400_000;
 
@@ -10,7 +11,7 @@ const WEEK = 7 * 86_400_000;
  * parts (each turn asking alone would compute the same days again and again). Turns ask
  * in order, so what lies before the last turn is dropped.
  */
-function activeTimeline(rotation: RotationSpec) {
+function activeTimeline(rotation: RotationSpec, budget: WorkBudget | undefined) {
   let spans: Interval[] = [];
   let until = -Infinity;
   return {
@@ -18,7 +19,7 @@ function activeTimeline(rotation: RotationSpec) {
       if (e > until) {
         const from = Number.isFinite(until) ? until : s;
         const to = Math.max(e, from + WEEK);
-        spans = mergeIntervals([...spans.filter(([, se]) => se > s), ...activeIntervals(rotation.active!, rotation.time_zone, from, to)]);
+        spans = mergeIntervals([...spans.filter(([, se]) => se > s), ...activeIntervals(rotation.active!, rotation.time_zone, from, to, budget)]);
         until = to;
       }
       while (spans.length && spans[0]![1] <= s) spans.shift();
@@ -30,19 +31,6 @@ function activeTimeline(rotation: RotationSpec) {
       return out;
     },
   };
-}
-
-/** Thrown when computing a query would take more turns than its budget (a range too long for too many rotations). */
-export class TooManyShiftsError extends Error {
-  constructor(readonly limit: number) {
-    super(`more than ${limit} shifts to compute`);
-  }
-}
-
-/** How many more turns a query may compute; shared by all its rotations. */
-export interface TurnBudget {
-  left: number;
-  readonly limit: number;
 }
 
 /** A rotation's shift before layering: whose turn, from when to when. */
@@ -57,14 +45,14 @@ export interface RotationShift {
  * The shifts of one rotation that overlap [from, to), each whole: every turn between two
  * handoffs (the first from the rotation's start, the last until its end), cut to its
  * active times. Members take turns in order, counted from the handoff at or before the
- * rotation's start.
+ * rotation's start. Each turn, active window and piece is charged to `budget`.
  */
-export function rotationShifts(rotation: RotationSpec, from: number, to: number, budget?: TurnBudget): RotationShift[] {
+export function rotationShifts(rotation: RotationSpec, from: number, to: number, budget?: WorkBudget): RotationShift[] {
   const members = rotation.members;
   const end = rotation.ends_at ?? Infinity;
   if (members.length === 0 || to <= rotation.starts_at || end <= from || end <= rotation.starts_at) return [];
   const cadence = cadenceOf(rotation);
-  const active = rotation.active ? activeTimeline(rotation) : null;
+  const active = rotation.active ? activeTimeline(rotation, budget) : null;
   const out: RotationShift[] = [];
   let k = Math.max(0, cadence.indexAt(Math.max(from, rotation.starts_at)));
   let turnStart = cadence.at(k);
@@ -73,11 +61,14 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number,
     const s = Math.max(turnStart, rotation.starts_at);
     const e = Math.min(next, end);
     if (s >= to || s >= end) break;
-    if (budget && --budget.left < 0) throw new TooManyShiftsError(budget.limit);
+    charge(budget);
     const user = members[k % members.length] ?? null;
     const pieces: readonly Interval[] = active ? active.within(s, e) : [[s, e]];
     for (const [ps, pe] of pieces) {
-      if (pe > from && ps < to) out.push({ rotation, user_id: user, starts_at: ps, ends_at: pe });
+      if (pe > from && ps < to) {
+        charge(budget);
+        out.push({ rotation, user_id: user, starts_at: ps, ends_at: pe });
+      }
     }
     k += 1;
     turnStart = next;

@@ -1,0 +1,59 @@
+import { planShifts, TooManyShiftsError, workBudget, computeShifts, type ActiveWeek, type RotationSpec } from '../../src/domain/shifts/index.js';
+import { MAX_WORK } from '../../src/domain/resources/shifts.source.js';
+import { rotation } from './shift-fixtures.js';
+
+const T = Date.parse;
+const halfHours = Array.from({ length: 24 }, (_, h) => ({ start_time: `${String(h).padStart(2, '0')}:00`, end_time: `${String(h).padStart(2, '0')}:30` }));
+const everyHalfHour: ActiveWeek = { S: halfHours, M: halfHours, T: halfHours, W: halfHours, R: halfHours, F: halfHours, U: halfHours };
+const YEAR = { from: T('2026-01-01T00:00:00Z'), to: T('2027-01-02T00:00:00Z') };
+
+/** The reviewer's shapes: rotations of 24 active windows a day, 20 to a schedule. */
+const rotations = (n: number, shape: Partial<RotationSpec>): RotationSpec[] => Array.from({ length: n }, (_, i) => rotation({
+  id: `r${i}`, schedule_id: `s${Math.floor(i / 20)}`, position: i % 20, time_zone: 'Europe/Berlin', starts_at: T('2026-01-01T00:00:00Z') + (i % 20) * 1_800_000,
+  type: 'daily', handoff_time: '00:00', active: everyHalfHour, ...shape,
+}));
+
+describe('the work budget', () => {
+  it.each([
+    ['260 daily rotations of 24 windows a day over a year', rotations(260, {})],
+    ['1,000 monthly rotations of 24 windows a day over a year', rotations(1000, { type: 'monthly', handoff_day: 'first_day_of_month' })],
+    ['5 monthly rotations of 24 windows a day (few turns, many windows)', rotations(5, { type: 'monthly', handoff_day: 'first_day_of_month' })],
+  ])('refuses %s having spent no more than the budget (plus one turn\'s pieces)', async (_, list) => {
+    const budget = workBudget(MAX_WORK);
+    expect(() => computeShifts({ rotations: list, overrides: [], ...YEAR, budget })).toThrow(TooManyShiftsError);
+    // Charged before the work it pays for: what overran is at most one day's windows.
+    expect(budget.left).toBeLessThan(0);
+    expect(budget.left).toBeGreaterThanOrEqual(-24);
+    const started = performance.now();
+    await expect(planShifts({ rotations: list, ...YEAR, maxWork: MAX_WORK, overrides: async () => [] })).rejects.toBeInstanceOf(TooManyShiftsError);
+    // Generous: ~0.3 s measured on a 2-core machine; the bound asserted is the budget above.
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it('charges the window computation before the overrides are read', async () => {
+    let read = false;
+    await expect(planShifts({ rotations: rotations(1000, { type: 'monthly', handoff_day: 'first_day_of_month' }), ...YEAR, maxWork: 1000, overrides: async () => { read = true; return []; } }))
+      .rejects.toBeInstanceOf(TooManyShiftsError);
+    expect(read).toBe(false);
+  });
+
+  it('answers a year of one such rotation within the budget, the same as unbounded', async () => {
+    const list = rotations(1, {});
+    const budget = workBudget(MAX_WORK);
+    const bounded = computeShifts({ rotations: list, overrides: [], ...YEAR, budget });
+    expect(bounded).toEqual(computeShifts({ rotations: list, overrides: [], ...YEAR }));
+    // Every half hour of the year but those DST skips or repeats.
+    expect(bounded.length).toBeGreaterThan(366 * 24 - 3);
+    expect(MAX_WORK - budget.left).toBeGreaterThan(2 * 366 * 24);
+  });
+
+  it('skips a rotation whose time zone the runtime does not know, and computes the rest', async () => {
+    const skipped: string[] = [];
+    const shifts = await planShifts({
+      rotations: [rotation({ id: 'bad', type: 'daily', time_zone: 'Mars/Olympus_Mons', starts_at: YEAR.from }), rotation({ id: 'good', schedule_id: 's2', type: 'daily', time_zone: 'Etc/UTC', starts_at: YEAR.from })],
+      from: YEAR.from, to: YEAR.from + 86_400_000, overrides: async () => [], skipped: (r) => skipped.push(r.id),
+    });
+    expect(skipped).toEqual(['bad']);
+    expect(new Set(shifts.map((s) => s.rotation_id))).toEqual(new Set(['good']));
+  });
+});
