@@ -98,8 +98,14 @@ describe('shift.started scheduler', () => {
       [new Date(hour).toISOString(), now - hour > 60_000],
     ]);
     expect(await restarted.tick()).toBe(0);
+    const checked = async () => (await knex('shift_scheduler_state').first('checked_until')).checked_until.getTime();
+    expect(await checked()).toBe(now);
+    // Nothing announced and the watermark recent: no write.
     expect(await replica({ now: () => now + 1000 }).tick()).toBe(0);
-    expect((await knex('shift_scheduler_state').first('checked_until')).checked_until.getTime()).toBe(now + 1000);
+    expect(await checked()).toBe(now);
+    // More than a minute behind: written even though nothing was announced.
+    expect(await replica({ now: () => now + 61_000 }).tick()).toBe(0);
+    expect(await checked()).toBe(now + 61_000);
   });
 
   it('a schedule whose rotation cannot be computed holds up no other schedule', async () => {
@@ -109,6 +115,19 @@ describe('shift.started scheduler', () => {
     await knex('schedule_rotations').where({ schedule_id: broken }).update({ time_zone: 'Mars/Olympus_Mons' });
     await hourlyRotation(new Date(now - 1000));
     expect(await replica({ now: () => now }).tick()).toBe(1);
+  });
+
+  it('pages through more schedules than one batch, and reads no rotation that ended before its look', async () => {
+    const now = Date.now();
+    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000) });
+    for (let i = 0; i < 120; i += 1) await hourlyRotation(new Date(now - 1000 - i));
+    const ended = await hourlyRotation(new Date(now - 1000));
+    await knex('schedule_rotations').where({ schedule_id: ended }).update({ start_time: new Date(now - 3 * HOUR - 1000), end_time: new Date(now - 2 * HOUR) });
+    const shifts = createShiftInputsRepository(knex, createUsersRepository());
+    const live = await shifts.rotations({ live: { from: now - 90_000, to: now + 1 } });
+    expect(live).toHaveLength(120);
+    expect(live.map((r) => r.schedule_id)).not.toContain(ended);
+    expect(await replica({ now: () => now }).tick()).toBe(120);
   });
 
   it('on its very first run announces nothing from before it ran', async () => {

@@ -21,24 +21,42 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Scope = { teamId?: number; scheduleIds?: readonly string[] };
 
+// `= ANY(array)`: one bind however many ids (an IN list breaks past 65,535 binds).
 function scoped<T extends Knex.QueryBuilder>(q: T, scope: Scope, alias: string): T {
   if (scope.teamId !== undefined) q.where(`${alias}.team_id`, scope.teamId);
-  if (scope.scheduleIds) q.whereIn(`${alias}.schedule_id`, [...scope.scheduleIds]);
+  if (scope.scheduleIds) q.whereRaw(`${alias}.schedule_id = ANY(?::uuid[])`, [[...scope.scheduleIds]]);
   return q;
+}
+
+/** Rows by one of their columns, in one pass (order kept). */
+function byKey<T, K extends keyof T>(rows: readonly T[], key: K): Map<T[K], T[]> {
+  const out = new Map<T[K], T[]>();
+  for (const row of rows) {
+    const list = out.get(row[key]);
+    if (list) list.push(row);
+    else out.set(row[key], [row]);
+  }
+  return out;
 }
 
 /** Reads schedules' rotations, members, active days and overrides (sched-a's tables) as the shift engine's input. */
 export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger?: Logger): ShiftsDeps {
   return {
     async rotations(scope) {
-      const rows: RotationRow[] = await scoped(knex('schedule_rotations as r').select('r.*'), scope, 'r');
+      const q = scoped(knex('schedule_rotations as r').select('r.*'), scope, 'r');
+      // The scheduler's look: only rotations that have started and not ended before it.
+      if (scope.live) {
+        q.where((w) => w.whereNull('r.end_time').orWhere('r.end_time', '>', new Date(scope.live!.from)))
+          .whereRaw('coalesce(r.start_time, r.created_at) < ?', [new Date(scope.live.to)]);
+      }
+      const rows: RotationRow[] = await q;
       if (!rows.length) return [];
       const ids = rows.map((r) => r.id);
-      const members: { schedule_rotation_id: string; user_id: number }[] = await knex('schedule_rotation_users')
-        .whereIn('schedule_rotation_id', ids).orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
-        .select('schedule_rotation_id', 'user_id');
-      const days: { schedule_rotation_id: string; day_name: string; active_time_attributes: TimeWindow[] }[] = await knex('schedule_rotation_active_days')
-        .whereIn('schedule_rotation_id', ids).select('schedule_rotation_id', 'day_name', 'active_time_attributes');
+      const members = byKey<{ schedule_rotation_id: string; user_id: number }, 'schedule_rotation_id'>(await knex('schedule_rotation_users')
+        .whereRaw('schedule_rotation_id = ANY(?::uuid[])', [ids]).orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
+        .select('schedule_rotation_id', 'user_id'), 'schedule_rotation_id');
+      const days = byKey<{ schedule_rotation_id: string; day_name: string; active_time_attributes: TimeWindow[] }, 'schedule_rotation_id'>(await knex('schedule_rotation_active_days')
+        .whereRaw('schedule_rotation_id = ANY(?::uuid[])', [ids]).select('schedule_rotation_id', 'day_name', 'active_time_attributes'), 'schedule_rotation_id');
       return rows.filter((r) => TYPES[r.schedule_rotationable_type]).map((r): RotationSpec => ({
         id: r.id,
         schedule_id: r.schedule_id,
@@ -51,8 +69,8 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
         time_zone: r.time_zone,
         starts_at: (r.start_time ?? r.created_at).getTime(),
         ends_at: r.end_time ? r.end_time.getTime() : null,
-        members: members.filter((m) => m.schedule_rotation_id === r.id).map((m) => m.user_id),
-        active: activeWeekOf({ ...r, active_day_rows: days.filter((d) => d.schedule_rotation_id === r.id) }),
+        members: (members.get(r.id) ?? []).map((m) => m.user_id),
+        active: activeWeekOf({ ...r, active_day_rows: days.get(r.id) ?? [] }),
       }));
     },
     async overrides(scope, from, to) {
@@ -68,7 +86,10 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
       if (recordIds) q.whereIn('id', recordIds.filter((id) => UUID.test(id)));
       return (await q.select('id')).map((r: { id: string }) => r.id);
     },
-    allSchedules: () => knex('schedules').orderBy('id').select('id', 'team_id'),
+    schedulesAfter: (afterId, limit) => {
+      const q = knex('schedules').orderBy('id').limit(limit).select('id', 'team_id');
+      return afterId === null ? q : q.where('id', '>', afterId);
+    },
     skipped: (r) => logger?.warn('shifts: a rotation whose time zone this runtime does not know is left out', { rotation_id: r.id, time_zone: r.time_zone }),
     // Reads outside a transaction: the users repository takes any query builder.
     users: (teamId, userIds) => users.summaries(knex as unknown as Transaction, teamId, userIds),

@@ -3,6 +3,7 @@ import { writeEvents } from '@firewatch/events';
 import { type ShiftStart, shiftStartedData } from '../domain/shift-started.js';
 
 const STATE = 'shift.started';
+const ANNOUNCE_CHUNK = 500;
 
 /** The scheduler's memory: announced starts (one row per key) and how far it has looked. */
 export function createShiftStartsRepository(knex: Knex) {
@@ -23,16 +24,17 @@ export function createShiftStartsRepository(knex: Knex) {
     },
 
     /**
-     * Announces the starts no one announced yet, in one transaction: a row per key (another
-     * replica inserting the same key first wins; ours is skipped) and an outbox event for each
-     * row this call inserted. Then moves the watermark forward (never back). Returns the
-     * starts this call announced.
+     * Announces the starts no one announced yet, ANNOUNCE_CHUNK to a transaction: a row per
+     * key (another replica inserting the same key first wins; ours is skipped) and an outbox
+     * event for each row this call inserted. A long catch-up holds no transaction (and no
+     * outbox lock) for long; a chunk that commits stays announced if a later one fails.
+     * Returns the starts this call announced.
      */
-    async announce(starts: readonly ShiftStart[], checkedUntil: number): Promise<ShiftStart[]> {
-      return knex.transaction(async (trx) => {
-        const mine: ShiftStart[] = [];
-        for (let i = 0; i < starts.length; i += 500) {
-          const chunk = starts.slice(i, i + 500);
+    async announce(starts: readonly ShiftStart[]): Promise<ShiftStart[]> {
+      const mine: ShiftStart[] = [];
+      for (let i = 0; i < starts.length; i += ANNOUNCE_CHUNK) {
+        const chunk = starts.slice(i, i + ANNOUNCE_CHUNK);
+        await knex.transaction(async (trx) => {
           const inserted: { shift_key: string }[] = await trx('shift_starts')
             .insert(chunk.map((s) => ({
               shift_key: s.key, team_id: s.team_id, schedule_id: s.shift.schedule_id, shift_id: s.shift.id, user_id: s.shift.user_id,
@@ -40,16 +42,21 @@ export function createShiftStartsRepository(knex: Knex) {
             })))
             .onConflict('shift_key').ignore().returning('shift_key');
           const keys = new Set(inserted.map((r) => r.shift_key));
-          mine.push(...chunk.filter((s) => keys.has(s.key)));
-        }
-        await writeEvents(trx, mine.map((s) => ({ type: 'shift.started', team_id: s.team_id, data: shiftStartedData(s), occurred_at: new Date(s.shift.starts_at) })));
-        await trx.raw(
-          `INSERT INTO shift_scheduler_state (name, checked_until) VALUES (?, ?)
-           ON CONFLICT (name) DO UPDATE SET checked_until = GREATEST(shift_scheduler_state.checked_until, EXCLUDED.checked_until)`,
-          [STATE, new Date(checkedUntil)],
-        );
-        return mine;
-      });
+          const fresh = chunk.filter((s) => keys.has(s.key));
+          await writeEvents(trx, fresh.map((s) => ({ type: 'shift.started', team_id: s.team_id, data: shiftStartedData(s), occurred_at: new Date(s.shift.starts_at) })));
+          mine.push(...fresh);
+        });
+      }
+      return mine;
+    },
+
+    /** Moves the watermark forward (never back). */
+    async advance(checkedUntil: number): Promise<void> {
+      await knex.raw(
+        `INSERT INTO shift_scheduler_state (name, checked_until) VALUES (?, ?)
+         ON CONFLICT (name) DO UPDATE SET checked_until = GREATEST(shift_scheduler_state.checked_until, EXCLUDED.checked_until)`,
+        [STATE, new Date(checkedUntil)],
+      );
     },
 
     /** Forgets starts older than any window the scheduler still looks at. */

@@ -1,11 +1,14 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '@firewatch/logger';
 import type { ShiftsDeps } from '../domain/shift-deps.js';
-import { startsBetween } from '../domain/shift-started.js';
-import { computeShifts, shiftWindow, type OverrideSpec, type RotationSpec, type Shift } from '../domain/shifts/index.js';
+import { type ShiftStart, startsBetween } from '../domain/shift-started.js';
+import { planShifts } from '../domain/shifts/index.js';
 import type { ShiftStartsRepository } from '../data/shift-starts.repository.js';
 
-/** Overrides are at most 31 days long: one cutting a shift in the window starts within this of it. */
-const OVERRIDE_REACH = 32 * 86_400_000;
+/** Schedules read and computed per batch (at most 20 rotations each), the event loop free between batches. */
+const SCHEDULE_BATCH = 50;
+/** A schedule's look costs about two turns and two days of windows per rotation; this is far above that. */
+const WORK_PER_SCHEDULE = 20_000;
 
 export interface ShiftStartedJobOptions {
   shifts: ShiftsDeps;
@@ -27,6 +30,8 @@ export interface ShiftStartedJobOptions {
  * what it announced and how far it looked are in the database (shift_starts,
  * shift_scheduler_state), so a restart catches up from where any replica stopped, and
  * replicas racing on one start leave one row and one event (the row's primary key).
+ * A tick pages through the schedules SCHEDULE_BATCH at a time, reading only rotations
+ * that can start a shift in its window, and yields to the event loop between batches.
  */
 export function createShiftStartedJob(options: ShiftStartedJobOptions) {
   const clock = options.now ?? Date.now;
@@ -34,18 +39,16 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
 
-  /** Each schedule on its own, so one whose rotation cannot be computed holds up no other team's starts. */
-  function shiftsBySchedule(rotations: RotationSpec[], overrides: OverrideSpec[], from: number, to: number): Shift[] {
-    const ids = new Set([...rotations.map((r) => r.schedule_id), ...overrides.map((o) => o.schedule_id)]);
-    const out: Shift[] = [];
-    for (const id of ids) {
-      try {
-        out.push(...computeShifts({ rotations: rotations.filter((r) => r.schedule_id === id), overrides: overrides.filter((o) => o.schedule_id === id), from, to }));
-      } catch (err) {
-        options.logger.error('shift.started: the shifts of a schedule could not be computed', { schedule_id: id, err });
-      }
-    }
-    return out;
+  /** The starts in (after, now] of one batch of schedules; a schedule that cannot be computed is logged and holds up no other. */
+  async function batchStarts(schedules: { id: string; team_id: number }[], after: number, now: number): Promise<ShiftStart[]> {
+    const scope = { scheduleIds: schedules.map((s) => s.id) };
+    const shifts = await planShifts({
+      rotations: await options.shifts.rotations({ ...scope, live: { from: after, to: now + 1 } }), from: after, to: now + 1, maxWork: WORK_PER_SCHEDULE,
+      overrides: (lo, hi) => options.shifts.overrides(scope, lo, hi),
+      skipped: options.shifts.skipped,
+      failed: (id, err) => options.logger.error('shift.started: the shifts of a schedule could not be computed', { schedule_id: id, err }),
+    });
+    return startsBetween(shifts, new Map(schedules.map((s) => [s.id, s.team_id])), after, now, options.lateAfterMs);
   }
 
   async function tick(): Promise<number> {
@@ -53,25 +56,31 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
     const watermark = await options.store.checkedUntil();
     // First run ever: nothing was missed, look back only as far as replicas may disagree.
     const after = Math.max(now - options.catchUpMs, (watermark ?? now) - options.overlapMs);
-    const schedules = await options.shifts.allSchedules();
-    const teamOf = new Map(schedules.map((s) => [s.id, s.team_id]));
-    const rotations = await options.shifts.rotations({});
-    let window = { from: after, to: now + 1 };
-    for (const r of rotations) {
-      try {
-        const w = shiftWindow([r], after, now + 1);
-        window = { from: Math.min(window.from, w.from), to: Math.max(window.to, w.to) };
-      } catch { /* reported per schedule below */ }
+    let announced = 0;
+    let late = 0;
+    for (let cursor: string | null = null; ;) {
+      const schedules = await options.shifts.schedulesAfter(cursor, SCHEDULE_BATCH);
+      if (!schedules.length) break;
+      cursor = schedules[schedules.length - 1]!.id;
+      const starts = await batchStarts(schedules, after, now);
+      if (starts.length) {
+        const known = await options.store.announced(starts.map((s) => s.key));
+        const mine = await options.store.announce(starts.filter((s) => !known.has(s.key)));
+        announced += mine.length;
+        late += mine.filter((s) => s.late).length;
+      }
+      if (schedules.length < SCHEDULE_BATCH) break;
+      await yieldToEventLoop();
     }
-    const overrides = await options.shifts.overrides({}, window.from - OVERRIDE_REACH, window.to + OVERRIDE_REACH);
-    const starts = startsBetween(shiftsBySchedule(rotations, overrides, after, now + 1), teamOf, after, now, options.lateAfterMs);
-    const known = await options.store.announced(starts.map((s) => s.key));
-    const announced = await options.store.announce(starts.filter((s) => !known.has(s.key)), now);
-    if (announced.length) {
-      options.logger.info('shift.started announced', { count: announced.length, late: announced.filter((s) => s.late).length });
+    if (announced) options.logger.info('shift.started announced', { count: announced, late });
+    // The watermark only bounds the next look back (catch-up after downtime), and starts
+    // already announced are skipped by key: write it when something was announced, or when
+    // it is more than a minute behind, not on every tick of every replica.
+    if (announced || watermark === null || now - watermark > 60_000) {
+      await options.store.advance(now);
+      await options.store.prune(now - options.catchUpMs - options.overlapMs - 86_400_000);
     }
-    await options.store.prune(now - options.catchUpMs - options.overlapMs - 86_400_000);
-    return announced.length;
+    return announced;
   }
 
   function loop(delay: number) {

@@ -85,7 +85,7 @@ function scheduleShifts(rotations: readonly RotationSpec[], overrides: readonly 
   return out.filter((s) => s.ends_at > from && s.starts_at < to);
 }
 
-const compareShifts = (a: Shift, b: Shift) =>
+export const compareShifts = (a: Shift, b: Shift) =>
   a.starts_at - b.starts_at || (a.schedule_id < b.schedule_id ? -1 : a.schedule_id > b.schedule_id ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
