@@ -6,6 +6,7 @@ import * as alertRetriggerRules from './20261123-0020-alert-retrigger-rules.js';
 import * as schedules from './20261123-0040-schedules.js';
 import * as users from './20261123-0060-users.js';
 import * as shiftStarts from './20261123-0070-shift-starts.js';
+import * as rotationVacancies from './20261123-0090-schedule-rotation-vacancies.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -19,4 +20,5 @@ export const migrations: Migrations = {
   '20261123-0040-schedules': schedules,
   '20261123-0060-users': users,
   '20261123-0070-shift-starts': shiftStarts,
+  '20261123-0090-schedule-rotation-vacancies': rotationVacancies,
 };

@@ -52,9 +52,12 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
       const rows: RotationRow[] = await q;
       if (!rows.length) return [];
       const ids = rows.map((r) => r.id);
-      const members = byKey<{ schedule_rotation_id: string; user_id: number }, 'schedule_rotation_id'>(await knex('schedule_rotation_users')
-        .whereRaw('schedule_rotation_id = ANY(?::uuid[])', [ids]).orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
-        .select('schedule_rotation_id', 'user_id'), 'schedule_rotation_id');
+      // Members and the slots of members whose user was deleted (they keep their place), in turn order.
+      const members = byKey<{ schedule_rotation_id: string; user_id: number }, 'schedule_rotation_id'>((await knex.raw(
+        `SELECT schedule_rotation_id, user_id, position, created_at, id FROM schedule_rotation_users WHERE schedule_rotation_id = ANY(?::uuid[])
+         UNION ALL
+         SELECT schedule_rotation_id, user_id, position, member_created_at, id FROM schedule_rotation_vacancies WHERE schedule_rotation_id = ANY(?::uuid[])
+         ORDER BY position, created_at, id`, [ids, ids])).rows, 'schedule_rotation_id');
       const days = byKey<{ schedule_rotation_id: string; day_name: string; active_time_attributes: TimeWindow[] }, 'schedule_rotation_id'>(await knex('schedule_rotation_active_days')
         .whereRaw('schedule_rotation_id = ANY(?::uuid[])', [ids]).select('schedule_rotation_id', 'day_name', 'active_time_attributes'), 'schedule_rotation_id');
       return rows.filter((r) => TYPES[r.schedule_rotationable_type]).map((r): RotationSpec => ({

@@ -54,7 +54,14 @@ export function createUserSyncStore(knex: Knex): UserSyncStore {
       return rows.length > 0;
     },
     async removeMemberships(tx: Transaction, teamId: number, userId: number): Promise<Row[]> {
-      return tx('schedule_rotation_users').where({ team_id: teamId, user_id: userId }).delete().returning('*');
+      const removed: Row[] = await tx('schedule_rotation_users').where({ team_id: teamId, user_id: userId }).delete().returning('*');
+      // Each keeps its turn slot (migration 0090), so the others' turns do not move.
+      if (removed.length) {
+        await tx('schedule_rotation_vacancies').insert(removed.map((m) => ({
+          id: m.id, team_id: m.team_id, schedule_rotation_id: m.schedule_rotation_id, user_id: m.user_id, position: m.position, member_created_at: m.created_at,
+        }))).onConflict('id').ignore();
+      }
+      return removed;
     },
     async writeEvents(tx, events) {
       await writeEvents(tx, events);

@@ -36,7 +36,7 @@ function activeTimeline(rotation: RotationSpec, budget: WorkBudget | undefined) 
 /** A rotation's shift before layering: whose turn, from when to when. */
 export interface RotationShift {
   rotation: RotationSpec;
-  user_id: number | null;
+  user_id: number;
   starts_at: number;
   ends_at: number;
 }
@@ -62,7 +62,7 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number,
     const e = Math.min(next, end);
     if (s >= to || s >= end) break;
     charge(budget);
-    const user = members[k % members.length] ?? null;
+    const user = members[k % members.length]!;
     const pieces: readonly Interval[] = active ? active.within(s, e) : [[s, e]];
     for (const [ps, pe] of pieces) {
       if (pe > from && ps < to) {

@@ -31,8 +31,8 @@ export interface RotationSpec {
   /** Members take turns from here: the rotation's start_time (or, without one, its creation). */
   starts_at: number;
   ends_at: number | null;
-  /** Ordered user ids; null for a member that no longer exists (its turns stay, unassigned). */
-  members: readonly (number | null)[];
+  /** Ordered user ids; a member whose user was deleted keeps its place (its turns stay its, shown deleted). */
+  members: readonly number[];
   /** null: active all the time. */
   active: ActiveWeek | null;
 }
@@ -42,7 +42,7 @@ export interface OverrideSpec {
   schedule_id: string;
   starts_at: number;
   ends_at: number;
-  user_id: number | null;
+  user_id: number;
   /** Of two overlapping overrides the later-created wins (the greater id on a tie). */
   created_at?: number;
 }
