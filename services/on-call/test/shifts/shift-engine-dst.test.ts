@@ -50,13 +50,15 @@ const CASES: Case[] = [
   ['monthly last day, New York autumn', { type: 'monthly', handoff_day: 'last_day_of_month', handoff_time: '12:00' }, 'America/New_York', '2026-01-31T12:00', '2026-11-01T12:00', { start: '2026-10-31T16:00:00Z', hours: 721 }],
   ['monthly first day, Sydney autumn', { type: 'monthly', handoff_day: 'first_day_of_month' }, 'Australia/Sydney', '2026-01-01T09:00', '2026-04-05T12:00', { start: '2026-03-31T22:00:00Z', hours: 721 }],
   ['monthly first day, Sydney spring', { type: 'monthly', handoff_day: 'first_day_of_month' }, 'Australia/Sydney', '2026-01-01T09:00', '2026-10-04T12:00', { start: '2026-09-30T23:00:00Z', hours: 743 }],
-  // Hourly custom rotations count elapsed hours: 6 hours stay 6 hours, the wall-clock handoffs move by the change.
-  ['custom 6 hours, Berlin spring', { type: 'custom', shift_length: 6, shift_length_unit: 'hours', handoff_time: '00:00' }, 'Europe/Berlin', '2026-03-29T00:00', '2026-03-29T05:00', { start: '2026-03-28T23:00:00Z', hours: 6 }],
-  ['custom 6 hours, Berlin autumn', { type: 'custom', shift_length: 6, shift_length_unit: 'hours', handoff_time: '00:00' }, 'Europe/Berlin', '2026-10-25T00:00', '2026-10-25T02:30', { start: '2026-10-24T22:00:00Z', hours: 6 }],
-  ['custom 4 hours, New York spring', { type: 'custom', shift_length: 4, shift_length_unit: 'hours', handoff_time: '00:00' }, 'America/New_York', '2026-03-08T00:00', '2026-03-08T04:30', { start: '2026-03-08T05:00:00Z', hours: 4 }],
-  ['custom 4 hours, New York autumn', { type: 'custom', shift_length: 4, shift_length_unit: 'hours', handoff_time: '00:00' }, 'America/New_York', '2026-11-01T00:00', '2026-11-01T04:30', { start: '2026-11-01T08:00:00Z', hours: 4 }],
-  ['custom 12 hours, Sydney autumn', { type: 'custom', shift_length: 12, shift_length_unit: 'hours', handoff_time: '08:00' }, 'Australia/Sydney', '2026-04-04T08:00', '2026-04-05T01:00', { start: '2026-04-04T09:00:00Z', hours: 12 }],
-  ['custom 12 hours, Sydney spring', { type: 'custom', shift_length: 12, shift_length_unit: 'hours', handoff_time: '08:00' }, 'Australia/Sydney', '2026-10-03T08:00', '2026-10-04T06:00', { start: '2026-10-03T10:00:00Z', hours: 12 }],
+  // Hourly custom rotations whose length divides 24 hand off on the wall clock (handoff_time + n·length each day): the shift across the change is an hour shorter or longer.
+  ['custom 6 hours, Berlin spring', { type: 'custom', shift_length: 6, shift_length_unit: 'hours', handoff_time: '00:00' }, 'Europe/Berlin', '2026-03-29T00:00', '2026-03-29T05:00', { start: '2026-03-28T23:00:00Z', hours: 5 }],
+  ['custom 6 hours, Berlin autumn', { type: 'custom', shift_length: 6, shift_length_unit: 'hours', handoff_time: '00:00' }, 'Europe/Berlin', '2026-10-25T00:00', '2026-10-25T04:00', { start: '2026-10-24T22:00:00Z', hours: 7 }],
+  ['custom 4 hours, New York spring', { type: 'custom', shift_length: 4, shift_length_unit: 'hours', handoff_time: '00:00' }, 'America/New_York', '2026-03-08T00:00', '2026-03-08T03:30', { start: '2026-03-08T05:00:00Z', hours: 3 }],
+  ['custom 4 hours, New York autumn', { type: 'custom', shift_length: 4, shift_length_unit: 'hours', handoff_time: '00:00' }, 'America/New_York', '2026-11-01T00:00', '2026-11-01T03:30', { start: '2026-11-01T04:00:00Z', hours: 5 }],
+  ['custom 12 hours, Sydney autumn', { type: 'custom', shift_length: 12, shift_length_unit: 'hours', handoff_time: '08:00' }, 'Australia/Sydney', '2026-04-04T08:00', '2026-04-05T01:00', { start: '2026-04-04T09:00:00Z', hours: 13 }],
+  ['custom 12 hours, Sydney spring', { type: 'custom', shift_length: 12, shift_length_unit: 'hours', handoff_time: '08:00' }, 'Australia/Sydney', '2026-10-03T08:00', '2026-10-04T06:00', { start: '2026-10-03T10:00:00Z', hours: 11 }],
+  // A length that does not divide 24 has no daily grid: elapsed hours, 5 stay 5.
+  ['custom 5 hours, Berlin spring (elapsed)', { type: 'custom', shift_length: 5, shift_length_unit: 'hours', handoff_time: '00:00' }, 'Europe/Berlin', '2026-03-29T00:00', '2026-03-29T05:00', { start: '2026-03-28T23:00:00Z', hours: 5 }],
   ['custom 2 days, Sydney spring', { type: 'custom', shift_length: 2, shift_length_unit: 'days', handoff_time: '09:00' }, 'Australia/Sydney', '2026-10-03T09:00', '2026-10-04T12:00', { start: '2026-10-02T23:00:00Z', hours: 47 }],
 ];
 
@@ -71,6 +73,20 @@ describe('fixed cases across both daylight-saving changes of Europe/Berlin, Amer
     const r = rotation({ type: 'daily', time_zone: 'Europe/Berlin', starts_at: at('2026-03-27T09:00', 'Europe/Berlin') });
     const starts = shiftsOf(r, r.starts_at, at('2026-03-31T09:00', 'Europe/Berlin')).map((s) => iso(s.starts_at));
     expect(starts).toEqual(['2026-03-27T08:00:00Z', '2026-03-28T08:00:00Z', '2026-03-29T07:00:00Z', '2026-03-30T07:00:00Z']);
+  });
+
+  it('keeps hourly handoffs on handoff_time + n·length local after the change (6 hours from 03:00, Berlin, March)', () => {
+    const r = rotation({ type: 'custom', shift_length: 6, shift_length_unit: 'hours', handoff_time: '03:00', time_zone: 'Europe/Berlin', starts_at: at('2026-03-28T03:00', 'Europe/Berlin') });
+    const local = shiftsOf(r, r.starts_at, at('2026-03-31T03:00', 'Europe/Berlin')).map((s) => new Date(s.starts_at).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' }));
+    expect(local).toEqual(Array.from({ length: 12 }, (_, i) => ['03:00', '09:00', '15:00', '21:00'][i % 4]));
+  });
+
+  it('gives the 1-hour turn that spring-forward empties (02:00 local) no shift: its member waits for the next round, the others keep their order (Berlin, 29 March)', () => {
+    const r = rotation({ type: 'custom', shift_length: 1, shift_length_unit: 'hours', handoff_time: '00:00', time_zone: 'Europe/Berlin', starts_at: at('2026-03-29T00:00', 'Europe/Berlin'), members: [1, 2, 3] });
+    const shifts = shiftsOf(r, r.starts_at, at('2026-03-29T05:00', 'Europe/Berlin'));
+    expect(shifts.map((s) => [iso(s.starts_at), hours(s), s.user_id])).toEqual([
+      ['2026-03-28T23:00:00Z', 1, 1], ['2026-03-29T00:00:00Z', 1, 2], ['2026-03-29T01:00:00Z', 1, 1], ['2026-03-29T02:00:00Z', 1, 2],
+    ]);
   });
 
   it('hands off at the first valid time when the handoff falls in the spring-forward gap (02:30, New York, 8 March)', () => {

@@ -50,7 +50,28 @@ function monthly(start: number, zone: IANAZone, clock: ClockTime, last: boolean)
   return cadence(at, 30.436875 * DAY);
 }
 
-/** Handoffs every N hours of elapsed time (a 4-hour shift lasts 4 hours across a DST change). */
+/**
+ * Handoffs every N hours where N divides 24: on the wall clock, at handoff_time + i·N each
+ * civil day (a 6-hour rota hands off at 00, 06, 12 and 18 local every day, so the shift
+ * across a change lasts 5 or 7 hours). A handoff skipped by spring-forward moves on by the
+ * gap; when that makes it meet the next one (1-hour shifts), the turn between is empty.
+ */
+function wallClockHours(start: number, zone: IANAZone, clock: ClockTime, hours: number): Cadence {
+  const base = localOf(start, zone).date;
+  const perDay = 24 / hours;
+  const handoff = (k: number) => {
+    const day = Math.floor(k / perDay);
+    const minutes = clock.hour * 60 + clock.minute + (k - day * perDay) * hours * 60;
+    const date = addDays(base, day + Math.floor(minutes / 1440));
+    return instantOf(date, { hour: Math.floor((minutes % 1440) / 60), minute: minutes % 60, second: clock.second }, zone);
+  };
+  let first = 0;
+  while (handoff(first) > start) first -= 1;
+  while (handoff(first + 1) <= start) first += 1;
+  return cadence((k) => handoff(first + k), hours * HOUR);
+}
+
+/** Handoffs every N hours of elapsed time, N not dividing 24 (a 5-hour shift lasts 5 hours across a DST change; no wall-clock grid exists). */
 function everyHours(start: number, zone: IANAZone, clock: ClockTime, hours: number): Cadence {
   const period = hours * HOUR;
   const origin = instantOf(localOf(start, zone).date, clock, zone);
@@ -75,7 +96,7 @@ export function cadenceOf(rotation: RotationSpec): Cadence {
       return monthly(start, zone, clock, rotation.handoff_day === 'last_day_of_month');
     case 'custom': {
       const length = Math.max(1, rotation.shift_length ?? 1);
-      if (rotation.shift_length_unit === 'hours') return everyHours(start, zone, clock, length);
+      if (rotation.shift_length_unit === 'hours') return 24 % length === 0 ? wallClockHours(start, zone, clock, length) : everyHours(start, zone, clock, length);
       return everyDays(start, zone, clock, rotation.shift_length_unit === 'weeks' ? 7 * length : length, any);
     }
   }

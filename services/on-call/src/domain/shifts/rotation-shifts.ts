@@ -62,6 +62,12 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number,
     const e = Math.min(next, end);
     if (s >= to || s >= end) break;
     charge(budget);
+    // An empty turn (two hourly handoffs made one by spring-forward) is its member's, with no shift.
+    if (e <= s) {
+      k += 1;
+      turnStart = next;
+      continue;
+    }
     const user = members[k % members.length]!;
     const pieces: readonly Interval[] = active ? active.within(s, e) : [[s, e]];
     for (const [ps, pe] of pieces) {
