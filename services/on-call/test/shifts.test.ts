@@ -151,6 +151,12 @@ describe('GET /v1/shifts', () => {
     ['a time without zone', 'from=2026-10-01T00:00:00&to=2026-10-02T00:00:00Z', 'from', /ISO 8601/],
     ['a date only', 'from=2026-10-01&to=2026-10-02T00:00:00Z', 'from', /ISO 8601/],
     ['an impossible date', 'from=2026-02-30T00:00:00Z&to=2026-10-02T00:00:00Z', 'from', /ISO 8601/],
+    ['hour 24', 'from=2026-10-01T24:00:00Z&to=2026-10-03T00:00:00Z', 'from', /hour 00-23/],
+    ['an offset of +99:99', 'from=2026-10-01T00:00:00%2B99:99&to=2026-10-03T00:00:00Z', 'from', /±18:00/],
+    ['an offset of -2400', 'from=2026-10-01T00:00:00Z&to=2026-10-03T00:00:00-2400', 'to', /±18:00/],
+    ['an offset past 18:00', 'from=2026-10-01T00:00:00%2B18:30&to=2026-10-03T00:00:00Z', 'from', /±18:00/],
+    ['the year 9999', 'from=9999-12-01T00:00:00Z&to=9999-12-02T00:00:00Z', 'from', /1970-2199/],
+    ['a year before 1970', 'from=1969-12-31T00:00:00Z&to=1970-01-02T00:00:00Z', 'from', /1970-2199/],
     ['a schedule id that is no UUID', 'from=2026-10-01T00:00:00Z&to=2026-10-02T00:00:00Z&schedule_ids[]=abc', 'schedule_ids[]', /UUID/],
     ['a user id that is no integer', 'from=2026-10-01T00:00:00Z&to=2026-10-02T00:00:00Z&user_ids[]=x', 'user_ids[]', /integer/],
     ['an unknown parameter', 'from=2026-10-01T00:00:00Z&to=2026-10-02T00:00:00Z&until=x', 'until', /Unknown/],
@@ -182,9 +188,20 @@ describe('GET /v1/shifts', () => {
     expect((await h.call('DELETE', `/v1/schedules/${scheduleId}`)).status).toBe(200);
   });
 
+  it('leaves out a stored rotation whose time zone the runtime no longer knows, and answers the rest (not a 500)', async () => {
+    const { scheduleId, rotationId } = await scheduleWith(berlinWeekly, [11]);
+    const other = await scheduleWith(berlinWeekly, [12]);
+    await (h.db.knex as Knex)('schedule_rotations').where({ id: rotationId }).update({ time_zone: 'Mars/Olympus_Mons' });
+    const res = await h.call('GET', `/v1/shifts?${OCTOBER}&schedule_ids[]=${scheduleId}&schedule_ids[]=${other.scheduleId}`);
+    expect(res.status).toBe(200);
+    expect(new Set(res.body.data.map((s: { attributes: { rotation_id: string } }) => s.attributes.rotation_id))).toEqual(new Set([other.rotationId]));
+    for (const id of [scheduleId, other.scheduleId]) expect((await h.call('DELETE', `/v1/schedules/${id}`)).status).toBe(200);
+  });
+
   it('accepts exactly 366 days and a numeric offset', async () => {
     expect((await h.call('GET', '/v1/shifts?from=2026-01-01T00:00:00Z&to=2027-01-02T00:00:00Z&page[size]=1')).status).toBe(200);
     expect((await h.call('GET', '/v1/shifts?from=2026-01-01T00:00:00-0500&to=2026-01-01T18:30:01%2B05:30')).status).toBe(200);
+    expect((await h.call('GET', '/v1/shifts?from=2199-12-30T00:00:00%2B18:00&to=2199-12-31T23:59:59-18:00')).status).toBe(200);
     // The same instants the other way round: to is before from.
     expect((await h.call('GET', '/v1/shifts?from=2026-01-01T00:00:00-0500&to=2026-01-01T10:29:59%2B05:30')).status).toBe(400);
   });

@@ -4,7 +4,9 @@ import { DateTime } from 'luxon';
 /** The longest range one request may ask for. */
 export const MAX_RANGE_DAYS = 366;
 
-const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+// Years 1970-2199 (no six-digit years in the answer's date-times), hours 00-23 (no 24:00),
+// offsets within ±18:00 (ISO 8601's and Luxon's range; +99:99 names no place).
+const OFFSET_TIME = /^(19[7-9]\d|2[01]\d\d)-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-](0\d|1[0-7]):?[0-5]\d|[+-]18:?00)$/;
 
 /** The instant a validated `from`/`to` names (Luxon reads the offset forms Date.parse may not, such as -0500). */
 export const instantOfParam = (value: string) => DateTime.fromISO(value, { setZone: true }).toMillis();
@@ -12,7 +14,7 @@ export const instantOfParam = (value: string) => DateTime.fromISO(value, { setZo
 const bound = (name: string, what: string) => z.string({
   error: (issue) => (issue.input === undefined ? `is required: the ${what} of the range, ISO 8601 with Z or an offset (e.g. 2026-10-01T00:00:00Z).` : 'must be a string.'),
 }).refine((v) => OFFSET_TIME.test(v) && DateTime.fromISO(v, { setZone: true }).isValid, {
-  message: `must be an ISO 8601 date-time with Z or a numeric offset (e.g. 2026-10-01T00:00:00+02:00); the ${name} as sent is not.`,
+  message: `must be an ISO 8601 date-time in the years 1970-2199, hour 00-23, with Z or a numeric offset within ±18:00 (e.g. 2026-10-01T00:00:00+02:00); the ${name} as sent is not.`,
 });
 
 /** A repeated `name[]=...` (one value arrives as a string). */
