@@ -7,6 +7,7 @@ import * as schedules from './20261123-0040-schedules.js';
 import * as users from './20261123-0060-users.js';
 import * as shiftStarts from './20261123-0070-shift-starts.js';
 import * as rotationVacancies from './20261123-0090-schedule-rotation-vacancies.js';
+import * as schedulerStartedAt from './20261123-0091-shift-scheduler-started-at.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -21,4 +22,5 @@ export const migrations: Migrations = {
   '20261123-0060-users': users,
   '20261123-0070-shift-starts': shiftStarts,
   '20261123-0090-schedule-rotation-vacancies': rotationVacancies,
+  '20261123-0091-shift-scheduler-started-at': schedulerStartedAt,
 };

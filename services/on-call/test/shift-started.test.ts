@@ -130,10 +130,24 @@ describe('shift.started scheduler', () => {
     expect(await replica({ now: () => now }).tick()).toBe(120);
   });
 
+  it('announces late, within about a minute, a shift that appeared with its start already past (an override created for 5 minutes ago)', async () => {
+    const now = Date.now();
+    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000), started_at: new Date(now - 2 * HOUR) });
+    const scheduleId = await hourlyRotation(new Date(now - 3 * HOUR));
+    const [override] = await knex('override_shifts').insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 5 * 60_000), ends_at: new Date(now + HOUR) }).returning('id');
+    expect(await replica({ now: () => now }).tick()).toBe(0);
+    expect(await replica({ now: () => now + 61_000 }).tick()).toBe(1);
+    const events = await startedEvents();
+    expect(events.map((e) => [e.data.attributes.user_id, e.data.relationships.shift_override.data?.id, e.data.meta.late])).toEqual([[14, override.id, true]]);
+    expect(await replica({ now: () => now + 130_000 }).tick()).toBe(0);
+  });
+
   it('on its very first run announces nothing from before it ran', async () => {
     const now = Date.now();
     await hourlyRotation(new Date(now - 0.5 * HOUR));
     expect(await replica({ now: () => now }).tick()).toBe(0);
+    // Nor later: the shift running since before the first run is never announced late.
+    expect(await replica({ now: () => now + 61_000 }).tick()).toBe(0);
     expect(await replica({ now: () => now + HOUR }).tick()).toBe(1);
   });
 });

@@ -8,9 +8,10 @@ const ANNOUNCE_CHUNK = 500;
 /** The scheduler's memory: announced starts (one row per key) and how far it has looked. */
 export function createShiftStartsRepository(knex: Knex) {
   return {
-    async checkedUntil(): Promise<number | null> {
-      const row = await knex('shift_scheduler_state').where({ name: STATE }).first('checked_until');
-      return row ? (row.checked_until as Date).getTime() : null;
+    /** How far the scheduler has looked, and when it first looked; null before its first look. */
+    async state(): Promise<{ checkedUntil: number; startedAt: number } | null> {
+      const row = await knex('shift_scheduler_state').where({ name: STATE }).first('checked_until', 'started_at');
+      return row ? { checkedUntil: (row.checked_until as Date).getTime(), startedAt: (row.started_at as Date).getTime() } : null;
     },
 
     /** Keys among `keys` already announced. */
@@ -53,9 +54,9 @@ export function createShiftStartsRepository(knex: Knex) {
     /** Moves the watermark forward (never back). */
     async advance(checkedUntil: number): Promise<void> {
       await knex.raw(
-        `INSERT INTO shift_scheduler_state (name, checked_until) VALUES (?, ?)
+        `INSERT INTO shift_scheduler_state (name, checked_until, started_at) VALUES (?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET checked_until = GREATEST(shift_scheduler_state.checked_until, EXCLUDED.checked_until)`,
-        [STATE, new Date(checkedUntil)],
+        [STATE, new Date(checkedUntil), new Date(checkedUntil)],
       );
     },
 

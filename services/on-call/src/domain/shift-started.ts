@@ -17,14 +17,18 @@ export function shiftKey(s: Shift): string {
 }
 
 /**
- * The shifts that began in (after, now]: each with its key, late when it began more than
- * `lateAfterMs` before now (the scheduler was down, or behind).
+ * The shifts that began in (after, now] and, with `runningSince`, those still running at
+ * now that began after it (shifts that appeared with a start already past: an override
+ * created for a moment ago, a member added mid-turn): each with its key, late when it
+ * began more than `lateAfterMs` before now.
  */
-export function startsBetween(shifts: readonly Shift[], teamOf: ReadonlyMap<string, number>, after: number, now: number, lateAfterMs: number): ShiftStart[] {
+export function startsBetween(shifts: readonly Shift[], teamOf: ReadonlyMap<string, number>, after: number, now: number, lateAfterMs: number, runningSince?: number): ShiftStart[] {
   const out: ShiftStart[] = [];
   for (const shift of shifts) {
     const team = teamOf.get(shift.schedule_id);
-    if (team === undefined || shift.starts_at <= after || shift.starts_at > now) continue;
+    if (team === undefined || shift.starts_at > now) continue;
+    const running = runningSince !== undefined && shift.starts_at > runningSince && shift.ends_at > now;
+    if (shift.starts_at <= after && !running) continue;
     out.push({ key: shiftKey(shift), team_id: team, shift, late: now - shift.starts_at > lateAfterMs });
   }
   return out;

@@ -9,6 +9,8 @@ import type { ShiftStartsRepository } from '../data/shift-starts.repository.js';
 const SCHEDULE_BATCH = 50;
 /** A schedule's look costs about two turns and two days of windows per rotation; this is far above that. */
 const WORK_PER_SCHEDULE = 20_000;
+/** The watermark is written at least this often (and whenever something is announced). */
+const WATERMARK_EVERY = 60_000;
 
 export interface ShiftStartedJobOptions {
   shifts: ShiftsDeps;
@@ -40,7 +42,7 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
   let stopped = true;
 
   /** The starts in (after, now] of one batch of schedules; a schedule that cannot be computed is logged and holds up no other. */
-  async function batchStarts(schedules: { id: string; team_id: number }[], after: number, now: number): Promise<ShiftStart[]> {
+  async function batchStarts(schedules: { id: string; team_id: number }[], after: number, now: number, runningSince?: number): Promise<ShiftStart[]> {
     const scope = { scheduleIds: schedules.map((s) => s.id) };
     const shifts = await planShifts({
       rotations: await options.shifts.rotations({ ...scope, live: { from: after, to: now + 1 } }), from: after, to: now + 1, maxWork: WORK_PER_SCHEDULE,
@@ -48,21 +50,28 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
       skipped: options.shifts.skipped,
       failed: (id, err) => options.logger.error('shift.started: the shifts of a schedule could not be computed', { schedule_id: id, err }),
     });
-    return startsBetween(shifts, new Map(schedules.map((s) => [s.id, s.team_id])), after, now, options.lateAfterMs);
+    return startsBetween(shifts, new Map(schedules.map((s) => [s.id, s.team_id])), after, now, options.lateAfterMs, runningSince);
   }
 
   async function tick(): Promise<number> {
     const now = clock();
-    const watermark = await options.store.checkedUntil();
+    const state = await options.store.state();
+    const watermark = state?.checkedUntil ?? null;
     // First run ever: nothing was missed, look back only as far as replicas may disagree.
     const after = Math.max(now - options.catchUpMs, (watermark ?? now) - options.overlapMs);
+    // About once a minute (when the watermark is due), shifts running now that began within
+    // the catch-up bound, after the scheduler first ran, and were never announced are
+    // announced late: they appeared with a start already past (their keys are kept as long,
+    // so none is announced twice).
+    const sweep = watermark !== null && now - watermark > WATERMARK_EVERY;
+    const runningSince = sweep ? Math.max(now - options.catchUpMs, state!.startedAt) : undefined;
     let announced = 0;
     let late = 0;
     for (let cursor: string | null = null; ;) {
       const schedules = await options.shifts.schedulesAfter(cursor, SCHEDULE_BATCH);
       if (!schedules.length) break;
       cursor = schedules[schedules.length - 1]!.id;
-      const starts = await batchStarts(schedules, after, now);
+      const starts = await batchStarts(schedules, after, now, runningSince);
       if (starts.length) {
         const known = await options.store.announced(starts.map((s) => s.key));
         const mine = await options.store.announce(starts.filter((s) => !known.has(s.key)));
@@ -76,7 +85,7 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
     // The watermark only bounds the next look back (catch-up after downtime), and starts
     // already announced are skipped by key: write it when something was announced, or when
     // it is more than a minute behind, not on every tick of every replica.
-    if (announced || watermark === null || now - watermark > 60_000) {
+    if (announced || watermark === null || sweep) {
       await options.store.advance(now);
       await options.store.prune(now - options.catchUpMs - options.overlapMs - 86_400_000);
     }
