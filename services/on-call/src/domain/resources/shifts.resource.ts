@@ -1,18 +1,11 @@
 import { defineResource, type Row } from '@firewatch/resource-kit';
-import type { ResourceObject } from '@firewatch/jsonapi';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { schedules } from './schedules.resource.js';
 import { shiftParams } from './shifts.params.js';
 import { listShifts } from './shifts.source.js';
+import { usersInclude } from './users.include.js';
 
 const ids = (rows: Row[], column: string) => [...new Set(rows.map((r) => r[column]).filter((v): v is number | string => v !== null && v !== undefined))];
-
-async function usersOf(rows: Row[], teamId: number, deps: OnCallResourceDeps): Promise<ResourceObject[]> {
-  const found = await deps.shifts.users(teamId, ids(rows, 'user_id').map(Number));
-  return [...found.values()].map((u) => ({
-    id: String(u.id), type: 'users', attributes: { email: u.email, full_name: u.name, name: u.name, deleted: u.deleted },
-  }));
-}
 
 /**
  * GET /v1/shifts (and GET /v1/schedules/{id}/shifts): the final shifts of the team's schedules in from..to, computed from
@@ -40,8 +33,8 @@ export const shifts = defineResource<OnCallResourceDeps>({
   },
   includes: {
     shift_override: async (rows) => ids(rows, 'override_id').map((id) => ({ id: String(id), type: 'shift_overrides', attributes: { shift_id: String(id) } })),
-    user: (rows, { principal, deps }) => usersOf(rows, principal.team_id, deps),
-    assignee: (rows, { principal, deps }) => usersOf(rows, principal.team_id, deps),
+    user: usersInclude('user_id'),
+    assignee: usersInclude('user_id'),
     shift_shadow: async () => [],
   },
   page: { defaultSize: 50, maxSize: 1000 },

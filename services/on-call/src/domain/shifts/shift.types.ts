@@ -4,7 +4,11 @@ export const DAY_CODES: readonly DayCode[] = ['S', 'M', 'T', 'W', 'R', 'F', 'U']
 
 export type RotationType = 'daily' | 'weekly' | 'biweekly' | 'monthly' | 'custom';
 
-/** A local time window of one day, `HH:MM[:SS]`; an end at or before the start runs into the next day. */
+/**
+ * A local time window of one day, `HH:MM[:SS]`, [start, end). An end at or before the
+ * start ends on the next day: stored windows use that only for `00:00`, midnight at the
+ * end of the day (they never cross midnight otherwise, schedule-times.ts).
+ */
 export interface TimeWindow {
   start_time: string;
   end_time: string;
