@@ -8,6 +8,7 @@ import * as users from './20261123-0060-users.js';
 import * as shiftStarts from './20261123-0070-shift-starts.js';
 import * as rotationVacancies from './20261123-0090-schedule-rotation-vacancies.js';
 import * as schedulerStartedAt from './20261123-0091-shift-scheduler-started-at.js';
+import * as overrideCreators from './20261123-0092-override-shift-creators.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -23,4 +24,5 @@ export const migrations: Migrations = {
   '20261123-0070-shift-starts': shiftStarts,
   '20261123-0090-schedule-rotation-vacancies': rotationVacancies,
   '20261123-0091-shift-scheduler-started-at': schedulerStartedAt,
+  '20261123-0092-override-shift-creators': overrideCreators,
 };

@@ -90,6 +90,10 @@ describe('GET /v1/shifts', () => {
     const included = res.body.included.map((i: { type: string; id: string; attributes: Record<string, unknown> }) => [i.type, i.id, i.attributes.deleted ?? null]);
     expect(included).toEqual(expect.arrayContaining([['users', '14', false], ['users', '15', true], ['shift_overrides', overrideId, null]]));
     expect(included).toHaveLength(3);
+    // The reference's shift_override: the shift and who created it (the caller, user 1).
+    expect(res.body.included.find((i: { type: string }) => i.type === 'shift_overrides').attributes).toEqual({
+      shift_id: overrideId, created_by_user_id: 1, created_at: expect.any(String), updated_at: expect.any(String),
+    });
     expect((await h.call('GET', `/v1/shifts?${range}`)).body.included).toBeUndefined();
     expect((await h.call('DELETE', `/v1/override_shifts/${overrideId}`)).status).toBe(200);
   });

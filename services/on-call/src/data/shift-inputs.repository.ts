@@ -93,6 +93,8 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
       const q = knex('schedules').orderBy('id').limit(limit).select('id', 'team_id');
       return afterId === null ? q : q.where('id', '>', afterId);
     },
+    overrideRecords: (teamId, ids) => knex('override_shifts').where({ team_id: teamId }).whereRaw('id = ANY(?::uuid[])', [[...ids]])
+      .select('id', 'created_by_user_id', 'created_at', 'updated_at'),
     skipped: (r) => logger?.warn('shifts: a rotation whose time zone this runtime does not know is left out', { rotation_id: r.id, time_zone: r.time_zone }),
     // Reads outside a transaction: the users repository takes any query builder.
     users: (teamId, userIds) => users.summaries(knex as unknown as Transaction, teamId, userIds),

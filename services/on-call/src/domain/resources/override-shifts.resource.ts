@@ -61,6 +61,8 @@ export const overrideShifts = defineResource<OnCallResourceDeps>({
   defaultSort: [{ field: 'starts_at', direction: 'asc' }],
   limit: { max: MAX_OVERRIDES_PER_SCHEDULE, per: 'schedule_id', detail: 'A schedule has at most {max} override shifts.' },
   updateMethods: ['put'],
+  // Who created it, for GET /v1/shifts' include=shift_override (null: a key acting for no user).
+  toColumns: (attributes, ctx) => (ctx.existing ? attributes : { ...attributes, created_by_user_id: ctx.principal.user_id }),
   async validate(attributes, ctx) {
     const users = await teamUserIssues(ctx, { user_id: attributes.user_id });
     return ctx.existing ? users : [...users, ...await timeIssues(attributes, ctx)];

@@ -32,7 +32,11 @@ export const shifts = defineResource<OnCallResourceDeps>({
     assignee: { type: 'users', column: 'user_id' },
   },
   includes: {
-    shift_override: async (rows) => ids(rows, 'override_id').map((id) => ({ id: String(id), type: 'shift_overrides', attributes: { shift_id: String(id) } })),
+    // The reference's shift_override: the override shift (its id) and who created it.
+    shift_override: async (rows, { principal, deps }) => (await deps.shifts.overrideRecords(principal.team_id, ids(rows, 'override_id').map(String))).map((o) => ({
+      id: o.id, type: 'shift_overrides',
+      attributes: { shift_id: o.id, created_by_user_id: o.created_by_user_id, created_at: o.created_at.toISOString(), updated_at: o.updated_at.toISOString() },
+    })),
     user: usersInclude('user_id'),
     assignee: usersInclude('user_id'),
     shift_shadow: async () => [],
