@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { computeShifts, TooManyShiftsError, workBudget, type ActiveWeek, type OverrideSpec, type RotationSpec, type Shift } from '../../src/domain/shifts/index.js';
 import { activeIntervals } from '../../src/domain/shifts/active-time.js';
-import { cadenceOf } from '../../src/domain/shifts/rotation-cadence.js';
+import { handoffs, turnAt } from './handoff-oracle.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -40,6 +40,10 @@ const range = fc.tuple(instant, fc.integer({ min: 1, max: 40 * 24 })).map(([from
 const overrideArb = (id: string) => fc.record({ starts_at: instant, h: fc.integer({ min: 1, max: 96 }), user_id: fc.integer({ min: 100, max: 102 }), created_at: fc.integer({ min: 0, max: 2 }) })
   .map(({ h, ...o }) => ({ id, schedule_id: 's1', ...o, ends_at: o.starts_at + h * HOUR }));
 
+/** A rotation and a range starting at most 60 days after it (the oracle enumerates every handoff between). */
+const nearby = fc.tuple(rotationArb('r1'), fc.integer({ min: 0, max: 60 * 24 }), fc.integer({ min: 1, max: 20 * 24 }))
+  .map(([r, after, hours]) => ({ r, from: r.starts_at + after * HOUR, to: r.starts_at + (after + hours) * HOUR }));
+
 const holder = (shifts: readonly Shift[], t: number) => shifts.filter((s) => s.starts_at <= t && t < s.ends_at);
 const RUNS = { numRuns: 150 };
 
@@ -69,12 +73,27 @@ describe('shift engine properties', () => {
     }), RUNS);
   });
 
-  it('no shift starts before the handoff at or before the range start (whole shifts, never earlier ones)', () => {
-    fc.assert(fc.property(rotationArb('r1'), range, (r, { from, to }) => {
+  it('each shift goes to members[k % n], k counted on handoffs enumerated independently (Luxon, day by day)', () => {
+    fc.assert(fc.property(nearby, ({ r, from, to }) => {
+      const list = handoffs(r, to);
+      for (const s of computeShifts({ rotations: [r], overrides: [], from, to })) {
+        expect(s.user_id).toBe(r.members[turnAt(list, r.starts_at, s.starts_at) % r.members.length]);
+      }
+    }), RUNS);
+  });
+
+  it('no shift starts before the handoff at or before the range start, and without active times every independent handoff in the range starts one', () => {
+    fc.assert(fc.property(nearby, ({ r, from, to }) => {
       const shifts = computeShifts({ rotations: [r], overrides: [], from, to });
-      const c = cadenceOf(r);
-      const firstHandoff = Math.max(r.starts_at, c.at(Math.max(0, c.indexAt(Math.max(from, r.starts_at)))));
+      const list = handoffs(r, to);
+      const firstHandoff = Math.max(r.starts_at, list.filter((h) => h <= Math.max(from, r.starts_at)).at(-1)!);
       for (const s of shifts) expect(s.starts_at).toBeGreaterThanOrEqual(firstHandoff);
+      if (!r.active) {
+        const end = r.ends_at ?? Infinity;
+        const inRange = [...new Set(list.filter((h) => h > from && h < Math.min(to, end) && h > r.starts_at))];
+        const starts = new Set(shifts.map((s) => s.starts_at));
+        for (const h of inRange) expect(starts.has(h)).toBe(true);
+      }
     }), RUNS);
   });
 
