@@ -13,7 +13,7 @@ export interface ShiftStart {
  * shift that a later override shortens is still the same start, announced once.
  */
 export function shiftKey(s: Shift): string {
-  return [s.schedule_id, s.override_id ? `override:${s.override_id}` : `rotation:${s.rotation_id}`, s.user_id ?? '-', new Date(s.starts_at).toISOString()].join('|');
+  return [s.schedule_id, s.override_id ? `override:${s.override_id}` : `rotation:${s.rotation_id}`, s.user_id, new Date(s.starts_at).toISOString()].join('|');
 }
 
 /**
@@ -46,8 +46,8 @@ export function shiftStartedData(start: ShiftStart) {
     },
     relationships: {
       shift_override: { data: s.override_id ? { id: s.override_id, type: 'shift_overrides' } : null },
-      user: { data: s.user_id === null ? null : { id: String(s.user_id), type: 'users' } },
-      assignee: { data: s.user_id === null ? null : { id: String(s.user_id), type: 'users' } },
+      user: { data: { id: String(s.user_id), type: 'users' } },
+      assignee: { data: { id: String(s.user_id), type: 'users' } },
     },
     meta: { late: start.late },
   };

@@ -55,7 +55,7 @@ export async function listShifts(ctx: { principal: Principal; deps: OnCallResour
   const scheduleIds = ctx.parent ? [String(ctx.parent.id)] : params['schedule_ids[]'];
   let shifts = await teamShifts(ctx.deps, ctx.principal, instantOfParam(params.from), instantOfParam(params.to), scheduleIds);
   const users = params['user_ids[]'];
-  if (users) shifts = shifts.filter((s) => s.user_id !== null && users.includes(s.user_id));
+  if (users) shifts = shifts.filter((s) => users.includes(s.user_id));
   const { number, size } = ctx.page;
   const total = shifts.length;
   const totalPages = Math.max(1, Math.ceil(total / size));

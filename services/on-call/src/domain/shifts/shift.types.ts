@@ -57,7 +57,7 @@ export interface Shift {
   schedule_id: string;
   rotation_id: string | null;
   override_id: string | null;
-  user_id: number | null;
+  user_id: number;
   starts_at: number;
   ends_at: number;
   is_override: boolean;
