@@ -45,6 +45,13 @@ async function hourlyRotation(start: Date, teamId = 1): Promise<string> {
   return schedule.id;
 }
 
+/**
+ * The clock the ticks are given: 20 minutes past this hour, so that the hourly rotations'
+ * handoffs (on the hour) never fall within the minute a tick looks back, whenever the
+ * suite runs.
+ */
+const twentyPastTheHour = () => Math.floor(Date.now() / HOUR) * HOUR + 20 * 60_000;
+
 const startedEvents = async () => (await knex('outbox').where({ type: 'shift.started' }).orderBy('seq').select('payload'))
   .map((r: { payload: string | Record<string, unknown> }) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
 
@@ -73,7 +80,7 @@ describe('shift.started scheduler', () => {
   });
 
   it('replicas racing on the same ticks announce each start once', async () => {
-    const now = Date.now();
+    const now = twentyPastTheHour();
     for (let i = 0; i < 20; i += 1) await hourlyRotation(new Date(now - 1000 - i * 10));
     const clock = () => now;
     const replicas = [replica({ now: clock }), replica({ now: clock }), replica({ now: clock })];
@@ -85,7 +92,7 @@ describe('shift.started scheduler', () => {
   });
 
   it('after downtime catches up on starts within the bound, each once and marked late, and never earlier ones', async () => {
-    const now = Date.now();
+    const now = twentyPastTheHour();
     const hour = Math.floor(now / HOUR) * HOUR;
     // Hourly shifts began on each of the last six whole hours; the scheduler last looked 3 hours ago.
     await hourlyRotation(new Date(hour - 5 * HOUR));
@@ -109,7 +116,7 @@ describe('shift.started scheduler', () => {
   });
 
   it('a schedule whose rotation cannot be computed holds up no other schedule', async () => {
-    const now = Date.now();
+    const now = twentyPastTheHour();
     await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000) });
     const broken = await hourlyRotation(new Date(now - 1000));
     await knex('schedule_rotations').where({ schedule_id: broken }).update({ time_zone: 'Mars/Olympus_Mons' });
@@ -118,7 +125,7 @@ describe('shift.started scheduler', () => {
   });
 
   it('pages through more schedules than one batch, and reads no rotation that ended before its look', async () => {
-    const now = Date.now();
+    const now = twentyPastTheHour();
     await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000) });
     for (let i = 0; i < 120; i += 1) await hourlyRotation(new Date(now - 1000 - i));
     const ended = await hourlyRotation(new Date(now - 1000));
@@ -131,7 +138,7 @@ describe('shift.started scheduler', () => {
   });
 
   it('announces late, within about a minute, a shift that appeared with its start already past (an override created for 5 minutes ago)', async () => {
-    const now = Date.now();
+    const now = twentyPastTheHour();
     await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000), started_at: new Date(now - 2 * HOUR) });
     const scheduleId = await hourlyRotation(new Date(now - 3 * HOUR));
     const [override] = await knex('override_shifts').insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 5 * 60_000), ends_at: new Date(now + HOUR) }).returning('id');
@@ -143,7 +150,7 @@ describe('shift.started scheduler', () => {
   });
 
   it('on its very first run announces nothing from before it ran', async () => {
-    const now = Date.now();
+    const now = twentyPastTheHour();
     await hourlyRotation(new Date(now - 0.5 * HOUR));
     expect(await replica({ now: () => now }).tick()).toBe(0);
     // Nor later: the shift running since before the first run is never announced late.
