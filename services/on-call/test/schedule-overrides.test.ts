@@ -1,30 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
-import { seedUsers } from './support/users.fixture.js';
+import { type OnCallHarness } from './support/on-call-harness.js';
+import { createRotation, doc, pointers, startWithUsers } from './support/schedules.fixture.js';
 
 let h: OnCallHarness;
-
-beforeAll(async () => {
-  h = await startOnCall({ eventPattern: '#' });
-  await seedUsers(h.db.knex as Knex, [
-    { team_id: 1, user_id: 11 }, { team_id: 1, user_id: 12 }, { team_id: 1, user_id: 14 }, { team_id: 2, user_id: 21 }, { team_id: 1, user_id: 13, deleted: true },
-  ]);
-});
-
+beforeAll(async () => { h = await startWithUsers(); });
 afterAll(async () => h?.close());
 
-const doc = (type: string, attributes: Record<string, unknown>) => ({ body: { data: { type, attributes } } });
-const pointers = (res: { body: { errors: { source?: { pointer?: string } }[] } }) => res.body.errors.map((e) => e.source?.pointer);
-
-async function rotation(): Promise<{ scheduleId: string; rotationId: string }> {
-  const scheduleId = (await h.create('schedules', { name: `S ${randomUUID().slice(0, 6)}`, owner_user_id: 11 })).body.data.id;
-  const res = await h.call('POST', `/v1/schedules/${scheduleId}/schedule_rotations`, doc('schedule_rotations', {
-    name: 'Primary', schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' }, active_time_type: 'custom',
-  }));
-  expect(res.status).toBe(201);
-  return { scheduleId, rotationId: res.body.data.id };
-}
+const rotation = () => createRotation(h);
 
 describe('override shifts', () => {
   const override = (scheduleId: string, attributes: Record<string, unknown>, principal?: Record<string, unknown>) =>

@@ -1,30 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
+import { type OnCallHarness } from './support/on-call-harness.js';
+import { createSchedule, doc, pointers, rotationIn as postRotation, startWithUsers, weekly } from './support/schedules.fixture.js';
 import { MAX_ROTATIONS_PER_SCHEDULE } from '../src/domain/resources/schedule-rotations.resource.js';
-import { seedUsers } from './support/users.fixture.js';
 
 let h: OnCallHarness;
-
-beforeAll(async () => {
-  h = await startOnCall({ eventPattern: '#' });
-  await seedUsers(h.db.knex as Knex, [
-    { team_id: 1, user_id: 11 }, { team_id: 1, user_id: 12 }, { team_id: 2, user_id: 21 }, { team_id: 1, user_id: 13, deleted: true },
-  ]);
-});
-
+beforeAll(async () => { h = await startWithUsers(); });
 afterAll(async () => h?.close());
 
-const doc = (type: string, attributes: Record<string, unknown>) => ({ body: { data: { type, attributes } } });
-const schedule = async (attributes: Record<string, unknown> = {}, principal?: Record<string, unknown>) => {
-  const res = await h.create('schedules', { name: `On call ${randomUUID().slice(0, 6)}`, owner_user_id: 11, ...attributes }, { principal });
-  expect(res.status).toBe(201);
-  return res.body.data.id as string;
-};
-const weekly = { schedule_rotationable_type: 'ScheduleWeeklyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' } };
-const rotationIn = (scheduleId: string, attributes: Record<string, unknown>, principal?: Record<string, unknown>) =>
-  h.call('POST', `/v1/schedules/${scheduleId}/schedule_rotations`, { ...doc('schedule_rotations', { name: 'Primary', ...attributes }), principal });
-const pointers = (res: { body: { errors: { source?: { pointer?: string } }[] } }) => res.body.errors.map((e) => e.source?.pointer);
+const schedule = (attributes: Record<string, unknown> = {}, principal?: Record<string, unknown>) => createSchedule(h, attributes, principal);
+const rotationIn = (scheduleId: string, attributes: Record<string, unknown>, principal?: Record<string, unknown>) => postRotation(h, scheduleId, attributes, principal);
 
 describe('schedule rotations', () => {
   it('creates under the schedule with defaults, lists by position, updates with PUT and deletes', async () => {

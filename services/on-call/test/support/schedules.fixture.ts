@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { startOnCall, type OnCallHarness } from './on-call-harness.js';
+import { seedUsers } from './users.fixture.js';
+
+type Attributes = Record<string, unknown>;
+
+/** A request with a JSON:API document of `type`. */
+export const doc = (type: string, attributes: Attributes) => ({ body: { data: { type, attributes } } });
+/** The pointers of a 422's errors. */
+export const pointers = (res: { body: { errors: { source?: { pointer?: string } }[] } }) => res.body.errors.map((e) => e.source?.pointer);
+export const weekly = { schedule_rotationable_type: 'ScheduleWeeklyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' } };
+
+/**
+ * on-call with every event collected and the users the schedule suites name: 11, 12 and 14
+ * of team 1, 21 of team 2, and 13 of team 1 deleted in auth.
+ */
+export async function startWithUsers(): Promise<OnCallHarness> {
+  const h = await startOnCall({ eventPattern: '#' });
+  await seedUsers(h.db.knex as Knex, [
+    { team_id: 1, user_id: 11 }, { team_id: 1, user_id: 12 }, { team_id: 1, user_id: 14 }, { team_id: 2, user_id: 21 }, { team_id: 1, user_id: 13, deleted: true },
+  ]);
+  return h;
+}
+
+/** A new schedule of the caller's team owned by user 11; its id. */
+export async function createSchedule(h: OnCallHarness, attributes: Attributes = {}, principal?: Attributes): Promise<string> {
+  const res = await h.create('schedules', { name: `On call ${randomUUID().slice(0, 6)}`, owner_user_id: 11, ...attributes }, { principal });
+  expect(res.status).toBe(201);
+  return res.body.data.id as string;
+}
+
+/** POST of a rotation named Primary under a schedule. */
+export const rotationIn = (h: OnCallHarness, scheduleId: string, attributes: Attributes, principal?: Attributes) =>
+  h.call('POST', `/v1/schedules/${scheduleId}/schedule_rotations`, { ...doc('schedule_rotations', { name: 'Primary', ...attributes }), principal });
+
+/** A new schedule with one daily rotation. */
+export async function createRotation(h: OnCallHarness): Promise<{ scheduleId: string; rotationId: string }> {
+  const scheduleId = await createSchedule(h);
+  const res = await rotationIn(h, scheduleId, {
+    schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' }, active_time_type: 'custom',
+  });
+  expect(res.status).toBe(201);
+  return { scheduleId, rotationId: res.body.data.id };
+}
