@@ -9,6 +9,8 @@ import * as shiftStarts from './20261123-0070-shift-starts.js';
 import * as rotationVacancies from './20261123-0090-schedule-rotation-vacancies.js';
 import * as schedulerStartedAt from './20261123-0091-shift-scheduler-started-at.js';
 import * as overrideCreators from './20261123-0092-override-shift-creators.js';
+import * as vacancyLeftAt from './20261123-0093-vacancy-left-at.js';
+import * as lastSweptAt from './20261123-0094-shift-scheduler-last-swept-at.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -25,4 +27,6 @@ export const migrations: Migrations = {
   '20261123-0090-schedule-rotation-vacancies': rotationVacancies,
   '20261123-0091-shift-scheduler-started-at': schedulerStartedAt,
   '20261123-0092-override-shift-creators': overrideCreators,
+  '20261123-0093-vacancy-left-at': vacancyLeftAt,
+  '20261123-0094-shift-scheduler-last-swept-at': lastSweptAt,
 };

@@ -53,10 +53,10 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
       if (!rows.length) return [];
       const ids = rows.map((r) => r.id);
       // Members and the slots of members whose user was deleted (they keep their place), in turn order.
-      const members = byKey<{ schedule_rotation_id: string; user_id: number }, 'schedule_rotation_id'>((await knex.raw(
-        `SELECT schedule_rotation_id, user_id, position, created_at, id FROM schedule_rotation_users WHERE schedule_rotation_id = ANY(?::uuid[])
+      const members = byKey<{ schedule_rotation_id: string; user_id: number; left_at: Date | null }, 'schedule_rotation_id'>((await knex.raw(
+        `SELECT schedule_rotation_id, user_id, position, created_at, id, NULL::timestamptz AS left_at FROM schedule_rotation_users WHERE schedule_rotation_id = ANY(?::uuid[])
          UNION ALL
-         SELECT schedule_rotation_id, user_id, position, member_created_at, id FROM schedule_rotation_vacancies WHERE schedule_rotation_id = ANY(?::uuid[])
+         SELECT schedule_rotation_id, user_id, position, member_created_at, id, left_at FROM schedule_rotation_vacancies WHERE schedule_rotation_id = ANY(?::uuid[])
          ORDER BY position, created_at, id`, [ids, ids])).rows, 'schedule_rotation_id');
       const days = byKey<{ schedule_rotation_id: string; day_name: string; active_time_attributes: TimeWindow[] }, 'schedule_rotation_id'>(await knex('schedule_rotation_active_days')
         .whereRaw('schedule_rotation_id = ANY(?::uuid[])', [ids]).select('schedule_rotation_id', 'day_name', 'active_time_attributes'), 'schedule_rotation_id');
@@ -73,6 +73,7 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
         starts_at: (r.start_time ?? r.created_at).getTime(),
         ends_at: r.end_time ? r.end_time.getTime() : null,
         members: (members.get(r.id) ?? []).map((m) => m.user_id),
+        departures: (members.get(r.id) ?? []).flatMap((m, index) => (m.left_at ? [{ index, at: m.left_at.getTime() }] : [])),
         active: activeWeekOf({ ...r, active_day_rows: days.get(r.id) ?? [] }),
       }));
     },

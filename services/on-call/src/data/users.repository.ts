@@ -55,10 +55,10 @@ export function createUserSyncStore(knex: Knex): UserSyncStore {
     },
     async removeMemberships(tx: Transaction, teamId: number, userId: number): Promise<Row[]> {
       const removed: Row[] = await tx('schedule_rotation_users').where({ team_id: teamId, user_id: userId }).delete().returning('*');
-      // Each keeps its turn slot (migration 0090), so the others' turns do not move.
+      // Each keeps its turn slot (migrations 0090, 0093) for the turns that began before now; later turns go to the others.
       if (removed.length) {
         await tx('schedule_rotation_vacancies').insert(removed.map((m) => ({
-          id: m.id, team_id: m.team_id, schedule_rotation_id: m.schedule_rotation_id, user_id: m.user_id, position: m.position, member_created_at: m.created_at,
+          id: m.id, team_id: m.team_id, schedule_rotation_id: m.schedule_rotation_id, user_id: m.user_id, position: m.position, member_created_at: m.created_at, left_at: tx.fn.now(),
         }))).onConflict('id').ignore();
       }
       return removed;

@@ -3,6 +3,7 @@ import { cadenceOf } from './rotation-cadence.js';
 import { activeIntervals } from './active-time.js';
 import { type Interval, mergeIntervals } from './intervals.js';
 import { charge, type WorkBudget } from './work-budget.js';
+import { turnDealer } from './turn-dealer.js';
 
 const WEEK = 7 * 86_400_000;
 
@@ -45,7 +46,9 @@ export interface RotationShift {
  * The shifts of one rotation that overlap [from, to), each whole: every turn between two
  * handoffs (the first from the rotation's start, the last until its end), cut to its
  * active times. Members take turns in order, counted from the handoff at or before the
- * rotation's start. Each turn, active window and piece is charged to `budget`.
+ * rotation's start. A member whose user was deleted keeps the turns that began before the
+ * deletion, cut at it; later turns go to the members left (turn-dealer.ts). Each turn,
+ * active window and piece is charged to `budget`.
  */
 export function rotationShifts(rotation: RotationSpec, from: number, to: number, budget?: WorkBudget): RotationShift[] {
   const members = rotation.members;
@@ -53,13 +56,16 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number,
   if (members.length === 0 || to <= rotation.starts_at || end <= from || end <= rotation.starts_at) return [];
   const cadence = cadenceOf(rotation);
   const active = rotation.active ? activeTimeline(rotation, budget) : null;
+  const dealer = turnDealer(rotation, cadence);
+  const leftAt = new Map((rotation.departures ?? []).map((d) => [d.index, d.at]));
   const out: RotationShift[] = [];
   let k = Math.max(0, cadence.indexAt(Math.max(from, rotation.starts_at)));
   let turnStart = cadence.at(k);
   for (;;) {
     const next = cadence.at(k + 1);
     const s = Math.max(turnStart, rotation.starts_at);
-    const e = Math.min(next, end);
+    const slot = dealer(k);
+    const e = Math.min(next, end, slot === null ? -Infinity : leftAt.get(slot) ?? Infinity);
     if (s >= to || s >= end) break;
     charge(budget);
     // An empty turn (two hourly handoffs made one by spring-forward) is its member's, with no shift.
@@ -68,7 +74,7 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number,
       turnStart = next;
       continue;
     }
-    const user = members[k % members.length]!;
+    const user = members[slot!]!;
     const pieces: readonly Interval[] = active ? active.within(s, e) : [[s, e]];
     for (const [ps, pe] of pieces) {
       if (pe > from && ps < to) {

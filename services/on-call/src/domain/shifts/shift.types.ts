@@ -37,6 +37,8 @@ export interface RotationSpec {
   ends_at: number | null;
   /** Ordered user ids; a member whose user was deleted keeps its place (its turns stay its, shown deleted). */
   members: readonly number[];
+  /** Members (index into `members`) whose user was deleted, and when: their turns that began before stay theirs, cut there. */
+  departures?: readonly { index: number; at: number }[];
   /** null: active all the time. */
   active: ActiveWeek | null;
 }
