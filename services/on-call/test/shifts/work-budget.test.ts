@@ -57,3 +57,19 @@ describe('the work budget', () => {
     expect(new Set(shifts.map((s) => s.rotation_id))).toEqual(new Set(['good']));
   });
 });
+
+describe('scheduler mode (failed given)', () => {
+  it("gives each override-only schedule its own budget: one schedule's overrides never suppress another's shifts", async () => {
+    const now = T('2026-07-01T12:00:00Z');
+    const many = (sid: string) => Array.from({ length: 9000 }, (_, i) => ({
+      id: `${sid}-o${i}`, schedule_id: sid, user_id: 1, starts_at: now - 30 * 86_400_000 + i * 300_000, ends_at: now - 30 * 86_400_000 + i * 300_000 + 240_000, created_at: i,
+    }));
+    const b = { id: 'B-o', schedule_id: 'B', user_id: 7, starts_at: now - 30_000, ends_at: now + 3_600_000, created_at: 1 };
+    const failed: string[] = [];
+    const shifts = await planShifts({
+      rotations: [], from: now - 60_000, to: now + 1, maxWork: 20_000, overrides: async () => [...many('A'), ...many('C'), ...many('D'), b], failed: (id) => failed.push(id),
+    });
+    expect(failed).toEqual([]);
+    expect(shifts.filter((s) => s.schedule_id === 'B').map((s) => s.user_id)).toEqual([7]);
+  });
+});

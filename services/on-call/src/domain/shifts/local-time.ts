@@ -35,8 +35,16 @@ export function zoneOf(name: string): IANAZone {
   return zone;
 }
 
+// Luxon builds an Intl.DateTimeFormat per isValidZone call (~45 µs); a process meets few zone names.
+const validity = new Map<string, boolean>();
+
 export function isTimeZone(name: string): boolean {
-  return IANAZone.isValidZone(name);
+  let valid = validity.get(name);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(name);
+    validity.set(name, valid);
+  }
+  return valid;
 }
 
 export function addDays(date: CivilDate, days: number): CivilDate {

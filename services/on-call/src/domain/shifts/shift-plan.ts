@@ -62,9 +62,11 @@ export async function planShifts(plan: ShiftPlan): Promise<Shift[]> {
   const out: Shift[] = [];
   for (const id of new Set([...rotations.keys(), ...overrides.keys()])) {
     if (failed.has(id)) continue;
+    // An override-only schedule gets its own budget too: one team's overrides never spend another's.
+    const budget = budgets.get(id) ?? (plan.failed ? workBudget(plan.maxWork) : shared);
     attempt(id, () => {
       out.push(...computeShifts({
-        rotations: rotations.get(id) ?? [], overrides: overrides.get(id) ?? [], from: plan.from, to: plan.to, budget: budgets.get(id) ?? shared, windows,
+        rotations: rotations.get(id) ?? [], overrides: overrides.get(id) ?? [], from: plan.from, to: plan.to, budget, windows,
       }));
     });
   }
