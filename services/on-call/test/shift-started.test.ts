@@ -139,7 +139,7 @@ describe('shift.started scheduler', () => {
 
   it('announces late, within about a minute, a shift that appeared with its start already past (an override created for 5 minutes ago)', async () => {
     const now = twentyPastTheHour();
-    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000), started_at: new Date(now - 2 * HOUR) });
+    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000), started_at: new Date(now - 2 * HOUR), last_swept_at: new Date(now - 30_000) });
     const scheduleId = await hourlyRotation(new Date(now - 3 * HOUR));
     const [override] = await knex('override_shifts').insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 5 * 60_000), ends_at: new Date(now + HOUR) }).returning('id');
     expect(await replica({ now: () => now }).tick()).toBe(0);
@@ -147,6 +147,19 @@ describe('shift.started scheduler', () => {
     const events = await startedEvents();
     expect(events.map((e) => [e.data.attributes.user_id, e.data.relationships.shift_override.data?.id, e.data.meta.late])).toEqual([[14, override.id, true]]);
     expect(await replica({ now: () => now + 130_000 }).tick()).toBe(0);
+  });
+
+  it('sweeps once a minute even when every tick announces something (the watermark never a minute old)', async () => {
+    const now = twentyPastTheHour();
+    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000), started_at: new Date(now - 2 * HOUR), last_swept_at: new Date(now - 90_000) });
+    await hourlyRotation(new Date(now - 1000));
+    const scheduleId = await hourlyRotation(new Date(now - 3 * HOUR));
+    const [override] = await knex('override_shifts').insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 5 * 60_000), ends_at: new Date(now + HOUR) }).returning('id');
+    expect(await replica({ now: () => now }).tick()).toBe(2);
+    const events = await startedEvents();
+    expect(events.filter((e) => e.data.meta.late).map((e) => e.data.relationships.shift_override.data?.id)).toEqual([override.id]);
+    const state = await knex('shift_scheduler_state').first('last_swept_at');
+    expect((state.last_swept_at as Date).getTime()).toBe(now);
   });
 
   it('on its very first run announces nothing from before it ran', async () => {

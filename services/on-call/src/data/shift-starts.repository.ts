@@ -8,10 +8,19 @@ const ANNOUNCE_CHUNK = 500;
 /** The scheduler's memory: announced starts (one row per key) and how far it has looked. */
 export function createShiftStartsRepository(knex: Knex) {
   return {
-    /** How far the scheduler has looked, and when it first looked; null before its first look. */
-    async state(): Promise<{ checkedUntil: number; startedAt: number } | null> {
-      const row = await knex('shift_scheduler_state').where({ name: STATE }).first('checked_until', 'started_at');
-      return row ? { checkedUntil: (row.checked_until as Date).getTime(), startedAt: (row.started_at as Date).getTime() } : null;
+    /** How far the scheduler has looked, when it first looked and last swept (null: never); null before its first look. */
+    async state(): Promise<{ checkedUntil: number; startedAt: number; lastSweptAt: number | null } | null> {
+      const row = await knex('shift_scheduler_state').where({ name: STATE }).first('checked_until', 'started_at', 'last_swept_at');
+      return row ? {
+        checkedUntil: (row.checked_until as Date).getTime(), startedAt: (row.started_at as Date).getTime(),
+        lastSweptAt: row.last_swept_at ? (row.last_swept_at as Date).getTime() : null,
+      } : null;
+    },
+
+    /** Records a sweep for running shifts never announced (never moved back). */
+    async swept(at: number): Promise<void> {
+      await knex('shift_scheduler_state').where({ name: STATE })
+        .update({ last_swept_at: knex.raw('GREATEST(coalesce(last_swept_at, ?), ?)', [new Date(at), new Date(at)]) });
     },
 
     /** Keys among `keys` already announced. */

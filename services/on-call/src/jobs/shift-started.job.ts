@@ -11,6 +11,8 @@ const SCHEDULE_BATCH = 50;
 const WORK_PER_SCHEDULE = 20_000;
 /** The watermark is written at least this often (and whenever something is announced). */
 const WATERMARK_EVERY = 60_000;
+/** How often a tick also sweeps for running shifts never announced. */
+const SWEEP_EVERY = 60_000;
 
 export interface ShiftStartedJobOptions {
   shifts: ShiftsDeps;
@@ -59,11 +61,11 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
     const watermark = state?.checkedUntil ?? null;
     // First run ever: nothing was missed, look back only as far as replicas may disagree.
     const after = Math.max(now - options.catchUpMs, (watermark ?? now) - options.overlapMs);
-    // About once a minute (when the watermark is due), shifts running now that began within
-    // the catch-up bound, after the scheduler first ran, and were never announced are
-    // announced late: they appeared with a start already past (their keys are kept as long,
-    // so none is announced twice).
-    const sweep = watermark !== null && now - watermark > WATERMARK_EVERY;
+    // About once a minute (last_swept_at, apart from the watermark that every announcing
+    // tick moves), shifts running now that began within the catch-up bound, after the
+    // scheduler first ran, and were never announced are announced late: they appeared with
+    // a start already past (their keys are kept as long, so none is announced twice).
+    const sweep = state !== null && (state.lastSweptAt === null || now - state.lastSweptAt > SWEEP_EVERY);
     const runningSince = sweep ? Math.max(now - options.catchUpMs, state!.startedAt) : undefined;
     let announced = 0;
     let late = 0;
@@ -85,10 +87,11 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
     // The watermark only bounds the next look back (catch-up after downtime), and starts
     // already announced are skipped by key: write it when something was announced, or when
     // it is more than a minute behind, not on every tick of every replica.
-    if (announced || watermark === null || sweep) {
+    if (announced || watermark === null || now - watermark > WATERMARK_EVERY) {
       await options.store.advance(now);
       await options.store.prune(now - options.catchUpMs - options.overlapMs - 86_400_000);
     }
+    if (sweep) await options.store.swept(now);
     return announced;
   }
 
