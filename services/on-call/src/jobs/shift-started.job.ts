@@ -7,7 +7,11 @@ import type { ShiftStartsRepository } from '../data/shift-starts.repository.js';
 
 /** Schedules read and computed per batch (at most 20 rotations each), the event loop free between batches. */
 const SCHEDULE_BATCH = 50;
-/** A schedule's look costs about two turns and two days of windows per rotation; this is far above that. */
+/**
+ * A schedule's look computes, per rotation, the turns around it and the active windows of
+ * only the days the look and its edge pieces reach (rotation-shifts.ts piecesNear): about
+ * 3 × (2 turns + 2–3 days of windows); 20 rotations of 24 windows a day stay under 5,000.
+ */
 const WORK_PER_SCHEDULE = 20_000;
 /** The watermark is written at least this often (and whenever something is announced). */
 const WATERMARK_EVERY = 60_000;

@@ -73,3 +73,23 @@ describe('scheduler mode (failed given)', () => {
     expect(shifts.filter((s) => s.schedule_id === 'B').map((s) => s.user_id)).toEqual([7]);
   });
 });
+
+describe('a short look at long turns', () => {
+  const oneWindow: ActiveWeek = Object.fromEntries((['S', 'M', 'T', 'W', 'R', 'F', 'U'] as const).map((d) => [d, [{ start_time: '09:00', end_time: '17:00' }]]));
+  const allDay: ActiveWeek = Object.fromEntries((['S', 'M', 'T', 'W', 'R', 'F', 'U'] as const).map((d) => [d, [{ start_time: '00:00', end_time: '00:00' }]]));
+  // All day every day makes each turn one 52-week piece, whole in the answer: layering it
+  // computes the turn's days once (364 a rotation), still far below a schedule's 20,000.
+  it.each([['a 9-to-5 window', oneWindow, 2_000], ['all day every day (one stretch the whole turn)', allDay, 10_000]])(
+    '52-week turns with %s: a minute costs little, and gives the pieces a long range gives',
+    (_, active, bound) => {
+      const list = rotations(20, { type: 'custom', shift_length: 52, shift_length_unit: 'weeks', handoff_time: '03:00', active });
+      const from = T('2026-07-01T12:00:00Z');
+      const budget = workBudget(MAX_WORK);
+      const short = computeShifts({ rotations: list, overrides: [], from, to: from + 60_000, budget });
+      expect(MAX_WORK - budget.left).toBeLessThan(bound);
+      const long = computeShifts({ rotations: list, overrides: [], from: from - 7 * 86_400_000, to: from + 7 * 86_400_000 });
+      expect(short.length).toBeGreaterThan(0);
+      for (const s of short) expect(long).toContainEqual(s);
+    },
+  );
+});

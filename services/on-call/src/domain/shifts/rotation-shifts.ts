@@ -18,7 +18,8 @@ function activeTimeline(rotation: RotationSpec, budget: WorkBudget | undefined) 
   return {
     within(s: number, e: number): Interval[] {
       if (e > until) {
-        const from = Number.isFinite(until) ? until : s;
+        // Turns clipped to a range may jump ahead: never compute the gap between.
+        const from = until > s ? until : s;
         const to = Math.max(e, from + WEEK);
         spans = mergeIntervals([...spans.filter(([, se]) => se > s), ...activeIntervals(rotation.active!, rotation.time_zone, from, to, budget)]);
         until = to;
@@ -32,6 +33,61 @@ function activeTimeline(rotation: RotationSpec, budget: WorkBudget | undefined) 
       return out;
     },
   };
+}
+
+const DAY = 86_400_000;
+/** Longer than a week and its daylight-saving hour. */
+const CONTINUOUS = 8 * DAY;
+
+/** Where the active stretch holding the instant just before `t` begins (not before `floor`), a day at a time. */
+function stretchStart(rotation: RotationSpec, t: number, floor: number, budget: WorkBudget | undefined): number {
+  let lo = t;
+  while (lo > floor) {
+    const a = Math.max(floor, lo - DAY);
+    const span = activeIntervals(rotation.active!, rotation.time_zone, a, lo, budget).find(([x, y]) => x < lo && y >= lo);
+    if (!span) break;
+    // A stretch that began before the day computed may have begun earlier still.
+    const reachesBack = span[0] <= a;
+    lo = Math.max(span[0], floor);
+    if (!reachesBack) break;
+    // Active without a break for over a week: the week repeats, so it is so back to the floor.
+    if (t - lo > CONTINUOUS) return floor;
+  }
+  return lo;
+}
+
+/** Where the active stretch holding `t` ends (not after `ceiling`), a day at a time. */
+function stretchEnd(rotation: RotationSpec, t: number, ceiling: number, budget: WorkBudget | undefined): number {
+  let hi = t;
+  while (hi < ceiling) {
+    const b = Math.min(ceiling, hi + DAY);
+    const span = activeIntervals(rotation.active!, rotation.time_zone, hi, b, budget).find(([x, y]) => x <= hi && y > hi);
+    if (!span) break;
+    const reachesOn = span[1] >= b;
+    hi = Math.min(span[1], ceiling);
+    if (!reachesOn) break;
+    if (hi - t > CONTINUOUS) return ceiling;
+  }
+  return hi;
+}
+
+/**
+ * A turn's active pieces that overlap [from, to), each whole: the active time is computed
+ * only for the part of the turn inside the range, and the pieces crossing its edges are
+ * followed outward only as far as they reach (a 52-week turn read for a minute costs
+ * about a day of windows, not a year).
+ */
+function piecesNear(rotation: RotationSpec, timeline: ReturnType<typeof activeTimeline>, s: number, e: number, from: number, to: number, budget: WorkBudget | undefined): Interval[] {
+  const cs = Math.max(s, from);
+  const ce = Math.min(e, to);
+  if (cs >= ce) return [];
+  const pieces = timeline.within(cs, ce);
+  if (!pieces.length) return pieces;
+  const first = pieces[0]!;
+  if (first[0] === cs && cs > s) pieces[0] = [stretchStart(rotation, cs, s, budget), first[1]];
+  const last = pieces[pieces.length - 1]!;
+  if (last[1] === ce && ce < e) pieces[pieces.length - 1] = [last[0], stretchEnd(rotation, ce, e, budget)];
+  return pieces;
 }
 
 /** A rotation's shift before layering: whose turn, from when to when. */
@@ -75,7 +131,7 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number,
       continue;
     }
     const user = members[slot!]!;
-    const pieces: readonly Interval[] = active ? active.within(s, e) : [[s, e]];
+    const pieces: readonly Interval[] = active ? piecesNear(rotation, active, s, e, from, to, budget) : [[s, e]];
     for (const [ps, pe] of pieces) {
       if (pe > from && ps < to) {
         charge(budget);
