@@ -1,5 +1,5 @@
 import { planShifts, TooManyShiftsError, workBudget, computeShifts, type ActiveWeek, type RotationSpec } from '../../src/domain/shifts/index.js';
-import { MAX_WORK } from '../../src/domain/resources/shifts.source.js';
+import { MAX_WORK, WORK_PER_ROTATION } from '../../src/domain/resources/shifts.source.js';
 import { rotation } from './shift-fixtures.js';
 
 const T = Date.parse;
@@ -92,4 +92,16 @@ describe('a short look at long turns', () => {
       for (const s of short) expect(long).toContainEqual(s);
     },
   );
+});
+
+describe('the request budget', () => {
+  it('answers a 1-hour look at a team at the limits (500 schedules × 20 daily rotations)', async () => {
+    const list = Array.from({ length: 10_000 }, (_, i) => rotation({
+      id: `r${i}`, schedule_id: `s${Math.floor(i / 20)}`, position: i % 20, type: 'daily', time_zone: 'Europe/Berlin',
+      handoff_time: `${String(i % 24).padStart(2, '0')}:00`, starts_at: T('2026-01-01T00:00:00Z') + i * 61_000,
+    }));
+    const from = T('2026-06-01T00:00:00Z');
+    const shifts = await planShifts({ rotations: list, from, to: from + 3_600_000, maxWork: MAX_WORK + WORK_PER_ROTATION * list.length, overrides: async () => [] });
+    expect(shifts.length).toBeGreaterThan(0);
+  });
 });

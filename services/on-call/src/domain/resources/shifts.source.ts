@@ -7,13 +7,17 @@ import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { instantOfParam, type ShiftParams } from './shifts.params.js';
 
 /**
- * The most work one request does (src/domain/shifts/work-budget.ts: a unit per turn, per
- * active window of a day and per shift piece), at most about 300 ms (measured 260–290 ms cold for 80,000 units) on a 2-core machine at the
- * costliest unit mix: a year of hourly turns is 8,784 units, so only many rotations (or
- * many active windows) over a long range reach it; they get a 400, not a request that
- * holds the service's event loop.
+ * The work one request may do (src/domain/shifts/work-budget.ts: a unit per turn, per
+ * active window of a day and per shift piece): MAX_WORK for the range, plus
+ * WORK_PER_ROTATION for each rotation read, since every rotation costs its edge turns
+ * however short the range (a 1-hour look at 10,000 daily rotations is ~103,000 units).
+ * The most a team at the limits (500 schedules × 20 rotations) can spend is then 280,000
+ * units, measured at most 370 ms answered or refused on a 2-core machine
+ * (/tmp/sched-fix2-scripts/maxwork.mjs); beyond is a 400, not a request that holds the
+ * service's event loop.
  */
 export const MAX_WORK = 80_000;
+export const WORK_PER_ROTATION = 20;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -35,15 +39,17 @@ export async function teamShifts(deps: OnCallResourceDeps, principal: Principal,
   const schedules = await deps.shifts.scheduleIds({ teamId, scheduleIds, groupIds: principal.group_ids, recordIds: principal.record_ids });
   if (!schedules.length) return [];
   const scope = { teamId, scheduleIds: schedules };
+  const rotations = await deps.shifts.rotations(scope);
+  const maxWork = MAX_WORK + WORK_PER_ROTATION * rotations.length;
   try {
     return await planShifts({
-      rotations: await deps.shifts.rotations(scope), from, to, maxWork: MAX_WORK,
+      rotations, from, to, maxWork,
       overrides: (lo, hi) => deps.shifts.overrides(scope, lo, hi),
       skipped: deps.shifts.skipped,
     });
   } catch (err) {
     if (!(err instanceof TooManyShiftsError)) throw err;
-    throw new BadRequestError(`computing from..to for these schedules' rotations takes more than ${MAX_WORK} work units (turns, active windows, shifts); ask for a shorter range or fewer schedules (schedule_ids[]).`, {
+    throw new BadRequestError(`computing from..to for these schedules' rotations takes more than ${maxWork} work units (turns, active windows, shifts); ask for a shorter range or fewer schedules (schedule_ids[]).`, {
       source: { parameter: 'to' }, code: 'range_too_large',
     });
   }

@@ -12,7 +12,7 @@ const WEEK = 7 * 86_400_000;
  * parts (each turn asking alone would compute the same days again and again). Turns ask
  * in order, so what lies before the last turn is dropped.
  */
-function activeTimeline(rotation: RotationSpec, budget: WorkBudget | undefined) {
+function activeTimeline(rotation: RotationSpec, budget: WorkBudget | undefined, limit: number) {
   let spans: Interval[] = [];
   let until = -Infinity;
   return {
@@ -20,7 +20,8 @@ function activeTimeline(rotation: RotationSpec, budget: WorkBudget | undefined) 
       if (e > until) {
         // Turns clipped to a range may jump ahead: never compute the gap between.
         const from = until > s ? until : s;
-        const to = Math.max(e, from + WEEK);
+        // A week ahead, but never past the range asked (`limit`): a short look computes its days only.
+        const to = Math.max(e, Math.min(from + WEEK, limit));
         spans = mergeIntervals([...spans.filter(([, se]) => se > s), ...activeIntervals(rotation.active!, rotation.time_zone, from, to, budget)]);
         until = to;
       }
@@ -111,7 +112,7 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number,
   const end = rotation.ends_at ?? Infinity;
   if (members.length === 0 || to <= rotation.starts_at || end <= from || end <= rotation.starts_at) return [];
   const cadence = cadenceOf(rotation);
-  const active = rotation.active ? activeTimeline(rotation, budget) : null;
+  const active = rotation.active ? activeTimeline(rotation, budget, to) : null;
   const dealer = turnDealer(rotation, cadence);
   const leftAt = new Map((rotation.departures ?? []).map((d) => [d.index, d.at]));
   const out: RotationShift[] = [];
