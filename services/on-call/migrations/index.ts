@@ -11,6 +11,7 @@ import * as schedulerStartedAt from './20261123-0091-shift-scheduler-started-at.
 import * as overrideCreators from './20261123-0092-override-shift-creators.js';
 import * as vacancyLeftAt from './20261123-0093-vacancy-left-at.js';
 import * as lastSweptAt from './20261123-0094-shift-scheduler-last-swept-at.js';
+import * as shiftStartSources from './20261123-0095-shift-start-sources.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -29,4 +30,5 @@ export const migrations: Migrations = {
   '20261123-0092-override-shift-creators': overrideCreators,
   '20261123-0093-vacancy-left-at': vacancyLeftAt,
   '20261123-0094-shift-scheduler-last-swept-at': lastSweptAt,
+  '20261123-0095-shift-start-sources': shiftStartSources,
 };

@@ -162,6 +162,21 @@ describe('shift.started scheduler', () => {
     expect((state.last_swept_at as Date).getTime()).toBe(now);
   });
 
+  it('the sweep does not announce again a running stint whose start moved earlier (an override before it deleted)', async () => {
+    const now = twentyPastTheHour();
+    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 6 * 60_000), started_at: new Date(now - 2 * HOUR), last_swept_at: new Date(now) });
+    const scheduleId = await hourlyRotation(new Date(now - 3 * HOUR));
+    const [override] = await knex('override_shifts').insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 20 * 60_000), ends_at: new Date(now - 5 * 60_000) }).returning('id');
+    // The rotation's member takes over when the override ends, 5 minutes ago.
+    expect(await replica({ now: () => now }).tick()).toBe(1);
+    const [first] = await startedEvents();
+    expect(first.data.attributes.starts_at).toBe(new Date(now - 5 * 60_000).toISOString());
+    await knex('override_shifts').where({ id: override.id }).delete();
+    // Now the same member's shift runs from the hour; the sweep sees a new key, but the stint was announced.
+    expect(await replica({ now: () => now + 61_000 }).tick()).toBe(0);
+    expect(await startedEvents()).toHaveLength(1);
+  });
+
   it('on its very first run announces nothing from before it ran', async () => {
     const now = twentyPastTheHour();
     await hourlyRotation(new Date(now - 0.5 * HOUR));

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { writeEvents } from '@firewatch/events';
-import { type ShiftStart, shiftStartedData } from '../domain/shift-started.js';
+import { type ShiftStart, shiftSource, shiftStartedData } from '../domain/shift-started.js';
 
 const STATE = 'shift.started';
 const ANNOUNCE_CHUNK = 500;
@@ -21,6 +21,21 @@ export function createShiftStartsRepository(knex: Knex) {
     async swept(at: number): Promise<void> {
       await knex('shift_scheduler_state').where({ name: STATE })
         .update({ last_swept_at: knex.raw('GREATEST(coalesce(last_swept_at, ?), ?)', [new Date(at), new Date(at)]) });
+    },
+
+    /**
+     * Keys of the swept starts whose stint was already announced: the same schedule,
+     * source and user had a start announced between the shift's start and `now` (its
+     * start moved earlier, e.g. an override before it deleted; the key differs).
+     */
+    async continuing(starts: readonly ShiftStart[], now: number): Promise<Set<string>> {
+      const out = new Set<string>();
+      for (const s of starts) {
+        const row = await knex('shift_starts').where({ schedule_id: s.shift.schedule_id, source: shiftSource(s.shift), user_id: s.shift.user_id })
+          .whereBetween('starts_at', [new Date(s.shift.starts_at), new Date(now)]).first('shift_key');
+        if (row) out.add(s.key);
+      }
+      return out;
     },
 
     /** Keys among `keys` already announced. */
@@ -47,7 +62,7 @@ export function createShiftStartsRepository(knex: Knex) {
         await knex.transaction(async (trx) => {
           const inserted: { shift_key: string }[] = await trx('shift_starts')
             .insert(chunk.map((s) => ({
-              shift_key: s.key, team_id: s.team_id, schedule_id: s.shift.schedule_id, shift_id: s.shift.id, user_id: s.shift.user_id,
+              shift_key: s.key, team_id: s.team_id, schedule_id: s.shift.schedule_id, source: shiftSource(s.shift), shift_id: s.shift.id, user_id: s.shift.user_id,
               starts_at: new Date(s.shift.starts_at), late: s.late,
             })))
             .onConflict('shift_key').ignore().returning('shift_key');

@@ -6,6 +6,8 @@ export interface ShiftStart {
   team_id: number;
   shift: Shift;
   late: boolean;
+  /** Found by the sweep: running, begun before the look's window. */
+  swept: boolean;
 }
 
 /**
@@ -13,8 +15,11 @@ export interface ShiftStart {
  * shift that a later override shortens is still the same start, announced once.
  */
 export function shiftKey(s: Shift): string {
-  return [s.schedule_id, s.override_id ? `override:${s.override_id}` : `rotation:${s.rotation_id}`, s.user_id, new Date(s.starts_at).toISOString()].join('|');
+  return [s.schedule_id, shiftSource(s), s.user_id, new Date(s.starts_at).toISOString()].join('|');
 }
+
+/** What a shift comes from: `override:<id>` or `rotation:<id>`. */
+export const shiftSource = (s: Shift): string => (s.override_id ? `override:${s.override_id}` : `rotation:${s.rotation_id}`);
 
 /**
  * The shifts that began in (after, now] and, with `runningSince`, those still running at
@@ -29,7 +34,7 @@ export function startsBetween(shifts: readonly Shift[], teamOf: ReadonlyMap<stri
     if (team === undefined || shift.starts_at > now) continue;
     const running = runningSince !== undefined && shift.starts_at > runningSince && shift.ends_at > now;
     if (shift.starts_at <= after && !running) continue;
-    out.push({ key: shiftKey(shift), team_id: team, shift, late: now - shift.starts_at > lateAfterMs });
+    out.push({ key: shiftKey(shift), team_id: team, shift, late: now - shift.starts_at > lateAfterMs, swept: shift.starts_at <= after });
   }
   return out;
 }

@@ -80,7 +80,10 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
       const starts = await batchStarts(schedules, after, now, runningSince);
       if (starts.length) {
         const known = await options.store.announced(starts.map((s) => s.key));
-        const mine = await options.store.announce(starts.filter((s) => !known.has(s.key)));
+        const fresh = starts.filter((s) => !known.has(s.key));
+        // A swept stint already announced from a later start is not announced again.
+        const continuing = await options.store.continuing(fresh.filter((s) => s.swept), now);
+        const mine = await options.store.announce(fresh.filter((s) => !continuing.has(s.key)));
         announced += mine.length;
         late += mine.filter((s) => s.late).length;
       }
