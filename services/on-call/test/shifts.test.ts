@@ -94,6 +94,10 @@ describe('GET /v1/shifts', () => {
     expect(res.body.included.find((i: { type: string }) => i.type === 'shift_overrides').attributes).toEqual({
       shift_id: overrideId, created_by_user_id: 1, created_at: expect.any(String), updated_at: expect.any(String),
     });
+    // Created by a key acting for no user (or before migration 0092): the schedule's owner, never null.
+    await (h.db.knex as Knex)('override_shifts').where({ id: overrideId }).update({ created_by_user_id: null });
+    const byNoUser = await h.call('GET', `/v1/shifts?${range}&include=shift_override`);
+    expect(byNoUser.body.included.find((i: { type: string }) => i.type === 'shift_overrides').attributes.created_by_user_id).toBe(11);
     expect((await h.call('GET', `/v1/shifts?${range}`)).body.included).toBeUndefined();
     expect((await h.call('DELETE', `/v1/override_shifts/${overrideId}`)).status).toBe(200);
   });

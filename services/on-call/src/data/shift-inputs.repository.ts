@@ -94,8 +94,11 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
       const q = knex('schedules').orderBy('id').limit(limit).select('id', 'team_id');
       return afterId === null ? q : q.where('id', '>', afterId);
     },
-    overrideRecords: (teamId, ids) => knex('override_shifts').where({ team_id: teamId }).whereRaw('id = ANY(?::uuid[])', [[...ids]])
-      .select('id', 'created_by_user_id', 'created_at', 'updated_at'),
+    // The reference requires created_by_user_id: a key acting for no user (and an override
+    // older than migration 0092) gives the schedule's owner instead.
+    overrideRecords: (teamId, ids) => knex('override_shifts as o').join('schedules as s', 's.id', 'o.schedule_id')
+      .where('o.team_id', teamId).whereRaw('o.id = ANY(?::uuid[])', [[...ids]])
+      .select('o.id', knex.raw('coalesce(o.created_by_user_id, s.owner_user_id) AS created_by_user_id'), 'o.created_at', 'o.updated_at'),
     skipped: (r) => logger?.warn('shifts: a rotation whose time zone this runtime does not know is left out', { rotation_id: r.id, time_zone: r.time_zone }),
     // Reads outside a transaction: the users repository takes any query builder.
     users: (teamId, userIds) => users.summaries(knex as unknown as Transaction, teamId, userIds),

@@ -56,7 +56,7 @@ export interface ShiftsDeps {
   /** Up to `limit` schedules of every team with ids after `afterId` (null: from the first), by id: the scheduler pages through them. */
   schedulesAfter(afterId: string | null, limit: number): Promise<{ id: string; team_id: number }[]>;
   /** The team's override shifts among `ids`, as GET /v1/shifts' include=shift_override shows them. */
-  overrideRecords(teamId: number, ids: readonly string[]): Promise<{ id: string; created_by_user_id: number | null; created_at: Date; updated_at: Date }[]>;
+  overrideRecords(teamId: number, ids: readonly string[]): Promise<{ id: string; created_by_user_id: number; created_at: Date; updated_at: Date }[]>;
   /** Logs a rotation left out of a computation because this runtime does not know its time zone. */
   skipped(rotation: RotationSpec): void;
   /** Users named by shifts, deleted ones included. */
