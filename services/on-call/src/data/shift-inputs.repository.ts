@@ -77,10 +77,11 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
         active: activeWeekOf({ ...r, active_day_rows: days.get(r.id) ?? [] }),
       }));
     },
-    async overrides(scope, from, to) {
-      const rows: { id: string; schedule_id: string; user_id: number; starts_at: Date; ends_at: Date; created_at: Date }[] =
-        await scoped(knex('override_shifts as o'), scope, 'o').where('o.ends_at', '>', new Date(from)).where('o.starts_at', '<', new Date(to))
-          .select('o.id', 'o.schedule_id', 'o.user_id', 'o.starts_at', 'o.ends_at', 'o.created_at');
+    async overrides(scope, from, to, limit) {
+      const q = scoped(knex('override_shifts as o'), scope, 'o').where('o.ends_at', '>', new Date(from)).where('o.starts_at', '<', new Date(to))
+        .select('o.id', 'o.schedule_id', 'o.user_id', 'o.starts_at', 'o.ends_at', 'o.created_at');
+      if (limit !== undefined && Number.isFinite(limit)) q.limit(Math.max(0, Math.floor(limit)));
+      const rows: { id: string; schedule_id: string; user_id: number; starts_at: Date; ends_at: Date; created_at: Date }[] = await q;
       return rows.map((o) => ({ id: o.id, schedule_id: o.schedule_id, user_id: o.user_id, starts_at: o.starts_at.getTime(), ends_at: o.ends_at.getTime(), created_at: o.created_at.getTime() }));
     },
     async scheduleIds({ teamId, scheduleIds, groupIds, recordIds }) {

@@ -47,7 +47,8 @@ export interface ShiftsDeps {
    */
   rotations(scope: { teamId?: number; scheduleIds?: readonly string[]; live?: { from: number; to: number } }): Promise<RotationSpec[]>;
   /** Overrides of those schedules overlapping [from, to). */
-  overrides(scope: { teamId?: number; scheduleIds?: readonly string[] }, from: number, to: number): Promise<OverrideSpec[]>;
+  /** At most `limit` rows when given (the reader's budget left plus one: more cannot be computed anyway). */
+  overrides(scope: { teamId?: number; scheduleIds?: readonly string[] }, from: number, to: number, limit?: number): Promise<OverrideSpec[]>;
   /**
    * The team's schedule ids among `scheduleIds` (all when absent) that a group key's groups
    * own (`groupIds`) and a record-scoped key names (`recordIds`); null: no such narrowing.

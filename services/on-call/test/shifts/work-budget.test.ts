@@ -105,3 +105,16 @@ describe('the request budget', () => {
     expect(shifts.length).toBeGreaterThan(0);
   });
 });
+
+describe('reading overrides for a request', () => {
+  it('reads no more than the budget left can pay for, and charges each row read', async () => {
+    const from = T('2026-06-01T00:00:00Z');
+    const limits: (number | undefined)[] = [];
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `o${i}`, schedule_id: 's', user_id: 1, starts_at: from + i * 60_000, ends_at: from + i * 60_000 + 30_000 }));
+    await expect(planShifts({ rotations: [], from, to: from + 86_400_000, maxWork: 100, overrides: async (_lo, _hi, limit) => { limits.push(limit); return rows(limit ?? 1000); } }))
+      .rejects.toBeInstanceOf(TooManyShiftsError);
+    expect(limits).toEqual([101]);
+    // 40 overrides read (40 units) and their 40 pieces fit in 100.
+    expect(await planShifts({ rotations: [], from, to: from + 86_400_000, maxWork: 100, overrides: async () => rows(40) })).toHaveLength(40);
+  });
+});

@@ -44,7 +44,7 @@ export async function teamShifts(deps: OnCallResourceDeps, principal: Principal,
   try {
     return await planShifts({
       rotations, from, to, maxWork,
-      overrides: (lo, hi) => deps.shifts.overrides(scope, lo, hi),
+      overrides: (lo, hi, limit) => deps.shifts.overrides(scope, lo, hi, limit),
       skipped: deps.shifts.skipped,
     });
   } catch (err) {

@@ -1,7 +1,7 @@
 import type { OverrideSpec, RotationSpec, Shift } from './shift.types.js';
 import { compareShifts, computeShifts, groupBy, shiftWindow, type Window } from './shift-engine.js';
 import { isTimeZone } from './local-time.js';
-import { workBudget, type WorkBudget } from './work-budget.js';
+import { charge, workBudget, type WorkBudget } from './work-budget.js';
 
 /** Overrides are at most 31 days long, so one cutting a shift in a window starts within this of it. */
 export const OVERRIDE_REACH = 32 * 86_400_000;
@@ -13,7 +13,7 @@ export interface ShiftPlan {
   /** Work units the computation may cost, the windows included (TooManyShiftsError beyond); with `failed`, each schedule's own. */
   maxWork?: number;
   /** The overrides of these rotations' schedules (and of schedules with no rotation) overlapping [from, to). */
-  overrides(from: number, to: number): Promise<OverrideSpec[]>;
+  overrides(from: number, to: number, limit?: number): Promise<OverrideSpec[]>;
   /** Told of each rotation left out because its time zone is unknown to this runtime (the rest are computed). */
   skipped?(rotation: RotationSpec): void;
   /**
@@ -58,7 +58,12 @@ export async function planShifts(plan: ShiftPlan): Promise<Shift[]> {
       hi = Math.max(hi, w.to);
     });
   }
-  const overrides = groupBy(await plan.overrides(lo - OVERRIDE_REACH, hi + OVERRIDE_REACH));
+  // Without `failed` (a request), each override read is charged first, and no more are read
+  // than the budget left can pay for: a schedule's many overrides cost a 400, not a large read.
+  const read = plan.failed ? await plan.overrides(lo - OVERRIDE_REACH, hi + OVERRIDE_REACH)
+    : await plan.overrides(lo - OVERRIDE_REACH, hi + OVERRIDE_REACH, shared.left + 1);
+  if (!plan.failed) charge(shared, read.length);
+  const overrides = groupBy(read);
   const out: Shift[] = [];
   for (const id of new Set([...rotations.keys(), ...overrides.keys()])) {
     if (failed.has(id)) continue;
