@@ -54,7 +54,8 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
       rotations: await options.shifts.rotations({ ...scope, live: { from: after, to: now + 1 } }), from: after, to: now + 1, maxWork: WORK_PER_SCHEDULE,
       overrides: (lo, hi) => options.shifts.overrides(scope, lo, hi),
       skipped: options.shifts.skipped,
-      failed: (id, err) => options.logger.error('shift.started: the shifts of a schedule could not be computed', { schedule_id: id, err }),
+      // Its starts in this look are not announced (a later sweep announces those still running): say so at error level.
+      failed: (id, err) => options.logger.error('shift.started: the shifts of a schedule could not be computed; its starts in this look are not announced', { schedule_id: id, from: after, to: now, err }),
     });
     return startsBetween(shifts, new Map(schedules.map((s) => [s.id, s.team_id])), after, now, options.lateAfterMs, runningSince);
   }

@@ -74,6 +74,8 @@ export async function planShifts(plan: ShiftPlan): Promise<Shift[]> {
         rotations: rotations.get(id) ?? [], overrides: overrides.get(id) ?? [], from: plan.from, to: plan.to, budget, windows,
       }));
     });
+    // The scheduler shares the event loop with requests: it lets them in between schedules.
+    if (plan.failed) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return out.sort(compareShifts);
 }
