@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
 import { migrations } from '../migrations/index.js';
 import { createShiftInputsRepository } from '../src/data/shift-inputs.repository.js';
 import { createShiftStartsRepository } from '../src/data/shift-starts.repository.js';
-import { createUsersRepository } from '../src/data/users.repository.js';
+import { createUsersRepository, createUserSyncStore } from '../src/data/users.repository.js';
 import { createShiftStartedJob, type ShiftStartedJobOptions } from '../src/jobs/shift-started.job.js';
 
 const HOUR = 3_600_000;
@@ -175,6 +175,17 @@ describe('shift.started scheduler', () => {
     // Now the same member's shift runs from the hour; the sweep sees a new key, but the stint was announced.
     expect(await replica({ now: () => now + 61_000 }).tick()).toBe(0);
     expect(await startedEvents()).toHaveLength(1);
+  });
+
+  it('announces no start for a member whose user was deleted, after the deletion: the others take the turns', async () => {
+    const now = twentyPastTheHour();
+    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000), started_at: new Date(now - 2 * HOUR), last_swept_at: new Date(now + 3 * HOUR) });
+    await hourlyRotation(new Date(now - 3 * HOUR - 20 * 60_000));
+    await knex.transaction((tx) => createUserSyncStore(knex).removeMemberships(tx, 1, 12));
+    await knex('schedule_rotation_vacancies').update({ left_at: new Date(now) });
+    expect(await replica({ now: () => now + 41 * 60_000 }).tick()).toBe(1);
+    expect(await replica({ now: () => now + 101 * 60_000 }).tick()).toBe(1);
+    expect((await startedEvents()).map((e) => e.data.attributes.user_id)).toEqual([11, 11]);
   });
 
   it('on its very first run announces nothing from before it ran', async () => {
