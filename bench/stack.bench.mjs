@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { backing, processEnvs, PROCESSES, provisionDatabases, root } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
-import { freePort } from './support.mjs';
+import { freePort, printCpuProfiles } from './support.mjs';
 
 // amqplib is the dispatcher's dependency, not the root's.
 const amqp = createRequire(path.join(root, 'services/webhook-dispatcher/package.json'))('amqplib');
@@ -216,31 +216,8 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
   await cleanup();
 }
 
-if (profileDir) summariseProfiles(profileDir);
-
-/** Self time per function from each .cpuprofile written since this run started. */
-function summariseProfiles(dir) {
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f))
+if (profileDir) {
+  const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(profileDir, f))
     .filter((f) => fs.statSync(f).mtimeMs >= profileStart);
-  const pidName = Object.fromEntries(children.map((c) => [String(c.pid), c.benchName]));
-  for (const file of files) {
-    const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
-    const byId = new Map(prof.nodes.map((n) => [n.id, n]));
-    const self = new Map();
-    let total = 0;
-    prof.samples.forEach((id, i) => {
-      const dt = prof.timeDeltas[i] ?? 0;
-      total += dt;
-      const { callFrame: cf } = byId.get(id);
-      const where = cf.url ? `${cf.url.replace(`file://${root}/`, '').replace(/.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, '')}:${cf.lineNumber + 1}` : '';
-      const key = `${cf.functionName || '(anonymous)'} ${where}`.trim();
-      self.set(key, (self.get(key) ?? 0) + dt);
-    });
-    const special = new Set(['(idle)', '(program)', '(garbage collector)']);
-    const rows = [...self].sort((x, y) => y[1] - x[1]);
-    const pid = path.basename(file).split('.')[3];
-    console.log(`\n${pidName[pid] ?? 'process'} (${path.basename(file)}): ${(total / 1e6).toFixed(1)} s sampled`);
-    console.log(rows.filter(([k]) => special.has(k)).map(([k, us]) => `${k} ${(us / 1e3).toFixed(0)} ms (${((us / total) * 100).toFixed(1)} %)`).join(', '));
-    console.table(rows.filter(([k]) => !special.has(k)).slice(0, 15).map(([k, us]) => ({ function: k, self_ms: Math.round(us / 1e3), pct: Number(((us / total) * 100).toFixed(2)) })));
-  }
+  printCpuProfiles(files, Object.fromEntries(children.map((c) => [String(c.pid), c.benchName])));
 }

@@ -1,6 +1,7 @@
 // What every benchmark needs: free ports, the built processes started and ready, the
 // CLI against their auth database, and a clean-up that drops the databases it made.
 import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import amqp from 'amqplib';
@@ -86,5 +87,59 @@ export async function startApiStack({ gatewayNodeArgs = [], services = [] } = {}
   } catch (err) {
     await system.cleanup();
     throw err;
+  }
+}
+
+const IDLE_FRAMES = new Set(['(idle)', '(program)', '(garbage collector)']);
+
+/** The npm package, or our lib/service, a script URL belongs to. */
+function codeOwner(url) {
+  if (!url) return '(native)';
+  if (url.startsWith('node:')) return 'node core';
+  const pkg = url.match(/node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/) ?? url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (pkg) return pkg[1];
+  const ours = url.replace(`file://${root}/`, '').match(/^(libs\/[^/]+|services\/[^/]+|gateway)/);
+  return ours ? `ours: ${ours[1]}` : url;
+}
+
+/**
+ * Prints, for each `.cpuprofile` (from `node --cpu-prof`), the idle/program/GC share, the
+ * top 15 functions by self time (file:line), and self time by package, a native frame
+ * (writev, string encoding) being charged to the package of its nearest scripted caller.
+ * `names` maps a pid (from the file name CPU.<date>.<time>.<pid>...) to a process name.
+ */
+export function printCpuProfiles(files, names = {}) {
+  for (const file of files) {
+    const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+    const parent = new Map();
+    for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const scriptedUrl = (id) => {
+      let n = byId.get(id);
+      while (n && !n.callFrame.url && parent.has(n.id)) n = byId.get(parent.get(n.id));
+      return n?.callFrame.url ?? '';
+    };
+    const self = new Map(), owners = new Map();
+    let total = 0, busy = 0;
+    prof.samples.forEach((id, i) => {
+      const dt = prof.timeDeltas[i] ?? 0;
+      total += dt;
+      const { callFrame: cf } = byId.get(id);
+      const where = cf.url ? `${cf.url.replace(`file://${root}/`, '').replace(/.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, '')}:${cf.lineNumber + 1}` : '';
+      const key = `${cf.functionName || '(anonymous)'} ${where}`.trim();
+      self.set(key, (self.get(key) ?? 0) + dt);
+      if (IDLE_FRAMES.has(cf.functionName)) return;
+      busy += dt;
+      const owner = codeOwner(scriptedUrl(id));
+      owners.set(owner, (owners.get(owner) ?? 0) + dt);
+    });
+    const ms = (us) => Math.round(us / 1e3);
+    const pct = (us, of) => Number(((us / of) * 100).toFixed(1));
+    const rows = [...self].sort((x, y) => y[1] - x[1]);
+    const pid = path.basename(file).split('.')[3];
+    console.log(`\n${names[pid] ?? 'process'} (${path.basename(file)}): ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy`);
+    console.log(rows.filter(([k]) => IDLE_FRAMES.has(k)).map(([k, us]) => `${k} ${ms(us)} ms (${pct(us, total)} %)`).join(', '));
+    console.table(rows.filter(([k]) => !IDLE_FRAMES.has(k)).slice(0, 15).map(([k, us]) => ({ function: k, self_ms: ms(us), pct_of_busy: pct(us, busy) })));
+    console.table([...owners].sort((x, y) => y[1] - x[1]).slice(0, 15).map(([o, us]) => ({ package: o, self_ms: ms(us), pct_of_busy: pct(us, busy) })));
   }
 }
