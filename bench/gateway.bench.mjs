@@ -3,10 +3,7 @@
 //   BENCH_DURATION=10 BENCH_CONNECTIONS=32 [BENCH_PROFILE=/tmp/prof] pnpm bench:gateway
 import http from 'node:http';
 import autocannon from 'autocannon';
-import fs from 'node:fs';
-import path from 'node:path';
-import { root } from '../scripts/dev-env.mjs';
-import { startApiStack } from './support.mjs';
+import { cpuSeconds, principalAsGateway, startApiStack } from './support.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -27,14 +24,7 @@ try {
   const id = created.data.id;
 
   // The direct run carries a principal signed as the gateway would sign it.
-  const { createPrincipalSigner, createSystemTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
-  const resolved = await fetch(`${envs.urls.auth}/internal/credentials/resolve`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${await createSystemTokens(envs.auth.SYSTEM_TOKEN_SECRET).sign('bench')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  }).then((r) => r.json());
-  const principalToken = await createPrincipalSigner({ privateKey: JSON.parse(envs.gateway.PRINCIPAL_SIGNING_KEY), ttlSeconds: 3600 })
-    .sign(resolved.principal, { audience: 'incident-config', method: 'GET', path: `/v1/environments/${id}` });
+  const principalToken = await principalAsGateway(envs, token, { audience: 'incident-config', method: 'GET', path: `/v1/environments/${id}` });
 
   const run = (url, headers, conns = connections) =>
     new Promise((resolve, reject) => {
@@ -74,13 +64,7 @@ try {
   const summary = (r) => ({ rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
   // CPU seconds each process spent (utime+stime from /proc), so the gateway's own cost per
   // request can be read apart from the contention of everything sharing two cores.
-  const ticks = Number(process.env.CLK_TCK ?? 100);
-  const cpu = (pid) => {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return (Number(f[11]) + Number(f[12])) / ticks;
-    } catch { return NaN; }
-  };
+  const cpu = cpuSeconds;
   const named = Object.fromEntries(children.map((c) => [c.benchName, c.pid]));
   const load = {};
   const single = {};

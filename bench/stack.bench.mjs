@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { backing, processEnvs, PROCESSES, provisionDatabases, root } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
-import { freePort, printCpuProfiles } from './support.mjs';
+import { cpuSeconds, freePort, principalAsGateway, printCpuProfiles } from './support.mjs';
 
 // amqplib is the dispatcher's dependency, not the root's.
 const amqp = createRequire(path.join(root, 'services/webhook-dispatcher/package.json'))('amqplib');
@@ -81,13 +81,7 @@ await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hooks`;
 
 // /proc readings: CPU seconds (utime+stime) and resident memory in MB.
-const ticks = Number(process.env.CLK_TCK ?? 100);
-const cpu = (pid) => {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / ticks;
-  } catch { return NaN; }
-};
+const cpu = cpuSeconds;
 const memMb = (pid, field) => {
   try {
     const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
@@ -136,14 +130,7 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
   await new Promise((r) => bare.stdout.once('data', r));
 
   // The direct runs carry a principal signed as the gateway would sign it.
-  const { createPrincipalSigner, createSystemTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
-  const resolved = await fetch(`${envs.urls.auth}/internal/credentials/resolve`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${await createSystemTokens(envs.auth.SYSTEM_TOKEN_SECRET).sign('bench')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  }).then((r) => r.json());
-  const principal = await createPrincipalSigner({ privateKey: JSON.parse(envs.gateway.PRINCIPAL_SIGNING_KEY), ttlSeconds: 3600 })
-    .sign(resolved.principal, { audience: 'incident-config', method: 'GET', path: `/v1/environments/${id}` });
+  const principal = await principalAsGateway(envs, token, { audience: 'incident-config', method: 'GET', path: `/v1/environments/${id}` });
 
   const servicesList = '/v1/services?filter[name][not_eq]=x&sort=-created_at&page[size]=20';
   const writes = [];

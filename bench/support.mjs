@@ -143,3 +143,27 @@ export function printCpuProfiles(files, names = {}) {
     console.table([...owners].sort((x, y) => y[1] - x[1]).slice(0, 15).map(([o, us]) => ({ package: o, self_ms: ms(us), pct_of_busy: pct(us, busy) })));
   }
 }
+
+/** CPU seconds (utime + stime) a process has spent, from /proc; NaN once it is gone. */
+export function cpuSeconds(pid) {
+  const ticks = Number(process.env.CLK_TCK ?? 100);
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / ticks;
+  } catch { return NaN; }
+}
+
+/**
+ * The principal header a domain service expects, signed as the gateway would sign it for
+ * `token`'s credential, so a bench can call the service directly.
+ */
+export async function principalAsGateway(envs, token, { audience, method, path: requestPath }) {
+  const { createPrincipalSigner, createSystemTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
+  const resolved = await fetch(`${envs.urls.auth}/internal/credentials/resolve`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await createSystemTokens(envs.auth.SYSTEM_TOKEN_SECRET).sign('bench')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  }).then((r) => r.json());
+  return createPrincipalSigner({ privateKey: JSON.parse(envs.gateway.PRINCIPAL_SIGNING_KEY), ttlSeconds: 3600 })
+    .sign(resolved.principal, { audience, method, path: requestPath });
+}
