@@ -8,6 +8,8 @@
 // BENCH_PROFILE=<dir>: gateway and incident-config run with --cpu-prof into <dir>; their
 // top self-time functions are printed after they exit. BENCH_TARGETS limits the measured
 // targets (comma-separated names from the table), so a profile can hold only the lookup.
+// BENCH_PERF=<dir>: `perf record -a -g` of the whole machine during each measured target into
+// <dir>/<target>.data, gateway and incident-config with --perf-basic-prof so JS frames resolve.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -15,9 +17,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { backing, processEnvs, PROCESSES, provisionDatabases, root } from '../scripts/dev-env.mjs';
+import { backing, processEnvs, PROCESSES, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
-import { cpuSeconds, freePort, principalAsGateway, printCpuProfiles } from './support.mjs';
+import { backingCpuSeconds, backingCpuSpent, cpuSeconds, freePort, principalAsGateway, printCpuProfiles } from './support.mjs';
 
 // amqplib is the dispatcher's dependency, not the root's.
 const amqp = createRequire(path.join(root, 'services/webhook-dispatcher/package.json'))('amqplib');
@@ -26,7 +28,9 @@ const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const profileDir = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined;
 const only = process.env.BENCH_TARGETS ? new Set(process.env.BENCH_TARGETS.split(',')) : undefined;
-const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+const perfDir = process.env.BENCH_PERF ? path.resolve(process.env.BENCH_PERF) : undefined;
+const profileArgs = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(perfDir ? ['--perf-basic-prof'] : [])];
+if (perfDir) fs.mkdirSync(perfDir, { recursive: true });
 if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
 const profileStart = Date.now();
 
@@ -91,7 +95,7 @@ const memMb = (pid, field) => {
 
 try {
   for (const p of procs) {
-    const child = spawn(process.execPath, [...(p.nodeArgs ?? []), path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...(p.nodeArgs ?? []), path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'ignore', 'inherit'] });
     child.benchName = p.name;
     children.push(child);
     await waitForHttp(`http://127.0.0.1:${p.env.PORT}/readyz`);
@@ -164,15 +168,29 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
   delivered.clear();
 
   const named = children.map((c) => [c.benchName, c.pid]);
+  // Everything else that works for a request on this box: the shared backing services
+  // (all their processes, summed) and this process, which runs autocannon.
+  const shared = () => ({ backing: backingCpuSeconds(), bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 });
   const load = {}, cpuPerRequest = {}, peakRss = {};
   for (const [name, t] of Object.entries(targets)) {
     const before = Object.fromEntries(named.map(([n, pid]) => [n, cpu(pid)]));
+    const sharedBefore = shared();
     const peak = Object.fromEntries(named.map(([n]) => [n, 0]));
     const sampler = setInterval(() => { for (const [n, pid] of named) peak[n] = Math.max(peak[n], memMb(pid, 'VmRSS') || 0); }, 200);
+    // BENCH_PERF=<dir>: an on-CPU profile of the whole machine (kernel included) per target.
+    const perf = perfDir && spawn('perf', ['record', '-a', '-g', '-F', '499', '-o', path.join(perfDir, `${name}.data`)], { stdio: 'ignore' });
     const r = await run(t, duration);
+    if (perf) await new Promise((resolve) => { perf.once('exit', resolve); perf.kill('SIGINT'); });
     clearInterval(sampler);
     load[name] = { rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
-    cpuPerRequest[name] = Object.fromEntries(named.map(([n, pid]) => [`${n}_us`, Math.round(((cpu(pid) - before[n]) / r.requests.total) * 1e6)]));
+    const sharedAfter = shared();
+    const us = (seconds) => Math.round((seconds / r.requests.total) * 1e6);
+    cpuPerRequest[name] = {
+      ...Object.fromEntries(named.map(([n, pid]) => [`${n}_us`, us(cpu(pid) - before[n])])),
+      ...Object.fromEntries(Object.entries(backingCpuSpent(sharedBefore.backing, sharedAfter.backing)).map(([n, s]) => [`${n}_us`, us(s)])),
+      bench_us: us(sharedAfter.bench - sharedBefore.bench),
+    };
+    cpuPerRequest[name].all_us = Object.values(cpuPerRequest[name]).reduce((a, b) => a + b, 0);
     peakRss[name] = Object.fromEntries(named.map(([n]) => [`${n}_mb`, Number(peak[n].toFixed(1))]));
   }
   let deliveryLine = '';
@@ -186,7 +204,7 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
 
   console.log(`\nthroughput, ${connections} connections, ${duration}s each (after a warm-up of each)`);
   console.table(load);
-  console.log('CPU time per request by process (microseconds), under each load:');
+  console.log('CPU time per request by process (microseconds; postgres, redis and rabbitmq are all their processes, bench is autocannon), under each load:');
   console.table(cpuPerRequest);
   console.log('peak resident memory by process (MB, VmRSS sampled every 200 ms), under each load:');
   console.table(peakRss);

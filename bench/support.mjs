@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import amqp from 'amqplib';
 import pg from 'pg';
-import { backing, root } from '../scripts/dev-env.mjs';
+import { backing, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
 
 export async function freePort() {
@@ -31,7 +31,7 @@ export function createBenchSystem({ databases, queues = [] }) {
     children,
     async start(procs) {
       for (const p of procs) {
-        const child = spawn(process.execPath, [...(p.nodeArgs ?? []), path.join(root, p.entry)], {
+        const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...(p.nodeArgs ?? []), path.join(root, p.entry)], {
           cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'ignore', 'inherit'],
         });
         child.benchName = p.name;
@@ -151,6 +151,30 @@ export function cpuSeconds(pid) {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(f[11]) + Number(f[12])) / ticks;
   } catch { return NaN; }
+}
+
+const BACKING = { postgres: 'postgres', 'redis-server': 'redis', 'beam.smp': 'rabbitmq', erl_child_setup: 'rabbitmq' };
+
+/**
+ * CPU seconds of every process of the local backing services (PostgreSQL forks a
+ * backend per connection), as a Map pid → { name, seconds }; see {@link backingCpuSpent}.
+ */
+export function backingCpuSeconds() {
+  const out = new Map();
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let comm;
+    try { comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { continue; }
+    if (BACKING[comm]) out.set(pid, { name: BACKING[comm], seconds: cpuSeconds(pid) || 0 });
+  }
+  return out;
+}
+
+/** CPU seconds each backing service spent between two readings (a process born in between counts whole). */
+export function backingCpuSpent(before, after) {
+  const out = { postgres: 0, redis: 0, rabbitmq: 0 };
+  for (const [pid, { name, seconds }] of after) out[name] += seconds - (before.get(pid)?.seconds ?? 0);
+  return out;
 }
 
 /**
