@@ -18,9 +18,14 @@ export interface ServiceAppDeps {
   bodyLimit?: string | number;
 }
 
-/** One `http`-level line per request: method, path (no query), status, duration. */
+/**
+ * One `http`-level line per request: method, path (no query), status, duration. Skipped
+ * when the level is above `http`: winston would run every format (redaction, JSON) only
+ * for the transport to drop the line.
+ */
 function accessLog(logger: Logger): express.RequestHandler {
   return (req, res, next) => {
+    if (!logger.isLevelEnabled('http')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
