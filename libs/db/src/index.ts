@@ -6,3 +6,4 @@ export { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 export { lockForTransaction } from './advisory-lock.js';
 export { provisionServiceDatabase, type ServiceDatabase } from './provision.js';
 export { applyFilters, escapeLike, pageWithTotal, type CustomFilter, type FilterColumns } from './list-query.js';
+export { createPreparedSelects, type PlainBinding, type PreparedSelects } from './prepared-select.js';

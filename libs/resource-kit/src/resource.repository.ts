@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { ListQuery } from '@firewatch/jsonapi';
-import { applyFilters, escapeLike, isUniqueViolation, pageWithTotal, uniqueConstraintName } from '@firewatch/db';
+import {
+  applyFilters, createPreparedSelects, escapeLike, isUniqueViolation, pageWithTotal, type PlainBinding, uniqueConstraintName,
+} from '@firewatch/db';
 import { ConflictError } from '@firewatch/errors';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import type { Row, Transaction } from './resource-shapes.js';
@@ -18,6 +20,18 @@ function conflictFrom(def: AnyResourceDefinition, err: unknown): unknown {
     return new ConflictError('Another record of this team already has this slug.', { source: { pointer: '/data/attributes/slug' }, code: 'slug_taken' });
   }
   return new ConflictError('The record conflicts with an existing one.', { code: 'already_exists' });
+}
+
+// Lookups by id or slug are most of a service's reads; one cache serves every repository.
+const prepared = createPreparedSelects();
+
+const isPlain = (v: unknown): v is PlainBinding => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** The values of a scope whose SQL text depends only on its `where` keys; undefined for any other. */
+function plainScopeValues(scope: RowScope): PlainBinding[] | undefined {
+  if (scope.recordIds || scope.ids || scope.narrowings?.length) return undefined;
+  const values = Object.values(scope.where ?? {});
+  return values.every(isPlain) ? [scope.teamId, ...values] : undefined;
 }
 
 /** One page of rows and the count of all that match. */
@@ -87,12 +101,17 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       return { rows: await attachChildren(undefined, page.rows), total: page.total };
     },
     async find(tx, scope, idOrSlug, forUpdate = false) {
-      const q = applyScope(db(tx)(table), table, scope).first(`${table}.*`);
-      if (isUuid(idOrSlug)) q.where(`${table}.id`, idOrSlug.toLowerCase());
-      else if (def.slug) q.where(`${table}.slug`, idOrSlug);
-      else return undefined;
-      if (forUpdate) q.forUpdate();
-      const row = (await q) as Row | undefined;
+      const column = isUuid(idOrSlug) ? 'id' : def.slug ? 'slug' : undefined;
+      if (column === undefined) return undefined;
+      const value = column === 'id' ? idOrSlug.toLowerCase() : idOrSlug;
+      const build = () => applyScope(db(tx)(table), table, scope).where(`${table}.${column}`, value).select(`${table}.*`).limit(1);
+      // Outside a transaction a plain scope runs as a prepared statement (a failed one
+      // would abort a transaction, and writes are not the hot path).
+      const scopeValues = tx || forUpdate ? undefined : plainScopeValues(scope);
+      const rows = scopeValues
+        ? await prepared.rows<Row>(knex, `${table} ${column} ${Object.keys(scope.where ?? {}).join(',')}`, [...scopeValues, value, 1], build)
+        : ((await (forUpdate ? build().forUpdate() : build())) as Row[]);
+      const row = rows[0];
       return row && (await attachChildren(tx, [row]))[0];
     },
     async findAll(tx, scope, forUpdate = false) {

@@ -1,0 +1,60 @@
+import type { Knex } from 'knex';
+
+/** Bindings a caller may promise to be a statement's whole input: none changes the SQL text. */
+export type PlainBinding = string | number | boolean;
+
+interface Statement {
+  sql: string;
+  name: string;
+}
+
+// PostgreSQL refuses to run a prepared `select *` whose columns changed under it (a
+// migration by another replica): SQLSTATE 0A000 "cached plan must not change result type".
+const isStalePlan = (err: unknown) =>
+  (err as { code?: string } | null)?.code === '0A000' && /cached plan/i.test(String((err as Error).message));
+
+// Names are unique in the process: every pool connection may hold every statement, and
+// reusing a name for other SQL is an error. A replaced statement gets a new name.
+let statementCount = 0;
+
+/**
+ * Runs fixed-shape selects as named prepared statements: knex builds and compiles the
+ * query once per `key`, and every later call sends only the bindings, so neither our
+ * process (query building) nor PostgreSQL (parse and plan) repeats that work.
+ *
+ * The caller promises that `key` determines the SQL text and that `bindings` are the
+ * compiled query's bindings in order; the first compile checks the second promise and
+ * a key that breaks it is never prepared. Statements are per connection on the server,
+ * so their number is capped (`max` keys); further keys run as ordinary queries.
+ */
+export function createPreparedSelects(options: { max?: number } = {}) {
+  const max = options.max ?? 500;
+  const statements = new Map<string, Statement | null>();
+
+  function prepare(key: string, bindings: readonly PlainBinding[], build: () => Knex.QueryBuilder): Statement | null {
+    const compiled = build().toSQL();
+    const matches = compiled.bindings.length === bindings.length && compiled.bindings.every((b, i) => b === bindings[i]);
+    const statement = matches ? { sql: compiled.sql, name: `fw_${++statementCount}` } : null;
+    statements.set(key, statement);
+    return statement;
+  }
+
+  return {
+    /** The rows of `build()`'s select, run as the prepared statement `key` names. */
+    async rows<T>(knex: Knex, key: string, bindings: readonly PlainBinding[], build: () => Knex.QueryBuilder): Promise<T[]> {
+      let statement = statements.get(key);
+      if (statement === undefined) statement = statements.size < max ? prepare(key, bindings, build) : null;
+      if (statement === null) return (await build()) as T[];
+      try {
+        return (await knex.raw(statement.sql, bindings as PlainBinding[]).options({ name: statement.name })).rows as T[];
+      } catch (err) {
+        if (!isStalePlan(err)) throw err;
+        // Prepared again, under new names, by the next calls; this one runs unprepared.
+        statements.clear();
+        return (await build()) as T[];
+      }
+    },
+  };
+}
+
+export type PreparedSelects = ReturnType<typeof createPreparedSelects>;

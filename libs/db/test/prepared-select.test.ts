@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Knex } from 'knex';
+import { createDb, createPreparedSelects, openDatabase, type Migrations } from '../src/index.js';
+
+const name = `fw_test_prep_${randomBytes(4).toString('hex')}`;
+const url = (() => {
+  const u = new URL(process.env.TEST_DATABASE_URL!);
+  u.pathname = `/${name}`;
+  return u.toString();
+})();
+
+const migrations: Migrations = {
+  '20260101-0001-things': {
+    up: (knex: Knex) => knex.schema.createTable('things', (t) => { t.increments('id'); t.integer('team_id'); t.text('name'); }),
+    down: (knex: Knex) => knex.schema.dropTable('things'),
+  },
+};
+
+let knex: Knex;
+/** The statements PostgreSQL holds for the pool's one connection. */
+const serverStatements = async () => (await knex.raw('select count(*)::int as n from pg_prepared_statements')).rows[0].n as number;
+
+beforeAll(async () => {
+  await (await openDatabase({ url, migrations })).destroy();
+  knex = createDb(url, { poolMax: 1 });
+  await knex('things').insert([{ team_id: 1, name: 'a' }, { team_id: 1, name: 'b' }, { team_id: 2, name: 'c' }]);
+});
+
+afterAll(async () => {
+  await knex.destroy();
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+});
+
+const byName = (team: number, thing: string) => () => knex('things').where({ team_id: team }).where('name', thing).select('*').limit(1);
+
+describe('prepared selects', () => {
+  it('answers as the query it was built from, and PostgreSQL keeps the statement', async () => {
+    const selects = createPreparedSelects();
+    expect(await serverStatements()).toBe(0);
+    for (const [team, thing] of [[1, 'a'], [1, 'b'], [2, 'a'], [2, 'c']] as const) {
+      const rows = await selects.rows(knex, 'things by name', [team, thing, 1], byName(team, thing));
+      expect(rows).toEqual(await byName(team, thing)());
+    }
+    expect(await serverStatements()).toBe(1);
+  });
+
+  it('never prepares a key whose bindings are not the compiled ones', async () => {
+    const selects = createPreparedSelects();
+    const before = await serverStatements();
+    // The promised bindings leave out the limit: the statement would be wrong, so none is made.
+    const rows = await selects.rows(knex, 'bad key', [1, 'a'], byName(1, 'a'));
+    expect(rows).toEqual([expect.objectContaining({ name: 'a', team_id: 1 })]);
+    expect(await serverStatements()).toBe(before);
+  });
+
+  it('stops preparing new keys at its cap', async () => {
+    const selects = createPreparedSelects({ max: 1 });
+    const before = await serverStatements();
+    await selects.rows(knex, 'one', [1, 'a', 1], byName(1, 'a'));
+    const rows = await selects.rows(knex, 'two', [1, 'b'], () => knex('things').where({ team_id: 1, name: 'b' }).select('name'));
+    expect(rows).toEqual([{ name: 'b' }]);
+    expect(await serverStatements()).toBe(before + 1);
+  });
+
+  it('survives a column added under a prepared select *', async () => {
+    const selects = createPreparedSelects();
+    const run = () => selects.rows<Record<string, unknown>>(knex, 'things star', [2, 'c', 1], byName(2, 'c'));
+    expect(Object.keys((await run())[0])).toEqual(['id', 'team_id', 'name']);
+    await knex.schema.alterTable('things', (t) => { t.text('added').defaultTo('x'); });
+    expect((await run())[0]).toEqual(expect.objectContaining({ name: 'c', added: 'x' }));
+    expect((await run())[0]).toEqual(expect.objectContaining({ name: 'c', added: 'x' }));
+  });
+});
