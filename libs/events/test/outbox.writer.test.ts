@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
 import { EVENT_TYPES, isEventType, outboxMigration, writeEvent, writeEvents } from '../src/index.js';
 
@@ -78,5 +79,26 @@ describe('writeEvent', () => {
     const envs = await db.knex.transaction((trx) => writeEvents(trx, inputs));
     const rows = await db.knex('outbox').where({ team_id: 4 }).orderBy('seq').select('id');
     expect(rows.map((r) => r.id)).toEqual(envs.map((e) => e.id));
+  });
+
+  it('wakes firewatch_outbox listeners when the write commits, never when it rolls back', async () => {
+    const listener = new pg.Client((db.knex.client as { config: { connection: pg.ClientConfig } }).config.connection);
+    await listener.connect();
+    try {
+      await listener.query('LISTEN firewatch_outbox');
+      const heard: string[] = [];
+      listener.on('notification', (n) => heard.push(n.channel));
+      await db.knex.transaction(async (trx) => {
+        await writeEvent(trx, { type: 'environment.created', team_id: 5, data: {} });
+        await trx.rollback();
+      }).catch(() => undefined);
+      await db.knex.transaction((trx) => writeEvents(trx, [{ type: 'environment.created', team_id: 5, data: {} }, { type: 'environment.updated', team_id: 5, data: {} }]));
+      for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 200));
+      // One commit, one notification, however many rows it wrote.
+      expect(heard).toEqual(['firewatch_outbox']);
+    } finally {
+      await listener.end();
+    }
   });
 });
