@@ -11,6 +11,8 @@ RUN pnpm install --frozen-lockfile \
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# Keeps each process near 140 MB resident under load (scripts/dev-env.mjs SERVICE_NODE_ARGS, docs/performance.md).
+ENV NODE_OPTIONS=--max-semi-space-size=8
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 USER node

@@ -10,7 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import { backing, processEnvs, PROCESSES, provisionDatabases, root } from '../scripts/dev-env.mjs';
+import { backing, processEnvs, PROCESSES, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
 import { freePort } from './support.mjs';
 
@@ -70,7 +70,7 @@ const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hooks`;
 const pct = (xs, q) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 try {
   for (const p of procs) {
-    const child = spawn(process.execPath, [path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...(p.env ?? envs[p.name]) }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...(p.env ?? envs[p.name]) }, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     await waitForHttp(`http://127.0.0.1:${(p.env ?? envs[p.name]).PORT}/readyz`);
   }

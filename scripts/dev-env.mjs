@@ -134,6 +134,14 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
   };
 }
 
+/**
+ * V8 flags every service runs with (the Dockerfile sets the same in NODE_OPTIONS). A young
+ * generation of 8 MB semi-spaces instead of V8's default for a large machine keeps each
+ * process near 140 MB resident instead of 250-350 MB under load, at no measurable cost
+ * in CPU per request (docs/performance.md).
+ */
+export const SERVICE_NODE_ARGS = ['--max-semi-space-size=8'];
+
 /** Entry points of the processes, in start order. */
 export const PROCESSES = [
   { name: 'auth', entry: 'services/auth/dist/src/main.js' },

@@ -2,7 +2,7 @@
 // prints where to reach it. Ctrl-C stops them all.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { backing, processEnvs, PROCESSES, provisionDatabases, root } from './dev-env.mjs';
+import { backing, processEnvs, PROCESSES, provisionDatabases, root, SERVICE_NODE_ARGS } from './dev-env.mjs';
 import { waitForHttp, waitForPort } from './wait-for.mjs';
 
 const b = backing();
@@ -47,7 +47,7 @@ const STABLE_AFTER_MS = 60_000;
  */
 function supervise({ name, entry }, backoffMs = 1000) {
   const startedAt = Date.now();
-  const child = spawn(process.execPath, [path.join(root, entry)], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, entry)], {
     cwd: root,
     env: { ...process.env, ...envs[name] },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,8 @@ import { provisionServiceDatabase } from '@firewatch/db';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// As scripts/dev-env.mjs SERVICE_NODE_ARGS: the end-to-end tests run the flags deployments run.
+const SERVICE_NODE_ARGS = ['--max-semi-space-size=8'];
 const run = promisify(execFile);
 
 /** A loopback port nothing listens on at the time of asking. */
@@ -192,7 +194,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   };
   const startOne = async (p: (typeof procs)[number]) => {
     const output: string[] = [];
-    const child = spawn(process.execPath, [path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => output.push(String(d)));
     child.stderr!.on('data', (d) => output.push(String(d)));
     children.set(p.name, child);
