@@ -13,6 +13,11 @@ interface Statement {
 const isStalePlan = (err: unknown) =>
   (err as { code?: string } | null)?.code === '0A000' && /cached plan/i.test(String((err as Error).message));
 
+// A pooler between us and PostgreSQL that hands each transaction another server
+// connection (PgBouncer in transaction mode without prepared-statement support) loses
+// statements (26000) or shows those of other clients (42P05): preparing is then given up.
+const isPoolerLoss = (err: unknown) => ['26000', '42P05'].includes((err as { code?: string } | null)?.code ?? '');
+
 // Names are unique in the process: every pool connection may hold every statement, and
 // reusing a name for other SQL is an error. A replaced statement gets a new name.
 let statementCount = 0;
@@ -26,10 +31,12 @@ let statementCount = 0;
  * compiled query's bindings in order; the first compile checks the second promise and
  * a key that breaks it is never prepared. Statements are per connection on the server,
  * so their number is capped (`max` keys); further keys run as ordinary queries.
+ * Every failure that is the statement's, not the query's, runs the query unprepared.
  */
 export function createPreparedSelects(options: { max?: number } = {}) {
   const max = options.max ?? 500;
   const statements = new Map<string, Statement | null>();
+  let enabled = true;
 
   function prepare(key: string, bindings: readonly PlainBinding[], build: () => Knex.QueryBuilder): Statement | null {
     const compiled = build().toSQL();
@@ -42,14 +49,15 @@ export function createPreparedSelects(options: { max?: number } = {}) {
   return {
     /** The rows of `build()`'s select, run as the prepared statement `key` names. */
     async rows<T>(knex: Knex, key: string, bindings: readonly PlainBinding[], build: () => Knex.QueryBuilder): Promise<T[]> {
-      let statement = statements.get(key);
+      let statement = enabled ? statements.get(key) : null;
       if (statement === undefined) statement = statements.size < max ? prepare(key, bindings, build) : null;
       if (statement === null) return (await build()) as T[];
       try {
         return (await knex.raw(statement.sql, bindings as PlainBinding[]).options({ name: statement.name })).rows as T[];
       } catch (err) {
-        if (!isStalePlan(err)) throw err;
-        // Prepared again, under new names, by the next calls; this one runs unprepared.
+        if (isPoolerLoss(err)) enabled = false;
+        else if (!isStalePlan(err)) throw err;
+        // Prepared again, under new names, by the next calls (unless given up); this one runs unprepared.
         statements.clear();
         return (await build()) as T[];
       }

@@ -74,4 +74,16 @@ describe('prepared selects', () => {
     expect((await run())[0]).toEqual(expect.objectContaining({ name: 'c', added: 'x' }));
     expect((await run())[0]).toEqual(expect.objectContaining({ name: 'c', added: 'x' }));
   });
+
+  it('gives preparing up when a pooler loses its statements, and still answers', async () => {
+    const selects = createPreparedSelects();
+    const run = () => selects.rows(knex, 'things lost', [1, 'a', 1], byName(1, 'a'));
+    expect(await run()).toEqual([expect.objectContaining({ name: 'a' })]);
+    // What a transaction-mode pooler does between two transactions of this client.
+    await knex.raw('deallocate all');
+    expect(await run()).toEqual([expect.objectContaining({ name: 'a' })]);
+    const before = await serverStatements();
+    expect(await run()).toEqual([expect.objectContaining({ name: 'a' })]);
+    expect(await serverStatements()).toBe(before);
+  });
 });
