@@ -10,7 +10,7 @@ export interface MountedRoute {
 interface Layer {
   rawPath?: unknown;
   route?: { path: unknown; methods: Record<string, boolean> };
-  handle?: { stack?: Layer[]; routeTable?: readonly { method: string; path: string }[] };
+  handle?: { stack?: Layer[]; routers?: readonly { stack: Layer[] }[] };
 }
 
 const join = (prefix: string, path: string) => (path === '/' ? prefix || '/' : `${prefix}${path}`);
@@ -21,9 +21,13 @@ function walk(stack: Layer[], prefix: string, into: MountedRoute[]): void {
       if (typeof layer.route.path !== 'string') throw new Error(`a route at ${prefix} is not a string path; teach this walk about it`);
       const path = join(prefix, layer.route.path).replace(/:(\w+)/g, '{$1}');
       for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') into.push({ method, path });
-    } else if (layer.handle?.routeTable) {
-      // The resource kit's dispatch by first path segment (mountRoutes) lists what it serves.
-      for (const { method, path } of layer.handle.routeTable) into.push({ method, path: join(prefix, path).replace(/:(\w+)/g, '{$1}') });
+    } else if (layer.handle?.routers) {
+      // The resource kit's dispatch by first path segment (mountRoutes): a route whose first
+      // segment is a parameter sits in each of its routers, and is one route.
+      const found: MountedRoute[] = [];
+      for (const router of layer.handle.routers) walk(router.stack, prefix, found);
+      const seen = new Set<string>();
+      for (const r of found) if (!seen.has(`${r.method} ${r.path}`)) seen.add(`${r.method} ${r.path}`) && into.push(r);
     } else if (layer.handle?.stack) {
       const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
       walk(layer.handle.stack, prefix + mount, into);
@@ -33,7 +37,7 @@ function walk(stack: Layer[], prefix: string, into: MountedRoute[]): void {
 
 /**
  * Every route an express 5 app serves, found by walking its router stack (routes,
- * routers mounted at a path, and the resource kit's route table), so a test can compare what is mounted with what is documented.
+ * routers mounted at a path, and the routers the resource kit's dispatch chooses from), so a test can compare what is mounted with what is documented.
  */
 export function mountedRoutes(app: Express): MountedRoute[] {
   const routes: MountedRoute[] = [];

@@ -29,7 +29,7 @@ const isPlain = (v: unknown): v is PlainBinding => typeof v === 'string' || type
 
 /** The values of a scope whose SQL text depends only on its `where` keys; undefined for any other. */
 function plainScopeValues(scope: RowScope): PlainBinding[] | undefined {
-  if (scope.recordIds || scope.ids || scope.narrowings?.length) return undefined;
+  if (scope.recordIds || scope.ids || scope.narrowings?.length || !isPlain(scope.teamId)) return undefined;
   const values = Object.values(scope.where ?? {});
   return values.every(isPlain) ? [scope.teamId, ...values] : undefined;
 }

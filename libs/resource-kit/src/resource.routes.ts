@@ -139,8 +139,8 @@ export function resourceRoutes(def: AnyResourceDefinition, service: ResourceServ
 }
 
 // The static segment after `/v1` a path starts with (`environments`); express matches
-// paths case-insensitively, so the key is lowercased.
-const FIRST_SEGMENT = /^\/v1\/([^/:]+)(?:\/|$)/;
+// paths case-insensitively (`/V1/Environments` too), so the key is lowercased.
+const FIRST_SEGMENT = /^\/v1\/([^/:]+)(?:\/|$)/i;
 const firstSegment = (path: string) => FIRST_SEGMENT.exec(path)?.[1]?.toLowerCase();
 
 function routerOf(entries: readonly RouteEntry[]): Router {
@@ -170,9 +170,9 @@ export function mountRoutes(entries: readonly RouteEntry[]): Router {
     if (routes) routes(req, res, next);
     else next();
   };
-  // What the dispatch serves, for tools that list an app's routes (it hides its routers).
-  const routeTable: readonly { method: string; path: string }[] = ordered.map(({ method, path }) => ({ method, path }));
+  // The routers the dispatch chooses from, for tools that list an app's routes.
+  const routers: readonly Router[] = [...bySegment.values(), ...(anySegment ? [anySegment] : [])];
   const router = Router();
-  router.use(Object.assign(dispatch, { routeTable }));
+  router.use(Object.assign(dispatch, { routers }));
   return router;
 }
