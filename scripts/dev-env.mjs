@@ -135,7 +135,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
 }
 
 /**
- * V8 flags every service runs with (the Dockerfile sets the same in NODE_OPTIONS). A young
+ * V8 flags every service runs with (the Dockerfile's CMDs and the packages' start scripts pass the same). A young
  * generation of 8 MB semi-spaces instead of V8's default for a large machine keeps each
  * process near 140 MB resident instead of 250-350 MB under load, at no measurable cost
  * in CPU per request (docs/performance.md).
