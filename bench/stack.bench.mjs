@@ -170,7 +170,10 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
   const named = children.map((c) => [c.benchName, c.pid]);
   // Everything else that works for a request on this box: the shared backing services
   // (all their processes, summed) and this process, which runs autocannon.
-  const shared = () => ({ backing: backingCpuSeconds(), bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6 });
+  const shared = () => {
+    const own = process.cpuUsage();
+    return { bench: (own.user + own.system) / 1e6, backing: backingCpuSeconds() };
+  };
   const load = {}, cpuPerRequest = {}, peakRss = {};
   for (const [name, t] of Object.entries(targets)) {
     const before = Object.fromEntries(named.map(([n, pid]) => [n, cpu(pid)]));
@@ -179,8 +182,15 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
     const sampler = setInterval(() => { for (const [n, pid] of named) peak[n] = Math.max(peak[n], memMb(pid, 'VmRSS') || 0); }, 200);
     // BENCH_PERF=<dir>: an on-CPU profile of the whole machine (kernel included) per target.
     const perf = perfDir && spawn('perf', ['record', '-a', '-g', '-F', '499', '-o', path.join(perfDir, `${name}.data`)], { stdio: 'ignore' });
+    const perfDone = perf && new Promise((resolve) => {
+      perf.once('close', resolve);
+      perf.once('error', (err) => { console.error(`perf record failed: ${err.message}`); resolve(); });
+    });
     const r = await run(t, duration);
-    if (perf) await new Promise((resolve) => { perf.once('exit', resolve); perf.kill('SIGINT'); });
+    if (perf) {
+      if (perf.exitCode === null && perf.signalCode === null) perf.kill('SIGINT');
+      await perfDone;
+    }
     clearInterval(sampler);
     load[name] = { rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
     const sharedAfter = shared();

@@ -144,12 +144,15 @@ export function printCpuProfiles(files, names = {}) {
   }
 }
 
-/** CPU seconds (utime + stime) a process has spent, from /proc; NaN once it is gone. */
-export function cpuSeconds(pid) {
+/**
+ * CPU seconds (utime + stime) a process has spent, from /proc; with `children`, plus
+ * those of its children it has reaped (cutime + cstime); NaN once it is gone.
+ */
+export function cpuSeconds(pid, { children = false } = {}) {
   const ticks = Number(process.env.CLK_TCK ?? 100);
   try {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / ticks;
+    return (Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)) / ticks;
   } catch { return NaN; }
 }
 
@@ -158,6 +161,8 @@ const BACKING = { postgres: 'postgres', 'redis-server': 'redis', 'beam.smp': 'ra
 /**
  * CPU seconds of every process of the local backing services (PostgreSQL forks a
  * backend per connection), as a Map pid → { name, seconds }; see {@link backingCpuSpent}.
+ * A process's figure includes its reaped children's, so a PostgreSQL backend that exits
+ * during a run is still counted (whole), through the postmaster.
  */
 export function backingCpuSeconds() {
   const out = new Map();
@@ -165,12 +170,16 @@ export function backingCpuSeconds() {
     if (!/^\d+$/.test(pid)) continue;
     let comm;
     try { comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { continue; }
-    if (BACKING[comm]) out.set(pid, { name: BACKING[comm], seconds: cpuSeconds(pid) || 0 });
+    const seconds = cpuSeconds(pid, { children: true });
+    if (BACKING[comm] && !Number.isNaN(seconds)) out.set(pid, { name: BACKING[comm], seconds });
   }
   return out;
 }
 
-/** CPU seconds each backing service spent between two readings (a process born in between counts whole). */
+/**
+ * CPU seconds each backing service spent between two readings: a process born in between
+ * counts whole; one gone by the second reading counts through its parent's reaped time.
+ */
 export function backingCpuSpent(before, after) {
   const out = { postgres: 0, redis: 0, rabbitmq: 0 };
   for (const [pid, { name, seconds }] of after) out[name] += seconds - (before.get(pid)?.seconds ?? 0);
