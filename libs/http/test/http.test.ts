@@ -76,3 +76,29 @@ describe('createServiceApp bodies', () => {
     }
   });
 });
+
+describe('createServiceApp access log', () => {
+  it('writes one line per request at level http, with status and duration, and none above it', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new (await import('node:stream')).Writable({
+      write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); },
+    });
+    const logger = createLogger({ service: 'http-test', level: 'http', stream });
+    const app = createServiceApp({
+      logger, routers: [],
+      principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'http-test' }),
+    });
+    const server = await listen(app);
+    try {
+      await fetch(`${server.url}/healthz?x=1`);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(lines).toEqual([expect.objectContaining({ level: 'http', message: 'request', method: 'GET', path: '/healthz', status: 200, duration_ms: expect.any(Number) })]);
+      logger.level = 'warn';
+      await fetch(`${server.url}/healthz`);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(lines).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});

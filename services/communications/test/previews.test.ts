@@ -110,6 +110,7 @@ describe('template previews', () => {
     expect(m.status).toBe(422);
     // Near its 64 MB cap the worker's heap spends itself in full collections; on a loaded
     // machine those can outlast the 300 ms render limit, which then ends the render first.
+    // liquid-pool.test.ts holds the heap cap itself to its memory error.
     expect(m.body.errors[0]).toMatchObject({ code: 'render_failed', detail: expect.stringMatching(/64 MB of memory|render limit exceeded/) });
     expect(answered).toEqual(Array(10).fill(200));
     // Rendering never held the event loop (a loose bound: the machine is shared).
