@@ -45,9 +45,14 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.set('etag', false);
   app.use(requestIdMiddleware());
   app.use(accessLog(deps.logger));
+  // Before the routers: auth mounts its OAuth server at the root, last, and it would answer these.
   app.use(healthRoutes(deps.readiness));
   if (deps.openapi) app.get('/openapi.json', (_req, res) => { res.json(deps.openapi); });
-  app.use('/v1', principalMiddleware(deps.principals), mediaTypeMiddleware(), jsonApiBody(deps.bodyLimit ?? '1mb'));
+  // One `/v1` mount for the request checks: express strips and restores the mount path
+  // once per layer mounted at a path, and every API request passes these.
+  const v1 = express.Router();
+  v1.use(principalMiddleware(deps.principals), mediaTypeMiddleware(), jsonApiBody(deps.bodyLimit ?? '1mb'));
+  app.use('/v1', v1);
   for (const router of deps.routers) app.use(router);
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(deps.logger));
