@@ -7,7 +7,7 @@ import type { ResourceRepository } from './resource.repository.js';
 import type { ResourceAccess } from './resource-access.js';
 import type { CascadeAnnouncer } from './cascade.js';
 import { serialize } from './serialize.js';
-import { firstFreeSlug, slugify } from './slug.js';
+import { slugify } from './slug.js';
 
 /** Writes an event into the outbox inside the given transaction. */
 export type EventWriter = (tx: Transaction, event: { type: string; team_id: number; data: unknown }) => Promise<unknown>;
@@ -59,7 +59,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     await withinLimit(tx, principal, { ...attrs, ...where });
     if (def.slug && typeof attrs.slug !== 'string') {
       const base = slugify(String(attrs[def.slug.from] ?? ''));
-      attrs = { ...attrs, slug: firstFreeSlug(base, await repository.slugsLike(tx, principal.team_id, base)) };
+      attrs = { ...attrs, slug: await repository.freeSlug(tx, principal.team_id, base) };
     }
     const columns = def.toColumns ? await def.toColumns(attrs, ctx) : attrs;
     const inserted = await repository.insert(tx, { ...columns, ...where, team_id: principal.team_id });

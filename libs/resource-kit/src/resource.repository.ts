@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import type { ListQuery } from '@firewatch/jsonapi';
 import {
-  applyFilters, createPreparedSelects, escapeLike, isUniqueViolation, pageWithTotal, type PlainBinding, uniqueConstraintName,
+  applyFilters, createPreparedSelects, isUniqueViolation, pageWithTotal, type PlainBinding, uniqueConstraintName,
 } from '@firewatch/db';
 import { ConflictError } from '@firewatch/errors';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import type { Row, Transaction } from './resource-shapes.js';
 import { loadChildren, writeChildren } from './children.repository.js';
 import { applyScope, type RowScope } from './row-scope.js';
-import { isUuid } from './slug.js';
+import { isUuid, slugCandidate } from './slug.js';
 
 /** A unique violation as the 409 the declaration names; anything else is rethrown. */
 function conflictFrom(def: AnyResourceDefinition, err: unknown): unknown {
@@ -21,6 +21,9 @@ function conflictFrom(def: AnyResourceDefinition, err: unknown): unknown {
   }
   return new ConflictError('The record conflicts with an existing one.', { code: 'already_exists' });
 }
+
+/** Slugs tried per query when a generated slug is taken. */
+const SLUG_BATCH = 100;
 
 // Lookups by id or slug are most of a service's reads; one cache serves every repository.
 const prepared = createPreparedSelects();
@@ -49,7 +52,8 @@ export interface ResourceRepository {
   insert(tx: Transaction, row: Row): Promise<Row>;
   update(tx: Transaction, teamId: number, id: string, patch: Row): Promise<Row>;
   remove(tx: Transaction, teamId: number, id: string): Promise<void>;
-  slugsLike(tx: Transaction, teamId: number, base: string): Promise<string[]>;
+  /** The first of `base`, `base-2`, `base-3`, ... no record of the team has as its slug. */
+  freeSlug(tx: Transaction, teamId: number, base: string): Promise<string>;
   /** A transaction-scoped advisory lock on `name` within this table and team. */
   lock(tx: Transaction, teamId: number, name: string): Promise<void>;
   /** Serialises creates into one counted set for the transaction, then counts it. */
@@ -139,12 +143,16 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
     async remove(tx, teamId, id) {
       await tx(table).where({ team_id: teamId, id }).delete();
     },
-    async slugsLike(tx, teamId, base) {
-      const rows = await tx(table)
-        .where('team_id', teamId)
-        .where((w) => w.where('slug', base).orWhereLike('slug', `${escapeLike(base)}-%`))
-        .pluck('slug');
-      return rows as string[];
+    async freeSlug(tx, teamId, base) {
+      // Candidates in batches, each batch one lookup in the (team_id, slug) index; a
+      // `LIKE 'base-%'` cannot use that index under a non-C collation and read every
+      // row of the team on every create.
+      for (let from = 1; ; from += SLUG_BATCH) {
+        const candidates = Array.from({ length: SLUG_BATCH }, (_, i) => slugCandidate(base, from + i));
+        const taken = new Set((await tx(table).where('team_id', teamId).whereIn('slug', candidates).pluck('slug')) as string[]);
+        const free = candidates.find((c) => !taken.has(c));
+        if (free !== undefined) return free;
+      }
     },
     lock,
     async lockAndCount(tx, teamId, per) {

@@ -18,12 +18,16 @@ export function slugify(text: string): string {
   return slug || 'item';
 }
 
+/** The `n`th slug a record named `base` may take: `base`, then `base-2`, `base-3`, ... */
+export function slugCandidate(base: string, n: number): string {
+  return n === 1 ? base : `${base}-${n}`;
+}
+
 /** The first of `base`, `base-2`, `base-3`, ... not in `taken`. */
 export function firstFreeSlug(base: string, taken: Iterable<string>): string {
   const set = new Set(taken);
-  if (!set.has(base)) return base;
-  for (let n = 2; ; n++) {
-    const candidate = `${base}-${n}`;
+  for (let n = 1; ; n++) {
+    const candidate = slugCandidate(base, n);
     if (!set.has(candidate)) return candidate;
   }
 }
