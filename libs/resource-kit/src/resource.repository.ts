@@ -22,7 +22,7 @@ function conflictFrom(def: AnyResourceDefinition, err: unknown): unknown {
   return new ConflictError('The record conflicts with an existing one.', { code: 'already_exists' });
 }
 
-/** Slugs tried per query when a generated slug is taken. */
+/** At most this many slugs are tried per query when a generated slug is taken. */
 const SLUG_BATCH = 100;
 
 // Lookups by id or slug are most of a service's reads; one cache serves every repository.
@@ -144,11 +144,12 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       await tx(table).where({ team_id: teamId, id }).delete();
     },
     async freeSlug(tx, teamId, base) {
-      // Candidates in batches, each batch one lookup in the (team_id, slug) index; a
-      // `LIKE 'base-%'` cannot use that index under a non-C collation and read every
-      // row of the team on every create.
-      for (let from = 1; ; from += SLUG_BATCH) {
-        const candidates = Array.from({ length: SLUG_BATCH }, (_, i) => slugCandidate(base, from + i));
+      // Candidates in growing batches through the (team_id, slug) index: `base` alone
+      // first (a new name's slug is free), then 10, then 100 at a time. `LIKE 'base-%'`
+      // cannot use that index under a non-C collation, and a long candidate list makes
+      // PostgreSQL read the team's whole table instead: either way every create did.
+      for (let from = 1, size = 1; ; from += size, size = Math.min(size * 10, SLUG_BATCH)) {
+        const candidates = Array.from({ length: size }, (_, i) => slugCandidate(base, from + i));
         const taken = new Set((await tx(table).where('team_id', teamId).whereIn('slug', candidates).pluck('slug')) as string[]);
         const free = candidates.find((c) => !taken.has(c));
         if (free !== undefined) return free;
