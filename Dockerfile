@@ -18,7 +18,7 @@ HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 
 # Services run with --max-semi-space-size=8, as scripts/dev-env.mjs SERVICE_NODE_ARGS: it keeps
-# each near 140 MB resident under load (docs/performance.md); NODE_OPTIONS stays the operator's.
+# each near 140 MB resident under load (docs/performance.md). Override the command to change it.
 FROM runtime AS gateway
 ENV PORT=8080
 EXPOSE 8080

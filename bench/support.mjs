@@ -178,11 +178,14 @@ export function backingCpuSeconds() {
 
 /**
  * CPU seconds each backing service spent between two readings: a process born in between
- * counts whole; one gone by the second reading counts through its parent's reaped time.
+ * counts whole; one gone by the second reading counts, for the time in between, through
+ * its parent's reaped time.
  */
 export function backingCpuSpent(before, after) {
   const out = { postgres: 0, redis: 0, rabbitmq: 0 };
   for (const [pid, { name, seconds }] of after) out[name] += seconds - (before.get(pid)?.seconds ?? 0);
+  // Reaped, a gone process's whole life is in its parent's figure: take out what came before.
+  for (const [pid, { name, seconds }] of before) if (!after.has(pid)) out[name] -= seconds;
   return out;
 }
 

@@ -27,7 +27,12 @@ function walk(stack: Layer[], prefix: string, into: MountedRoute[]): void {
       const found: MountedRoute[] = [];
       for (const router of layer.handle.routers) walk(router.stack, prefix, found);
       const seen = new Set<string>();
-      for (const r of found) if (!seen.has(`${r.method} ${r.path}`)) seen.add(`${r.method} ${r.path}`) && into.push(r);
+      for (const r of found) {
+        const key = `${r.method} ${r.path}`;
+        if (/^\/v1\/\{/.test(r.path) && seen.has(key)) continue;
+        seen.add(key);
+        into.push(r);
+      }
     } else if (layer.handle?.stack) {
       const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
       walk(layer.handle.stack, prefix + mount, into);

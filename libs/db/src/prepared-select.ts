@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 
 /** Bindings a caller may promise to be a statement's whole input: none changes the SQL text. */
@@ -30,9 +31,11 @@ const isStalePlan = (err: unknown) =>
 // statements (26000) or shows those of other clients (42P05): preparing is then given up.
 const isPoolerLoss = (err: unknown) => ['26000', '42P05'].includes((err as { code?: string } | null)?.code ?? '');
 
-// Names are unique in the process: every pool connection may hold every statement, and
-// reusing a name for other SQL is an error. A replaced statement gets a new name.
-let statementCount = 0;
+// A name is its SQL's digest: one name means one SQL text in every process, so replicas
+// sharing server connections (through a pooler) never run each other's statement under
+// it. A replaced (stale) statement gets a new generation in its name.
+let generation = 0;
+const nameOf = (text: string) => `fw_${createHash('sha256').update(text).digest('hex').slice(0, 32)}_${generation}`;
 
 /**
  * Runs fixed-shape selects as named prepared statements: knex builds and compiles the
@@ -54,7 +57,8 @@ export function createPreparedSelects(options: { max?: number } = {}) {
   function prepare(key: string, bindings: readonly PlainBinding[], build: () => Knex.QueryBuilder): Statement | null {
     const compiled = build().toSQL();
     const matches = compiled.bindings.length === bindings.length && compiled.bindings.every((b, i) => b === bindings[i]);
-    const statement = matches ? { text: compiled.toNative().sql, name: `fw_${++statementCount}` } : null;
+    const text = compiled.toNative().sql;
+    const statement = matches ? { text, name: nameOf(text) } : null;
     statements.set(key, statement);
     return statement;
   }
@@ -62,6 +66,8 @@ export function createPreparedSelects(options: { max?: number } = {}) {
   return {
     /** The rows of `build()`'s select, run as the prepared statement `key` names. */
     async rows<T>(knex: Knex, key: string, bindings: readonly PlainBinding[], build: () => Knex.QueryBuilder): Promise<T[]> {
+      // A transaction's connection is knex's to manage; only the pool's are used here.
+      if ((knex as { isTransaction?: boolean }).isTransaction) return (await build()) as T[];
       let statement = enabled ? statements.get(key) : null;
       if (statement === undefined) statement = statements.size < max ? prepare(key, bindings, build) : null;
       if (statement === null) return (await build()) as T[];
@@ -77,7 +83,8 @@ export function createPreparedSelects(options: { max?: number } = {}) {
         await client.releaseConnection(connection);
       }
       if (isPoolerLoss(failure)) enabled = false;
-      else if (!isStalePlan(failure)) throw failure;
+      else if (isStalePlan(failure)) generation++;
+      else throw failure;
       // Prepared again, under new names, by the next calls (unless given up); this one runs unprepared.
       statements.clear();
       return (await build()) as T[];

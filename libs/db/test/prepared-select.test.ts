@@ -60,7 +60,8 @@ describe('prepared selects', () => {
   it('stops preparing new keys at its cap', async () => {
     const selects = createPreparedSelects({ max: 1 });
     const before = await serverStatements();
-    await selects.rows(knex, 'one', [1, 'a', 1], byName(1, 'a'));
+    // SQL no other test prepares: a name is its SQL's digest, shared by every cache.
+    await selects.rows(knex, 'one', [1, 'a', 1], () => knex('things').where({ team_id: 1 }).where('name', 'a').select('id').limit(1));
     const rows = await selects.rows(knex, 'two', [1, 'b'], () => knex('things').where({ team_id: 1, name: 'b' }).select('name'));
     expect(rows).toEqual([{ name: 'b' }]);
     expect(await serverStatements()).toBe(before + 1);
@@ -85,5 +86,14 @@ describe('prepared selects', () => {
     const before = await serverStatements();
     expect(await run()).toEqual([expect.objectContaining({ name: 'a' })]);
     expect(await serverStatements()).toBe(before);
+  });
+
+  it('names a statement by its SQL, so every cache and process means the same SQL by a name', async () => {
+    const [a, b] = [createPreparedSelects(), createPreparedSelects()];
+    const before = await serverStatements();
+    const build = () => knex('things').where({ team_id: 2 }).where('name', 'c').select('name', 'team_id').limit(1);
+    expect(await a.rows(knex, 'first key', [2, 'c', 1], build)).toEqual([{ name: 'c', team_id: 2 }]);
+    expect(await b.rows(knex, 'second key', [2, 'c', 1], build)).toEqual([{ name: 'c', team_id: 2 }]);
+    expect(await serverStatements()).toBe(before + 1);
   });
 });
