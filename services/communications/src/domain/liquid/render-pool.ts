@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ServiceUnavailableError } from '@firewatch/errors';
 import { BusyError, createConcurrencyLimit } from '@firewatch/concurrency';
-import { LIQUID_LIMITS, READY, type ParseReply, type RenderReply, type WorkerJob } from './render-protocol.js';
+import { LIQUID_LIMITS, type LiquidLimits, READY, type ParseReply, type RenderReply, type WorkerJob } from './render-protocol.js';
 
 /** How the Liquid workers are bounded (docs/communications.md, "The sandbox"). */
 export const POOL_LIMITS = {
@@ -55,16 +55,17 @@ interface Thread {
  * A small pool of Liquid workers. Each job gets one worker for itself; a job past its
  * wall-clock budget, or whose worker runs out of heap, fails with a LiquidLimitError and
  * the worker is replaced. More jobs than the queue holds, or waiting longer than
- * `waitMs`, are a 503 `liquid_busy` with `Retry-After: 1`.
+ * `waitMs`, are a 503 `liquid_busy` with `Retry-After: 1`. `liquidLimits` go to the
+ * workers' engines (tests widen one to reach another).
  */
-export function createLiquidPool(limits: typeof POOL_LIMITS = POOL_LIMITS): LiquidPool {
+export function createLiquidPool(limits: typeof POOL_LIMITS = POOL_LIMITS, liquidLimits: LiquidLimits = LIQUID_LIMITS): LiquidPool {
   const slots = createConcurrencyLimit({ concurrency: limits.workers, queue: limits.queue, waitMs: limits.waitMs });
   const idle: Thread[] = [];
   const all = new Set<Thread>();
 
   function spawn(): Thread {
     const worker = new Worker(WORKER_URL, {
-      workerData: { limits: LIQUID_LIMITS },
+      workerData: { limits: liquidLimits },
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: limits.youngMb },
     });
     // Never keeps the process alive, and an idle worker's failure must not be an unhandled 'error'.
