@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { Knex } from 'knex';
 import { databaseName, ensureDatabase, isUniqueViolation, openDatabase, type Migrations } from '../src/index.js';
+import { scratchDatabase } from './scratch-database.js';
 
-const name = `fw_test_db_${randomBytes(4).toString('hex')}`;
-const url = (() => {
-  const u = new URL(process.env.TEST_DATABASE_URL!);
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
+const scratch = scratchDatabase('fw_test_db');
+const { name, url } = scratch;
 
 const migrations: Migrations = {
   '20260101-0001-things': {
@@ -17,12 +12,7 @@ const migrations: Migrations = {
   },
 };
 
-afterAll(async () => {
-  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
-});
+afterAll(() => scratch.drop());
 
 describe('database start-up', () => {
   it('creates a missing database once', async () => {

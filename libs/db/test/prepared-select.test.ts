@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { Knex } from 'knex';
 import { createDb, createPreparedSelects, openDatabase, type Migrations } from '../src/index.js';
+import { scratchDatabase } from './scratch-database.js';
 
-const name = `fw_test_prep_${randomBytes(4).toString('hex')}`;
-const url = (() => {
-  const u = new URL(process.env.TEST_DATABASE_URL!);
-  u.pathname = `/${name}`;
-  return u.toString();
-})();
+const scratch = scratchDatabase('fw_test_prep');
+const { url } = scratch;
 
 const migrations: Migrations = {
   '20260101-0001-things': {
@@ -29,10 +24,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await knex.destroy();
-  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
+  await scratch.drop();
 });
 
 const byName = (team: number, thing: string) => () => knex('things').where({ team_id: team }).where('name', thing).select('*').limit(1);
