@@ -23,11 +23,3 @@ export function slugCandidate(base: string, n: number): string {
   return n === 1 ? base : `${base}-${n}`;
 }
 
-/** The first of `base`, `base-2`, `base-3`, ... not in `taken`. */
-export function firstFreeSlug(base: string, taken: Iterable<string>): string {
-  const set = new Set(taken);
-  for (let n = 1; ; n++) {
-    const candidate = slugCandidate(base, n);
-    if (!set.has(candidate)) return candidate;
-  }
-}

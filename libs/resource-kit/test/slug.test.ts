@@ -1,4 +1,4 @@
-import { firstFreeSlug, isUuid, slugify } from '../src/index.js';
+import { isUuid, slugCandidate, slugify } from '../src/index.js';
 
 describe('slugs', () => {
   it('slugifies names', () => {
@@ -8,9 +8,8 @@ describe('slugs', () => {
     expect(slugify('a'.repeat(300))).toHaveLength(100);
   });
 
-  it('picks the first free suffix', () => {
-    expect(firstFreeSlug('prod', [])).toBe('prod');
-    expect(firstFreeSlug('prod', ['prod', 'prod-2'])).toBe('prod-3');
+  it('numbers the slugs a taken one is tried with (the first free is picked in limits.test.ts)', () => {
+    expect([1, 2, 3].map((n) => slugCandidate('prod', n))).toEqual(['prod', 'prod-2', 'prod-3']);
   });
 
   it('tells UUIDs from slugs', () => {
