@@ -19,6 +19,7 @@ export async function ensureChromium(): Promise<void> {
   } catch (err) {
     throw new Error(
       `Chromium is missing at ${CHROMIUM} and could not be installed with apt-get (needs root and network): ${(err as Error).message.slice(0, 500)}`,
+      { cause: err },
     );
   }
   if (!fs.existsSync(CHROMIUM)) throw new Error(`apt-get finished but ${CHROMIUM} is still missing`);

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import http from 'node:http';
+import type http from 'node:http';
 import { createLogger } from '@firewatch/logger';
 import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { MAX_BODY_DEPTH } from '@firewatch/jsonapi';

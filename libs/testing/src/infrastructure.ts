@@ -74,6 +74,7 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv = process.env
       throw new Error(
         `${c.name} is needed by the tests: set ${c.envVar}, run it on 127.0.0.1:${c.port}, ` +
           `or make a Docker engine available for testcontainers (${(err as Error).message})`,
+        { cause: err },
       );
     }
   }

@@ -8,7 +8,7 @@ const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 
 let db: TestDatabase;
 
-function cli(...args: string[]): Promise<{ code: number; stderr: string; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function cli(...args: string[]): Promise<{ code: number; stderr: string; json: any }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: db.url } }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr, json: stdout ? JSON.parse(stdout) : undefined });

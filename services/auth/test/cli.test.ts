@@ -14,7 +14,7 @@ interface Run {
   code: number;
   stdout: string;
   stderr: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
 let db: TestDatabase;

@@ -66,7 +66,7 @@ describe('webhook dispatcher', () => {
     expect(rx.received[1].headers['webhook-id']).toBe(rx.received[0].headers['webhook-id']);
     expect(rx.received[1].body).toBe(rx.received[0].body);
     expect(rx.received[1].at - rx.received[0].at).toBeGreaterThanOrEqual(180);
-    await waitUntil(async () => (await knex('webhooks_delivery_attempts').count({ n: '*' }).whereIn('delivery_id', knex('webhooks_deliveries').select('id').where({ endpoint_id: ep.id })))[0].n == 2);
+    await waitUntil(async () => Number((await knex('webhooks_delivery_attempts').count({ n: '*' }).whereIn('delivery_id', knex('webhooks_deliveries').select('id').where({ endpoint_id: ep.id })))[0].n) === 2);
     const attempts = await knex('webhooks_delivery_attempts').orderBy('attempt_number').whereIn('delivery_id', knex('webhooks_deliveries').select('id').where({ endpoint_id: ep.id }));
     expect(attempts.map((a) => [a.attempt_number, a.status_code, a.response_body])).toEqual([[1, 500, 'boom'], [2, 200, 'ok']]);
     await rx.close();

@@ -27,7 +27,7 @@ export function loadReferenceDocument(file = REFERENCE_PATH) {
     const bytes = readFileSync(file);
     document = JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
   } catch (err) {
-    throw new Error(`cannot read the reference OpenAPI document at ${file} (set REFERENCE_OPENAPI): ${(err as Error).message}`);
+    throw new Error(`cannot read the reference OpenAPI document at ${file} (set REFERENCE_OPENAPI): ${(err as Error).message}`, { cause: err });
   }
   if (!String(document.openapi).startsWith('3.0')) throw new Error(`${file} is OpenAPI ${document.openapi}, not 3.0`);
 

@@ -44,7 +44,7 @@ export interface RequestOptions {
 export interface Reply {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 async function reply(res: Response): Promise<Reply> {

@@ -27,7 +27,7 @@ export interface OAuthHarness {
   redisPrefix: string;
   /** Another server on the same database and Redis prefix (a second replica). */
   replicaUrl: string;
-  resolve(token: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  resolve(token: string): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
