@@ -16,6 +16,11 @@ export interface Permission {
    * in effect unrestricted, whatever its own lists say.
    */
   unrestricted?: boolean;
+  /**
+   * OAuth tokens need the `all` scope; a side's meta scope (`ir.all`) is not enough.
+   * For data that spans both sides: webhook events carry on-call records too.
+   */
+  allScope?: boolean;
   /** The record touched, checked against record-scoped keys. */
   recordId?: string;
   /**
@@ -46,7 +51,9 @@ function grantedScopes(scopes: string[]): Set<string> {
 function scopeAllows(principal: Principal, perm: Permission): boolean {
   if (principal.scopes === null) return true;
   const granted = grantedScopes(principal.scopes);
-  if (granted.has('all') || granted.has(`${perm.side}.all`)) return true;
+  if (granted.has('all')) return true;
+  if (perm.allScope) return false;
+  if (granted.has(`${perm.side}.all`)) return true;
   if (perm.scope === null) return false;
   // A write scope implies read: a client that may change a record may also see it.
   if (perm.action === 'read') return granted.has(`${perm.scope}:read`) || granted.has(`${perm.scope}:write`);
@@ -68,7 +75,8 @@ export function authorize(principal: Principal, perm: Permission): void {
     throw new ForbiddenError(`The ${role} role may not ${perm.action} this resource.`);
   }
   if (!scopeAllows(principal, perm)) {
-    const needed = perm.scope ? `${perm.scope}:${perm.action === 'read' ? 'read' : 'write'}` : `${perm.side}.all`;
+    const granular = perm.scope ? `${perm.scope}:${perm.action === 'read' ? 'read' : 'write'}` : `${perm.side}.all`;
+    const needed = perm.allScope ? 'all' : granular;
     throw new ForbiddenError(`The granted scopes do not include ${needed}.`, { code: 'insufficient_scope' });
   }
   if (perm.unrestricted && (principal.record_ids !== null || principal.group_ids !== null)) {
@@ -76,6 +84,20 @@ export function authorize(principal: Principal, perm: Permission): void {
   }
   checkRecordList(principal, perm);
   checkOwnerGroups(principal, perm);
+}
+
+/**
+ * What a permission demands beyond role and capability, in words for API documents
+ * (an operation's OpenAPI `description`); undefined when it demands nothing special.
+ */
+export function describePermission(perm: Omit<Permission, 'action'>): string | undefined {
+  if (!perm.adminOnly && !perm.unrestricted && !perm.allScope) return undefined;
+  const needs = [
+    ...(perm.adminOnly ? ['the admin role'] : []),
+    ...(perm.unrestricted ? ['a credential limited by neither records nor groups'] : []),
+  ];
+  const scope = perm.allScope ? '`all`' : perm.scope === null ? `\`all\` or \`${perm.side}.all\`` : `\`${perm.scope}\``;
+  return `Needs ${needs.length ? `${needs.join(', ')} and, ` : ''}for OAuth tokens, the ${scope} scope.`;
 }
 
 function checkRecordList(principal: Principal, perm: Permission): void {

@@ -9,6 +9,6 @@ export {
 } from './principal-token.js';
 export { createSystemTokens, type SystemTokens } from './system-token.js';
 export { generatePrincipalKeys } from './principal-keys.js';
-export { authorize, type Permission } from './authorize.js';
+export { authorize, describePermission, type Permission } from './authorize.js';
 export { principalMiddleware, getPrincipal } from './principal.middleware.js';
 export { expandScopes, GRANULAR_SCOPES, META_SCOPES, IR_RESOURCES, OC_RESOURCES } from './scopes.js';

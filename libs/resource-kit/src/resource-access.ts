@@ -53,6 +53,9 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
    */
   async function load(tx: Transaction | undefined, principal: Principal, idOrSlug: string, action: Capability, forUpdate = false): Promise<Row> {
     const missing = () => new NotFoundError(`No ${noun} with id${def.slug ? ' or slug' : ''} "${idOrSlug}".`);
+    // An unrestricted permission does not depend on the row: refuse before looking, so a
+    // refused caller learns nothing of which ids exist (a record key gets 403, not 404).
+    if (def.permission.unrestricted) can(principal, action);
     const row = await repository.find(tx, scopeFor(principal), idOrSlug, forUpdate);
     if (!row) throw missing();
     if (def.parent && parent) {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { FilterColumns } from '@firewatch/db';
 import type { PageOptions, ResourceObject, SortField } from '@firewatch/jsonapi';
 import type { ValidationIssue } from '@firewatch/errors';
-import type { Principal } from '@firewatch/auth';
+import type { Permission, Principal } from '@firewatch/auth';
 import type {
   ActionSpec, ChildSpec, CollectionRoute, LimitSpec, ParentSpec, RelationshipSpec, Row, SourceSpec, Transaction, Visibility,
 } from './resource-shapes.js';
@@ -52,7 +52,12 @@ export interface ResourceDefinition<D = unknown> {
   table?: string;
   /** Singular event stem: `environment` gives `environment.created|updated|deleted`. */
   event?: string;
-  permission: { scope: string | null; side: 'ir' | 'oc' };
+  /**
+   * What every operation needs (authorize's `Permission` less what the call supplies).
+   * `adminOnly`, `unrestricted` and `allScope` hold for each operation, reads included,
+   * and the OpenAPI document states them; `unrestricted` is judged before any lookup.
+   */
+  permission: Pick<Permission, 'scope' | 'side' | 'adminOnly' | 'unrestricted' | 'allScope'>;
   /** Strict schemas of writable attributes. */
   create?: z.ZodObject;
   update?: z.ZodObject;

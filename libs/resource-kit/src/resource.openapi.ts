@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { describePermission } from '@firewatch/auth';
 import {
   BEARER as security, errorResponses as errors, fromZod, includeParameter, jsonApiContent as content, listParameters,
   pathParameter, ref, requestDocumentSchema, resourceSchemas, type Json,
@@ -25,6 +26,12 @@ function nouns(def: AnyResourceDefinition): { one: string; many: string } {
   const many = def.summary?.plural ?? nameOf(def).replace(/_/g, ' ');
   const singular = def.summary?.singular ?? many.replace(/s$/, '');
   return { one: `${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular}`, many };
+}
+
+/** The operation's `description` where the permission demands more than role and capability. */
+function permissionNote(def: AnyResourceDefinition): Json {
+  const note = describePermission(def.permission);
+  return note ? { description: note } : {};
 }
 
 function pathParameters(path: string, def: AnyResourceDefinition): Json[] {
@@ -65,13 +72,13 @@ function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffi
   const out: Json = {};
   if (ops.has('list')) {
     out.get = {
-      operationId: `list_${t}${suffix}`, summary: `List ${many}${where}`, security, parameters: [...parameters, ...queryParams(def)],
+      operationId: `list_${t}${suffix}`, summary: `List ${many}${where}`, ...permissionNote(def), security, parameters: [...parameters, ...queryParams(def)],
       responses: { '200': { description: 'success', ...content(ref(`${t}_list`)) }, ...errors(400, 401, 403, ...parentMissing, 429) },
     };
   }
   if (ops.has('create')) {
     out.post = {
-      operationId: `create_${t}${suffix}`, summary: `Create ${one}${where}`, security, parameters,
+      operationId: `create_${t}${suffix}`, summary: `Create ${one}${where}`, ...permissionNote(def), security, parameters,
       requestBody: { required: true, ...content(ref(`new_${t}`)) },
       responses: { '201': { description: 'created', ...content(ref(`${t}_response`)) }, ...errors(400, 401, 403, ...parentMissing, 409, 415, 422, 429) },
     };
@@ -89,14 +96,14 @@ function itemOps(def: AnyResourceDefinition): Json {
   const out: Json = {};
   if (ops.has('get')) {
     out.get = {
-      operationId: `get_${t}`, summary: `Get ${noun}`, security, parameters: [...parameters, ...(includes.length ? [includeParameter(includes)] : [])],
+      operationId: `get_${t}`, summary: `Get ${noun}`, ...permissionNote(def), security, parameters: [...parameters, ...(includes.length ? [includeParameter(includes)] : [])],
       responses: { ...one, ...errors(400, 401, 403, 404, 429) },
     };
   }
   if (ops.has('update')) {
     for (const method of def.updateMethods ?? ['put', 'patch']) {
       out[method] = {
-        operationId: `${method === 'put' ? 'update' : 'patch'}_${t}`, summary: `Update ${noun}`, security, parameters,
+        operationId: `${method === 'put' ? 'update' : 'patch'}_${t}`, summary: `Update ${noun}`, ...permissionNote(def), security, parameters,
         requestBody: { required: true, ...content(ref(`update_${t}`)) },
         responses: { ...one, ...errors(400, 401, 403, 404, 409, 415, 422, 429) },
       };
@@ -105,7 +112,7 @@ function itemOps(def: AnyResourceDefinition): Json {
   if (ops.has('delete')) {
     const answer = def.deleteAnswer === 'empty' ? { '200': { description: 'deleted; empty body' } } : one;
     const refusable = def.beforeRemove ? [422] : [];
-    out.delete = { operationId: `delete_${t}`, summary: `Delete ${noun}`, security, parameters, responses: { ...answer, ...errors(401, 403, 404, ...refusable, 429) } };
+    out.delete = { operationId: `delete_${t}`, summary: `Delete ${noun}`, ...permissionNote(def), security, parameters, responses: { ...answer, ...errors(401, 403, 404, ...refusable, 429) } };
   }
   return out;
 }
@@ -116,6 +123,7 @@ function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path:
   return {
     operationId: `${action.name}_${nameOf(def)}${suffix}`,
     summary: action.summary ?? `${action.name.replace(/_/g, ' ')} (${nouns(def).many})`,
+    ...permissionNote(def),
     security,
     parameters: pathParameters(path, def),
     ...(action.body ? { requestBody: { required: true, ...content(fromZod(action.body)) } } : {}),

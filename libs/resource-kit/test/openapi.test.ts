@@ -34,6 +34,20 @@ describe('OpenAPI from a declaration', () => {
   });
 });
 
+describe('OpenAPI of a permission beyond role and capability', () => {
+  const vault = defineResource({ ...things, type: 'vaults', path: '/v1/vaults', operations: ['list', 'get', 'create', 'update', 'delete'],
+    permission: { scope: null, side: 'ir', adminOnly: true, unrestricted: true, allScope: true } });
+  const doc = buildOpenApiDocument({ title: 't', version: '1' }, [things, vault]) as any;
+
+  it('states it on every operation of the declaration, and nothing where there is none', () => {
+    const needs = 'Needs the admin role, a credential limited by neither records nor groups and, for OAuth tokens, the `all` scope.';
+    const ops = ['/v1/vaults', '/v1/vaults/{id}'].flatMap((p) => Object.entries(doc.paths[p]).map(([m, op]: [string, any]) => [m, p, op.description]));
+    expect(ops).toHaveLength(6);
+    expect(ops).toEqual(ops.map(([m, p]) => [m, p, needs]));
+    expect(doc.paths['/v1/things'].get.description).toBeUndefined();
+  });
+});
+
 describe('OpenAPI of the grown declaration keys', () => {
   const paths = (defs: Parameters<typeof buildOpenApiDocument>[1]) => (buildOpenApiDocument({ title: 't', version: '1' }, defs) as any).paths;
 
