@@ -138,4 +138,30 @@ describe('dashboards', () => {
     expect((await h.call('PUT', `/v1/dashboards/${id}`, { principal: bob, body: body({ description: 'edited' }) })).status).toBe(200);
     expect(await h.db.knex('dashboards').where({ id }).first()).toMatchObject({ owner: 'user', public: false, user_id: 101 });
   });
+
+  it('lets no grantee hand a user\'s dashboard to the team, which would give everyone (itself included) destroy', async () => {
+    const grant = (dashboardId: string, grantee: string, permissions: string[]) => h.call('POST', '/v1/authorizations', {
+      principal: alice,
+      body: { data: { type: 'authorizations', attributes: { authorizable_id: dashboardId, authorizable_type: 'Dashboard', grantee_type: 'User', grantee_id: grantee, permissions } } },
+    });
+    const toTeam = (dashboardId: string, principal: Record<string, unknown>) => h.call('PUT', `/v1/dashboards/${dashboardId}`, { principal, body: body({ owner: 'team' }) });
+    const id = (await create({ name: `Alice's ${randomUUID()}`, owner: 'user' })).body.data.id;
+    expect((await grant(id, '102', ['read', 'update', 'authorize'])).status).toBe(201);
+
+    const refused = await toTeam(id, bob);
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0].code).toBe('not_granted');
+    expect(await h.db.knex('dashboards').where({ id }).first()).toMatchObject({ owner: 'user', user_id: 101 });
+    expect((await h.call('DELETE', `/v1/dashboards/${id}`, { principal: bob })).status).toBe(403);
+    // Even a grantee holding every right: the dashboard would stop being its owner's.
+    const full = (await create({ name: `Alice's ${randomUUID()}`, owner: 'user' })).body.data.id;
+    await grant(full, '102', ['read', 'update', 'authorize', 'destroy']);
+    expect((await toTeam(full, bob)).status).toBe(403);
+    // What the grantee holds it may still give: the team may read.
+    expect((await h.call('PUT', `/v1/dashboards/${id}`, { principal: bob, body: body({ public: true }) })).status).toBe(200);
+
+    expect((await toTeam(id, alice)).status).toBe(200);
+    expect((await toTeam(full, { user_id: 1, role: 'admin' })).status).toBe(200);
+    expect(await h.db.knex('dashboards').whereIn('id', [id, full]).pluck('owner')).toEqual(['team', 'team']);
+  });
 });

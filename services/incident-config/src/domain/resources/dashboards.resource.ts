@@ -29,15 +29,21 @@ const writable = {
 /**
  * Who a dashboard belongs to and who sees it (`owner`, `public`) is access, not content:
  * an `update` grant does not reach it. Changing it takes `authorize` on the dashboard (its
- * owner, admins, grantees of authorize), and taking a team dashboard for oneself, which
- * hides it from the team, takes an admin.
+ * owner, admins, grantees of authorize), and no change gives anyone a right its changer
+ * lacks: `public` gives the team `read`, which the changer holds, but handing a user's
+ * dashboard to the team gives everyone of it every right, and takes the dashboard from
+ * its owner for good, so that is for the owner or an admin; taking a team dashboard for
+ * oneself, which hides it from the team, takes an admin.
  */
 async function mayChangeAccess(attributes: Row, existing: Row, ctx: HookContext<DashboardsDeps>): Promise<void> {
   const changes = (key: string) => key in attributes && attributes[key] !== existing[key];
   if (!changes('owner') && !changes('public')) return;
-  if (existing.owner === 'team' && attributes.owner === 'user' && !seesAllDashboards(ctx.principal)) throw notGranted('take it from the team');
+  const admin = seesAllDashboards(ctx.principal);
+  if (existing.owner === 'team' && attributes.owner === 'user' && !admin) throw notGranted('take it from the team');
   const rights = await dashboardRights(ctx.deps, ctx.tx, ctx.principal, String(existing.id));
   if (!rights?.has('can_authorize')) throw notGranted('change its owner or who sees it');
+  const owns = ctx.principal.user_id !== null && ctx.principal.user_id === existing.user_id;
+  if (existing.owner === 'user' && attributes.owner === 'team' && !admin && !owns) throw notGranted('hand it to the team, which only its owner or an admin may');
 }
 
 /**
