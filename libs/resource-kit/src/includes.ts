@@ -16,8 +16,9 @@ export function includeNames(def: AnyResourceDefinition): string[] {
 
 /**
  * Builds the `included` member for a set of primary rows: each name through its loader,
- * or through the related declaration's service (same team, same visibility), once per
- * type and id as JSON:API requires.
+ * or through the related declaration's service (its permission, team, visibility, record
+ * list and owner groups: an include is a read of that resource), once per type and id as
+ * JSON:API requires. A loader authorizes what it loads itself.
  */
 export function createIncluder(def: AnyResourceDefinition, related: Related, deps: unknown) {
   return async function included(rows: Row[], names: readonly string[], principal: Principal): Promise<ResourceObject[]> {

@@ -26,7 +26,11 @@ export interface HookContext<D = unknown> {
   deps: D;
 }
 
-/** Fetches the resources to put in `included` for one include name; `deps` are the service's. */
+/**
+ * Fetches the resources to put in `included` for one include name; `deps` are the
+ * service's. What it loads is read on the caller's behalf: records of another resource
+ * need that resource's read permission (`authorize`), as a direct read would.
+ */
 export type IncludeLoader<D = any> = (records: Row[], ctx: { principal: Principal; tx: Transaction | undefined; deps: D }) => Promise<ResourceObject[]>;
 
 /**
@@ -81,8 +85,20 @@ export interface ResourceDefinition<D = unknown> {
   limit?: LimitSpec<D>;
   /** Narrows list, get, update and delete alike (e.g. private dashboards). */
   visibility?: Visibility;
-  /** A JSON array column of owner group ids: group-scoped keys see only their groups' records. */
-  ownerGroups?: { column: string };
+  /**
+   * A JSON array column of owner group ids: group-scoped keys see only their groups'
+   * records. `writers: 'members'`: only admins (on the permission's side) and members of
+   * one of a record's owner groups (until memberships exist: a group-scoped key holding
+   * one) may create, update or delete it; others get 403 `not_granted`. Default `team`:
+   * whoever the permission lets.
+   */
+  ownerGroups?: { column: string; writers?: 'team' | 'members' };
+  /**
+   * Response attributes answered only to a caller who may update the record (permission,
+   * record list, owner groups and their `writers`) and left out for others, e.g. where a
+   * secret lives in a vault. Events carry them. Not combined with `visibility`.
+   */
+  writersOnly?: readonly string[];
   source?: SourceSpec<D>;
   page?: PageOptions;
   operations?: readonly Operation[];

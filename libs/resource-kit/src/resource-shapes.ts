@@ -178,7 +178,8 @@ export interface RelationshipSpec {
   many?: boolean;
   /**
    * Its declaration, when it lives in the same database: `include=<name>` then loads
-   * the related records through it (same team and visibility) with no loader to write.
+   * the related records through it with no loader to write, as a read of that resource
+   * (its permission: a caller that may not read it gets 403; team, visibility, lists).
    */
   resource?: AnyResourceDefinition;
 }

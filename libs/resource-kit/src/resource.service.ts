@@ -6,7 +6,6 @@ import type { ActionSpec, Row, Transaction } from './resource-shapes.js';
 import type { ResourceRepository } from './resource.repository.js';
 import { createResourceAccess, type CollectionCall, type ParentAccess, type ParentNeed } from './resource-access.js';
 import { createResourceWrites, retryingSlugRaces, type EventWriter } from './resource-writes.js';
-import { serialize } from './serialize.js';
 import { createIncluder, type Related } from './includes.js';
 import type { CascadeAnnouncer } from './cascade.js';
 
@@ -56,8 +55,13 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
       return row;
     },
 
-    /** Rows with these ids the caller may see (for `include` from another resource). */
+    /**
+     * Rows with these ids the caller may see (for `include` from another resource). An
+     * include is a read of this resource: a caller that may not read it (its scope, role or
+     * capability) gets the 403 a direct read gets, whether or not any id is given.
+     */
     async visibleByIds(principal: Principal, ids: readonly string[]): Promise<Row[]> {
+      access.can(principal, 'read');
       return ids.length ? repository.findAll(undefined, { ...access.scopeFor(principal), ids }) : [];
     },
 
@@ -65,12 +69,12 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
       access.can(principal, 'read');
       const parentRow = await access.parentOf(undefined, principal, call, 'read');
       const { rows, total } = await repository.list(access.scopeFor(principal, access.whereOf(call, parentRow)), query);
-      return { records: rows.map((r) => serialize(def, r)), total, included: await included(rows, query.include, principal) };
+      return { records: rows.map((r) => access.present(principal, r)), total, included: await included(rows, query.include, principal) };
     },
 
     async get(principal: Principal, idOrSlug: string, include: string[] = []): Promise<Loaded> {
       const row = await access.load(undefined, principal, idOrSlug, 'read');
-      return { record: serialize(def, row), included: await included([row], include, principal) };
+      return { record: access.present(principal, row), included: await included([row], include, principal) };
     },
 
     async create(principal: Principal, attributes: Row, call: CollectionCall): Promise<ResourceObject> {
@@ -133,7 +137,7 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
       access.can(principal, 'read');
       const parentRow = await access.parentOf(undefined, principal, call, 'read');
       const { rows, meta } = await def.source!.list({ principal, deps, params, page, parent: parentRow });
-      return { records: rows.map((r) => serialize(def, r)), meta, included: await included(rows, include, principal) };
+      return { records: rows.map((r) => access.present(principal, r)), meta, included: await included(rows, include, principal) };
     },
   };
 }

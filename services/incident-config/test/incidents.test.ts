@@ -116,6 +116,27 @@ describe('incidents', () => {
     expect((await h.call('GET', `/v1/incidents/${ok.body.data.id}`)).body.data.attributes.functionality_ids).toEqual([functionality]);
   });
 
+  it('authorizes an include as a read of the related resource: without its scope, the 403 a direct read gets', async () => {
+    const service = await make('services', { name: 'Included checkout' });
+    const linked = (await create({ title: 'Include scope', service_ids: [service] })).body.data.id as string;
+    const bare = (await create({ title: 'Include scope, nothing linked' })).body.data.id as string;
+    const token = (scopes: string[]) => ({ role: 'user', credential: { type: 'oauth', client_id: 'c1' }, scopes });
+    const incidentsOnly = token(['ir.incidents:read']);
+
+    const direct = await h.call('GET', `/v1/services/${service}`, { principal: incidentsOnly });
+    expect(direct.status).toBe(403);
+    expect((await h.call('GET', `/v1/incidents/${linked}`, { principal: incidentsOnly })).status).toBe(200);
+    for (const path of [`/v1/incidents/${linked}?include=services`, `/v1/incidents/${bare}?include=services`, '/v1/incidents?include=services']) {
+      const res = await h.call('GET', path, { principal: incidentsOnly });
+      expect(res.status).toBe(403);
+      expect(res.body.errors[0]).toMatchObject({ code: 'insufficient_scope', detail: direct.body.errors[0].detail });
+      expect(res.body.errors[0].detail).toContain('ir.services:read');
+    }
+    const both = await h.call('GET', `/v1/incidents/${linked}?include=services`, { principal: token(['ir.incidents:read', 'ir.services:read']) });
+    expect(both.status).toBe(200);
+    expect(both.body.included.map((r: { id: string }) => r.id)).toEqual([service]);
+  });
+
   it('a private incident stays private', async () => {
     const { id } = (await create({ title: 'Secret outage', private: true })).body.data;
     const res = await h.call('PUT', `/v1/incidents/${id}`, { body: { data: { type, attributes: { private: false } } } });
