@@ -96,6 +96,8 @@ describe('webhook dispatcher', () => {
     const events = await knex('outbox').where({ type: 'webhooks_endpoint.updated', team_id: team });
     expect(events).toHaveLength(1);
     expect(events[0].payload.data.attributes.enabled).toBe(false);
+    // Endpoint events carry the URL masked past its host (a chat webhook URL is a credential).
+    expect(events[0].payload.data.attributes.url).toBe(`${rx.url}/****`);
     await pub.send([envelope(team)]);
     await new Promise((r) => setTimeout(r, 300));
     expect(rx.received).toHaveLength(1);

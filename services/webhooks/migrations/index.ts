@@ -3,6 +3,7 @@ import { outboxMigration } from '@firewatch/events';
 import * as endpoints from './20261201-0001-webhooks-endpoints.js';
 import * as deliveries from './20261201-0002-webhooks-deliveries.js';
 import * as deliveriesCreatedAt from './20261215-0003-webhooks-deliveries-created-at.js';
+import * as adminReview from './20261220-0004-webhooks-endpoints-admin-review.js';
 
 /**
  * Every schema change of the webhooks database, applied in name order. The webhooks
@@ -14,4 +15,5 @@ export const migrations: Migrations = {
   '20261201-0001-webhooks-endpoints': endpoints,
   '20261201-0002-webhooks-deliveries': deliveries,
   '20261215-0003-webhooks-deliveries-created-at': deliveriesCreatedAt,
+  '20261220-0004-webhooks-endpoints-admin-review': adminReview,
 };

@@ -2,11 +2,13 @@ import type { Knex } from 'knex';
 import type { Express } from 'express';
 import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
+import type { ResourceObject } from '@firewatch/jsonapi';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
 import { createResourceModule } from '@firewatch/resource-kit';
 import { createDeliveriesRepository } from './data/deliveries.repository.js';
 import { createDeliveriesService } from './domain/deliveries.service.js';
+import { endpointEventData } from './domain/endpoint-events.js';
 import type { SecretBox } from '@firewatch/secret-box';
 import { webhooksEndpoints } from './domain/webhooks-endpoints.resource.js';
 import { createDeliveriesRouter } from './http/deliveries.routes.js';
@@ -28,7 +30,7 @@ export interface WebhooksDeps {
 export function createWebhooksApp(deps: WebhooksDeps): Express {
   const module = createResourceModule(webhooksEndpoints, {
     knex: deps.knex,
-    writeEvent,
+    writeEvent: (tx, event) => writeEvent(tx, { ...event, data: endpointEventData(event.data as ResourceObject) }),
     deps: { allowHttp: deps.allowHttp, secretBox: deps.secretBox, maxEndpointsPerTeam: deps.maxEndpointsPerTeam ?? 50 },
   });
   const deliveries = createDeliveriesService({ repository: createDeliveriesRepository(deps.knex), endpoints: module.service });

@@ -12,4 +12,5 @@ export { type CustomHeader } from './domain/custom-headers.js';
 export { openHeaderValues, type StoredCustomHeader } from './domain/custom-header-values.js';
 export { sealPlainHeaderValues } from './data/plain-header-values.sealer.js';
 export { webhooksEndpoints } from './domain/webhooks-endpoints.resource.js';
+export { endpointEventData } from './domain/endpoint-events.js';
 export { DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT, declareDispatcherQueue } from './queue/dispatcher-queue.js';

@@ -78,12 +78,14 @@ describe('webhooks endpoints', () => {
     expect((await h.call('GET', `/v1/webhooks/endpoints/${id}`)).status).toBe(404);
   });
 
-  it("hides another team's endpoints and needs ir.all for OAuth tokens", async () => {
+  it("hides another team's endpoints and needs the all scope for OAuth tokens", async () => {
     const created = await h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name: 'Mine', url: URL }) });
     expect((await h.call('GET', `/v1/webhooks/endpoints/${created.body.data.id}`, { principal: { team_id: 2 } })).status).toBe(404);
-    const scoped = await h.call('GET', '/v1/webhooks/endpoints', { principal: { scopes: ['ir.environments:write'] } });
-    expect(scoped.status).toBe(403);
-    expect((await h.call('GET', '/v1/webhooks/endpoints', { principal: { scopes: ['ir.all'] } })).status).toBe(200);
+    for (const scopes of [['ir.environments:write'], ['ir.all']]) {
+      const scoped = await h.call('GET', '/v1/webhooks/endpoints', { principal: { scopes } });
+      expect([scopes, scoped.status, scoped.body.errors?.[0]?.code]).toEqual([scopes, 403, 'insufficient_scope']);
+    }
+    expect((await h.call('GET', '/v1/webhooks/endpoints', { principal: { scopes: ['all'] } })).status).toBe(200);
   });
 
   it('serves the event catalog', async () => {

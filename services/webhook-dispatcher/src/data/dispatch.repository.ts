@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { writeEvent } from '@firewatch/events';
 import { serialize } from '@firewatch/resource-kit';
-import { ATTEMPTS, DELIVERIES, webhooksEndpoints } from '@firewatch/webhooks/shared';
+import { ATTEMPTS, DELIVERIES, endpointEventData, webhooksEndpoints } from '@firewatch/webhooks/shared';
 import type { ClaimedDelivery, DispatchRepository, JobOutcome } from '../domain/dispatch.types.js';
 
 const ENDPOINTS = 'webhooks_endpoints';
@@ -72,6 +72,6 @@ export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: num
 
   async function disable(trx: Knex.Transaction, id: string, reason: string): Promise<void> {
     const [row] = await trx(ENDPOINTS).where({ id, enabled: true }).update({ enabled: false, disabled_reason: reason, updated_at: trx.fn.now() }).returning('*');
-    if (row) await writeEvent(trx, { type: 'webhooks_endpoint.updated', team_id: row.team_id, data: serialize(webhooksEndpoints, row) });
+    if (row) await writeEvent(trx, { type: 'webhooks_endpoint.updated', team_id: row.team_id, data: endpointEventData(serialize(webhooksEndpoints, row)) });
   }
 }

@@ -11,8 +11,6 @@ export interface DeliveryListQuery {
   page: { number: number; size: number };
   status?: string[];
   direction: 'asc' | 'desc';
-  /** Only deliveries of events about these records (the payload's `data.id`); null: all. */
-  subjectIds?: string[] | null;
 }
 
 /** The API's reads and writes of deliveries; every query is bound to a team. */
@@ -34,9 +32,6 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
     async listByEndpoint(teamId, endpointId, query) {
       const q = knex(DELIVERIES).where({ team_id: teamId, endpoint_id: endpointId });
       if (query.status) q.whereIn('status', query.status);
-      if (query.subjectIds) {
-        q.whereRaw(`(payload::jsonb #>> '{data,id}') IN (SELECT jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(query.subjectIds)]);
-      }
       q.orderBy([{ column: 'created_at', order: query.direction }, { column: 'seq', order: query.direction }]);
       return pageWithTotal<DeliveryRow>(knex, q, DELIVERIES, query.page);
     },

@@ -3,8 +3,8 @@ import { ConflictError, NotFoundError } from '@firewatch/errors';
 import type { ResourceObject } from '@firewatch/jsonapi';
 import type { ResourceService } from '@firewatch/resource-kit';
 import type { AttemptRow, DeliveriesRepository, DeliveryListQuery, DeliveryRow } from '../data/deliveries.repository.js';
+import { WEBHOOKS_PERMISSION } from './webhooks-permission.js';
 
-const PERMISSION = { scope: null, side: 'ir' } as const;
 /** `include=attempts` carries at most this many (the latest) per delivery; `/attempts` pages through all. */
 export const INCLUDED_ATTEMPTS_MAX = 20;
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null));
@@ -35,32 +35,17 @@ export function serializeAttempt(row: AttemptRow): ResourceObject {
   return { id, type: 'webhooks_delivery_attempts', attributes: { ...rest, created_at: iso(created_at) } };
 }
 
-/** The id of the record an event is about (its `data.id`), or null. */
-function subjectOf(row: DeliveryRow): string | null {
-  try {
-    const id = (JSON.parse(String(row.payload)) as { data?: { id?: unknown } }).data?.id;
-    return typeof id === 'string' ? id : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * Deliveries are read through their endpoint's permission (webhooks have no granular
- * scope: `ir.all`). A record-scoped key sees, of the endpoints it lists, only the
- * deliveries of events about records it lists (security review #11); others are 404.
+ * Deliveries hold the payloads sent, so they need what endpoints need (WEBHOOKS_PERMISSION),
+ * judged before the delivery is looked up: a refused caller learns nothing of which ids exist.
  */
 export function createDeliveriesService(deps: { repository: DeliveriesRepository; endpoints: ResourceService }) {
   const { repository } = deps;
 
   async function load(principal: Principal, id: string, action: 'read' | 'update'): Promise<DeliveryRow> {
-    authorize(principal, { ...PERMISSION, action: 'read' });
+    authorize(principal, { ...WEBHOOKS_PERMISSION, action });
     const row = await repository.find(principal.team_id, id);
     if (!row) throw new NotFoundError(`No webhook delivery with id "${id}".`);
-    authorize(principal, { ...PERMISSION, action, recordId: row.endpoint_id });
-    if (principal.record_ids !== null && !principal.record_ids.includes(subjectOf(row) ?? '')) {
-      throw new NotFoundError(`No webhook delivery with id "${id}".`);
-    }
     return row;
   }
 
@@ -71,7 +56,7 @@ export function createDeliveriesService(deps: { repository: DeliveriesRepository
   return {
     async listForEndpoint(principal: Principal, endpointIdOrSlug: string, query: DeliveryListQuery, include: string[]) {
       const { record: endpoint } = await deps.endpoints.get(principal, endpointIdOrSlug);
-      const { rows, total } = await repository.listByEndpoint(principal.team_id, endpoint.id, { ...query, subjectIds: principal.record_ids });
+      const { rows, total } = await repository.listByEndpoint(principal.team_id, endpoint.id, query);
       return { records: rows.map(serializeDelivery), total, included: include.includes('attempts') ? await attemptsOf(rows) : [] };
     },
     async get(principal: Principal, id: string, include: string[]) {

@@ -27,3 +27,18 @@ export function endpointUrlSchema(allowHttp: boolean) {
       if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'must name a host' });
     });
 }
+
+/**
+ * The URL with everything past its host masked: `https://hooks.example.com/****`. A
+ * chat service's incoming-webhook URL is a bearer credential in its path or query, so
+ * only unrestricted admins reading the API see it whole; `webhooks_endpoint.*` events,
+ * which reach receivers and are stored in deliveries, carry this.
+ */
+export function maskEndpointUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    return `${url.protocol}//${url.host}/****`;
+  } catch {
+    return '****';
+  }
+}

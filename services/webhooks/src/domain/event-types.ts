@@ -19,16 +19,6 @@ export function subscribes(eventTypes: readonly string[], type: string): boolean
   return eventTypes.length === 0 || eventTypes.includes(type);
 }
 
-/**
- * True when `next` would deliver some event type `current` does not: `[]` (every type)
- * after a list, or a type the list lacks. A record-scoped key may narrow an endpoint's
- * subscription but never widen it, or it could read events about records outside its list.
- */
-export function widensSubscription(current: readonly string[], next: readonly string[]): boolean {
-  if (current.length === 0) return false;
-  return next.length === 0 || next.some((t) => !current.includes(t));
-}
-
 /** The delivered body, serialised once: `{"event": {id, type, occurred_at}, "data": ...}`. */
 export function deliveryPayload(event: { id: string; type: string; occurred_at: string; data: unknown }): string {
   return JSON.stringify({ event: { id: event.id, type: event.type, occurred_at: event.occurred_at }, data: event.data ?? null });

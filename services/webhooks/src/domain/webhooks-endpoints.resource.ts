@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ForbiddenError } from '@firewatch/errors';
 import { defineResource, SLUG_PATTERN, type Row } from '@firewatch/resource-kit';
 import { headerValueIssues, maskHeaderValues, sealHeaderValues, type StoredCustomHeader } from './custom-header-values.js';
 import { customHeadersSchema, type CustomHeader } from './custom-headers.js';
 import { endpointUrlSchema } from './endpoint-url.js';
-import { isEventType, widensSubscription } from './event-types.js';
+import { isEventType } from './event-types.js';
 import type { SecretBox } from '@firewatch/secret-box';
 import { generateSecret, maskSecret, secretHint, secretProblem } from './webhook-secret.js';
+import { WEBHOOKS_PERMISSION } from './webhooks-permission.js';
 
 /** What the webhooks service hands the declaration's hooks. */
 export interface EndpointsDeps {
@@ -51,14 +51,16 @@ const storedHeaders = (row: Row | undefined) => row?.custom_headers as StoredCus
  * receiver credentials go) are stored sealed too and always shown masked (`****abcd`),
  * even in the create response; a PUT that sends a header back with its mask keeps the
  * stored value. `event_types: []` subscribes to every type. The URL and the secret are
- * fixed at creation (the reference's update accepts neither).
+ * fixed at creation (the reference's update accepts neither). Only unrestricted admins
+ * reach any of it (WEBHOOKS_PERMISSION); they see the URL whole, its events carry it
+ * masked past the host (endpoint-events.ts).
  */
 export const webhooksEndpoints = defineResource<EndpointsDeps>({
   type: 'webhooks_endpoints',
   path: '/v1/webhooks/endpoints',
   table: 'webhooks_endpoints',
   event: 'webhooks_endpoint',
-  permission: { scope: null, side: 'ir' },
+  permission: WEBHOOKS_PERMISSION,
   summary: { singular: 'webhook endpoint', plural: 'webhook endpoints' },
   create,
   update: z.strictObject(base).partial(),
@@ -72,10 +74,6 @@ export const webhooksEndpoints = defineResource<EndpointsDeps>({
   validate(attributes, ctx) {
     if (typeof attributes.url === 'string' && !ctx.deps.allowHttp && new URL(attributes.url).protocol !== 'https:') {
       return [{ pointer: '/data/attributes/url', code: 'custom', detail: 'url: must be an https URL' }];
-    }
-    if (ctx.principal.record_ids !== null && ctx.existing && Array.isArray(attributes.event_types)
-      && widensSubscription(ctx.existing.event_types as string[], attributes.event_types as string[])) {
-      throw new ForbiddenError('A record-scoped key may narrow the event types of an endpoint but not widen them.', { code: 'subscription_widening' });
     }
     if (!Array.isArray(attributes.custom_headers)) return [];
     return headerValueIssues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing));
@@ -101,6 +99,7 @@ export const webhooksEndpoints = defineResource<EndpointsDeps>({
   },
   attributeSchemas: {
     secret: { type: 'string', description: 'Masked (whsec_****abcd) except in the create response.' },
+    url: { type: 'string', description: 'Whole in API answers; masked past its host (https://hooks.example.com/****) in webhooks_endpoint.* events.' },
   },
   revealOnCreate: (attributes) => ({ secret: attributes.secret }),
 });

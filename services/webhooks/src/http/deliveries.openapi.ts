@@ -2,14 +2,16 @@ import {
   BEARER, errorResponses, includeParameter, jsonApiContent, listParameters, pathParameter, ref, resourceSchemas, schema,
   type Json, type OpenApiPart,
 } from '@firewatch/openapi';
+import { describePermission } from '@firewatch/auth';
 import { INCLUDED_ATTEMPTS_MAX } from '../domain/deliveries.service.js';
+import { WEBHOOKS_PERMISSION } from '../domain/webhooks-permission.js';
 import { DELIVERY_PAGE, DELIVERY_STATUSES } from './deliveries.routes.js';
 
 const DELIVERY = 'webhooks_deliveries';
 const ATTEMPT = 'webhooks_delivery_attempts';
 const tags = ['webhooks/deliveries'];
 const id = pathParameter('id', 'The delivery id (UUID), also its `webhook-id` header.');
-const PERMISSION = "Needs the endpoint's read permission (OAuth: `all` or `ir.all`); a record-scoped key sees only deliveries about its records.";
+const PERMISSION = describePermission(WEBHOOKS_PERMISSION);
 
 // As serializeDelivery writes them.
 const delivery: Record<string, Json> = {
@@ -78,7 +80,7 @@ export const deliveriesOpenApi: OpenApiPart = {
     '/v1/webhooks/deliveries/{id}/deliver': {
       post: {
         operationId: `deliver_${DELIVERY}`, summary: 'Send a delivery again',
-        description: "Due now, on a fresh retry ladder, with the same `webhook-id`. Needs the endpoint's update permission; 409 `endpoint_disabled` while its endpoint is disabled. No request body.",
+        description: `Due now, on a fresh retry ladder, with the same \`webhook-id\`; 409 \`endpoint_disabled\` while its endpoint is disabled. No request body. ${PERMISSION}`,
         tags, security: BEARER, parameters: [id],
         responses: { '200': { description: 'The delivery, pending again', ...jsonApiContent(ref(`${DELIVERY}_response`)) }, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },

@@ -26,7 +26,7 @@ export const eventTypesOpenApi: OpenApiPart = {
     '/v1/webhooks/event_types': {
       get: {
         operationId: `list_${T}`, summary: 'List the event types endpoints may subscribe to',
-        description: 'Needs read permission on webhooks (OAuth: `all` or `ir.all`).',
+        description: 'Any role may read it (OAuth: `all` or `ir.all`): it names event types and carries no record. Endpoints and deliveries need an unrestricted admin.',
         tags: ['webhooks/event_types'], security: BEARER,
         responses: { '200': { description: 'Every event type', ...jsonApiContent(ref(`${T}_list`)) }, ...errorResponses(400, 401, 403, 429) },
       },

@@ -5,7 +5,9 @@ import { eventTypeResources } from '../domain/event-types.js';
 
 /**
  * `GET /v1/webhooks/event_types`: the whole catalog endpoints may subscribe to, in
- * one unpaginated page (it is short and changes only with a release).
+ * one unpaginated page (it is short and changes only with a release). Unlike endpoints
+ * and deliveries it is not for admins only: it names event types, the same for every
+ * team and release, and carries no record.
  */
 export function createEventTypesRouter(): Router {
   const router = Router();
