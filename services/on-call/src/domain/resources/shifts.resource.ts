@@ -1,5 +1,7 @@
+import { authorize } from '@firewatch/auth';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { overrideShifts } from './override-shifts.resource.js';
 import { schedules } from './schedules.resource.js';
 import { shiftParams } from './shifts.params.js';
 import { listShifts } from './shifts.source.js';
@@ -32,11 +34,15 @@ export const shifts = defineResource<OnCallResourceDeps>({
     assignee: { type: 'users', column: 'user_id' },
   },
   includes: {
-    // The reference's shift_override: the override shift (its id) and who created it.
-    shift_override: async (rows, { principal, deps }) => (await deps.shifts.overrideRecords(principal.team_id, ids(rows, 'override_id').map(String))).map((o) => ({
-      id: o.id, type: 'shift_overrides',
-      attributes: { shift_id: o.id, created_by_user_id: o.created_by_user_id, created_at: o.created_at.toISOString(), updated_at: o.updated_at.toISOString() },
-    })),
+    // The reference's shift_override: the override shift (its id) and who created it. A
+    // read of override shifts, so it needs their permission, as GET /v1/override_shifts does.
+    shift_override: async (rows, { principal, deps }) => {
+      authorize(principal, { ...overrideShifts.permission, action: 'read' });
+      return (await deps.shifts.overrideRecords(principal.team_id, ids(rows, 'override_id').map(String))).map((o) => ({
+        id: o.id, type: 'shift_overrides',
+        attributes: { shift_id: o.id, created_by_user_id: o.created_by_user_id, created_at: o.created_at.toISOString(), updated_at: o.updated_at.toISOString() },
+      }));
+    },
     user: usersInclude('user_id'),
     assignee: usersInclude('user_id'),
     shift_shadow: async () => [],
