@@ -5,9 +5,10 @@ import { randomizeTeamIds, startWebhookReceiver as startReceiver } from '../supp
 let system: RunningSystem;
 let token: string;
 let otherToken: string;
+let teamId: number;
 
-async function raisedKey(teamId: number, name: string): Promise<string> {
-  const key = await system.cli('api-keys', 'create', '--team-id', String(teamId), '--name', name, '--role', 'admin', '--rate-limit-read', '10000', '--rate-limit-write', '10000');
+async function raisedKey(teamId: number, name: string, role = 'admin'): Promise<string> {
+  const key = await system.cli('api-keys', 'create', '--team-id', String(teamId), '--name', name, '--role', role, '--on-call-role', role, '--rate-limit-read', '10000', '--rate-limit-write', '10000');
   return key.api_key?.token ?? key.token;
 }
 
@@ -15,7 +16,8 @@ beforeAll(async () => {
   system = await startSystem({ webhooks: true, dispatchers: 1, dispatcherEnv: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300', WEBHOOK_RETRY_JITTER: '0' } });
   await randomizeTeamIds(system.env.auth.DATABASE_URL);
   const boot = await system.cli('bootstrap', '--team-name', 'Hooks', '--email', 'admin@hooks.test');
-  token = await raisedKey(boot.team.id, 'raised');
+  teamId = boot.team.id;
+  token = await raisedKey(teamId, 'raised');
   const other = await system.cli('bootstrap', '--team-name', 'Other hooks', '--email', 'admin@other-hooks.test');
   otherToken = await raisedKey(other.team.id, 'raised');
 }, 120_000);
@@ -132,6 +134,8 @@ describe('webhooks through the gateway', () => {
     await watcher.waitFor(() => about().length === 2, 15_000, 'the endpoint events');
     expect(about().map((d) => JSON.parse(d.body).event.type)).toEqual(['webhooks_endpoint.created', 'webhooks_endpoint.updated']);
     expect(about()[0].body).toContain(masked[0].value);
+    // The URL too is masked past its host in endpoint events (it may be a bearer credential).
+    expect(about().map((d) => JSON.parse(d.body).data.attributes.url)).toEqual([`${new URL(rx.url).origin}/****`, `${new URL(rx.url).origin}/****`]);
     expect(watcher.deliveries.map((d) => d.body).join()).not.toContain(credential.slice(7, -4));
 
     const { default: pg } = await import('pg');
@@ -146,6 +150,37 @@ describe('webhooks through the gateway', () => {
     }
     await rx.close();
     await watcher.close();
+  });
+
+  it("hands a non-admin key nothing the API refuses it: no endpoint, no deliveries (security issue 19, finding 1)", async () => {
+    const user = await raisedKey(teamId, 'user key', 'user');
+    const observer = await raisedKey(teamId, 'observer key', 'observer');
+    const subscribe = { name: 'Mine', url: 'https://receiver.example.com/in', event_types: ['incident.created'] };
+    for (const as of [user, observer]) {
+      expect((await createEndpoint(subscribe, as)).status).toBe(403);
+      expect((await gw('GET', '/v1/webhooks/endpoints', undefined, as)).status).toBe(403);
+    }
+
+    const rx = await startWebhookReceiver();
+    const endpoint = (await createEndpoint({ name: 'Admin incidents', url: rx.url, event_types: ['incident.created'] })).body.data;
+    const title = `Private merger ${Date.now()}`;
+    const incident = await gw('POST', '/v1/incidents', { data: { type: 'incidents', attributes: { title, private: true } } });
+    expect(incident.status).toBe(201);
+    expect((await gw('GET', `/v1/incidents/${incident.body.data.id}`, undefined, user)).status).toBe(404);
+    await rx.waitFor((ds) => ds.length === 1, 15_000, 'the incident event');
+    const webhookId = rx.deliveries[0].headers['webhook-id'];
+
+    for (const as of [user, observer]) {
+      for (const path of [`/v1/webhooks/endpoints/${endpoint.id}`, `/v1/webhooks/endpoints/${endpoint.id}/deliveries`, `/v1/webhooks/deliveries/${webhookId}`, `/v1/webhooks/deliveries/${webhookId}/attempts`]) {
+        const res = await gw('GET', path, undefined, as);
+        expect([path, res.status]).toEqual([path, 403]);
+        expect(JSON.stringify(res.body)).not.toContain(title);
+      }
+    }
+    const mine = await gw('GET', `/v1/webhooks/endpoints/${endpoint.id}/deliveries`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data[0].attributes.payload).toContain(title);
+    await rx.close();
   });
 
   it('serves the event catalog and refuses unknown types, reserved headers and non-https URLs per configuration', async () => {
