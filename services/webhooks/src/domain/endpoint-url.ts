@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const URL_MAX = 2048;
+/** The longest endpoint URL accepted. */
+export const URL_MAX = 2048;
 
 /**
  * Endpoint URLs: absolute https (http too when `allowHttp`, e.g. loopback receivers in

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineResource, SLUG_PATTERN, type Row } from '@firewatch/resource-kit';
 import { headerValueIssues, maskHeaderValues, sealHeaderValues, type StoredCustomHeader } from './custom-header-values.js';
 import { customHeadersSchema, type CustomHeader } from './custom-headers.js';
-import { endpointUrlSchema } from './endpoint-url.js';
+import { endpointUrlSchema, URL_MAX } from './endpoint-url.js';
 import { isEventType } from './event-types.js';
 import type { SecretBox } from '@firewatch/secret-box';
 import { generateSecret, maskSecret, secretHint, secretProblem } from './webhook-secret.js';
@@ -99,7 +99,7 @@ export const webhooksEndpoints = defineResource<EndpointsDeps>({
   },
   attributeSchemas: {
     secret: { type: 'string', description: 'Masked (whsec_****abcd) except in the create response.' },
-    url: { type: 'string', description: 'Whole in API answers; masked past its host (https://hooks.example.com/****) in webhooks_endpoint.* events.' },
+    url: { type: 'string', maxLength: URL_MAX, description: 'Whole in API answers; masked past its host (https://hooks.example.com/****) in webhooks_endpoint.* events.' },
   },
   revealOnCreate: (attributes) => ({ secret: attributes.secret }),
 });
