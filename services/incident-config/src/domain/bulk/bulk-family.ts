@@ -13,6 +13,8 @@ export interface BulkFamily {
   name: z.ZodType;
   /** The other attributes an entity may carry (the reference's bulk entity schema, less external_id, name and fields). */
   attributes: z.ZodObject;
+  /** The declaration's `ownerGroups`: an entity cannot name them, so a group key's new records get its groups. */
+  ownerGroups?: { column: string };
 }
 
 /** One entity's problems, in the shape FAMILIES.md §5 gives the 422. */

@@ -75,10 +75,14 @@ async function resolveFields(entities: Entity[], ids: (keys: string[]) => Promis
   return resolved;
 }
 
-async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | undefined) {
+/**
+ * `owners`: what a new record's owner groups are when the caller is a group key (its own
+ * groups: the entity cannot name any, and a group key creates only within its groups).
+ */
+async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | undefined, owners: Row) {
   const { fields, ...given } = entity;
   const attributes: Row = fields ? { ...given, properties: mergeFields(row?.properties, fields) } : given;
-  if (!row) return resource.create(attributes);
+  if (!row) return resource.create({ ...attributes, ...owners });
   const changes = changedAttributes(row, attributes);
   // An entity that changes nothing is not written: a repeated batch emits no events.
   return Object.keys(changes).length ? resource.update(row, changes) : resource.serialize(row);
@@ -88,6 +92,7 @@ async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | un
  * `POST /v1/<family>/bulk_upsert` (FAMILIES.md §5): up to 100 entities keyed by
  * external_id, created or updated with only the attributes present, all or nothing in
  * the action's transaction, through the declaration's own writes (checks and events).
+ * A group key finds, and so updates, only its groups' records (`findWhere`).
  */
 export function bulkUpsertAction(family: BulkFamily) {
   const entity = entitySchema(family);
@@ -111,10 +116,11 @@ export function bulkUpsertAction(family: BulkFamily) {
       const judged = judge(raw, entity, existing);
       if (judged.problems.length) throw entityErrors(judged.problems);
       const entities = await resolveFields(judged.entities, (ids) => deps.catalogProperties.idsByKey(tx, principal.team_id, family.catalogType, ids));
+      const owners = family.ownerGroups && principal.group_ids !== null ? { [family.ownerGroups.column]: principal.group_ids } : {};
       const data = [];
       for (const [index, item] of entities.entries()) {
         try {
-          data.push(await upsertOne(resource, item, existing.get(item.external_id)));
+          data.push(await upsertOne(resource, item, existing.get(item.external_id), owners));
         } catch (err) {
           throw asEntityError(err, index, item.external_id);
         }

@@ -65,6 +65,12 @@ export const CATALOG_ENTITY_JSON_COLUMNS = [
   'notify_emails', 'environment_ids', 'service_ids', 'owner_group_ids', 'owner_user_ids', 'chat_channels', 'chat_aliases', 'properties',
 ] as const;
 
+/**
+ * Services and functionalities name their owner groups: a group-scoped key sees and
+ * changes only its groups' records, bulk operations included (DESIGN §3).
+ */
+export const OWNER_GROUPS = { column: 'owner_group_ids' } as const;
+
 /** Id lists naming records of this service: each id must be one of the team's (a 422 otherwise). */
 export const CATALOG_ENTITY_REFERENCES: Readonly<Record<string, ReferencedTable>> = { environment_ids: 'environments', service_ids: 'services' };
 

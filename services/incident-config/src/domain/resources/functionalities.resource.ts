@@ -4,7 +4,7 @@ import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
 import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
 import { catalogEntityIssues, type CatalogEntityDeps } from './catalog-entity.rules.js';
 import {
-  CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters,
+  CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters, OWNER_GROUPS,
 } from './catalog-entity.fields.js';
 
 const writable = catalogEntityFields;
@@ -16,7 +16,7 @@ const bulkAttributes = z.strictObject(writable).pick({
   opslevel_id: true, service_now_ci_sys_id: true,
 });
 
-const family = { type: 'functionalities', noun: 'functionality', catalogType: 'functionality', name: writable.name, attributes: bulkAttributes };
+const family = { type: 'functionalities', noun: 'functionality', catalogType: 'functionality', name: writable.name, attributes: bulkAttributes, ownerGroups: OWNER_GROUPS };
 
 /** Functionalities (FAMILIES.md §4.16): what users do with the product, e.g. checkout; keyed by external_id for catalog sync. */
 export const functionalities = defineResource<CatalogEntityDeps>({
@@ -31,6 +31,7 @@ export const functionalities = defineResource<CatalogEntityDeps>({
   attributes: CATALOG_ENTITY_ATTRIBUTES,
   jsonColumns: CATALOG_ENTITY_JSON_COLUMNS,
   slug: { from: 'name' },
+  ownerGroups: OWNER_GROUPS,
   filters: catalogEntityFilters,
   sorts: CATALOG_ENTITY_SORTS,
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],

@@ -4,7 +4,7 @@ import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
 import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
 import { catalogEntityIssues, type CatalogEntityDeps } from './catalog-entity.rules.js';
 import {
-  CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters,
+  CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters, OWNER_GROUPS,
 } from './catalog-entity.fields.js';
 
 const text = z.string().max(255).nullable();
@@ -34,7 +34,7 @@ const bulkAttributes = z.strictObject(writable).pick({
   opslevel_id: true, backstage_id: true, service_now_ci_sys_id: true, notify_emails: true, alerts_email_enabled: true,
 });
 
-const family = { type: 'services', noun: 'service', catalogType: 'service', name: writable.name, attributes: bulkAttributes };
+const family = { type: 'services', noun: 'service', catalogType: 'service', name: writable.name, attributes: bulkAttributes, ownerGroups: OWNER_GROUPS };
 
 /** Services (FAMILIES.md §4.16): the systems incidents affect; keyed by external_id for catalog sync. */
 export const services = defineResource<CatalogEntityDeps>({
@@ -56,6 +56,7 @@ export const services = defineResource<CatalogEntityDeps>({
   ],
   jsonColumns: [...CATALOG_ENTITY_JSON_COLUMNS, 'alert_broadcast_channel', 'incident_broadcast_channel'],
   slug: { from: 'name' },
+  ownerGroups: OWNER_GROUPS,
   filters: { ...catalogEntityFilters, alert_broadcast_enabled: 'boolean', incident_broadcast_enabled: 'boolean' },
   sorts: CATALOG_ENTITY_SORTS,
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
