@@ -40,6 +40,8 @@ export interface ResourceSchemaOptions {
   computed?: boolean;
   /** The schemas' name stem when two resources of one document share a type; default the type. */
   name?: string;
+  /** Attributes some answers leave out (shown only to some callers); the others are required. */
+  optional?: readonly string[];
 }
 
 const ANY_RESOURCE: Json = { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' } } };
@@ -54,7 +56,7 @@ function includedMember(included: ResourceSchemaOptions['included']): Json {
 /**
  * The component schemas of a resource, kit-built or hand-written: `<type>_resource`,
  * `<type>_response` (one) and `<type>_list` (a page with `links` and `meta`). Every
- * attribute is required: the serializers write each one, null or not.
+ * attribute but the `optional` ones is required: the serializers write each one, null or not.
  */
 export function resourceSchemas(type: string, attributes: Record<string, Json>, options: ResourceSchemaOptions = {}): Json {
   const included = includedMember(options.included);
@@ -67,7 +69,7 @@ export function resourceSchemas(type: string, attributes: Record<string, Json>, 
       properties: {
         id: { type: 'string' },
         type: { type: 'string', const: type },
-        attributes: { type: 'object', required: Object.keys(attributes), properties: attributes },
+        attributes: { type: 'object', required: Object.keys(attributes).filter((a) => !options.optional?.includes(a)), properties: attributes },
         ...(options.relationships ? { relationships: options.relationships } : {}),
       },
     },

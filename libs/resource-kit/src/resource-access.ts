@@ -1,9 +1,11 @@
 import { authorize, type Capability, type Principal } from '@firewatch/auth';
-import { ForbiddenError, NotFoundError } from '@firewatch/errors';
+import { ForbiddenError, HttpError, NotFoundError } from '@firewatch/errors';
+import type { ResourceObject } from '@firewatch/jsonapi';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import type { CollectionRoute, Row, Transaction, VisibilityClause } from './resource-shapes.js';
 import type { ResourceRepository } from './resource.repository.js';
 import type { RowScope } from './row-scope.js';
+import { serialize } from './serialize.js';
 
 /** Where a collection request came in: its route and path parameters. */
 export interface CollectionCall {
@@ -27,9 +29,41 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
   const noun = def.summary?.singular ?? def.type.replace(/_/g, ' ').replace(/s$/, '');
   const ownerGroupsOf = (row: Row) => (def.ownerGroups ? ((row[def.ownerGroups.column] as string[] | null) ?? []) : undefined);
 
-  /** Capability, role, scope, record list and owner groups (authorize), for the team or one row. */
-  const can = (principal: Principal, action: Capability, row?: Row) =>
+  /** `ownerGroups.writers: 'members'`: writing a row takes an admin or a member of one of its owner groups. */
+  function checkWriter(principal: Principal, row: Row): void {
+    if (def.ownerGroups?.writers !== 'members') return;
+    const role = def.permission.side === 'oc' ? principal.on_call_role : principal.role;
+    const mine = principal.group_ids;
+    if (role === 'admin' || (mine !== null && ownerGroupsOf(row)!.some((g) => mine.includes(g)))) return;
+    throw new ForbiddenError(`Only admins and members of one of its owner groups may write this ${noun}.`, { code: 'not_granted' });
+  }
+
+  /**
+   * Capability, role, scope, record list and owner groups (authorize), for the team or
+   * one row; writing a row (or the row a create is about to make), also its writers.
+   */
+  function can(principal: Principal, action: Capability, row?: Row): void {
     authorize(principal, { ...def.permission, action, recordId: row?.id === undefined ? undefined : String(row.id), ownerGroupIds: row && ownerGroupsOf(row) });
+    if (row && action !== 'read') checkWriter(principal, row);
+  }
+
+  /** Whether the caller may update `row`, as far as the row alone tells (no visibility). */
+  function mayUpdate(principal: Principal, row: Row): boolean {
+    try {
+      can(principal, 'update', row);
+      return true;
+    } catch (err) {
+      if (err instanceof HttpError) return false;
+      throw err;
+    }
+  }
+
+  /** `row` as answered to this caller: `writersOnly` attributes left out unless it may update the row. */
+  function present(principal: Principal, row: Row, record: ResourceObject = serialize(def, row)): ResourceObject {
+    if (!def.writersOnly?.length || mayUpdate(principal, row)) return record;
+    const hidden = new Set(def.writersOnly);
+    return { ...record, attributes: Object.fromEntries(Object.entries(record.attributes).filter(([name]) => !hidden.has(name))) };
+  }
 
   function scopeFor(principal: Principal, where?: Row, action: Capability = 'read'): RowScope {
     const narrowings: (readonly VisibilityClause[])[] = [];
@@ -82,7 +116,7 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
     ...(def.parent && parentRow ? { [def.parent.column]: parentRow.id } : {}),
   });
 
-  return { can, scopeFor, admits, load, parentOf, whereOf };
+  return { can, present, scopeFor, admits, load, parentOf, whereOf };
 }
 
 export type ResourceAccess = ReturnType<typeof createResourceAccess>;

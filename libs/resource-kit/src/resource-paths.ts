@@ -25,7 +25,7 @@ export function itemPathOf(def: AnyResourceDefinition): string {
 
 /**
  * Checks at start-up what types cannot: a collection's parameters are bound by the
- * parent, and a stored resource names its table.
+ * parent, a stored resource names its table, and keys that do not go together.
  */
 export function assertDeclaration(def: AnyResourceDefinition): void {
   for (const route of collectionsOf(def)) {
@@ -40,4 +40,6 @@ export function assertDeclaration(def: AnyResourceDefinition): void {
   }
   if ((ops.has('create') && !def.create) || (ops.has('update') && !def.update)) throw new Error(`${def.type}: writes need their schemas`);
   if ((ops.has('create') || ops.has('update') || ops.has('delete')) && !def.event) throw new Error(`${def.type}: writes need an event stem`);
+  // Who may update a row is judged from the row alone; update visibility needs the database.
+  if (def.writersOnly && def.visibility) throw new Error(`${def.type}: writersOnly cannot be combined with visibility`);
 }

@@ -32,12 +32,17 @@ function attributeSchema(def: AnyResourceDefinition, name: string, fields: Recor
 
 /**
  * The JSON Schemas of a resource's attributes: the response's (every declared attribute,
- * always present, then the timestamps), and the create and update request attributes
- * (from their zod schemas).
+ * present unless `writersOnly`, then the timestamps), and the create and update request
+ * attributes (from their zod schemas).
  */
 export function attributeSchemas(def: AnyResourceDefinition): { response: Record<string, Json>; create?: Json; update?: Json } {
   const fields = { ...(def.update?.shape ?? {}), ...(def.create?.shape ?? {}) } as Record<string, z.ZodType>;
   const response: Record<string, Json> = Object.fromEntries(def.attributes.map((name) => [name, attributeSchema(def, name, fields)]));
+  for (const name of def.writersOnly ?? []) {
+    const schema = response[name] ?? {};
+    const note = 'Answered only to a caller who may update the record; absent for others.';
+    response[name] = { ...schema, description: schema.description ? `${String(schema.description)} ${note}` : note };
+  }
   if (def.timestamps !== false) Object.assign(response, { created_at: TIMESTAMP, updated_at: TIMESTAMP });
   return { response, create: def.create && jsonSchema(def.create), update: def.update && jsonSchema(def.update) };
 }

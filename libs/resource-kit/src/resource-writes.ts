@@ -67,8 +67,9 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     const [row] = await repository.attachChildren(tx, [inserted]);
     const record = serialize(def, row);
     await emit(tx, principal, 'created', record);
-    if (!def.revealOnCreate) return record;
-    return { ...record, attributes: { ...record.attributes, ...def.revealOnCreate(attrs, row) } };
+    const shown = access.present(principal, row, record);
+    if (!def.revealOnCreate) return shown;
+    return { ...shown, attributes: { ...shown.attributes, ...def.revealOnCreate(attrs, row) } };
   }
 
   async function updateIn(tx: Transaction, principal: Principal, existing: Row, given: Row, event = 'updated'): Promise<ResourceObject> {
@@ -91,7 +92,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     const [row] = await repository.attachChildren(tx, [updated]);
     const record = serialize(def, row);
     await emit(tx, principal, event, record);
-    return record;
+    return access.present(principal, row, record);
   }
 
   async function removeIn(tx: Transaction, principal: Principal, existing: Row): Promise<ResourceObject> {
@@ -101,7 +102,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     await repository.remove(tx, principal.team_id, String(existing.id));
     const record = serialize(def, existing);
     await emit(tx, principal, 'deleted', record);
-    return record;
+    return access.present(principal, existing, record);
   }
 
   /** What an action's `resource` does: the same writes, bound to the action's collection path. */
@@ -118,7 +119,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
       return removeIn(tx, principal, existing);
     },
     findWhere: (conditions, options) => repository.findAll(tx, access.scopeFor(principal, { ...conditions, ...where }), options?.forUpdate),
-    serialize: (row) => serialize(def, row),
+    serialize: (row) => access.present(principal, row),
     lock: (name) => repository.lock(tx, principal.team_id, name),
   });
 

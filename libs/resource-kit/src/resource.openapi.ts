@@ -56,7 +56,7 @@ function schemasOf(def: AnyResourceDefinition): Json {
   const known = Object.entries(def.relationships ?? {}).filter(([name, r]) => r.resource && !def.includes?.[name]).map(([, r]) => r.type);
   const included = def.includes && Object.keys(def.includes).length ? 'any' : known;
   return {
-    ...resourceSchemas(def.type, response, { included, relationships, computed: Boolean(def.source), name: t }),
+    ...resourceSchemas(def.type, response, { included, relationships, computed: Boolean(def.source), name: t, optional: def.writersOnly }),
     ...(create ? { [`new_${t}`]: requestDocumentSchema(def.type, create, { withId: false }) } : {}),
     ...(update ? { [`update_${t}`]: requestDocumentSchema(def.type, update, { withId: true }) } : {}),
   };

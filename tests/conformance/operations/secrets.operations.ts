@@ -12,7 +12,17 @@ async function freshSecret(ctx: ConformanceContext): Promise<string> {
   return res.body.data.id as string;
 }
 
-/** Secrets (spec 2.6, FAMILIES 4.5): the value is answered redacted everywhere. */
+/** A team-wide observer key, which may read secrets but not write them. */
+async function observerToken(ctx: ConformanceContext): Promise<string> {
+  const res = await ctx.call('POST', '/v1/api_keys', { body: { data: { type: 'api_keys', attributes: { name: `observer ${name()}`, kind: 'global', role: 'observer' } } } });
+  if (res.status !== 201) throw new Error(`fixture: api key answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data.attributes.token as string;
+}
+
+/**
+ * Secrets (spec 2.6, FAMILIES 4.5): the value is answered redacted everywhere; where it
+ * lives in a vault only to those who may write it (docs/security.md).
+ */
 export const secretOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/secrets', variant: 'an external vault, every attribute set',
@@ -48,6 +58,17 @@ export const secretOperations: ConformanceOperation[] = [
   {
     method: 'GET', path: '/v1/secrets/{id}',
     request: async (ctx) => ({ params: { id: await freshSecret(ctx) } }),
+    status: 200, schema: { reference: 'getSecret', status: 200 },
+  },
+  {
+    method: 'GET', path: '/v1/secrets/{id}', variant: 'an observer, who may not write it: no vault fields',
+    request: async (ctx) => {
+      const res = await ctx.call('POST', '/v1/secrets', {
+        body: secret({ name: name(), secret: 'token', kind: 'hashicorp_vault', external_vault_mount: 'kv', external_vault_path: 'prod/db', external_vault_version: 2 }),
+      });
+      if (res.status !== 201) throw new Error(`fixture: secret answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return { params: { id: res.body.data.id }, token: await observerToken(ctx) };
+    },
     status: 200, schema: { reference: 'getSecret', status: 200 },
   },
   {

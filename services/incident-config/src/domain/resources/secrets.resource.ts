@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineResource } from '@firewatch/resource-kit';
+import { ForbiddenError } from '@firewatch/errors';
+import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import type { SecretBox } from '@firewatch/secret-box';
 
 /** What the secrets declaration needs from the service. */
@@ -11,6 +12,8 @@ export interface SecretsDeps {
 export const REDACTED_SECRET = '********';
 
 const KINDS = ['built_in', 'hashicorp_vault'] as const;
+/** Where a value lives in a vault: for those who may write the secret only. */
+const VAULT_ATTRIBUTES = ['external_vault_mount', 'external_vault_path', 'external_vault_version'] as const;
 const vaultText = z.string().max(1_000).nullable();
 // The reference types the version a string on create and an integer on update; both are taken.
 const vaultVersion = z.union([z.number().int().min(0).max(1_000_000), z.string().regex(/^\d{1,7}$/, 'must be a whole number').transform(Number)]);
@@ -25,13 +28,32 @@ const writable = {
   owner_group_ids: z.array(z.string().min(1).max(255)).max(100).nullable().transform((v) => [...new Set(v ?? [])]),
 };
 
+const sameSet = (a: readonly unknown[], b: readonly unknown[]) => new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
+
+/**
+ * A name is unique per owner set (migration 0070), so that a conflict is always with a
+ * secret the writer sees: its new owner set holds one of a group key's groups. A
+ * record-scoped key sees only the secrets it lists, so it may not move one to another
+ * name or owner set, conflict or not.
+ */
+function keepsItsPlace(attributes: Row, ctx: HookContext<SecretsDeps>): void {
+  const { existing, principal } = ctx;
+  if (!existing || principal.record_ids === null) return;
+  const renamed = attributes.name !== existing.name;
+  const moved = 'owner_group_ids' in attributes && !sameSet(attributes.owner_group_ids as string[], existing.owner_group_ids as string[]);
+  if (renamed || moved) {
+    throw new ForbiddenError('A record-scoped key may not rename a secret or change its owner groups.', { code: 'record_scoped' });
+  }
+}
+
 /**
  * Secrets (spec 2.6, FAMILIES 4.5): values workflows use. The value is sealed with the
  * service's secret box before it reaches the table and is never answered in clear, not
  * even by the create (the reference answers "the redacted secret"), nor carried by
  * events, which serialise the same redacted record. A group-scoped key sees only the
- * secrets of its groups. `kind` says where the value lives; the spec's `external_vault_*`
- * (the reference's `hashicorp_vault_*`) are kept as given.
+ * secrets of its groups. Only admins and members of a secret's owner groups write it
+ * and see where it lives in a vault (docs/security.md). `kind` says where the value
+ * lives; the spec's `external_vault_*` (the reference's `hashicorp_vault_*`) are kept as given.
  */
 export const secrets = defineResource<SecretsDeps>({
   type: 'secrets',
@@ -45,13 +67,18 @@ export const secrets = defineResource<SecretsDeps>({
   update: z.strictObject(writable).partial().required({ name: true }),
   attributes: ['name', 'kind', 'secret', 'external_vault_mount', 'external_vault_path', 'external_vault_version', 'owner_group_ids'],
   jsonColumns: ['owner_group_ids'],
-  ownerGroups: { column: 'owner_group_ids' },
+  ownerGroups: { column: 'owner_group_ids', writers: 'members' },
+  writersOnly: VAULT_ATTRIBUTES,
   filters: { name: 'string', kind: 'string', created_at: 'date' },
   sorts: ['name', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   updateMethods: ['put'],
   unique: {
-    secrets_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A secret with this name already exists.' },
+    secrets_team_id_owner_set_name_unique: { pointer: '/data/attributes/name', detail: 'A secret with this name and these owner groups already exists.' },
+  },
+  validate(attributes, ctx) {
+    keepsItsPlace(attributes, ctx);
+    return [];
   },
   defaults: (attributes) => ({ kind: 'built_in', external_vault_mount: 'secret', external_vault_version: 0, owner_group_ids: [], ...attributes }),
   toColumns(attributes, ctx) {
