@@ -21,5 +21,5 @@ export { resourceRoutes, mountRoutes, listQuerySpec, type RouteEntry } from './r
 export { createResourceModule, mountResources, type ResourceModule } from './resource.module.js';
 export { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
 export { jsonValue, serialize } from './serialize.js';
-export { slugify, slugCandidate, isUuid, SLUG_PATTERN } from './slug.js';
+export { slugify, slugCandidate, unlistedSlug, isUuid, SLUG_PATTERN } from './slug.js';
 export { resourceOpenApi } from './resource.openapi.js';

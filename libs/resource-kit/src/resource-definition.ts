@@ -72,8 +72,14 @@ export interface ResourceDefinition<D = unknown> {
   attributeSchemas?: Record<string, Record<string, unknown>>;
   /** Columns holding JSON (arrays/objects): serialised on write. */
   jsonColumns?: readonly string[];
-  /** Generates a per-team unique slug from this attribute; `{id}` then accepts the slug. */
-  slug?: { from: string };
+  /**
+   * Generates a per-team unique slug from the attribute `from` (`name`, `name-2`, ...);
+   * `{id}` then accepts the slug. `hidden(row)`: the record is hidden from some of its team
+   * (a private incident); its slug is then an `unlistedSlug`, off the sequence every create
+   * probes, so that no create tells a hidden record holds a name, and a record that becomes
+   * hidden is given one. Such a declaration takes no `slug` in its write schemas.
+   */
+  slug?: { from: string; hidden?: (row: Row) => boolean };
   filters?: Record<string, FilterSpec>;
   sorts?: readonly string[];
   defaultSort?: SortField[];

@@ -42,4 +42,6 @@ export function assertDeclaration(def: AnyResourceDefinition): void {
   if ((ops.has('create') || ops.has('update') || ops.has('delete')) && !def.event) throw new Error(`${def.type}: writes need an event stem`);
   // Who may update a row is judged from the row alone; update visibility needs the database.
   if (def.writersOnly && def.visibility) throw new Error(`${def.type}: writersOnly cannot be combined with visibility`);
+  // A chosen slug would sit on the probed sequence, or meet a hidden record's with a 409.
+  if (def.slug?.hidden && (def.create?.shape.slug || def.update?.shape.slug)) throw new Error(`${def.type}: a slug kept off the sequence (slug.hidden) cannot be written`);
 }

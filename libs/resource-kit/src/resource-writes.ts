@@ -7,7 +7,7 @@ import type { ResourceRepository } from './resource.repository.js';
 import type { ResourceAccess } from './resource-access.js';
 import type { CascadeAnnouncer } from './cascade.js';
 import { serialize } from './serialize.js';
-import { slugify } from './slug.js';
+import { createSlugs } from './resource-slugs.js';
 
 /** Writes an event into the outbox inside the given transaction. */
 export type EventWriter = (tx: Transaction, event: { type: string; team_id: number; data: unknown }) => Promise<unknown>;
@@ -32,6 +32,8 @@ export async function retryingSlugRaces<T>(def: AnyResourceDefinition, attempt: 
 export function createResourceWrites(def: AnyResourceDefinition, { repository, writeEvent, deps, access, announceCascade }: {
   repository: ResourceRepository; writeEvent: EventWriter; deps: unknown; access: ResourceAccess; announceCascade?: CascadeAnnouncer;
 }) {
+  const slugs = createSlugs(def, repository);
+
   async function checked(attrs: Row, ctx: HookContext): Promise<void> {
     const issues = def.validate ? await def.validate(attrs, ctx) : [];
     if (issues.length) throw new ValidationError(issues);
@@ -57,10 +59,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     access.can(principal, 'create', def.ownerGroups ? { [def.ownerGroups.column]: attrs[def.ownerGroups.column] } : undefined);
     await checked(attrs, ctx);
     await withinLimit(tx, principal, { ...attrs, ...where });
-    if (def.slug && typeof attrs.slug !== 'string') {
-      const base = slugify(String(attrs[def.slug.from] ?? ''));
-      attrs = { ...attrs, slug: await repository.freeSlug(tx, principal.team_id, base) };
-    }
+    attrs = await slugs.onCreate(tx, principal, attrs);
     const columns = def.toColumns ? await def.toColumns(attrs, ctx) : attrs;
     const inserted = await repository.insert(tx, { ...columns, ...where, team_id: principal.team_id });
     await repository.writeChildren(tx, String(inserted.id), attrs);
@@ -86,7 +85,8 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
       }
     }
     await checked({ ...attributes }, ctx);
-    const columns = def.toColumns ? await def.toColumns({ ...attributes }, ctx) : attributes;
+    const written = slugs.onUpdate(existing, attributes);
+    const columns = def.toColumns ? await def.toColumns({ ...written }, ctx) : written;
     const updated = await repository.update(tx, principal.team_id, String(existing.id), columns);
     await repository.writeChildren(tx, String(existing.id), attributes);
     const [row] = await repository.attachChildren(tx, [updated]);

@@ -16,6 +16,7 @@ import * as cascadeIndexes from './20261123-0060-cascade-indexes.js';
 import * as catalogValuesInCode from './20261123-0061-catalog-values-in-code.js';
 import * as incidentCreators from './20261123-0062-incident-creators.js';
 import * as secretNamesPerOwnerSet from './20261123-0070-secret-names-per-owner-set.js';
+import * as unlistedSlugs from './20261123-0071-unlisted-slugs.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -36,4 +37,5 @@ export const migrations: Migrations = {
   '20261123-0061-catalog-values-in-code': catalogValuesInCode,
   '20261123-0062-incident-creators': incidentCreators,
   '20261123-0070-secret-names-per-owner-set': secretNamesPerOwnerSet,
+  '20261123-0071-unlisted-slugs': unlistedSlugs,
 };

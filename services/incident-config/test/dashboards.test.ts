@@ -29,11 +29,12 @@ describe('dashboards', () => {
     const { id, attributes } = created.body.data;
     expect(created.body.data.type).toBe('dashboards');
     expect(attributes).toEqual({
-      team_id: 1, user_id: 101, name: 'Ops overview', slug: 'ops-overview', description: null, owner: 'user', public: false,
+      team_id: 1, user_id: 101, name: 'Ops overview', slug: expect.stringMatching(/^ops-overview-[a-z]{10}$/), description: null, owner: 'user', public: false,
       range: '2026-01-01T00:00:00Z to 2026-02-01T00:00:00Z', period: 'week', auto_refresh: false, color: '#FCF2CF', icon: '',
       created_at: expect.any(String), updated_at: expect.any(String),
     });
-    expect((await h.call('GET', '/v1/dashboards/ops-overview', { principal: alice })).body.data.id).toBe(id);
+    // A dashboard the team does not see has an unlisted slug (docs/security.md).
+    expect((await h.call('GET', `/v1/dashboards/${attributes.slug}`, { principal: alice })).body.data.id).toBe(id);
 
     const updated = await h.call('PUT', `/v1/dashboards/${id}`, { principal: alice, body: body({ description: 'Weekly', auto_refresh: true, icon: '📈', color: null }) });
     expect(updated.status).toBe(200);

@@ -16,7 +16,8 @@ export const boards = defineResource({
   update: z.strictObject({ name: z.string().min(1), is_private: z.boolean(), owner_group_ids: z.array(z.string()) }).partial(),
   attributes: ['name', 'slug', 'is_private', 'owner_user_id', 'owner_group_ids'],
   jsonColumns: ['owner_group_ids'],
-  slug: { from: 'name' },
+  // A private board's slug stays off the sequence others probe.
+  slug: { from: 'name', hidden: (row) => row.is_private === true },
   ownerGroups: { column: 'owner_group_ids' },
   // Cards go with their board (ON DELETE CASCADE); each is announced.
   cascades: [{ type: 'cards', column: 'board_id' }],

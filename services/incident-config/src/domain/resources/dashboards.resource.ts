@@ -69,7 +69,8 @@ export const dashboards = defineResource<DashboardsDeps>({
     user_id: { type: ['integer', 'null'], description: 'The dashboard user owner if owner is of type user' },
     slug: { type: 'string', description: '`{id}` in paths accepts it' },
   },
-  slug: { from: 'name' },
+  // A user's dashboard the team does not see has an unlisted slug: no create may tell that one holds a name.
+  slug: { from: 'name', hidden: (row) => row.owner === 'user' && row.public !== true },
   sorts: ['name', 'created_at', 'updated_at'],
   updateMethods: ['put'],
   visibility: dashboardVisibility('dashboard_access', 'dashboard_id', { read: 'can_read', create: 'can_read', update: 'can_update', delete: 'can_destroy' }),

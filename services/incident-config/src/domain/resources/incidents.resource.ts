@@ -80,7 +80,8 @@ export const incidents = defineResource<ReferenceDeps>({
     ...Object.fromEntries(TIMESTAMPS.map((t) => [t, { type: ['string', 'null'], format: 'date-time', description: 'Set by the status actions.' }])),
   },
   jsonColumns: ['service_ids', 'environment_ids', 'functionality_ids', 'labels'],
-  slug: { from: 'title' },
+  // A private incident's slug is unlisted: no create may tell that one holds a title.
+  slug: { from: 'title', hidden: (row) => row.private === true },
   relationships: {
     services: { type: 'services', column: 'service_ids', many: true, resource: services },
     environments: { type: 'environments', column: 'environment_ids', many: true, resource: environments },
