@@ -167,6 +167,8 @@ export type Visibility = (principal: Principal, action: Capability) => readonly 
 export interface SourceSpec<D = unknown> {
   /** The extra query parameters it reads, validated (422/400 on failure). */
   params: z.ZodObject;
+  /** The list operation's OpenAPI description: what it computes and how far one request may go. */
+  description?: string;
   list(ctx: { principal: Principal; deps: D; params: Row; page: Page; parent?: Row }): Promise<{ rows: Row[]; meta: Record<string, unknown> }>;
 }
 

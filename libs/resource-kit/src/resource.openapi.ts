@@ -28,9 +28,9 @@ function nouns(def: AnyResourceDefinition): { one: string; many: string } {
   return { one: `${/^[aeiou]/.test(singular) ? 'an' : 'a'} ${singular}`, many };
 }
 
-/** The operation's `description` where the permission demands more than role and capability. */
-function permissionNote(def: AnyResourceDefinition): Json {
-  const note = describePermission(def.permission);
+/** The operation's `description`: `lead` if given, then what the permission demands beyond role and capability. */
+function permissionNote(def: AnyResourceDefinition, lead?: string): Json {
+  const note = [lead, describePermission(def.permission)].filter(Boolean).join(' ');
   return note ? { description: note } : {};
 }
 
@@ -72,7 +72,7 @@ function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffi
   const out: Json = {};
   if (ops.has('list')) {
     out.get = {
-      operationId: `list_${t}${suffix}`, summary: `List ${many}${where}`, ...permissionNote(def), security, parameters: [...parameters, ...queryParams(def)],
+      operationId: `list_${t}${suffix}`, summary: `List ${many}${where}`, ...permissionNote(def, def.source?.description), security, parameters: [...parameters, ...queryParams(def)],
       responses: { '200': { description: 'success', ...content(ref(`${t}_list`)) }, ...errors(400, 401, 403, ...parentMissing, 429) },
     };
   }

@@ -7,6 +7,8 @@ import { createServiceApp } from '@firewatch/http';
 import { createResourceModule, mountResources } from '@firewatch/resource-kit';
 import { createRecordsRepository } from './data/records.repository.js';
 import { resources } from './domain/resources/index.js';
+import type { ShiftReadBounds } from './domain/on-call-deps.js';
+import { SHIFT_READ_BOUNDS } from './domain/resources/shifts.source.js';
 import { onCallOpenApiDocument } from './http/on-call.openapi.js';
 
 export interface OnCallDeps {
@@ -15,10 +17,13 @@ export interface OnCallDeps {
   principals: PrincipalVerifier;
   readiness?: Record<string, () => Promise<unknown>>;
   bodyLimit?: string;
+  /** How much GET /v1/shifts reads at most; default SHIFT_READ_BOUNDS (tests lower it). */
+  shiftReads?: ShiftReadBounds;
 }
 
 export function createOnCallApp(deps: OnCallDeps): Express {
-  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: createRecordsRepository(deps.knex, deps.logger), declarations: resources }));
+  const resourceDeps = { ...createRecordsRepository(deps.knex, deps.logger), shiftReads: deps.shiftReads ?? SHIFT_READ_BOUNDS };
+  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps, declarations: resources }));
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,

@@ -6,8 +6,8 @@ import { createUsersRepository } from './users.repository.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
 import { createShiftInputsRepository } from './shift-inputs.repository.js';
 
-/** The queries on-call's declarations need beyond the kit's own: positions and id look-ups. */
-export function createRecordsRepository(knex: Knex, logger?: Logger): OnCallResourceDeps {
+/** The queries on-call's declarations need beyond the kit's own: positions and id look-ups (settings are app.ts's). */
+export function createRecordsRepository(knex: Knex, logger?: Logger): Omit<OnCallResourceDeps, 'shiftReads'> {
   const users = createUsersRepository();
   return {
     users,

@@ -3,7 +3,7 @@ import type { Logger } from '@firewatch/logger';
 import type { Transaction } from '@firewatch/resource-kit';
 import type { ShiftsDeps } from '../domain/on-call-deps.js';
 import type { UsersDeps } from '../domain/users/users-deps.js';
-import { activeWeekOf, type RotationSpec, type RotationType, type TimeWindow } from '../domain/shifts/index.js';
+import { activeWeekOf, TooManyInputsError, type RotationSpec, type RotationType, type TimeWindow } from '../domain/shifts/index.js';
 
 const TYPES: Record<string, RotationType> = {
   ScheduleDailyRotation: 'daily', ScheduleWeeklyRotation: 'weekly', ScheduleBiweeklyRotation: 'biweekly',
@@ -28,6 +28,25 @@ function scoped<T extends Knex.QueryBuilder>(q: T, scope: Scope, alias: string):
   return q;
 }
 
+interface MemberSlot { schedule_rotation_id: string; user_id: number; left_at: Date | null }
+
+/**
+ * Members and the slots of members whose user was deleted (they keep their place), in
+ * turn order. With `max`, the LIMIT sits inside the sort, so PostgreSQL stops at
+ * `max` + 1 rows rather than read and sort every member of the team first.
+ */
+async function memberSlots(knex: Knex, ids: string[], max?: number): Promise<MemberSlot[]> {
+  const union = `SELECT schedule_rotation_id, user_id, position, created_at, id, NULL::timestamptz AS left_at FROM schedule_rotation_users WHERE schedule_rotation_id = ANY(?::uuid[])
+    UNION ALL
+    SELECT schedule_rotation_id, user_id, position, member_created_at, id, left_at FROM schedule_rotation_vacancies WHERE schedule_rotation_id = ANY(?::uuid[])`;
+  const order = 'ORDER BY position, created_at, id';
+  const rows: MemberSlot[] = max === undefined
+    ? (await knex.raw(`${union} ${order}`, [ids, ids])).rows
+    : (await knex.raw(`SELECT * FROM (${union} LIMIT ?) AS slots ${order}`, [ids, ids, max + 1])).rows;
+  if (max !== undefined && rows.length > max) throw new TooManyInputsError('member slots', max);
+  return rows;
+}
+
 /** Rows by one of their columns, in one pass (order kept). */
 function byKey<T, K extends keyof T>(rows: readonly T[], key: K): Map<T[K], T[]> {
   const out = new Map<T[K], T[]>();
@@ -39,7 +58,11 @@ function byKey<T, K extends keyof T>(rows: readonly T[], key: K): Map<T[K], T[]>
   return out;
 }
 
-/** Reads schedules' rotations, members, active days and overrides (sched-a's tables) as the shift engine's input. */
+/**
+ * Reads schedules' rotations, members, active days and overrides (sched-a's tables) as the
+ * shift engine's input. Active days are at most seven a rotation (a unique index), so
+ * bounding the rotations bounds them.
+ */
 export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger?: Logger): ShiftsDeps {
   return {
     async rotations(scope) {
@@ -49,15 +72,13 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
         q.where((w) => w.whereNull('r.end_time').orWhere('r.end_time', '>', new Date(scope.live!.from)))
           .whereRaw('coalesce(r.start_time, r.created_at) < ?', [new Date(scope.live.to)]);
       }
+      const { bounds } = scope;
+      if (bounds) q.limit(bounds.rotations + 1);
       const rows: RotationRow[] = await q;
+      if (bounds && rows.length > bounds.rotations) throw new TooManyInputsError('rotations', bounds.rotations);
       if (!rows.length) return [];
       const ids = rows.map((r) => r.id);
-      // Members and the slots of members whose user was deleted (they keep their place), in turn order.
-      const members = byKey<{ schedule_rotation_id: string; user_id: number; left_at: Date | null }, 'schedule_rotation_id'>((await knex.raw(
-        `SELECT schedule_rotation_id, user_id, position, created_at, id, NULL::timestamptz AS left_at FROM schedule_rotation_users WHERE schedule_rotation_id = ANY(?::uuid[])
-         UNION ALL
-         SELECT schedule_rotation_id, user_id, position, member_created_at, id, left_at FROM schedule_rotation_vacancies WHERE schedule_rotation_id = ANY(?::uuid[])
-         ORDER BY position, created_at, id`, [ids, ids])).rows, 'schedule_rotation_id');
+      const members = byKey(await memberSlots(knex, ids, bounds?.memberSlots), 'schedule_rotation_id');
       const days = byKey<{ schedule_rotation_id: string; day_name: string; active_time_attributes: TimeWindow[] }, 'schedule_rotation_id'>(await knex('schedule_rotation_active_days')
         .whereRaw('schedule_rotation_id = ANY(?::uuid[])', [ids]).select('schedule_rotation_id', 'day_name', 'active_time_attributes'), 'schedule_rotation_id');
       return rows.filter((r) => TYPES[r.schedule_rotationable_type]).map((r): RotationSpec => ({

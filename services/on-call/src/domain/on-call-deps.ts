@@ -22,6 +22,15 @@ export interface OnCallResourceDeps {
   scheduling: SchedulingDeps;
   /** What shift computation reads (GET /v1/shifts, the shift.started scheduler). */
   shifts: ShiftsDeps;
+  /** The most one GET /v1/shifts reads before computing. */
+  shiftReads: ShiftReadBounds;
+}
+
+/** How much of the engine's input one request may read (docs/on-call.md, "Range"). */
+export interface ShiftReadBounds {
+  rotations: number;
+  /** Members and the slots of deleted members (vacancies), over every rotation read. */
+  memberSlots: number;
 }
 
 export type { Row };
@@ -43,9 +52,10 @@ export interface ShiftsDeps {
   /**
    * The rotations of the team's schedules (all, or those among `scheduleIds`), members in
    * turn order. No team: every team's. `live`: only those started before `to` and not
-   * ended by `from` (the scheduler's look).
+   * ended by `from` (the scheduler's look). `bounds`: past either, it reads no further
+   * and throws `TooManyInputsError`.
    */
-  rotations(scope: { teamId?: number; scheduleIds?: readonly string[]; live?: { from: number; to: number } }): Promise<RotationSpec[]>;
+  rotations(scope: { teamId?: number; scheduleIds?: readonly string[]; live?: { from: number; to: number }; bounds?: ShiftReadBounds }): Promise<RotationSpec[]>;
   /** Overrides of those schedules overlapping [from, to). */
   /** At most `limit` rows when given (the reader's budget left plus one: more cannot be computed anyway). */
   overrides(scope: { teamId?: number; scheduleIds?: readonly string[] }, from: number, to: number, limit?: number): Promise<OverrideSpec[]>;

@@ -1,6 +1,7 @@
 import { startServiceHarness, type CallOptions, type HarnessAnswer, type ServiceHarness } from '@firewatch/service-testing';
 import { migrations } from '../../migrations/index.js';
 import { createOnCallApp } from '../../src/app.js';
+import type { ShiftReadBounds } from '../../src/domain/on-call-deps.js';
 
 export { type CallOptions } from '@firewatch/service-testing';
 export const MEDIA = 'application/vnd.api+json';
@@ -12,10 +13,15 @@ export interface OnCallHarness extends ServiceHarness {
 
 /**
  * on-call over a fresh migrated database, called as the gateway would (a signed
- * principal). With `eventPattern`, the outbox relay runs and events matching it are collected.
+ * principal). With `eventPattern`, the outbox relay runs and events matching it are
+ * collected; `shiftReads` lowers what GET /v1/shifts may read, so a test meets the bound
+ * without thousands of rows.
  */
-export async function startOnCall(options: { eventPattern?: string } = {}): Promise<OnCallHarness> {
-  const harness = await startServiceHarness({ audience: 'on-call', migrations, eventPattern: options.eventPattern, createApp: createOnCallApp });
+export async function startOnCall(options: { eventPattern?: string; shiftReads?: ShiftReadBounds } = {}): Promise<OnCallHarness> {
+  const harness = await startServiceHarness({
+    audience: 'on-call', migrations, eventPattern: options.eventPattern,
+    createApp: (deps) => createOnCallApp({ ...deps, shiftReads: options.shiftReads }),
+  });
   return {
     ...harness,
     create: (type, attributes, opts = {}) => harness.call('POST', `/v1/${type}`, { ...opts, body: { data: { type, attributes } } }),

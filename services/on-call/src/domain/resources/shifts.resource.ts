@@ -4,10 +4,13 @@ import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { overrideShifts } from './override-shifts.resource.js';
 import { schedules } from './schedules.resource.js';
 import { shiftParams } from './shifts.params.js';
-import { listShifts } from './shifts.source.js';
+import { listShifts, MAX_WORK, SHIFT_READ_BOUNDS, WORK_PER_ROTATION } from './shifts.source.js';
 import { usersInclude } from './users.include.js';
 
 const ids = (rows: Row[], column: string) => [...new Set(rows.map((r) => r[column]).filter((v): v is number | string => v !== null && v !== undefined))];
+
+const count = (n: number) => n.toLocaleString('en-US');
+const SHIFTS_DESCRIPTION = `Computed from the schedules' rotations and override shifts, never stored. One request reads at most ${count(SHIFT_READ_BOUNDS.rotations)} rotations and ${count(SHIFT_READ_BOUNDS.memberSlots)} member slots (members and the slots of deleted users) of the schedules asked for (400 \`selection_too_large\` beyond: name fewer with \`schedule_ids[]\`), and does at most ${count(MAX_WORK)} work units plus ${WORK_PER_ROTATION} a rotation (400 \`range_too_large\` beyond: a shorter range or fewer schedules); \`from\`..\`to\` spans at most 366 days.`;
 
 /**
  * GET /v1/shifts (and GET /v1/schedules/{id}/shifts): the final shifts of the team's schedules in from..to, computed from
@@ -48,6 +51,6 @@ export const shifts = defineResource<OnCallResourceDeps>({
     shift_shadow: async () => [],
   },
   page: { defaultSize: 50, maxSize: 1000 },
-  source: { params: shiftParams, list: listShifts },
+  source: { params: shiftParams, list: listShifts, description: SHIFTS_DESCRIPTION },
   summary: { singular: 'shift', plural: 'shifts' },
 });

@@ -2,22 +2,31 @@ import type { Principal } from '@firewatch/auth';
 import type { Page } from '@firewatch/jsonapi';
 import type { Row } from '@firewatch/resource-kit';
 import { BadRequestError } from '@firewatch/errors';
-import { planShifts, TooManyShiftsError, type Shift } from '../shifts/index.js';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
+import { planShifts, TooManyInputsError, TooManyShiftsError, type Shift } from '../shifts/index.js';
+import type { OnCallResourceDeps, ShiftReadBounds } from '../on-call-deps.js';
 import { instantOfParam, type ShiftParams } from './shifts.params.js';
 
 /**
  * The work one request may do (src/domain/shifts/work-budget.ts: a unit per turn, per
  * active window of a day and per shift piece): MAX_WORK for the range, plus
  * WORK_PER_ROTATION for each rotation read, since every rotation costs its edge turns
- * however short the range (a 1-hour look at 10,000 daily rotations is ~103,000 units).
- * The most a team at the limits (500 schedules × 20 rotations) can spend is then 280,000
- * units, measured at most 370 ms answered or refused on a 2-core machine
- * (/tmp/sched-fix2-scripts/maxwork.mjs); beyond is a 400, not a request that holds the
- * service's event loop.
+ * however short the range (a 1-hour look at 2,000 daily rotations is ~21,000 units).
+ * The most one request can spend, at SHIFT_READ_BOUNDS' 2,000 rotations, is then 120,000
+ * units (280,000 units, 10,000 rotations, took at most 370 ms answered or refused on a
+ * 2-core machine); beyond is a 400, not a request that holds the service's event loop.
  */
 export const MAX_WORK = 80_000;
 export const WORK_PER_ROTATION = 20;
+
+/**
+ * What one request reads before any budget applies (security issue 19, section 6). A team
+ * at the limits holds 10,000 rotations and 1,000,000 members: reading them all took 4–5 s
+ * and 1.2 GB of heap on a 2-core machine, 4 µs a member slot and 40 µs a rotation with its
+ * days. 2,000 rotations are the 100 schedules `schedule_ids[]` names at 20 each (about
+ * 90 ms, then at most 120,000 work units); 20,000 slots are ten full schedules (about
+ * 90 ms, 30 MB). One schedule at the limits (20 rotations, 2,000 members) always fits.
+ */
+export const SHIFT_READ_BOUNDS: ShiftReadBounds = { rotations: 2_000, memberSlots: 20_000 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -39,7 +48,12 @@ export async function teamShifts(deps: OnCallResourceDeps, principal: Principal,
   const schedules = await deps.shifts.scheduleIds({ teamId, scheduleIds, groupIds: principal.group_ids, recordIds: principal.record_ids });
   if (!schedules.length) return [];
   const scope = { teamId, scheduleIds: schedules };
-  const rotations = await deps.shifts.rotations(scope);
+  const rotations = await deps.shifts.rotations({ ...scope, bounds: deps.shiftReads }).catch((err: unknown) => {
+    if (!(err instanceof TooManyInputsError)) throw err;
+    throw new BadRequestError(`the schedules asked for hold more than ${err.limit} ${err.what}, more than one request reads; name fewer schedules with schedule_ids[] (or ask one schedule's shifts at /v1/schedules/{id}/shifts).`, {
+      source: { parameter: 'schedule_ids[]' }, code: 'selection_too_large',
+    });
+  });
   const maxWork = MAX_WORK + WORK_PER_ROTATION * rotations.length;
   try {
     return await planShifts({

@@ -1,5 +1,5 @@
 export * from './shift.types.js';
 export { computeShifts } from './shift-engine.js';
 export { planShifts } from './shift-plan.js';
-export { TooManyShiftsError, workBudget } from './work-budget.js';
+export { TooManyInputsError, TooManyShiftsError, workBudget } from './work-budget.js';
 export { activeWeekOf } from './active-time.js';

@@ -16,6 +16,16 @@ export class TooManyShiftsError extends Error {
   }
 }
 
+/**
+ * Thrown by a bounded read of the shift engine's input when the schedules asked for hold
+ * more rotations or member slots than one request may read (`ShiftReadBounds`).
+ */
+export class TooManyInputsError extends Error {
+  constructor(readonly what: 'rotations' | 'member slots', readonly limit: number) {
+    super(`the schedules asked for hold more than ${limit} ${what}`);
+  }
+}
+
 export const workBudget = (limit = Infinity): WorkBudget => ({ left: limit, limit });
 
 /** Takes `units` from the budget; throws once it is spent. */
