@@ -14,6 +14,7 @@ export default async function globalSetup() {
   const infra = await mod.resolveInfrastructure();
   process.env.TEST_DATABASE_URL = infra.databaseUrl;
   process.env.TEST_AMQP_URL = infra.amqpUrl;
+  process.env.TEST_AMQP_MANAGEMENT_URL = infra.amqpManagementUrl;
   process.env.TEST_REDIS_URL = infra.redisUrl;
   globalThis.__FIREWATCH_INFRA__ = infra;
 }

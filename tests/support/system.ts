@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
 import { generatePrincipalKeys } from '@firewatch/auth';
 import { provisionServiceDatabase } from '@firewatch/db';
+import type { BusService } from '@firewatch/events';
+import { createTestBrokerUsers } from '@firewatch/service-testing';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -84,7 +86,7 @@ export interface SystemOptions {
   dispatchers?: number;
   dispatcherEnv?: Record<string, string>;
   webhooksEnv?: Record<string, string>;
-  /** Broker URL for every process (e.g. a TCP proxy a fault test can cut); default TEST_AMQP_URL. */
+  /** Broker address for every process (e.g. a TCP proxy a fault test can cut), each logging in as its own user; default TEST_AMQP_URL's. */
   amqpUrl?: string;
   /** Further on-call replicas (`on-call1`, ...) on the same database and queues, e.g. for the shift.started scheduler. */
   onCallReplicas?: number;
@@ -113,24 +115,33 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const principalKeys = await generatePrincipalKeys();
   const systemSecret = randomBytes(32).toString('base64url');
   const common = {
-    DEV_KEY_SEED: secret, PRINCIPAL_PUBLIC_KEYS: JSON.stringify(principalKeys.publicKeys),
-    AMQP_URL: options.amqpUrl ?? process.env.TEST_AMQP_URL!, LOG_LEVEL: 'warn', HOST: '127.0.0.1',
+    DEV_KEY_SEED: secret, PRINCIPAL_PUBLIC_KEYS: JSON.stringify(principalKeys.publicKeys), LOG_LEVEL: 'warn', HOST: '127.0.0.1',
   };
   // Each system gets its own dispatcher queue: every system publishes to the one firewatch.events exchange.
   const webhookQueue = `webhook-dispatcher${suffix}`;
   // And its own on-call users queue (auth's user.* events), deleted with the system.
   const usersQueue = `on-call.users${suffix}`;
+  // As deployed: each process logs in to the broker as its own user, with only its rights.
+  const broker = await createTestBrokerUsers(['auth', 'incident-config', 'communications', 'on-call', 'webhooks', 'webhook-dispatcher'], {
+    prefix: `fw-e2e-${suffix.slice(5)}-`, queues: { 'on-call': usersQueue, webhooks: webhookQueue, 'webhook-dispatcher': webhookQueue },
+  });
+  const amqpAs = (service: BusService) => {
+    const url = new URL(broker.users[service]!.url);
+    if (options.amqpUrl) Object.assign(url, { host: new URL(options.amqpUrl).host });
+    return { AMQP_URL: url.toString() };
+  };
+  const AMQP_PUBLISHERS = broker.publishersSetting;
   const env: Record<string, Record<string, string>> = {
     auth: {
-      ...common, PORT: String(authPort), DATABASE_URL: dbUrl[databases.auth], ISSUER_URL: `http://127.0.0.1:${authPort}`,
+      ...common, ...amqpAs('auth'), PORT: String(authPort), DATABASE_URL: dbUrl[databases.auth], ISSUER_URL: `http://127.0.0.1:${authPort}`,
       REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix, SYSTEM_TOKEN_SECRET: systemSecret,
       // Signing and cookie keys are derived from DEV_KEY_SEED (same on every replica);
       // a short refresh-token grace keeps the reuse-detection tests quick (docs/oauth.md).
       OAUTH_REFRESH_GRACE_SECONDS: '2',
     },
-    'incident-config': { ...common, PORT: String(icPort), DATABASE_URL: dbUrl[databases.ic] },
-    'on-call': { ...common, PORT: String(ocPort), DATABASE_URL: dbUrl[databases.oc], USERS_QUEUE: usersQueue },
-    communications: { ...common, PORT: String(cmPort), DATABASE_URL: dbUrl[databases.cm] },
+    'incident-config': { ...common, ...amqpAs('incident-config'), PORT: String(icPort), DATABASE_URL: dbUrl[databases.ic] },
+    'on-call': { ...common, ...amqpAs('on-call'), PORT: String(ocPort), DATABASE_URL: dbUrl[databases.oc], USERS_QUEUE: usersQueue, AMQP_PUBLISHERS },
+    communications: { ...common, ...amqpAs('communications'), PORT: String(cmPort), DATABASE_URL: dbUrl[databases.cm] },
   };
   const procs: { name: string; entry: string; env: Record<string, string>; port: number }[] = [
     { name: 'auth', entry: 'services/auth/dist/src/main.js', env: env.auth, port: authPort },
@@ -144,13 +155,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   }
   if (options.webhooks) {
     env.webhooks = {
-      ...common, PORT: String(whPort), DATABASE_URL: dbUrl[databases.wh],
+      ...common, ...amqpAs('webhooks'), PORT: String(whPort), DATABASE_URL: dbUrl[databases.wh],
       WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_QUEUE: webhookQueue, ...options.webhooksEnv,
     };
     procs.push({ name: 'webhooks', entry: 'services/webhooks/dist/src/main.js', env: env.webhooks, port: whPort });
     dispatcherPorts.forEach((port, i) => {
       env[`dispatcher${i}`] = {
-        ...common, PORT: String(port), DATABASE_URL: dbUrl[databases.wh],
+        ...common, ...amqpAs('webhook-dispatcher'), AMQP_PUBLISHERS, PORT: String(port), DATABASE_URL: dbUrl[databases.wh],
         // Tests deliver to receivers on loopback over plain HTTP.
         WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
         WEBHOOK_QUEUE: webhookQueue,
@@ -191,6 +202,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     await client.end();
     if (options.webhooks) await deleteQueues(process.env.TEST_AMQP_URL!, [webhookQueue, `${webhookQueue}.dead`]);
     await deleteQueues(process.env.TEST_AMQP_URL!, [usersQueue, `${usersQueue}.dead`]);
+    await broker.remove();
   };
   const startOne = async (p: (typeof procs)[number]) => {
     const output: string[] = [];

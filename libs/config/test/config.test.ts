@@ -127,3 +127,18 @@ describe('configIssues', () => {
     expect(configIssues(schema, { NAME: 'n' })).toEqual([]);
   });
 });
+
+describe('env.distinctPairs', () => {
+  const pairs = z.object({ USERS: env.distinctPairs(['a', 'b'] as const, (n) => `user-${n}`) });
+
+  it('fills names left out with their fallback', () => {
+    expect(loadConfig(pairs, {}).USERS).toEqual({ a: 'user-a', b: 'user-b' });
+    expect(loadConfig(pairs, { USERS: ' b = x ' }).USERS).toEqual({ a: 'user-a', b: 'x' });
+  });
+
+  it('refuses unknown or repeated names, empty values and a value shared by two names', () => {
+    for (const bad of ['c=x', 'a=x,a=y', 'a=', 'a', 'a=x=y', 'a=user-b', 'a=x,b=x']) {
+      expect(configIssues(pairs, { USERS: bad })).toEqual([{ variable: 'USERS', message: expect.any(String) }]);
+    }
+  });
+});

@@ -4,6 +4,8 @@ import { createAmqpConnection } from './amqp-connection.js';
 import { cancellableSleep } from './backoff.js';
 import { EVENTS_DLX, EVENTS_EXCHANGE } from './event-catalog.js';
 import { isEventEnvelope, type EventEnvelope } from './event-envelope.js';
+import { publisherRefusal, type PublisherUsers } from './event-publishers.js';
+import { ensureExchange } from './exchange-topology.js';
 
 /** Options of {@link createAmqpConsumer}. */
 export interface AmqpConsumerOptions {
@@ -12,9 +14,14 @@ export interface AmqpConsumerOptions {
   /** Durable quorum queue name; `<queue>.dead` holds what exceeded the delivery limit. */
   queue: string;
   /** Routing-key patterns bound on the exchange (`#` for every event). */
-  bindings: string[];
+  bindings: readonly string[];
   /** Unacknowledged messages this consumer may hold. */
   prefetch: number;
+  /**
+   * The broker user of each publishing service: a message is handled only when its
+   * `user-id` is the user of the service that owns its type (`AMQP_PUBLISHERS`).
+   */
+  publishers: PublisherUsers;
   /** Resolve to ack; throw to have the message redelivered. Must tolerate duplicates (dedupe by `envelope.id`). */
   handler: (envelope: EventEnvelope, msg: ConsumeMessage) => Promise<void>;
   /** Defaults to `firewatch.events`. */
@@ -45,6 +52,11 @@ export interface AmqpConsumer {
  * RabbitMQ version, where `basic.nack` no longer does since 4.3); past `deliveryLimit`
  * the broker moves it to `<queue>.dead` through the dead-letter exchange. A body that is
  * not an envelope goes there at once. Reconnects like the outbox relay.
+ *
+ * Only the service that owns an event family may speak for it (docs/security.md, "The
+ * event bus"): a message without `user-id`, or whose type belongs to a service other
+ * than the one its `user-id` names, is logged and acked without reaching the handler, so
+ * it changes nothing and is not redelivered.
  */
 export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
   const { logger, queue } = opts;
@@ -61,6 +73,8 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
   const settle = (fn: () => void) => { try { fn(); } catch { /* channel gone */ } };
 
   async function handle(ch: Channel, msg: ConsumeMessage): Promise<void> {
+    const userId: string | undefined = msg.properties.userId;
+    if (!userId) return drop(ch, msg, 'no user-id');
     let envelope: unknown;
     try {
       envelope = JSON.parse(msg.content.toString('utf8'));
@@ -70,6 +84,8 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
       settle(() => ch.reject(msg, false));
       return;
     }
+    const refusal = publisherRefusal(userId, envelope.type, opts.publishers);
+    if (refusal) return drop(ch, msg, refusal, envelope);
     try {
       await opts.handler(envelope, msg);
       settle(() => ch.ack(msg));
@@ -85,11 +101,20 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
     }
   }
 
+  function drop(ch: Channel, msg: ConsumeMessage, reason: string, envelope?: EventEnvelope): void {
+    logger.error('event dropped: its publisher may not speak for it', {
+      queue, reason, user_id: msg.properties.userId, routing_key: msg.fields.routingKey, event_id: envelope?.id ?? msg.properties.messageId, type: envelope?.type,
+    });
+    settle(() => ch.ack(msg));
+  }
+
   const conn = createAmqpConnection({
     url: opts.amqpUrl,
     logger,
     name: `consumer:${queue}`,
     async setup(model) {
+      await ensureExchange(model, exchange, 'topic');
+      await ensureExchange(model, dlx, 'direct');
       const ch = await model.createChannel();
       ch.on('error', (err: Error) => logger.warn('consumer channel error', { queue, error: err.message }));
       ch.on('close', () => {
@@ -97,8 +122,6 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
         channel = null;
         conn.reset(new Error('consumer channel closed'));
       });
-      await ch.assertExchange(exchange, 'topic', { durable: true });
-      await ch.assertExchange(dlx, 'direct', { durable: true });
       await ch.assertQueue(`${queue}.dead`, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
       await ch.bindQueue(`${queue}.dead`, dlx, queue);
       await ch.assertQueue(queue, {

@@ -4,41 +4,51 @@ export const EVENTS_EXCHANGE = 'firewatch.events';
 /** Where consumer queues dead-letter messages that exceeded their delivery limit. */
 export const EVENTS_DLX = 'firewatch.events.dlx';
 
+/** The processes on the bus, by the names they have in configuration, logs and broker users. */
+export const BUS_SERVICES = ['auth', 'incident-config', 'communications', 'on-call', 'webhooks', 'webhook-dispatcher'] as const;
+
+export type BusService = (typeof BUS_SERVICES)[number];
+
+/**
+ * Resources whose changes emit `<resource>.created|updated|deleted` (singular snake_case),
+ * under the service that owns them: only that service may publish them.
+ */
+const CRUD_RESOURCES = {
+  'incident-config': [
+    'incident_event',
+    'environment',
+    'service',
+    'functionality',
+    'catalog_property',
+    'incident_role',
+    'retrospective_process',
+    'form_set',
+    'form_set_condition',
+    'dashboard',
+    'dashboard_panel',
+    'secret',
+    'authorization',
+    'incident_event_service',
+  ],
+  communications: ['communications_type', 'communications_stage', 'communications_template'],
+  'on-call': [
+    'alert_urgency',
+    'alert_group',
+    'alert_retrigger_rule',
+    'schedule',
+    'schedule_rotation',
+    'schedule_rotation_active_day',
+    'schedule_rotation_user',
+    'override_shift',
+  ],
+  webhooks: ['webhooks_endpoint'],
+  auth: ['api_key'],
+} as const;
+
 const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolved', 'cancelled', 'restarted', 'deleted'].map((a) => `incident.${a}`);
 
 /** A computed on-call shift began (on-call's scheduler; each shift once, `meta.late` when announced after downtime). */
 const SHIFT_TYPES = ['shift.started'];
-
-/** Resources whose changes emit `<resource>.created|updated|deleted` (singular snake_case). */
-const CRUD_RESOURCES = [
-  'incident_event',
-  'environment',
-  'service',
-  'functionality',
-  'catalog_property',
-  'incident_role',
-  'retrospective_process',
-  'form_set',
-  'form_set_condition',
-  'dashboard',
-  'dashboard_panel',
-  'secret',
-  'authorization',
-  'incident_event_service',
-  'communications_type',
-  'communications_stage',
-  'communications_template',
-  'alert_urgency',
-  'alert_group',
-  'alert_retrigger_rule',
-  'schedule',
-  'schedule_rotation',
-  'schedule_rotation_active_day',
-  'schedule_rotation_user',
-  'override_shift',
-  'webhooks_endpoint',
-  'api_key',
-] as const;
 
 /**
  * The one catalog of event types in the code base. Writers may only emit these, the
@@ -48,7 +58,7 @@ const CRUD_RESOURCES = [
 export const EVENT_TYPES: readonly string[] = Object.freeze([
   ...INCIDENT_TYPES,
   ...SHIFT_TYPES,
-  ...CRUD_RESOURCES.flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`)),
+  ...Object.values(CRUD_RESOURCES).flat().flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`)),
 ]);
 
 const KNOWN = new Set(EVENT_TYPES);
@@ -72,3 +82,40 @@ const INTERNAL = new Set(INTERNAL_EVENT_TYPES);
 export function isInternalEventType(s: unknown): s is string {
   return typeof s === 'string' && INTERNAL.has(s);
 }
+
+/**
+ * Event families (a type up to its dot) by the one service that publishes them, and the
+ * only one whose broker user may (docs/security.md, "The event bus"). The dispatcher
+ * publishes nothing.
+ */
+export const EVENT_FAMILIES: Readonly<Record<BusService, readonly string[]>> = Object.freeze({
+  auth: ['user', ...CRUD_RESOURCES.auth],
+  'incident-config': ['incident', ...CRUD_RESOURCES['incident-config']],
+  communications: [...CRUD_RESOURCES.communications],
+  'on-call': ['shift', ...CRUD_RESOURCES['on-call']],
+  webhooks: [...CRUD_RESOURCES.webhooks],
+  'webhook-dispatcher': [],
+});
+
+const OWNERS = new Map(BUS_SERVICES.flatMap((service) => EVENT_FAMILIES[service].map((family) => [family, service] as const)));
+
+/** The service that publishes events of `type`, or undefined for a type outside the catalog. */
+export function eventOwner(type: string): BusService | undefined {
+  if (!isEventType(type) && !isInternalEventType(type)) return undefined;
+  return OWNERS.get(type.slice(0, type.indexOf('.')));
+}
+
+/** A consumer's durable queue (its default name) and the routing-key patterns bound to it. */
+export interface EventQueue {
+  queue: string;
+  bindings: readonly string[];
+}
+
+/**
+ * Every consumer on the bus. The webhooks service declares the dispatcher's queue too,
+ * so events wait for a dispatcher that has not run yet.
+ */
+export const EVENT_QUEUES: Readonly<Record<'on-call' | 'webhook-dispatcher', EventQueue>> = Object.freeze({
+  'on-call': { queue: 'on-call.users', bindings: ['user.*'] },
+  'webhook-dispatcher': { queue: 'webhook-dispatcher', bindings: ['#'] },
+});

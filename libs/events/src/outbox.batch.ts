@@ -9,6 +9,8 @@ export interface BatchContext {
   knex: Knex;
   logger: Logger;
   exchange: string;
+  /** See `PublishOptions.userId`. */
+  userId: string;
   batchSize: number;
   confirmTimeoutMs: number;
   ordered: boolean;
@@ -43,6 +45,7 @@ export function relayBatch(ch: ConfirmChannel, ctx: BatchContext): Promise<Batch
     ctx.resetChannelError();
     const out = await publishRows(ch, rows, {
       exchange: ctx.exchange,
+      userId: ctx.userId,
       confirmTimeoutMs: ctx.confirmTimeoutMs,
       isOpen: ctx.isOpen,
       channelError: ctx.channelError,

@@ -23,6 +23,8 @@ export interface BatchOutcome {
 
 export interface PublishOptions {
   exchange: string;
+  /** The connection's broker user, set as each message's `user-id` so consumers know who published it. */
+  userId: string;
   confirmTimeoutMs: number;
   /** False once the channel has closed. */
   isOpen(): boolean;
@@ -74,6 +76,7 @@ export async function publishRows(ch: ConfirmChannel, rows: OutboxRow[], opts: P
         contentType: 'application/json',
         messageId: row.id,
         type: row.type,
+        userId: opts.userId,
         headers: { team_id: row.team_id },
       }, (err: unknown) => {
         entry.result = err ? (err instanceof Error ? err : new Error(String(err))) : null;

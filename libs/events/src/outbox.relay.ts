@@ -4,6 +4,8 @@ import type pg from 'pg';
 import { createAmqpConnection } from './amqp-connection.js';
 import { backoffDelay } from './backoff.js';
 import { EVENTS_EXCHANGE } from './event-catalog.js';
+import { brokerUserOf } from './event-publishers.js';
+import { ensureExchange } from './exchange-topology.js';
 import { OUTBOX_CHANNEL } from './outbox.migration.js';
 import { relayBatch, type BatchContext } from './outbox.batch.js';
 import { createPgListener } from './pg-listener.js';
@@ -29,7 +31,11 @@ function listenConfig(knex: Knex): string | pg.ClientConfig {
  * Failures: when the broker or channel fails (connection loss, confirm timeout, no
  * drain), the rows stay due and the relay backs off, so order is kept across outages.
  * A row refused for itself (nacked, unencodable) is deferred with exponential back-off
- * and later rows overtake it: one poison row cannot stall the service's events.
+ * and later rows overtake it: one poison row cannot stall the service's events. So is a
+ * row of a family the service's broker user may not publish (ACCESS_REFUSED).
+ *
+ * Each message carries the connection's user as `user-id`, which the broker verifies,
+ * so consumers know which service published it.
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { knex, logger } = opts;
@@ -38,6 +44,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   const confirmTimeoutMs = opts.confirmTimeoutMs ?? 10_000;
   const ordered = opts.ordered ?? true;
+  const userId = brokerUserOf(opts.amqpUrl);
 
   let channel: ConfirmChannel | null = null;
   let channelError: Error | null = null;
@@ -61,6 +68,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     logger,
     name: opts.name ?? `${process.env.SERVICE_NAME ?? 'firewatch'}:outbox-relay`,
     async setup(model) {
+      await ensureExchange(model, exchange, 'topic');
       const ch = await model.createConfirmChannel();
       ch.on('error', (err: Error) => {
         channelError = err;
@@ -71,7 +79,6 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         channel = null;
         amqpConn.reset(channelError ?? new Error('relay channel closed'));
       });
-      await ch.assertExchange(exchange, 'topic', { durable: true });
       channel = ch;
     },
     onUp: () => wake(),
@@ -88,7 +95,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   });
 
   const batchContext = (ch: ConfirmChannel): BatchContext => ({
-    knex, logger, exchange, batchSize, confirmTimeoutMs, ordered,
+    knex, logger, exchange, userId, batchSize, confirmTimeoutMs, ordered,
     isOpen: () => channel === ch,
     channelError: () => channelError,
     resetChannelError: () => { channelError = null; },

@@ -27,15 +27,16 @@ function consumer(handler: AmqpConsumerOptions['handler'], extra: Partial<AmqpCo
   queues.push(queue);
   const c = createAmqpConsumer({
     amqpUrl: amqpUrl(), logger, queue, exchange, deadLetterExchange: dlx,
-    bindings: ['incident.*', 'service.created'], prefetch: 5, retryDelayMs: 0, handler, ...extra,
+    // The suite publishes incident-config's events as the test administrator.
+    bindings: ['incident.*', 'service.created'], prefetch: 5, retryDelayMs: 0, handler, publishers: { 'incident-config': 'guest' }, ...extra,
   });
   consumers.push(c);
   return { c, queue };
 }
 
-async function publish(type: string, body?: Buffer): Promise<EventEnvelope> {
+async function publish(type: string, body?: Buffer, properties: { userId?: string } = { userId: 'guest' }, routingKey = type): Promise<EventEnvelope> {
   const env: EventEnvelope = { id: randomUUID(), type, occurred_at: new Date().toISOString(), team_id: 1, data: { id: 'x' } };
-  ch.publish(exchange, type, body ?? Buffer.from(JSON.stringify(env)), { persistent: true, messageId: env.id });
+  ch.publish(exchange, routingKey, body ?? Buffer.from(JSON.stringify(env)), { persistent: true, messageId: env.id, ...properties });
   await ch.waitForConfirms();
   return env;
 }
@@ -124,4 +125,36 @@ it('stop waits for the handler in flight and acks its message', async () => {
   expect(finished).toBe(true);
   expect(c.connected).toBe(false);
   expect(await ready(queue)).toBe(0);
+});
+
+describe('only the owner of an event family may speak for it', () => {
+  it("acks without handling a message with no user-id, or whose body claims another service's type", async () => {
+    const seen: string[] = [];
+    const { c, queue } = consumer(async (env) => { seen.push(env.id); });
+    await c.start();
+    await publish('incident.created', undefined, {});
+    // Routed under incident-config's family, but the body claims auth's user.deleted.
+    await publish('user.deleted', undefined, { userId: 'guest' }, 'incident.created');
+    const genuine = await publish('incident.updated');
+    await waitUntil(() => seen.length > 0, 5000, 'the genuine event');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen).toEqual([genuine.id]);
+    expect(await ready(queue)).toBe(0);
+    expect(await ready(`${queue}.dead`)).toBe(0);
+  });
+
+  it("acks without handling an event published by a user other than its owner's", async () => {
+    const seen: string[] = [];
+    const { c, queue } = consumer(async (env) => { seen.push(env.id); }, {
+      bindings: ['incident.*', 'service.created', 'api_key.*'], publishers: { auth: 'guest', 'incident-config': 'firewatch-incident-config' },
+    });
+    await c.start();
+    await publish('incident.created');
+    await publish('service.created');
+    // auth's, which guest speaks for here: once it is in, the ones before it were judged (one queue, in order).
+    const marker = await publish('api_key.created');
+    await waitUntil(() => seen.length > 0, 5000, 'the marker');
+    expect(seen).toEqual([marker.id]);
+    expect(await ready(`${queue}.dead`)).toBe(0);
+  });
 });

@@ -61,6 +61,8 @@ it('sets the AMQP properties consumers rely on', async () => {
     expect(msg.fields.routingKey).toBe('dashboard.updated');
     expect(msg.properties).toMatchObject({
       messageId: env.id, type: 'dashboard.updated', contentType: 'application/json', deliveryMode: 2, headers: { team_id: 9 },
+      // The connection's user, which the broker checked and consumers judge the publisher by.
+      userId: 'guest',
     });
     // The envelope keeps its documented key order although jsonb does not.
     expect(Object.keys(JSON.parse(msg.content.toString()))).toEqual(['id', 'type', 'occurred_at', 'team_id', 'data']);

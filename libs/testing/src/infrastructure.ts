@@ -2,7 +2,10 @@ import net from 'node:net';
 
 export interface Infrastructure {
   databaseUrl: string;
+  /** An administrator's AMQP URL (`guest` locally). */
   amqpUrl: string;
+  /** RabbitMQ's management HTTP API as the same administrator, where tests make broker users. */
+  amqpManagementUrl: string;
   redisUrl: string;
   /** Stops containers started here; a no-op for services found running. */
   stop(): Promise<void>;
@@ -24,7 +27,7 @@ interface Candidate {
   envVar: string;
   local: string;
   port: number;
-  container: () => Promise<{ url: string; stop: () => Promise<unknown> }>;
+  container: () => Promise<{ url: string; stop: () => Promise<unknown>; managementUrl?: string }>;
 }
 
 const CANDIDATES: Candidate[] = [
@@ -40,8 +43,8 @@ const CANDIDATES: Candidate[] = [
     name: 'RabbitMQ', envVar: 'AMQP_URL', local: 'amqp://guest:guest@127.0.0.1:5672', port: 5672,
     container: async () => {
       const { RabbitMQContainer } = await import('@testcontainers/rabbitmq');
-      const c = await new RabbitMQContainer('rabbitmq:4-alpine').start();
-      return { url: c.getAmqpUrl(), stop: () => c.stop() };
+      const c = await new RabbitMQContainer('rabbitmq:4-management-alpine').start();
+      return { url: c.getAmqpUrl(), stop: () => c.stop(), managementUrl: `http://guest:guest@${c.getHost()}:${c.getMappedPort(15672)}` };
     },
   },
   {
@@ -54,14 +57,26 @@ const CANDIDATES: Candidate[] = [
   },
 ];
 
+// The management API beside a broker: same host and credentials (amqplib's default guest), port 15672.
+function managementUrlOf(amqpUrl: string): string {
+  const amqp = new URL(amqpUrl);
+  const url = new URL(`http://${amqp.hostname}:15672`);
+  url.username = amqp.username || 'guest';
+  url.password = amqp.password || 'guest';
+  return url.toString().replace(/\/$/, '');
+}
+
 /**
  * Finds each backing service the tests need: the URL in the environment when set,
  * else the standard local port when something answers there, else a container
- * (when Docker is available), else a failure that says what is missing.
+ * (when Docker is available), else a failure that says what is missing. RabbitMQ's
+ * management API is `TEST_AMQP_MANAGEMENT_URL`, else port 15672 beside the broker with
+ * its credentials (`rabbitmq-plugins enable rabbitmq_management`).
  */
 export async function resolveInfrastructure(env: NodeJS.ProcessEnv = process.env): Promise<Infrastructure> {
   const urls: string[] = [];
   const stops: (() => Promise<unknown>)[] = [];
+  let managementUrl: string | undefined;
   for (const c of CANDIDATES) {
     const given = env[`TEST_${c.envVar}`] ?? env[c.envVar];
     if (given) { urls.push(given); continue; }
@@ -69,6 +84,7 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv = process.env
     try {
       const started = await c.container();
       urls.push(started.url);
+      managementUrl ??= started.managementUrl;
       stops.push(started.stop);
     } catch (err) {
       throw new Error(
@@ -80,6 +96,7 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv = process.env
   }
   return {
     databaseUrl: urls[0], amqpUrl: urls[1], redisUrl: urls[2],
+    amqpManagementUrl: env.TEST_AMQP_MANAGEMENT_URL ?? managementUrl ?? managementUrlOf(urls[1]),
     stop: async () => { await Promise.all(stops.map((s) => s())); },
   };
 }

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { apiServiceFields } from '@firewatch/config';
+import { apiServiceFields, env } from '@firewatch/config';
+import { defaultBrokerUser, EVENT_QUEUES, PUBLISHING_SERVICES } from '@firewatch/events';
 
 export const configSchema = z.object({
   ...apiServiceFields(8084),
   BODY_LIMIT: z.string().default('1mb'),
   /** Queue of auth's user events feeding the users read model (one per deployment). */
-  USERS_QUEUE: z.string().min(1).default('on-call.users'),
+  USERS_QUEUE: z.string().min(1).default(EVENT_QUEUES['on-call'].queue),
+  /** The broker user of each publishing service (`auth=firewatch-auth,...`); only auth's may feed the users read model. */
+  AMQP_PUBLISHERS: env.distinctPairs(PUBLISHING_SERVICES, defaultBrokerUser),
   /** shift.started: how often the scheduler looks, how far back it catches up after downtime, when a start counts as late. */
   SHIFT_STARTED_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
   SHIFT_STARTED_CATCH_UP_HOURS: z.coerce.number().min(0).max(168).default(24),

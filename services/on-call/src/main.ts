@@ -18,7 +18,7 @@ await runService({
     const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
     const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger });
     await relay.start();
-    const users = createUserEventsConsumer({ knex, amqpUrl: config.AMQP_URL, logger, queue: config.USERS_QUEUE });
+    const users = createUserEventsConsumer({ knex, amqpUrl: config.AMQP_URL, logger, queue: config.USERS_QUEUE, publishers: config.AMQP_PUBLISHERS });
     await users.start();
     if (await usersReadModelEmpty(knex)) logger.info('no users known yet: users made before on-call first ran arrive after `firewatch users announce` (docs/on-call.md)');
     const shiftStarted = createShiftStartedJob({

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
 import type { AmqpConsumer } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
+import { createTestBrokerUsers, type TestBrokerUsers } from '@firewatch/service-testing';
 import { createUsersRepository } from '../src/data/users.repository.js';
 import { createUserEventsConsumer } from '../src/queue/user-events.consumer.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
@@ -14,24 +15,33 @@ let h: OnCallHarness;
 let consumer: AmqpConsumer;
 let conn: ChannelModel;
 let ch: Channel;
+let admin: ChannelModel;
 const exchange = `test.users.${randomUUID()}`;
 const queue = `test.on-call.users.${randomUUID()}`;
 let knex: Knex;
+let broker: TestBrokerUsers;
 
+// As deployed: auth publishes and on-call consumes as their own broker users.
 beforeAll(async () => {
   h = await startOnCall({ eventPattern: 'schedule_rotation_user.*' });
   knex = h.db.knex as Knex;
-  conn = await amqp.connect(AMQP);
+  broker = await createTestBrokerUsers(['auth', 'incident-config', 'on-call'], { exchange, queues: { 'on-call': queue } });
+  conn = await amqp.connect(broker.users.auth!.url);
   ch = await conn.createChannel();
-  await ch.assertExchange(exchange, 'topic', { durable: true });
-  consumer = createUserEventsConsumer({ knex, amqpUrl: AMQP, logger: createLogger({ service: 'test', level: 'silent' }), queue, exchange });
+  admin = await amqp.connect(AMQP);
+  consumer = createUserEventsConsumer({
+    knex, amqpUrl: broker.users['on-call']!.url, logger: createLogger({ service: 'test', level: 'silent' }), queue, exchange, publishers: broker.publishers,
+  });
   await consumer.start();
 });
 afterAll(async () => {
   await consumer?.stop();
-  for (const q of [queue, `${queue}.dead`]) await ch?.deleteQueue(q).catch(() => undefined);
-  await ch?.deleteExchange(exchange).catch(() => undefined);
   await conn?.close().catch(() => undefined);
+  const cleanup = await admin?.createChannel();
+  for (const q of [queue, `${queue}.dead`]) await cleanup?.deleteQueue(q).catch(() => undefined);
+  await cleanup?.deleteExchange(exchange).catch(() => undefined);
+  await admin?.close().catch(() => undefined);
+  await broker?.remove();
   await h?.close();
 });
 
@@ -54,8 +64,9 @@ function userEvent(action: 'created' | 'updated' | 'deleted', id: number, versio
   };
 }
 
-function publish(event: { type: string } & Record<string, unknown>) {
-  ch.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: String(event.id) });
+/** Publishes as auth does: as its broker user, which `user-id` names. */
+function publish(event: { type: string } & Record<string, unknown>, channel = ch, userId: string | null = broker.users.auth!.user) {
+  channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: String(event.id), userId: userId ?? undefined });
 }
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -69,6 +80,14 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
 }
 
 const row = (id: number) => knex('users').where({ user_id: id }).first();
+
+/** Removes a broker user's topic permissions, as on a broker where provisioning never set them. */
+async function dropTopicPermissions(user: string): Promise<void> {
+  const url = new URL(process.env.TEST_AMQP_MANAGEMENT_URL!);
+  const authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  const res = await fetch(`${url.origin}/api/topic-permissions/%2F/${encodeURIComponent(user)}`, { method: 'DELETE', headers: { authorization } });
+  expect(res.status).toBe(204);
+}
 
 describe('users read model fed by user.* events', () => {
   it('applies created and updated; a duplicate or an older event changes nothing', async () => {
@@ -171,6 +190,32 @@ describe('users read model fed by user.* events', () => {
     await h.events!.waitFor((events) => events.some((e) => e.routingKey === 'schedule_rotation_user.deleted' && (e.body.data as { id: string }).id === memberId));
     expect(await knex('schedule_rotation_users').where({ id: memberId }).first()).toBeUndefined();
     expect((await row(130)).deleted_at).not.toBeNull();
+  });
+
+  it("a user event not published by auth's broker user is dropped and changes nothing; a genuine one still applies", async () => {
+    publish(userEvent('created', 140, 1, { name: 'Cy' }));
+    await until(() => row(140), Boolean);
+    // A broker whose topic permissions were forgotten lets incident-config's user route user.* events:
+    // then the consumer's rule is all that stands between them and the read model.
+    const icUser = broker.users['incident-config']!;
+    await dropTopicPermissions(icUser.user);
+    const icConn = await amqp.connect(icUser.url);
+    try {
+      const icCh = await icConn.createConfirmChannel();
+      publish(userEvent('deleted', 140, 99, { name: 'Cy' }), icCh, icUser.user);
+      await icCh.waitForConfirms();
+    } finally {
+      await icConn.close().catch(() => undefined);
+    }
+    // Without user-id (the broker lets a publisher leave it out) auth's own user is not believed either.
+    publish(userEvent('updated', 140, 98, { name: 'No user-id' }), ch, null);
+    publish(userEvent('created', 141, 1));
+    await until(() => row(141), Boolean);
+    expect(await row(140)).toMatchObject({ name: 'Cy', version: 1, deleted_at: null });
+
+    publish(userEvent('updated', 140, 2, { name: 'Cy Young' }));
+    await until(() => row(140), (r) => r?.version === 2);
+    expect(await row(140)).toMatchObject({ name: 'Cy Young', deleted_at: null });
   });
 
   it('a user made in another team is not a user of this one', async () => {

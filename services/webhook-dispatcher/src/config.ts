@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env, keySeedFields, serviceFields } from '@firewatch/config';
+import { defaultBrokerUser, EVENT_QUEUES, PUBLISHING_SERVICES } from '@firewatch/events';
 import { requireSecretKeys } from '@firewatch/webhooks/shared';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/retry-policy.js';
 
@@ -18,7 +19,9 @@ const msList = z
 
 export const configSchema = z.object({
   ...serviceFields(8086),
-  WEBHOOK_QUEUE: z.string().min(1).default('webhook-dispatcher'),
+  WEBHOOK_QUEUE: z.string().min(1).default(EVENT_QUEUES['webhook-dispatcher'].queue),
+  /** The broker user of each publishing service (`auth=firewatch-auth,...`); an event is delivered only when its owner's user published it. */
+  AMQP_PUBLISHERS: env.distinctPairs(PUBLISHING_SERVICES, defaultBrokerUser),
   /** Unacknowledged events this replica holds (and writes per batch). */
   WEBHOOK_PREFETCH: env.int(500, 1),
   /** Allow http:// endpoint URLs (tests, local receivers). */

@@ -14,7 +14,7 @@ import { createRetentionJob } from './domain/retention-job.js';
 import { createWebhookHttpClient } from './outbound/webhook-http.client.js';
 import { createEventIntake } from './queue/event-intake.js';
 
-export type DispatcherConfig = Pick<Config, 'AMQP_URL' | 'DEV_KEY_SEED' | 'WEBHOOK_QUEUE' | 'WEBHOOK_PREFETCH' | 'WEBHOOK_ALLOW_HTTP'
+export type DispatcherConfig = Pick<Config, 'AMQP_URL' | 'AMQP_PUBLISHERS' | 'DEV_KEY_SEED' | 'WEBHOOK_QUEUE' | 'WEBHOOK_PREFETCH' | 'WEBHOOK_ALLOW_HTTP'
   | 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_SECRET_KEYS' | 'WEBHOOK_RETRY_SCHEDULE_MS' | 'WEBHOOK_RETRY_JITTER' | 'WEBHOOK_RETRY_AFTER_MAX_MS'
   | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RESPONSE_MAX_BYTES' | 'WEBHOOK_DISABLE_AFTER_MS' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_CLAIM_BATCH' | 'WEBHOOK_POLL_INTERVAL_MS'
   | 'WEBHOOK_RETENTION_DAYS' | 'WEBHOOK_PRUNE_INTERVAL_MS'>;
@@ -75,6 +75,7 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     bindings: DISPATCHER_BINDINGS,
     deliveryLimit: DISPATCHER_DELIVERY_LIMIT,
     prefetch: config.WEBHOOK_PREFETCH,
+    publishers: config.AMQP_PUBLISHERS,
     handler: (envelope) => intake.handle(envelope),
   });
 

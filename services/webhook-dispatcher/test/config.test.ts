@@ -14,6 +14,17 @@ describe('dispatcher configuration', () => {
     expect(loadConfig(configSchema, BASE).WEBHOOK_SECRET_KEYS).toEqual([]);
   });
 
+  it('knows each publishing service by its own broker user (AMQP_PUBLISHERS), and no user for two', () => {
+    expect(loadConfig(configSchema, BASE).AMQP_PUBLISHERS).toEqual({
+      auth: 'firewatch-auth', 'incident-config': 'firewatch-incident-config', communications: 'firewatch-communications',
+      'on-call': 'firewatch-on-call', webhooks: 'firewatch-webhooks',
+    });
+    expect(loadConfig(configSchema, { ...BASE, AMQP_PUBLISHERS: 'auth=fw-a, webhooks=fw-w' }).AMQP_PUBLISHERS).toMatchObject({ auth: 'fw-a', webhooks: 'fw-w', 'on-call': 'firewatch-on-call' });
+    for (const bad of ['auth=shared,webhooks=shared', 'auth=firewatch-on-call', 'webhook-dispatcher=x', 'auth', 'auth=', 'auth=a,auth=b']) {
+      expect(() => loadConfig(configSchema, { ...BASE, AMQP_PUBLISHERS: bad })).toThrow(/AMQP_PUBLISHERS/);
+    }
+  });
+
   it('reads the retention settings (security review #18)', () => {
     expect(loadConfig(configSchema, BASE)).toMatchObject({ WEBHOOK_RETENTION_DAYS: 30, WEBHOOK_PRUNE_INTERVAL_MS: 3_600_000 });
     expect(() => loadConfig(configSchema, { ...BASE, WEBHOOK_RETENTION_DAYS: '0' })).toThrow(/WEBHOOK_RETENTION_DAYS/);

@@ -57,19 +57,21 @@ export async function insertEndpoint(knex: Knex, values: { team_id: number; url:
 export function startDispatcher(knex: Knex, queue: string, env: Record<string, string> = {}) {
   const config = configSchema.parse({
     DATABASE_URL: 'postgres://unused/x', AMQP_URL: process.env.TEST_AMQP_URL, DEV_KEY_SEED: SECRET,
+    // The suites publish incident-config's events as the test administrator (see publisher).
+    AMQP_PUBLISHERS: 'incident-config=guest',
     WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_SCHEDULE_MS: '200,200,200',
     WEBHOOK_RETRY_JITTER: '0', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '2000', ...env,
   });
   return createDispatcher(config, { knex, logger });
 }
 
-/** Publishes envelopes straight into the dispatcher's queue. */
+/** Publishes envelopes straight into the dispatcher's queue, as `guest` speaking for incident-config. */
 export async function publisher(queue: string) {
   const conn = await amqp.connect(process.env.TEST_AMQP_URL!);
   const ch = await conn.createConfirmChannel();
   return {
     async send(events: Record<string, unknown>[]) {
-      for (const e of events) ch.sendToQueue(queue, Buffer.from(JSON.stringify(e)), { persistent: true, messageId: String(e.id) });
+      for (const e of events) ch.sendToQueue(queue, Buffer.from(JSON.stringify(e)), { persistent: true, messageId: String(e.id), userId: 'guest' });
       await ch.waitForConfirms();
     },
     async close(deleteQueues = true) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiServiceFields, env, keySeedFields, requireKeysOrDevSeed } from '@firewatch/config';
+import { EVENT_QUEUES } from '@firewatch/events';
 
 /**
  * Outside production the key sealing endpoint secrets and custom header values may be
@@ -15,7 +16,7 @@ export const configSchema = z.object({
   /** Accept http:// endpoint URLs (loopback receivers in development and tests). */
   WEBHOOK_ALLOW_HTTP: env.bool(false),
   /** The dispatcher's queue, declared here too so no event is dropped while no dispatcher runs. */
-  WEBHOOK_QUEUE: z.string().min(1).default('webhook-dispatcher'),
+  WEBHOOK_QUEUE: z.string().min(1).default(EVENT_QUEUES['webhook-dispatcher'].queue),
   /** base64 32-byte keys sealing endpoint secrets and header values; the first seals. Unset: derived from DEV_KEY_SEED (not in production). */
   WEBHOOK_SECRET_KEYS: env.list(),
   /** Endpoints one team may have; every event fans out to each (security review #18). */

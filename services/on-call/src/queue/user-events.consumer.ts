@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createAmqpConsumer, type AmqpConsumer } from '@firewatch/events';
+import { createAmqpConsumer, EVENT_QUEUES, type AmqpConsumer, type PublisherUsers } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createUserSyncStore } from '../data/users.repository.js';
 import { createUserSync } from '../domain/users/user-sync.js';
@@ -10,6 +10,8 @@ export interface UserEventsConsumerOptions {
   logger: Logger;
   /** Durable quorum queue of this service's user events (one per deployment, shared by replicas). */
   queue: string;
+  /** Broker users of the publishing services: only auth's user.* events are taken. */
+  publishers: PublisherUsers;
   /** Defaults to `firewatch.events` (tests use their own). */
   exchange?: string;
   prefetch?: number;
@@ -26,7 +28,8 @@ export function createUserEventsConsumer(opts: UserEventsConsumerOptions): AmqpC
     logger: opts.logger,
     queue: opts.queue,
     exchange: opts.exchange,
-    bindings: ['user.*'],
+    bindings: EVENT_QUEUES['on-call'].bindings,
+    publishers: opts.publishers,
     prefetch: opts.prefetch ?? 10,
     handler: async (envelope) => { await sync.handle(envelope); },
   });

@@ -1,8 +1,8 @@
-import { createAmqpConnection, EVENTS_DLX, EVENTS_EXCHANGE } from '@firewatch/events';
+import { createAmqpConnection, ensureExchange, EVENT_QUEUES, EVENTS_DLX, EVENTS_EXCHANGE } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 
-/** Every event may concern a webhook endpoint. */
-export const DISPATCHER_BINDINGS = ['#'];
+/** Every event may concern a webhook endpoint (the bus's consumers are declared in `EVENT_QUEUES`). */
+export const DISPATCHER_BINDINGS = EVENT_QUEUES['webhook-dispatcher'].bindings;
 /** Must equal what `createAmqpConsumer` declares (its default), or RabbitMQ refuses the second declaration. */
 export const DISPATCHER_DELIVERY_LIMIT = 20;
 
@@ -15,11 +15,11 @@ type Model = Parameters<Parameters<typeof createAmqpConnection>[0]['setup']>[0];
  * wait in the queue instead of being dropped by the exchange as unroutable.
  */
 export async function declareDispatcherQueue(model: Model, queue: string): Promise<void> {
+  await ensureExchange(model, EVENTS_EXCHANGE, 'topic');
+  await ensureExchange(model, EVENTS_DLX, 'direct');
   const ch = await model.createChannel();
   ch.on('error', () => undefined);
   try {
-    await ch.assertExchange(EVENTS_EXCHANGE, 'topic', { durable: true });
-    await ch.assertExchange(EVENTS_DLX, 'direct', { durable: true });
     await ch.assertQueue(`${queue}.dead`, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
     await ch.bindQueue(`${queue}.dead`, EVENTS_DLX, queue);
     await ch.assertQueue(queue, {

@@ -1,0 +1,55 @@
+import { brokerGrant, BUS_SERVICES, EVENT_FAMILIES, EVENT_TYPES, eventOwner, INTERNAL_EVENT_TYPES, publisherRefusal, PUBLISHING_SERVICES } from '../src/index.js';
+
+describe('event ownership', () => {
+  it('gives every event type exactly one publishing service, and the dispatcher none', () => {
+    const families = BUS_SERVICES.flatMap((s) => EVENT_FAMILIES[s]);
+    expect(new Set(families).size).toBe(families.length);
+    for (const type of [...EVENT_TYPES, ...INTERNAL_EVENT_TYPES]) expect(PUBLISHING_SERVICES).toContain(eventOwner(type));
+    expect(EVENT_FAMILIES['webhook-dispatcher']).toEqual([]);
+    expect(PUBLISHING_SERVICES).not.toContain('webhook-dispatcher');
+    expect(INTERNAL_EVENT_TYPES.map(eventOwner)).toEqual(['auth', 'auth', 'auth']);
+    expect(['incident.resolved', 'shift.started', 'webhooks_endpoint.updated', 'communications_stage.deleted', 'api_key.created'].map(eventOwner))
+      .toEqual(['incident-config', 'on-call', 'webhooks', 'communications', 'auth']);
+    expect(eventOwner('user.renamed')).toBeUndefined();
+    expect(eventOwner('nothing')).toBeUndefined();
+  });
+
+  it('takes a message only from the user of the service owning its type', () => {
+    const publishers = { auth: 'fw-auth', 'incident-config': 'fw-ic' };
+    expect(publisherRefusal('fw-auth', 'user.deleted', publishers)).toBeNull();
+    expect(publisherRefusal('fw-ic', 'user.deleted', publishers)).toBe('published by fw-ic, not by auth');
+    expect(publisherRefusal(undefined, 'user.deleted', publishers)).toBe('no user-id');
+    expect(publisherRefusal('fw-auth', 'user.renamed', publishers)).toBe('type outside the catalog');
+    // A service missing from the map speaks for nothing.
+    expect(publisherRefusal('fw-auth', 'schedule.created', publishers)).toBe('published by fw-auth, not by on-call');
+  });
+});
+
+describe('broker grants', () => {
+  it('let a publisher write its own families to the events exchange and touch no queue', () => {
+    expect(brokerGrant('auth')).toEqual({
+      configure: '^$',
+      write: '^(firewatch\\.events)$',
+      read: '^$',
+      topic: { exchange: 'firewatch.events', write: '^(user|api_key)\\.[a-z_]+$', read: '^$' },
+    });
+    const topic = new RegExp(brokerGrant('incident-config').topic.write);
+    expect(topic.test('incident.resolved')).toBe(true);
+    expect(topic.test('user.deleted')).toBe(false);
+    expect(topic.test('incident_event.created')).toBe(true);
+  });
+
+  it('let a consumer declare, bind and read its own queue only; the dispatcher writes to no exchange but the dead-letter one', () => {
+    expect(brokerGrant('webhook-dispatcher', { queue: 'wd.x' })).toEqual({
+      configure: '^(wd\\.x|wd\\.x\\.dead)$',
+      write: '^(wd\\.x|wd\\.x\\.dead|firewatch\\.events\\.dlx)$',
+      read: '^(wd\\.x|firewatch\\.events|firewatch\\.events\\.dlx)$',
+      topic: { exchange: 'firewatch.events', write: '^$', read: '^(#)$' },
+    });
+    const onCall = brokerGrant('on-call');
+    expect(onCall.configure).toBe('^(on-call\\.users|on-call\\.users\\.dead)$');
+    expect(onCall.topic.read).toBe('^(user\\.\\*)$');
+    // The webhooks service declares the dispatcher's queue.
+    expect(brokerGrant('webhooks').configure).toBe('^(webhook-dispatcher|webhook-dispatcher\\.dead)$');
+  });
+});
