@@ -34,6 +34,12 @@ function permissionNote(def: AnyResourceDefinition, lead?: string): Json {
   return note ? { description: note } : {};
 }
 
+/** What a write needs beyond the permission (`ownerGroups.writers`), for the writes' descriptions. */
+function writersLead(def: AnyResourceDefinition): string | undefined {
+  if (def.ownerGroups?.writers !== 'members') return undefined;
+  return "Writes need the admin role or a group-scoped key holding one of the record's owner groups (403 `not_granted` otherwise).";
+}
+
 function pathParameters(path: string, def: AnyResourceDefinition): Json[] {
   const parent = def.parent?.resource;
   return pathParams(path).map((name) => pathParameter(name, name === 'id'
@@ -78,7 +84,7 @@ function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffi
   }
   if (ops.has('create')) {
     out.post = {
-      operationId: `create_${t}${suffix}`, summary: `Create ${one}${where}`, ...permissionNote(def), security, parameters,
+      operationId: `create_${t}${suffix}`, summary: `Create ${one}${where}`, ...permissionNote(def, writersLead(def)), security, parameters,
       requestBody: { required: true, ...content(ref(`new_${t}`)) },
       responses: { '201': { description: 'created', ...content(ref(`${t}_response`)) }, ...errors(400, 401, 403, ...parentMissing, 409, 415, 422, 429) },
     };
@@ -103,7 +109,7 @@ function itemOps(def: AnyResourceDefinition): Json {
   if (ops.has('update')) {
     for (const method of def.updateMethods ?? ['put', 'patch']) {
       out[method] = {
-        operationId: `${method === 'put' ? 'update' : 'patch'}_${t}`, summary: `Update ${noun}`, ...permissionNote(def), security, parameters,
+        operationId: `${method === 'put' ? 'update' : 'patch'}_${t}`, summary: `Update ${noun}`, ...permissionNote(def, writersLead(def)), security, parameters,
         requestBody: { required: true, ...content(ref(`update_${t}`)) },
         responses: { ...one, ...errors(400, 401, 403, 404, 409, 415, 422, 429) },
       };
@@ -112,7 +118,7 @@ function itemOps(def: AnyResourceDefinition): Json {
   if (ops.has('delete')) {
     const answer = def.deleteAnswer === 'empty' ? { '200': { description: 'deleted; empty body' } } : one;
     const refusable = def.beforeRemove ? [422] : [];
-    out.delete = { operationId: `delete_${t}`, summary: `Delete ${noun}`, ...permissionNote(def), security, parameters, responses: { ...answer, ...errors(401, 403, 404, ...refusable, 429) } };
+    out.delete = { operationId: `delete_${t}`, summary: `Delete ${noun}`, ...permissionNote(def, writersLead(def)), security, parameters, responses: { ...answer, ...errors(401, 403, 404, ...refusable, 429) } };
   }
   return out;
 }

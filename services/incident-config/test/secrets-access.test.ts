@@ -154,8 +154,11 @@ describe('where a secret lives in a vault is answered only to those who may writ
     expect(mine.map((e) => (e.body.data as { attributes: Record<string, unknown> }).attributes.external_vault_path)).toEqual(['prod/db', 'prod/db']);
   });
 
-  it('documents the vault fields as absent for some callers', async () => {
+  it('documents who writes a secret, and the vault fields as absent for other callers', async () => {
     const doc = (await h.call('GET', '/openapi.json', { principal: null })).body;
+    for (const operation of [doc.paths['/v1/secrets'].post, doc.paths['/v1/secrets/{id}'].put, doc.paths['/v1/secrets/{id}'].delete]) {
+      expect(operation.description).toMatch(/admin role or a group-scoped key holding one of the record's owner groups/);
+    }
     const attributes = doc.components.schemas.secrets_resource.properties.attributes;
     expect(attributes.required).toEqual(expect.arrayContaining(['name', 'secret', 'owner_group_ids']));
     for (const name of VAULT) {
