@@ -5,7 +5,7 @@
 //   BENCH_DURATION=10 BENCH_CONNECTIONS=32 pnpm bench:oauth
 import autocannon from 'autocannon';
 import path from 'node:path';
-import { processEnvs, PROCESSES, provisionDatabases, root } from '../scripts/dev-env.mjs';
+import { processEnvs, PROCESSES, provisionBroker, provisionDatabases, root } from '../scripts/dev-env.mjs';
 import { build, createBenchSystem, freePort } from './support.mjs';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -17,6 +17,7 @@ const suffix = `_bench_oauth_${process.pid}`;
 const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort() };
 const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'o'.repeat(43) });
 await provisionDatabases(envs);
+await provisionBroker(envs);
 // OAuth tokens use the gateway's default limits (per client and user): lift them for the run.
 Object.assign(envs.gateway, { RATE_LIMIT_READS: '1000000', RATE_LIMIT_WRITES: '1000000' });
 envs.auth.REDIS_KEY_PREFIX = `fw-bench-${process.pid}:`;

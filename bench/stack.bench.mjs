@@ -17,7 +17,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { backing, processEnvs, PROCESSES, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
+import { backing, processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
 import { backingCpuSeconds, backingCpuSpent, cpuSeconds, freePort, principalAsGateway, printCpuProfiles } from './support.mjs';
 
@@ -40,8 +40,9 @@ const queue = `webhook-dispatcher${suffix}`;
 const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort(), webhooks: await freePort(), bare: await freePort() };
 const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
 await provisionDatabases(envs);
+await provisionBroker(envs);
 const b = backing();
-const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: envs.webhooks.DATABASE_URL, WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true' };
+const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, AMQP_PUBLISHERS: envs['webhook-dispatcher'].AMQP_PUBLISHERS, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: envs.webhooks.DATABASE_URL, WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true' };
 const entry = (name) => PROCESSES.find((p) => p.name === name).entry;
 const procs = [
   { name: 'auth', entry: entry('auth'), env: envs.auth },

@@ -68,12 +68,13 @@ export function createBenchSystem({ databases, queues = [] }) {
  * adds further processes by name (only 'on-call' so far: its port and database are provided).
  */
 export async function startApiStack({ gatewayNodeArgs = [], services = [] } = {}) {
-  const { processEnvs, PROCESSES, provisionDatabases } = await import('../scripts/dev-env.mjs');
+  const { processEnvs, PROCESSES, provisionBroker, provisionDatabases } = await import('../scripts/dev-env.mjs');
   build();
   const suffix = `_bench_${process.pid}`;
   const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort(), onCall: await freePort() };
   const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
   await provisionDatabases(envs);
+  await provisionBroker(envs);
   // Every database provisionDatabases made, started or not.
   const usersQueue = envs['on-call'].USERS_QUEUE;
   const system = createBenchSystem({ databases: envs.databases.map((d) => d.database), queues: [usersQueue, `${usersQueue}.dead`] });

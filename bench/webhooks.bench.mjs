@@ -10,7 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import { backing, processEnvs, PROCESSES, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
+import { backing, processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
 import { freePort } from './support.mjs';
 
@@ -28,10 +28,11 @@ const queue = `webhook-dispatcher${suffix}`;
 const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort(), webhooks: await freePort() };
 const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
 await provisionDatabases(envs);
+await provisionBroker(envs);
 const b = backing();
 const webhooksDb = envs.webhooks.DATABASE_URL;
 envs.gateway.WEBHOOKS_URL = `http://127.0.0.1:${ports.webhooks}`;
-const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: webhooksDb, WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true' };
+const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, AMQP_PUBLISHERS: envs['webhook-dispatcher'].AMQP_PUBLISHERS, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: webhooksDb, WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true' };
 const procs = [
   ...PROCESSES.filter((p) => p.name === 'auth' || p.name === 'incident-config'),
   { name: 'webhooks', entry: 'services/webhooks/dist/src/main.js', env: { ...common, PORT: String(ports.webhooks) } },

@@ -23,7 +23,14 @@ const values = {
   COMMUNICATIONS_DB_PASSWORD: random(),
   ON_CALL_DB_PASSWORD: random(),
   WEBHOOKS_DB_PASSWORD: random(),
+  // The broker's administrator (provisioning only), then each service's own broker user.
   RABBITMQ_PASSWORD: random(),
+  AUTH_AMQP_PASSWORD: random(),
+  INCIDENT_CONFIG_AMQP_PASSWORD: random(),
+  COMMUNICATIONS_AMQP_PASSWORD: random(),
+  ON_CALL_AMQP_PASSWORD: random(),
+  WEBHOOKS_AMQP_PASSWORD: random(),
+  WEBHOOK_DISPATCHER_AMQP_PASSWORD: random(),
 };
 // Single quotes keep compose from interpolating the JSON values.
 for (const [name, value] of Object.entries(values)) console.log(`${name}='${value}'`);

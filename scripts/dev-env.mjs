@@ -24,6 +24,19 @@ export function principalKeyPair() {
 /** Each service's own database role (the dispatcher shares the webhooks database and role). */
 const DATABASES = { auth: 'firewatch_auth', 'incident-config': 'firewatch_incident_config', communications: 'firewatch_communications', 'on-call': 'firewatch_on_call', webhooks: 'firewatch_webhooks', 'webhook-dispatcher': 'firewatch_webhooks' };
 
+/** Every service is on the bus (libs/events BUS_SERVICES), each as its own broker user. */
+const BUS_SERVICES = Object.keys(DATABASES);
+const amqpPasswordKey = (service) => `AMQP_PASSWORD_${service.toUpperCase().replace(/-/g, '_')}`;
+
+/** `url` without user name and password, for messages. */
+export function withoutCredentials(url) {
+  try {
+    return Object.assign(new URL(url), { username: '', password: '' }).toString();
+  } catch {
+    return '(an unreadable URL)';
+  }
+}
+
 function secrets() {
   const kept = fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {};
   const random = () => randomBytes(32).toString('base64url');
@@ -34,6 +47,7 @@ function secrets() {
     SYSTEM_TOKEN_SECRET: random(),
     ...(kept.PRINCIPAL_SIGNING_KEY ? {} : principalKeyPair()),
     ...Object.fromEntries([...new Set(Object.values(DATABASES))].map((role) => [`DB_PASSWORD_${role.toUpperCase()}`, random()])),
+    ...Object.fromEntries(BUS_SERVICES.map((service) => [amqpPasswordKey(service), random()])),
     ...kept,
   };
   if (Object.keys(made).length !== Object.keys(kept).length) {
@@ -43,11 +57,19 @@ function secrets() {
   return made;
 }
 
-/** Base URLs of the backing services; override with FIREWATCH_PG_URL and friends. */
+/**
+ * Base URLs of the backing services, as their administrators; override with
+ * FIREWATCH_PG_URL and friends. RabbitMQ's management API defaults to port 15672 of the
+ * broker's host with the broker URL's credentials.
+ */
 export function backing(env = process.env) {
+  const amqp = env.FIREWATCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+  const broker = new URL(amqp);
   return {
     pg: (env.FIREWATCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/+$/, ''),
-    amqp: env.FIREWATCH_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+    amqp,
+    amqpManagement: env.FIREWATCH_AMQP_MANAGEMENT_URL
+      ?? Object.assign(new URL(`http://${broker.hostname}:15672`), { username: broker.username || 'guest', password: broker.password || 'guest' }).toString(),
     redis: env.FIREWATCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
   };
 }
@@ -67,6 +89,17 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     Object.assign(url, { username: role, password, pathname: `/${role}${dbSuffix}` });
     return { database: `${role}${dbSuffix}`, role, password, url: url.toString() };
   };
+  const usersQueue = `on-call.users${dbSuffix}`;
+  // Each service logs in to the broker as its own user, with only its own rights.
+  const brokerUsers = BUS_SERVICES.map((service) => {
+    const user = `firewatch-${service}${dbSuffix}`;
+    const password = s[amqpPasswordKey(service)];
+    const url = Object.assign(new URL(b.amqp), { username: user, password });
+    return { service, user, password, url: url.toString(), queue: service === 'on-call' ? usersQueue : undefined };
+  });
+  const amqp = (service) => ({ AMQP_URL: brokerUsers.find((u) => u.service === service).url });
+  // Consumers know each publishing service by its user (the dispatcher publishes nothing).
+  const AMQP_PUBLISHERS = brokerUsers.filter((u) => u.service !== 'webhook-dispatcher').map((u) => `${u.service}=${u.user}`).join(',');
   // FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1: deliver webhooks to receivers on this machine.
   const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
   const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, communications: 8083, onCall: 8084, webhooks: 8085, dispatcher: 8086, ...ports };
@@ -75,13 +108,12 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     DEV_KEY_SEED: secret ?? s.DEV_KEY_SEED,
     // Every service may verify principals; only the gateway gets the private key.
     PRINCIPAL_PUBLIC_KEYS: s.PRINCIPAL_PUBLIC_KEYS,
-    AMQP_URL: b.amqp,
     LOG_LEVEL: logLevel,
     HOST: '127.0.0.1',
   };
   return {
     auth: {
-      ...common, SERVICE_NAME: 'auth', PORT: String(p.auth),
+      ...common, ...amqp('auth'), SERVICE_NAME: 'auth', PORT: String(p.auth),
       DATABASE_URL: database('auth').url,
       ISSUER_URL: `http://127.0.0.1:${p.auth}`,
       // Dynamic-registration rate limit shared by replicas; OAuth keys derive from the secret.
@@ -89,29 +121,31 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       SYSTEM_TOKEN_SECRET: s.SYSTEM_TOKEN_SECRET,
     },
     'incident-config': {
-      ...common, SERVICE_NAME: 'incident-config', PORT: String(p.incidentConfig),
+      ...common, ...amqp('incident-config'), SERVICE_NAME: 'incident-config', PORT: String(p.incidentConfig),
       DATABASE_URL: database('incident-config').url,
     },
     communications: {
-      ...common, SERVICE_NAME: 'communications', PORT: String(p.communications),
+      ...common, ...amqp('communications'), SERVICE_NAME: 'communications', PORT: String(p.communications),
       DATABASE_URL: database('communications').url,
     },
     'on-call': {
-      ...common, SERVICE_NAME: 'on-call', PORT: String(p.onCall),
+      ...common, ...amqp('on-call'), SERVICE_NAME: 'on-call', PORT: String(p.onCall),
       DATABASE_URL: database('on-call').url,
       // Its own queue of user events per suffix: a queue left by another stack would feed it that stack's users.
-      USERS_QUEUE: `on-call.users${dbSuffix}`,
+      USERS_QUEUE: usersQueue,
+      AMQP_PUBLISHERS,
     },
     webhooks: {
-      ...common, SERVICE_NAME: 'webhooks', PORT: String(p.webhooks),
+      ...common, ...amqp('webhooks'), SERVICE_NAME: 'webhooks', PORT: String(p.webhooks),
       DATABASE_URL: database('webhooks').url,
       // Plain-HTTP receivers on this machine only when asked: every service listens on
       // 127.0.0.1, so a loopback allow-list would let any tenant POST to all of them.
       ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true' } : {}),
     },
     'webhook-dispatcher': {
-      ...common, SERVICE_NAME: 'webhook-dispatcher', PORT: String(p.dispatcher),
+      ...common, ...amqp('webhook-dispatcher'), SERVICE_NAME: 'webhook-dispatcher', PORT: String(p.dispatcher),
       DATABASE_URL: database('webhooks').url,
+      AMQP_PUBLISHERS,
       ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' } : {}),
     },
     gateway: {
@@ -127,6 +161,8 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     },
     /** What {@link provisionDatabases} creates: one database and role per service. */
     databases: ['auth', 'incident-config', 'communications', 'on-call', 'webhooks'].map(database),
+    /** What {@link provisionBroker} creates: one broker user per service. */
+    brokerUsers,
     urls: {
       gateway: `http://127.0.0.1:${p.gateway}`, auth: `http://127.0.0.1:${p.auth}`,
       incidentConfig: `http://127.0.0.1:${p.incidentConfig}`, communications: `http://127.0.0.1:${p.communications}`, onCall: `http://127.0.0.1:${p.onCall}`, webhooks: `http://127.0.0.1:${p.webhooks}`,
@@ -161,5 +197,20 @@ export async function provisionDatabases(envs) {
   const { provisionServiceDatabase } = await import(path.join(root, 'libs/db/dist/index.js'));
   for (const { database, role, password } of envs.databases) {
     await provisionServiceDatabase(`${backing().pg}/postgres`, { database, role, password });
+  }
+}
+
+/**
+ * Declares the events exchanges and creates each service's broker user with only its own
+ * rights (idempotent), through RabbitMQ's management API as the administrator of
+ * `backing()`. Needs libs/events built.
+ */
+export async function provisionBroker(envs) {
+  const { declareEventExchanges, provisionBrokerUser } = await import(path.join(root, 'libs/events/dist/index.js'));
+  const { amqp, amqpManagement } = backing();
+  const vhost = decodeURIComponent(new URL(amqp).pathname.slice(1)) || '/';
+  await declareEventExchanges(amqpManagement, { vhost });
+  for (const { service, user, password, queue } of envs.brokerUsers) {
+    await provisionBrokerUser(amqpManagement, { service, user, password, queue, vhost });
   }
 }

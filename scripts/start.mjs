@@ -2,15 +2,23 @@
 // prints where to reach it. Ctrl-C stops them all.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { backing, processEnvs, PROCESSES, provisionDatabases, root, SERVICE_NODE_ARGS } from './dev-env.mjs';
+import { backing, processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS, withoutCredentials } from './dev-env.mjs';
 import { waitForHttp, waitForPort } from './wait-for.mjs';
 
 const b = backing();
-for (const [name, url, port] of [['PostgreSQL', b.pg, 5432], ['RabbitMQ', b.amqp, 5672], ['Redis', b.redis, 6379]]) {
+const backingServices = [
+  ['PostgreSQL', b.pg, 5432, 'Start it (see README, "Requirements")'],
+  ['RabbitMQ', b.amqp, 5672, 'Start it (see README, "Requirements")'],
+  // Each service's broker user is made through it.
+  ["RabbitMQ's management API", b.amqpManagement, 15672, 'Enable it: rabbitmq-plugins enable rabbitmq_management'],
+  ['Redis', b.redis, 6379, 'Start it (see README, "Requirements")'],
+];
+for (const [name, url, port, remedy] of backingServices) {
   try {
     await waitForPort(url, port, 15_000);
   } catch {
-    console.error(`${name} does not answer at ${url}. Start it (see README, "Requirements") and try again.`);
+    // Never the password: the URL may be pasted into a chat or a ticket.
+    console.error(`${name} does not answer at ${withoutCredentials(url)}. ${remedy} and try again.`);
     process.exit(1);
   }
 }
@@ -21,6 +29,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const envs = processEnvs({ logLevel: process.env.LOG_LEVEL ?? 'info' });
 await provisionDatabases(envs);
+await provisionBroker(envs);
 // The live child of each process, by name; a process that dies is started again.
 const children = new Map();
 let stopping = false;
