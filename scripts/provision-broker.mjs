@@ -6,9 +6,19 @@
 // broker user (see libs/events brokerGrant). USERS_QUEUE and WEBHOOK_QUEUE name the on-call
 // and dispatcher queues when they are not the default. Run by `docker compose` once before
 // the services start; `pnpm start` does the same through dev-env.mjs.
+//   node scripts/provision-broker.mjs --grants
+// prints each service's rights as JSON instead, for setups that declare users otherwise
+// (e.g. the RabbitMQ messaging topology operator's Permission and TopicPermission).
 import path from 'node:path';
 import { root, withoutCredentials } from './dev-env.mjs';
 import { waitForPort } from './wait-for.mjs';
+
+const { BUS_SERVICES, brokerGrant, declareEventExchanges, provisionBrokerUser } = await import(path.join(root, 'libs/events/dist/index.js'));
+const queues = { 'on-call': process.env.USERS_QUEUE, webhooks: process.env.WEBHOOK_QUEUE, 'webhook-dispatcher': process.env.WEBHOOK_QUEUE };
+if (process.argv[2] === '--grants') {
+  for (const service of BUS_SERVICES) console.log(JSON.stringify({ service, ...brokerGrant(service, { queue: queues[service] }) }));
+  process.exit(0);
+}
 
 const admin = process.env.RABBITMQ_ADMIN_URL;
 const pairs = process.argv.slice(2).length ? process.argv.slice(2) : (process.env.SERVICE_AMQP_URLS ?? '').split(/\s+/).filter(Boolean);
@@ -16,9 +26,6 @@ if (!admin || pairs.length === 0) {
   console.error('usage: RABBITMQ_ADMIN_URL=<management API as an administrator> node scripts/provision-broker.mjs <service>=<service AMQP_URL>...');
   process.exit(64);
 }
-const { BUS_SERVICES, declareEventExchanges, provisionBrokerUser } = await import(path.join(root, 'libs/events/dist/index.js'));
-const queues = { 'on-call': process.env.USERS_QUEUE, webhooks: process.env.WEBHOOK_QUEUE, 'webhook-dispatcher': process.env.WEBHOOK_QUEUE };
-
 const targets = pairs.map((pair) => {
   const at = pair.indexOf('=');
   const service = pair.slice(0, at);
