@@ -1,21 +1,7 @@
-import type { AlertInput, Condition } from './condition.types.js';
+import type { AlertInput, Condition, Observed } from './condition.types.js';
 import { COSTS, spend, type EvaluationBudget, type PayloadStats } from './evaluation-budget.js';
 import { pathShape, selectNodes } from './json-path.js';
 import type { PathWork } from './json-path.work.js';
-
-/**
- * What an alert offers a condition to compare: its values as text. Record ids
- * (urgency, source, service, group) are compared case-insensitively as UUIDs are; text
- * as it is.
- */
-export interface Observed {
-  /** The alert's values as text (empty when it has none, or only values that are not text). */
-  texts: readonly string[];
-  /** source only: the non-integration alias, compared against `values` (ids go in `texts`). */
-  alias?: string;
-  /** Whether the alert has the property at all (a payload object counts, though it has no text). */
-  set: boolean;
-}
 
 const id = (value: string) => value.toLowerCase();
 

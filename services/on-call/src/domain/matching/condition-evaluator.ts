@@ -1,4 +1,5 @@
-import { observe, type Observed } from './alert-values.js';
+import { observe } from './alert-values.js';
+import type { Observed } from './condition.types.js';
 import type { AlertInput, Condition, ConditionExplanation, ConditionSetResult, MatchContext, MatchMode, Operator } from './condition.types.js';
 import { COSTS, evaluationBudget, spend, type EvaluationBudget } from './evaluation-budget.js';
 import { regexFinds } from './safe-regex.js';

@@ -83,3 +83,17 @@ export interface ConditionSetResult {
   matched: boolean;
   conditions: ConditionExplanation[];
 }
+
+/**
+ * What an alert offers a condition to compare: its values as text. Record ids
+ * (urgency, source, service, group) are compared case-insensitively as UUIDs are; text
+ * as it is.
+ */
+export interface Observed {
+  /** The alert's values as text (empty when it has none, or only values that are not text). */
+  texts: readonly string[];
+  /** source only: the non-integration alias, compared against `values` (ids go in `texts`). */
+  alias?: string;
+  /** Whether the alert has the property at all (a payload object counts, though it has no text). */
+  set: boolean;
+}

@@ -1,5 +1,5 @@
 import type { RE2JS } from 're2js';
-import type { Observed } from './alert-values.js';
+import type { Observed } from './condition.types.js';
 
 /**
  * What one evaluation may cost. Everything the engine does to an alert is bounded, but
