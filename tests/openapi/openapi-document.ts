@@ -5,7 +5,7 @@ import { authOpenApiDocument } from '../../services/auth/src/http/auth.openapi.j
 import { communicationsOpenApiDocument } from '../../services/communications/src/http/communications.openapi.js';
 import { incidentConfigOpenApiDocument } from '../../services/incident-config/src/http/incident-config.openapi.js';
 import { onCallOpenApiDocument } from '../../services/on-call/src/http/on-call.openapi.js';
-import { webhooksEndpoints } from '../../services/webhooks/src/domain/webhooks-endpoints.resource.js';
+import { registry as webhooksRegistry } from '../../services/webhooks/src/domain/registry.js';
 import { webhooksOpenApiDocument } from '../../services/webhooks/src/http/webhooks.openapi.js';
 
 /** Each deployed service's own document, as it serves it at `/openapi.json`. */
@@ -15,7 +15,7 @@ export function serviceDocuments(): Partial<Record<UpstreamName, OpenApiDocument
     'incident-config': incidentConfigOpenApiDocument(),
     communications: communicationsOpenApiDocument(),
     'on-call': onCallOpenApiDocument(),
-    webhooks: webhooksOpenApiDocument(webhooksEndpoints),
+    webhooks: webhooksOpenApiDocument(webhooksRegistry),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ValidationError, type ValidationIssue } from '@firewatch/errors';
 import type { ChildSpec, Row } from './resource-shapes.js';
-import { jsonValue } from './serialize.js';
+import { jsonValue } from './json-value.js';
 
 type Db = Knex | Knex.Transaction;
 

@@ -2,11 +2,17 @@ import type { Principal } from '@firewatch/auth';
 import type { ResourceObject } from '@firewatch/jsonapi';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import type { Row } from './resource-shapes.js';
-import type { ResourceService } from './resource.service.js';
 import { serialize } from './serialize.js';
 
-/** The services of related declarations, by relationship name. */
-export type Related = Record<string, ResourceService>;
+/** How an include reads a related declaration's records: as a read of that resource. */
+export interface RelatedReader {
+  definition: AnyResourceDefinition;
+  /** Rows with these ids the caller may see; 403 when it may not read the resource at all. */
+  visibleByIds(principal: Principal, ids: readonly string[]): Promise<Row[]>;
+}
+
+/** The readers of related declarations, by relationship name. */
+export type Related = Record<string, RelatedReader>;
 
 /** The `include` names a declaration accepts: its loaders and its relationships with a declaration. */
 export function includeNames(def: AnyResourceDefinition): string[] {
@@ -20,13 +26,14 @@ export function includeNames(def: AnyResourceDefinition): string[] {
  * list and owner groups: an include is a read of that resource), once per type and id as
  * JSON:API requires. A loader authorizes what it loads itself.
  */
-export function createIncluder(def: AnyResourceDefinition, related: Related, deps: unknown) {
+export function createIncluder(def: AnyResourceDefinition, related: Related, deps: unknown, declaration: (name: string) => AnyResourceDefinition) {
+  const serializeAs = (name: string, row: Row) => serialize(declaration(name), row);
   return async function included(rows: Row[], names: readonly string[], principal: Principal): Promise<ResourceObject[]> {
     const seen = new Map<string, ResourceObject>();
     for (const name of names) {
       const loader = def.includes?.[name];
       let objects: ResourceObject[];
-      if (loader) objects = await loader(rows, { principal, tx: undefined, deps });
+      if (loader) objects = await loader(rows, { principal, tx: undefined, deps, serializeAs });
       else {
         const rel = def.relationships![name];
         const ids = new Set(rows.flatMap((r) => {

@@ -7,19 +7,22 @@ export {
   type ResourceDefinition,
   type FilterSpec,
   type HookContext,
+  type ResourceHooks,
+  type IncludeContext,
   type IncludeLoader,
   type Operation,
 } from './resource-definition.js';
 export type {
   ActionContext, ActionResult, ActionSpec, ChildSpec, CollectionRoute, LimitSpec, ParentSpec, RelationshipSpec,
-  ResourceWrites, Row, SourceSpec, Transaction, Visibility, VisibilityClause,
+  EventWriter, ResourceWrites, Row, SourceSpec, Transaction, Visibility, VisibilityClause,
 } from './resource-shapes.js';
 export { defineAction } from './resource-shapes.js';
 export { createResourceRepository, type ResourceRepository } from './resource.repository.js';
-export { createResourceService, type ResourceService, type EventWriter } from './resource.service.js';
+export { createResourceService, type ResourceService } from './resource.service.js';
 export { resourceRoutes, mountRoutes, listQuerySpec, type RouteEntry } from './resource.routes.js';
-export { createResourceModule, mountResources, type ResourceModule } from './resource.module.js';
+export { createResourceModules, mountResources, type ModuleOptions, type ResourceModule } from './resource.module.js';
+export { createResourceRegistry, type AnyResourceRegistry, type ResourceRegistry } from './resource-registry.js';
 export { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
 export { jsonValue, serialize } from './serialize.js';
 export { slugify, slugCandidate, unlistedSlug, isUuid, SLUG_PATTERN } from './slug.js';
-export { resourceOpenApi } from './resource.openapi.js';
+export { registryOpenApi } from './resource.openapi.js';

@@ -1,37 +1,35 @@
 import type { z } from 'zod';
 import type { FilterColumns } from '@firewatch/db';
 import type { PageOptions, ResourceObject, SortField } from '@firewatch/jsonapi';
-import type { ValidationIssue } from '@firewatch/errors';
 import type { Permission, Principal } from '@firewatch/auth';
 import type {
   ActionSpec, ChildSpec, CollectionRoute, LimitSpec, ParentSpec, RelationshipSpec, Row, SourceSpec, Transaction, Visibility,
 } from './resource-shapes.js';
+import type { ResourceHooks } from './resource-hooks.js';
 
 export type { Row, Transaction } from './resource-shapes.js';
+export type { HookContext, ResourceHooks } from './resource-hooks.js';
 /** The CRUD operations a declaration may serve (`operations`). */
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
 
 /** How a filter field reads the table (libs/db applies it, the same for every list). */
 export type FilterSpec = FilterColumns;
 
-/** Context handed to a resource's hooks. */
-export interface HookContext<D = unknown> {
-  principal: Principal;
-  /** The record being updated or deleted; undefined on create. */
-  existing?: Row;
-  /** The parent record of a nested create. */
-  parent?: Row;
-  tx: Transaction;
-  /** What the service gave the module (data-layer functions, a secret box, settings). */
-  deps: D;
-}
-
 /**
  * Fetches the resources to put in `included` for one include name; `deps` are the
  * service's. What it loads is read on the caller's behalf: records of another resource
  * need that resource's read permission (`authorize`), as a direct read would.
  */
-export type IncludeLoader<D = any> = (records: Row[], ctx: { principal: Principal; tx: Transaction | undefined; deps: D }) => Promise<ResourceObject[]>;
+export type IncludeLoader<D = any> = (records: Row[], ctx: IncludeContext<D>) => Promise<ResourceObject[]>;
+
+/** What an include loader is handed. */
+export interface IncludeContext<D> {
+  principal: Principal;
+  tx: Transaction | undefined;
+  deps: D;
+  /** A row as the declaration of that name in the service's registry serialises it (a panel of a dashboard). */
+  serializeAs(name: string, row: Row): ResourceObject;
+}
 
 /**
  * Everything the kit needs to know about a resource. One declaration drives its
@@ -115,48 +113,16 @@ export interface ResourceDefinition<D = unknown> {
   /** Maps unique constraints to a 409 naming the attribute. */
   unique?: Record<string, { pointer: string; detail: string }>;
   /**
-   * Rewrites the parsed attributes of a create or an update before anything else sees
-   * them (owner groups, validate, defaults, slug, toColumns, children): e.g. legacy
-   * attributes mapped onto a children attribute. `ctx.existing` (children attached) on update.
-   */
-  prepare?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
-  /** Extra checks needing the database or several attributes; return issues for a 422. */
-  validate?(attributes: Row, ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];
-  /**
-   * Runs in the delete's transaction before the row goes: issues make it a 422 (a record
-   * that must stay, such as a team's default process); it may also clean up what hangs
-   * on the record through `ctx.deps`. `ctx.existing` is the record.
-   */
-  beforeRemove?(ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];
-  /**
    * Rows of other declarations the database deletes with this record (a foreign key's ON
    * DELETE CASCADE on `column`): the kit announces each with its own `<event>.deleted`,
-   * theirs in turn first, in the delete's transaction. Named by JSON:API type (or `name`), resolved
-   * among the service's declarations (`createResourceModule`'s `declarations`), since
-   * children already import their parents.
+   * theirs in turn first, in the delete's transaction. `resource` names the dependent
+   * declaration in the service's registry.
    */
-  cascades?: readonly { type: string; column: string }[];
-  /** Fills defaults on create (e.g. the next position). */
-  defaults?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
-  /**
-   * Maps validated attributes (after defaults and slug) to the columns written, on
-   * create and update; e.g. encrypts a secret into another column. Default: as is.
-   */
-  toColumns?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
-  /**
-   * Adds to loaded rows (children attached) what responses show from other tables, e.g.
-   * the names of a template's type and of its stages, for `computed` and children's
-   * `present` to read. Runs wherever rows are loaded (lists, gets, the rows of writes,
-   * cascades, includes, parents), in the operation's transaction when there is one.
-   */
-  expand?(rows: Row[], ctx: { tx: Transaction | undefined; deps: D }): Promise<void>;
+  cascades?: readonly { resource: string; column: string }[];
+  /** The declaration's part in the write and read pipeline, in the order documented on {@link ResourceHooks}. */
+  hooks?: ResourceHooks<D>;
   /** Response attributes computed from the stored row rather than read from a column of that name (e.g. a masked secret). */
   computed?: Record<string, (row: Row) => unknown>;
-  /**
-   * Attributes shown in the create response only, never in events or later reads
-   * (e.g. a generated secret). Receives the attributes after defaults and the stored row.
-   */
-  revealOnCreate?(attributes: Row, row: Row): Record<string, unknown>;
   summary?: { singular: string; plural: string };
 }
 

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { Knex } from 'knex';
 import type { Capability, Principal } from '@firewatch/auth';
 import type { Page, ResourceObject } from '@firewatch/jsonapi';
-import type { AnyResourceDefinition } from './resource-definition.js';
 
 export type Row = Record<string, unknown>;
 
@@ -11,6 +10,9 @@ export type Row = Record<string, unknown>;
  * they were given (through `deps`); domain code never builds queries with it.
  */
 export type Transaction = Knex.Transaction;
+
+/** Writes an event into the outbox inside the given transaction. */
+export type EventWriter = (tx: Transaction, event: { type: string; team_id: number; data: unknown }) => Promise<unknown>;
 
 /** A further collection path of a resource; `{param}`s in it are bound by `parent`. */
 export interface CollectionRoute {
@@ -27,7 +29,8 @@ export interface CollectionRoute {
  * caller or outside a record-scoped key is a 404, and its id is written to `column`.
  */
 export interface ParentSpec {
-  resource: AnyResourceDefinition;
+  /** The parent's declaration, by name (`name`, else `type`) in the service's registry. */
+  resource: string;
   /** The path parameter naming the parent (id, or slug where the parent has one). */
   param: string;
   /** The column of this resource holding the parent's id. */
@@ -179,9 +182,10 @@ export interface RelationshipSpec {
   /** The column holds an array of ids (to-many). */
   many?: boolean;
   /**
-   * Its declaration, when it lives in the same database: `include=<name>` then loads
-   * the related records through it with no loader to write, as a read of that resource
-   * (its permission: a caller that may not read it gets 403; team, visibility, lists).
+   * Its declaration's name in the service's registry, when it lives in the same
+   * database: `include=<name>` then loads the related records through it with no loader
+   * to write, as a read of that resource (its permission: a caller that may not read it
+   * gets 403; team, visibility, lists).
    */
-  resource?: AnyResourceDefinition;
+  resource?: string;
 }

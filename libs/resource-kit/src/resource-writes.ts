@@ -2,15 +2,12 @@ import { authorize, type Principal } from '@firewatch/auth';
 import { ConflictError, ForbiddenError, ValidationError } from '@firewatch/errors';
 import type { ResourceObject } from '@firewatch/jsonapi';
 import type { AnyResourceDefinition, HookContext } from './resource-definition.js';
-import type { ResourceWrites, Row, Transaction } from './resource-shapes.js';
+import type { EventWriter, ResourceWrites, Row, Transaction } from './resource-shapes.js';
 import type { ResourceRepository } from './resource.repository.js';
 import type { ResourceAccess } from './resource-access.js';
 import type { CascadeAnnouncer } from './cascade.js';
 import { serialize } from './serialize.js';
 import { createSlugs } from './resource-slugs.js';
-
-/** Writes an event into the outbox inside the given transaction. */
-export type EventWriter = (tx: Transaction, event: { type: string; team_id: number; data: unknown }) => Promise<unknown>;
 
 const SLUG_RETRIES = 3;
 
@@ -33,9 +30,11 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
   repository: ResourceRepository; writeEvent: EventWriter; deps: unknown; access: ResourceAccess; announceCascade?: CascadeAnnouncer;
 }) {
   const slugs = createSlugs(def, repository);
+  // The steps run in the order ResourceHooks documents; the kit's own steps sit between them.
+  const hooks = def.hooks ?? {};
 
   async function checked(attrs: Row, ctx: HookContext): Promise<void> {
-    const issues = def.validate ? await def.validate(attrs, ctx) : [];
+    const issues = hooks.validate ? await hooks.validate(attrs, ctx) : [];
     if (issues.length) throw new ValidationError(issues);
   }
 
@@ -54,26 +53,26 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
   /** `where`: the columns the collection path implies (parent id, fixed values). */
   async function createIn(tx: Transaction, principal: Principal, attributes: Row, where: Row, parentRow?: Row): Promise<ResourceObject> {
     const ctx: HookContext = { principal, tx, deps, parent: parentRow };
-    const prepared = def.prepare ? await def.prepare({ ...attributes }, ctx) : attributes;
-    let attrs = def.defaults ? await def.defaults({ ...prepared }, ctx) : { ...prepared };
+    const prepared = hooks.prepare ? await hooks.prepare({ ...attributes }, ctx) : attributes;
+    let attrs = hooks.defaults ? await hooks.defaults({ ...prepared }, ctx) : { ...prepared };
     access.can(principal, 'create', def.ownerGroups ? { [def.ownerGroups.column]: attrs[def.ownerGroups.column] } : undefined);
     await checked(attrs, ctx);
     await withinLimit(tx, principal, { ...attrs, ...where });
     attrs = await slugs.onCreate(tx, principal, attrs);
-    const columns = def.toColumns ? await def.toColumns(attrs, ctx) : attrs;
+    const columns = hooks.toColumns ? await hooks.toColumns(attrs, ctx) : attrs;
     const inserted = await repository.insert(tx, { ...columns, ...where, team_id: principal.team_id });
     await repository.writeChildren(tx, String(inserted.id), attrs);
     const [row] = await repository.attachChildren(tx, [inserted]);
     const record = serialize(def, row);
     await emit(tx, principal, 'created', record);
     const shown = access.present(principal, row, record);
-    if (!def.revealOnCreate) return shown;
-    return { ...shown, attributes: { ...shown.attributes, ...def.revealOnCreate(attrs, row) } };
+    if (!hooks.revealOnCreate) return shown;
+    return { ...shown, attributes: { ...shown.attributes, ...hooks.revealOnCreate(attrs, row) } };
   }
 
   async function updateIn(tx: Transaction, principal: Principal, existing: Row, given: Row, event = 'updated'): Promise<ResourceObject> {
     const ctx: HookContext = { principal, tx, existing, deps };
-    const attributes = def.prepare ? await def.prepare({ ...given }, ctx) : given;
+    const attributes = hooks.prepare ? await hooks.prepare({ ...given }, ctx) : given;
     if (def.ownerGroups && def.ownerGroups.column in attributes) {
       const ownerGroupIds = (attributes[def.ownerGroups.column] as string[] | null) ?? [];
       authorize(principal, { ...def.permission, action: 'update', recordId: String(existing.id), ownerGroupIds, assigning: true });
@@ -86,7 +85,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     }
     await checked({ ...attributes }, ctx);
     const written = slugs.onUpdate(existing, attributes);
-    const columns = def.toColumns ? await def.toColumns({ ...written }, ctx) : written;
+    const columns = hooks.toColumns ? await hooks.toColumns({ ...written }, ctx) : written;
     const updated = await repository.update(tx, principal.team_id, String(existing.id), columns);
     await repository.writeChildren(tx, String(existing.id), attributes);
     const [row] = await repository.attachChildren(tx, [updated]);
@@ -96,7 +95,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
   }
 
   async function removeIn(tx: Transaction, principal: Principal, existing: Row): Promise<ResourceObject> {
-    const issues = def.beforeRemove ? await def.beforeRemove({ principal, tx, existing, deps }) : [];
+    const issues = hooks.beforeRemove ? await hooks.beforeRemove({ principal, tx, existing, deps }) : [];
     if (issues.length) throw new ValidationError(issues);
     await announceCascade?.(tx, principal.team_id, [String(existing.id)]);
     await repository.remove(tx, principal.team_id, String(existing.id));

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import type { Router } from 'express';
-import type { AnyResourceDefinition, ResourceDefinition } from './resource-definition.js';
+import { nameOf, type AnyResourceDefinition } from './resource-definition.js';
+import type { EventWriter } from './resource-shapes.js';
+import type { ResourceRegistry } from './resource-registry.js';
 import { createResourceRepository, type ResourceRepository } from './resource.repository.js';
 import { mountRoutes, resourceRoutes, type RouteEntry } from './resource.routes.js';
-import { createResourceService, type EventWriter, type ResourceService } from './resource.service.js';
-import { assertDeclaration } from './resource-paths.js';
+import { createResourceService, type ResourceService } from './resource.service.js';
 import { createCascadeAnnouncer } from './cascade.js';
 
 /** A declaration wired to the database: its service (for hand-written routers) and routes. */
@@ -14,6 +15,14 @@ export interface ResourceModule {
   routes: RouteEntry[];
   /** This resource's routes alone; a service with several mounts them with `mountResources`. */
   router: Router;
+}
+
+/** What a registry's modules are wired to. */
+export interface ModuleOptions<D> {
+  knex: Knex;
+  writeEvent: EventWriter;
+  /** The service's one dependencies object, handed to every hook, action, loader and source. */
+  deps: D;
 }
 
 /** A computed resource stores nothing; reaching its repository is a declaration bug. */
@@ -26,42 +35,48 @@ function noStore(def: AnyResourceDefinition): ResourceRepository {
 const readOnly: EventWriter = async () => { throw new Error('a read-only service cannot write events'); };
 
 /**
- * A service over `def` for reading only: how a nested resource loads its parent and
- * how `include` loads related records, with their own team, visibility and permissions.
+ * Wires every declaration of a registry: its repository, service and routes. A nested
+ * resource loads its parent, and `include` loads related records, through read-only
+ * services of those declarations (their own team, visibility and permissions); cascades
+ * announce the rows of the declarations they name.
  */
-function readService(def: AnyResourceDefinition, knex: Knex, deps: unknown): ResourceService {
-  return createResourceService(def, {
-    repository: def.table ? createResourceRepository(def, knex, deps) : noStore(def),
-    writeEvent: readOnly,
-    deps,
-    parent: def.parent ? readService(def.parent.resource, knex, deps) : undefined,
-    related: {},
+export function createResourceModules<D>(registry: ResourceRegistry<D>, options: ModuleOptions<D>): ResourceModule[] {
+  const { knex, deps } = options;
+  const repositories = new Map<string, ResourceRepository>();
+  const repositoryOf = (def: AnyResourceDefinition): ResourceRepository => {
+    let repository = repositories.get(nameOf(def));
+    if (!repository) repositories.set(nameOf(def), (repository = def.table ? createResourceRepository(def, knex, deps) : noStore(def)));
+    return repository;
+  };
+  const readers = new Map<string, ResourceService>();
+  const readerOf = (name: string): ResourceService => {
+    let reader = readers.get(name);
+    if (!reader) {
+      const def = registry.get(name);
+      reader = createResourceService(def, {
+        repository: repositoryOf(def), writeEvent: readOnly, deps, parent: def.parent ? readerOf(def.parent.resource) : undefined, related: {}, declaration: registry.get,
+      });
+      readers.set(name, reader);
+    }
+    return reader;
+  };
+  return registry.declarations.map((definition) => {
+    const related = Object.fromEntries(
+      Object.entries(definition.relationships ?? {}).flatMap(([name, rel]) => (rel.resource ? [[name, readerOf(rel.resource)]] : [])),
+    );
+    const service = createResourceService(definition, {
+      repository: repositoryOf(definition),
+      writeEvent: options.writeEvent,
+      deps,
+      parent: definition.parent ? readerOf(definition.parent.resource) : undefined,
+      related,
+      declaration: registry.get,
+      announceCascade: definition.cascades
+        ? createCascadeAnnouncer(definition, { declaration: registry.get, writeEvent: options.writeEvent, repositoryOf }) : undefined,
+    });
+    const routes = resourceRoutes(definition, service);
+    return { definition, service, routes, router: mountRoutes(routes) };
   });
-}
-
-/**
- * Wires a declaration's repository, service and routes. `deps` reach its hooks, actions
- * and source; `declarations` (the service's others) resolve its `cascades`.
- */
-export function createResourceModule<D>(
-  definition: ResourceDefinition<D>,
-  options: { knex: Knex; writeEvent: EventWriter; deps?: D; declarations?: readonly AnyResourceDefinition[] },
-): ResourceModule {
-  assertDeclaration(definition);
-  const { knex } = options;
-  const related = Object.fromEntries(
-    Object.entries(definition.relationships ?? {}).flatMap(([name, rel]) => (rel.resource ? [[name, readService(rel.resource, knex, options.deps)]] : [])),
-  );
-  const service = createResourceService(definition, {
-    repository: definition.table ? createResourceRepository(definition, knex, options.deps) : noStore(definition),
-    writeEvent: options.writeEvent,
-    deps: options.deps,
-    parent: definition.parent ? readService(definition.parent.resource, knex, options.deps) : undefined,
-    related,
-    announceCascade: definition.cascades ? createCascadeAnnouncer(definition, knex, options.writeEvent, options.declarations ?? [], options.deps) : undefined,
-  });
-  const routes = resourceRoutes(definition, service);
-  return { definition, service, routes, router: mountRoutes(routes) };
 }
 
 /** One router for all of a service's resources, static paths before `{id}` ones across them. */

@@ -10,6 +10,7 @@ import { listQuerySpec } from './resource.routes.js';
 import { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
 import { attributeSchemas } from './resource-schemas.js';
 import { includeNames } from './includes.js';
+import type { AnyResourceRegistry } from './resource-registry.js';
 
 function queryParams(def: AnyResourceDefinition): Json[] {
   const spec = listQuerySpec(def);
@@ -40,8 +41,7 @@ function writersLead(def: AnyResourceDefinition): string | undefined {
   return "Writes need the admin role or a group-scoped key holding one of the record's owner groups (403 `not_granted` otherwise).";
 }
 
-function pathParameters(path: string, def: AnyResourceDefinition): Json[] {
-  const parent = def.parent?.resource;
+function pathParameters(path: string, def: AnyResourceDefinition, parent?: AnyResourceDefinition): Json[] {
   return pathParams(path).map((name) => pathParameter(name, name === 'id'
     ? (def.slug ? 'UUID or slug' : 'UUID')
     : `The parent ${parent?.summary?.singular ?? 'record'} (UUID${parent?.slug ? ' or slug' : ''})`));
@@ -68,12 +68,12 @@ function schemasOf(def: AnyResourceDefinition): Json {
   };
 }
 
-function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffix: string): Json {
+function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffix: string, parent?: AnyResourceDefinition): Json {
   const ops = operationsOf(def);
   const t = nameOf(def);
   const { one, many } = nouns(def);
   const where = route.summary ? ` (${route.summary})` : '';
-  const parameters = pathParameters(route.path, def);
+  const parameters = pathParameters(route.path, def, parent);
   const parentMissing = def.parent ? [404] : [];
   const out: Json = {};
   if (ops.has('list')) {
@@ -92,11 +92,11 @@ function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffi
   return out;
 }
 
-function itemOps(def: AnyResourceDefinition): Json {
+function itemOps(def: AnyResourceDefinition, parent?: AnyResourceDefinition): Json {
   const ops = operationsOf(def);
   const t = nameOf(def);
   const noun = nouns(def).one;
-  const parameters = pathParameters(itemPathOf(def), def);
+  const parameters = pathParameters(itemPathOf(def), def, parent);
   const one = { '200': { description: 'success', ...content(ref(`${t}_response`)) } };
   const includes = includeNames(def);
   const out: Json = {};
@@ -117,13 +117,13 @@ function itemOps(def: AnyResourceDefinition): Json {
   }
   if (ops.has('delete')) {
     const answer = def.deleteAnswer === 'empty' ? { '200': { description: 'deleted; empty body' } } : one;
-    const refusable = def.beforeRemove ? [422] : [];
+    const refusable = def.hooks?.beforeRemove ? [422] : [];
     out.delete = { operationId: `delete_${t}`, summary: `Delete ${noun}`, ...permissionNote(def, writersLead(def)), security, parameters, responses: { ...answer, ...errors(401, 403, 404, ...refusable, 429) } };
   }
   return out;
 }
 
-function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path: string, suffix: string): Json {
+function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path: string, suffix: string, parent?: AnyResourceDefinition): Json {
   const status = String(action.response?.status ?? 200);
   const missing = action.on === 'item' || action.hiddenFromRecordKeys || def.parent ? [404] : [];
   return {
@@ -131,7 +131,7 @@ function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path:
     summary: action.summary ?? `${action.name.replace(/_/g, ' ')} (${nouns(def).many})`,
     ...permissionNote(def),
     security,
-    parameters: pathParameters(path, def),
+    parameters: pathParameters(path, def, parent),
     ...(action.body ? { requestBody: { required: true, ...content(fromZod(action.body)) } } : {}),
     responses: {
       [status]: { description: action.response?.description ?? 'success', ...(action.response?.schema ? content(action.response.schema) : {}) },
@@ -141,21 +141,27 @@ function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path:
 }
 
 /** The paths and component schemas of one declared resource, as `assembleDocument` takes them. */
-export function resourceOpenApi(def: AnyResourceDefinition): { paths: Json; schemas: Json } {
+function resourceOpenApi(def: AnyResourceDefinition, registry: AnyResourceRegistry): { paths: Json; schemas: Json } {
+  const parent = def.parent ? registry.get(def.parent.resource) : undefined;
   const paths: Record<string, Json> = {};
   const add = (path: string, ops: Json) => {
     if (Object.keys(ops).length) paths[path] = { ...(paths[path] ?? {}), ...ops };
   };
   const collections = collectionsOf(def);
   const suffixOf = (path: string, i: number) => (i === 0 ? '' : `_in_${path.split('/')[2]}`);
-  collections.forEach((route, i) => add(route.path, collectionOps(def, route, suffixOf(route.path, i))));
-  add(itemPathOf(def), itemOps(def));
+  collections.forEach((route, i) => add(route.path, collectionOps(def, route, suffixOf(route.path, i), parent)));
+  add(itemPathOf(def), itemOps(def, parent));
   for (const action of (def.actions ?? []) as ActionSpec<unknown>[]) {
     const bases = action.on === 'item' ? [itemPathOf(def)] : collections.map((c) => c.path);
     bases.forEach((base, i) => {
       const path = `${base}/${action.path ?? action.name}`;
-      add(path, { [action.method ?? 'post']: actionOp(def, action, path, suffixOf(base, i)) });
+      add(path, { [action.method ?? 'post']: actionOp(def, action, path, suffixOf(base, i), parent) });
     });
   }
   return { paths, schemas: schemasOf(def) };
+}
+
+/** The paths and component schemas of every declaration of a registry, as `assembleDocument` takes them. */
+export function registryOpenApi(registry: AnyResourceRegistry): { paths: Json; schemas: Json }[] {
+  return registry.declarations.map((def) => resourceOpenApi(def, registry));
 }

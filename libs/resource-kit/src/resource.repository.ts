@@ -86,7 +86,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       const byOwner = await loadChildren(db(tx), spec, rows.map((r) => String(r.id)));
       for (const row of rows) row[attribute] = byOwner.get(String(row.id)) ?? [];
     }
-    if (def.expand && rows.length) await def.expand(rows, { tx, deps });
+    if (def.hooks?.expand && rows.length) await def.hooks.expand(rows, { tx, deps });
     return rows;
   }
 

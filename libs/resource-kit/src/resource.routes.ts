@@ -74,7 +74,7 @@ function collectionRoutes(def: AnyResourceDefinition, service: ResourceService, 
       const record = await service.create(getPrincipal(req), attributes, { route, params: stringParams(req) });
       res.location(`${def.path}/${record.id}`);
       // A revealed one-time value (e.g. a webhook secret) must not stay in any cache.
-      (def.revealOnCreate ? sendSecretDocument : sendDocument)(res, 201, singleDocument(record));
+      (def.hooks?.revealOnCreate ? sendSecretDocument : sendDocument)(res, 201, singleDocument(record));
     } });
   }
   return out;

@@ -2,14 +2,13 @@ import type { Principal } from '@firewatch/auth';
 import { NotFoundError, ValidationError } from '@firewatch/errors';
 import { assertDocumentId, zodIssuesToValidation, type ListQuery, type Page, type ResourceObject } from '@firewatch/jsonapi';
 import type { AnyResourceDefinition } from './resource-definition.js';
-import type { ActionSpec, Row, Transaction } from './resource-shapes.js';
+import type { ActionSpec, EventWriter, Row, Transaction } from './resource-shapes.js';
 import type { ResourceRepository } from './resource.repository.js';
 import { createResourceAccess, type CollectionCall, type ParentAccess, type ParentNeed } from './resource-access.js';
-import { createResourceWrites, retryingSlugRaces, type EventWriter } from './resource-writes.js';
+import { createResourceWrites, retryingSlugRaces } from './resource-writes.js';
 import { createIncluder, type Related } from './includes.js';
 import type { CascadeAnnouncer } from './cascade.js';
 
-export type { EventWriter } from './resource-writes.js';
 export type { CollectionCall } from './resource-access.js';
 
 /** What a resource's service is built from. */
@@ -22,6 +21,8 @@ export interface ResourceServiceDeps {
   parent?: ParentAccess;
   /** Services of the related declarations `include` loads through. */
   related: Related;
+  /** The service's declarations by name (its registry), for include loaders. */
+  declaration(name: string): AnyResourceDefinition;
   /** Announces the rows `cascades` takes with a deleted record. */
   announceCascade?: CascadeAnnouncer;
 }
@@ -40,10 +41,10 @@ function parseBody(action: ActionSpec<unknown>, raw: unknown): unknown {
 }
 
 /** The use cases of a declared resource: authorisation, rules, persistence and events. */
-export function createResourceService(def: AnyResourceDefinition, { repository, writeEvent, deps, parent, related, announceCascade }: ResourceServiceDeps) {
+export function createResourceService(def: AnyResourceDefinition, { repository, writeEvent, deps, parent, related, declaration, announceCascade }: ResourceServiceDeps) {
   const access = createResourceAccess(def, repository, parent);
   const { createIn, updateIn, removeIn, writesIn } = createResourceWrites(def, { repository, writeEvent, deps, access, announceCascade });
-  const included = createIncluder(def, related, deps);
+  const included = createIncluder(def, related, deps, declaration);
 
   return {
     definition: def,

@@ -2,11 +2,10 @@ import type { ResourceObject } from '@firewatch/jsonapi';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import type { Row } from './resource-shapes.js';
 import { presentChild } from './children.repository.js';
+import { jsonValue } from './json-value.js';
 
-/** A stored value as JSON shows it: a Date as its ISO string, anything else unchanged. */
-export function jsonValue(v: unknown): unknown {
-  return v instanceof Date ? v.toISOString() : v;
-}
+export { jsonValue } from './json-value.js';
+
 
 type Linkage = { id: string; type: string };
 

@@ -4,7 +4,7 @@ import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
 import { createServiceApp } from '@firewatch/http';
-import { createResourceModule, defineResource } from '../src/index.js';
+import { createResourceModules, createResourceRegistry, defineResource } from '../src/index.js';
 
 // toColumns, computed and revealOnCreate: a resource with a generated token stored
 // reversed (standing in for encryption), masked on reads, shown once on create.
@@ -14,13 +14,15 @@ const gadgets = defineResource({
   create: z.strictObject({ name: z.string(), token: z.string().optional() }),
   update: z.strictObject({ name: z.string(), token: z.string() }).partial(),
   attributes: ['name', 'token'],
-  defaults: (a) => ({ ...a, token: a.token ?? 'generated-1234' }),
-  toColumns: (a) => {
-    const { token, ...rest } = a;
-    return typeof token === 'string' ? { ...rest, token_stored: [...token].reverse().join('') } : rest;
-  },
   computed: { token: (row) => `****${String(row.token_stored).slice(0, 4)}` },
-  revealOnCreate: (a) => ({ token: a.token }),
+  hooks: {
+    defaults: (a) => ({ ...a, token: a.token ?? 'generated-1234' }),
+    toColumns: (a) => {
+      const { token, ...rest } = a;
+      return typeof token === 'string' ? { ...rest, token_stored: [...token].reverse().join('') } : rest;
+    },
+    revealOnCreate: (a) => ({ token: a.token }),
+  },
 });
 
 const events: { type: string; data: any }[] = [];
@@ -45,7 +47,7 @@ beforeAll(async () => {
     t.text('token_stored').notNullable();
     t.timestamps(true, true);
   });
-  const module = createResourceModule(gadgets, { knex: db.knex as Knex, writeEvent: async (_tx, e) => { events.push(e as never); } });
+  const [module] = createResourceModules(createResourceRegistry([gadgets]), { knex: db.knex as Knex, writeEvent: async (_tx, e) => { events.push(e as never); }, deps: undefined });
   server = await listen(createServiceApp({ logger: createLogger({ service: 't', level: 'silent' }), principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'kit-test' }), routers: [module.router] }));
 });
 

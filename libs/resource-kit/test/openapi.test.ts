@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { assembleDocument } from '@firewatch/openapi';
-import { defineResource, resourceOpenApi, type AnyResourceDefinition } from '../src/index.js';
-import { cards, rules, tags, tallies } from './support/fixture.resources.js';
+import { createResourceRegistry, defineResource, registryOpenApi, type AnyResourceDefinition } from '../src/index.js';
+import { boards, cards, rules, tags, tallies, templates } from './support/fixture.resources.js';
 
 const things = defineResource({
   type: 'things', path: '/v1/things', table: 'things', event: 'thing',
@@ -14,7 +14,11 @@ const things = defineResource({
   operations: ['list', 'get', 'create'],
 });
 
-const buildOpenApiDocument = (info: { title: string; version: string }, defs: AnyResourceDefinition[]) => assembleDocument(info, defs.map(resourceOpenApi));
+// The document of `defs` alone, from a registry that also holds what they name (a parent).
+const buildOpenApiDocument = (info: { title: string; version: string }, defs: AnyResourceDefinition[]) => {
+  const registry = createResourceRegistry([...new Set<AnyResourceDefinition>([...defs, boards, cards, rules, templates, tags, tallies])]);
+  return assembleDocument(info, registryOpenApi(registry).filter((_, i) => defs.includes(registry.declarations[i] as AnyResourceDefinition)));
+};
 
 describe('OpenAPI from a declaration', () => {
   const doc = buildOpenApiDocument({ title: 't', version: '1' }, [things]) as any;

@@ -4,11 +4,11 @@ import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
-import { createResourceModule, mountResources } from '@firewatch/resource-kit';
+import { createResourceModules, mountResources } from '@firewatch/resource-kit';
 import { createCommunicationsRepository } from './data/communications.repository.js';
 import type { CommunicationsDeps } from './domain/communications.deps.js';
 import { createLiquidPool, type LiquidPool } from './domain/liquid/render-pool.js';
-import { resources } from './domain/resources/index.js';
+import { registry } from './domain/resources/index.js';
 import { communicationsOpenApiDocument } from './http/communications.openapi.js';
 
 export interface CommunicationsAppDeps {
@@ -24,7 +24,7 @@ export interface CommunicationsAppDeps {
 /** The communications service: types, stages and templates (with previews), all kit declarations. */
 export function createCommunicationsApp(deps: CommunicationsAppDeps): Express {
   const resourceDeps: CommunicationsDeps = { communications: createCommunicationsRepository(deps.knex), liquid: deps.liquid ?? createLiquidPool() };
-  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps, declarations: resources }));
+  const modules = createResourceModules(registry, { knex: deps.knex, writeEvent, deps: resourceDeps });
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,

@@ -4,20 +4,16 @@ import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
-import { createResourceModule, mountResources } from '@firewatch/resource-kit';
+import { createResourceModules, mountResources } from '@firewatch/resource-kit';
 import type { SecretBox } from '@firewatch/secret-box';
 import { createCatalogPropertiesRepository } from './data/catalog-properties.repository.js';
-import type { IncidentConfigResourceDeps } from './domain/catalog-properties.lookup.js';
 import { createRecordReferencesRepository } from './data/record-references.repository.js';
 import { createDashboardAccessRepository } from './data/dashboard-access.repository.js';
 import { createDashboardDefaultsRepository } from './data/dashboard-defaults.repository.js';
 import { createDashboardPanelsRepository } from './data/dashboard-panels.repository.js';
-import type { DashboardsDeps } from './domain/dashboards/dashboard-stores.js';
-import type { ReferenceDeps } from './domain/record-references.js';
 import { createRetrospectiveProcessesRepository } from './data/retrospective-processes.repository.js';
-import type { RetrospectiveProcessesDeps } from './domain/retrospective-processes.lookup.js';
-import { resources } from './domain/resources/index.js';
-import type { SecretsDeps } from './domain/resources/secrets.resource.js';
+import type { IncidentConfigResourceDeps } from './domain/incident-config.deps.js';
+import { registry } from './domain/resources/index.js';
 import { incidentConfigOpenApiDocument } from './http/incident-config.openapi.js';
 
 export interface IncidentConfigDeps {
@@ -31,7 +27,7 @@ export interface IncidentConfigDeps {
 }
 
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
-  const resourceDeps: IncidentConfigResourceDeps & ReferenceDeps & SecretsDeps & RetrospectiveProcessesDeps & DashboardsDeps = {
+  const resourceDeps: IncidentConfigResourceDeps = {
     catalogProperties: createCatalogPropertiesRepository(),
     references: createRecordReferencesRepository(),
     secretBox: deps.secretBox,
@@ -41,7 +37,7 @@ export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
     dashboardPanels: createDashboardPanelsRepository(deps.knex),
     dashboardDefaults: createDashboardDefaultsRepository(),
   };
-  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps, declarations: resources }));
+  const modules = createResourceModules(registry, { knex: deps.knex, writeEvent, deps: resourceDeps });
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,

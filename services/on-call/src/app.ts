@@ -4,9 +4,9 @@ import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
-import { createResourceModule, mountResources } from '@firewatch/resource-kit';
+import { createResourceModules, mountResources } from '@firewatch/resource-kit';
 import { createRecordsRepository } from './data/records.repository.js';
-import { resources } from './domain/resources/index.js';
+import { registry } from './domain/resources/index.js';
 import type { ShiftReadBounds } from './domain/on-call-deps.js';
 import { SHIFT_READ_BOUNDS } from './domain/resources/shifts.source.js';
 import { onCallOpenApiDocument } from './http/on-call.openapi.js';
@@ -23,7 +23,7 @@ export interface OnCallDeps {
 
 export function createOnCallApp(deps: OnCallDeps): Express {
   const resourceDeps = { ...createRecordsRepository(deps.knex, deps.logger), shiftReads: deps.shiftReads ?? SHIFT_READ_BOUNDS };
-  const modules = resources.map((definition) => createResourceModule(definition, { knex: deps.knex, writeEvent, deps: resourceDeps, declarations: resources }));
+  const modules = createResourceModules(registry, { knex: deps.knex, writeEvent, deps: resourceDeps });
   return createServiceApp({
     logger: deps.logger,
     principals: deps.principals,

@@ -5,12 +5,12 @@ import { writeEvent } from '@firewatch/events';
 import type { ResourceObject } from '@firewatch/jsonapi';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
-import { createResourceModule } from '@firewatch/resource-kit';
+import { createResourceModules } from '@firewatch/resource-kit';
 import { createDeliveriesRepository } from './data/deliveries.repository.js';
 import { createDeliveriesService } from './domain/deliveries.service.js';
 import { endpointEventData } from './domain/endpoint-events.js';
 import type { SecretBox } from '@firewatch/secret-box';
-import { webhooksEndpoints } from './domain/webhooks-endpoints.resource.js';
+import { registry } from './domain/registry.js';
 import { createDeliveriesRouter } from './http/deliveries.routes.js';
 import { createEventTypesRouter } from './http/event-types.routes.js';
 import { webhooksOpenApiDocument } from './http/webhooks.openapi.js';
@@ -28,7 +28,7 @@ export interface WebhooksDeps {
 }
 
 export function createWebhooksApp(deps: WebhooksDeps): Express {
-  const module = createResourceModule(webhooksEndpoints, {
+  const [module] = createResourceModules(registry, {
     knex: deps.knex,
     writeEvent: (tx, event) => writeEvent(tx, { ...event, data: endpointEventData(event.data as ResourceObject) }),
     deps: { allowHttp: deps.allowHttp, secretBox: deps.secretBox, maxEndpointsPerTeam: deps.maxEndpointsPerTeam ?? 50 },
@@ -41,6 +41,6 @@ export function createWebhooksApp(deps: WebhooksDeps): Express {
     routers: [createEventTypesRouter(), createDeliveriesRouter(deliveries), module.router],
     readiness: deps.readiness,
     bodyLimit: deps.bodyLimit,
-    openapi: webhooksOpenApiDocument(webhooksEndpoints),
+    openapi: webhooksOpenApiDocument(registry),
   });
 }

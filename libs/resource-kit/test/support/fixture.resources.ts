@@ -9,6 +9,12 @@ import { defineAction, defineResource, type Row } from '../../src/index.js';
  * replaced as a set, templates with stages written by id, tags at two collection paths
  * with a bulk action, and tallies computed per board.
  */
+/** The one dependencies object of the fixtures' registry: what cards and templates read. */
+export interface FixtureDeps {
+  maxPerBoard: number;
+  label: string;
+}
+
 export const boards = defineResource({
   type: 'boards', path: '/v1/boards', table: 'boards', event: 'board',
   permission: { scope: null, side: 'ir' },
@@ -20,7 +26,7 @@ export const boards = defineResource({
   slug: { from: 'name', hidden: (row) => row.is_private === true },
   ownerGroups: { column: 'owner_group_ids' },
   // Cards go with their board (ON DELETE CASCADE); each is announced.
-  cascades: [{ type: 'cards', column: 'board_id' }],
+  cascades: [{ resource: 'cards', column: 'board_id' }],
   // Anyone sees public boards; private ones their owner and grantees. Changing a board
   // takes its ownership, a public board, or an editing grant.
   visibility: (p, action) => [
@@ -28,7 +34,6 @@ export const boards = defineResource({
     { column: 'owner_user_id', equals: p.user_id },
     { granted: { table: 'board_grants', key: 'board_id', where: action === 'read' ? { user_id: p.user_id } : { user_id: p.user_id, can_edit: true } } },
   ],
-  defaults: (a, ctx) => ({ is_private: false, owner_group_ids: [], ...a, owner_user_id: ctx.principal.user_id }),
   actions: [defineAction({
     // Renames every board the caller sees: writes through findWhere meet the update visibility too.
     name: 'rename_all', on: 'collection', capabilities: ['update'], body: z.strictObject({ name: z.string().min(1) }),
@@ -37,17 +42,20 @@ export const boards = defineResource({
       return { document: { data: await Promise.all(rows.map((r) => resource.update(r, { name: body.name }))) } };
     },
   })],
+  hooks: {
+    defaults: (a, ctx) => ({ is_private: false, owner_group_ids: [], ...a, owner_user_id: ctx.principal.user_id }),
+  },
 });
 
 export const cards = defineResource<{ maxPerBoard: number }>({
   type: 'cards', path: '/v1/cards', table: 'cards', event: 'card',
   collections: [{ path: '/v1/boards/{board_id}/cards' }],
-  parent: { resource: boards, param: 'board_id', column: 'board_id' },
+  parent: { resource: 'boards', param: 'board_id', column: 'board_id' },
   permission: { scope: null, side: 'ir' },
   create: z.strictObject({ title: z.string().min(1) }),
   update: z.strictObject({ title: z.string().min(1) }).partial(),
   attributes: ['title', 'board_id'],
-  relationships: { board: { type: 'boards', column: 'board_id', resource: boards } },
+  relationships: { board: { type: 'boards', column: 'board_id', resource: 'boards' } },
   limit: { max: (deps) => deps.maxPerBoard, per: 'board_id', detail: 'A board holds at most {max} cards.' },
   updateMethods: ['patch'],
 });
@@ -61,17 +69,19 @@ export const rules = defineResource({
   create: z.strictObject({ name: z.string().min(1), conditions: z.array(condition).max(20).optional() }),
   update: z.strictObject({ name: z.string().min(1), conditions: z.array(condition).max(20), urgent_only: z.boolean() }).partial(),
   attributes: ['name', 'conditions'],
-  // A legacy switch mapped onto the conditions: on, it adds the urgency condition to the existing set; off, it drops it.
-  prepare({ urgent_only, ...attributes }, { existing }) {
-    if (urgent_only === undefined) return attributes;
-    const current = (attributes.conditions ?? existing?.conditions ?? []) as Row[];
-    const others = current.filter((c) => c.field !== 'urgency');
-    return { ...attributes, conditions: urgent_only ? [...others, { field: 'urgency', operator: 'is', values: ['high'] }] : others };
-  },
   children: { conditions: { table: 'rule_conditions', key: 'rule_id', mode: 'replace', columns: ['field', 'operator', 'values'], jsonColumns: ['values'] } },
   updateMethods: ['put'],
   deleteAnswer: 'empty',
-  beforeRemove: ({ existing }) => (existing?.name === 'permanent' ? [{ pointer: '/data', code: 'permanent', detail: 'This rule stays.' }] : []),
+  hooks: {
+    // A legacy switch mapped onto the conditions: on, it adds the urgency condition to the existing set; off, it drops it.
+    prepare({ urgent_only, ...attributes }, { existing }) {
+      if (urgent_only === undefined) return attributes;
+      const current = (attributes.conditions ?? existing?.conditions ?? []) as Row[];
+      const others = current.filter((c) => c.field !== 'urgency');
+      return { ...attributes, conditions: urgent_only ? [...others, { field: 'urgency', operator: 'is', values: ['high'] }] : others };
+    },
+    beforeRemove: ({ existing }) => (existing?.name === 'permanent' ? [{ pointer: '/data', code: 'permanent', detail: 'This rule stays.' }] : []),
+  },
 });
 
 const stage = z.strictObject({ id: z.uuid().optional(), _destroy: z.boolean().optional(), name: z.string().min(1).optional(), body: z.string().optional() });
@@ -84,11 +94,13 @@ export const templates = defineResource<{ label: string }>({
   attributes: ['name', 'stages', 'outline'],
   children: { stages: { table: 'template_stages', key: 'template_id', mode: 'by_id', input: 'stages_attributes', columns: ['name', 'body'] } },
   unique: { template_stages_template_id_name_unique: { pointer: '/data/attributes/stages_attributes', detail: 'Two stages share a name.' } },
-  // What a response shows from elsewhere: here the stage count (read in the transaction when there is one) and a label from deps.
-  async expand(rows, { tx, deps }) {
-    for (const row of rows) row.outline = `${deps.label} ${String(row.name)}: ${(row.stages as unknown[]).length} stages${tx ? ' (tx)' : ''}`;
-  },
   computed: { outline: (row) => row.outline },
+  hooks: {
+    // What a response shows from elsewhere: here the stage count (read in the transaction when there is one) and a label from deps.
+    async expand(rows, { tx, deps }) {
+      for (const row of rows) row.outline = `${deps.label} ${String(row.name)}: ${(row.stages as unknown[]).length} stages${tx ? ' (tx)' : ''}`;
+    },
+  },
 });
 
 const bulkDelete = z.strictObject({ ids: z.array(z.uuid()).min(1).max(100) });
@@ -133,11 +145,11 @@ export const tallies = defineResource({
   type: 'tallies', name: 'board_tallies', path: '/v1/tallies',
   // Under one board, or (no parent) under the first board the source is given.
   collections: [{ path: '/v1/boards/{board_id}/tallies' }, { path: '/v1/tallies' }],
-  parent: { resource: boards, param: 'board_id', column: 'board_id' },
+  parent: { resource: 'boards', param: 'board_id', column: 'board_id' },
   permission: { scope: null, side: 'ir' },
   attributes: ['day', 'count'],
   timestamps: false,
-  relationships: { board: { type: 'boards', column: 'board_id', resource: boards } },
+  relationships: { board: { type: 'boards', column: 'board_id', resource: 'boards' } },
   source: {
     params: z.strictObject({ days: z.coerce.number().int().min(1).max(7), board: z.uuid().optional() }),
     async list({ params, parent }) {

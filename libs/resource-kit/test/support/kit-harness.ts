@@ -3,8 +3,8 @@ import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
 import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
-import { createResourceModule, mountResources, type EventWriter } from '../../src/index.js';
-import { boards, cards, rules, tags, tallies, templates } from './fixture.resources.js';
+import { createResourceModules, createResourceRegistry, mountResources, type EventWriter } from '../../src/index.js';
+import { boards, cards, rules, tags, tallies, templates, type FixtureDeps } from './fixture.resources.js';
 
 export interface KitHarness {
   db: TestDatabase;
@@ -60,14 +60,8 @@ export async function startKitHarness(name: string): Promise<KitHarness> {
   const knex = db.knex as Knex;
   await createTables(knex);
   const writeEvent: EventWriter = async (tx, e) => { await tx('test_events').insert({ type: e.type, data: JSON.stringify(e.data) }); };
-  const modules = [
-    createResourceModule(boards, { knex, writeEvent, declarations: [cards] }),
-    createResourceModule(cards, { knex, writeEvent, deps: { maxPerBoard: 50 } }),
-    createResourceModule(rules, { knex, writeEvent }),
-    createResourceModule(templates, { knex, writeEvent, deps: { label: 'Template' } }),
-    createResourceModule(tags, { knex, writeEvent }),
-    createResourceModule(tallies, { knex, writeEvent }),
-  ];
+  const registry = createResourceRegistry<FixtureDeps>([boards, cards, rules, templates, tags, tallies]);
+  const modules = createResourceModules(registry, { knex, writeEvent, deps: { maxPerBoard: 50, label: 'Template' } });
   const server: Listening = await listen(createServiceApp({
     logger: createLogger({ service: 'kit-test', level: 'silent' }),
     principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'kit-test' }),

@@ -22,7 +22,7 @@ export interface CatalogPropertiesLookup {
 }
 
 /** What incident-config hands its declarations (`createResourceModule(def, { deps })`). */
-export interface IncidentConfigResourceDeps {
+export interface CatalogPropertiesDeps {
   catalogProperties: CatalogPropertiesLookup;
   /** Announces records a hook changes beside its own (a deleted property's holders). */
   writeEvent: EventWriter;

@@ -1,8 +1,8 @@
 import { assembleDocument, type OpenApiDocument } from '@firewatch/openapi';
-import { resourceOpenApi } from '@firewatch/resource-kit';
-import { resources } from '../domain/resources/index.js';
+import { registryOpenApi } from '@firewatch/resource-kit';
+import { registry } from '../domain/resources/index.js';
 
 /** The on-call service's API: every kit-built resource it serves. */
 export function onCallOpenApiDocument(): OpenApiDocument {
-  return assembleDocument({ title: 'Firewatch on-call', version: '1.0.0' }, resources.map((definition) => resourceOpenApi(definition)));
+  return assembleDocument({ title: 'Firewatch on-call', version: '1.0.0' }, registryOpenApi(registry));
 }

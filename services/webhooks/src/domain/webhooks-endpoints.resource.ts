@@ -71,28 +71,6 @@ export const webhooksEndpoints = defineResource<EndpointsDeps>({
   sorts: ['name', 'slug', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   limit: { max: (deps) => deps.maxEndpointsPerTeam, detail: 'This team already has {max} webhook endpoints, the most it may have; delete one first.' },
-  validate(attributes, ctx) {
-    if (typeof attributes.url === 'string' && !ctx.deps.allowHttp && new URL(attributes.url).protocol !== 'https:') {
-      return [{ pointer: '/data/attributes/url', code: 'custom', detail: 'url: must be an https URL' }];
-    }
-    if (!Array.isArray(attributes.custom_headers)) return [];
-    return headerValueIssues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing));
-  },
-  defaults: (attributes) => ({ event_types: [], custom_headers: [], enabled: true, ...attributes, secret: attributes.secret ?? generateSecret() }),
-  toColumns(attributes, ctx) {
-    const { secret: plain, ...rest } = attributes;
-    const columns: Row = { ...rest };
-    if (Array.isArray(attributes.custom_headers)) {
-      columns.custom_headers = sealHeaderValues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing), ctx.deps.secretBox);
-    }
-    if (typeof plain === 'string') {
-      columns.secret_ciphertext = ctx.deps.secretBox.seal(plain);
-      columns.secret_hint = secretHint(plain);
-    }
-    // Enabling an endpoint by hand forgets why it was disabled and its failure streak.
-    if (attributes.enabled === true) Object.assign(columns, { failing_since: null, disabled_reason: null });
-    return columns;
-  },
   computed: {
     secret: (row) => maskSecret(String(row.secret_hint ?? '')),
     custom_headers: (row) => maskHeaderValues(row.custom_headers as StoredCustomHeader[] | null),
@@ -101,5 +79,29 @@ export const webhooksEndpoints = defineResource<EndpointsDeps>({
     secret: { type: 'string', description: 'Masked (whsec_****abcd) except in the create response.' },
     url: { type: 'string', maxLength: URL_MAX, description: 'Whole in API answers; masked past its host (https://hooks.example.com/****) in webhooks_endpoint.* events.' },
   },
-  revealOnCreate: (attributes) => ({ secret: attributes.secret }),
+  hooks: {
+    defaults: (attributes) => ({ event_types: [], custom_headers: [], enabled: true, ...attributes, secret: attributes.secret ?? generateSecret() }),
+    validate(attributes, ctx) {
+      if (typeof attributes.url === 'string' && !ctx.deps.allowHttp && new URL(attributes.url).protocol !== 'https:') {
+        return [{ pointer: '/data/attributes/url', code: 'custom', detail: 'url: must be an https URL' }];
+      }
+      if (!Array.isArray(attributes.custom_headers)) return [];
+      return headerValueIssues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing));
+    },
+    toColumns(attributes, ctx) {
+      const { secret: plain, ...rest } = attributes;
+      const columns: Row = { ...rest };
+      if (Array.isArray(attributes.custom_headers)) {
+        columns.custom_headers = sealHeaderValues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing), ctx.deps.secretBox);
+      }
+      if (typeof plain === 'string') {
+        columns.secret_ciphertext = ctx.deps.secretBox.seal(plain);
+        columns.secret_hint = secretHint(plain);
+      }
+      // Enabling an endpoint by hand forgets why it was disabled and its failure streak.
+      if (attributes.enabled === true) Object.assign(columns, { failing_since: null, disabled_reason: null });
+      return columns;
+    },
+    revealOnCreate: (attributes) => ({ secret: attributes.secret }),
+  },
 });

@@ -30,8 +30,10 @@ export const communicationsStages = defineResource<CommunicationsDeps>({
   unique: {
     communications_stages_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications stage with this name already exists.' },
   },
-  toColumns: positioned('communications_stages'),
-  async beforeRemove(ctx) {
-    return inUse('communications stage', await ctx.deps.communications.templatesOfStage(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
+  hooks: {
+    toColumns: positioned('communications_stages'),
+    async beforeRemove(ctx) {
+      return inUse('communications stage', await ctx.deps.communications.templatesOfStage(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
+    },
   },
 });

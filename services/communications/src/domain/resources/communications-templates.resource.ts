@@ -91,8 +91,10 @@ export const communicationsTemplates = defineResource<CommunicationsDeps>({
   unique: {
     communications_templates_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications template with this name already exists.' },
   },
-  validate: templateIssues,
-  expand: withNames,
-  toColumns: positioned('communications_templates'),
   actions: [previewAction],
+  hooks: {
+    validate: templateIssues,
+    toColumns: positioned('communications_templates'),
+    expand: withNames,
+  },
 });

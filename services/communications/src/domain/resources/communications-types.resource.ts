@@ -32,8 +32,10 @@ export const communicationsTypes = defineResource<CommunicationsDeps>({
   unique: {
     communications_types_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications type with this name already exists.' },
   },
-  toColumns: positioned('communications_types'),
-  async beforeRemove(ctx) {
-    return inUse('communications type', await ctx.deps.communications.templatesOfType(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
+  hooks: {
+    toColumns: positioned('communications_types'),
+    async beforeRemove(ctx) {
+      return inUse('communications type', await ctx.deps.communications.templatesOfType(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
+    },
   },
 });

@@ -3,7 +3,7 @@ import { zodIssuesToValidation } from '@firewatch/jsonapi';
 import { defineAction, type ResourceWrites, type Row } from '@firewatch/resource-kit';
 import { asEntityError, entityErrors, type BulkFamily, type EntityProblem } from './bulk-family.js';
 import { changedAttributes, mergeFields, type FieldValue } from './bulk-merge.js';
-import type { IncidentConfigResourceDeps } from '../catalog-properties.lookup.js';
+import type { CatalogPropertiesDeps } from '../catalog-properties.lookup.js';
 
 const MAX_ENTITIES = 100;
 
@@ -97,7 +97,7 @@ async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | un
 export function bulkUpsertAction(family: BulkFamily) {
   const entity = entitySchema(family);
   const body = bodySchema(entity);
-  return defineAction<IncidentConfigResourceDeps, z.infer<typeof body>>({
+  return defineAction<CatalogPropertiesDeps, z.infer<typeof body>>({
     name: 'bulk_upsert',
     on: 'collection',
     capabilities: ['create', 'update'],

@@ -60,19 +60,21 @@ export const authorizations = defineResource<DashboardsDeps>({
     authorizations_grantee_unique: { pointer: '/data/attributes/grantee_id', detail: 'This grantee already has a grant on this dashboard; change its permissions instead.' },
   },
   visibility: dashboardVisibility('authorization_access', 'authorization_id', { read: 'can_read', create: 'can_authorize', update: 'can_authorize', delete: 'can_authorize' }),
-  async validate(attributes, ctx) {
-    const dashboardId = String(ctx.existing?.authorizable_id ?? attributes.authorizable_id);
-    const rights = await dashboardRights(ctx.deps, ctx.tx, ctx.principal, dashboardId);
-    if (!rights) return [{ pointer: '/data/attributes/authorizable_id', code: 'invalid_reference', detail: `No dashboard "${dashboardId}".` }];
-    if (!rights.has('can_authorize')) throw notGranted('grant access to it');
-    // A grantor hands on at most what it holds: `authorize` alone cannot become update or
-    // destroy, for others or (through its own grant, or the team's) for itself.
-    const beyond = ((attributes.permissions as (keyof typeof COLUMN_OF)[] | undefined) ?? []).filter((p) => !rights.has(COLUMN_OF[p]));
-    if (beyond.length) throw notGranted(`grant ${beyond.join(', ')}, which you do not hold on it`);
-    return ctx.existing ? [] : granteeIssues(attributes, ctx.principal.team_id);
-  },
-  toColumns({ permissions: listed, ...rest }) {
-    if (!Array.isArray(listed)) return rest;
-    return { ...rest, ...Object.fromEntries(PERMISSIONS.map((p) => [COLUMN_OF[p], listed.includes(p)])) };
+  hooks: {
+    async validate(attributes, ctx) {
+      const dashboardId = String(ctx.existing?.authorizable_id ?? attributes.authorizable_id);
+      const rights = await dashboardRights(ctx.deps, ctx.tx, ctx.principal, dashboardId);
+      if (!rights) return [{ pointer: '/data/attributes/authorizable_id', code: 'invalid_reference', detail: `No dashboard "${dashboardId}".` }];
+      if (!rights.has('can_authorize')) throw notGranted('grant access to it');
+      // A grantor hands on at most what it holds: `authorize` alone cannot become update or
+      // destroy, for others or (through its own grant, or the team's) for itself.
+      const beyond = ((attributes.permissions as (keyof typeof COLUMN_OF)[] | undefined) ?? []).filter((p) => !rights.has(COLUMN_OF[p]));
+      if (beyond.length) throw notGranted(`grant ${beyond.join(', ')}, which you do not hold on it`);
+      return ctx.existing ? [] : granteeIssues(attributes, ctx.principal.team_id);
+    },
+    toColumns({ permissions: listed, ...rest }) {
+      if (!Array.isArray(listed)) return rest;
+      return { ...rest, ...Object.fromEntries(PERMISSIONS.map((p) => [COLUMN_OF[p], listed.includes(p)])) };
+    },
   },
 });

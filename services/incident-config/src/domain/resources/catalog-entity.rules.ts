@@ -1,12 +1,12 @@
 import type { ValidationIssue } from '@firewatch/errors';
 import type { HookContext, Row } from '@firewatch/resource-kit';
-import type { CatalogType, IncidentConfigResourceDeps } from '../catalog-properties.lookup.js';
+import type { CatalogType, CatalogPropertiesDeps } from '../catalog-properties.lookup.js';
 import { propertyValueIssues, type PropertyValue } from '../catalog-property-values.js';
 import { referenceIssues, type ReferenceDeps } from '../record-references.js';
 import { CATALOG_ENTITY_REFERENCES } from './catalog-entity.fields.js';
 
 /** What a catalog entity's checks read: other records it lists, and its catalog's properties. */
-export type CatalogEntityDeps = ReferenceDeps & IncidentConfigResourceDeps;
+export type CatalogEntityDeps = ReferenceDeps & CatalogPropertiesDeps;
 
 /**
  * The `validate` hook of services and functionalities: the records they list are the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource, serialize, type AnyResourceDefinition } from '@firewatch/resource-kit';
-import { CATALOG_TYPES, type IncidentConfigResourceDeps } from '../catalog-properties.lookup.js';
+import { CATALOG_TYPES, type CatalogPropertiesDeps } from '../catalog-properties.lookup.js';
 import { environments } from './environments.resource.js';
 import { functionalities } from './functionalities.resource.js';
 import { services } from './services.resource.js';
@@ -37,7 +37,7 @@ const catalogs = [
  * catalog: its values live on that catalog's records. Deleting it removes those values in
  * the same transaction, and each record changed is announced (`environment.updated`, ...).
  */
-export const catalogProperties = defineResource<IncidentConfigResourceDeps>({
+export const catalogProperties = defineResource<CatalogPropertiesDeps>({
   type: 'catalog_properties',
   path: '/v1/catalog_properties',
   collections: catalogs.map(({ path, catalog_type, family }) => ({
@@ -69,18 +69,20 @@ export const catalogProperties = defineResource<IncidentConfigResourceDeps>({
       pointer: '/data/attributes/external_id', detail: 'Another property of this catalog has this external_id.',
     },
   },
-  validate(attributes, ctx) {
-    if (!ctx.existing || attributes.catalog_type === undefined || attributes.catalog_type === ctx.existing.catalog_type) return [];
-    return [{ pointer: '/data/attributes/catalog_type', code: 'immutable', detail: 'A property cannot move to another catalog; create one there instead.' }];
-  },
-  defaults: (attributes) => ({ multiple: false, required: false, managed_by: 'api', ...attributes }),
-  async beforeRemove({ existing, principal, tx, deps }) {
-    const holder = existing && HOLDERS[String(existing.catalog_type)];
-    if (!existing || !holder?.table) return [];
-    // The property row is locked (FOR UPDATE) by now, so no write can add a value meanwhile.
-    for (const row of await deps.catalogProperties.removeValues(tx, principal.team_id, holder.table, String(existing.id))) {
-      await deps.writeEvent(tx, { type: `${holder.event}.updated`, team_id: principal.team_id, data: serialize(holder, row) });
-    }
-    return [];
+  hooks: {
+    defaults: (attributes) => ({ multiple: false, required: false, managed_by: 'api', ...attributes }),
+    validate(attributes, ctx) {
+      if (!ctx.existing || attributes.catalog_type === undefined || attributes.catalog_type === ctx.existing.catalog_type) return [];
+      return [{ pointer: '/data/attributes/catalog_type', code: 'immutable', detail: 'A property cannot move to another catalog; create one there instead.' }];
+    },
+    async beforeRemove({ existing, principal, tx, deps }) {
+      const holder = existing && HOLDERS[String(existing.catalog_type)];
+      if (!existing || !holder?.table) return [];
+      // The property row is locked (FOR UPDATE) by now, so no write can add a value meanwhile.
+      for (const row of await deps.catalogProperties.removeValues(tx, principal.team_id, holder.table, String(existing.id))) {
+        await deps.writeEvent(tx, { type: `${holder.event}.updated`, team_id: principal.team_id, data: serialize(holder, row) });
+      }
+      return [];
+    },
   },
 });

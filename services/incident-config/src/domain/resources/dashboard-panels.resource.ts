@@ -32,7 +32,7 @@ export const dashboardPanels = defineResource<DashboardsDeps>({
   type: 'dashboard_panels',
   path: '/v1/dashboard_panels',
   collections: [{ path: '/v1/dashboards/{dashboard_id}/panels' }],
-  parent: { resource: dashboards, param: 'dashboard_id', column: 'dashboard_id' },
+  parent: { resource: 'dashboards', param: 'dashboard_id', column: 'dashboard_id' },
   table: 'dashboard_panels',
   limit: { max: 100, per: 'dashboard_id', detail: 'A dashboard holds at most {max} panels.' },
   event: 'dashboard_panel',

@@ -59,7 +59,7 @@ export const dashboards = defineResource<DashboardsDeps>({
   event: 'dashboard',
   permission: { scope: null, side: 'ir' },
   // Its panels and grants go with it (ON DELETE CASCADE), each announced.
-  cascades: [{ type: 'dashboard_panels', column: 'dashboard_id' }, { type: 'authorizations', column: 'authorizable_id' }],
+  cascades: [{ resource: 'dashboard_panels', column: 'dashboard_id' }, { resource: 'authorizations', column: 'authorizable_id' }],
   summary: { singular: 'dashboard', plural: 'dashboards' },
   create: z.strictObject(writable).partial().required({ name: true, owner: true }),
   update: z.strictObject(writable).partial(),
@@ -74,22 +74,24 @@ export const dashboards = defineResource<DashboardsDeps>({
   sorts: ['name', 'created_at', 'updated_at'],
   updateMethods: ['put'],
   visibility: dashboardVisibility('dashboard_access', 'dashboard_id', { read: 'can_read', create: 'can_read', update: 'can_update', delete: 'can_destroy' }),
-  async validate(attributes, ctx) {
-    const becomesUsers = attributes.owner === 'user' && ctx.existing?.owner !== 'user';
-    if (becomesUsers && ctx.principal.user_id === null) {
-      return [{ pointer: '/data/attributes/owner', code: 'no_user', detail: 'This credential acts for no user, so it cannot own a dashboard; use owner "team".' }];
-    }
-    if (ctx.existing) await mayChangeAccess(attributes, ctx.existing, ctx);
-    return [];
-  },
-  defaults: (attributes) => ({ public: false, auto_refresh: false, icon: '', ...attributes }),
-  toColumns(attributes, ctx) {
-    if (attributes.owner === 'team') return { ...attributes, user_id: null };
-    // A dashboard becoming user-owned becomes its changer's; one already so stays its owner's.
-    if (attributes.owner === 'user' && ctx.existing?.owner !== 'user') return { ...attributes, user_id: ctx.principal.user_id };
-    return attributes;
-  },
   includes: { panels: panelsInclude },
   actions: [duplicateDashboardAction, setDefaultDashboardAction],
+  hooks: {
+    defaults: (attributes) => ({ public: false, auto_refresh: false, icon: '', ...attributes }),
+    async validate(attributes, ctx) {
+      const becomesUsers = attributes.owner === 'user' && ctx.existing?.owner !== 'user';
+      if (becomesUsers && ctx.principal.user_id === null) {
+        return [{ pointer: '/data/attributes/owner', code: 'no_user', detail: 'This credential acts for no user, so it cannot own a dashboard; use owner "team".' }];
+      }
+      if (ctx.existing) await mayChangeAccess(attributes, ctx.existing, ctx);
+      return [];
+    },
+    toColumns(attributes, ctx) {
+      if (attributes.owner === 'team') return { ...attributes, user_id: null };
+      // A dashboard becoming user-owned becomes its changer's; one already so stays its owner's.
+      if (attributes.owner === 'user' && ctx.existing?.owner !== 'user') return { ...attributes, user_id: ctx.principal.user_id };
+      return attributes;
+    },
+  },
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
-import type { IncidentConfigResourceDeps } from '../catalog-properties.lookup.js';
+import type { CatalogPropertiesDeps } from '../catalog-properties.lookup.js';
 import { propertyValueIssues, type PropertyValue } from '../catalog-property-values.js';
 import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
 import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
@@ -33,7 +33,7 @@ const bulk = {
  * Environments (spec 2.11): where an incident happens, e.g. production or staging.
  * `properties` holds values of the environments catalog's properties only.
  */
-export const environments = defineResource<IncidentConfigResourceDeps>({
+export const environments = defineResource<CatalogPropertiesDeps>({
   type: 'environments',
   path: '/v1/environments',
   table: 'environments',
@@ -63,10 +63,12 @@ export const environments = defineResource<IncidentConfigResourceDeps>({
     environments_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An environment with this name already exists.' },
     environments_team_id_external_id_unique: { pointer: '/data/attributes/external_id', detail: 'An environment with this external_id already exists.' },
   },
-  async validate(attributes, ctx) {
-    if (!Array.isArray(attributes.properties)) return [];
-    return propertyValueIssues(ctx.deps.catalogProperties, ctx.tx, ctx.principal.team_id, 'environment', attributes.properties as PropertyValue[]);
-  },
-  defaults: (attributes) => ({ properties: [], notify_emails: [], chat_channels: [], chat_aliases: [], ...attributes }),
   actions: [bulkUpsertAction(bulk), bulkDeleteAction(bulk)],
+  hooks: {
+    defaults: (attributes) => ({ properties: [], notify_emails: [], chat_channels: [], chat_aliases: [], ...attributes }),
+    async validate(attributes, ctx) {
+      if (!Array.isArray(attributes.properties)) return [];
+      return propertyValueIssues(ctx.deps.catalogProperties, ctx.tx, ctx.principal.team_id, 'environment', attributes.properties as PropertyValue[]);
+    },
+  },
 });

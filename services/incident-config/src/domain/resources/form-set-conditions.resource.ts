@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
-import { formSets } from './form-sets.resource.js';
 
 const writable = {
   form_field_id: z.string().trim().min(1).max(255),
@@ -21,7 +20,7 @@ export const formSetConditions = defineResource({
   type: 'form_set_conditions',
   path: '/v1/form_set_conditions',
   collections: [{ path: '/v1/form_sets/{form_set_id}/conditions' }],
-  parent: { resource: formSets, param: 'form_set_id', column: 'form_set_id' },
+  parent: { resource: 'form_sets', param: 'form_set_id', column: 'form_set_id' },
   table: 'form_set_conditions',
   event: 'form_set_condition',
   permission: { scope: 'ir.form_fields', side: 'ir' },
@@ -32,7 +31,7 @@ export const formSetConditions = defineResource({
   attributeSchemas: { form_set_id: { type: 'string', format: 'uuid' } },
   jsonColumns: ['values'],
   timestamps: false,
-  relationships: { form_set: { type: 'form_sets', column: 'form_set_id', resource: formSets } },
+  relationships: { form_set: { type: 'form_sets', column: 'form_set_id', resource: 'form_sets' } },
   filters: { form_field_id: 'string' },
   sorts: ['created_at', 'updated_at'],
   defaultSort: [{ field: 'created_at', direction: 'asc' }],

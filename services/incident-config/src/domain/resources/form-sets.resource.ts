@@ -31,7 +31,7 @@ export const formSets = defineResource({
   table: 'form_sets',
   event: 'form_set',
   permission: { scope: 'ir.form_fields', side: 'ir' },
-  cascades: [{ type: 'form_set_conditions', column: 'form_set_id' }],
+  cascades: [{ resource: 'form_set_conditions', column: 'form_set_id' }],
   summary: { singular: 'form set', plural: 'form sets' },
   create: z.strictObject(writable),
   update: z.strictObject(writable).partial(),
@@ -49,5 +49,7 @@ export const formSets = defineResource({
   unique: {
     form_sets_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A form set with this name already exists.' },
   },
-  defaults: (attributes) => ({ ...attributes, is_default: false }),
+  hooks: {
+    defaults: (attributes) => ({ ...attributes, is_default: false }),
+  },
 });

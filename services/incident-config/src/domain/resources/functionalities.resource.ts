@@ -40,7 +40,9 @@ export const functionalities = defineResource<CatalogEntityDeps>({
     functionalities_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A functionality with this name already exists.' },
     functionalities_team_id_external_id_unique: { pointer: '/data/attributes/external_id', detail: 'A functionality with this external_id already exists.' },
   },
-  validate: catalogEntityIssues('functionality'),
-  defaults: catalogEntityDefaults,
   actions: [bulkUpsertAction(family), bulkDeleteAction(family)],
+  hooks: {
+    defaults: catalogEntityDefaults,
+    validate: catalogEntityIssues('functionality'),
+  },
 });

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import type { ReferenceDeps } from '../record-references.js';
-import { incidentEvents } from './incident-events.resource.js';
 
 const STATUSES = ['operational', 'partial_outage', 'major_outage'] as const;
 const recordId = z.uuid().transform((id) => id.toLowerCase());
@@ -33,7 +32,7 @@ export const incidentEventServices = defineResource<ReferenceDeps>({
   type: 'incident_event_services',
   path: '/v1/incident_event_services',
   collections: [{ path: '/v1/events/{incident_event_id}/services' }],
-  parent: { resource: incidentEvents, param: 'incident_event_id', column: 'incident_event_id' },
+  parent: { resource: 'incident_events', param: 'incident_event_id', column: 'incident_event_id' },
   table: 'incident_event_services',
   event: 'incident_event_service',
   permission: { scope: 'ir.incidents', side: 'ir' },
@@ -50,5 +49,7 @@ export const incidentEventServices = defineResource<ReferenceDeps>({
       pointer: '/data/attributes/service_id', detail: 'This event already rates this service.',
     },
   },
-  validate: eventServiceIssues,
+  hooks: {
+    validate: eventServiceIssues,
+  },
 });

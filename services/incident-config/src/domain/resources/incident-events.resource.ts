@@ -19,11 +19,11 @@ export const incidentEvents = defineResource({
   type: 'incident_events',
   path: '/v1/events',
   collections: [{ path: '/v1/incidents/{incident_id}/events' }],
-  parent: { resource: incidents, param: 'incident_id', column: 'incident_id' },
+  parent: { resource: 'incidents', param: 'incident_id', column: 'incident_id' },
   table: 'incident_events',
   event: 'incident_event',
   permission: { scope: 'ir.incidents', side: 'ir' },
-  cascades: [{ type: 'incident_event_services', column: 'incident_event_id' }],
+  cascades: [{ resource: 'incident_event_services', column: 'incident_event_id' }],
   summary: { singular: 'incident event', plural: 'incident events' },
   create: z.strictObject(writable).partial().required({ event: true }),
   update: z.strictObject(writable).partial(),
@@ -32,5 +32,7 @@ export const incidentEvents = defineResource({
   sorts: ['occurred_at', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'occurred_at', direction: 'asc' }],
   updateMethods: ['put'],
-  defaults: (attributes) => ({ visibility: 'internal', ...attributes }),
+  hooks: {
+    defaults: (attributes) => ({ visibility: 'internal', ...attributes }),
+  },
 });

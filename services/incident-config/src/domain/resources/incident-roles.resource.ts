@@ -43,5 +43,7 @@ export const incidentRoles = defineResource({
   unique: {
     incident_roles_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An incident role with this name already exists.' },
   },
-  defaults: (attributes) => ({ optional: false, enabled: true, allow_multi_user_assignment: false, ...attributes }),
+  hooks: {
+    defaults: (attributes) => ({ optional: false, enabled: true, allow_multi_user_assignment: false, ...attributes }),
+  },
 });

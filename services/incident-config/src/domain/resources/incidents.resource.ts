@@ -66,7 +66,7 @@ export const incidents = defineResource<ReferenceDeps>({
   table: 'incidents',
   event: 'incident',
   permission: { scope: 'ir.incidents', side: 'ir' },
-  cascades: [{ type: 'incident_events', column: 'incident_id' }],
+  cascades: [{ resource: 'incident_events', column: 'incident_id' }],
   summary: { singular: 'incident', plural: 'incidents' },
   create: z.strictObject({ ...writable, title: writable.title.nullable(), status: z.enum(INITIAL_STATUSES) }).partial(),
   update: z.strictObject({ ...writable, ...Object.fromEntries(MESSAGES.map((m) => [m, text(10_000)])) }).partial(),
@@ -83,9 +83,9 @@ export const incidents = defineResource<ReferenceDeps>({
   // A private incident's slug is unlisted: no create may tell that one holds a title.
   slug: { from: 'title', hidden: (row) => row.private === true },
   relationships: {
-    services: { type: 'services', column: 'service_ids', many: true, resource: services },
-    environments: { type: 'environments', column: 'environment_ids', many: true, resource: environments },
-    functionalities: { type: 'functionalities', column: 'functionality_ids', many: true, resource: functionalities },
+    services: { type: 'services', column: 'service_ids', many: true, resource: 'services' },
+    environments: { type: 'environments', column: 'environment_ids', many: true, resource: 'environments' },
+    functionalities: { type: 'functionalities', column: 'functionality_ids', many: true, resource: 'functionalities' },
   },
   filters: {
     search: { kind: 'search', columns: ['title', 'summary'] },
@@ -103,17 +103,19 @@ export const incidents = defineResource<ReferenceDeps>({
   sorts: ['created_at', 'updated_at', 'started_at', 'in_triage_at', 'mitigated_at', 'resolved_at'],
   defaultSort: [{ field: 'created_at', direction: 'desc' }],
   updateMethods: ['put'],
-  validate: incidentIssues,
   visibility: privateToCreator,
-  toColumns: (attributes, ctx) => (ctx.existing ? attributes : { ...attributes, created_by_user_id: ctx.principal.user_id }),
-  defaults: (attributes) => {
-    const { status, ...rest } = attributes;
-    return {
-      kind: 'normal', private: false, service_ids: [], environment_ids: [], functionality_ids: [], labels: {}, ...rest,
-      // The reference generates a title when none is given.
-      title: rest.title ?? 'Untitled incident',
-      ...initialState((status as (typeof INITIAL_STATUSES)[number] | undefined) ?? 'started', new Date()),
-    };
-  },
   actions: INCIDENT_ACTIONS.map(incidentStatusAction),
+  hooks: {
+    defaults: (attributes) => {
+      const { status, ...rest } = attributes;
+      return {
+        kind: 'normal', private: false, service_ids: [], environment_ids: [], functionality_ids: [], labels: {}, ...rest,
+        // The reference generates a title when none is given.
+        title: rest.title ?? 'Untitled incident',
+        ...initialState((status as (typeof INITIAL_STATUSES)[number] | undefined) ?? 'started', new Date()),
+      };
+    },
+    validate: incidentIssues,
+    toColumns: (attributes, ctx) => (ctx.existing ? attributes : { ...attributes, created_by_user_id: ctx.principal.user_id }),
+  },
 });

@@ -1,4 +1,5 @@
-import type { AnyResourceDefinition } from '@firewatch/resource-kit';
+import { createResourceRegistry } from '@firewatch/resource-kit';
+import type { IncidentConfigResourceDeps } from '../incident-config.deps.js';
 import { authorizations } from './authorizations.resource.js';
 import { catalogProperties } from './catalog-properties.resource.js';
 import { dashboardPanels } from './dashboard-panels.resource.js';
@@ -15,5 +16,5 @@ import { retrospectiveProcesses } from './retrospective-processes.resource.js';
 import { secrets } from './secrets.resource.js';
 import { services } from './services.resource.js';
 
-/** Every resource incident-config serves; adding one here mounts its routes, events and OpenAPI entry. */
-export const resources: AnyResourceDefinition[] = [environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets, formSets, formSetConditions, retrospectiveProcesses, dashboards, dashboardPanels, authorizations];
+/** Every resource incident-config serves, by name; adding one here mounts its routes, events and OpenAPI entry. */
+export const registry = createResourceRegistry<IncidentConfigResourceDeps>([environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets, formSets, formSetConditions, retrospectiveProcesses, dashboards, dashboardPanels, authorizations]);

@@ -59,26 +59,28 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
   unique: {
     retrospective_processes_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A retrospective process with this name already exists.' },
   },
-  // The default process is the one row a team may not delete; everything else is open.
   // The reference's include names; none of those records is served here, so nothing is included.
   includes: Object.fromEntries(['retrospective_steps', 'severities', 'incident_types', 'groups'].map((name) => [name, async () => []])),
-  beforeRemove: ({ existing }) => (existing?.is_default
-    ? [{ pointer: '/data', code: 'default_process', detail: "The team's default process is its fallback and cannot be deleted; rename it instead." }]
-    : []),
-  async defaults(attributes, ctx) {
-    // A team's first process brings its default along, announced as any create is.
-    // A first process itself called "Default" leaves the fallback another name, not a 409.
-    const taken = String(attributes.name ?? '').trim().toLowerCase() === DEFAULT_PROCESS.name.toLowerCase();
-    const fallback = taken ? { ...DEFAULT_PROCESS, name: `${DEFAULT_PROCESS.name} (fallback)` } : DEFAULT_PROCESS;
-    const made = await ctx.deps.retrospectiveProcesses.ensureDefault(ctx.tx, ctx.principal.team_id, fallback);
-    if (made) await ctx.deps.writeEvent(ctx.tx, { type: 'retrospective_process.created', team_id: ctx.principal.team_id, data: serialize(retrospectiveProcesses, made) });
-    return { description: null, retrospective_process_matching_criteria: null, ...attributes, is_default: false };
+  hooks: {
+    async defaults(attributes, ctx) {
+      // A team's first process brings its default along, announced as any create is.
+      // A first process itself called "Default" leaves the fallback another name, not a 409.
+      const taken = String(attributes.name ?? '').trim().toLowerCase() === DEFAULT_PROCESS.name.toLowerCase();
+      const fallback = taken ? { ...DEFAULT_PROCESS, name: `${DEFAULT_PROCESS.name} (fallback)` } : DEFAULT_PROCESS;
+      const made = await ctx.deps.retrospectiveProcesses.ensureDefault(ctx.tx, ctx.principal.team_id, fallback);
+      if (made) await ctx.deps.writeEvent(ctx.tx, { type: 'retrospective_process.created', team_id: ctx.principal.team_id, data: serialize(retrospectiveProcesses, made) });
+      return { description: null, retrospective_process_matching_criteria: null, ...attributes, is_default: false };
+    },
+    async validate(attributes, ctx) {
+      if (ctx.existing?.is_default && attributes.retrospective_process_matching_criteria) {
+        return [{ pointer: CRITERIA, code: 'default_process', detail: 'The default process is the fallback and cannot have matching criteria.' }];
+      }
+      return copyFromIssues(attributes.copy_from, ctx);
+    },
+    toColumns: ({ copy_from: _copied, ...columns }: Row) => columns,
+    // The default process is the one row a team may not delete; everything else is open.
+    beforeRemove: ({ existing }) => (existing?.is_default
+      ? [{ pointer: '/data', code: 'default_process', detail: "The team's default process is its fallback and cannot be deleted; rename it instead." }]
+      : []),
   },
-  async validate(attributes, ctx) {
-    if (ctx.existing?.is_default && attributes.retrospective_process_matching_criteria) {
-      return [{ pointer: CRITERIA, code: 'default_process', detail: 'The default process is the fallback and cannot have matching criteria.' }];
-    }
-    return copyFromIssues(attributes.copy_from, ctx);
-  },
-  toColumns: ({ copy_from: _copied, ...columns }: Row) => columns,
 });

@@ -76,15 +76,6 @@ export const secrets = defineResource<SecretsDeps>({
   unique: {
     secrets_team_id_owner_set_name_unique: { pointer: '/data/attributes/name', detail: 'A secret with this name and these owner groups already exists.' },
   },
-  validate(attributes, ctx) {
-    keepsItsPlace(attributes, ctx);
-    return [];
-  },
-  defaults: (attributes) => ({ kind: 'built_in', external_vault_mount: 'secret', external_vault_version: 0, owner_group_ids: [], ...attributes }),
-  toColumns(attributes, ctx) {
-    const { secret: plain, ...columns } = attributes;
-    return typeof plain === 'string' ? { ...columns, secret_ciphertext: ctx.deps.secretBox.seal(plain) } : columns;
-  },
   computed: { secret: () => REDACTED_SECRET },
   attributeSchemas: {
     kind: { type: 'string', enum: [...KINDS] },
@@ -92,5 +83,16 @@ export const secrets = defineResource<SecretsDeps>({
     // Stored as an integer and a list whatever form the write took.
     external_vault_version: { type: 'integer' },
     owner_group_ids: { type: 'array', items: { type: 'string' } },
+  },
+  hooks: {
+    defaults: (attributes) => ({ kind: 'built_in', external_vault_mount: 'secret', external_vault_version: 0, owner_group_ids: [], ...attributes }),
+    validate(attributes, ctx) {
+      keepsItsPlace(attributes, ctx);
+      return [];
+    },
+    toColumns(attributes, ctx) {
+      const { secret: plain, ...columns } = attributes;
+      return typeof plain === 'string' ? { ...columns, secret_ciphertext: ctx.deps.secretBox.seal(plain) } : columns;
+    },
   },
 });

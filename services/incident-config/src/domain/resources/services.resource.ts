@@ -44,7 +44,7 @@ export const services = defineResource<CatalogEntityDeps>({
   event: 'service',
   permission: { scope: 'ir.services', side: 'ir' },
   // Its ratings on incident events go with it (ON DELETE CASCADE), each announced.
-  cascades: [{ type: 'incident_event_services', column: 'service_id' }],
+  cascades: [{ resource: 'incident_event_services', column: 'service_id' }],
   summary: { singular: 'service', plural: 'services' },
   create: z.strictObject(writable).partial().required({ name: true }),
   update: z.strictObject(writable).partial(),
@@ -65,7 +65,9 @@ export const services = defineResource<CatalogEntityDeps>({
     services_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A service with this name already exists.' },
     services_team_id_external_id_unique: { pointer: '/data/attributes/external_id', detail: 'A service with this external_id already exists.' },
   },
-  validate: catalogEntityIssues('service'),
-  defaults: catalogEntityDefaults,
   actions: [bulkUpsertAction(family), bulkDeleteAction(family)],
+  hooks: {
+    defaults: catalogEntityDefaults,
+    validate: catalogEntityIssues('service'),
+  },
 });

@@ -59,7 +59,6 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
   summary: { singular: 'alert group', plural: 'alert groups' },
   create: z.strictObject(writable).partial().required({ name: true }),
   update: z.strictObject(writable).partial(),
-  prepare: (attributes, ctx) => mappingLegacy(attributes, ctx.existing),
   attributes: [
     'name', 'description', 'slug', 'condition_type', 'time_window', 'group_by_alert_title', 'group_by_alert_urgency', 'targets',
     'attributes', 'conditions', 'deleted_at',
@@ -89,21 +88,24 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
   unique: {
     alert_groups_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An alert group with this name already exists.' },
   },
-  async validate(attributes, ctx) {
-    const conditions = (attributes.conditions as StoredGroupCondition[] | undefined) ?? [];
-    // The legacy attributes add conditions after the schema counted them (prepare): count again.
-    const issues: ValidationIssue[] = [];
-    if (conditions.length > MAX_CONDITIONS) {
-      issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group holds at most ${MAX_CONDITIONS} conditions, legacy attributes included; this one would hold ${conditions.length}.` });
-    }
-    if (groupPatternCount(conditions) > MAX_PATTERNS) {
-      issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group holds at most ${MAX_PATTERNS} matches_regex patterns.` });
-    }
-    if (groupConditionChars(conditions) > MAX_CONDITION_CHARS) {
-      issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group's conditions hold at most ${MAX_CONDITION_CHARS} characters of values and property names, legacy attributes included.` });
-    }
-    return [...issues, ...await unknownUrgencies(ctx, conditions.map((c) => ({ field: 'alert_urgency_ids', ids: c.alert_urgency_ids ?? [] })))];
-  },
-  defaults: (attributes) => ({ condition_type: 'all', time_window: 60, targets: [], description: null, conditions: [], ...attributes }),
   actions: [alertGroupEvaluateAction],
+  hooks: {
+    prepare: (attributes, ctx) => mappingLegacy(attributes, ctx.existing),
+    defaults: (attributes) => ({ condition_type: 'all', time_window: 60, targets: [], description: null, conditions: [], ...attributes }),
+    async validate(attributes, ctx) {
+      const conditions = (attributes.conditions as StoredGroupCondition[] | undefined) ?? [];
+      // The legacy attributes add conditions after the schema counted them (prepare): count again.
+      const issues: ValidationIssue[] = [];
+      if (conditions.length > MAX_CONDITIONS) {
+        issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group holds at most ${MAX_CONDITIONS} conditions, legacy attributes included; this one would hold ${conditions.length}.` });
+      }
+      if (groupPatternCount(conditions) > MAX_PATTERNS) {
+        issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group holds at most ${MAX_PATTERNS} matches_regex patterns.` });
+      }
+      if (groupConditionChars(conditions) > MAX_CONDITION_CHARS) {
+        issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group's conditions hold at most ${MAX_CONDITION_CHARS} characters of values and property names, legacy attributes included.` });
+      }
+      return [...issues, ...await unknownUrgencies(ctx, conditions.map((c) => ({ field: 'alert_urgency_ids', ids: c.alert_urgency_ids ?? [] })))];
+    },
+  },
 });

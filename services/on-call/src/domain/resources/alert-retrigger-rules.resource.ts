@@ -58,14 +58,16 @@ export const alertRetriggerRules = defineResource<OnCallResourceDeps>({
   updateMethods: ['put'],
   deleteAnswer: 'empty',
   actions: [alertRetriggerRuleEvaluateAction],
-  validate: urgencyIssues,
-  async defaults(attributes, ctx) {
-    return {
-      match_mode: 'match-all-rules',
-      timeout_minutes: null,
-      ...attributes,
-      // A rule created without a position is tried after the team's others.
-      position: attributes.position ?? await nextPosition(ctx, 'alert_retrigger_rules'),
-    };
+  hooks: {
+    async defaults(attributes, ctx) {
+      return {
+        match_mode: 'match-all-rules',
+        timeout_minutes: null,
+        ...attributes,
+        // A rule created without a position is tried after the team's others.
+        position: attributes.position ?? await nextPosition(ctx, 'alert_retrigger_rules'),
+      };
+    },
+    validate: urgencyIssues,
   },
 });

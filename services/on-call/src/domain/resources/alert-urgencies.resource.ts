@@ -35,16 +35,18 @@ export const alertUrgencies = defineResource<OnCallResourceDeps>({
   unique: {
     alert_urgencies_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An alert urgency with this name already exists.' },
   },
-  // Conditions naming a deleted urgency could never hold again, and echoing them back would be a 422: refuse instead.
-  async beforeRemove(ctx) {
-    const uses = await ctx.deps.urgencyUses(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id));
-    const named = Object.entries(uses).flatMap(([type, records]) => records.map((r) => `${type} "${r.name}" (${r.id})`));
-    if (!named.length) return [];
-    return [{ pointer: '/data', code: 'in_use', detail: `The alert urgency is named in conditions of ${named.slice(0, 10).join(', ')}${named.length > 10 ? ', …' : ''}; change those first.` }];
-  },
-  async toColumns(attributes, ctx) {
-    // position is NOT NULL in the response schema: null or absent means "at the end".
-    if (attributes.position !== null && (attributes.position !== undefined || ctx.existing)) return attributes;
-    return { ...attributes, position: await nextPosition(ctx, 'alert_urgencies') };
+  hooks: {
+    async toColumns(attributes, ctx) {
+      // position is NOT NULL in the response schema: null or absent means "at the end".
+      if (attributes.position !== null && (attributes.position !== undefined || ctx.existing)) return attributes;
+      return { ...attributes, position: await nextPosition(ctx, 'alert_urgencies') };
+    },
+    // Conditions naming a deleted urgency could never hold again, and echoing them back would be a 422: refuse instead.
+    async beforeRemove(ctx) {
+      const uses = await ctx.deps.urgencyUses(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id));
+      const named = Object.entries(uses).flatMap(([type, records]) => records.map((r) => `${type} "${r.name}" (${r.id})`));
+      if (!named.length) return [];
+      return [{ pointer: '/data', code: 'in_use', detail: `The alert urgency is named in conditions of ${named.slice(0, 10).join(', ')}${named.length > 10 ? ', …' : ''}; change those first.` }];
+    },
   },
 });

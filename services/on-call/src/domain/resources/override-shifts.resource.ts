@@ -39,7 +39,7 @@ export const overrideShifts = defineResource<OnCallResourceDeps>({
   name: 'override_shifts',
   path: '/v1/override_shifts',
   collections: [{ path: '/v1/schedules/{schedule_id}/override_shifts' }],
-  parent: { resource: schedules, param: 'schedule_id', column: 'schedule_id' },
+  parent: { resource: 'schedules', param: 'schedule_id', column: 'schedule_id' },
   table: 'override_shifts',
   event: 'override_shift',
   permission: { scope: 'oc.shift_overrides', side: 'oc' },
@@ -48,7 +48,7 @@ export const overrideShifts = defineResource<OnCallResourceDeps>({
   update: z.strictObject({ user_id: userId }),
   attributes: ['schedule_id', 'rotation_id', 'starts_at', 'ends_at', 'is_override', 'user_id'],
   computed: { rotation_id: () => null, is_override: () => true },
-  relationships: { schedule: { type: 'schedules', column: 'schedule_id', resource: schedules }, user: { type: 'users', column: 'user_id' } },
+  relationships: { schedule: { type: 'schedules', column: 'schedule_id', resource: 'schedules' }, user: { type: 'users', column: 'user_id' } },
   includes: { user: usersInclude('user_id') },
   attributeSchemas: {
     schedule_id: { type: 'string', format: 'uuid', description: 'The schedule' },
@@ -61,10 +61,12 @@ export const overrideShifts = defineResource<OnCallResourceDeps>({
   defaultSort: [{ field: 'starts_at', direction: 'asc' }],
   limit: { max: MAX_OVERRIDES_PER_SCHEDULE, per: 'schedule_id', detail: 'A schedule has at most {max} override shifts.' },
   updateMethods: ['put'],
-  // Who created it, for GET /v1/shifts' include=shift_override (null: a key acting for no user).
-  toColumns: (attributes, ctx) => (ctx.existing ? attributes : { ...attributes, created_by_user_id: ctx.principal.user_id }),
-  async validate(attributes, ctx) {
-    const users = await teamUserIssues(ctx, { user_id: attributes.user_id });
-    return ctx.existing ? users : [...users, ...await timeIssues(attributes, ctx)];
+  hooks: {
+    async validate(attributes, ctx) {
+      const users = await teamUserIssues(ctx, { user_id: attributes.user_id });
+      return ctx.existing ? users : [...users, ...await timeIssues(attributes, ctx)];
+    },
+    // Who created it, for GET /v1/shifts' include=shift_override (null: a key acting for no user).
+    toColumns: (attributes, ctx) => (ctx.existing ? attributes : { ...attributes, created_by_user_id: ctx.principal.user_id }),
   },
 });

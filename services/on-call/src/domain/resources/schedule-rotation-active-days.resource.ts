@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { scheduleRotations } from './schedule-rotations.resource.js';
 import { ACTIVE_WINDOWS_SCHEMA, activeWindows, DAY_NAMES, windowIssues, type ActiveWindow } from './schedule-times.js';
 
 const writable = {
@@ -19,7 +18,7 @@ export const scheduleRotationActiveDays = defineResource<OnCallResourceDeps>({
   type: 'schedule_rotation_active_days',
   path: '/v1/schedule_rotation_active_days',
   collections: [{ path: '/v1/schedule_rotations/{schedule_rotation_id}/schedule_rotation_active_days' }],
-  parent: { resource: scheduleRotations, param: 'schedule_rotation_id', column: 'schedule_rotation_id' },
+  parent: { resource: 'schedule_rotations', param: 'schedule_rotation_id', column: 'schedule_rotation_id' },
   table: 'schedule_rotation_active_days',
   event: 'schedule_rotation_active_day',
   permission: { scope: 'oc.schedules', side: 'oc' },
@@ -27,7 +26,7 @@ export const scheduleRotationActiveDays = defineResource<OnCallResourceDeps>({
   create: z.strictObject(writable),
   update: z.strictObject(writable).partial(),
   attributes: ['schedule_rotation_id', 'day_name', 'active_time_attributes'],
-  relationships: { schedule_rotation: { type: 'schedule_rotations', column: 'schedule_rotation_id', resource: scheduleRotations } },
+  relationships: { schedule_rotation: { type: 'schedule_rotations', column: 'schedule_rotation_id', resource: 'schedule_rotations' } },
   attributeSchemas: {
     schedule_rotation_id: { type: 'string', format: 'uuid', description: 'The rotation' },
     active_time_attributes: ACTIVE_WINDOWS_SCHEMA,
@@ -39,5 +38,7 @@ export const scheduleRotationActiveDays = defineResource<OnCallResourceDeps>({
   unique: {
     schedule_rotation_active_days_rotation_day_unique: { pointer: '/data/attributes/day_name', detail: 'The rotation already has active times for this day.' },
   },
-  validate: (attributes) => windowIssues((attributes.active_time_attributes as ActiveWindow[] | undefined) ?? [], '/data/attributes/active_time_attributes'),
+  hooks: {
+    validate: (attributes) => windowIssues((attributes.active_time_attributes as ActiveWindow[] | undefined) ?? [], '/data/attributes/active_time_attributes'),
+  },
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { scheduleRotations } from './schedule-rotations.resource.js';
 import { userId } from './schedules.resource.js';
 import { teamUserIssues } from './team-users.check.js';
 import { usersInclude } from './users.include.js';
@@ -25,7 +24,7 @@ export const scheduleRotationUsers = defineResource<OnCallResourceDeps>({
   type: 'schedule_rotation_users',
   path: '/v1/schedule_rotation_users',
   collections: [{ path: '/v1/schedule_rotations/{schedule_rotation_id}/schedule_rotation_users' }],
-  parent: { resource: scheduleRotations, param: 'schedule_rotation_id', column: 'schedule_rotation_id' },
+  parent: { resource: 'schedule_rotations', param: 'schedule_rotation_id', column: 'schedule_rotation_id' },
   table: 'schedule_rotation_users',
   event: 'schedule_rotation_user',
   permission: { scope: 'oc.schedules', side: 'oc' },
@@ -34,7 +33,7 @@ export const scheduleRotationUsers = defineResource<OnCallResourceDeps>({
   update: z.strictObject(writable).partial(),
   attributes: ['schedule_rotation_id', 'user_id', 'position'],
   relationships: {
-    schedule_rotation: { type: 'schedule_rotations', column: 'schedule_rotation_id', resource: scheduleRotations },
+    schedule_rotation: { type: 'schedule_rotations', column: 'schedule_rotation_id', resource: 'schedule_rotations' },
     user: { type: 'users', column: 'user_id' },
   },
   includes: { user: usersInclude('user_id') },
@@ -46,11 +45,13 @@ export const scheduleRotationUsers = defineResource<OnCallResourceDeps>({
   unique: {
     schedule_rotation_users_rotation_user_unique: { pointer: '/data/attributes/user_id', detail: 'This user is already a member of the rotation.' },
   },
-  validate: (attributes, ctx) => teamUserIssues(ctx, { user_id: attributes.user_id }),
-  async defaults(attributes, ctx) {
-    return {
-      ...attributes,
-      position: attributes.position ?? await ctx.deps.scheduling.nextPosition(ctx.tx, 'schedule_rotation_users', 'schedule_rotation_id', String(ctx.parent!.id)),
-    };
+  hooks: {
+    async defaults(attributes, ctx) {
+      return {
+        ...attributes,
+        position: attributes.position ?? await ctx.deps.scheduling.nextPosition(ctx.tx, 'schedule_rotation_users', 'schedule_rotation_id', String(ctx.parent!.id)),
+      };
+    },
+    validate: (attributes, ctx) => teamUserIssues(ctx, { user_id: attributes.user_id }),
   },
 });

@@ -40,7 +40,7 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
   type: 'schedule_rotations',
   path: '/v1/schedule_rotations',
   collections: [{ path: '/v1/schedules/{schedule_id}/schedule_rotations' }],
-  parent: { resource: schedules, param: 'schedule_id', column: 'schedule_id' },
+  parent: { resource: 'schedules', param: 'schedule_id', column: 'schedule_id' },
   table: 'schedule_rotations',
   event: 'schedule_rotation',
   permission: { scope: 'oc.schedules', side: 'oc' },
@@ -53,32 +53,34 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
   ],
   // The reference's schedule_rotation answers no timestamps (its attributes are closed here).
   timestamps: false,
-  relationships: { schedule: { type: 'schedules', column: 'schedule_id', resource: schedules } },
+  relationships: { schedule: { type: 'schedules', column: 'schedule_id', resource: 'schedules' } },
   attributeSchemas: rotationAttributeSchemas,
   jsonColumns: ['schedule_rotationable_attributes', 'active_days', 'active_time_attributes'],
   sorts: ['position', 'name', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
   limit: { max: MAX_ROTATIONS_PER_SCHEDULE, per: 'schedule_id', detail: 'A schedule has at most {max} rotations.' },
   updateMethods: ['put'],
-  cascades: [{ type: 'schedule_rotation_users', column: 'schedule_rotation_id' }, { type: 'schedule_rotation_active_days', column: 'schedule_rotation_id' }],
-  validate(attributes, ctx) {
-    const merged: Row = { ...ctx.existing, ...attributes };
-    const issues = [
-      ...rotationableIssues(merged.schedule_rotationable_type as RotationType, merged.schedule_rotationable_attributes as Row),
-      ...activityIssues(merged),
-    ];
-    const [start, end] = [millis(merged.start_time), millis(merged.end_time)];
-    if (start !== undefined && end !== undefined && start >= end) {
-      issues.push({ pointer: `/data/attributes/${'end_time' in attributes ? 'end_time' : 'start_time'}`, detail: 'end_time must be after start_time.' });
-    }
-    return issues;
-  },
-  async defaults(attributes, ctx) {
-    return {
-      time_zone: 'Etc/UTC', start_time: null, end_time: null,
-      active_all_week: true, active_days: [], active_time_type: 'all_day', active_time_attributes: [],
-      ...attributes,
-      position: attributes.position ?? await ctx.deps.scheduling.nextPosition(ctx.tx, 'schedule_rotations', 'schedule_id', String(ctx.parent!.id)),
-    };
+  cascades: [{ resource: 'schedule_rotation_users', column: 'schedule_rotation_id' }, { resource: 'schedule_rotation_active_days', column: 'schedule_rotation_id' }],
+  hooks: {
+    async defaults(attributes, ctx) {
+      return {
+        time_zone: 'Etc/UTC', start_time: null, end_time: null,
+        active_all_week: true, active_days: [], active_time_type: 'all_day', active_time_attributes: [],
+        ...attributes,
+        position: attributes.position ?? await ctx.deps.scheduling.nextPosition(ctx.tx, 'schedule_rotations', 'schedule_id', String(ctx.parent!.id)),
+      };
+    },
+    validate(attributes, ctx) {
+      const merged: Row = { ...ctx.existing, ...attributes };
+      const issues = [
+        ...rotationableIssues(merged.schedule_rotationable_type as RotationType, merged.schedule_rotationable_attributes as Row),
+        ...activityIssues(merged),
+      ];
+      const [start, end] = [millis(merged.start_time), millis(merged.end_time)];
+      if (start !== undefined && end !== undefined && start >= end) {
+        issues.push({ pointer: `/data/attributes/${'end_time' in attributes ? 'end_time' : 'start_time'}`, detail: 'end_time must be after start_time.' });
+      }
+      return issues;
+    },
   },
 });

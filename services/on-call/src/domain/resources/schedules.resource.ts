@@ -52,7 +52,9 @@ export const schedules = defineResource<OnCallResourceDeps>({
   sorts: ['name', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   updateMethods: ['put'],
-  cascades: [{ type: 'schedule_rotations', column: 'schedule_id' }, { type: 'override_shifts', column: 'schedule_id' }],
-  validate: (attributes, ctx) => teamUserIssues(ctx, { owner_user_id: attributes.owner_user_id }),
-  defaults: (attributes) => ({ description: null, all_time_coverage: false, owner_group_ids: [], ...attributes }),
+  cascades: [{ resource: 'schedule_rotations', column: 'schedule_id' }, { resource: 'override_shifts', column: 'schedule_id' }],
+  hooks: {
+    defaults: (attributes) => ({ description: null, all_time_coverage: false, owner_group_ids: [], ...attributes }),
+    validate: (attributes, ctx) => teamUserIssues(ctx, { owner_user_id: attributes.owner_user_id }),
+  },
 });

@@ -23,7 +23,7 @@ export const shifts = defineResource<OnCallResourceDeps>({
   path: '/v1/shifts',
   // The reference's GET /v1/schedules/{id}/shifts: one schedule's shifts (404 when the caller cannot see it).
   collections: [{ path: '/v1/shifts' }, { path: '/v1/schedules/{id}/shifts' }],
-  parent: { resource: schedules, param: 'id', column: 'schedule_id' },
+  parent: { resource: 'schedules', param: 'id', column: 'schedule_id' },
   permission: { scope: 'oc.schedules', side: 'oc' },
   attributes: ['schedule_id', 'rotation_id', 'starts_at', 'ends_at', 'is_override', 'is_shadow', 'user_id'],
   timestamps: false,

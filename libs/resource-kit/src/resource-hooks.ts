@@ -1,0 +1,74 @@
+import type { ValidationIssue } from '@firewatch/errors';
+import type { Principal } from '@firewatch/auth';
+import type { Row, Transaction } from './resource-shapes.js';
+
+/** Context handed to a resource's hooks. */
+export interface HookContext<D = unknown> {
+  principal: Principal;
+  /** The record being updated or deleted; undefined on create. */
+  existing?: Row;
+  /** The parent record of a nested create. */
+  parent?: Row;
+  tx: Transaction;
+  /** What the service gave its registry's modules (data-layer functions, a secret box, settings). */
+  deps: D;
+}
+
+/**
+ * The points where a declaration takes part in the kit's pipeline, in the order they
+ * run. A write runs in one transaction:
+ *
+ * | step | create | update | delete |
+ * |---|---|---|---|
+ * | 1 | body parsed by `create` (422) | record loaded (404/403), body parsed by `update` | record loaded (404/403) |
+ * | 2 | parent loaded, permission | permission on the record | permission on the record |
+ * | 3 | **prepare** | **prepare** | **beforeRemove** |
+ * | 4 | **defaults** | owner groups (kit) | cascades announced (kit) |
+ * | 5 | owner groups (kit) | **validate** | row deleted |
+ * | 6 | **validate** | slug (kit) | event `<event>.deleted` |
+ * | 7 | limit (kit) | **toColumns** | |
+ * | 8 | slug (kit) | row and children written | |
+ * | 9 | **toColumns** | **expand**, then serialised (`computed`) | |
+ * | 10 | row and children written | event `<event>.updated` (or the action's) | |
+ * | 11 | **expand**, then serialised (`computed`) | answer (`writersOnly`) | |
+ * | 12 | event `<event>.created` | | |
+ * | 13 | answer (`writersOnly`), then **revealOnCreate** | | |
+ *
+ * Reads load rows (team, visibility, record list, owner groups), run **expand**, and
+ * serialise. Hooks are methods so that a declaration of any `D` is a declaration.
+ */
+export interface ResourceHooks<D = unknown> {
+  /**
+   * Rewrites the parsed attributes of a create or an update before anything else sees
+   * them: e.g. legacy attributes mapped onto a children attribute. `ctx.existing`
+   * (children attached) on update.
+   */
+  prepare?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
+  /** Fills defaults on create (e.g. the next position, empty lists). */
+  defaults?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
+  /** Checks needing the database or several attributes; issues make a 422. */
+  validate?(attributes: Row, ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];
+  /**
+   * Maps validated attributes (after defaults and slug) to the columns written, on
+   * create and update; e.g. encrypts a secret into another column. Default: as is.
+   */
+  toColumns?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
+  /**
+   * Adds to loaded rows (children attached) what responses show from other tables, e.g.
+   * the names of a template's type and of its stages, for `computed` and children's
+   * `present` to read. Runs wherever rows are loaded (lists, gets, the rows of writes,
+   * cascades, includes, parents), in the operation's transaction when there is one.
+   */
+  expand?(rows: Row[], ctx: { tx: Transaction | undefined; deps: D }): Promise<void>;
+  /**
+   * Attributes shown in the create response only, never in events or later reads
+   * (e.g. a generated secret). Receives the attributes after defaults and the stored row.
+   */
+  revealOnCreate?(attributes: Row, row: Row): Record<string, unknown>;
+  /**
+   * Runs in the delete's transaction before the row goes: issues make it a 422 (a record
+   * that must stay, such as a team's default process); it may also clean up what hangs
+   * on the record through `ctx.deps`. `ctx.existing` is the record.
+   */
+  beforeRemove?(ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];
+}
