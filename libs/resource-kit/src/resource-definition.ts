@@ -87,6 +87,14 @@ export interface ResourceDefinition<D = unknown> {
   // An action's body type is its own; the list holds actions of any body.
   actions?: readonly ActionSpec<D, any>[];
   limit?: LimitSpec<D>;
+  /**
+   * The records are ordered by an integer `position` column: a create that leaves it out
+   * (or null), and an update that sets it to null, puts the record last, one past the
+   * highest of the team's (or of those with the same `per` column, e.g. the parent's),
+   * at most `max`. Not locked: two records created at once may share a position, and
+   * lists order ties by creation.
+   */
+  position?: { per?: string; max?: number };
   /** Narrows list, get, update and delete alike (e.g. private dashboards). */
   visibility?: Visibility;
   /**

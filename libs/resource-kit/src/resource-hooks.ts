@@ -25,9 +25,9 @@ export interface HookContext<D = unknown> {
  * | 3 | **prepare** | **prepare** | **beforeRemove** |
  * | 4 | **defaults** | owner groups (kit) | cascades announced (kit) |
  * | 5 | owner groups (kit) | **validate** | row deleted |
- * | 6 | **validate** | slug (kit) | event `<event>.deleted` |
+ * | 6 | **validate** | slug, position (kit) | event `<event>.deleted` |
  * | 7 | limit (kit) | **toColumns** | |
- * | 8 | slug (kit) | row and children written | |
+ * | 8 | slug, position (kit) | row and children written | |
  * | 9 | **toColumns** | **expand**, then serialised (`computed`) | |
  * | 10 | row and children written | event `<event>.updated` (or the action's) | |
  * | 11 | **expand**, then serialised (`computed`) | answer (`writersOnly`) | |

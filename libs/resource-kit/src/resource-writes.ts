@@ -47,6 +47,14 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     }
   }
 
+  /** `attributes` with the next position where `position` says a record goes last. */
+  async function positioned(tx: Transaction, principal: Principal, attributes: Row, row: Row, creating: boolean): Promise<Row> {
+    if (!def.position || attributes.position !== null && !(creating && attributes.position === undefined)) return attributes;
+    const per = def.position.per ? { column: def.position.per, value: row[def.position.per] ?? null } : undefined;
+    const next = await repository.nextPosition(tx, principal.team_id, per);
+    return { ...attributes, position: Math.min(next, def.position.max ?? Number.MAX_SAFE_INTEGER) };
+  }
+
   const emit = (tx: Transaction, principal: Principal, action: string, record: ResourceObject) =>
     writeEvent(tx, { type: `${def.event}.${action}`, team_id: principal.team_id, data: record });
 
@@ -59,6 +67,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     await checked(attrs, ctx);
     await withinLimit(tx, principal, { ...attrs, ...where });
     attrs = await slugs.onCreate(tx, principal, attrs);
+    attrs = await positioned(tx, principal, attrs, { ...attrs, ...where }, true);
     const columns = hooks.toColumns ? await hooks.toColumns(attrs, ctx) : attrs;
     const inserted = await repository.insert(tx, { ...columns, ...where, team_id: principal.team_id });
     await repository.writeChildren(tx, String(inserted.id), attrs);
@@ -84,7 +93,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
       }
     }
     await checked({ ...attributes }, ctx);
-    const written = slugs.onUpdate(existing, attributes);
+    const written = await positioned(tx, principal, slugs.onUpdate(existing, attributes), existing, false);
     const columns = hooks.toColumns ? await hooks.toColumns({ ...written }, ctx) : written;
     const updated = await repository.update(tx, principal.team_id, String(existing.id), columns);
     await repository.writeChildren(tx, String(existing.id), attributes);

@@ -58,6 +58,8 @@ export interface ResourceRepository {
   lock(tx: Transaction, teamId: number, name: string): Promise<void>;
   /** Serialises creates into one counted set for the transaction, then counts it. */
   lockAndCount(tx: Transaction, teamId: number, per?: { column: string; value: unknown }): Promise<number>;
+  /** One past the highest `position` of the team's rows (with this `per` value), 1 when there are none. */
+  nextPosition(tx: Transaction, teamId: number, per?: { column: string; value: unknown }): Promise<number>;
   /** Writes the child entries of the attributes that carry them. */
   writeChildren(tx: Transaction, ownerId: string, attributes: Row): Promise<void>;
   /** Attaches each row's children under their attribute names. */
@@ -162,6 +164,12 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       if (per) q.where(per.column, per.value as never);
       const [{ count }] = (await q.count({ count: '*' })) as { count: string | number }[];
       return Number(count);
+    },
+    async nextPosition(tx, teamId, per) {
+      const q = tx(table).where('team_id', teamId);
+      if (per) q.where(per.column, per.value as never);
+      const [{ max }] = (await q.max({ max: 'position' })) as { max: number | null }[];
+      return max === null ? 1 : Number(max) + 1;
     },
     async writeChildren(tx, ownerId, attributes) {
       for (const [attribute, spec] of children) {

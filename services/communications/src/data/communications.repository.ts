@@ -6,10 +6,6 @@ const named = (rows: unknown[]): Named[] => (rows as { id: string; name: string 
 /** The cross-resource reads of the communications declarations; `knex` serves reads outside a transaction. */
 export function createCommunicationsRepository(knex: Knex): CommunicationsStore {
   return {
-    async nextPosition(tx: Knex.Transaction, table, teamId) {
-      const [{ max }] = (await tx(table).where('team_id', teamId).max({ max: 'position' })) as { max: number | null }[];
-      return max === null ? 1 : Number(max) + 1;
-    },
     async held(tx: Knex.Transaction, table, teamId, ids) {
       if (!ids.length) return [];
       return named(await tx(table).where('team_id', teamId).whereIn('id', [...ids]).forKeyShare().select('id', 'name'));

@@ -12,8 +12,6 @@ export type CommunicationsTable = 'communications_types' | 'communications_stage
 
 /** The reads the declarations' hooks make across resources, in the operation's transaction. */
 export interface CommunicationsStore {
-  /** The next free position among the team's rows of `table`. */
-  nextPosition(tx: Transaction, table: CommunicationsTable, teamId: number): Promise<number>;
   /**
    * The team's types or stages among `ids`. Each found row is held (FOR KEY SHARE) until the
    * transaction ends, so a delete of it waits and then sees the template that uses it.

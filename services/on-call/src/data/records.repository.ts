@@ -6,19 +6,13 @@ import { createUsersRepository } from './users.repository.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
 import { createShiftInputsRepository } from './shift-inputs.repository.js';
 
-/** The queries on-call's declarations need beyond the kit's own: positions and id look-ups (settings are app.ts's). */
+/** The queries on-call's declarations need beyond the kit's own: id look-ups, users, scheduling (settings are app.ts's). */
 export function createRecordsRepository(knex: Knex, logger?: Logger): Omit<OnCallResourceDeps, 'shiftReads'> {
   const users = createUsersRepository();
   return {
     users,
     shifts: createShiftInputsRepository(knex, users, logger),
     scheduling: createSchedulingRepository(),
-    positions: {
-      async next(tx: Transaction, table: string, teamId: number) {
-        const row = await tx(table).where({ team_id: teamId }).max<{ max: number | null }>('position as max').first();
-        return row?.max == null ? 1 : Number(row.max) + 1;
-      },
-    },
     existing: {
       async ids(tx: Transaction, table: string, teamId: number, ids: readonly string[]) {
         if (!ids.length) return new Set<string>();

@@ -1,13 +1,9 @@
 import type { Transaction } from '@firewatch/resource-kit';
 import type { SchedulingDeps } from '../domain/on-call-deps.js';
 
-/** Positions within a parent and the override overlap check of the schedule declarations. */
+/** The override overlap check of the schedule declarations. */
 export function createSchedulingRepository(): SchedulingDeps {
   return {
-    async nextPosition(tx: Transaction, table: string, column: string, parentId: string) {
-      const row = await tx(table).where({ [column]: parentId }).max<{ max: number | null }>('position as max').first();
-      return row?.max == null ? 1 : Number(row.max) + 1;
-    },
     async overlappingOverride(tx: Transaction, scheduleId: string, startsAt: Date, endsAt: Date) {
       await tx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`override_shifts:${scheduleId}`]);
       return tx('override_shifts').where({ schedule_id: scheduleId })

@@ -7,10 +7,6 @@ import type { UserSummary, UsersDeps } from './users/users-deps.js';
  * domain never builds a query itself. app.ts gives the implementations.
  */
 export interface OnCallResourceDeps {
-  positions: {
-    /** The position after the team's last record in `table`. */
-    next(tx: Transaction, table: string, teamId: number): Promise<number>;
-  };
   /** The team's records of `table` among `ids` (e.g. the urgencies a condition names). */
   existing: {
     ids(tx: Transaction, table: string, teamId: number, ids: readonly string[]): Promise<Set<string>>;
@@ -37,8 +33,6 @@ export type { Row };
 
 /** What the schedule declarations need from the data layer beyond the kit (`ctx.deps.scheduling`). */
 export interface SchedulingDeps {
-  /** The position after the last row of `table` whose `column` is `parentId` (a rotation in its schedule, a member in its rotation). */
-  nextPosition(tx: Transaction, table: string, column: string, parentId: string): Promise<number>;
   /**
    * Locks the schedule's overrides for the rest of the transaction (so two racing writes
    * cannot both find the time free), then finds an override of it overlapping

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { CommunicationsDeps } from '../communications.deps.js';
-import { fields, inUse, listFilters, listSorts, positioned } from './communications.fields.js';
+import { fields, inUse, listFilters, listSorts } from './communications.fields.js';
 
 const writable = { name: fields.name, description: fields.description, position: fields.position };
 
@@ -26,12 +26,13 @@ export const communicationsStages = defineResource<CommunicationsDeps>({
   filters: listFilters,
   sorts: listSorts,
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  // Left out, or set to null, a position puts the record last.
+  position: {},
   updateMethods: ['patch'],
   unique: {
     communications_stages_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications stage with this name already exists.' },
   },
   hooks: {
-    toColumns: positioned('communications_stages'),
     async beforeRemove(ctx) {
       return inUse('communications stage', await ctx.deps.communications.templatesOfStage(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
     },

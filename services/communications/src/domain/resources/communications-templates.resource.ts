@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineResource, type HookContext, type Row, type Transaction } from '@firewatch/resource-kit';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { CommunicationsDeps } from '../communications.deps.js';
-import { fields, listFilters, listSorts, positioned } from './communications.fields.js';
+import { fields, listFilters, listSorts } from './communications.fields.js';
 import { createEntries, entryIssues, updateEntries, type StageEntry } from './template-stage-entries.js';
 import { previewAction } from './template-preview.action.js';
 import { templateAttributeSchemas, templateStage } from './template-stage.shape.js';
@@ -87,6 +87,8 @@ export const communicationsTemplates = defineResource<CommunicationsDeps>({
   filters: { ...listFilters, communication_type_id: 'uuid' },
   sorts: listSorts,
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  // Left out, or set to null, a position puts the record last.
+  position: {},
   updateMethods: ['patch'],
   unique: {
     communications_templates_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications template with this name already exists.' },
@@ -94,7 +96,6 @@ export const communicationsTemplates = defineResource<CommunicationsDeps>({
   actions: [previewAction],
   hooks: {
     validate: templateIssues,
-    toColumns: positioned('communications_templates'),
     expand: withNames,
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { CommunicationsDeps } from '../communications.deps.js';
-import { fields, inUse, listFilters, listSorts, positioned } from './communications.fields.js';
+import { fields, inUse, listFilters, listSorts } from './communications.fields.js';
 
 const writable = { name: fields.name, description: fields.description, color: fields.color, position: fields.position };
 
@@ -28,12 +28,13 @@ export const communicationsTypes = defineResource<CommunicationsDeps>({
   filters: listFilters,
   sorts: listSorts,
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  // Left out, or set to null, a position puts the record last.
+  position: {},
   updateMethods: ['patch'],
   unique: {
     communications_types_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications type with this name already exists.' },
   },
   hooks: {
-    toColumns: positioned('communications_types'),
     async beforeRemove(ctx) {
       return inUse('communications type', await ctx.deps.communications.templatesOfType(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
     },

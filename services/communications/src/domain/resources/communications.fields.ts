@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isUuid, slugify, SLUG_PATTERN, type FilterSpec, type HookContext, type Row } from '@firewatch/resource-kit';
+import { isUuid, slugify, SLUG_PATTERN, type FilterSpec } from '@firewatch/resource-kit';
 import type { ValidationIssue } from '@firewatch/errors';
-import type { CommunicationsDeps, CommunicationsTable, Named } from '../communications.deps.js';
+import type { Named } from '../communications.deps.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 
@@ -30,15 +30,6 @@ export const listFilters: Record<string, FilterSpec> = {
 };
 
 export const listSorts = ['name', 'slug', 'position', 'created_at', 'updated_at'] as const;
-
-/** `toColumns` for a positioned resource: a missing (create) or null position becomes the next free one. */
-export function positioned(table: CommunicationsTable) {
-  return async (attributes: Row, ctx: HookContext<CommunicationsDeps>): Promise<Row> => {
-    const wanted = ctx.existing ? attributes.position === null : attributes.position == null;
-    if (!wanted) return attributes;
-    return { ...attributes, position: await ctx.deps.communications.nextPosition(ctx.tx, table, ctx.principal.team_id) };
-  };
-}
 
 /** The 422 of a type or stage that templates still use, naming them (docs/communications.md). */
 export function inUse(noun: string, templates: Named[]): ValidationIssue[] {

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineAction, defineResource, type Row } from '@firewatch/resource-kit';
 import type { DashboardsDeps } from '../dashboards/dashboard-stores.js';
 import { panelParams, panelPosition } from '../dashboards/panel-params.schema.js';
-import { dashboards } from './dashboards.resource.js';
 
 const writable = { name: z.string().max(255).nullable(), params: panelParams, position: panelPosition };
 

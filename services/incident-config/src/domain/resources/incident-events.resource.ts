@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
-import { incidents } from './incidents.resource.js';
 
 const VISIBILITIES = ['internal', 'external'] as const;
 

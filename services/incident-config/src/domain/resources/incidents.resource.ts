@@ -5,9 +5,6 @@ import { incidentStatusAction } from '../incidents/incident-status.actions.js';
 import { INCIDENT_ACTIONS, INCIDENT_STATUSES, INITIAL_STATUSES, initialState } from '../incidents/incident-status.machine.js';
 import { referenceIssues, type ReferenceDeps, type ReferencedTable } from '../record-references.js';
 import { list } from './catalog-entity.fields.js';
-import { environments } from './environments.resource.js';
-import { functionalities } from './functionalities.resource.js';
-import { services } from './services.resource.js';
 
 /** The reference's incident kinds (new_incident). */
 const KINDS = ['test', 'test_sub', 'example', 'example_sub', 'normal', 'normal_sub', 'backfilled', 'scheduled', 'scheduled_sub'] as const;

@@ -45,12 +45,3 @@ export async function unknownUrgencies(ctx: HookContext<OnCallResourceDeps>, con
   }])));
 }
 
-/**
- * The position after the team's last record in `table`, at most MAX_POSITION. Not
- * locked: two records created at once may share a position, and records with one
- * position are ordered by creation, then id (matching/rule-selector.ts), so the order
- * stays total and stable.
- */
-export async function nextPosition(ctx: HookContext<OnCallResourceDeps>, table: 'alert_urgencies' | 'alert_retrigger_rules'): Promise<number> {
-  return Math.min(await ctx.deps.positions.next(ctx.tx, table, ctx.principal.team_id), MAX_POSITION);
-}

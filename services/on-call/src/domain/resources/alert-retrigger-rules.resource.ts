@@ -3,7 +3,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import { conditionsSchema, RETRIGGER_VOCABULARY } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { MAX_POSITION, nextPosition, unknownUrgencies } from './alert-resources.shared.js';
+import { MAX_POSITION, unknownUrgencies } from './alert-resources.shared.js';
 import { alertRetriggerRuleEvaluateAction } from './alert-retrigger-rules.evaluate.js';
 import { MATCH_MODES, MAX_RETRIGGER_RULES, retriggerRuleSchemas, TIMEOUT_MINUTES } from './alert-retrigger-rules.schemas.js';
 
@@ -53,19 +53,19 @@ export const alertRetriggerRules = defineResource<OnCallResourceDeps>({
   },
   sorts: ['name', 'position', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  // A rule created without a position is tried after the team's others.
+  position: { max: MAX_POSITION },
   // Evaluation reads every rule of the team, so their number is bounded.
   limit: { max: MAX_RETRIGGER_RULES, detail: 'A team has at most {max} alert re-trigger rules.' },
   updateMethods: ['put'],
   deleteAnswer: 'empty',
   actions: [alertRetriggerRuleEvaluateAction],
   hooks: {
-    async defaults(attributes, ctx) {
+    defaults(attributes) {
       return {
         match_mode: 'match-all-rules',
         timeout_minutes: null,
         ...attributes,
-        // A rule created without a position is tried after the team's others.
-        position: attributes.position ?? await nextPosition(ctx, 'alert_retrigger_rules'),
       };
     },
     validate: urgencyIssues,

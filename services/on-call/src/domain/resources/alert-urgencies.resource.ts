@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { MAX_POSITION, nextPosition } from './alert-resources.shared.js';
+import { MAX_POSITION } from './alert-resources.shared.js';
 
 const writable = {
   name: z.string().trim().min(1).max(255),
@@ -31,16 +31,13 @@ export const alertUrgencies = defineResource<OnCallResourceDeps>({
   },
   sorts: ['name', 'position', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  // position is NOT NULL in the response schema: null or absent means "at the end".
+  position: { max: MAX_POSITION },
   updateMethods: ['put'],
   unique: {
     alert_urgencies_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An alert urgency with this name already exists.' },
   },
   hooks: {
-    async toColumns(attributes, ctx) {
-      // position is NOT NULL in the response schema: null or absent means "at the end".
-      if (attributes.position !== null && (attributes.position !== undefined || ctx.existing)) return attributes;
-      return { ...attributes, position: await nextPosition(ctx, 'alert_urgencies') };
-    },
     // Conditions naming a deleted urgency could never hold again, and echoing them back would be a 422: refuse instead.
     async beforeRemove(ctx) {
       const uses = await ctx.deps.urgencyUses(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id));

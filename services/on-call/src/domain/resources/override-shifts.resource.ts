@@ -3,7 +3,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { instant } from './schedule-times.js';
-import { schedules, userId } from './schedules.resource.js';
+import { userId } from './schedules.resource.js';
 import { teamUserIssues } from './team-users.check.js';
 import { usersInclude } from './users.include.js';
 

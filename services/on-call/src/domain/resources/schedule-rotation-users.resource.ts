@@ -40,18 +40,14 @@ export const scheduleRotationUsers = defineResource<OnCallResourceDeps>({
   attributeSchemas: { schedule_rotation_id: { type: 'string', format: 'uuid', description: 'The rotation' } },
   sorts: ['position', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  // A member added without a position takes the rotation's last turn.
+  position: { per: 'schedule_rotation_id' },
   limit: { max: MAX_USERS_PER_ROTATION, per: 'schedule_rotation_id', detail: 'A rotation has at most {max} users.' },
   updateMethods: ['put'],
   unique: {
     schedule_rotation_users_rotation_user_unique: { pointer: '/data/attributes/user_id', detail: 'This user is already a member of the rotation.' },
   },
   hooks: {
-    async defaults(attributes, ctx) {
-      return {
-        ...attributes,
-        position: attributes.position ?? await ctx.deps.scheduling.nextPosition(ctx.tx, 'schedule_rotation_users', 'schedule_rotation_id', String(ctx.parent!.id)),
-      };
-    },
     validate: (attributes, ctx) => teamUserIssues(ctx, { user_id: attributes.user_id }),
   },
 });

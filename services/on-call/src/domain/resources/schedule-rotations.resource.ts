@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { schedules } from './schedules.resource.js';
 import {
   ACTIVE_TIME_TYPES, activeDays, activityIssues, ROTATION_TYPES, rotationableAttributes, rotationableIssues, rotationAttributeSchemas,
   type RotationType,
@@ -58,16 +57,17 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
   jsonColumns: ['schedule_rotationable_attributes', 'active_days', 'active_time_attributes'],
   sorts: ['position', 'name', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  // A rotation added without a position comes after the schedule's others (lower positions win overlaps).
+  position: { per: 'schedule_id' },
   limit: { max: MAX_ROTATIONS_PER_SCHEDULE, per: 'schedule_id', detail: 'A schedule has at most {max} rotations.' },
   updateMethods: ['put'],
   cascades: [{ resource: 'schedule_rotation_users', column: 'schedule_rotation_id' }, { resource: 'schedule_rotation_active_days', column: 'schedule_rotation_id' }],
   hooks: {
-    async defaults(attributes, ctx) {
+    defaults(attributes) {
       return {
         time_zone: 'Etc/UTC', start_time: null, end_time: null,
         active_all_week: true, active_days: [], active_time_type: 'all_day', active_time_attributes: [],
         ...attributes,
-        position: attributes.position ?? await ctx.deps.scheduling.nextPosition(ctx.tx, 'schedule_rotations', 'schedule_id', String(ctx.parent!.id)),
       };
     },
     validate(attributes, ctx) {

@@ -2,7 +2,6 @@ import { authorize } from '@firewatch/auth';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call-deps.js';
 import { overrideShifts } from './override-shifts.resource.js';
-import { schedules } from './schedules.resource.js';
 import { shiftParams } from './shifts.params.js';
 import { listShifts, MAX_WORK, SHIFT_READ_BOUNDS, WORK_PER_ROTATION } from './shifts.source.js';
 import { usersInclude } from './users.include.js';
