@@ -6,9 +6,8 @@ import { serialize } from './serialize.js';
 
 /** How an include reads a related declaration's records: as a read of that resource. */
 export interface RelatedReader {
-  definition: AnyResourceDefinition;
-  /** Rows with these ids the caller may see; 403 when it may not read the resource at all. */
-  visibleByIds(principal: Principal, ids: readonly string[]): Promise<Row[]>;
+  /** The records with these ids the caller may see, as a read answers them; 403 when it may not read the resource at all. */
+  visibleByIds(principal: Principal, ids: readonly string[]): Promise<ResourceObject[]>;
 }
 
 /** The readers of related declarations, by relationship name. */
@@ -41,7 +40,7 @@ export function createIncluder(def: AnyResourceDefinition, related: Related, dep
           return (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined).map(String);
         }));
         const service = related[name];
-        objects = (await service.visibleByIds(principal, [...ids])).map((r) => serialize(service.definition, r));
+        objects = await service.visibleByIds(principal, [...ids]);
       }
       for (const o of objects) seen.set(`${o.type}:${o.id}`, o);
     }

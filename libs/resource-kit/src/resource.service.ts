@@ -57,13 +57,15 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
     },
 
     /**
-     * Rows with these ids the caller may see (for `include` from another resource). An
-     * include is a read of this resource: a caller that may not read it (its scope, role or
-     * capability) gets the 403 a direct read gets, whether or not any id is given.
+     * The records with these ids the caller may see (for `include` from another resource),
+     * as a read of this resource answers them (`writersOnly` applied). An include is a read:
+     * a caller that may not read the resource (its scope, role or capability) gets the 403
+     * a direct read gets, whether or not any id is given.
      */
-    async visibleByIds(principal: Principal, ids: readonly string[]): Promise<Row[]> {
+    async visibleByIds(principal: Principal, ids: readonly string[]): Promise<ResourceObject[]> {
       access.can(principal, 'read');
-      return ids.length ? repository.findAll(undefined, { ...access.scopeFor(principal), ids }) : [];
+      const rows = ids.length ? await repository.findAll(undefined, { ...access.scopeFor(principal), ids }) : [];
+      return rows.map((r) => access.present(principal, r));
     },
 
     async list(principal: Principal, query: ListQuery, call: CollectionCall) {

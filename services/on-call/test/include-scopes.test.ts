@@ -41,4 +41,23 @@ describe('includes of on-call records', () => {
     expect(both.status).toBe(200);
     expect(both.body.included.map((r: { type: string; id: string }) => [r.type, r.id])).toEqual([['shift_overrides', overrideId]]);
   });
+
+  it('gives a record-scoped key only the override shifts it lists, as their own path does', async () => {
+    const scheduleId = await created('/v1/schedules', 'schedules', { name: 'Include record list', owner_user_id: 11 });
+    const overrideId = await created(`/v1/schedules/${scheduleId}/override_shifts`, 'shifts', {
+      starts_at: '2026-10-20T10:00:00Z', ends_at: '2026-10-21T10:00:00Z', user_id: 12,
+    });
+    const shifts = `/v1/shifts?from=2026-10-20T00:00:00Z&to=2026-10-22T00:00:00Z&schedule_ids[]=${scheduleId}&include=shift_override`;
+    const keyOf = (recordIds: string[]) => ({ role: 'user', on_call_role: 'user', credential: { type: 'api_key', id: 'k', kind: 'record' }, record_ids: recordIds });
+
+    const scheduleOnly = keyOf([scheduleId]);
+    expect((await h.call('GET', `/v1/override_shifts/${overrideId}`, { principal: scheduleOnly })).status).toBe(404);
+    const narrowed = await h.call('GET', shifts, { principal: scheduleOnly });
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body.data.some((s: { attributes: { is_override: boolean } }) => s.attributes.is_override)).toBe(true);
+    expect(narrowed.body.included ?? []).toEqual([]);
+
+    const listing = await h.call('GET', shifts, { principal: keyOf([scheduleId, overrideId]) });
+    expect((listing.body.included ?? []).map((r: { id: string }) => r.id)).toEqual([overrideId]);
+  });
 });

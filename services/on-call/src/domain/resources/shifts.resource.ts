@@ -40,7 +40,9 @@ export const shifts = defineResource<OnCallResourceDeps>({
     // read of override shifts, so it needs their permission, as GET /v1/override_shifts does.
     shift_override: async (rows, { principal, deps }) => {
       authorize(principal, { ...overrideShifts.permission, action: 'read' });
-      return (await deps.shifts.overrideRecords(principal.team_id, ids(rows, 'override_id').map(String))).map((o) => ({
+      // A record-scoped key reads the override shifts it lists, here as through their own path.
+      const listed = ids(rows, 'override_id').map(String).filter((id) => principal.record_ids === null || principal.record_ids.includes(id));
+      return (await deps.shifts.overrideRecords(principal.team_id, listed)).map((o) => ({
         id: o.id, type: 'shift_overrides',
         attributes: { shift_id: o.id, created_by_user_id: o.created_by_user_id, created_at: o.created_at.toISOString(), updated_at: o.updated_at.toISOString() },
       }));
