@@ -5,7 +5,7 @@ import type { EventOutbox } from '../data/event-outbox.js';
 import type { Tx, UnitOfWork } from '../data/transaction.js';
 import type { UsersRepository } from '../data/users.repository.js';
 import { issueToken } from './api-key-token.js';
-import { toApiKeyResource, type ApiKeyResource, type IssuedApiKey } from './api-key.resource.js';
+import { toApiKeyResource, type ApiKeyResource, type IssuedApiKey } from './api-key.presenter.js';
 import { checkExpiry, draftApiKey, unknownUser } from './api-key.rules.js';
 import { assertKeyWithin, checkExpiryWithin, type Actor } from './credential-bounds.rules.js';
 import { canonicalKind, type CreateApiKeyInput, type RateLimitsInput, type RotateApiKeyInput, type UpdateApiKeyInput } from './api-key.schemas.js';

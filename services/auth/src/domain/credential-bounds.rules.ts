@@ -1,6 +1,6 @@
 import { CAPABILITIES, expandScopes, roleWithin, type ApiKeyKind, type Capability, type Principal, type Role } from '@firewatch/auth';
 import { ForbiddenError, ValidationError } from '@firewatch/errors';
-import { serviceUserRoles } from './oauth-application.resource.js';
+import { serviceUserRoles } from './oauth-scopes.js';
 
 /**
  * Who creates or changes a credential. A caller of the API is bounded by its own

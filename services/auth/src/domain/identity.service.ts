@@ -3,7 +3,7 @@ import type { EventOutbox } from '../data/event-outbox.js';
 import type { TeamsRepository } from '../data/teams.repository.js';
 import type { Tx, UnitOfWork } from '../data/transaction.js';
 import type { UsersRepository } from '../data/users.repository.js';
-import { toTeamView, toUserResource } from './identity.resources.js';
+import { toTeamView, toUserResource } from './identity.presenter.js';
 import {
   createTeamSchema, createUserSchema, updateUserSchema, type CreateTeamInput, type CreateUserInput, type UpdateUserInput,
 } from './identity.schemas.js';

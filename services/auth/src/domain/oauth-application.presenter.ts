@@ -1,5 +1,4 @@
 import type { ResourceObject } from '@firewatch/jsonapi';
-import type { Role } from '@firewatch/auth';
 import type { OAuthApplicationRow } from '../data/oauth-applications.repository.js';
 import { OAUTH_APPLICATION_TYPE } from './oauth-application.schemas.js';
 
@@ -42,15 +41,4 @@ export function toOAuthApplicationResource(row: OAuthApplicationRow): OAuthAppli
 export interface IssuedOAuthApplication {
   resource: OAuthApplicationResource;
   client_secret: string;
-}
-
-/**
- * The service user's roles follow the application's scopes: a write scope (or a meta
- * scope) on a side makes it a `user` there, read-only scopes an `observer`. Never an
- * admin, so an application cannot manage keys or other applications.
- */
-export function serviceUserRoles(scopes: string[]): { role: Role; on_call_role: Role } {
-  const writes = (side: 'ir' | 'oc') =>
-    scopes.some((s) => s === 'all' || s === `${side}.all` || (s.startsWith(`${side}.`) && s.endsWith(':write')));
-  return { role: writes('ir') ? 'user' : 'observer', on_call_role: writes('oc') ? 'user' : 'observer' };
 }

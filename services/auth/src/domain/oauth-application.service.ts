@@ -8,13 +8,9 @@ import type { UsersRepository } from '../data/users.repository.js';
 import { APPLICATION_ID_PROPERTY } from './client-registration.rules.js';
 import { newClientSecret, protectClientPayload } from './client-secret.js';
 import { assertApplicationWithin, type Actor } from './credential-bounds.rules.js';
-import {
-  serviceUserRoles,
-  toOAuthApplicationResource,
-  type IssuedOAuthApplication,
-  type OAuthApplicationResource,
-} from './oauth-application.resource.js';
+import { toOAuthApplicationResource, type IssuedOAuthApplication, type OAuthApplicationResource } from './oauth-application.presenter.js';
 import type { CreateOAuthApplicationInput, UpdateOAuthApplicationInput } from './oauth-application.schemas.js';
+import { serviceUserRoles } from './oauth-scopes.js';
 import { userEvent } from './user-events.js';
 
 export interface OAuthApplicationServiceDeps {

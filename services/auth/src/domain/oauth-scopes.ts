@@ -1,4 +1,4 @@
-import { GRANULAR_SCOPES, META_SCOPES } from '@firewatch/auth';
+import { GRANULAR_SCOPES, META_SCOPES, type Role } from '@firewatch/auth';
 
 /** OpenID Connect scopes; every client may ask for them (they reveal only the user). */
 export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
@@ -34,4 +34,15 @@ export function unknownScopes(scopes: string[]): string[] {
 export function registeredScope(requested: string | undefined): string {
   const asked = requested === undefined ? GRANULAR_SCOPES : splitScope(requested);
   return [...new Set([...OIDC_SCOPES, ...asked])].join(' ');
+}
+
+/**
+ * The service user's roles follow the application's scopes: a write scope (or a meta
+ * scope) on a side makes it a `user` there, read-only scopes an `observer`. Never an
+ * admin, so an application cannot manage keys or other applications.
+ */
+export function serviceUserRoles(scopes: string[]): { role: Role; on_call_role: Role } {
+  const writes = (side: 'ir' | 'oc') =>
+    scopes.some((s) => s === 'all' || s === `${side}.all` || (s.startsWith(`${side}.`) && s.endsWith(':write')));
+  return { role: writes('ir') ? 'user' : 'observer', on_call_role: writes('oc') ? 'user' : 'observer' };
 }

@@ -1,5 +1,5 @@
 import type { UserRow } from '../data/users.repository.js';
-import { toUserResource } from './identity.resources.js';
+import { toUserResource } from './identity.presenter.js';
 
 export type UserAction = 'created' | 'updated' | 'deleted';
 

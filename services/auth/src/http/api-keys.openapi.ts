@@ -3,7 +3,7 @@ import {
   BEARER, errorResponses, fromZod, issuedResourceSchema, jsonApiContent, listParameters, pathParameter, ref, requestDocumentSchema, resourceSchemas, schema,
   type Json, type OpenApiPart,
 } from '@firewatch/openapi';
-import { API_KEY_TYPE } from '../domain/api-key.resource.js';
+import { API_KEY_TYPE } from '../domain/api-key.presenter.js';
 import { apiCreateApiKeySchema, rotateApiKeySchema, updateApiKeySchema } from '../domain/api-key.schemas.js';
 import { API_KEY_LIST_SPEC } from './api-keys.routes.js';
 

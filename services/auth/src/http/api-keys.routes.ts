@@ -11,7 +11,7 @@ import {
   type ListQuery,
   type ListQuerySpec,
 } from '@firewatch/jsonapi';
-import { API_KEY_TYPE, type IssuedApiKey } from '../domain/api-key.resource.js';
+import { API_KEY_TYPE, type IssuedApiKey } from '../domain/api-key.presenter.js';
 import { apiCreateApiKeySchema, canonicalKind, rotateApiKeySchema, updateApiKeySchema } from '../domain/api-key.schemas.js';
 import type { ApiKeyService } from '../domain/api-key.service.js';
 import { actorOf } from '../domain/credential-bounds.rules.js';

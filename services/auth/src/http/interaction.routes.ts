@@ -2,7 +2,6 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { errors, type InteractionResults, type Provider } from 'oidc-provider';
 import { ServiceUnavailableError } from '@firewatch/errors';
-import type { UserRow } from '../data/users.repository.js';
 import type { OAuthAccounts } from '../domain/oauth-accounts.js';
 import { WRONG_CREDENTIALS, type OAuthLoginService } from '../domain/oauth-login.service.js';
 import type { LoginThrottle } from '../domain/oauth-login-throttle.js';
@@ -119,7 +118,7 @@ export function interactionRouter(deps: InteractionDeps): Router {
     if ((req.body as Record<string, string>).decision !== 'approve') {
       return finish(req, res, { error: 'access_denied', error_description: 'The user denied the request.' }, false);
     }
-    const user = (await deps.accounts.find(String(details.session?.accountId))) as UserRow | undefined;
+    const user = await deps.accounts.find(String(details.session?.accountId));
     const clientId = String(details.params.client_id);
     if (!user) return finish(req, res, { error: 'access_denied', error_description: 'Unknown user.' }, false);
     const bound = await deps.login.bindOnConsent(clientId, user, deps.clientsPerTeam);

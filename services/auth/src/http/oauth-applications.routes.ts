@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { assertOnlyParams, paginationLinks, parseListQuery, parseRequestDocument, sendDocument, sendSecretDocument } from '@firewatch/jsonapi';
-import type { IssuedOAuthApplication } from '../domain/oauth-application.resource.js';
+import type { IssuedOAuthApplication } from '../domain/oauth-application.presenter.js';
 import {
   createOAuthApplicationSchema,
   OAUTH_APPLICATION_TYPE,
