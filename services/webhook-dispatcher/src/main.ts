@@ -1,7 +1,7 @@
 import { openDatabase } from '@firewatch/db';
 import { runService } from '@firewatch/http';
 import { createSecretBox } from '@firewatch/secret-box';
-import { migrations, sealPlainHeaderValues } from '@firewatch/webhooks/shared';
+import { createPlainHeaderValuesStore, migrations, sealPlainHeaderValues } from '@firewatch/webhooks/shared';
 import { configSchema } from './config.js';
 import { createDispatcher } from './dispatcher.js';
 import { createHealthApp } from './http/health.app.js';
@@ -13,7 +13,7 @@ await runService({
     // The dispatcher shares the webhooks database (one bounded context); either process may migrate it.
     const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
     // Either process may be the first to start on a database with plain header values.
-    const sealed = await sealPlainHeaderValues(knex, createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED }));
+    const sealed = await sealPlainHeaderValues(createPlainHeaderValuesStore(knex), createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED }));
     if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
 
     const dispatcher = createDispatcher(config, { knex, logger });

@@ -5,7 +5,8 @@ import { runService } from '@firewatch/http';
 import { migrations } from '../migrations/index.js';
 import { createWebhooksApp } from './app.js';
 import { configSchema } from './config.js';
-import { sealPlainHeaderValues } from './data/plain-header-values.sealer.js';
+import { createPlainHeaderValuesStore } from './data/plain-header-values.store.js';
+import { sealPlainHeaderValues } from './domain/custom-header-values.js';
 import { createSecretBox, resealInBackground, sealedColumn } from '@firewatch/secret-box';
 import { ensureDispatcherQueue } from './queue/dispatcher-queue.js';
 
@@ -15,7 +16,7 @@ await runService({
   async start({ config, logger }) {
     const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
     const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED });
-    const sealed = await sealPlainHeaderValues(knex, secretBox);
+    const sealed = await sealPlainHeaderValues(createPlainHeaderValuesStore(knex), secretBox);
     if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
     // The second half of a key rotation: signing secrets sealed with an older key get the first one.
     const resealing = resealInBackground(secretBox, sealedColumn(knex, 'webhooks_endpoints', 'secret_ciphertext'), logger, {

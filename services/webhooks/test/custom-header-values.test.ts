@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { sealPlainHeaderValues } from '../src/data/plain-header-values.sealer.js';
+import { createPlainHeaderValuesStore } from '../src/data/plain-header-values.store.js';
+import { sealPlainHeaderValues } from '../src/domain/custom-header-values.js';
 import { startWebhooks, endpoint, secretBox, type Harness } from './support.js';
 
 let h: Harness;
@@ -72,11 +73,11 @@ describe('custom header values', () => {
     const read = await h.call('GET', `/v1/webhooks/endpoints/${id}`);
     expect(read.body.data.attributes.custom_headers).toEqual([{ name: 'Authorization', value: '****1234' }]);
 
-    expect(await sealPlainHeaderValues(h.db.knex, secretBox)).toBe(1);
+    expect(await sealPlainHeaderValues(createPlainHeaderValuesStore(h.db.knex), secretBox)).toBe(1);
     const stored = await storedHeaders(id);
     expect(JSON.stringify(stored)).not.toContain('legacy-token');
     expect(secretBox.open(stored[0].sealed)).toBe('Bearer legacy-token-1234');
     expect((await h.call('GET', `/v1/webhooks/endpoints/${id}`)).body.data.attributes.custom_headers).toEqual([{ name: 'Authorization', value: '****1234' }]);
-    expect(await sealPlainHeaderValues(h.db.knex, secretBox)).toBe(0);
+    expect(await sealPlainHeaderValues(createPlainHeaderValuesStore(h.db.knex), secretBox)).toBe(0);
   });
 });

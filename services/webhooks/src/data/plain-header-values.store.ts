@@ -1,37 +1,35 @@
 import type { Knex } from 'knex';
-import { hasPlainValues, sealPlainValues, type StoredCustomHeader } from '../domain/custom-header-values.js';
-import type { SecretBox } from '@firewatch/secret-box';
+import type { PlainHeaderValuesStore, StoredCustomHeader } from '../domain/custom-header-values.js';
 
 const BATCH = 200;
 
 /**
- * Seals custom header values stored in clear before values were encrypted. A SQL
- * migration cannot do it (the key is not in the database), so both processes call this
- * at start-up, after the migrations. Rows are locked while rewritten, so replicas
- * starting together and API writes in flight never lose a value; PostgreSQL re-checks
- * the condition on a row another transaction changed, so no row is sealed twice. Until
- * a row is converted its plain values are still masked in reads and sent as they are.
- *
- * @returns how many endpoints were converted.
+ * Endpoints whose `custom_headers` still hold a plain value, for `sealPlainHeaderValues`.
+ * Rows are locked while rewritten, so replicas starting together and API writes in
+ * flight never lose a value; PostgreSQL re-checks the condition on a row another
+ * transaction changed, so no row is sealed twice.
  */
-export async function sealPlainHeaderValues(knex: Knex, box: SecretBox): Promise<number> {
-  let converted = 0;
-  for (;;) {
-    const done = await knex.transaction(async (trx) => {
-      const rows = (await trx('webhooks_endpoints')
-        .whereRaw(`jsonb_path_exists(custom_headers, '$[*].value')`) // only plain entries have a value
-        .orderBy('id')
-        .limit(BATCH)
-        .forUpdate()
-        .select('id', 'custom_headers')) as { id: string; custom_headers: StoredCustomHeader[] }[];
-      for (const row of rows) {
-        if (!hasPlainValues(row.custom_headers)) continue;
-        await trx('webhooks_endpoints').where({ id: row.id })
-          .update({ custom_headers: JSON.stringify(sealPlainValues(row.custom_headers, box)) });
+export function createPlainHeaderValuesStore(knex: Knex): PlainHeaderValuesStore {
+  return {
+    async rewrite(rewrite) {
+      let passed = 0;
+      for (;;) {
+        const done = await knex.transaction(async (trx) => {
+          const rows = (await trx('webhooks_endpoints')
+            .whereRaw(`jsonb_path_exists(custom_headers, '$[*].value')`) // only plain entries have a value
+            .orderBy('id')
+            .limit(BATCH)
+            .forUpdate()
+            .select('id', 'custom_headers')) as { id: string; custom_headers: StoredCustomHeader[] }[];
+          for (const row of rows) {
+            const rewritten = rewrite(row.custom_headers);
+            if (rewritten) await trx('webhooks_endpoints').where({ id: row.id }).update({ custom_headers: JSON.stringify(rewritten) });
+          }
+          return rows.length;
+        });
+        passed += done;
+        if (done < BATCH) return passed;
       }
-      return rows.length;
-    });
-    converted += done;
-    if (done < BATCH) return converted;
-  }
+    },
+  };
 }

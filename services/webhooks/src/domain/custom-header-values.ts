@@ -73,11 +73,33 @@ export function openHeaderValues(stored: readonly StoredCustomHeader[] | null | 
 }
 
 /** True when some value is still in the plain (pre-encryption) form. */
-export function hasPlainValues(stored: readonly StoredCustomHeader[] | null | undefined): boolean {
-  return (stored ?? []).some((h) => !('sealed' in h));
+function hasPlainValues(stored: readonly StoredCustomHeader[]): boolean {
+  return stored.some((h) => !('sealed' in h));
 }
 
 /** Seals the plain values, keeping the sealed ones as they are. */
-export function sealPlainValues(stored: readonly StoredCustomHeader[], box: SecretBox): StoredCustomHeader[] {
+function sealPlainValues(stored: readonly StoredCustomHeader[], box: SecretBox): StoredCustomHeader[] {
   return stored.map((h) => ('sealed' in h ? h : seal(h.name, h.value, box)));
+}
+
+/** The endpoints whose stored headers may still hold a plain value (data/plain-header-values.store.ts). */
+export interface PlainHeaderValuesStore {
+  /**
+   * Passes the headers of each such endpoint to `rewrite`, a batch at a time with the
+   * rows locked, and stores what it returns (nothing when it returns undefined).
+   * @returns how many endpoints it passed.
+   */
+  rewrite(rewrite: (stored: StoredCustomHeader[]) => StoredCustomHeader[] | undefined): Promise<number>;
+}
+
+/**
+ * Seals custom header values stored in clear before values were encrypted. A SQL
+ * migration cannot do it (the key is not in the database), so both processes call this
+ * at start-up, after the migrations. Until a row is converted its plain values are
+ * still masked in reads and sent as they are.
+ *
+ * @returns how many endpoints were converted.
+ */
+export function sealPlainHeaderValues(store: PlainHeaderValuesStore, box: SecretBox): Promise<number> {
+  return store.rewrite((stored) => (hasPlainValues(stored) ? sealPlainValues(stored, box) : undefined));
 }

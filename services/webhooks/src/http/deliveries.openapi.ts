@@ -13,7 +13,7 @@ const tags = ['webhooks/deliveries'];
 const id = pathParameter('id', 'The delivery id (UUID), also its `webhook-id` header.');
 const PERMISSION = describePermission(WEBHOOKS_PERMISSION);
 
-// As serializeDelivery writes them.
+// As toDeliveryResource writes them.
 const delivery: Record<string, Json> = {
   endpoint_id: { type: 'string', format: 'uuid' },
   payload: schema.string('The exact body sent, signed, on every attempt (JSON text).'),
@@ -28,7 +28,7 @@ const delivery: Record<string, Json> = {
   updated_at: schema.dateTime(),
 };
 
-// As serializeAttempt writes them: the attempt's row.
+// As toAttemptResource writes them: the attempt's row.
 const attempt: Record<string, Json> = {
   delivery_id: { type: 'string', format: 'uuid' },
   attempt_number: { type: 'integer', minimum: 1 },

@@ -19,7 +19,7 @@ function includeOnly(req: Request): string[] {
 }
 
 /**
- * Deliveries (spec 2.16): per endpoint, by id (attempts as `include=attempts` or the
+ * Deliveries (docs/webhooks.md): per endpoint, by id (attempts as `include=attempts` or the
  * `/attempts` sub-resource), and `POST .../deliver` to send one again.
  */
 export function createDeliveriesRouter(service: DeliveriesService): Router {
