@@ -1,10 +1,6 @@
-import type { Knex } from 'knex';
 import type { Express } from 'express';
-import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
-import type { Logger } from '@firewatch/logger';
-import { createServiceApp } from '@firewatch/http';
-import { createResourceModules, mountResources } from '@firewatch/resource-kit';
+import { createKitApp, type KitAppShell } from '@firewatch/kit-service';
 import type { SecretBox } from '@firewatch/secret-box';
 import { createCatalogPropertiesRepository } from './data/catalog-properties.repository.js';
 import { createRecordReferencesRepository } from './data/record-references.repository.js';
@@ -16,12 +12,8 @@ import type { IncidentConfigResourceDeps } from './domain/incident-config.deps.j
 import { registry } from './domain/resources/index.js';
 import { incidentConfigOpenApiDocument } from './http/incident-config.openapi.js';
 
-export interface IncidentConfigDeps {
-  knex: Knex;
-  logger: Logger;
-  principals: PrincipalVerifier;
-  readiness?: Record<string, () => Promise<unknown>>;
-  bodyLimit?: string;
+/** What the incident-config app is given: the kit shell and the secret box. */
+export interface IncidentConfigDeps extends KitAppShell {
   /** Seals the values of secrets (SECRET_ENCRYPTION_KEYS). */
   secretBox: SecretBox;
 }
@@ -37,13 +29,5 @@ export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
     dashboardPanels: createDashboardPanelsRepository(deps.knex),
     dashboardDefaults: createDashboardDefaultsRepository(),
   };
-  const modules = createResourceModules(registry, { knex: deps.knex, writeEvent, deps: resourceDeps });
-  return createServiceApp({
-    logger: deps.logger,
-    principals: deps.principals,
-    routers: [mountResources(modules)],
-    readiness: deps.readiness,
-    bodyLimit: deps.bodyLimit,
-    openapi: incidentConfigOpenApiDocument(),
-  });
+  return createKitApp(deps, { registry, deps: resourceDeps, openapi: incidentConfigOpenApiDocument() });
 }
