@@ -3,7 +3,7 @@ import type { JsonObject } from './reference-document.js';
 
 /** One deliberate difference between the reference and our API, on one object schema. */
 export interface SchemaDeviation {
-  /** Why, citing the specification (or, where it is silent, DESIGN.md or docs/). */
+  /** Why, citing the page of docs/ that makes it so (api-contract.md, decisions.md, design.md or the family's page). */
   because: string;
   /** Reference property name → ours; a `required` entry moves with it. */
   renames?: Record<string, string>;
@@ -30,17 +30,17 @@ const activeTimes = {
 export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviation[]>> = {
   environment: [
     {
-      because: 'spec 2.11 names the chat lists chat_channels and chat_aliases (the reference: slack_*)',
+      because: 'docs/api-contract.md §2 (Documents): the chat lists are chat_channels and chat_aliases (the reference: slack_*)',
       renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
     },
   ],
   service: [
     {
-      because: 'spec 2.11 names chat lists chat_* where the reference says slack_* (DESIGN.md: the specification wins on field names)',
+      because: 'docs/api-contract.md §2 (Documents): chat lists are chat_* where the reference says slack_* (the contract wins over the reference on attribute names)',
       renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
     },
     {
-      because: "the reference's own new_service writes show_uptime, show_uptime_last_days and opsgenie_team_id, and its list filter and bulk entity name opslevel_id: what is written is read back",
+      because: "docs/decisions.md (services and functionalities): the reference's own new_service writes show_uptime, show_uptime_last_days and opsgenie_team_id, and its list filter and bulk entity name opslevel_id: what is written is read back",
       adds: {
         show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] },
         opsgenie_team_id: nullable('string'), opslevel_id: nullable('string'),
@@ -49,17 +49,17 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   functionality: [
     {
-      because: 'spec 2.11 names chat lists chat_* where the reference says slack_* (DESIGN.md: the specification wins on field names)',
+      because: 'docs/api-contract.md §2 (Documents): chat lists are chat_* where the reference says slack_* (the contract wins over the reference on attribute names)',
       renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
     },
     {
-      because: "the reference's own new_functionality writes show_uptime and show_uptime_last_days, and its list filter and bulk entity name opslevel_id: what is written is read back",
+      because: "docs/decisions.md (services and functionalities): the reference's own new_functionality writes show_uptime and show_uptime_last_days, and its list filter and bulk entity name opslevel_id: what is written is read back",
       adds: { show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] }, opslevel_id: nullable('string') },
     },
   ],
   retrospective_process: [
     {
-      because: 'FAMILIES 4.12: the default process cannot have conditions, and a process may have none (spec 2.13 shows the object only when set): no criteria are null',
+      because: 'docs/decisions.md (retrospective processes): the default process cannot have criteria, and a process may have none (null clears them): no criteria are null',
       replaces: {
         retrospective_process_matching_criteria: {
           oneOf: [
@@ -74,29 +74,29 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   secret: [
     {
-      because: 'spec 2.6 names the vault fields external_vault_mount, external_vault_path and external_vault_version (the reference: hashicorp_vault_*)',
+      because: 'docs/decisions.md (secrets), docs/api-contract.md §2 (Documents): the vault fields are external_vault_mount, external_vault_path and external_vault_version (the reference: hashicorp_vault_*)',
       renames: { hashicorp_vault_mount: 'external_vault_mount', hashicorp_vault_path: 'external_vault_path', hashicorp_vault_version: 'external_vault_version' },
     },
     {
-      because: "spec 2.6 lists owner_group_ids on a secret; kind is the reference's own create attribute (new_secret), read back",
+      because: "docs/decisions.md (secrets), docs/security.md (Secrets): a secret has owner_group_ids; kind is the reference's own create attribute (new_secret), read back",
       adds: { owner_group_ids: { type: 'array', items: { type: 'string' } }, kind: { enum: ['built_in', 'hashicorp_vault'] } },
     },
   ],
   dashboard: [
     {
-      because: "FAMILIES §2: a dashboard's {id} is its UUID or its slug (the reference's own path parameter), so the slug is answered",
+      because: "docs/decisions.md (dashboards), docs/api-contract.md §2 (Documents): a dashboard's {id} is its UUID or its slug (the reference's own path parameter), so the slug is answered",
       adds: { slug: { type: 'string' } },
     },
   ],
   webhooks_endpoint: [
     {
-      because: 'spec 6: the list of event types is not given; ours is the catalog GET /v1/webhooks/event_types serves',
+      because: 'docs/api-contract.md §5: the event types are our catalog, the one GET /v1/webhooks/event_types serves',
       replaces: { event_types: { type: 'array', items: { enum: [...EVENT_TYPES] } } },
     },
   ],
   webhooks_delivery: [
     {
-      because: 'spec 6 leaves retries open ("not shown"); docs/webhooks.md: a delivery shows its event, state and retry schedule',
+      because: 'docs/api-contract.md §5 (deliveries are retried and keep their attempts), docs/webhooks.md: a delivery shows its event, state and retry schedule',
       adds: {
         event_id: { type: 'string', format: 'uuid' },
         event_type: { enum: [...EVENT_TYPES] },
@@ -109,11 +109,11 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   api_key: [
     {
-      because: "DESIGN §3, docs/decisions.md: kinds are global, group, personal and record (the reference's organization and team are write aliases)",
+      because: "docs/api-contract.md §3.1, docs/decisions.md (identity and permissions): kinds are global, group, personal and record (the reference's organization and team are write aliases)",
       replaces: { kind: { enum: ['global', 'group', 'personal', 'record'] } },
     },
     {
-      because: 'DESIGN §3: a key carries roles (null on a personal key, which acts as its user), capabilities, group or record scope and its user; spec 8: per-key limits by arrangement',
+      because: 'docs/api-contract.md §3.1, docs/design.md (credentials): a key carries roles (null on a personal key, which acts as its user), capabilities, group or record scope and its user; docs/decisions.md (identity and permissions): per-key limits, set by an operator',
       adds: {
         role, on_call_role: role,
         capabilities: { type: 'array', items: { enum: ['read', 'create', 'update', 'delete'] } },
@@ -125,13 +125,13 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   incident: [
     {
-      because: "docs/decisions.md (incidents), from issue 9: an incident is written with severity_id, service_ids, environment_ids and functionality_ids (the reference's new_incident); what is written is read back, and the records themselves come with include=services|environments|functionalities",
+      because: "docs/decisions.md (incidents): an incident is written with severity_id, service_ids, environment_ids and functionality_ids (the reference's new_incident); what is written is read back, and the records themselves come with include=services|environments|functionalities",
       adds: { severity_id: nullable('string'), service_ids: ids, environment_ids: ids, functionality_ids: ids },
     },
   ],
   communications_template: [
     {
-      because: "spec 2.17 names a stage's chat text chat_content (the reference: slack_content); the stage's attributes are closed here so the reference's name cannot leak",
+      because: "docs/communications.md, docs/api-contract.md §2 (Documents): a stage's chat text is chat_content (the reference: slack_content); the stage's attributes are closed here so the reference's name cannot leak",
       replaces: {
         communication_template_stages: nullable('array', {
           items: {
@@ -161,7 +161,7 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   schedule_rotation: [
     {
-      because: "issue 12 (docs/on-call.md, schedules): handoff and active times are wall-clock HH:MM in the rotation's time_zone; the reference's format time (RFC 3339 full-time) needs an offset that would contradict time_zone",
+      because: "docs/on-call.md (schedules): handoff and active times are wall-clock HH:MM in the rotation's time_zone; the reference's format time (RFC 3339 full-time) needs an offset that would contradict time_zone",
       replaces: {
         schedule_rotationable_attributes: {
           oneOf: [
@@ -184,13 +184,13 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   schedule_rotation_active_day: [
     {
-      because: "issue 12 (docs/on-call.md, schedules): active times are wall-clock HH:MM in the rotation's time_zone, without the offset the reference's format time needs",
+      because: "docs/on-call.md (schedules): active times are wall-clock HH:MM in the rotation's time_zone, without the offset the reference's format time needs",
       replaces: { active_time_attributes: activeTimes },
     },
   ],
   user: [
     {
-      because: 'spec 5.5: a user has team_id, role and on_call_role (the userinfo claims); spec 5.2.6: client-credentials applications act as service users; DESIGN §3 (users): one display name where the reference splits first_name, last_name, full_name',
+      because: 'docs/api-contract.md §3.6: a user has team_id, role and on_call_role (the userinfo claims); docs/oauth.md (client-credentials applications): applications act as service users (is_service_account); docs/design.md (teams and users): one display name where the reference splits first_name, last_name, full_name',
       adds: {
         name: { type: 'string' },
         role: { enum: ['admin', 'user', 'observer'] }, on_call_role: { enum: ['admin', 'user', 'observer'] },
