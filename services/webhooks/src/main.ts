@@ -1,7 +1,4 @@
-import { createPrincipalVerifier } from '@firewatch/auth';
-import { openDatabase } from '@firewatch/db';
-import { createOutboxRelay } from '@firewatch/events';
-import { runService } from '@firewatch/http';
+import { runKitService } from '@firewatch/kit-service';
 import { migrations } from '../migrations/index.js';
 import { createWebhooksApp } from './app.js';
 import { configSchema } from './config.js';
@@ -10,11 +7,12 @@ import { sealPlainHeaderValues } from './domain/custom-header-values.js';
 import { createSecretBox, resealInBackground, sealedColumn } from '@firewatch/secret-box';
 import { ensureDispatcherQueue } from './queue/dispatcher-queue.js';
 
-await runService({
+await runKitService({
   name: 'webhooks',
   schema: configSchema,
-  async start({ config, logger }) {
-    const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
+  migrations,
+  // Runs before the outbox relay starts, so the dispatcher's queue is declared before the first event leaves.
+  async start({ config, logger, knex }) {
     const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED });
     const sealed = await sealPlainHeaderValues(createPlainHeaderValuesStore(knex), secretBox);
     if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
@@ -25,30 +23,15 @@ await runService({
 
     const queue = ensureDispatcherQueue({ amqpUrl: config.AMQP_URL, logger, queue: config.WEBHOOK_QUEUE });
     await queue.start();
-    const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger });
-    await relay.start();
 
-    const app = createWebhooksApp({
-      knex,
-      logger,
-      principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: 'webhooks' }),
-      secretBox,
-      allowHttp: config.WEBHOOK_ALLOW_HTTP,
-      maxEndpointsPerTeam: config.WEBHOOK_MAX_ENDPOINTS_PER_TEAM,
-      bodyLimit: config.BODY_LIMIT,
-      readiness: {
-        database: () => knex.raw('select 1'),
-        broker: async () => { if (!relay.stats.connected) throw new Error('broker not connected'); },
-        dispatcher_queue: async () => { if (!queue.declared) throw new Error('dispatcher queue not declared yet'); },
-      },
-    });
     return {
-      app,
+      app: (shell) => createWebhooksApp({
+        ...shell, secretBox, allowHttp: config.WEBHOOK_ALLOW_HTTP, maxEndpointsPerTeam: config.WEBHOOK_MAX_ENDPOINTS_PER_TEAM,
+      }),
+      readiness: { dispatcher_queue: async () => { if (!queue.declared) throw new Error('dispatcher queue not declared yet'); } },
       async stop() {
         await resealing;
         await queue.stop();
-        await relay.stop();
-        await knex.destroy();
       },
     };
   },
