@@ -6,9 +6,9 @@ import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
 import { createResourceModules, mountResources } from '@firewatch/resource-kit';
 import { createRecordsRepository } from './data/records.repository.js';
-import { registry } from './domain/resources/index.js';
-import type { ShiftReadBounds } from './domain/on-call-deps.js';
-import { SHIFT_READ_BOUNDS } from './domain/resources/shifts.source.js';
+import { registry } from './domain/registry.js';
+import type { ShiftReadBounds } from './domain/on-call.deps.js';
+import { SHIFT_READ_BOUNDS } from './domain/schedules/shifts.source.js';
 import { onCallOpenApiDocument } from './http/on-call.openapi.js';
 
 export interface OnCallDeps {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { evaluateConditions, type AlertInput } from '../src/domain/matching/index.js';
-import { groupConditionProblems, groupConditionsSchema, stored, toEngineCondition, type GroupConditionInput } from '../src/domain/resources/alert-groups.conditions.js';
-import { applyLegacy, legacyOf } from '../src/domain/resources/alert-groups.legacy.js';
+import { groupConditionProblems, groupConditionsSchema, stored, toEngineCondition, type GroupConditionInput } from '../src/domain/alerts/alert-groups.conditions.js';
+import { applyLegacy, legacyOf } from '../src/domain/alerts/alert-groups.legacy.js';
 
 /** Where each written property puts its value in an alert. */
 const FIELD = randomUUID();

@@ -92,11 +92,11 @@ describe('alert urgencies in use', () => {
 
 describe('alert urgencies under concurrent writes', () => {
   it('a delete racing a write that names the urgency waits for it, then refuses (no condition is left naming a deleted urgency)', async () => {
-    const { createRecordsRepository } = await import('../src/data/records.repository.js');
+    const { createAlertUrgenciesRepository } = await import('../src/data/alert-urgencies.repository.js');
     const urgency = (await h.create('alert_urgencies', { name: 'Raced', description: 'd' })).body.data.id;
     const trx = await h.db.knex.transaction();
     // What an alert group write does: check the urgency, then store a condition naming it.
-    expect(await createRecordsRepository().existing.ids(trx as never, 'alert_urgencies', 1, [urgency])).toEqual(new Set([urgency]));
+    expect(await createAlertUrgenciesRepository().existingIds(trx as never, 1, [urgency])).toEqual(new Set([urgency]));
     const [group] = await trx('alert_groups').insert({ team_id: 1, name: 'Racer', slug: 'racer', condition_type: 'all', time_window: 60 }).returning('id');
     await trx('alert_group_conditions').insert({
       alert_group_id: group.id, position: 0, property_field_type: 'attribute', property_field_name: 'alert_urgency',

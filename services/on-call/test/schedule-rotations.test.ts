@@ -1,6 +1,6 @@
 import { type OnCallHarness } from './support/on-call-harness.js';
 import { createSchedule, doc, pointers, rotationIn as postRotation, startWithUsers, weekly } from './support/schedules.fixture.js';
-import { MAX_ROTATIONS_PER_SCHEDULE } from '../src/domain/resources/schedule-rotations.resource.js';
+import { MAX_ROTATIONS_PER_SCHEDULE } from '../src/domain/schedules/schedule-rotations.resource.js';
 
 let h: OnCallHarness;
 beforeAll(async () => { h = await startWithUsers(); });

@@ -1,5 +1,5 @@
-import { activityIssues, rotationableIssues } from '../src/domain/resources/schedule-rotations.schemas.js';
-import { ianaZone, instant, timeOfDay, windowIssues } from '../src/domain/resources/schedule-times.js';
+import { activityIssues, rotationableIssues } from '../src/domain/schedules/schedule-rotations.schemas.js';
+import { ianaZone, instant, timeOfDay, windowIssues } from '../src/domain/schedules/schedule-times.schemas.js';
 
 const at = (issues: { pointer: string }[]) => issues.map((i) => i.pointer);
 const w = (start_time: string, end_time: string) => ({ start_time, end_time });

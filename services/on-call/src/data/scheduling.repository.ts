@@ -1,5 +1,5 @@
 import type { Transaction } from '@firewatch/resource-kit';
-import type { SchedulingDeps } from '../domain/on-call-deps.js';
+import type { SchedulingDeps } from '../domain/on-call.deps.js';
 
 /** The override overlap check of the schedule declarations. */
 export function createSchedulingRepository(): SchedulingDeps {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import type { Transaction } from '@firewatch/resource-kit';
-import type { ShiftsDeps } from '../domain/on-call-deps.js';
-import type { UsersDeps } from '../domain/users/users-deps.js';
+import type { ShiftsDeps } from '../domain/on-call.deps.js';
+import type { UsersDeps } from '../domain/users/users.deps.js';
 import { activeWeekOf, TooManyInputsError, type RotationSpec, type RotationType, type TimeWindow } from '../domain/shifts/index.js';
 
 const TYPES: Record<string, RotationType> = {

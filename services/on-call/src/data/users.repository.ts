@@ -3,7 +3,7 @@ import { writeEvents } from '@firewatch/events';
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import type { UserChange } from '../domain/users/user-event.js';
 import type { UserSyncStore } from '../domain/users/user-sync-store.js';
-import type { UserSummary, UsersDeps } from '../domain/users/users-deps.js';
+import type { UserSummary, UsersDeps } from '../domain/users/users.deps.js';
 
 interface UserRow {
   user_id: number;

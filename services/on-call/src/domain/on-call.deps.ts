@@ -1,19 +1,15 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import type { OverrideSpec, RotationSpec } from './shifts/index.js';
-import type { UserSummary, UsersDeps } from './users/users-deps.js';
+import type { UserSummary, UsersDeps } from './users/users.deps.js';
 
 /**
  * What on-call's declarations receive as `ctx.deps`: data-layer functions, so that the
  * domain never builds a query itself. app.ts gives the implementations.
  */
 export interface OnCallResourceDeps {
-  /** The team's records of `table` among `ids` (e.g. the urgencies a condition names). */
-  existing: {
-    ids(tx: Transaction, table: string, teamId: number, ids: readonly string[]): Promise<Set<string>>;
-  };
-  /** The records whose conditions name an alert urgency, by JSON:API type (`alert_groups`: [{id, name}]). */
-  urgencyUses(tx: Transaction, teamId: number, urgencyId: string): Promise<Record<string, { id: string; name: string }[]>>;
-  /** The team's users, from the read model of auth's `user.*` events (users-deps.ts). */
+  /** The team's alert urgencies as conditions name them. */
+  urgencies: UrgenciesDeps;
+  /** The team's users, from the read model of auth's `user.*` events (users/users.deps.ts). */
   users: UsersDeps;
   scheduling: SchedulingDeps;
   /** What shift computation reads (GET /v1/shifts, the shift.started scheduler). */
@@ -30,6 +26,17 @@ export interface ShiftReadBounds {
 }
 
 export type { Row };
+
+/** What the alert declarations need to know of the urgencies their conditions name (`ctx.deps.urgencies`). */
+export interface UrgenciesDeps {
+  /**
+   * The team's urgency ids among `ids`. Each found row is held FOR SHARE until `tx` ends, so
+   * a delete of it (which locks it first) waits for the write and then sees it in use.
+   */
+  existingIds(tx: Transaction, teamId: number, ids: readonly string[]): Promise<Set<string>>;
+  /** The records whose conditions name the urgency, by JSON:API type (`alert_groups`: [{id, name}]). */
+  uses(tx: Transaction, teamId: number, urgencyId: string): Promise<Record<string, { id: string; name: string }[]>>;
+}
 
 /** What the schedule declarations need from the data layer beyond the kit (`ctx.deps.scheduling`). */
 export interface SchedulingDeps {

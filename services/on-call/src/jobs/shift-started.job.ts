@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '@firewatch/logger';
-import type { ShiftsDeps } from '../domain/on-call-deps.js';
+import type { ShiftsDeps } from '../domain/on-call.deps.js';
 import { type ShiftStart, startsBetween } from '../domain/shift-started.js';
 import { planShifts } from '../domain/shifts/index.js';
 import type { ShiftStartsRepository } from '../data/shift-starts.repository.js';

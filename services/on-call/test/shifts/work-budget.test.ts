@@ -1,5 +1,5 @@
 import { planShifts, TooManyShiftsError, workBudget, computeShifts, type ActiveWeek, type RotationSpec } from '../../src/domain/shifts/index.js';
-import { MAX_WORK, WORK_PER_ROTATION } from '../../src/domain/resources/shifts.source.js';
+import { MAX_WORK, WORK_PER_ROTATION } from '../../src/domain/schedules/shifts.source.js';
 import { rotation } from './shift-fixtures.js';
 
 const T = Date.parse;

@@ -1,7 +1,7 @@
 import { startServiceHarness, type CallOptions, type HarnessAnswer, type ServiceHarness } from '@firewatch/service-testing';
 import { migrations } from '../../migrations/index.js';
 import { createOnCallApp } from '../../src/app.js';
-import type { ShiftReadBounds } from '../../src/domain/on-call-deps.js';
+import type { ShiftReadBounds } from '../../src/domain/on-call.deps.js';
 
 export { type CallOptions } from '@firewatch/service-testing';
 export const MEDIA = 'application/vnd.api+json';

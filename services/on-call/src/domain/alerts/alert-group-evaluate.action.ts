@@ -4,8 +4,8 @@ import { defineAction, type Row } from '@firewatch/resource-kit';
 import {
   alertInputSchema, evaluateConditions, evaluationBudget, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode,
 } from '../matching/index.js';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { withinBudget } from './alert-resources.shared.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { withinBudget } from './alerts.shared.js';
 import { toEngineCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
 import { evaluationDocument } from './alert-groups.schemas.js';
 

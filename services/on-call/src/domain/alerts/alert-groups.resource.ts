@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type Row } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { MAX_CONDITION_CHARS, MAX_CONDITIONS, MAX_PATTERNS } from '../matching/index.js';
-import { unknownUrgencies } from './alert-resources.shared.js';
+import { unknownUrgencies } from './alerts.shared.js';
 import {
   CONDITION_COLUMNS, groupConditionChars, groupConditionsSchema, groupPatternCount, presentCondition, type StoredGroupCondition,
 } from './alert-groups.conditions.js';
-import { alertGroupEvaluateAction } from './alert-groups.evaluate.js';
+import { alertGroupEvaluateAction } from './alert-group-evaluate.action.js';
 import { applyLegacy, legacyInput, legacyOf, type LegacyAttributes } from './alert-groups.legacy.js';
 import { alertGroupSchemas, MAX_ALERT_GROUPS, MAX_TIME_WINDOW_MINUTES } from './alert-groups.schemas.js';
 

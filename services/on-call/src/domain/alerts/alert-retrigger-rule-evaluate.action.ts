@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineAction, type Row } from '@firewatch/resource-kit';
 import { alertInputSchema, selectRule, type Condition, type RankedRule, type RuleVerdict } from '../matching/index.js';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { withinBudget } from './alert-resources.shared.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { withinBudget } from './alerts.shared.js';
 import { retriggerConditionSchema, type RetriggerMatchMode } from './alert-retrigger-rules.schemas.js';
 
 const TYPE = 'alert_retrigger_rule_evaluations';

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import { conditionsSchema, RETRIGGER_VOCABULARY } from '../matching/index.js';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { MAX_POSITION, unknownUrgencies } from './alert-resources.shared.js';
-import { alertRetriggerRuleEvaluateAction } from './alert-retrigger-rules.evaluate.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { MAX_POSITION, unknownUrgencies } from './alerts.shared.js';
+import { alertRetriggerRuleEvaluateAction } from './alert-retrigger-rule-evaluate.action.js';
 import { MATCH_MODES, MAX_RETRIGGER_RULES, retriggerRuleSchemas, TIMEOUT_MINUTES } from './alert-retrigger-rules.schemas.js';
 
 const writable = {

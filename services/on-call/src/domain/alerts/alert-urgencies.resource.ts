@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { MAX_POSITION } from './alert-resources.shared.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { MAX_POSITION } from './alerts.shared.js';
 
 const writable = {
   name: z.string().trim().min(1).max(255),
@@ -40,7 +40,7 @@ export const alertUrgencies = defineResource<OnCallResourceDeps>({
   hooks: {
     // Conditions naming a deleted urgency could never hold again, and echoing them back would be a 422: refuse instead.
     async beforeRemove(ctx) {
-      const uses = await ctx.deps.urgencyUses(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id));
+      const uses = await ctx.deps.urgencies.uses(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id));
       const named = Object.entries(uses).flatMap(([type, records]) => records.map((r) => `${type} "${r.name}" (${r.id})`));
       if (!named.length) return [];
       return [{ pointer: '/data', code: 'in_use', detail: `The alert urgency is named in conditions of ${named.slice(0, 10).join(', ')}${named.length > 10 ? ', …' : ''}; change those first.` }];

@@ -2,7 +2,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import { ValidationError } from '@firewatch/errors';
 import type { HookContext } from '@firewatch/resource-kit';
 import { EvaluationBudgetExceeded } from '../matching/index.js';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
 
 /**
  * What the alert resources share: how an evaluation too costly to make is answered, how
@@ -39,7 +39,7 @@ export interface UrgencyReferences {
 export async function unknownUrgencies(ctx: HookContext<OnCallResourceDeps>, conditions: readonly UrgencyReferences[]): Promise<ValidationIssue[]> {
   const named = [...new Set(conditions.flatMap((c) => c.ids))];
   if (!named.length) return [];
-  const known = await ctx.deps.existing.ids(ctx.tx, 'alert_urgencies', ctx.principal.team_id, named);
+  const known = await ctx.deps.urgencies.existingIds(ctx.tx, ctx.principal.team_id, named);
   return conditions.flatMap((c, i) => c.ids.flatMap((id, j) => (known.has(id) ? [] : [{
     pointer: `/data/attributes/conditions/${i}/${c.field}/${j}`, code: 'invalid_reference', detail: `No alert urgency "${id}" exists in this team.`,
   }])));

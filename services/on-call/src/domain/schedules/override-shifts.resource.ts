@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { instant } from './schedule-times.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { teamUserIssues } from '../users/team-users.check.js';
+import { usersInclude } from '../users/users.include.js';
+import { instant } from './schedule-times.schemas.js';
 import { userId } from './schedules.resource.js';
-import { teamUserIssues } from './team-users.check.js';
-import { usersInclude } from './users.include.js';
 
 /** An override replaces the rotations for a while, not for good: at most this long. */
 export const MAX_OVERRIDE_DAYS = 31;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { ACTIVE_WINDOWS_SCHEMA, activeWindows, DAY_NAMES, windowIssues, type ActiveWindow } from './schedule-times.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { ACTIVE_WINDOWS_SCHEMA, activeWindows, DAY_NAMES, windowIssues, type ActiveWindow } from './schedule-times.schemas.js';
 
 const writable = {
   day_name: z.enum(DAY_NAMES),

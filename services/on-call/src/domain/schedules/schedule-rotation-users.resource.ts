@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { teamUserIssues } from '../users/team-users.check.js';
+import { usersInclude } from '../users/users.include.js';
 import { userId } from './schedules.resource.js';
-import { teamUserIssues } from './team-users.check.js';
-import { usersInclude } from './users.include.js';
 
 /** A rotation's members take turns; more than this is no rota a person could follow. */
 export const MAX_USERS_PER_ROTATION = 100;

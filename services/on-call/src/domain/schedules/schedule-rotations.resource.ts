@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { defineResource, type Row } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
 import {
   ACTIVE_TIME_TYPES, activeDays, activityIssues, ROTATION_TYPES, rotationableAttributes, rotationableIssues, rotationAttributeSchemas,
   type RotationType,
 } from './schedule-rotations.schemas.js';
-import { activeWindows, instant, timeZone } from './schedule-times.js';
+import { activeWindows, instant, timeZone } from './schedule-times.schemas.js';
 
 /** Rotations are layered and computed per schedule, so a schedule holds a bounded number. */
 export const MAX_ROTATIONS_PER_SCHEDULE = 20;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { Row } from '@firewatch/resource-kit';
-import { ACTIVE_WINDOWS_SCHEMA, DAY_NAMES, TIME_OF_DAY_SCHEMA as time, timeOfDay, windowIssues, type ActiveWindow } from './schedule-times.js';
+import { ACTIVE_WINDOWS_SCHEMA, DAY_NAMES, TIME_OF_DAY_SCHEMA as time, timeOfDay, windowIssues, type ActiveWindow } from './schedule-times.schemas.js';
 
 export const ROTATION_TYPES = [
   'ScheduleDailyRotation', 'ScheduleWeeklyRotation', 'ScheduleBiweeklyRotation', 'ScheduleMonthlyRotation', 'ScheduleCustomRotation',

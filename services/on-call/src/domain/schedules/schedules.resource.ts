@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
-import { teamUserIssues } from './team-users.check.js';
-import { usersInclude } from './users.include.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { teamUserIssues } from '../users/team-users.check.js';
+import { usersInclude } from '../users/users.include.js';
 
 /** auth's user ids are positive integers (the reference's owner_user_id is an integer). */
 export const userId = z.number().int().min(1).max(2_147_483_647);

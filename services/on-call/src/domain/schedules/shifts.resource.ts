@@ -1,10 +1,10 @@
 import { authorize } from '@firewatch/auth';
 import { defineResource, type Row } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { usersInclude } from '../users/users.include.js';
 import { overrideShifts } from './override-shifts.resource.js';
 import { shiftParams } from './shifts.params.js';
 import { listShifts, MAX_WORK, SHIFT_READ_BOUNDS, WORK_PER_ROTATION } from './shifts.source.js';
-import { usersInclude } from './users.include.js';
 
 const ids = (rows: Row[], column: string) => [...new Set(rows.map((r) => r[column]).filter((v): v is number | string => v !== null && v !== undefined))];
 

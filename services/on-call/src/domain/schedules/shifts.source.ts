@@ -3,7 +3,7 @@ import type { Page } from '@firewatch/jsonapi';
 import type { Row } from '@firewatch/resource-kit';
 import { BadRequestError } from '@firewatch/errors';
 import { planShifts, TooManyInputsError, TooManyShiftsError, type Shift } from '../shifts/index.js';
-import type { OnCallResourceDeps, ShiftReadBounds } from '../on-call-deps.js';
+import type { OnCallResourceDeps, ShiftReadBounds } from '../on-call.deps.js';
 import { instantOfParam, type ShiftParams } from './shifts.params.js';
 
 /**

@@ -7,7 +7,7 @@ export type RotationType = 'daily' | 'weekly' | 'biweekly' | 'monthly' | 'custom
 /**
  * A local time window of one day, `HH:MM[:SS]`, [start, end). An end at or before the
  * start ends on the next day: stored windows use that only for `00:00`, midnight at the
- * end of the day (they never cross midnight otherwise, schedule-times.ts).
+ * end of the day (they never cross midnight otherwise, schedules/schedule-times.schemas.ts).
  */
 export interface TimeWindow {
   start_time: string;

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '@firewatch/errors';
 import type { HookContext } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
 
 /**
  * A 422 for each user id that is no live user of the caller's team in on-call's users

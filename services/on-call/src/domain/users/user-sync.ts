@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { serialize } from '@firewatch/resource-kit';
-import { scheduleRotationUsers } from '../resources/schedule-rotation-users.resource.js';
+import { scheduleRotationUsers } from '../schedules/schedule-rotation-users.resource.js';
 import { toUserChange } from './user-event.js';
 import type { UserSyncStore } from './user-sync-store.js';
 

@@ -1,6 +1,6 @@
 import type { ResourceObject } from '@firewatch/jsonapi';
 import type { IncludeLoader, Row } from '@firewatch/resource-kit';
-import type { OnCallResourceDeps } from '../on-call-deps.js';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
 
 /**
  * `include=user` (or `owner_user`) for records naming auth users by `column`: each as a
