@@ -3,7 +3,7 @@ import { createKitApp, type KitAppShell } from '@firewatch/kit-service';
 import { createCommunicationsRepository } from './data/communications.repository.js';
 import type { CommunicationsDeps } from './domain/communications.deps.js';
 import { createLiquidPool, type LiquidPool } from './domain/liquid/render-pool.js';
-import { registry } from './domain/resources/index.js';
+import { registry } from './domain/registry.js';
 import { communicationsOpenApiDocument } from './http/communications.openapi.js';
 
 /** What the communications app is given: the kit shell, and the Liquid workers when the caller owns them. */

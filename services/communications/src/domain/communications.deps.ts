@@ -7,22 +7,30 @@ export interface Named {
   name: string;
 }
 
-/** The tables the communications declarations share; each a team's own rows. */
-export type CommunicationsTable = 'communications_types' | 'communications_stages' | 'communications_templates';
+/** What a template's hooks read of the records it names: the team's types, or its stages. */
+export interface NamedRecordsStore {
+  /**
+   * The team's records among `ids`. Each found row is held (FOR KEY SHARE) until the
+   * transaction ends, so a delete of it waits and then sees the template that uses it.
+   */
+  held(tx: Transaction, teamId: number, ids: readonly string[]): Promise<Named[]>;
+  /** Names of the records with these ids (any team: the ids come from the team's own rows), by id. */
+  namesOf(tx: Transaction | undefined, ids: readonly string[]): Promise<Map<string, string>>;
+}
+
+/** What a type's or a stage's delete reads of the templates that use it. */
+export interface TemplatesStore {
+  /** The team's templates of this type. */
+  ofType(tx: Transaction, teamId: number, typeId: string): Promise<Named[]>;
+  /** The team's templates with content for this stage. */
+  ofStage(tx: Transaction, teamId: number, stageId: string): Promise<Named[]>;
+}
 
 /** The reads the declarations' hooks make across resources, in the operation's transaction. */
 export interface CommunicationsStore {
-  /**
-   * The team's types or stages among `ids`. Each found row is held (FOR KEY SHARE) until the
-   * transaction ends, so a delete of it waits and then sees the template that uses it.
-   */
-  held(tx: Transaction, table: 'communications_types' | 'communications_stages', teamId: number, ids: readonly string[]): Promise<Named[]>;
-  /** Names of the types or stages with these ids (any team: the ids come from the team's own rows), by id. */
-  namesOf(tx: Transaction | undefined, table: 'communications_types' | 'communications_stages', ids: readonly string[]): Promise<Map<string, string>>;
-  /** The team's templates of this type. */
-  templatesOfType(tx: Transaction, teamId: number, typeId: string): Promise<Named[]>;
-  /** The team's templates with content for this stage. */
-  templatesOfStage(tx: Transaction, teamId: number, stageId: string): Promise<Named[]>;
+  types: NamedRecordsStore;
+  stages: NamedRecordsStore;
+  templates: TemplatesStore;
 }
 
 /** What the communications declarations receive as `deps`. */

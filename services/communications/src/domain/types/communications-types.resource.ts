@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { CommunicationsDeps } from '../communications.deps.js';
-import { fields, inUse, listFilters, listSorts } from './communications.fields.js';
+import { fields, inUse, listFilters, listSorts } from '../communications.fields.js';
 
 const writable = { name: fields.name, description: fields.description, color: fields.color, position: fields.position };
 
@@ -36,7 +36,7 @@ export const communicationsTypes = defineResource<CommunicationsDeps>({
   },
   hooks: {
     async beforeRemove(ctx) {
-      return inUse('communications type', await ctx.deps.communications.templatesOfType(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
+      return inUse('communications type', await ctx.deps.communications.templates.ofType(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
     },
   },
 });

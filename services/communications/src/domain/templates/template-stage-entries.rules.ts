@@ -3,7 +3,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import type { Row } from '@firewatch/resource-kit';
 import { CONTENT_FIELDS, FIELD_MAX, TEMPLATE_MAX, type ContentField } from '../liquid/content-fields.js';
 import { LiquidLimitError, type LiquidPool } from '../liquid/render-pool.js';
-import { fields } from './communications.fields.js';
+import { fields } from '../communications.fields.js';
 
 const content = Object.fromEntries(CONTENT_FIELDS.map((f) => [f, z.string().max(FIELD_MAX[f]).nullable()])) as Record<ContentField, z.ZodNullable<z.ZodString>>;
 

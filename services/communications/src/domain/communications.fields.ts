@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isUuid, slugify, SLUG_PATTERN, type FilterSpec } from '@firewatch/resource-kit';
 import type { ValidationIssue } from '@firewatch/errors';
-import type { Named } from '../communications.deps.js';
+import type { Named } from './communications.deps.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 

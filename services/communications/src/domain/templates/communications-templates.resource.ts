@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineResource, type HookContext, type Row, type Transaction } from '@firewatch/resource-kit';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { CommunicationsDeps } from '../communications.deps.js';
-import { fields, listFilters, listSorts } from './communications.fields.js';
-import { createEntries, entryIssues, updateEntries, type StageEntry } from './template-stage-entries.js';
+import { fields, listFilters, listSorts } from '../communications.fields.js';
+import { createEntries, entryIssues, updateEntries, type StageEntry } from './template-stage-entries.rules.js';
 import { previewAction } from './template-preview.action.js';
 import { templateAttributeSchemas, templateStage } from './template-stage.shape.js';
 
@@ -22,13 +22,13 @@ async function templateIssues(attributes: Row, ctx: HookContext<CommunicationsDe
   const issues: ValidationIssue[] = [];
   // Re-sending the template's own type is no reference to check (a record-scoped key may not list it).
   if (typeof attributes.communication_type_id === 'string' && attributes.communication_type_id !== ctx.existing?.communication_type_id) {
-    const [type] = await store.held(ctx.tx, 'communications_types', team, visible([attributes.communication_type_id]));
+    const [type] = await store.types.held(ctx.tx, team, visible([attributes.communication_type_id]));
     if (!type) issues.push({ pointer: '/data/attributes/communication_type_id', code: 'not_found', detail: `No communications type of this team has id "${attributes.communication_type_id}".` });
   }
   const entries = attributes[INPUT] as StageEntry[] | null | undefined;
   if (Array.isArray(entries)) {
     const ids = [...new Set(entries.flatMap((e) => (e.communication_stage_id ? [e.communication_stage_id] : [])))];
-    const stageNames = new Map((await store.held(ctx.tx, 'communications_stages', team, visible(ids))).map((s) => [s.id, s.name]));
+    const stageNames = new Map((await store.stages.held(ctx.tx, team, visible(ids))).map((s) => [s.id, s.name]));
     const current = (ctx.existing?.communication_template_stages as Row[] | undefined) ?? [];
     issues.push(...(await entryIssues(entries, { current, stageNames, pointer: `/data/attributes/${INPUT}`, liquid: ctx.deps.liquid })));
   }
@@ -41,8 +41,8 @@ async function withNames(rows: Row[], { tx, deps }: { tx: Transaction | undefine
   const typeIds = [...new Set(rows.map((r) => String(r.communication_type_id)))];
   const stageIds = [...new Set(rows.flatMap((r) => stagesOf(r).map((s) => String(s.communication_stage_id))))];
   // One after the other: inside a transaction both run on its one connection anyway.
-  const types = await deps.communications.namesOf(tx, 'communications_types', typeIds);
-  const stages = await deps.communications.namesOf(tx, 'communications_stages', stageIds);
+  const types = await deps.communications.types.namesOf(tx, typeIds);
+  const stages = await deps.communications.stages.namesOf(tx, stageIds);
   for (const row of rows) {
     row.communication_type_name = types.get(String(row.communication_type_id)) ?? null;
     for (const stage of stagesOf(row)) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { CommunicationsDeps } from '../communications.deps.js';
-import { fields, inUse, listFilters, listSorts } from './communications.fields.js';
+import { fields, inUse, listFilters, listSorts } from '../communications.fields.js';
 
 const writable = { name: fields.name, description: fields.description, position: fields.position };
 
@@ -34,7 +34,7 @@ export const communicationsStages = defineResource<CommunicationsDeps>({
   },
   hooks: {
     async beforeRemove(ctx) {
-      return inUse('communications stage', await ctx.deps.communications.templatesOfStage(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
+      return inUse('communications stage', await ctx.deps.communications.templates.ofStage(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
     },
   },
 });
