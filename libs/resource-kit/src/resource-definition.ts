@@ -20,6 +20,7 @@ export type FilterSpec = FilterColumns;
  * service's. What it loads is read on the caller's behalf: records of another resource
  * need that resource's read permission (`authorize`), as a direct read would.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a loader of any service's deps, as AnyResourceDefinition
 export type IncludeLoader<D = any> = (records: Row[], ctx: IncludeContext<D>) => Promise<ResourceObject[]>;
 
 /** What an include loader is handed. */
@@ -75,7 +76,9 @@ export interface ResourceDefinition<D = unknown> {
    * `{id}` then accepts the slug. `hidden(row)`: the record is hidden from some of its team
    * (a private incident); its slug is then an `unlistedSlug`, off the sequence every create
    * probes, so that no create tells a hidden record holds a name, and a record that becomes
-   * hidden is given one. Such a declaration takes no `slug` in its write schemas.
+   * hidden is given one. Such a declaration takes no `slug` in its write schemas. With
+   * `ownerGroups`, a group key may not choose a slug (403 `group_scoped`; its creates get
+   * an unlisted one), nor may a record-scoped key change one (403 `record_scoped`).
    */
   slug?: { from: string; hidden?: (row: Row) => boolean };
   filters?: Record<string, FilterSpec>;
@@ -84,7 +87,7 @@ export interface ResourceDefinition<D = unknown> {
   includes?: Record<string, IncludeLoader<D>>;
   relationships?: Record<string, RelationshipSpec>;
   children?: Record<string, ChildSpec>;
-  // An action's body type is its own; the list holds actions of any body.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each action's body type is its own; the list holds any
   actions?: readonly ActionSpec<D, any>[];
   limit?: LimitSpec<D>;
   /**
@@ -102,7 +105,9 @@ export interface ResourceDefinition<D = unknown> {
    * records. `writers: 'members'`: only admins (on the permission's side) and members of
    * one of a record's owner groups (until memberships exist: a group-scoped key holding
    * one) may create, update or delete it; others get 403 `not_granted`. Default `team`:
-   * whoever the permission lets.
+   * whoever the permission lets. Its `unique` keys must be per owner set (checked at
+   * start-up by constraint name, `*owner_set*`), so that a group key's conflicts are with
+   * records it sees.
    */
   ownerGroups?: { column: string; writers?: 'team' | 'members' };
   /**
@@ -118,7 +123,11 @@ export interface ResourceDefinition<D = unknown> {
   updateMethods?: readonly ('put' | 'patch')[];
   /** What delete answers: the deleted record (default) or an empty 200 body. */
   deleteAnswer?: 'record' | 'empty';
-  /** Maps unique constraints to a 409 naming the attribute. */
+  /**
+   * Maps unique constraints to a 409 naming the attribute. A record-scoped key may not
+   * change such an attribute of a record (nor the slug, nor, with `ownerGroups`, the owner
+   * groups): 403 `record_scoped`, as a record it does not list may hold the value.
+   */
   unique?: Record<string, { pointer: string; detail: string }>;
   /**
    * Rows of other declarations the database deletes with this record (a foreign key's ON
@@ -135,6 +144,7 @@ export interface ResourceDefinition<D = unknown> {
 }
 
 /** A declaration whatever its deps, for lists of declarations and references between them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- deps are contravariant: only `any` admits every service's
 export type AnyResourceDefinition = ResourceDefinition<any>;
 
 /** Every CRUD operation: what a stored resource serves unless it says otherwise. */

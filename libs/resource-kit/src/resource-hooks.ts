@@ -12,6 +12,14 @@ export interface HookContext<D = unknown> {
   tx: Transaction;
   /** What the service gave its registry's modules (data-layer functions, a secret box, settings). */
   deps: D;
+  /**
+   * Which of `ids` (UUIDs as PostgreSQL writes them) name records of the registry's
+   * declaration `name` that the caller sees: its team, visibility, record list and owner
+   * groups, as `include` loads them. Read in `tx` and share-locked until it ends, so none
+   * is deleted meanwhile. A write checks the ids it names with it (an incident's
+   * `service_ids`), so that naming an id tells nothing of records the caller cannot see.
+   */
+  visibleIds(name: string, ids: readonly string[]): Promise<Set<string>>;
 }
 
 /**
@@ -23,7 +31,7 @@ export interface HookContext<D = unknown> {
  * | 1 | body parsed by `create` (422) | record loaded (404/403), body parsed by `update` | record loaded (404/403) |
  * | 2 | parent loaded, permission | permission on the record | permission on the record |
  * | 3 | **prepare** | **prepare** | **beforeRemove** |
- * | 4 | **defaults** | owner groups (kit) | cascades announced (kit) |
+ * | 4 | unique values (kit), **defaults** | unique values, owner groups (kit) | cascades announced (kit) |
  * | 5 | owner groups (kit) | **validate** | row deleted |
  * | 6 | **validate** | slug, position (kit) | event `<event>.deleted` |
  * | 7 | limit (kit) | **toColumns** | |

@@ -1,5 +1,6 @@
 import { operationsOf, type AnyResourceDefinition } from './resource-definition.js';
 import type { CollectionRoute } from './resource-shapes.js';
+import { uniqueAcrossRecords } from './unique-keys.js';
 
 const PARAM = /\{([a-z0-9_]+)\}/g;
 
@@ -44,4 +45,8 @@ export function assertDeclaration(def: AnyResourceDefinition): void {
   if (def.writersOnly && def.visibility) throw new Error(`${def.type}: writersOnly cannot be combined with visibility`);
   // A chosen slug would sit on the probed sequence, or meet a hidden record's with a 409.
   if (def.slug?.hidden && (def.create?.shape.slug || def.update?.shape.slug)) throw new Error(`${def.type}: a slug kept off the sequence (slug.hidden) cannot be written`);
+  // A group key sees only its groups' records: a key unique across owner sets would tell it of the others' with a 409.
+  for (const [constraint] of def.ownerGroups ? uniqueAcrossRecords(def) : []) {
+    if (!constraint.includes('owner_set')) throw new Error(`${def.type}: with ownerGroups, unique key ${constraint} must be per owner set (an index over it, named *owner_set*)`);
+  }
 }

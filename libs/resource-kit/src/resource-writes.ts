@@ -8,6 +8,7 @@ import type { ResourceAccess } from './resource-access.js';
 import type { CascadeAnnouncer } from './cascade.js';
 import { serialize } from './serialize.js';
 import { createSlugs } from './resource-slugs.js';
+import { createUniqueKeyGuard } from './unique-keys.js';
 
 const SLUG_RETRIES = 3;
 
@@ -25,11 +26,15 @@ export async function retryingSlugRaces<T>(def: AnyResourceDefinition, attempt: 
   }
 }
 
+/** Which of `ids` name records of the declaration `name` the caller sees (`HookContext.visibleIds`). */
+export type VisibleIdsOf = (tx: Transaction, principal: Principal, name: string, ids: readonly string[]) => Promise<Set<string>>;
+
 /** Create, update and delete of one resource inside a given transaction: hooks, limit, slug, children, events. */
-export function createResourceWrites(def: AnyResourceDefinition, { repository, writeEvent, deps, access, announceCascade }: {
-  repository: ResourceRepository; writeEvent: EventWriter; deps: unknown; access: ResourceAccess; announceCascade?: CascadeAnnouncer;
+export function createResourceWrites(def: AnyResourceDefinition, { repository, writeEvent, deps, access, announceCascade, visibleIdsOf }: {
+  repository: ResourceRepository; writeEvent: EventWriter; deps: unknown; access: ResourceAccess; announceCascade?: CascadeAnnouncer; visibleIdsOf: VisibleIdsOf;
 }) {
   const slugs = createSlugs(def, repository);
+  const uniqueKeys = createUniqueKeyGuard(def);
   // The steps run in the order ResourceHooks documents; the kit's own steps sit between them.
   const hooks = def.hooks ?? {};
 
@@ -55,13 +60,18 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
     return { ...attributes, position: Math.min(next, def.position.max ?? Number.MAX_SAFE_INTEGER) };
   }
 
+  const contextOf = (tx: Transaction, principal: Principal, more: { existing?: Row; parent?: Row }): HookContext => ({
+    principal, tx, deps, ...more, visibleIds: (name, ids) => visibleIdsOf(tx, principal, name, ids),
+  });
+
   const emit = (tx: Transaction, principal: Principal, action: string, record: ResourceObject) =>
     writeEvent(tx, { type: `${def.event}.${action}`, team_id: principal.team_id, data: record });
 
   /** `where`: the columns the collection path implies (parent id, fixed values). */
   async function createIn(tx: Transaction, principal: Principal, attributes: Row, where: Row, parentRow?: Row): Promise<ResourceObject> {
-    const ctx: HookContext = { principal, tx, deps, parent: parentRow };
+    const ctx = contextOf(tx, principal, { parent: parentRow });
     const prepared = hooks.prepare ? await hooks.prepare({ ...attributes }, ctx) : attributes;
+    uniqueKeys.check(principal, prepared);
     let attrs = hooks.defaults ? await hooks.defaults({ ...prepared }, ctx) : { ...prepared };
     access.can(principal, 'create', def.ownerGroups ? { [def.ownerGroups.column]: attrs[def.ownerGroups.column] } : undefined);
     await checked(attrs, ctx);
@@ -80,8 +90,9 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
   }
 
   async function updateIn(tx: Transaction, principal: Principal, existing: Row, given: Row, event = 'updated'): Promise<ResourceObject> {
-    const ctx: HookContext = { principal, tx, existing, deps };
+    const ctx = contextOf(tx, principal, { existing });
     const attributes = hooks.prepare ? await hooks.prepare({ ...given }, ctx) : given;
+    uniqueKeys.check(principal, attributes, existing);
     if (def.ownerGroups && def.ownerGroups.column in attributes) {
       const ownerGroupIds = (attributes[def.ownerGroups.column] as string[] | null) ?? [];
       authorize(principal, { ...def.permission, action: 'update', recordId: String(existing.id), ownerGroupIds, assigning: true });
@@ -104,7 +115,7 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
   }
 
   async function removeIn(tx: Transaction, principal: Principal, existing: Row): Promise<ResourceObject> {
-    const issues = hooks.beforeRemove ? await hooks.beforeRemove({ principal, tx, existing, deps }) : [];
+    const issues = hooks.beforeRemove ? await hooks.beforeRemove(contextOf(tx, principal, { existing })) : [];
     if (issues.length) throw new ValidationError(issues);
     await announceCascade?.(tx, principal.team_id, [String(existing.id)]);
     await repository.remove(tx, principal.team_id, String(existing.id));

@@ -36,9 +36,9 @@ const readOnly: EventWriter = async () => { throw new Error('a read-only service
 
 /**
  * Wires every declaration of a registry: its repository, service and routes. A nested
- * resource loads its parent, and `include` loads related records, through read-only
- * services of those declarations (their own team, visibility and permissions); cascades
- * announce the rows of the declarations they name.
+ * resource loads its parent, `include` loads related records, and hooks check the ids a
+ * write names (`visibleIds`), through read-only services of those declarations (their own
+ * team, visibility and permissions); cascades announce the rows of the declarations they name.
  */
 export function createResourceModules<D>(registry: ResourceRegistry<D>, options: ModuleOptions<D>): ResourceModule[] {
   const { knex, deps } = options;
@@ -55,6 +55,7 @@ export function createResourceModules<D>(registry: ResourceRegistry<D>, options:
       const def = registry.get(name);
       reader = createResourceService(def, {
         repository: repositoryOf(def), writeEvent: readOnly, deps, parent: def.parent ? readerOf(def.parent.resource) : undefined, related: {}, declaration: registry.get,
+        referenced: readerOf,
       });
       readers.set(name, reader);
     }
@@ -71,6 +72,7 @@ export function createResourceModules<D>(registry: ResourceRegistry<D>, options:
       parent: definition.parent ? readerOf(definition.parent.resource) : undefined,
       related,
       declaration: registry.get,
+      referenced: readerOf,
       announceCascade: definition.cascades
         ? createCascadeAnnouncer(definition, { declaration: registry.get, writeEvent: options.writeEvent, repositoryOf }) : undefined,
     });

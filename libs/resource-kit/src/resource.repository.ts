@@ -49,6 +49,8 @@ export interface ResourceRepository {
   find(tx: Transaction | undefined, scope: RowScope, idOrSlug: string, forUpdate?: boolean): Promise<Row | undefined>;
   /** Rows matching `scope` (its `where` says which), children attached, oldest first; `forUpdate` locks them. */
   findAll(tx: Transaction | undefined, scope: RowScope, forUpdate?: boolean): Promise<Row[]>;
+  /** The ids of the rows `scope` admits, share-locked until `tx` ends: none of them is deleted meanwhile. */
+  idsForShare(tx: Transaction, scope: RowScope): Promise<Set<string>>;
   insert(tx: Transaction, row: Row): Promise<Row>;
   update(tx: Transaction, teamId: number, id: string, patch: Row): Promise<Row>;
   remove(tx: Transaction, teamId: number, id: string): Promise<void>;
@@ -125,6 +127,9 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       const q = applyScope(db(tx)(table), table, scope).select(`${table}.*`).orderBy(`${table}.created_at`).orderBy(`${table}.id`);
       if (forUpdate) q.forUpdate();
       return attachChildren(tx, (await q) as Row[]);
+    },
+    async idsForShare(tx, scope) {
+      return new Set((await applyScope(tx(table), table, scope).forShare().pluck(`${table}.id`)) as string[]);
     },
     async insert(tx, row) {
       try {

@@ -8,6 +8,7 @@ import { createResourceAccess, type CollectionCall, type ParentAccess, type Pare
 import { createResourceWrites, retryingSlugRaces } from './resource-writes.js';
 import { createIncluder, type Related } from './includes.js';
 import type { CascadeAnnouncer } from './cascade.js';
+import { isUuid } from './slug.js';
 
 export type { CollectionCall } from './resource-access.js';
 
@@ -25,6 +26,13 @@ export interface ResourceServiceDeps {
   declaration(name: string): AnyResourceDefinition;
   /** Announces the rows `cascades` takes with a deleted record. */
   announceCascade?: CascadeAnnouncer;
+  /** The registry's declarations by name, as the ids a write names are checked against them (`HookContext.visibleIds`). */
+  referenced(name: string): ReferencedAccess;
+}
+
+/** Another declaration's records, as a write naming some of them reaches them. */
+export interface ReferencedAccess {
+  visibleIds(tx: Transaction, principal: Principal, ids: readonly string[]): Promise<Set<string>>;
 }
 
 /** A record with its `included` resources. */
@@ -41,9 +49,11 @@ function parseBody(action: ActionSpec<unknown>, raw: unknown): unknown {
 }
 
 /** The use cases of a declared resource: authorisation, rules, persistence and events. */
-export function createResourceService(def: AnyResourceDefinition, { repository, writeEvent, deps, parent, related, declaration, announceCascade }: ResourceServiceDeps) {
+export function createResourceService(def: AnyResourceDefinition, options: ResourceServiceDeps) {
+  const { repository, writeEvent, deps, parent, related, declaration, announceCascade, referenced } = options;
   const access = createResourceAccess(def, repository, parent);
-  const { createIn, updateIn, removeIn, writesIn } = createResourceWrites(def, { repository, writeEvent, deps, access, announceCascade });
+  const visibleIdsOf = (tx: Transaction, principal: Principal, name: string, ids: readonly string[]) => referenced(name).visibleIds(tx, principal, ids);
+  const { createIn, updateIn, removeIn, writesIn } = createResourceWrites(def, { repository, writeEvent, deps, access, announceCascade, visibleIdsOf });
   const included = createIncluder(def, related, deps, declaration);
 
   return {
@@ -66,6 +76,16 @@ export function createResourceService(def: AnyResourceDefinition, { repository, 
       access.can(principal, 'read');
       const rows = ids.length ? await repository.findAll(undefined, { ...access.scopeFor(principal), ids }) : [];
       return rows.map((r) => access.present(principal, r));
+    },
+
+    /**
+     * Which of `ids` name records the caller sees (as `visibleByIds`, without the
+     * permission: naming a record in a write reads nothing of it), share-locked until `tx`
+     * ends. Not a UUID: no record.
+     */
+    async visibleIds(tx: Transaction, principal: Principal, ids: readonly string[]): Promise<Set<string>> {
+      const wanted = [...new Set(ids)].filter(isUuid);
+      return wanted.length ? repository.idsForShare(tx, { ...access.scopeFor(principal), ids: wanted }) : new Set();
     },
 
     async list(principal: Principal, query: ListQuery, call: CollectionCall) {

@@ -180,7 +180,7 @@ describe('communications templates', () => {
       call('PATCH', `/v1/communications/templates/${t}`, { principal: scoped, body: { data: { type: 'communications_templates', attributes } } });
     expect((await patchAs({ [STAGES]: [{ communication_stage_id: resolved }] })).status).toBe(422);
     // Its template's own type is no new reference: re-sending it is fine (what a client that PATCHes back what it read does).
-    expect((await patchAs({ name: 'Scoped again', communication_type_id: typeId })).status).toBe(200);
+    expect((await patchAs({ name: 'Scoped', communication_type_id: typeId })).status).toBe(200);
     const unlisted = (await create('types', { name: 'Unlisted', color: null })).body.data.id;
     expect((await patchAs({ communication_type_id: unlisted })).status).toBe(422);
     expect((await patchAs({ [STAGES]: [{ communication_stage_id: investigating, sms_content: 'ok' }] })).status).toBe(200);

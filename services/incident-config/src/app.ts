@@ -3,7 +3,6 @@ import { writeEvent } from '@firewatch/events';
 import { createKitApp, type KitAppShell } from '@firewatch/kit-service';
 import type { SecretBox } from '@firewatch/secret-box';
 import { createCatalogPropertiesRepository } from './data/catalog-properties.repository.js';
-import { createRecordReferencesRepository } from './data/record-references.repository.js';
 import { createDashboardAccessRepository } from './data/dashboard-access.repository.js';
 import { createDashboardDefaultsRepository } from './data/dashboard-defaults.repository.js';
 import { createDashboardPanelsRepository } from './data/dashboard-panels.repository.js';
@@ -21,7 +20,6 @@ export interface IncidentConfigDeps extends KitAppShell {
 export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
   const resourceDeps: IncidentConfigResourceDeps = {
     catalogProperties: createCatalogPropertiesRepository(),
-    references: createRecordReferencesRepository(),
     secretBox: deps.secretBox,
     retrospectiveProcesses: createRetrospectiveProcessesRepository(),
     writeEvent,

@@ -55,19 +55,23 @@ describe.each(['services', 'functionalities'])('%s and group-scoped keys', (type
     expect(res.body.data.map((r: { attributes: Attrs }) => [r.attributes.external_id, r.attributes.owner_group_ids])).toEqual([
       [`${type}-ours`, ['ops']], [`${type}-bulk-new`, ['ops']],
     ]);
-    // Another group's record is not the key's to update: naming its external_id changes nothing.
-    const theirs = await h.call('POST', `/v1/${type}/bulk_upsert`, { principal: ops, body: { entities: [{ external_id: `${type}-theirs`, name: 'taken over', description: 'bulk' }] } });
-    expect(theirs.status).toBe(422);
+    // Another group's record is not the key's to update, nor to learn of: naming its external_id
+    // makes the key's own record (unique per owner set), and the other stays as it was.
+    const theirs = await h.call('POST', `/v1/${type}/bulk_upsert`, { principal: ops, body: { entities: [{ external_id: `${type}-theirs`, name: `${type} theirs`, description: 'bulk' }] } });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data[0].id).not.toBe(records.theirs);
+    expect(theirs.body.data[0].attributes).toMatchObject({ external_id: `${type}-theirs`, owner_group_ids: ['ops'] });
     expect(await h.db.knex(type).where({ id: records.theirs }).first()).toMatchObject({ name: `${type} theirs`, description: null, owner_group_ids: ['db'] });
   });
 
   it('deletes in bulk only its groups\' records: the others are not found, by external_id or by prune', async () => {
-    const named = await h.call('POST', `/v1/${type}/bulk_delete`, { principal: ops, body: { external_ids: [`${type}-theirs`, `${type}-bulk-new`] } });
+    const named = await h.call('POST', `/v1/${type}/bulk_delete`, { principal: ops, body: { external_ids: [`${type}-nobodys`, `${type}-bulk-new`] } });
     expect(named.status).toBe(200);
-    expect(named.body.data).toEqual({ deleted_external_ids: [`${type}-bulk-new`], failed_external_ids: [], not_found_external_ids: [`${type}-theirs`] });
+    expect(named.body.data).toEqual({ deleted_external_ids: [`${type}-bulk-new`], failed_external_ids: [], not_found_external_ids: [`${type}-nobodys`] });
     const pruned = await h.call('POST', `/v1/${type}/bulk_delete`, { principal: ops, body: { managed_by: 'api' } });
     expect(pruned.status).toBe(200);
-    expect(pruned.body.data.deleted_external_ids.sort()).toEqual([`${type}-ours`, `${type}-shared`]);
+    // Its own `-theirs` (made above) goes; the other group's stays.
+    expect(pruned.body.data.deleted_external_ids.sort()).toEqual([`${type}-ours`, `${type}-shared`, `${type}-theirs`]);
     expect((await h.db.knex(type).whereIn('id', [records.theirs, records.nobodys]).pluck('id')).sort()).toEqual([records.theirs, records.nobodys].sort());
   });
 });

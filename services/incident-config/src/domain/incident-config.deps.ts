@@ -1,6 +1,5 @@
 import type { CatalogPropertiesDeps } from './catalog-properties.lookup.js';
 import type { DashboardsDeps } from './dashboards/dashboard-stores.js';
-import type { ReferenceDeps } from './record-references.js';
 import type { RetrospectiveProcessesDeps } from './retrospective-processes.lookup.js';
 import type { SecretsDeps } from './resources/secrets.resource.js';
 
@@ -9,4 +8,4 @@ import type { SecretsDeps } from './resources/secrets.resource.js';
  * declarations' hooks, actions and loaders may use. Each declaration names the part it
  * needs; the registry checks that this object holds every part.
  */
-export interface IncidentConfigResourceDeps extends CatalogPropertiesDeps, ReferenceDeps, SecretsDeps, RetrospectiveProcessesDeps, DashboardsDeps {}
+export interface IncidentConfigResourceDeps extends CatalogPropertiesDeps, SecretsDeps, RetrospectiveProcessesDeps, DashboardsDeps {}

@@ -1,39 +1,32 @@
 import type { ValidationIssue } from '@firewatch/errors';
-import type { Row, Transaction } from '@firewatch/resource-kit';
+import type { HookContext, Row } from '@firewatch/resource-kit';
 
-/** Tables of this service whose ids other records list (a service's environment_ids, an incident's functionality_ids). */
-export type ReferencedTable = 'environments' | 'services' | 'functionalities';
-
-/** The reads reference checks need, inside the writing transaction; the data layer implements it. */
-export interface RecordReferences {
-  /** Which of these ids are records of the team in `table`; another team's read as absent. */
-  existingIds(tx: Transaction, table: ReferencedTable, teamId: number, ids: readonly string[]): Promise<Set<string>>;
-}
-
-/** What a declaration checking references needs in its `deps`. */
-export interface ReferenceDeps {
-  references: RecordReferences;
-}
+/** Declarations of this service whose ids other records list (a service's environment_ids, an incident's functionality_ids). */
+export type ReferencedResource = 'environments' | 'services' | 'functionalities';
 
 /**
- * A 422 issue for each listed id that is no record of the team, per id-list attribute
- * present in `attributes` (`{ environment_ids: 'environments' }`). Another team's id is
- * "no record", so its existence does not leak.
+ * A 422 issue for each id a write newly names, per id-list attribute present in
+ * `attributes` (`{ environment_ids: 'environments' }`), that is no record the caller
+ * sees: another team's, another group's for a group key, one a record-scoped key does
+ * not list (`visibleIds`). Naming an id therefore tells nothing of records the caller
+ * cannot see. Ids the record already names are no new reference: a PUT sending back what
+ * it read passes, and a group key may add its own beside another group's.
  */
 export async function referenceIssues(
-  references: RecordReferences,
-  tx: Transaction,
-  teamId: number,
   attributes: Row,
-  lists: Readonly<Record<string, ReferencedTable>>,
+  ctx: HookContext,
+  lists: Readonly<Record<string, ReferencedResource>>,
 ): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
-  for (const [attribute, table] of Object.entries(lists)) {
+  for (const [attribute, resource] of Object.entries(lists)) {
     const ids = attributes[attribute];
     if (!Array.isArray(ids) || !ids.length) continue;
-    const found = await references.existingIds(tx, table, teamId, ids as string[]);
+    const held = new Set((ctx.existing?.[attribute] as string[] | undefined) ?? []);
+    const found = await ctx.visibleIds(resource, (ids as string[]).filter((id) => !held.has(id)));
     (ids as string[]).forEach((id, i) => {
-      if (!found.has(id)) issues.push({ pointer: `/data/attributes/${attribute}/${i}`, code: 'invalid_reference', detail: `${attribute}: no ${table} record "${id}".` });
+      if (!held.has(id) && !found.has(id)) {
+        issues.push({ pointer: `/data/attributes/${attribute}/${i}`, code: 'invalid_reference', detail: `${attribute}: no ${resource} record "${id}".` });
+      }
     });
   }
   return issues;

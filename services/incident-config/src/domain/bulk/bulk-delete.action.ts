@@ -17,7 +17,8 @@ const ids = { type: 'array', items: { type: 'string' } };
  * prunes every record of one provenance except those kept, in one transaction, each
  * through the declaration's delete (one `*.deleted` event per record). Only records the
  * caller may see are found: another group's are a group key's `not_found_external_ids`,
- * as the reference has records the caller cannot reach.
+ * as the reference has records the caller cannot reach. An external_id held in several
+ * owner sets names each record of them the caller sees, and all of those go.
  */
 export function bulkDeleteAction(family: BulkFamily) {
   return defineAction({
@@ -37,14 +38,14 @@ export function bulkDeleteAction(family: BulkFamily) {
       const deleted: string[] = [];
       const notFound: string[] = [];
       if ('external_ids' in request) {
-        const rows = new Map((await resource.findWhere({ external_id: request.external_ids }, { forUpdate: true })).map((r) => [r.external_id, r]));
+        const rows = await resource.findWhere({ external_id: request.external_ids }, { forUpdate: true });
         for (const externalId of new Set(request.external_ids)) {
-          const row = rows.get(externalId);
-          if (!row) {
+          const named = rows.filter((r) => r.external_id === externalId);
+          if (!named.length) {
             notFound.push(externalId);
             continue;
           }
-          await resource.remove(row);
+          for (const row of named) await resource.remove(row);
           deleted.push(externalId);
         }
       } else {

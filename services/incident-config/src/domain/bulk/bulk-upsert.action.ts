@@ -37,8 +37,12 @@ function bodySchema(entity: z.ZodType) {
   return z.strictObject({ entities: z.array(z.record(z.string(), z.unknown()).meta(documented)).max(MAX_ENTITIES) });
 }
 
-/** Every entity checked before anything is written: shape, duplicates in the batch, a name for new records. */
-function judge(raw: readonly Row[], entity: z.ZodType<Entity>, existing: ReadonlyMap<string, Row>): { entities: Entity[]; problems: EntityProblem[] } {
+/**
+ * Every entity checked before anything is written: shape, duplicates in the batch, one
+ * record to update, a name for new records. `existing`: the records the caller sees, by
+ * external_id; several when different owner sets each hold it (unique per owner set).
+ */
+function judge(raw: readonly Row[], entity: z.ZodType<Entity>, existing: ReadonlyMap<string, Row[]>, noun: string): { entities: Entity[]; problems: EntityProblem[] } {
   const seen = new Set<string>();
   const entities: Entity[] = [];
   const problems: EntityProblem[] = [];
@@ -47,8 +51,10 @@ function judge(raw: readonly Row[], entity: z.ZodType<Entity>, existing: Readonl
     const parsed = entity.safeParse(item);
     const errors = parsed.success ? [] : zodIssuesToValidation(parsed.error.issues, '').map((i) => i.detail);
     if (parsed.success) {
+      const found = existing.get(externalId) ?? [];
       if (seen.has(externalId)) errors.push('external_id appears more than once in the batch');
-      else if (!existing.has(externalId) && parsed.data.name === undefined) errors.push('name is required for a new record');
+      else if (found.length > 1) errors.push(`external_id names ${found.length} records of different owner groups (${noun} ids ${found.map((r) => String(r.id)).join(', ')}); update each by id`);
+      else if (!found.length && parsed.data.name === undefined) errors.push('name is required for a new record');
       entities.push(parsed.data);
     }
     seen.add(externalId);
@@ -92,7 +98,9 @@ async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | un
  * `POST /v1/<family>/bulk_upsert` (FAMILIES.md §5): up to 100 entities keyed by
  * external_id, created or updated with only the attributes present, all or nothing in
  * the action's transaction, through the declaration's own writes (checks and events).
- * A group key finds, and so updates, only its groups' records (`findWhere`).
+ * A group key finds, and so updates, only its groups' records (`findWhere`); anything it
+ * creates is its groups', a set in which an external_id or name it meets is one it sees.
+ * An external_id naming several records the caller sees fails its entity.
  */
 export function bulkUpsertAction(family: BulkFamily) {
   const entity = entitySchema(family);
@@ -111,16 +119,18 @@ export function bulkUpsertAction(family: BulkFamily) {
       // cannot both create one external_id, nor merge fields into the same stale value.
       await resource.lock('bulk_upsert');
       const keys = raw.map((e) => e.external_id).filter((k): k is string => typeof k === 'string');
-      const existing = new Map<string, Row>();
-      for (const row of await resource.findWhere({ external_id: keys }, { forUpdate: true })) existing.set(String(row.external_id), row);
-      const judged = judge(raw, entity, existing);
+      const existing = new Map<string, Row[]>();
+      for (const row of await resource.findWhere({ external_id: keys }, { forUpdate: true })) {
+        existing.set(String(row.external_id), [...(existing.get(String(row.external_id)) ?? []), row]);
+      }
+      const judged = judge(raw, entity, existing, family.noun);
       if (judged.problems.length) throw entityErrors(judged.problems);
       const entities = await resolveFields(judged.entities, (ids) => deps.catalogProperties.idsByKey(tx, principal.team_id, family.catalogType, ids));
       const owners = family.ownerGroups && principal.group_ids !== null ? { [family.ownerGroups.column]: principal.group_ids } : {};
       const data = [];
       for (const [index, item] of entities.entries()) {
         try {
-          data.push(await upsertOne(resource, item, existing.get(item.external_id), owners));
+          data.push(await upsertOne(resource, item, existing.get(item.external_id)?.[0], owners));
         } catch (err) {
           throw asEntityError(err, index, item.external_id);
         }

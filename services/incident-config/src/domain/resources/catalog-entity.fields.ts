@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FilterSpec } from '@firewatch/resource-kit';
 import { SLUG_PATTERN } from '@firewatch/resource-kit';
-import type { ReferencedTable } from '../record-references.js';
+import type { ReferencedResource } from '../record-references.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 
@@ -71,8 +71,8 @@ export const CATALOG_ENTITY_JSON_COLUMNS = [
  */
 export const OWNER_GROUPS = { column: 'owner_group_ids' } as const;
 
-/** Id lists naming records of this service: each id must be one of the team's (a 422 otherwise). */
-export const CATALOG_ENTITY_REFERENCES: Readonly<Record<string, ReferencedTable>> = { environment_ids: 'environments', service_ids: 'services' };
+/** Id lists naming records of this service: each id newly listed must be one the caller sees (a 422 otherwise). */
+export const CATALOG_ENTITY_REFERENCES: Readonly<Record<string, ReferencedResource>> = { environment_ids: 'environments', service_ids: 'services' };
 
 /** The reference's list filters of both families; `name` and `slug` also take eq/not_eq/in/not_in. */
 export const catalogEntityFilters: Record<string, FilterSpec> = {

@@ -2,20 +2,20 @@ import type { ValidationIssue } from '@firewatch/errors';
 import type { HookContext, Row } from '@firewatch/resource-kit';
 import type { CatalogType, CatalogPropertiesDeps } from '../catalog-properties.lookup.js';
 import { propertyValueIssues, type PropertyValue } from '../catalog-property-values.js';
-import { referenceIssues, type ReferenceDeps } from '../record-references.js';
+import { referenceIssues } from '../record-references.js';
 import { CATALOG_ENTITY_REFERENCES } from './catalog-entity.fields.js';
 
-/** What a catalog entity's checks read: other records it lists, and its catalog's properties. */
-export type CatalogEntityDeps = ReferenceDeps & CatalogPropertiesDeps;
+/** What a catalog entity's checks read: its catalog's properties. */
+export type CatalogEntityDeps = CatalogPropertiesDeps;
 
 /**
- * The `validate` hook of services and functionalities: the records they list are the
- * team's, and their `properties` (bulk `fields` end up there too) name properties of
- * their own catalog. Another team's id reads as absent, so it never leaks.
+ * The `validate` hook of services and functionalities: the records they newly list are
+ * ones the caller sees, and their `properties` (bulk `fields` end up there too) name
+ * properties of their own catalog. Another team's id reads as absent, so it never leaks.
  */
 export function catalogEntityIssues(catalogType: CatalogType) {
   return async (attributes: Row, ctx: HookContext<CatalogEntityDeps>): Promise<ValidationIssue[]> => {
-    const issues = await referenceIssues(ctx.deps.references, ctx.tx, ctx.principal.team_id, attributes, CATALOG_ENTITY_REFERENCES);
+    const issues = await referenceIssues(attributes, ctx, CATALOG_ENTITY_REFERENCES);
     if (!Array.isArray(attributes.properties)) return issues;
     return [...issues, ...await propertyValueIssues(ctx.deps.catalogProperties, ctx.tx, ctx.principal.team_id, catalogType, attributes.properties as PropertyValue[])];
   };

@@ -37,8 +37,9 @@ export const functionalities = defineResource<CatalogEntityDeps>({
   defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
   updateMethods: ['put'],
   unique: {
-    functionalities_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A functionality with this name already exists.' },
-    functionalities_team_id_external_id_unique: { pointer: '/data/attributes/external_id', detail: 'A functionality with this external_id already exists.' },
+    // Per owner set (migration 0072): a conflict is with a record the writer sees.
+    functionalities_team_id_name_owner_set_unique: { pointer: '/data/attributes/name', detail: 'A functionality with this name and these owner groups already exists.' },
+    functionalities_team_id_external_id_owner_set_unique: { pointer: '/data/attributes/external_id', detail: 'A functionality with this external_id and these owner groups already exists.' },
   },
   actions: [bulkUpsertAction(family), bulkDeleteAction(family)],
   hooks: {

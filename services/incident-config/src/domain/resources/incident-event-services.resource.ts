@@ -1,19 +1,18 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
-import type { ReferenceDeps } from '../record-references.js';
 
 const STATUSES = ['operational', 'partial_outage', 'major_outage'] as const;
 const recordId = z.uuid().transform((id) => id.toLowerCase());
 
-/** The service must be one of the team's; the event named in the body must be the path's. */
-async function eventServiceIssues(attributes: Row, ctx: HookContext<ReferenceDeps>): Promise<ValidationIssue[]> {
+/** The service must be one the caller sees (docs/security.md); the event named in the body must be the path's. */
+async function eventServiceIssues(attributes: Row, ctx: HookContext): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   if (ctx.parent && attributes.incident_event_id !== undefined && attributes.incident_event_id !== ctx.parent.id) {
     issues.push({ pointer: '/data/attributes/incident_event_id', code: 'mismatch', detail: 'incident_event_id must be the event of the path.' });
   }
   if (typeof attributes.service_id === 'string') {
-    const found = await ctx.deps.references.existingIds(ctx.tx, 'services', ctx.principal.team_id, [attributes.service_id]);
+    const found = await ctx.visibleIds('services', [attributes.service_id]);
     if (!found.has(attributes.service_id)) {
       issues.push({ pointer: '/data/attributes/service_id', code: 'invalid_reference', detail: `service_id: no services record "${attributes.service_id}".` });
     }
@@ -28,7 +27,7 @@ async function eventServiceIssues(attributes: Row, ctx: HookContext<ReferenceDep
  * re-rated and deleted at `/v1/incident_event_services/{id}`. Only `status` changes; any
  * status may follow any other (the reference documents no transitions).
  */
-export const incidentEventServices = defineResource<ReferenceDeps>({
+export const incidentEventServices = defineResource({
   type: 'incident_event_services',
   path: '/v1/incident_event_services',
   collections: [{ path: '/v1/events/{incident_event_id}/services' }],

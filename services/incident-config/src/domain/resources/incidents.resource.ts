@@ -3,7 +3,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row, type Visibility, type VisibilityClause } from '@firewatch/resource-kit';
 import { incidentStatusAction } from '../incidents/incident-status.actions.js';
 import { INCIDENT_ACTIONS, INCIDENT_STATUSES, INITIAL_STATUSES, initialState } from '../incidents/incident-status.machine.js';
-import { referenceIssues, type ReferenceDeps, type ReferencedTable } from '../record-references.js';
+import { referenceIssues, type ReferencedResource } from '../record-references.js';
 import { list } from './catalog-entity.fields.js';
 
 /** The reference's incident kinds (new_incident). */
@@ -28,13 +28,13 @@ const writable = {
     .refine((l) => !l || Object.keys(l).length <= 50, 'holds at most 50 labels').transform((l) => l ?? {}),
 };
 
-const REFERENCES: Readonly<Record<string, ReferencedTable>> = {
+const REFERENCES: Readonly<Record<string, ReferencedResource>> = {
   service_ids: 'services', environment_ids: 'environments', functionality_ids: 'functionalities',
 };
 
-/** Checks of a write that need the team's records or the record's past. */
-async function incidentIssues(attributes: Row, ctx: HookContext<ReferenceDeps>): Promise<ValidationIssue[]> {
-  const issues = await referenceIssues(ctx.deps.references, ctx.tx, ctx.principal.team_id, attributes, REFERENCES);
+/** Checks of a write that need the records it names or the record's past. */
+async function incidentIssues(attributes: Row, ctx: HookContext): Promise<ValidationIssue[]> {
+  const issues = await referenceIssues(attributes, ctx, REFERENCES);
   if (ctx.existing?.private === true && attributes.private === false) {
     issues.push({ pointer: '/data/attributes/private', code: 'immutable', detail: 'A private incident cannot be made public again.' });
   }
@@ -57,7 +57,7 @@ const privateToCreator: Visibility = (principal) => {
  * `in_triage`), then moved only by the status actions, each with its timestamp and its
  * own event. `{id}` takes the UUID or the slug made from the title.
  */
-export const incidents = defineResource<ReferenceDeps>({
+export const incidents = defineResource({
   type: 'incidents',
   path: '/v1/incidents',
   table: 'incidents',

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ForbiddenError } from '@firewatch/errors';
-import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
+import { defineResource } from '@firewatch/resource-kit';
 import type { SecretBox } from '@firewatch/secret-box';
 
 /** What the secrets declaration needs from the service. */
@@ -27,24 +26,6 @@ const writable = {
   external_vault_version: vaultVersion.nullable().transform((v) => v ?? 0),
   owner_group_ids: z.array(z.string().min(1).max(255)).max(100).nullable().transform((v) => [...new Set(v ?? [])]),
 };
-
-const sameSet = (a: readonly unknown[], b: readonly unknown[]) => new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
-
-/**
- * A name is unique per owner set (migration 0070), so that a conflict is always with a
- * secret the writer sees: its new owner set holds one of a group key's groups. A
- * record-scoped key sees only the secrets it lists, so it may not move one to another
- * name or owner set, conflict or not.
- */
-function keepsItsPlace(attributes: Row, ctx: HookContext<SecretsDeps>): void {
-  const { existing, principal } = ctx;
-  if (!existing || principal.record_ids === null) return;
-  const renamed = attributes.name !== existing.name;
-  const moved = 'owner_group_ids' in attributes && !sameSet(attributes.owner_group_ids as string[], existing.owner_group_ids as string[]);
-  if (renamed || moved) {
-    throw new ForbiddenError('A record-scoped key may not rename a secret or change its owner groups.', { code: 'record_scoped' });
-  }
-}
 
 /**
  * Secrets (spec 2.6, FAMILIES 4.5): values workflows use. The value is sealed with the
@@ -73,6 +54,8 @@ export const secrets = defineResource<SecretsDeps>({
   sorts: ['name', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   updateMethods: ['put'],
+  // Per owner set (migration 0070), so that a conflict is with a secret the writer sees. A
+  // record-scoped key, which sees only what it lists, renames and moves none (the kit's 403).
   unique: {
     secrets_team_id_owner_set_name_unique: { pointer: '/data/attributes/name', detail: 'A secret with this name and these owner groups already exists.' },
   },
@@ -86,10 +69,6 @@ export const secrets = defineResource<SecretsDeps>({
   },
   hooks: {
     defaults: (attributes) => ({ kind: 'built_in', external_vault_mount: 'secret', external_vault_version: 0, owner_group_ids: [], ...attributes }),
-    validate(attributes, ctx) {
-      keepsItsPlace(attributes, ctx);
-      return [];
-    },
     toColumns(attributes, ctx) {
       const { secret: plain, ...columns } = attributes;
       return typeof plain === 'string' ? { ...columns, secret_ciphertext: ctx.deps.secretBox.seal(plain) } : columns;
