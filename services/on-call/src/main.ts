@@ -1,7 +1,4 @@
-import { createPrincipalVerifier } from '@firewatch/auth';
-import { openDatabase } from '@firewatch/db';
-import { createOutboxRelay } from '@firewatch/events';
-import { runService } from '@firewatch/http';
+import { runKitService } from '@firewatch/kit-service';
 import { migrations } from '../migrations/index.js';
 import { createOnCallApp } from './app.js';
 import { configSchema } from './config.js';
@@ -11,13 +8,11 @@ import { createUsersRepository, usersReadModelEmpty } from './data/users.reposit
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
 import { createUserEventsConsumer } from './queue/user-events.consumer.js';
 
-await runService({
+await runKitService({
   name: 'on-call',
   schema: configSchema,
-  async start({ config, logger }) {
-    const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
-    const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger });
-    await relay.start();
+  migrations,
+  async start({ config, logger, knex, relay }) {
     const users = createUserEventsConsumer({ knex, amqpUrl: config.AMQP_URL, logger, queue: config.USERS_QUEUE, publishers: config.AMQP_PUBLISHERS });
     await users.start();
     if (await usersReadModelEmpty(knex)) logger.info('no users known yet: users made before on-call first ran arrive after `firewatch users announce` (docs/on-call.md)');
@@ -27,23 +22,13 @@ await runService({
       lateAfterMs: config.SHIFT_STARTED_LATE_AFTER_MS, overlapMs: 60_000,
     });
     shiftStarted.start();
-    const app = createOnCallApp({
-      knex,
-      logger,
-      principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: 'on-call' }),
-      bodyLimit: config.BODY_LIMIT,
-      readiness: {
-        database: () => knex.raw('select 1'),
-        broker: async () => { if (!relay.stats.connected || !users.connected) throw new Error('broker not connected'); },
-      },
-    });
     return {
-      app,
+      app: createOnCallApp,
+      // The users consumer is on the broker too: one check for both connections.
+      readiness: { broker: async () => { if (!relay.stats.connected || !users.connected) throw new Error('broker not connected'); } },
       async stop() {
         await shiftStarted.stop();
         await users.stop();
-        await relay.stop();
-        await knex.destroy();
       },
     };
   },
