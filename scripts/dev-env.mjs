@@ -201,15 +201,18 @@ export async function provisionDatabases(envs) {
 }
 
 /**
- * Declares the events exchanges and creates each service's broker user with only its own
- * rights (idempotent), through RabbitMQ's management API as the administrator of
- * `backing()`. Needs libs/events built.
+ * Declares the events exchanges and the consumers' queues, and creates each service's
+ * broker user with only its own rights (idempotent), through RabbitMQ's management API as
+ * the administrator of `backing()`. Needs libs/events built.
  */
 export async function provisionBroker(envs) {
-  const { declareEventExchanges, provisionBrokerUser } = await import(path.join(root, 'libs/events/dist/index.js'));
+  const { EVENT_CONSUMERS, declareEventExchanges, declareEventQueue, provisionBrokerUser } = await import(path.join(root, 'libs/events/dist/index.js'));
   const { amqp, amqpManagement } = backing();
   const vhost = decodeURIComponent(new URL(amqp).pathname.slice(1)) || '/';
   await declareEventExchanges(amqpManagement, { vhost });
+  for (const consumer of EVENT_CONSUMERS) {
+    await declareEventQueue(amqpManagement, { consumer, queue: envs.brokerUsers.find((u) => u.service === consumer).queue, vhost });
+  }
   for (const { service, user, password, queue } of envs.brokerUsers) {
     await provisionBrokerUser(amqpManagement, { service, user, password, queue, vhost });
   }

@@ -1,5 +1,6 @@
-// Declares the events exchanges and creates each service's RabbitMQ user with only its own
-// rights (idempotent), through the management API as an administrator:
+// Declares the events exchanges, every consumer's queue with its dead-letter queue and
+// bindings, and creates each service's RabbitMQ user with only its own rights
+// (idempotent), through the management API as an administrator:
 //   RABBITMQ_ADMIN_URL=http://admin:pw@rabbitmq:15672 \
 //   node scripts/provision-broker.mjs auth=amqp://firewatch-auth:pw@rabbitmq:5672 ...
 // Each argument is a service's name and its AMQP_URL: that URL's user becomes the service's
@@ -7,16 +8,23 @@
 // and dispatcher queues when they are not the default. Run by `docker compose` once before
 // the services start; `pnpm start` does the same through dev-env.mjs.
 //   node scripts/provision-broker.mjs --grants
-// prints each service's rights as JSON instead, for setups that declare users otherwise
-// (e.g. the RabbitMQ messaging topology operator's Permission and TopicPermission).
+// prints each service's rights and each consumer's queues and bindings as JSON instead, for
+// setups that declare them otherwise (e.g. the RabbitMQ messaging topology operator's
+// Permission, TopicPermission, Queue and Binding).
 import path from 'node:path';
 import { root, withoutCredentials } from './dev-env.mjs';
 import { waitForPort } from './wait-for.mjs';
 
-const { BUS_SERVICES, brokerGrant, declareEventExchanges, provisionBrokerUser } = await import(path.join(root, 'libs/events/dist/index.js'));
-const queues = { 'on-call': process.env.USERS_QUEUE, webhooks: process.env.WEBHOOK_QUEUE, 'webhook-dispatcher': process.env.WEBHOOK_QUEUE };
+const {
+  BUS_SERVICES, EVENT_CONSUMERS, EVENT_QUEUES, brokerGrant, consumerQueueTopology, declareEventExchanges, declareEventQueue, provisionBrokerUser,
+} = await import(path.join(root, 'libs/events/dist/index.js'));
+const queues = { 'on-call': process.env.USERS_QUEUE || undefined, 'webhook-dispatcher': process.env.WEBHOOK_QUEUE || undefined };
 if (process.argv[2] === '--grants') {
   for (const service of BUS_SERVICES) console.log(JSON.stringify({ service, ...brokerGrant(service, { queue: queues[service] }) }));
+  for (const consumer of EVENT_CONSUMERS) {
+    const queue = queues[consumer] ?? EVENT_QUEUES[consumer].queue;
+    console.log(JSON.stringify({ consumer, durable: true, ...consumerQueueTopology({ queue, bindings: EVENT_QUEUES[consumer].bindings }) }));
+  }
   process.exit(0);
 }
 
@@ -53,7 +61,11 @@ try {
   console.error(`RabbitMQ's management API does not answer at ${withoutCredentials(admin)}`);
   process.exit(69);
 }
-for (const vhost of new Set(targets.map((t) => t.vhost))) await declareEventExchanges(admin, { vhost });
+// Consumers' queues exist before any event is published, and before their consumers start.
+for (const vhost of new Set(targets.map((t) => t.vhost))) {
+  await declareEventExchanges(admin, { vhost });
+  for (const consumer of EVENT_CONSUMERS) await declareEventQueue(admin, { consumer, queue: queues[consumer], vhost });
+}
 for (const target of targets) {
   await provisionBrokerUser(admin, target);
   console.log(JSON.stringify({ provisioned: target.service, user: target.user, vhost: target.vhost }));

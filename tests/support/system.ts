@@ -121,9 +121,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const webhookQueue = `webhook-dispatcher${suffix}`;
   // And its own on-call users queue (auth's user.* events), deleted with the system.
   const usersQueue = `on-call.users${suffix}`;
-  // As deployed: each process logs in to the broker as its own user, with only its rights.
+  // As deployed: each process logs in to the broker as its own user, with only its rights,
+  // and the consumers' queues are declared beforehand (their users may not).
   const broker = await createTestBrokerUsers(['auth', 'incident-config', 'communications', 'on-call', 'webhooks', 'webhook-dispatcher'], {
-    prefix: `fw-e2e-${suffix.slice(5)}-`, queues: { 'on-call': usersQueue, webhooks: webhookQueue, 'webhook-dispatcher': webhookQueue },
+    prefix: `fw-e2e-${suffix.slice(5)}-`, queues: { 'on-call': usersQueue, 'webhook-dispatcher': webhookQueue },
   });
   const amqpAs = (service: BusService) => {
     const url = new URL(broker.users[service]!.url);

@@ -2,10 +2,9 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '@firewatch/logger';
 import { createAmqpConnection } from './amqp-connection.js';
 import { cancellableSleep } from './backoff.js';
-import { EVENTS_DLX, EVENTS_EXCHANGE } from './event-catalog.js';
+import { ensureConsumerQueue } from './consumer-queue.js';
 import { isEventEnvelope, type EventEnvelope } from './event-envelope.js';
 import { publisherRefusal, type PublisherUsers } from './event-publishers.js';
-import { ensureExchange } from './exchange-topology.js';
 
 /** Options of {@link createAmqpConsumer}. */
 export interface AmqpConsumerOptions {
@@ -13,7 +12,10 @@ export interface AmqpConsumerOptions {
   logger: Logger;
   /** Durable quorum queue name; `<queue>.dead` holds what exceeded the delivery limit. */
   queue: string;
-  /** Routing-key patterns bound on the exchange (`#` for every event). */
+  /**
+   * Routing-key patterns bound on the exchange when this consumer declares a missing
+   * queue itself, which only an administrator may; provisioning binds `EVENT_QUEUES`'.
+   */
   bindings: readonly string[];
   /** Unacknowledged messages this consumer may hold. */
   prefetch: number;
@@ -28,7 +30,7 @@ export interface AmqpConsumerOptions {
   exchange?: string;
   /** Defaults to `firewatch.events.dlx`. */
   deadLetterExchange?: string;
-  /** Deliveries after which the broker dead-letters a message. Default 20 (RabbitMQ 4's default, made explicit for 3.x). */
+  /** Deliveries after which the broker dead-letters a message, when this consumer declares the queue. Default `DELIVERY_LIMIT`. */
   deliveryLimit?: number;
   /** Pause before a failed message is handed back, so a failing dependency is not hammered. Default 1000. */
   retryDelayMs?: number;
@@ -47,11 +49,14 @@ export interface AmqpConsumer {
 
 /**
  * Consumes events from a durable quorum queue bound to the events exchange, with manual
- * acks and `prefetch`. A handler that resolves acks the message; one that throws has it
- * rejected with requeue (`basic.reject`, which counts toward the delivery limit on every
- * RabbitMQ version, where `basic.nack` no longer does since 4.3); past `deliveryLimit`
- * the broker moves it to `<queue>.dead` through the dead-letter exchange. A body that is
- * not an envelope goes there at once. Reconnects like the outbox relay.
+ * acks and `prefetch`. Provisioning declares the queue; the consumer only checks it
+ * (`ensureConsumerQueue`), so its user needs nothing but read on that queue. A handler
+ * that resolves acks the message; one that throws has it rejected with requeue
+ * (`basic.reject`, which counts toward the delivery limit on every RabbitMQ version,
+ * where `basic.nack` no longer does since 4.3); past the delivery limit the broker moves
+ * it to `<queue>.dead` through the dead-letter exchange, with no right of the consumer's
+ * user. A body that is not an envelope goes there at once. Reconnects like the outbox
+ * relay.
  *
  * Only the service that owns an event family may speak for it (docs/security.md, "The
  * event bus"): a message without `user-id`, or whose type belongs to a service other
@@ -60,8 +65,6 @@ export interface AmqpConsumer {
  */
 export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
   const { logger, queue } = opts;
-  const exchange = opts.exchange ?? EVENTS_EXCHANGE;
-  const dlx = opts.deadLetterExchange ?? EVENTS_DLX;
   const retryDelayMs = opts.retryDelayMs ?? 1000;
   let channel: Channel | null = null;
   let consumerTag: string | null = null;
@@ -113,8 +116,7 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
     logger,
     name: `consumer:${queue}`,
     async setup(model) {
-      await ensureExchange(model, exchange, 'topic');
-      await ensureExchange(model, dlx, 'direct');
+      await ensureConsumerQueue(model, { queue, bindings: opts.bindings, exchange: opts.exchange, deadLetterExchange: opts.deadLetterExchange, deliveryLimit: opts.deliveryLimit });
       const ch = await model.createChannel();
       ch.on('error', (err: Error) => logger.warn('consumer channel error', { queue, error: err.message }));
       ch.on('close', () => {
@@ -122,26 +124,11 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
         channel = null;
         conn.reset(new Error('consumer channel closed'));
       });
-      await ch.assertQueue(`${queue}.dead`, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
-      await ch.bindQueue(`${queue}.dead`, dlx, queue);
-      await ch.assertQueue(queue, {
-        durable: true,
-        arguments: {
-          'x-queue-type': 'quorum',
-          'x-delivery-limit': opts.deliveryLimit ?? 20,
-          'x-dead-letter-exchange': dlx,
-          'x-dead-letter-routing-key': queue,
-          // At-least-once dead-lettering (needs reject-publish overflow) so nothing past the limit is lost.
-          'x-dead-letter-strategy': 'at-least-once',
-          'x-overflow': 'reject-publish',
-        },
-      });
-      for (const pattern of opts.bindings) await ch.bindQueue(queue, exchange, pattern);
       await ch.prefetch(opts.prefetch);
       channel = ch;
       const reply = await ch.consume(queue, (msg) => {
         if (!msg) {
-          // The broker cancelled us (queue deleted): reconnecting re-asserts it.
+          // The broker cancelled us (queue deleted): reconnecting waits until it is provisioned again.
           if (channel === ch) conn.reset(new Error('consumer cancelled by broker'));
           return;
         }

@@ -1,5 +1,6 @@
 import { brokerGrant, type BrokerGrantOptions } from './broker-grants.js';
-import { EVENTS_DLX, EVENTS_EXCHANGE, type BusService } from './event-catalog.js';
+import { consumerQueueTopology } from './consumer-queue.js';
+import { EVENT_QUEUES, EVENTS_DLX, EVENTS_EXCHANGE, type BusService, type EventConsumer } from './event-catalog.js';
 
 /** A service's broker user as {@link provisionBrokerUser} makes it. */
 export interface BrokerUserSpec extends BrokerGrantOptions {
@@ -10,7 +11,15 @@ export interface BrokerUserSpec extends BrokerGrantOptions {
   vhost?: string;
 }
 
-type Call = (method: 'PUT' | 'DELETE', path: string, body?: unknown) => Promise<void>;
+/** Where the events exchanges are: tests use private ones. */
+export interface EventTopologyOptions {
+  /** Default `/`. */
+  vhost?: string;
+  exchange?: string;
+  deadLetterExchange?: string;
+}
+
+type Call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown) => Promise<unknown>;
 
 const enc = encodeURIComponent;
 
@@ -28,7 +37,8 @@ function managementApi(managementUrl: string): Call {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });
-    if (res.ok || (method === 'DELETE' && res.status === 404)) return;
+    if (res.ok) return method === 'GET' ? res.json() : undefined;
+    if (method === 'DELETE' && res.status === 404) return undefined;
     throw new Error(`RabbitMQ management API at ${base}: ${method} /api/${path} answered ${res.status} ${(await res.text().catch(() => '')).slice(0, 200)}`);
   };
 }
@@ -38,12 +48,47 @@ function managementApi(managementUrl: string): Call {
  * the RabbitMQ management HTTP API, as an administrator: services only check that they
  * exist, since their users may not configure exchanges.
  */
-export async function declareEventExchanges(managementUrl: string, options: { vhost?: string; exchange?: string; deadLetterExchange?: string } = {}): Promise<void> {
+export async function declareEventExchanges(managementUrl: string, options: EventTopologyOptions = {}): Promise<void> {
   const call = managementApi(managementUrl);
   const vhost = enc(options.vhost ?? '/');
   const exchange = { durable: true, auto_delete: false, internal: false, arguments: {} };
   await call('PUT', `exchanges/${vhost}/${enc(options.exchange ?? EVENTS_EXCHANGE)}`, { ...exchange, type: 'topic' });
   await call('PUT', `exchanges/${vhost}/${enc(options.deadLetterExchange ?? EVENTS_DLX)}`, { ...exchange, type: 'direct' });
+}
+
+/** Options of {@link declareEventQueue}. */
+export interface EventQueueSpec extends EventTopologyOptions {
+  consumer: EventConsumer;
+  /** Default `EVENT_QUEUES[consumer].queue`. */
+  queue?: string;
+}
+
+interface Binding { routing_key: string; properties_key: string }
+
+/**
+ * Declares a consumer's queue, its `.dead` queue and their bindings (`EVENT_QUEUES`)
+ * through the management API as an administrator, since consumers may only read their
+ * queue. Idempotent; a binding on the events exchange that the catalog no longer names
+ * is removed after the new ones are made, so no event falls between the two. RabbitMQ
+ * refuses (400) to change the arguments of a queue that exists.
+ */
+export async function declareEventQueue(managementUrl: string, spec: EventQueueSpec): Promise<void> {
+  const call = managementApi(managementUrl);
+  const vhost = enc(spec.vhost ?? '/');
+  const exchange = spec.exchange ?? EVENTS_EXCHANGE;
+  const { queue: defaultQueue, bindings } = EVENT_QUEUES[spec.consumer];
+  const queue = spec.queue ?? defaultQueue;
+  const topology = consumerQueueTopology({ queue, bindings, exchange, deadLetterExchange: spec.deadLetterExchange });
+  for (const q of topology.queues) {
+    await call('PUT', `queues/${vhost}/${enc(q.name)}`, { durable: true, auto_delete: false, arguments: q.arguments });
+  }
+  for (const b of topology.bindings) {
+    await call('POST', `bindings/${vhost}/e/${enc(b.exchange)}/q/${enc(b.queue)}`, { routing_key: b.routingKey, arguments: {} });
+  }
+  const path = `bindings/${vhost}/e/${enc(exchange)}/q/${enc(queue)}`;
+  for (const stale of (await call('GET', path)) as Binding[]) {
+    if (!bindings.includes(stale.routing_key)) await call('DELETE', `${path}/${enc(stale.properties_key)}`);
+  }
 }
 
 /**

@@ -97,12 +97,14 @@ export const EVENT_FAMILIES: Readonly<Record<BusService, readonly string[]>> = O
   'webhook-dispatcher': [],
 });
 
+const familyOf = (type: string) => type.slice(0, type.indexOf('.'));
+
 const OWNERS = new Map(BUS_SERVICES.flatMap((service) => EVENT_FAMILIES[service].map((family) => [family, service] as const)));
 
 /** The service that publishes events of `type`, or undefined for a type outside the catalog. */
 export function eventOwner(type: string): BusService | undefined {
   if (!isEventType(type) && !isInternalEventType(type)) return undefined;
-  return OWNERS.get(type.slice(0, type.indexOf('.')));
+  return OWNERS.get(familyOf(type));
 }
 
 /** A consumer's durable queue (its default name) and the routing-key patterns bound to it. */
@@ -111,11 +113,18 @@ export interface EventQueue {
   bindings: readonly string[];
 }
 
+/** The services that consume events, each from one queue of its own. */
+export const EVENT_CONSUMERS = ['on-call', 'webhook-dispatcher'] as const;
+
+export type EventConsumer = (typeof EVENT_CONSUMERS)[number];
+
 /**
- * Every consumer on the bus. The webhooks service declares the dispatcher's queue too,
- * so events wait for a dispatcher that has not run yet.
+ * Every consumer on the bus; provisioning declares these queues and bindings (consumers
+ * may not). The dispatcher takes the families webhooks may subscribe to, so the process
+ * that parses answers from the internet never receives internal events (users' names
+ * and emails).
  */
-export const EVENT_QUEUES: Readonly<Record<'on-call' | 'webhook-dispatcher', EventQueue>> = Object.freeze({
+export const EVENT_QUEUES: Readonly<Record<EventConsumer, EventQueue>> = Object.freeze({
   'on-call': { queue: 'on-call.users', bindings: ['user.*'] },
-  'webhook-dispatcher': { queue: 'webhook-dispatcher', bindings: ['#'] },
+  'webhook-dispatcher': { queue: 'webhook-dispatcher', bindings: [...new Set(EVENT_TYPES.map(familyOf))].map((family) => `${family}.*`) },
 });

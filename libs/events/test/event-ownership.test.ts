@@ -1,4 +1,4 @@
-import { brokerGrant, BUS_SERVICES, EVENT_FAMILIES, EVENT_TYPES, eventOwner, INTERNAL_EVENT_TYPES, publisherRefusal, PUBLISHING_SERVICES } from '../src/index.js';
+import { brokerGrant, BUS_SERVICES, EVENT_FAMILIES, EVENT_QUEUES, EVENT_TYPES, eventOwner, INTERNAL_EVENT_TYPES, publisherRefusal, PUBLISHING_SERVICES } from '../src/index.js';
 
 describe('event ownership', () => {
   it('gives every event type exactly one publishing service, and the dispatcher none', () => {
@@ -39,17 +39,26 @@ describe('broker grants', () => {
     expect(topic.test('incident_event.created')).toBe(true);
   });
 
-  it('let a consumer declare, bind and read its own queue only; the dispatcher writes to no exchange but the dead-letter one', () => {
+  it('let a consumer read its own queue only, and configure, bind or dead-letter nothing; the dispatcher writes nowhere', () => {
     expect(brokerGrant('webhook-dispatcher', { queue: 'wd.x' })).toEqual({
-      configure: '^(wd\\.x|wd\\.x\\.dead)$',
-      write: '^(wd\\.x|wd\\.x\\.dead|firewatch\\.events\\.dlx)$',
-      read: '^(wd\\.x|firewatch\\.events|firewatch\\.events\\.dlx)$',
-      topic: { exchange: 'firewatch.events', write: '^$', read: '^(#)$' },
+      configure: '^$',
+      write: '^$',
+      read: '^(wd\\.x)$',
+      topic: { exchange: 'firewatch.events', write: '^$', read: '^$' },
     });
-    const onCall = brokerGrant('on-call');
-    expect(onCall.configure).toBe('^(on-call\\.users|on-call\\.users\\.dead)$');
-    expect(onCall.topic.read).toBe('^(user\\.\\*)$');
-    // The webhooks service declares the dispatcher's queue.
-    expect(brokerGrant('webhooks').configure).toBe('^(webhook-dispatcher|webhook-dispatcher\\.dead)$');
+    expect(brokerGrant('on-call')).toMatchObject({ configure: '^$', write: '^(firewatch\\.events)$', read: '^(on-call\\.users)$', topic: { read: '^$' } });
+    // Provisioning declares the dispatcher's queue: the webhooks service has no right on it.
+    expect(brokerGrant('webhooks')).toMatchObject({ configure: '^$', write: '^(firewatch\\.events)$', read: '^$' });
+  });
+});
+
+describe('consumer queues', () => {
+  const matches = (pattern: string, key: string) => new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\*/g, '[^.]+')}$`).test(key);
+  const bound = (key: string) => EVENT_QUEUES['webhook-dispatcher'].bindings.some((p) => matches(p, key));
+
+  it("bind the dispatcher's queue to every type a webhook may subscribe to, and to no internal one", () => {
+    expect(EVENT_TYPES.filter((t) => !bound(t))).toEqual([]);
+    expect(INTERNAL_EVENT_TYPES.filter(bound)).toEqual([]);
+    expect(EVENT_QUEUES['webhook-dispatcher'].bindings).not.toContain('#');
   });
 });

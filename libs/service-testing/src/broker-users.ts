@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
-  declareEventExchanges, deleteBrokerUser, provisionBrokerUser, PUBLISHING_SERVICES, type BrokerGrantOptions, type BusService, type PublisherUsers,
+  declareEventExchanges, declareEventQueue, deleteBrokerUser, EVENT_CONSUMERS, provisionBrokerUser, PUBLISHING_SERVICES,
+  type BusService, type EventTopologyOptions, type PublisherUsers,
 } from '@firewatch/events';
 
 /** One test broker user: its name and an AMQP URL that logs in as it. */
@@ -20,7 +21,8 @@ export interface TestBrokerUsers {
 }
 
 /** Options of {@link createTestBrokerUsers}: the exchanges (declared if missing) and each consumer's queue. */
-export interface TestBrokerUsersOptions extends Omit<BrokerGrantOptions, 'queue'> {
+export interface TestBrokerUsersOptions extends Omit<EventTopologyOptions, 'vhost'> {
+  /** Each consumer's queue, declared with its bindings as provisioning does; a consumer without one has no queue to start on. */
   queues?: Partial<Record<BusService, string>>;
   /** Prefix of the user names, made unique by default so suites running at once stay apart. */
   prefix?: string;
@@ -28,13 +30,18 @@ export interface TestBrokerUsersOptions extends Omit<BrokerGrantOptions, 'queue'
 
 /**
  * Makes a broker user with a service's production rights for each of `services`, under
- * names no other suite uses, through the management API as the test administrator
- * (`TEST_AMQP_MANAGEMENT_URL`). Call `remove()` in `afterAll`.
+ * names no other suite uses, and declares the queue named for each consumer among them,
+ * through the management API as the test administrator (`TEST_AMQP_MANAGEMENT_URL`), as
+ * provisioning does. Call `remove()` in `afterAll`; deleting the queues is the suite's.
  */
 export async function createTestBrokerUsers(services: readonly BusService[], options: TestBrokerUsersOptions = {}): Promise<TestBrokerUsers> {
   const management = process.env.TEST_AMQP_MANAGEMENT_URL!;
   const prefix = options.prefix ?? `fw-test-${randomBytes(4).toString('hex')}-`;
   await declareEventExchanges(management, options);
+  for (const consumer of EVENT_CONSUMERS) {
+    const queue = options.queues?.[consumer];
+    if (queue && services.includes(consumer)) await declareEventQueue(management, { ...options, consumer, queue });
+  }
   const users: Partial<Record<BusService, TestBrokerUser>> = {};
   const made: string[] = [];
   try {

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import { createAmqpConsumer } from '@firewatch/events';
+import { createAmqpConsumer, EVENT_QUEUES } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createSecretBox } from '@firewatch/secret-box';
-import { DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT } from '@firewatch/webhooks/shared';
 import type { Config } from './config.js';
 import { createDispatchRepository } from './data/dispatch.repository.js';
 import { createIntakeRepository } from './data/intake.repository.js';
@@ -72,8 +71,7 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     amqpUrl: config.AMQP_URL,
     logger,
     queue: config.WEBHOOK_QUEUE,
-    bindings: DISPATCHER_BINDINGS,
-    deliveryLimit: DISPATCHER_DELIVERY_LIMIT,
+    bindings: EVENT_QUEUES['webhook-dispatcher'].bindings,
     prefetch: config.WEBHOOK_PREFETCH,
     publishers: config.AMQP_PUBLISHERS,
     handler: (envelope) => intake.handle(envelope),

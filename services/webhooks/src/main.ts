@@ -11,7 +11,6 @@ await runKitService({
   name: 'webhooks',
   schema: configSchema,
   migrations,
-  // Runs before the outbox relay starts, so the dispatcher's queue is declared before the first event leaves.
   async start({ config, logger, knex }) {
     const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED });
     const sealed = await sealPlainHeaderValues(createPlainHeaderValuesStore(knex), secretBox);
@@ -21,6 +20,7 @@ await runKitService({
       what: 'webhook endpoint secrets', setting: 'WEBHOOK_SECRET_KEYS',
     });
 
+    // Provisioning declares the dispatcher's queue; readiness tells whether it exists yet.
     const queue = ensureDispatcherQueue({ amqpUrl: config.AMQP_URL, logger, queue: config.WEBHOOK_QUEUE });
     await queue.start();
 

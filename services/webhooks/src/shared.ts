@@ -13,4 +13,3 @@ export { openHeaderValues, sealPlainHeaderValues, type StoredCustomHeader } from
 export { createPlainHeaderValuesStore } from './data/plain-header-values.store.js';
 export { webhooksEndpoints } from './domain/webhooks-endpoints.resource.js';
 export { endpointEventData } from './domain/endpoint-events.js';
-export { DISPATCHER_BINDINGS, DISPATCHER_DELIVERY_LIMIT, declareDispatcherQueue } from './queue/dispatcher-queue.js';
