@@ -55,6 +55,8 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
   const post = (url: string, headers: Record<string, string>, body: string) =>
     new Promise<AttemptResult>((resolve) => {
       const started = performance.now();
+      // Set once the request exists; `finish` may run before that (a refused address), when there is none to clear.
+      // eslint-disable-next-line prefer-const
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
       let timedOut = false;
