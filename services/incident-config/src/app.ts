@@ -8,7 +8,7 @@ import { createDashboardDefaultsRepository } from './data/dashboard-defaults.rep
 import { createDashboardPanelsRepository } from './data/dashboard-panels.repository.js';
 import { createRetrospectiveProcessesRepository } from './data/retrospective-processes.repository.js';
 import type { IncidentConfigResourceDeps } from './domain/incident-config.deps.js';
-import { registry } from './domain/resources/index.js';
+import { registry } from './domain/registry.js';
 import { incidentConfigOpenApiDocument } from './http/incident-config.openapi.js';
 
 /** What the incident-config app is given: the kit shell and the secret box. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Row } from '@firewatch/resource-kit';
-import type { CatalogPropertiesLookup } from '../domain/catalog-properties.lookup.js';
+import type { CatalogPropertiesLookup } from '../domain/catalog/catalog-properties.lookup.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DashboardAccessLookup, DashboardRight } from '../domain/dashboard-access.js';
+import type { DashboardAccessLookup, DashboardRight } from '../domain/dashboards/dashboard-access.js';
 
 const RIGHTS: DashboardRight[] = ['can_read', 'can_update', 'can_destroy', 'can_authorize'];
 

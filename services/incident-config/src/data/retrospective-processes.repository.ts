@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Row } from '@firewatch/resource-kit';
-import type { RetrospectiveProcessStore } from '../domain/retrospective-processes.lookup.js';
+import type { RetrospectiveProcessStore } from '../domain/retrospectives/retrospective-processes.lookup.js';
 
 /** The default-process and copy_from reads of the retrospective processes declaration. */
 export function createRetrospectiveProcessesRepository(): RetrospectiveProcessStore {

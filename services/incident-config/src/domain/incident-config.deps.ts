@@ -1,7 +1,7 @@
-import type { CatalogPropertiesDeps } from './catalog-properties.lookup.js';
+import type { CatalogPropertiesDeps } from './catalog/catalog-properties.lookup.js';
 import type { DashboardsDeps } from './dashboards/dashboard-stores.js';
-import type { RetrospectiveProcessesDeps } from './retrospective-processes.lookup.js';
-import type { SecretsDeps } from './resources/secrets.resource.js';
+import type { RetrospectiveProcessesDeps } from './retrospectives/retrospective-processes.lookup.js';
+import type { SecretsDeps } from './secrets/secrets.resource.js';
 
 /**
  * The one dependencies object incident-config hands its registry: what any of its

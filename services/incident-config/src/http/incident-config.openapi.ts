@@ -1,6 +1,6 @@
 import { assembleDocument, type OpenApiDocument } from '@firewatch/openapi';
 import { registryOpenApi } from '@firewatch/resource-kit';
-import { registry } from '../domain/resources/index.js';
+import { registry } from '../domain/registry.js';
 
 /** The incident-config service's API: every kit-built resource it serves. */
 export function incidentConfigOpenApiDocument(): OpenApiDocument {

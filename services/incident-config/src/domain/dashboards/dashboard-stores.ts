@@ -1,5 +1,5 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
-import type { DashboardAccessDeps } from '../dashboard-access.js';
+import type { DashboardAccessDeps } from './dashboard-access.js';
 
 /** Panel reads and copies the dashboards declaration and its actions need; the data layer implements it. */
 export interface DashboardPanelsStore {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
-import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
-import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
+import { bulkDeleteAction } from './bulk-delete.action.js';
+import { bulkUpsertAction } from './bulk-upsert.action.js';
 import { catalogEntityIssues, type CatalogEntityDeps } from './catalog-entity.rules.js';
 import {
   CATALOG_ENTITY_ATTRIBUTES, CATALOG_ENTITY_JSON_COLUMNS, CATALOG_ENTITY_SORTS, catalogEntityDefaults, catalogEntityFields, catalogEntityFilters, OWNER_GROUPS,

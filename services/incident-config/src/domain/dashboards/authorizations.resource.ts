@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { ValidationIssue } from '@firewatch/errors';
-import { dashboardRights, dashboardVisibility, notGranted, type DashboardRight } from '../dashboard-access.js';
-import type { DashboardsDeps } from '../dashboards/dashboard-stores.js';
+import { dashboardRights, dashboardVisibility, notGranted, type DashboardRight } from './dashboard-access.js';
+import type { DashboardsDeps } from './dashboard-stores.js';
 
 /** Each permission and the column holding it (one per permission, so visibility rules match it by equality). */
 const COLUMN_OF = { read: 'can_read', update: 'can_update', authorize: 'can_authorize', destroy: 'can_destroy' } as const satisfies Record<string, DashboardRight>;

@@ -1,5 +1,5 @@
 import type { Row } from '@firewatch/resource-kit';
-import type { PropertyValue } from '../catalog-property-values.js';
+import type { PropertyValue } from './catalog-property-values.js';
 
 /** A bulk entity's catalog value; `catalog_field_id` is the reference's alias of `catalog_property_id`. */
 export interface FieldValue {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
-import { panelsInclude } from '../dashboards/panels.include.js';
-import { dashboardRights, dashboardVisibility, notGranted, seesAllDashboards } from '../dashboard-access.js';
-import { duplicateDashboardAction } from '../dashboards/duplicate-dashboard.action.js';
-import { setDefaultDashboardAction } from '../dashboards/set-default-dashboard.action.js';
-import type { DashboardsDeps } from '../dashboards/dashboard-stores.js';
+import { panelsInclude } from './panels.include.js';
+import { dashboardRights, dashboardVisibility, notGranted, seesAllDashboards } from './dashboard-access.js';
+import { duplicateDashboardAction } from './duplicate-dashboard.action.js';
+import { setDefaultDashboardAction } from './set-default-dashboard.action.js';
+import type { DashboardsDeps } from './dashboard-stores.js';
 
 export const DASHBOARD_COLORS = ['#FCF2CF', '#D7F5E1', '#E9E2FF', '#FAE6E8', '#FAEEE6'] as const;
 
@@ -49,7 +49,7 @@ async function mayChangeAccess(attributes: Row, existing: Row, ctx: HookContext<
 /**
  * Dashboards (spec 2.7, FAMILIES 4.6). A user-owned one belongs to the principal's user
  * who created it (`user_id`), so a team-wide API key, acting for no user, cannot create
- * one (422 at `owner`). Who sees and changes which dashboard: src/domain/dashboard-access.ts.
+ * one (422 at `owner`). Who sees and changes which dashboard: dashboard-access.ts beside it.
  */
 export const dashboards = defineResource<DashboardsDeps>({
   type: 'dashboards',

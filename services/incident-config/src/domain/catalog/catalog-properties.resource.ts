@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource, serialize, type AnyResourceDefinition } from '@firewatch/resource-kit';
-import { CATALOG_TYPES, type CatalogPropertiesDeps } from '../catalog-properties.lookup.js';
+import { CATALOG_TYPES, type CatalogPropertiesDeps } from './catalog-properties.lookup.js';
 import { environments } from './environments.resource.js';
 import { functionalities } from './functionalities.resource.js';
 import { services } from './services.resource.js';

@@ -1,8 +1,8 @@
 import type { ValidationIssue } from '@firewatch/errors';
 import type { HookContext, Row } from '@firewatch/resource-kit';
-import type { CatalogType, CatalogPropertiesDeps } from '../catalog-properties.lookup.js';
-import { propertyValueIssues, type PropertyValue } from '../catalog-property-values.js';
-import { referenceIssues } from '../record-references.js';
+import type { CatalogType, CatalogPropertiesDeps } from './catalog-properties.lookup.js';
+import { propertyValueIssues, type PropertyValue } from './catalog-property-values.js';
+import { referenceIssues } from './record-references.js';
 import { CATALOG_ENTITY_REFERENCES } from './catalog-entity.fields.js';
 
 /** What a catalog entity's checks read: its catalog's properties. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FilterSpec } from '@firewatch/resource-kit';
 import { SLUG_PATTERN } from '@firewatch/resource-kit';
-import type { ReferencedResource } from '../record-references.js';
+import type { ReferencedResource } from './record-references.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 

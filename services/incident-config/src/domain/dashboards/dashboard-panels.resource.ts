@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineAction, defineResource, type Row } from '@firewatch/resource-kit';
-import type { DashboardsDeps } from '../dashboards/dashboard-stores.js';
-import { panelParams, panelPosition } from '../dashboards/panel-params.schema.js';
+import type { DashboardsDeps } from './dashboard-stores.js';
+import { panelParams, panelPosition } from './panel-params.schema.js';
 
 const writable = { name: z.string().max(255).nullable(), params: panelParams, position: panelPosition };
 

@@ -3,7 +3,7 @@ import { zodIssuesToValidation } from '@firewatch/jsonapi';
 import { defineAction, type ResourceWrites, type Row } from '@firewatch/resource-kit';
 import { asEntityError, entityErrors, type BulkFamily, type EntityProblem } from './bulk-family.js';
 import { changedAttributes, mergeFields, type FieldValue } from './bulk-merge.js';
-import type { CatalogPropertiesDeps } from '../catalog-properties.lookup.js';
+import type { CatalogPropertiesDeps } from './catalog-properties.lookup.js';
 
 const MAX_ENTITIES = 100;
 

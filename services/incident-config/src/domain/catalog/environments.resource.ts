@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
-import type { CatalogPropertiesDeps } from '../catalog-properties.lookup.js';
-import { propertyValueIssues, type PropertyValue } from '../catalog-property-values.js';
-import { bulkDeleteAction } from '../bulk/bulk-delete.action.js';
-import { bulkUpsertAction } from '../bulk/bulk-upsert.action.js';
+import type { CatalogPropertiesDeps } from './catalog-properties.lookup.js';
+import { propertyValueIssues, type PropertyValue } from './catalog-property-values.js';
+import { bulkDeleteAction } from './bulk-delete.action.js';
+import { bulkUpsertAction } from './bulk-upsert.action.js';
 
 import { catalogEntityFields as shared } from './catalog-entity.fields.js';
 

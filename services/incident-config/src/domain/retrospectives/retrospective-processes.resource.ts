@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, serialize, type HookContext, type ResourceDefinition, type Row } from '@firewatch/resource-kit';
-import type { RetrospectiveProcessesDeps } from '../retrospective-processes.lookup.js';
+import type { RetrospectiveProcessesDeps } from './retrospective-processes.lookup.js';
 
 const STARTER_TEMPLATE = 'starter_template';
 const DEFAULT_PROCESS = { name: 'Default', description: 'Used for incidents no other retrospective process matches.' };

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row, type Visibility, type VisibilityClause } from '@firewatch/resource-kit';
-import { incidentStatusAction } from '../incidents/incident-status.actions.js';
-import { INCIDENT_ACTIONS, INCIDENT_STATUSES, INITIAL_STATUSES, initialState } from '../incidents/incident-status.machine.js';
-import { referenceIssues, type ReferencedResource } from '../record-references.js';
-import { list } from './catalog-entity.fields.js';
+import { incidentStatusAction } from './incident-status.actions.js';
+import { INCIDENT_ACTIONS, INCIDENT_STATUSES, INITIAL_STATUSES, initialState } from './incident-status.machine.js';
+import { referenceIssues, type ReferencedResource } from '../catalog/record-references.js';
+import { list } from '../catalog/catalog-entity.fields.js';
 
 /** The reference's incident kinds (new_incident). */
 const KINDS = ['test', 'test_sub', 'example', 'example_sub', 'normal', 'normal_sub', 'backfilled', 'scheduled', 'scheduled_sub'] as const;
