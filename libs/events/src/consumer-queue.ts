@@ -53,10 +53,7 @@ export function consumerQueueTopology(spec: ConsumerQueueSpec): ConsumerQueueTop
         },
       },
     ],
-    bindings: [
-      { exchange: dlx, queue: dead, routingKey: queue },
-      ...spec.bindings.map((routingKey) => ({ exchange, queue, routingKey })),
-    ],
+    bindings: [{ exchange: dlx, queue: dead, routingKey: queue }, ...spec.bindings.map((routingKey) => ({ exchange, queue, routingKey }))],
   };
 }
 
@@ -88,7 +85,10 @@ export async function ensureConsumerQueue(model: ChannelModel, spec: ConsumerQue
     for (const b of topology.bindings) await ch.bindQueue(b.queue, b.exchange, b.routingKey);
   } catch (err) {
     if ((err as { code?: number }).code !== 403) throw err;
-    throw new Error(`queue '${spec.queue}' does not exist and this broker user may not declare it: provision the broker (scripts/provision-broker.mjs)`);
+    throw new Error(
+      `queue '${spec.queue}' does not exist and this broker user may not declare it: provision the broker (scripts/provision-broker.mjs)`,
+      { cause: err },
+    );
   } finally {
     await ch.close().catch(() => undefined);
   }

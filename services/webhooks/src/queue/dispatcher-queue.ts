@@ -22,7 +22,9 @@ export function ensureDispatcherQueue(opts: { amqpUrl: string; logger: Logger; q
         await ch.checkQueue(opts.queue);
       } catch (err) {
         if ((err as { code?: number }).code !== 404) throw err;
-        throw new Error(`the dispatcher's queue '${opts.queue}' does not exist yet: provision the broker (scripts/provision-broker.mjs)`);
+        throw new Error(`the dispatcher's queue '${opts.queue}' does not exist yet: provision the broker (scripts/provision-broker.mjs)`, {
+          cause: err,
+        });
       } finally {
         await ch.close().catch(() => undefined);
       }
