@@ -21,7 +21,7 @@ await provisionBroker(envs);
 // OAuth tokens use the gateway's default limits (per client and user): lift them for the run.
 Object.assign(envs.gateway, { RATE_LIMIT_READS: '1000000', RATE_LIMIT_WRITES: '1000000' });
 envs.auth.REDIS_KEY_PREFIX = `fw-bench-${process.pid}:`;
-const system = createBenchSystem({ databases: [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`] });
+const system = createBenchSystem({ databases: [`firewatch_auth${suffix}`, `firewatch_incident_config${suffix}`], queues: envs.queues });
 
 const run = (opts) =>
   new Promise((resolve, reject) => autocannon({ connections, duration, ...opts }, (err, r) => (err ? reject(err) : resolve(r))));

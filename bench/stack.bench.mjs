@@ -36,13 +36,12 @@ const profileStart = Date.now();
 
 execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/auth', 'services/webhooks', 'services/webhook-dispatcher', 'services/incident-config', 'gateway'], { cwd: root, stdio: 'inherit' });
 const suffix = `_bench_stack_${process.pid}`;
-const queue = `webhook-dispatcher${suffix}`;
 const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort(), webhooks: await freePort(), bare: await freePort() };
 const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
 await provisionDatabases(envs);
 await provisionBroker(envs);
 const b = backing();
-const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, AMQP_PUBLISHERS: envs['webhook-dispatcher'].AMQP_PUBLISHERS, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: envs.webhooks.DATABASE_URL, WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true' };
+const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, AMQP_PUBLISHERS: envs['webhook-dispatcher'].AMQP_PUBLISHERS, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: envs.webhooks.DATABASE_URL, WEBHOOK_QUEUE: envs.webhooks.WEBHOOK_QUEUE, WEBHOOK_ALLOW_HTTP: 'true' };
 const entry = (name) => PROCESSES.find((p) => p.name === name).entry;
 const procs = [
   { name: 'auth', entry: entry('auth'), env: envs.auth },
@@ -62,7 +61,7 @@ async function cleanup() {
   await client.end();
   const conn = await amqp.connect(b.amqp);
   const ch = await conn.createChannel();
-  for (const q of [queue, `${queue}.dead`]) await ch.deleteQueue(q).catch(() => undefined);
+  for (const q of envs.queues) await ch.deleteQueue(q).catch(() => undefined);
   await conn.close();
 }
 

@@ -76,8 +76,7 @@ export async function startApiStack({ gatewayNodeArgs = [], services = [] } = {}
   await provisionDatabases(envs);
   await provisionBroker(envs);
   // Every database provisionDatabases made, started or not.
-  const usersQueue = envs['on-call'].USERS_QUEUE;
-  const system = createBenchSystem({ databases: envs.databases.map((d) => d.database), queues: [usersQueue, `${usersQueue}.dead`] });
+  const system = createBenchSystem({ databases: envs.databases.map((d) => d.database), queues: envs.queues });
   try {
     await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', ...services, 'gateway'].includes(p.name))
       .map((p) => ({ ...p, env: envs[p.name], nodeArgs: p.name === 'gateway' ? gatewayNodeArgs : [] })));

@@ -24,7 +24,6 @@ const connections = num('BENCH_CONNECTIONS', 16), endpointCount = num('BENCH_END
 
 execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/webhooks', 'services/webhook-dispatcher', 'services/incident-config', 'gateway'], { cwd: root, stdio: 'inherit' });
 const suffix = `_bench_wh_${process.pid}`;
-const queue = `webhook-dispatcher${suffix}`;
 const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort(), webhooks: await freePort() };
 const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
 await provisionDatabases(envs);
@@ -32,7 +31,7 @@ await provisionBroker(envs);
 const b = backing();
 const webhooksDb = envs.webhooks.DATABASE_URL;
 envs.gateway.WEBHOOKS_URL = `http://127.0.0.1:${ports.webhooks}`;
-const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, AMQP_PUBLISHERS: envs['webhook-dispatcher'].AMQP_PUBLISHERS, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: webhooksDb, WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true' };
+const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, AMQP_PUBLISHERS: envs['webhook-dispatcher'].AMQP_PUBLISHERS, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: webhooksDb, WEBHOOK_QUEUE: envs.webhooks.WEBHOOK_QUEUE, WEBHOOK_ALLOW_HTTP: 'true' };
 const procs = [
   ...PROCESSES.filter((p) => p.name === 'auth' || p.name === 'incident-config'),
   { name: 'webhooks', entry: 'services/webhooks/dist/src/main.js', env: { ...common, PORT: String(ports.webhooks) } },
@@ -52,7 +51,7 @@ async function cleanup() {
   await client.end();
   const conn = await amqp.connect(b.amqp);
   const ch = await conn.createChannel();
-  for (const q of [queue, `${queue}.dead`]) await ch.deleteQueue(q).catch(() => undefined);
+  for (const q of envs.queues) await ch.deleteQueue(q).catch(() => undefined);
   await conn.close();
 }
 

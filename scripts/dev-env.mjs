@@ -90,12 +90,13 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     return { database: `${role}${dbSuffix}`, role, password, url: url.toString() };
   };
   const usersQueue = `on-call.users${dbSuffix}`;
+  const webhookQueue = `webhook-dispatcher${dbSuffix}`;
   // Each service logs in to the broker as its own user, with only its own rights.
   const brokerUsers = BUS_SERVICES.map((service) => {
     const user = `firewatch-${service}${dbSuffix}`;
     const password = s[amqpPasswordKey(service)];
     const url = Object.assign(new URL(b.amqp), { username: user, password });
-    return { service, user, password, url: url.toString(), queue: service === 'on-call' ? usersQueue : undefined };
+    return { service, user, password, url: url.toString(), queue: { 'on-call': usersQueue, 'webhook-dispatcher': webhookQueue }[service] };
   });
   const amqp = (service) => ({ AMQP_URL: brokerUsers.find((u) => u.service === service).url });
   // Consumers know each publishing service by its user (the dispatcher publishes nothing).
@@ -138,6 +139,8 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     webhooks: {
       ...common, ...amqp('webhooks'), SERVICE_NAME: 'webhooks', PORT: String(p.webhooks),
       DATABASE_URL: database('webhooks').url,
+      // Its own dispatcher queue per suffix too, which provisionBroker declares.
+      WEBHOOK_QUEUE: webhookQueue,
       // Plain-HTTP receivers on this machine only when asked: every service listens on
       // 127.0.0.1, so a loopback allow-list would let any tenant POST to all of them.
       ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true' } : {}),
@@ -145,6 +148,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     'webhook-dispatcher': {
       ...common, ...amqp('webhook-dispatcher'), SERVICE_NAME: 'webhook-dispatcher', PORT: String(p.dispatcher),
       DATABASE_URL: database('webhooks').url,
+      WEBHOOK_QUEUE: webhookQueue,
       AMQP_PUBLISHERS,
       ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' } : {}),
     },
@@ -163,6 +167,8 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     databases: ['auth', 'incident-config', 'communications', 'on-call', 'webhooks'].map(database),
     /** What {@link provisionBroker} creates: one broker user per service. */
     brokerUsers,
+    /** What {@link provisionBroker} declares: each consumer's queue and its `.dead` queue (a private stack deletes them). */
+    queues: [usersQueue, webhookQueue].flatMap((q) => [q, `${q}.dead`]),
     urls: {
       gateway: `http://127.0.0.1:${p.gateway}`, auth: `http://127.0.0.1:${p.auth}`,
       incidentConfig: `http://127.0.0.1:${p.incidentConfig}`, communications: `http://127.0.0.1:${p.communications}`, onCall: `http://127.0.0.1:${p.onCall}`, webhooks: `http://127.0.0.1:${p.webhooks}`,
