@@ -1,21 +1,11 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import type { Transaction } from '@firewatch/resource-kit';
-import type { ShiftsDeps } from '../domain/on-call.deps.js';
+import type { RotationRecord, ShiftsDeps } from '../domain/on-call.deps.js';
 import type { UsersDeps } from '../domain/users/users.deps.js';
-import { activeWeekOf, TooManyInputsError, type RotationSpec, type RotationType, type TimeWindow } from '../domain/shifts/index.js';
+import type { TimeWindow } from '../domain/shifts/index.js';
 
-const TYPES: Record<string, RotationType> = {
-  ScheduleDailyRotation: 'daily', ScheduleWeeklyRotation: 'weekly', ScheduleBiweeklyRotation: 'biweekly',
-  ScheduleMonthlyRotation: 'monthly', ScheduleCustomRotation: 'custom',
-};
-
-interface RotationRow {
-  id: string; schedule_id: string; position: number; schedule_rotationable_type: string;
-  schedule_rotationable_attributes: { handoff_time?: string; handoff_day?: string; shift_length?: number; shift_length_unit?: 'hours' | 'days' | 'weeks' };
-  time_zone: string; start_time: Date | null; end_time: Date | null; created_at: Date;
-  active_all_week: boolean; active_days: string[]; active_time_type: string; active_time_attributes: TimeWindow[];
-}
+type RotationRow = Omit<RotationRecord, 'member_slots' | 'active_day_rows'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,6 +19,7 @@ function scoped<T extends Knex.QueryBuilder>(q: T, scope: Scope, alias: string):
 }
 
 interface MemberSlot { schedule_rotation_id: string; user_id: number; left_at: Date | null }
+interface ActiveDayRow { schedule_rotation_id: string; day_name: string; active_time_attributes: TimeWindow[] }
 
 /**
  * Members and the slots of members whose user was deleted (they keep their place), in
@@ -40,11 +31,9 @@ async function memberSlots(knex: Knex, ids: string[], max?: number): Promise<Mem
     UNION ALL
     SELECT schedule_rotation_id, user_id, position, member_created_at, id, left_at FROM schedule_rotation_vacancies WHERE schedule_rotation_id = ANY(?::uuid[])`;
   const order = 'ORDER BY position, created_at, id';
-  const rows: MemberSlot[] = max === undefined
+  return max === undefined
     ? (await knex.raw(`${union} ${order}`, [ids, ids])).rows
     : (await knex.raw(`SELECT * FROM (${union} LIMIT ?) AS slots ${order}`, [ids, ids, max + 1])).rows;
-  if (max !== undefined && rows.length > max) throw new TooManyInputsError('member slots', max);
-  return rows;
 }
 
 /** Rows by one of their columns, in one pass (order kept). */
@@ -58,8 +47,13 @@ function byKey<T, K extends keyof T>(rows: readonly T[], key: K): Map<T[K], T[]>
   return out;
 }
 
+/** A rotation row with what was read of its member slots and active days. */
+function recordOf(r: RotationRow, slots?: Map<string, MemberSlot[]>, days?: Map<string, ActiveDayRow[]>): RotationRecord {
+  return { ...r, member_slots: slots?.get(r.id) ?? [], active_day_rows: days?.get(r.id) ?? [] };
+}
+
 /**
- * Reads schedules' rotations, members, active days and overrides (sched-a's tables) as the
+ * Reads schedules' rotations, members, active days and overrides (sched-a's tables), the
  * shift engine's input. Active days are at most seven a rotation (a unique index), so
  * bounding the rotations bounds them.
  */
@@ -75,28 +69,15 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
       const { bounds } = scope;
       if (bounds) q.limit(bounds.rotations + 1);
       const rows: RotationRow[] = await q;
-      if (bounds && rows.length > bounds.rotations) throw new TooManyInputsError('rotations', bounds.rotations);
-      if (!rows.length) return [];
+      // Past a bound it reads no further; the domain refuses what it found (readRotations).
+      if (!rows.length || (bounds && rows.length > bounds.rotations)) return rows.map((r) => recordOf(r));
       const ids = rows.map((r) => r.id);
-      const members = byKey(await memberSlots(knex, ids, bounds?.memberSlots), 'schedule_rotation_id');
-      const days = byKey<{ schedule_rotation_id: string; day_name: string; active_time_attributes: TimeWindow[] }, 'schedule_rotation_id'>(await knex('schedule_rotation_active_days')
+      const slots = await memberSlots(knex, ids, bounds?.memberSlots);
+      const members = byKey(slots, 'schedule_rotation_id');
+      if (bounds && slots.length > bounds.memberSlots) return rows.map((r) => recordOf(r, members));
+      const days = byKey<ActiveDayRow, 'schedule_rotation_id'>(await knex('schedule_rotation_active_days')
         .whereRaw('schedule_rotation_id = ANY(?::uuid[])', [ids]).select('schedule_rotation_id', 'day_name', 'active_time_attributes'), 'schedule_rotation_id');
-      return rows.filter((r) => TYPES[r.schedule_rotationable_type]).map((r): RotationSpec => ({
-        id: r.id,
-        schedule_id: r.schedule_id,
-        position: r.position,
-        type: TYPES[r.schedule_rotationable_type]!,
-        handoff_time: r.schedule_rotationable_attributes.handoff_time ?? '00:00',
-        handoff_day: r.schedule_rotationable_attributes.handoff_day ?? null,
-        shift_length: r.schedule_rotationable_attributes.shift_length ?? null,
-        shift_length_unit: r.schedule_rotationable_attributes.shift_length_unit ?? null,
-        time_zone: r.time_zone,
-        starts_at: (r.start_time ?? r.created_at).getTime(),
-        ends_at: r.end_time ? r.end_time.getTime() : null,
-        members: (members.get(r.id) ?? []).map((m) => m.user_id),
-        departures: (members.get(r.id) ?? []).flatMap((m, index) => (m.left_at ? [{ index, at: m.left_at.getTime() }] : [])),
-        active: activeWeekOf({ ...r, active_day_rows: days.get(r.id) ?? [] }),
-      }));
+      return rows.map((r) => recordOf(r, members, days));
     },
     async overrides(scope, from, to, limit) {
       const q = scoped(knex('override_shifts as o'), scope, 'o').where('o.ends_at', '>', new Date(from)).where('o.starts_at', '<', new Date(to))

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { writeEvents } from '@firewatch/events';
-import { type ShiftStart, shiftSource, shiftStartedData } from '../domain/shift-started.js';
+import type { ShiftStart } from '../domain/shift-started.js';
 
 const STATE = 'shift.started';
 const ANNOUNCE_CHUNK = 500;
@@ -31,7 +31,7 @@ export function createShiftStartsRepository(knex: Knex) {
     async continuing(starts: readonly ShiftStart[], now: number): Promise<Set<string>> {
       const out = new Set<string>();
       for (const s of starts) {
-        const row = await knex('shift_starts').where({ schedule_id: s.shift.schedule_id, source: shiftSource(s.shift), user_id: s.shift.user_id })
+        const row = await knex('shift_starts').where({ schedule_id: s.shift.schedule_id, source: s.source, user_id: s.shift.user_id })
           .whereBetween('starts_at', [new Date(s.shift.starts_at), new Date(now)]).first('shift_key');
         if (row) out.add(s.key);
       }
@@ -62,13 +62,13 @@ export function createShiftStartsRepository(knex: Knex) {
         await knex.transaction(async (trx) => {
           const inserted: { shift_key: string }[] = await trx('shift_starts')
             .insert(chunk.map((s) => ({
-              shift_key: s.key, team_id: s.team_id, schedule_id: s.shift.schedule_id, source: shiftSource(s.shift), shift_id: s.shift.id, user_id: s.shift.user_id,
+              shift_key: s.key, team_id: s.team_id, schedule_id: s.shift.schedule_id, source: s.source, shift_id: s.shift.id, user_id: s.shift.user_id,
               starts_at: new Date(s.shift.starts_at), late: s.late,
             })))
             .onConflict('shift_key').ignore().returning('shift_key');
           const keys = new Set(inserted.map((r) => r.shift_key));
           const fresh = chunk.filter((s) => keys.has(s.key));
-          await writeEvents(trx, fresh.map((s) => ({ type: 'shift.started', team_id: s.team_id, data: shiftStartedData(s), occurred_at: new Date(s.shift.starts_at) })));
+          await writeEvents(trx, fresh.map((s) => ({ type: 'shift.started', team_id: s.team_id, data: s.event, occurred_at: new Date(s.shift.starts_at) })));
           mine.push(...fresh);
         });
       }

@@ -1,5 +1,5 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
-import type { OverrideSpec, RotationSpec } from './shifts/index.js';
+import type { OverrideSpec, RotationSpec, TimeWindow } from './shifts/index.js';
 import type { UserSummary, UsersDeps } from './users/users.deps.js';
 
 /**
@@ -48,15 +48,45 @@ export interface SchedulingDeps {
   overlappingOverride(tx: Transaction, scheduleId: string, startsAt: Date, endsAt: Date): Promise<{ id: string; starts_at: Date; ends_at: Date } | undefined>;
 }
 
+/** Which rotations a read of the engine's input takes (`ShiftsDeps.rotations`). */
+export interface RotationScope {
+  teamId?: number;
+  scheduleIds?: readonly string[];
+  live?: { from: number; to: number };
+  bounds?: ShiftReadBounds;
+}
+
+/** A stored rotation: its schedule_rotations row with its member slots and active days. */
+export interface RotationRecord {
+  id: string;
+  schedule_id: string;
+  position: number;
+  schedule_rotationable_type: string;
+  schedule_rotationable_attributes: { handoff_time?: string; handoff_day?: string; shift_length?: number; shift_length_unit?: 'hours' | 'days' | 'weeks' };
+  time_zone: string;
+  start_time: Date | null;
+  end_time: Date | null;
+  created_at: Date;
+  active_all_week: boolean;
+  active_days: string[];
+  active_time_type: string;
+  active_time_attributes: TimeWindow[];
+  /** Members and the slots of members whose user was deleted (they keep their place, left_at set), in turn order. */
+  member_slots: readonly { user_id: number; left_at: Date | null }[];
+  /** Its schedule_rotation_active_days (`custom` active times). */
+  active_day_rows: readonly { day_name: string; active_time_attributes: TimeWindow[] }[];
+}
+
 /** What shift computation reads (`ctx.deps.shifts`): read-only, outside any write's transaction. */
 export interface ShiftsDeps {
   /**
-   * The rotations of the team's schedules (all, or those among `scheduleIds`), members in
-   * turn order. No team: every team's. `live`: only those started before `to` and not
-   * ended by `from` (the scheduler's look). `bounds`: past either, it reads no further
-   * and throws `TooManyInputsError`.
+   * The rotations of the team's schedules (all, or those among `scheduleIds`) as stored,
+   * members in turn order. No team: every team's. `live`: only those started before `to`
+   * and not ended by `from` (the scheduler's look). `bounds`: it reads at most one rotation
+   * and one member slot past each and, once past one, nothing more; `readRotations`
+   * (schedules/shift-inputs.ts) refuses such a read.
    */
-  rotations(scope: { teamId?: number; scheduleIds?: readonly string[]; live?: { from: number; to: number }; bounds?: ShiftReadBounds }): Promise<RotationSpec[]>;
+  rotations(scope: RotationScope): Promise<RotationRecord[]>;
   /** Overrides of those schedules overlapping [from, to). */
   /** At most `limit` rows when given (the reader's budget left plus one: more cannot be computed anyway). */
   overrides(scope: { teamId?: number; scheduleIds?: readonly string[] }, from: number, to: number, limit?: number): Promise<OverrideSpec[]>;

@@ -5,9 +5,13 @@ export interface ShiftStart {
   key: string;
   team_id: number;
   shift: Shift;
+  /** What the shift comes from (`shiftSource`). */
+  source: string;
   late: boolean;
   /** Found by the sweep: running, begun before the look's window. */
   swept: boolean;
+  /** The `data` of its shift.started event. */
+  event: ShiftStartedData;
 }
 
 /**
@@ -19,7 +23,7 @@ export function shiftKey(s: Shift): string {
 }
 
 /** What a shift comes from: `override:<id>` or `rotation:<id>`. */
-export const shiftSource = (s: Shift): string => (s.override_id ? `override:${s.override_id}` : `rotation:${s.rotation_id}`);
+const shiftSource = (s: Shift): string => (s.override_id ? `override:${s.override_id}` : `rotation:${s.rotation_id}`);
 
 /**
  * The shifts that began in (after, now] and, with `runningSince`, those still running at
@@ -34,14 +38,16 @@ export function startsBetween(shifts: readonly Shift[], teamOf: ReadonlyMap<stri
     if (team === undefined || shift.starts_at > now) continue;
     const running = runningSince !== undefined && shift.starts_at > runningSince && shift.ends_at > now;
     if (shift.starts_at <= after && !running) continue;
-    out.push({ key: shiftKey(shift), team_id: team, shift, late: now - shift.starts_at > lateAfterMs, swept: shift.starts_at <= after });
+    const late = now - shift.starts_at > lateAfterMs;
+    out.push({ key: shiftKey(shift), team_id: team, shift, source: shiftSource(shift), late, swept: shift.starts_at <= after, event: shiftStartedData(shift, late) });
   }
   return out;
 }
 
+type ShiftStartedData = ReturnType<typeof shiftStartedData>;
+
 /** The `data` of a shift.started event: the shift as GET /v1/shifts serves it, and whether it is announced late. */
-export function shiftStartedData(start: ShiftStart) {
-  const s = start.shift;
+function shiftStartedData(s: Shift, late: boolean) {
   return {
     id: s.id,
     type: 'shifts',
@@ -54,6 +60,6 @@ export function shiftStartedData(start: ShiftStart) {
       user: { data: { id: String(s.user_id), type: 'users' } },
       assignee: { data: { id: String(s.user_id), type: 'users' } },
     },
-    meta: { late: start.late },
+    meta: { late },
   };
 }

@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '@firewatch/logger';
 import type { ShiftsDeps } from '../domain/on-call.deps.js';
 import { type ShiftStart, startsBetween } from '../domain/shift-started.js';
+import { readRotations } from '../domain/schedules/shift-inputs.js';
 import { planShifts } from '../domain/shifts/index.js';
 import type { ShiftStartsRepository } from '../data/shift-starts.repository.js';
 
@@ -51,7 +52,7 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
   async function batchStarts(schedules: { id: string; team_id: number }[], after: number, now: number, runningSince?: number): Promise<ShiftStart[]> {
     const scope = { scheduleIds: schedules.map((s) => s.id) };
     const shifts = await planShifts({
-      rotations: await options.shifts.rotations({ ...scope, live: { from: after, to: now + 1 } }), from: after, to: now + 1, maxWork: WORK_PER_SCHEDULE,
+      rotations: await readRotations(options.shifts, { ...scope, live: { from: after, to: now + 1 } }), from: after, to: now + 1, maxWork: WORK_PER_SCHEDULE,
       overrides: (lo, hi) => options.shifts.overrides(scope, lo, hi),
       skipped: options.shifts.skipped,
       // Its starts in this look are not announced (a later sweep announces those still running): say so at error level.

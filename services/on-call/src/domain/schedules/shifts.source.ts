@@ -4,6 +4,7 @@ import type { Row } from '@firewatch/resource-kit';
 import { BadRequestError } from '@firewatch/errors';
 import { planShifts, TooManyInputsError, TooManyShiftsError, type Shift } from '../shifts/index.js';
 import type { OnCallResourceDeps, ShiftReadBounds } from '../on-call.deps.js';
+import { readRotations } from './shift-inputs.js';
 import { instantOfParam, type ShiftParams } from './shifts.params.js';
 
 /**
@@ -48,7 +49,7 @@ export async function teamShifts(deps: OnCallResourceDeps, principal: Principal,
   const schedules = await deps.shifts.scheduleIds({ teamId, scheduleIds, groupIds: principal.group_ids, recordIds: principal.record_ids });
   if (!schedules.length) return [];
   const scope = { teamId, scheduleIds: schedules };
-  const rotations = await deps.shifts.rotations({ ...scope, bounds: deps.shiftReads }).catch((err: unknown) => {
+  const rotations = await readRotations(deps.shifts, { ...scope, bounds: deps.shiftReads }).catch((err: unknown) => {
     if (!(err instanceof TooManyInputsError)) throw err;
     throw new BadRequestError(`the schedules asked for hold more than ${err.limit} ${err.what}, more than one request reads; name fewer schedules with schedule_ids[] (or ask one schedule's shifts at /v1/schedules/{id}/shifts).`, {
       source: { parameter: 'schedule_ids[]' }, code: 'selection_too_large',
