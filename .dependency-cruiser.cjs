@@ -28,6 +28,13 @@ module.exports = {
       to: { path: '^(services/[^/]+|gateway)/src/(http|queue)/' },
     },
     {
+      name: 'data-imports-only-domain-types',
+      severity: 'error',
+      comment: 'Data code implements what the domain declares and never calls it: from domain/ it imports types only (dependencies point http/queue -> domain -> data).',
+      from: { path: '^(services/[^/]+|gateway)/src/data/' },
+      to: { dependencyTypesNot: ['type-only'], path: '^(services/[^/]+|gateway)/src/domain/' },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: {},
