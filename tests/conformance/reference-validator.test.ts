@@ -49,8 +49,8 @@ describe('reference validator', () => {
     expect(validator.validate(notFound, { errors: [{ title: 'Not Found', status: 404 }] })).toEqual(['/errors/0/status: must be string (got 404)']);
   });
 
-  it('checks spec 2.1 shapes for operations the reference lacks', () => {
-    const shape = { spec: 'collection', type: 'webhooks_event_types', cite: 'spec 2.1' } as const;
+  it('checks the contract\'s document shapes for operations the reference lacks', () => {
+    const shape = { spec: 'collection', type: 'webhooks_event_types', cite: 'docs/api-contract.md §2 (Documents)' } as const;
     expect(validator.validate(shape, { data: [{ id: 'a.b', type: 'webhooks_event_types', attributes: {} }], meta: { total_count: 1 } })).toEqual([]);
     expect(validator.validate(shape, { data: [{ id: 'a.b', type: 'other' }] })).toEqual(expect.arrayContaining([
       '/data/0: lacks required attributes',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceContext } from '../support/conformance-system.js';
 import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
 
-const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 const urgency = (attributes: Record<string, unknown>) => ({ data: { type: 'alert_urgencies', attributes } });
 const group = (attributes: Record<string, unknown>) => ({ data: { type: 'alert_groups', attributes } });
 const unique = () => randomUUID().slice(0, 8);
@@ -85,14 +85,14 @@ export const alertUrgencyOperations: ConformanceOperation[] = [
       }));
       return { params: { id } };
     },
-    status: 422, schema: { spec: 'errors', cite: 'spec 7.1; deviation from deleteAlertUrgency (200/404): docs/on-call.md, "Deleting an urgency in use"' },
+    status: 422, schema: { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors); deviation from deleteAlertUrgency (200/404): docs/on-call.md, "Deleting an urgency in use"' },
   },
   ...unknownIdRows('/v1/alert_urgencies/{id}', [
     ['GET', 'getAlertUrgency'], ['PUT', 'updateAlertUrgency', urgency({ name: 'x' })], ['DELETE', 'deleteAlertUrgency'],
   ]),
 ];
 
-/** Alert groups (spec 2.5, FAMILIES 4.4) and their evaluate action. */
+/** Alert groups (docs/on-call.md) and their evaluate action. */
 export const alertGroupOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/alert_groups', variant: 'every attribute set, legacy ones too',
@@ -145,7 +145,7 @@ export const alertGroupOperations: ConformanceOperation[] = [
   {
     method: 'PATCH', path: '/v1/alert_groups/{id}', variant: 'time_window out of bounds',
     request: async (ctx) => ({ params: { id: await alertGroup(ctx) }, body: group({ time_window: 0 }) }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
   {
     method: 'DELETE', path: '/v1/alert_groups/{id}',
@@ -161,11 +161,11 @@ export const alertGroupOperations: ConformanceOperation[] = [
       await alertGroup(ctx);
       return { body: { data: { type: 'alert_group_evaluations', attributes: { alert: { summary: 'disk full', payload: { service: 'db-1' } } } } } };
     },
-    status: 200, schema: { spec: 'single', type: 'alert_group_evaluations', cite: 'spec 2.1; issue 11 (docs/on-call.md)' },
+    status: 200, schema: { spec: 'single', type: 'alert_group_evaluations', cite: 'docs/api-contract.md §2 (Documents); docs/on-call.md (evaluate, issue 11)' },
   },
   {
     method: 'POST', path: '/v1/alert_groups/evaluate', variant: 'malformed alert',
     request: () => ({ body: { data: { type: 'alert_group_evaluations', attributes: { alert: { urgency_id: 'high' } } } } }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
 ];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceContext } from '../support/conformance-system.js';
 import type { ConformanceOperation } from '../conformance-operation.js';
 
-const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 const rule = (attributes: Record<string, unknown>) => ({ data: { type: 'alert_retrigger_rules', attributes } });
 const unique = () => randomUUID().slice(0, 8);
 
@@ -11,8 +11,8 @@ const OPERATORS = ['is_one_of', 'is_not_one_of', 'is_set', 'is_not_set', 'contai
 const TIMEOUTS = [10, 20, 30, 40, 50, 60, 90, 120, 180, 240, 300, 360, 720, 1440, null];
 
 /**
- * The reference document lacks re-trigger rules (NOTES.md): spec 2.2 gives their
- * attributes field by field, so responses are held to that, closed.
+ * The reference document lacks re-trigger rules: docs/on-call.md gives their attributes
+ * field by field, so responses are held to that, closed.
  */
 const attributes = {
   type: 'object',
@@ -43,9 +43,9 @@ const attributes = {
     updated_at: { type: 'string', format: 'date-time' },
   },
 };
-const single = { spec: 'single', type: 'alert_retrigger_rules', cite: 'spec 2.2', attributes } as const;
-const collection = { spec: 'collection', type: 'alert_retrigger_rules', cite: 'spec 2.2', attributes } as const;
-const evaluation = { spec: 'single', type: 'alert_retrigger_rule_evaluations', cite: 'spec 2.1 (our evaluate, issue 11)' } as const;
+const single = { spec: 'single', type: 'alert_retrigger_rules', cite: 'docs/on-call.md (Alert re-trigger rules)', attributes } as const;
+const collection = { spec: 'collection', type: 'alert_retrigger_rules', cite: 'docs/on-call.md (Alert re-trigger rules)', attributes } as const;
+const evaluation = { spec: 'single', type: 'alert_retrigger_rule_evaluations', cite: 'docs/api-contract.md §2 (Documents); docs/on-call.md (evaluate, issue 11)' } as const;
 
 async function urgencyId(ctx: ConformanceContext): Promise<string> {
   const res = await ctx.call('POST', '/v1/alert_urgencies', { body: { data: { type: 'alert_urgencies', attributes: { name: `Urgency ${unique()}`, description: 'd' } } } });
@@ -77,10 +77,10 @@ async function retriggerRule(ctx: ConformanceContext): Promise<string> {
 const unknownId = (method: 'GET' | 'PUT' | 'DELETE', body?: unknown): ConformanceOperation => ({
   method, path: '/v1/alert_retrigger_rules/{id}', variant: 'unknown id',
   request: (ctx) => ({ params: { id: ctx.unknownId }, body }),
-  status: 404, schema: spec71,
+  status: 404, schema: errorDocument,
 });
 
-/** Alert re-trigger rules (spec 2.2, 4.2), held to the specification's shapes: the reference document lacks them. */
+/** Alert re-trigger rules (docs/on-call.md), held to the shapes documented there: the reference document lacks them. */
 export const alertRetriggerRuleOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/alert_retrigger_rules', variant: 'every attribute, a condition of each kind',
@@ -92,19 +92,19 @@ export const alertRetriggerRuleOperations: ConformanceOperation[] = [
     request: () => ({ body: rule({ name: `Bare ${unique()}` }) }),
     status: 201, schema: single,
   },
-  { method: 'POST', path: '/v1/alert_retrigger_rules', variant: 'name missing', request: () => ({ body: rule({ timeout_minutes: 30 }) }), status: 422, schema: spec71 },
+  { method: 'POST', path: '/v1/alert_retrigger_rules', variant: 'name missing', request: () => ({ body: rule({ timeout_minutes: 30 }) }), status: 422, schema: errorDocument },
   {
     method: 'POST', path: '/v1/alert_retrigger_rules', variant: 'a timeout off the allowed list',
-    request: () => ({ body: rule({ name: 'x', timeout_minutes: 45 }) }), status: 422, schema: spec71,
+    request: () => ({ body: rule({ name: 'x', timeout_minutes: 45 }) }), status: 422, schema: errorDocument,
   },
   {
     method: 'POST', path: '/v1/alert_retrigger_rules', variant: 'a regex that does not compile',
     request: () => ({ body: rule({ name: 'x', conditions: [{ kind: 'payload', operator: 'matches_regex', property_field_name: '$.a', values: ['('] }] }) }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
-  { method: 'POST', path: '/v1/alert_retrigger_rules', variant: 'no credential', request: () => ({ body: rule({ name: 'x' }), token: null }), status: 401, schema: spec71 },
+  { method: 'POST', path: '/v1/alert_retrigger_rules', variant: 'no credential', request: () => ({ body: rule({ name: 'x' }), token: null }), status: 401, schema: errorDocument },
   { method: 'GET', path: '/v1/alert_retrigger_rules', status: 200, schema: collection },
-  { method: 'GET', path: '/v1/alert_retrigger_rules', variant: 'no credential', request: () => ({ token: null }), status: 401, schema: spec71 },
+  { method: 'GET', path: '/v1/alert_retrigger_rules', variant: 'no credential', request: () => ({ token: null }), status: 401, schema: errorDocument },
   {
     method: 'GET', path: '/v1/alert_retrigger_rules/{id}',
     request: async (ctx) => ({ params: { id: await retriggerRule(ctx) } }), status: 200, schema: single,
@@ -118,19 +118,19 @@ export const alertRetriggerRuleOperations: ConformanceOperation[] = [
     status: 200, schema: single,
   },
   {
-    method: 'PUT', path: '/v1/alert_retrigger_rules/{id}', variant: 'an attribute spec 4.2 does not list',
+    method: 'PUT', path: '/v1/alert_retrigger_rules/{id}', variant: 'an attribute the PUT does not take',
     request: async (ctx) => ({ params: { id: await retriggerRule(ctx) }, body: rule({ enabled: true }) }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
   {
     method: 'PUT', path: '/v1/alert_retrigger_rules/{id}', variant: 'type missing',
     request: async (ctx) => ({ params: { id: await retriggerRule(ctx) }, body: { data: { attributes: { name: 'x' } } } }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
   {
     method: 'DELETE', path: '/v1/alert_retrigger_rules/{id}',
     request: async (ctx) => ({ params: { id: await retriggerRule(ctx) } }),
-    status: 200, schema: { spec: 'empty', cite: 'FAMILIES 4.1: 200 with an empty body' },
+    status: 200, schema: { spec: 'empty', cite: 'docs/api-contract.md §2 (Status codes of success): 200 with no body' },
   },
   unknownId('GET'),
   unknownId('PUT', rule({ name: 'x' })),
@@ -146,6 +146,6 @@ export const alertRetriggerRuleOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/alert_retrigger_rules/evaluate', variant: 'an alert that is not an object',
     request: () => ({ body: { data: { type: 'alert_retrigger_rule_evaluations', attributes: { alert: [] } } } }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
 ];

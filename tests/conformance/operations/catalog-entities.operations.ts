@@ -19,7 +19,7 @@ async function make(ctx: ConformanceContext, type: string, attributes: Record<st
   return res.body.data.id as string;
 }
 
-/** Rows of one family's CRUD (FAMILIES.md §4.16): create, list, get by id or slug, PUT, delete, their 404s. */
+/** Rows of one family's CRUD (docs/decisions.md, Resources): create, list, get by id or slug, PUT, delete, their 404s. */
 function crudRows({ type, one, many }: Family, everything: (ctx: ConformanceContext) => Promise<Record<string, unknown>>): ConformanceOperation[] {
   const path = `/v1/${type}`;
   const item = `${path}/{id}`;
@@ -56,7 +56,7 @@ function crudRows({ type, one, many }: Family, everything: (ctx: ConformanceCont
   ];
 }
 
-/** Rows of a family's bulk_upsert and bulk_delete (FAMILIES.md §5). */
+/** Rows of a family's bulk_upsert and bulk_delete (docs/decisions.md, "Bulk upsert", "Bulk delete"). */
 function bulkRows({ type, many }: Family): ConformanceOperation[] {
   const upsert = `/v1/${type}/bulk_upsert`;
   const remove = `/v1/${type}/bulk_delete`;
@@ -74,7 +74,7 @@ function bulkRows({ type, many }: Family): ConformanceOperation[] {
       // The reference's 422 is anyOf errors_list or the per-entity shape; ours must be the latter.
       method: 'POST', path: upsert, variant: 'per-entity errors',
       request: () => ({ body: { entities: [{ external_id: `nameless-${tag()}` }] } }),
-      status: 422, schema: { component: `bulk_upsert_${type}_error`, cite: 'FAMILIES.md §5' },
+      status: 422, schema: { component: `bulk_upsert_${type}_error`, cite: 'docs/decisions.md (Bulk upsert): a 422 lists each bad entity' },
     },
     { method: 'POST', path: upsert, variant: 'no credential', request: () => ({ body: { entities: [] }, token: null }), status: 401, schema: { reference: `bulkUpsert${many}`, status: 401 } },
     {
@@ -111,7 +111,7 @@ const shared = async (ctx: ConformanceContext, family: string) => ({
   properties: [{ catalog_property_id: await property(ctx, family), value: 'v' }],
 });
 
-/** Services and functionalities (FAMILIES.md §4.16), and the bulk operations of both and of environments (§5). */
+/** Services and functionalities (docs/decisions.md, Resources), and the bulk operations of both and of environments. */
 export const catalogEntityOperations: ConformanceOperation[] = [
   ...crudRows(services, async (ctx) => ({
     ...(await shared(ctx, 'services')), github_repository_name: 'acme/api', github_repository_branch: 'main', gitlab_repository_name: 'acme/api',

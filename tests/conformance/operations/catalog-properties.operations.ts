@@ -3,9 +3,9 @@ import type { ConformanceContext } from '../support/conformance-system.js';
 import type { ConformanceOperation } from '../conformance-operation.js';
 
 const property = (attributes: Record<string, unknown>) => ({ data: { type: 'catalog_properties', attributes } });
-const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 // The reference's item operations declare their 200 without a body; the creates answer this one.
-const single = { component: 'catalog_property_response', cite: 'spec 2.4' } as const;
+const single = { component: 'catalog_property_response', cite: 'docs/api-contract.md §2 (Status codes of success): the record' } as const;
 
 /** A fresh property of the environments catalog; its id. */
 export async function environmentProperty(ctx: ConformanceContext): Promise<string> {
@@ -47,7 +47,7 @@ function catalogRows(family: string, list: string, create: string): ConformanceO
   ];
 }
 
-/** Catalog properties (spec 2.4, FAMILIES 4.3): created per catalog, changed at /v1/catalog_properties/{id}. */
+/** Catalog properties (docs/decisions.md, Resources): created per catalog, changed at /v1/catalog_properties/{id}. */
 export const catalogPropertyOperations: ConformanceOperation[] = [
   ...catalogRows('environments', 'listEnvironmentCatalogProperties', 'createEnvironmentCatalogProperty'),
   ...catalogRows('services', 'listServiceCatalogProperties', 'createServiceCatalogProperty'),
@@ -67,10 +67,10 @@ export const catalogPropertyOperations: ConformanceOperation[] = [
     request: async (ctx) => ({ params: { id: await environmentProperty(ctx) } }),
     status: 200, schema: single,
   },
-  // The reference declares no 404 here; the answer is the specification's error document.
+  // The reference declares no 404 here; the answer is the contract's error document.
   ...(['GET', 'PUT', 'DELETE'] as const).map((method): ConformanceOperation => ({
     method, path: '/v1/catalog_properties/{id}', variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId }, body: method === 'PUT' ? property({ name: 'x' }) : undefined }),
-    status: 404, schema: spec71,
+    status: 404, schema: errorDocument,
   })),
 ];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceContext } from '../support/conformance-system.js';
 import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
 
-const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 const doc = (type: string, attributes: Record<string, unknown>, id?: string) => ({ data: { type, ...(id ? { id } : {}), attributes } });
 const type = (attributes: Record<string, unknown>, id?: string) => doc('communications_types', attributes, id);
 const stage = (attributes: Record<string, unknown>, id?: string) => doc('communications_stages', attributes, id);
@@ -29,10 +29,10 @@ async function newTemplate(ctx: ConformanceContext): Promise<{ id: string; stage
   return { id: data.id, stageRowId: data.attributes.communication_template_stages[0].data.id };
 }
 
-// The reference declares no body for these deletes; they answer the deleted record (DESIGN.md §4).
-const deleted = (component: string) => ({ component, cite: 'DESIGN.md §4: delete answers the deleted record' });
+// The reference declares no body for these deletes; they answer the deleted record.
+const deleted = (component: string) => ({ component, cite: 'docs/api-contract.md §2 (Status codes of success): delete answers the deleted record' });
 
-/** Communications types (spec 2.18), stages and templates (spec 2.17), FAMILIES 4.15. */
+/** Communications types, stages and templates (docs/communications.md). */
 export const communicationsOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/communications/types',
@@ -47,7 +47,7 @@ export const communicationsOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/communications/types', variant: 'no credential',
     request: () => ({ body: type({ name: 'Nobody', color: null }), token: null }),
-    status: 401, schema: spec71,
+    status: 401, schema: errorDocument,
   },
   { method: 'GET', path: '/v1/communications/types', status: 200, schema: { reference: 'listCommunicationsTypes', status: 200 } },
   {
@@ -90,16 +90,16 @@ export const communicationsOperations: ConformanceOperation[] = [
       await created(ctx, '/v1/communications/templates', template({ name: `Holder ${unique()}`, communication_type_id: id }));
       return { params: { id } };
     },
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
   ...unknownIdRows('/v1/communications/types/{id}', [
     ['GET', 'getCommunicationsType'], ['DELETE', 'deleteCommunicationsType'],
   ]),
   {
-    // The reference declares no 404 for its PATCH; the error document is spec 7.1's.
+    // The reference declares no 404 for its PATCH; the error document is the contract's.
     method: 'PATCH', path: '/v1/communications/types/{id}', variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId }, body: type({ name: 'x' }) }),
-    status: 404, schema: spec71,
+    status: 404, schema: errorDocument,
   },
 
   {
@@ -147,10 +147,10 @@ export const communicationsOperations: ConformanceOperation[] = [
     ['GET', 'getCommunicationsStage'], ['DELETE', 'deleteCommunicationsStage'],
   ]),
   {
-    // The reference declares no 404 for its PATCH; the error document is spec 7.1's.
+    // The reference declares no 404 for its PATCH; the error document is the contract's.
     method: 'PATCH', path: '/v1/communications/stages/{id}', variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId }, body: stage({ name: 'x' }) }),
-    status: 404, schema: spec71,
+    status: 404, schema: errorDocument,
   },
 
   {
@@ -176,7 +176,7 @@ export const communicationsOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/communications/templates', variant: 'no credential',
     request: (ctx) => ({ body: template({ name: 'Nobody', communication_type_id: ctx.unknownId }), token: null }),
-    status: 401, schema: spec71,
+    status: 401, schema: errorDocument,
   },
   { method: 'GET', path: '/v1/communications/templates', status: 200, schema: { reference: 'listCommunicationsTemplates', status: 200 } },
   {
@@ -236,10 +236,10 @@ export const communicationsOperations: ConformanceOperation[] = [
     ['GET', 'getCommunicationsTemplate'], ['DELETE', 'deleteCommunicationsTemplate'],
   ]),
   {
-    // The reference declares no 404 for its PATCH; the error document is spec 7.1's.
+    // The reference declares no 404 for its PATCH; the error document is the contract's.
     method: 'PATCH', path: '/v1/communications/templates/{id}', variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId }, body: template({ name: 'x' }) }),
-    status: 404, schema: spec71,
+    status: 404, schema: errorDocument,
   },
   {
     method: 'POST', path: '/v1/communications/templates/{id}/preview',
@@ -249,7 +249,7 @@ export const communicationsOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/communications/templates/{id}/preview', variant: 'variables not an object',
     request: async (ctx) => ({ params: { id: (await newTemplate(ctx)).id }, body: doc('communications_template_previews', { variables: [1] }) }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
   {
     method: 'POST', path: '/v1/communications/templates/{id}/preview', variant: 'a capture past the output bound',
@@ -260,11 +260,11 @@ export const communicationsOperations: ConformanceOperation[] = [
       });
       return { params: { id: (await created(ctx, '/v1/communications/templates', body)).id }, body: previewOf({ pad: 'ę'.repeat(1_000) }) };
     },
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
   {
     method: 'POST', path: '/v1/communications/templates/{id}/preview', variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId }, body: previewOf({}) }),
-    status: 404, schema: spec71,
+    status: 404, schema: errorDocument,
   },
 ];

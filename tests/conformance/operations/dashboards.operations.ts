@@ -5,7 +5,7 @@ import { type ConformanceOperation, unknownIdRows } from '../conformance-operati
 const dashboard = (attributes: Record<string, unknown>) => ({ data: { type: 'dashboards', attributes } });
 const panel = (attributes: Record<string, unknown>) => ({ data: { type: 'dashboard_panels', attributes } });
 const grant = (attributes: Record<string, unknown>) => ({ data: { type: 'authorizations', attributes } });
-const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 const name = () => `Board ${randomUUID().slice(0, 8)}`;
 const params = {
   display: 'column_chart', description: 'Incidents per week', table_fields: ['title'], legend: { groups: 'all' }, datalabels: { enabled: true },
@@ -31,7 +31,7 @@ const freshGrant = async (ctx: ConformanceContext) =>
     authorizable_id: await teamDashboard(ctx), authorizable_type: 'Dashboard', grantee_type: 'User', grantee_id: '4242', permissions: ['read'],
   }));
 
-/** Dashboards and their panels (spec 2.7, FAMILIES 4.6). */
+/** Dashboards and their panels (docs/decisions.md, Resources). */
 export const dashboardOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/dashboards', variant: 'a user\'s, every attribute set',
@@ -121,7 +121,7 @@ export const dashboardOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/dashboards/{dashboard_id}/panels', variant: 'params missing',
     request: async (ctx) => ({ params: { dashboard_id: await teamDashboard(ctx) }, body: panel({ name: 'x' }) }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
   {
     method: 'GET', path: '/v1/dashboards/{dashboard_id}/panels',
@@ -135,7 +135,7 @@ export const dashboardOperations: ConformanceOperation[] = [
   {
     method: 'GET', path: '/v1/dashboards/{dashboard_id}/panels', variant: 'unknown dashboard',
     request: (ctx) => ({ params: { dashboard_id: ctx.unknownId } }),
-    status: 404, schema: spec71,
+    status: 404, schema: errorDocument,
   },
   {
     method: 'GET', path: '/v1/dashboard_panels/{id}',
@@ -162,15 +162,15 @@ export const dashboardOperations: ConformanceOperation[] = [
     request: (ctx) => ({ params: { id: ctx.unknownId }, token: null }),
     status: 401, schema: { reference: 'duplicateDashboardPanel', status: 401 },
   },
-  // The reference declares no 404 on panel items; ours answers the spec's error document.
+  // The reference declares no 404 on panel items; ours answers the contract's error document.
   ...(['GET', 'PUT', 'DELETE'] as const).map((method): ConformanceOperation => ({
     method, path: '/v1/dashboard_panels/{id}', variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId }, body: method === 'PUT' ? panel({ name: 'x' }) : undefined }),
-    status: 404, schema: spec71,
+    status: 404, schema: errorDocument,
   })),
 ];
 
-/** Authorizations on dashboards (spec 2.3, FAMILIES 4.2). */
+/** Authorizations on dashboards (docs/decisions.md, Resources; docs/security.md, "Dashboard access"). */
 export const authorizationOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/authorizations', variant: 'a user grant',
@@ -187,7 +187,7 @@ export const authorizationOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/authorizations', variant: 'an unknown dashboard',
     request: (ctx) => ({ body: grant({ authorizable_id: ctx.unknownId, authorizable_type: 'Dashboard', grantee_type: 'User', grantee_id: '1', permissions: ['read'] }) }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
   { method: 'GET', path: '/v1/authorizations', status: 200, schema: { reference: 'listAuthorizations', status: 200 } },
   {

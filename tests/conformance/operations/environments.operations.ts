@@ -2,9 +2,9 @@ import { type ConformanceOperation, unknownIdRows } from '../conformance-operati
 import { environmentProperty } from './catalog-properties.operations.js';
 
 const environment = (attributes: Record<string, unknown>) => ({ data: { type: 'environments', attributes } });
-const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 
-/** Environments (spec 2.11), at the reference's paths. */
+/** Environments (docs/decisions.md, Resources), at the reference's paths. */
 export const environmentOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/environments', variant: 'every attribute set',
@@ -38,12 +38,12 @@ export const environmentOperations: ConformanceOperation[] = [
       const key = await ctx.call('POST', '/v1/api_keys', { body: { data: { type: 'api_keys', attributes: { name: 'Observer', kind: 'global', role: 'observer' } } } });
       return { body: environment({ name: 'Forbidden' }), token: key.body.data.attributes.token };
     },
-    status: 403, schema: spec71,
+    status: 403, schema: errorDocument,
   },
   {
     method: 'POST', path: '/v1/environments', variant: 'wrong data.type',
     request: () => ({ body: { data: { type: 'services', attributes: { name: 'Wrong' } } } }),
-    status: 409, schema: spec71,
+    status: 409, schema: errorDocument,
   },
   { method: 'GET', path: '/v1/environments', status: 200, schema: { reference: 'listEnvironments', status: 200 } },
   {
@@ -64,7 +64,7 @@ export const environmentOperations: ConformanceOperation[] = [
   {
     method: 'GET', path: '/v1/environments', variant: 'bad page size',
     request: () => ({ query: 'page[size]=abc' }),
-    status: 400, schema: spec71,
+    status: 400, schema: errorDocument,
   },
   {
     method: 'GET', path: '/v1/environments/{id}',

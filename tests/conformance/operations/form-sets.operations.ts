@@ -20,7 +20,7 @@ async function formSetCondition(ctx: ConformanceContext): Promise<string> {
   return res.body.data.id as string;
 }
 
-/** Form sets and their conditions (spec 2.14, FAMILIES 4.13). */
+/** Form sets and their conditions (docs/decisions.md, Resources). */
 export const formSetOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/form_sets',

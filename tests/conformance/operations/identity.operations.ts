@@ -82,34 +82,34 @@ export const identityOperations: ConformanceOperation[] = [
   },
   {
     method: 'GET', path: '/v1/users/me', variant: 'a team key, acting for no user',
-    status: 404, schema: { spec: 'errors', cite: 'spec 7.1' },
+    status: 404, schema: { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' },
   },
-  // The reference has no OAuth applications (nor does the specification give their
-  // attributes): only spec 2.1's document shapes and spec 7.1's errors apply.
+  // The reference has no OAuth applications (and our docs list no attribute schema for them):
+  // only the contract's document shapes and errors apply (docs/api-contract.md §2).
   {
     method: 'POST', path: '/v1/oauth_applications',
     request: () => ({ body: application({ name: 'Reporter', description: 'Nightly report', scopes: ['ir.environments:read'] }) }),
-    status: 201, schema: { spec: 'single', type: 'oauth_applications', cite: 'spec 2.1' },
+    status: 201, schema: { spec: 'single', type: 'oauth_applications', cite: 'docs/api-contract.md §2 (Documents)' },
   },
-  { method: 'GET', path: '/v1/oauth_applications', status: 200, schema: { spec: 'collection', type: 'oauth_applications', cite: 'spec 2.1' } },
+  { method: 'GET', path: '/v1/oauth_applications', status: 200, schema: { spec: 'collection', type: 'oauth_applications', cite: 'docs/api-contract.md §2 (Documents)' } },
   {
     method: 'GET', path: '/v1/oauth_applications/{id}',
     request: async (ctx) => ({ params: { id: await ctx.create.oauthApplication() } }),
-    status: 200, schema: { spec: 'single', type: 'oauth_applications', cite: 'spec 2.1' },
+    status: 200, schema: { spec: 'single', type: 'oauth_applications', cite: 'docs/api-contract.md §2 (Documents)' },
   },
   {
     method: 'PATCH', path: '/v1/oauth_applications/{id}',
     request: async (ctx) => ({ params: { id: await ctx.create.oauthApplication() }, body: application({ description: null }) }),
-    status: 200, schema: { spec: 'single', type: 'oauth_applications', cite: 'spec 2.1' },
+    status: 200, schema: { spec: 'single', type: 'oauth_applications', cite: 'docs/api-contract.md §2 (Documents)' },
   },
   {
     method: 'DELETE', path: '/v1/oauth_applications/{id}',
     request: async (ctx) => ({ params: { id: await ctx.create.oauthApplication() } }),
-    status: 200, schema: { spec: 'single', type: 'oauth_applications', cite: 'spec 2.1' },
+    status: 200, schema: { spec: 'single', type: 'oauth_applications', cite: 'docs/api-contract.md §2 (Documents)' },
   },
   {
     method: 'GET', path: '/v1/oauth_applications/{id}', variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId } }),
-    status: 404, schema: { spec: 'errors', cite: 'spec 7.1' },
+    status: 404, schema: { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' },
   },
 ];

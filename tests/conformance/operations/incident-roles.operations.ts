@@ -11,7 +11,7 @@ async function incidentRole(ctx: ConformanceContext): Promise<string> {
   return res.body.data.id as string;
 }
 
-/** Incident roles (spec 2.12, FAMILIES 4.11). */
+/** Incident roles (docs/decisions.md, Resources). */
 export const incidentRoleOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/incident_roles', variant: 'every attribute set',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceContext } from '../support/conformance-system.js';
 import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
 
-const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 const doc = (type: string, attributes?: Record<string, unknown>) => ({ data: { type, ...(attributes ? { attributes } : {}) } });
 const incidentDoc = (attributes?: Record<string, unknown>) => doc('incidents', attributes);
 const eventDoc = (attributes: Record<string, unknown>) => doc('incident_events', attributes);
@@ -39,7 +39,7 @@ const ACTIONS: [string, string, Record<string, unknown> | undefined, string?][] 
   ['restart', 'restartIncident', {}, 'resolve'],
 ];
 
-/** Incidents, their timeline and the services rated on it (issue 9; FAMILIES 4.7). */
+/** Incidents, their timeline and the services rated on it (issue 9; docs/decisions.md, Resources). */
 export const incidentOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/incidents', variant: 'every attribute set',
@@ -95,7 +95,7 @@ export const incidentOperations: ConformanceOperation[] = [
   {
     method: 'PUT', path: '/v1/incidents/{id}/resolve', variant: 'a cancelled incident: no such transition',
     request: async (ctx) => ({ params: { id: await incident(ctx, 'cancel') }, body: incidentDoc({}) }),
-    status: 422, schema: spec71,
+    status: 422, schema: errorDocument,
   },
   ...unknownIdRows('/v1/incidents/{id}', [
     ['GET', 'getIncident'], ['PUT', 'updateIncident', incidentDoc({ title: 'x' })], ['DELETE', 'deleteIncident'],
@@ -129,7 +129,7 @@ export const incidentOperations: ConformanceOperation[] = [
   {
     method: 'GET', path: '/v1/incidents/{incident_id}/events', variant: 'unknown incident',
     request: (ctx) => ({ params: { incident_id: ctx.unknownId } }),
-    status: 404, schema: spec71,
+    status: 404, schema: errorDocument,
   },
   {
     method: 'GET', path: '/v1/events/{id}',

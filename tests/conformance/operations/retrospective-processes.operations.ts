@@ -12,7 +12,7 @@ async function retrospectiveProcess(ctx: ConformanceContext): Promise<string> {
   return res.body.data.id as string;
 }
 
-/** Retrospective processes (spec 2.13, FAMILIES 4.12); the team's default comes with its first. */
+/** Retrospective processes (docs/decisions.md, Resources); the team's default comes with its first. */
 export const retrospectiveProcessOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/retrospective_processes', variant: 'every attribute set',

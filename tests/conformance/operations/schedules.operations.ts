@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceContext } from '../support/conformance-system.js';
 import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
 
-const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 const unique = () => randomUUID().slice(0, 8);
 
@@ -78,7 +78,7 @@ const scheduleRows: ConformanceOperation[] = [
     request: () => ({ query: 'filter[search]=call&filter[name][not_in]=a,b&filter[created_at][gte]=2020-01-01T00:00:00Z&page[size]=2&page[number]=1' }),
     status: 200, schema: { reference: 'listSchedules', status: 200 },
   },
-  { method: 'GET', path: '/v1/schedules', variant: 'no credential', request: () => ({ token: null }), status: 401, schema: spec71 },
+  { method: 'GET', path: '/v1/schedules', variant: 'no credential', request: () => ({ token: null }), status: 401, schema: errorDocument },
   { method: 'GET', path: '/v1/schedules/{id}', request: async (ctx) => ({ params: { id: await schedule(ctx) } }), status: 200, schema: { reference: 'getSchedule', status: 200 } },
   {
     method: 'GET', path: '/v1/schedules/{id}', variant: 'with its owner included',
@@ -93,7 +93,7 @@ const scheduleRows: ConformanceOperation[] = [
   ...unknownIdRows('/v1/schedules/{id}', [['GET', 'getSchedule'], ['PUT', 'updateSchedule', doc('schedules', { name: 'x' })], ['DELETE', 'deleteSchedule']]),
 ];
 
-/** Schedule rotations, their users and active days (issue 12; spec 2.9, FAMILIES 4.8). */
+/** Schedule rotations, their users and active days (issue 12; docs/on-call.md). */
 const rotationOperations: ConformanceOperation[] = [
   ...ROTATION_KINDS.map(([variant, attributes]): ConformanceOperation => ({
     method: 'POST', path: '/v1/schedules/{schedule_id}/schedule_rotations', variant,
@@ -126,7 +126,7 @@ const rotationOperations: ConformanceOperation[] = [
   },
   {
     method: 'GET', path: '/v1/schedules/{schedule_id}/schedule_rotations', variant: 'an unknown schedule',
-    request: (ctx) => ({ params: { schedule_id: ctx.unknownId } }), status: 404, schema: spec71,
+    request: (ctx) => ({ params: { schedule_id: ctx.unknownId } }), status: 404, schema: errorDocument,
   },
   { method: 'GET', path: '/v1/schedule_rotations/{id}', request: async (ctx) => ({ params: { id: await rotation(ctx) } }), status: 200, schema: { reference: 'getScheduleRotation', status: 200 } },
   {

@@ -20,7 +20,7 @@ async function observerToken(ctx: ConformanceContext): Promise<string> {
 }
 
 /**
- * Secrets (spec 2.6, FAMILIES 4.5): the value is answered redacted everywhere; where it
+ * Secrets (docs/decisions.md, Resources): the value is answered redacted everywhere; where it
  * lives in a vault only to those who may write it (docs/security.md).
  */
 export const secretOperations: ConformanceOperation[] = [

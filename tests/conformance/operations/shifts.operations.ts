@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceContext } from '../support/conformance-system.js';
 import type { ConformanceOperation } from '../conformance-operation.js';
 
-const spec71 = { spec: 'errors', cite: 'spec 7.1' } as const;
+const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 
 async function created(ctx: ConformanceContext, path: string, body: unknown): Promise<string> {
@@ -44,7 +44,7 @@ function scheduleWithShifts(ctx: ConformanceContext) {
 
 const OCTOBER = 'from=2026-10-01T00:00:00%2B02:00&to=2026-11-01T00:00:00Z';
 
-/** GET /v1/shifts (issue 12; FAMILIES §4.9): computed shifts, meta and no links. */
+/** GET /v1/shifts (issue 12; docs/on-call.md): computed shifts, meta and no links. */
 export const shiftOperations: ConformanceOperation[] = [
   {
     method: 'GET', path: '/v1/shifts', variant: 'a month of a rotation and an override',
@@ -73,7 +73,7 @@ export const shiftOperations: ConformanceOperation[] = [
     method: 'GET', path: '/v1/schedules/{id}/shifts', variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId }, query: OCTOBER }), status: 404, schema: { reference: 'getScheduleShifts', status: 404 },
   },
-  { method: 'GET', path: '/v1/shifts', variant: 'a range longer than 366 days', request: () => ({ query: 'from=2026-01-01T00:00:00Z&to=2027-06-01T00:00:00Z' }), status: 400, schema: spec71 },
-  { method: 'GET', path: '/v1/shifts', variant: 'to missing', request: () => ({ query: 'from=2026-01-01T00:00:00Z' }), status: 400, schema: spec71 },
-  { method: 'GET', path: '/v1/shifts', variant: 'no credential', request: () => ({ query: OCTOBER, token: null }), status: 401, schema: spec71 },
+  { method: 'GET', path: '/v1/shifts', variant: 'a range longer than 366 days', request: () => ({ query: 'from=2026-01-01T00:00:00Z&to=2027-06-01T00:00:00Z' }), status: 400, schema: errorDocument },
+  { method: 'GET', path: '/v1/shifts', variant: 'to missing', request: () => ({ query: 'from=2026-01-01T00:00:00Z' }), status: 400, schema: errorDocument },
+  { method: 'GET', path: '/v1/shifts', variant: 'no credential', request: () => ({ query: OCTOBER, token: null }), status: 401, schema: errorDocument },
 ];

@@ -2,7 +2,7 @@ import { type ConformanceOperation, unknownIdRows } from '../conformance-operati
 
 const endpoint = (attributes: Record<string, unknown>) => ({ data: { type: 'webhooks_endpoints', attributes } });
 
-/** Webhook endpoints and deliveries (spec 2.15, 2.16, 6), and our event type catalog. */
+/** Webhook endpoints and deliveries (docs/webhooks.md), and our event type catalog. */
 export const webhookOperations: ConformanceOperation[] = [
   {
     method: 'POST', path: '/v1/webhooks/endpoints', variant: 'every attribute set',
@@ -82,14 +82,14 @@ export const webhookOperations: ConformanceOperation[] = [
     ['GET', 'getWebhooksEndpoint'], ['PUT', 'updateWebhooksEndpoint', endpoint({ name: 'x' })], ['DELETE', 'deleteWebhooksEndpoint'],
   ]),
   ...unknownIdRows('/v1/webhooks/deliveries/{id}', [['GET', 'getWebhooksDelivery']]),
-  // Ours alone: the reference has neither operation, so spec 2.1's document shapes apply.
+  // Ours alone: the reference has neither operation, so the contract's document shapes apply.
   {
     method: 'GET', path: '/v1/webhooks/deliveries/{id}/attempts',
     request: async (ctx) => ({ params: { id: (await ctx.delivery()).id } }),
-    status: 200, schema: { spec: 'collection', type: 'webhooks_delivery_attempts', cite: 'spec 2.1' },
+    status: 200, schema: { spec: 'collection', type: 'webhooks_delivery_attempts', cite: 'docs/api-contract.md §2 (Documents)' },
   },
   {
     method: 'GET', path: '/v1/webhooks/event_types',
-    status: 200, schema: { spec: 'collection', type: 'webhooks_event_types', cite: 'spec 2.1' },
+    status: 200, schema: { spec: 'collection', type: 'webhooks_event_types', cite: 'docs/api-contract.md §2 (Documents)' },
   },
 ];

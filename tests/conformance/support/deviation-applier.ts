@@ -8,8 +8,8 @@ const TIMESTAMPS = new Set(['created_at', 'updated_at', 'deleted_at']);
  * must answer:
  *
  * - the declared deviations, per component: renamed, replaced and added properties;
- * - spec 2.1: `created_at`, `updated_at` and `deleted_at` are date-time strings (the
- *   reference types them as bare strings);
+ * - `created_at`, `updated_at` and `deleted_at` are date-time strings (the reference
+ *   types them as bare strings; docs/api-contract.md §2, Documents);
  * - resource `attributes` are closed (`unevaluatedProperties: false`). The reference
  *   leaves them open, but then a reference attribute we forgot to rename, or an
  *   internal column that leaked, would pass unseen; so every attribute we add must be

@@ -1,14 +1,15 @@
 import type { JsonObject } from './reference-document.js';
 
 /**
- * Shapes the specification itself gives, for operations the reference document lacks
+ * Shapes the API contract itself gives, for operations the reference document lacks
  * (our own additions, such as `GET /v1/webhooks/event_types`) and for error statuses it
- * does not declare: spec 2.1 (single-resource and collection documents) and spec 7.1
- * (error documents). Where the reference has the same object (links, meta, the error
- * list, included resources) its schema is used, deviations applied.
+ * does not declare: single-resource and collection documents, and error documents
+ * (docs/api-contract.md §2, "Documents" and "Errors"). Where the reference has the same
+ * object (links, meta, the error list, included resources) its schema is used, deviations
+ * applied.
  */
 export type SpecShape =
-  /** `attributes`: the (closed) schema of the attributes where the spec lists them field by field (spec 2.2). */
+  /** `attributes`: the (closed) schema of the attributes where our docs list them field by field (docs/on-call.md). */
   | { spec: 'single' | 'collection'; type: string; cite: string; attributes?: JsonObject }
   | { spec: 'errors'; cite: string }
   /** A 200 with no body (the reference's delete of alert re-trigger rules). */
@@ -34,7 +35,8 @@ export function specShapeSchema(shape: SpecShape, componentsId: string): JsonObj
   if (shape.spec === 'single') {
     return { type: 'object', properties: { data: resource, included }, required: ['data'] };
   }
-  // Spec 2.1: a collection "may also carry" links and meta; their members are typed, none required.
+  // A collection's links and meta (docs/api-contract.md §2, Documents): their members are
+  // typed, none required, since computed shifts answer meta without links.
   const pageNumber = { type: ['integer', 'null'] };
   const meta = {
     type: 'object',
