@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 describe('OAuth 2.0 / OpenID Connect server', () => {
-  it('publishes both discovery documents naming exactly the spec endpoints', async () => {
+  it('publishes both discovery documents naming exactly the contract\'s endpoints', async () => {
     const config = await client.discovery(new URL(system.authUrl), 'unused', undefined, undefined, insecure);
     const meta = config.serverMetadata();
     const a = system.authUrl;
@@ -64,7 +64,7 @@ describe('OAuth 2.0 / OpenID Connect server', () => {
     const user = await signIn(await registerPublic(system, write), team.user.email, write);
     expect((await api(system.gatewayUrl, 'POST', '/v1/environments', { ...bearer(user.access_token), body: env('Staging') })).status).toBe(201);
 
-    // Webhooks have no granular scope (DESIGN §3): only all / ir.all reach them.
+    // Webhooks have no granular scope (docs/api-contract.md §1): only all / ir.all reach them.
     const hooks = await api(system.gatewayUrl, 'GET', '/v1/webhooks/event_types', bearer(user.access_token));
     expect(hooks.status).toBe(403);
   });

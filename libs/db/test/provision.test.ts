@@ -3,7 +3,8 @@ import pg from 'pg';
 import type { Knex } from 'knex';
 import { openDatabase, provisionServiceDatabase, type Migrations } from '../src/index.js';
 
-// Security review #7: each service connects as its own role, owning only its database.
+// Each service connects as its own role, owning only its database (docs/security.md,
+// "Between the processes").
 const tag = randomBytes(4).toString('hex');
 const admin = process.env.TEST_DATABASE_URL!;
 const a = { database: `fw_prov_a_${tag}`, role: `fw_prov_a_${tag}`, password: randomBytes(12).toString('hex') };

@@ -4,7 +4,7 @@ import type { Migration } from '@firewatch/db';
 /**
  * The OAuth server's state: node-oidc-provider's models (tokens, codes, grants,
  * sessions, interactions, dynamically registered clients) in one table keyed by
- * (model, id); the team each client is bound to (spec 5.3.7); and the
+ * (model, id); the team each client is bound to (docs/api-contract.md §3.4); and the
  * client-credentials applications team admins create.
  */
 export const oauthMigration: Migration = {

@@ -10,8 +10,8 @@ const MODELS = [
 
 /**
  * Tokens and codes are stored under SHA-256 of their value, without `jti` in the payload
- * (security review #13). Rows written before are rewritten the same way rather than
- * dropped, so refresh tokens (30 days) and their CLIs' logins survive the upgrade.
+ * (docs/oauth.md, "Tokens at rest"). Rows written before are rewritten the same way rather
+ * than dropped, so refresh tokens (30 days) and their CLIs' logins survive the upgrade.
  */
 export const oauthHashedTokenIdsMigration: Migration = {
   async up(knex: Knex) {

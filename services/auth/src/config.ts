@@ -6,7 +6,8 @@ const optionalText = () => z.string().min(1).optional();
 /**
  * Outside production the OIDC signing and cookie keys may be derived from DEV_KEY_SEED
  * (docs/oauth.md, "Keys"); in production that would let anyone holding the seed sign ID
- * tokens and forge sessions, so both must be configured (security review #7).
+ * tokens and forge sessions, so both must be configured (docs/security.md, "Between
+ * the processes").
  */
 const requireOidcKeys = requireKeysOrDevSeed(['OIDC_JWKS', 'OIDC_COOKIE_KEYS'], 'generate them with `firewatch keys generate`');
 
@@ -23,7 +24,7 @@ export const configSchema = z.object({
   OIDC_COOKIE_KEYS: env.list(),
   /** How long a rotated refresh token keeps working after its first use. */
   OAUTH_REFRESH_GRACE_SECONDS: env.int(10, 0),
-  /** Dynamic registrations per hour per IP address (spec 5.3.6). */
+  /** Dynamic registrations per hour per IP address (docs/api-contract.md §3.4). */
   OAUTH_REGISTRATIONS_PER_HOUR: env.int(10, 1),
   /** Days a dynamically registered client lives unless a user authorizes it. */
   OAUTH_UNUSED_CLIENT_DAYS: env.int(7, 1),

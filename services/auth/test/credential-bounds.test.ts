@@ -2,8 +2,8 @@ import { createServices } from '../src/create-services.js';
 import { operator } from '../src/domain/credential-bounds.rules.js';
 import { newKey, startHarness, type Harness } from './support/harness.js';
 
-// Security review #1 (restricted keys manage every credential) and #2 (minted
-// credentials are not bounded by their creator), plus the per-team caps of #8.
+// Only unrestricted admins manage credentials, nobody hands out more than they hold, and
+// the per-team caps (docs/security.md).
 let h: Harness;
 let globalAdminKeyId: string;
 let appId: string;

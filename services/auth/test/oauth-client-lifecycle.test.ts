@@ -18,7 +18,7 @@ const authorizeUrl = (clientId: string) =>
   })}`;
 const clientRow = (id: string) => h.db.knex('oidc_payloads').where({ model: 'Client', id }).first();
 
-describe('dynamic clients nobody authorizes expire (security review #6)', () => {
+describe('dynamic clients nobody authorizes expire', () => {
   it('lives OAUTH_UNUSED_CLIENT_DAYS after registration, and for good once a user authorizes it', async () => {
     const clientId = await publicClientId(h.url);
     const days = ((await clientRow(clientId)).expires_at.getTime() - Date.now()) / 86_400_000;
@@ -39,7 +39,7 @@ describe('dynamic clients nobody authorizes expire (security review #6)', () => 
   });
 });
 
-describe('bound clients per team (security review #8)', () => {
+describe('bound clients per team', () => {
   const CAP = 100; // OAUTH_CLIENTS_PER_TEAM's default
 
   async function approve(clientId: string, email: string) {

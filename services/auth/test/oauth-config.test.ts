@@ -6,7 +6,7 @@ import { configSchema } from '../src/config.js';
 const issuesOf = (env: Record<string, string>, ...variables: string[]) =>
   configIssues(configSchema, env).filter((i) => variables.includes(i.variable));
 
-describe('TRUST_PROXY (security review #6)', () => {
+describe('TRUST_PROXY', () => {
   const parse = (value: string | undefined) => configSchema.shape.TRUST_PROXY.safeParse(value);
 
   it.each([
@@ -31,7 +31,7 @@ describe('TRUST_PROXY (security review #6)', () => {
   });
 });
 
-describe('OIDC keys in production (security review #7)', () => {
+describe('OIDC keys in production', () => {
   const KEYS = { OIDC_JWKS: '{"keys":[]}', OIDC_COOKIE_KEYS: 'k'.repeat(43) };
 
   it('refuses to start without OIDC_JWKS and OIDC_COOKIE_KEYS, naming both', () => {

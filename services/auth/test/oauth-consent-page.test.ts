@@ -4,7 +4,7 @@ import {
   LOOPBACK_REDIRECT, openInteraction, PASSWORD, pkcePair, postLogin, publicClientId, registerClient, startOAuthHarness, type OAuthHarness,
 } from './support/oauth-harness.js';
 
-// Security review #15: what the login and consent pages reveal and say.
+// What the login and consent pages reveal and say (docs/oauth.md).
 let h: OAuthHarness;
 beforeAll(async () => {
   h = await startOAuthHarness();
@@ -53,7 +53,7 @@ describe('consent page', () => {
 
   it('lists in words, per resource, the read and write access a client registered without scope asks for', async () => {
     const registered = await registerClient(h.url, { redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: 'none' });
-    expect(registered.body.scope.split(' ')).toEqual(expect.arrayContaining(GRANULAR_SCOPES)); // spec 5.3.4
+    expect(registered.body.scope.split(' ')).toEqual(expect.arrayContaining(GRANULAR_SCOPES)); // docs/api-contract.md §3.4
     const page = await consentPage(registered.body.client_id, ['openid', ...GRANULAR_SCOPES].join(' '));
     expect(page.html).toContain('<h2>Incident response</h2>');
     expect(page.html).toContain('<h2>On-call</h2>');
@@ -66,7 +66,7 @@ describe('consent page', () => {
   });
 });
 
-describe('provider error page (security review #16)', () => {
+describe('provider error page', () => {
   it('is never cached or framed and runs no scripts, like the login pages', async () => {
     const q = new URLSearchParams({ client_id: 'no-such-client', response_type: 'code', redirect_uri: LOOPBACK_REDIRECT, scope: 'openid' });
     const res = await fetch(`${h.url}/oauth/authorize?${q}`, { redirect: 'manual' });

@@ -92,7 +92,7 @@ describe('authorization code with PKCE', () => {
     expect(new URL(plain.redirect!).searchParams.get('error')).toBe('invalid_request');
   });
 
-  it('requires PKCE from confidential clients too (security review #10)', async () => {
+  it('requires PKCE from confidential clients too', async () => {
     const res = await registerClient(h.url, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic', scope: 'openid' });
     expect(res.status).toBe(201);
     const q = new URLSearchParams({ client_id: res.body.client_id, response_type: 'code', redirect_uri: REDIRECT, scope: 'openid', state: 's' });
@@ -129,7 +129,7 @@ describe('authorization code with PKCE', () => {
     const refused = await submit(jar, start.page!, '/login', { email: h.otherTeam.email, password: PASSWORD });
     expect(refused.page?.status).toBe(403);
     expect(refused.page?.html).toContain('This application works with another team.');
-    // Not even a signed-in user of another team learns the bound team's name (review #15).
+    // Not even a signed-in user of another team learns the bound team's name.
     expect(refused.page?.html).not.toContain('Blue team');
     expect(await h.db.knex('oauth_client_teams').where({ client_id: clientId }).first()).toMatchObject({ team_id: h.team.id });
   });
@@ -150,7 +150,7 @@ describe('refresh tokens', () => {
     expect(first.body.refresh_token).not.toBe(tokens.refresh_token);
     const retry = await refresh(clientId, tokens.refresh_token);
     expect(retry.status).toBe(200);
-    // Idempotent rotation (review #9): no second chain to fork from.
+    // Idempotent rotation: no second chain to fork from.
     expect(retry.body.refresh_token).toBe(first.body.refresh_token);
     const successor = await h.db.knex('oidc_payloads').where({ model: 'RefreshToken', id: storedId('RefreshToken', first.body.refresh_token) }).first();
     const chain = await h.db.knex('oidc_payloads').where({ model: 'RefreshToken', grant_id: successor.grant_id });

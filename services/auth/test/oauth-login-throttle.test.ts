@@ -3,8 +3,8 @@ import {
   LOOPBACK_REDIRECT, openInteraction, PASSWORD, postLogin, publicClientId, startOAuthHarness, type OAuthHarness, type RawReply,
 } from './support/oauth-harness.js';
 
-// Security review #3. Each test plays its own client addresses (127.0.0.x), so their
-// per-address budgets do not mix.
+// Login throttling (docs/oauth.md). Each test plays its own client addresses (127.0.0.x),
+// so their per-address budgets do not mix.
 let h: OAuthHarness;
 let clientId: string;
 beforeAll(async () => {

@@ -11,7 +11,7 @@ afterAll(async () => {
 
 const clientCount = async () => Number((await h.db.knex('oidc_payloads').where({ model: 'Client' }).count({ n: '*' }))[0].n);
 
-describe('POST /oauth/register (RFC 7591, spec 5.3)', () => {
+describe('POST /oauth/register (RFC 7591, docs/api-contract.md §3.4)', () => {
   it('registers a public native client with every granular scope when scope is omitted', async () => {
     const res = await registerClient(h.url, { redirect_uris: ['http://localhost:19798/callback'], token_endpoint_auth_method: 'none' });
     expect(res.status).toBe(201);
@@ -63,7 +63,7 @@ describe('POST /oauth/register (RFC 7591, spec 5.3)', () => {
     ['jwks_uri', 'https://a.example/jwks.json'],
     ['request_uris', ['https://a.example/request']],
     ['initiate_login_uri', 'https://a.example/login'],
-  ])('refuses %s before anything is fetched (security review #14)', async (name, value) => {
+  ])('refuses %s before anything is fetched', async (name, value) => {
     const before = await clientCount();
     const res = await registerClient(h.url, { redirect_uris: ['https://a.example/cb'], [name]: value });
     expect(res.status).toBe(400);
@@ -90,7 +90,7 @@ describe('POST /oauth/register (RFC 7591, spec 5.3)', () => {
     expect(refused.body).toEqual({ error: 'Rate limit exceeded. Try again later.' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await registerClient(h.url, meta)).status).toBe(429);
-    // TRUST_PROXY unset: a client-sent X-Forwarded-For changes nothing (review #6).
+    // TRUST_PROXY unset: a client-sent X-Forwarded-For changes nothing.
     expect((await registerClient(h.url, meta, { 'x-forwarded-for': '6.6.6.6' })).status).toBe(429);
   });
 });

@@ -7,7 +7,7 @@ import {
   LOOPBACK_REDIRECT, PASSWORD, pkcePair, postForm, publicClientId, startOAuthHarness, type OAuthHarness,
 } from './support/oauth-harness.js';
 
-// Security review #13: tokens and codes are stored hashed.
+// Tokens and codes are stored hashed (docs/oauth.md, "Tokens at rest").
 let h: OAuthHarness;
 beforeAll(async () => {
   h = await startOAuthHarness();

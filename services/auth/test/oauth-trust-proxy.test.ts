@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { registerClient, startOAuthHarness, type OAuthHarness } from './support/oauth-harness.js';
 
-// Security review #6: with TRUST_PROXY=1 the test client plays the one proxy in front of
-// auth; the proxy appends the address it saw to whatever X-Forwarded-For the client sent.
+// Client addresses (docs/oauth.md): with TRUST_PROXY=1 the test client plays the one proxy
+// in front of auth; the proxy appends the address it saw to whatever X-Forwarded-For the
+// client sent.
 let h: OAuthHarness;
 beforeAll(async () => {
   h = await startOAuthHarness({ perHour: 10, trustProxy: 1 });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** Communications types and stages (FAMILIES 4.15): a team's vocabulary that templates refer to. */
+/** Communications types and stages (docs/communications.md): a team's vocabulary that templates refer to. */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('CREATE EXTENSION IF NOT EXISTS pgcrypto');
   for (const table of ['communications_types', 'communications_stages']) {

@@ -23,7 +23,7 @@ afterAll(async () => h?.close());
 const snapshot = () => h.db.knex('communications_template_stages').orderBy('id').select('*');
 
 describe('communications templates', () => {
-  it('creates with stage contents, answers spec 2.17\'s shape, gets, lists by type and deletes, each write announced', async () => {
+  it('creates with stage contents, answers the documented shape, gets, lists by type and deletes, each write announced', async () => {
     const created = await create('templates', {
       name: 'Outage', description: 'Customer-facing', communication_type_id: typeId,
       [STAGES]: [{ communication_stage_id: investigating, email_subject: 'Investigating {{ incident.title }}', chat_content: 'Looking', sms_content: 'We are on it' }],

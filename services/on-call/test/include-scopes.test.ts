@@ -34,7 +34,8 @@ describe('includes of on-call records', () => {
     const included = await h.call('GET', `${shifts}&include=shift_override`, { principal: schedulesOnly });
     expect(included.status).toBe(403);
     expect(included.body.errors[0]).toMatchObject({ code: 'insufficient_scope', detail: direct.body.errors[0].detail });
-    // Users are readable by every credential of the team (DESIGN §3): that include needs nothing more.
+    // Users are readable by every credential of the team (docs/security.md, "Includes are reads"):
+    // that include needs nothing more.
     expect((await h.call('GET', `${shifts}&include=user`, { principal: schedulesOnly })).status).toBe(200);
 
     const both = await h.call('GET', `${shifts}&include=shift_override`, { principal: token(['oc.schedules:read', 'oc.shift_overrides:read']) });

@@ -5,7 +5,7 @@ const BASE = { DATABASE_URL: 'postgres://db/webhooks', AMQP_URL: 'amqp://broker'
 const KEY = Buffer.alloc(32, 5).toString('base64');
 
 describe('dispatcher configuration', () => {
-  it('refuses to start in production without WEBHOOK_SECRET_KEYS, naming the variable (security review #7)', () => {
+  it('refuses to start in production without WEBHOOK_SECRET_KEYS, naming the variable', () => {
     let error: unknown;
     try { loadConfig(configSchema, { ...BASE, NODE_ENV: 'production' }); } catch (err) { error = err; }
     expect(error).toBeInstanceOf(ConfigError);
@@ -25,7 +25,7 @@ describe('dispatcher configuration', () => {
     }
   });
 
-  it('reads the retention settings (security review #18)', () => {
+  it('reads the retention settings', () => {
     expect(loadConfig(configSchema, BASE)).toMatchObject({ WEBHOOK_RETENTION_DAYS: 30, WEBHOOK_PRUNE_INTERVAL_MS: 3_600_000 });
     expect(() => loadConfig(configSchema, { ...BASE, WEBHOOK_RETENTION_DAYS: '0' })).toThrow(/WEBHOOK_RETENTION_DAYS/);
   });

@@ -16,7 +16,7 @@ async function envsWith(optIn: string | undefined) {
   }
 }
 
-describe('dev-env webhook settings (security review #17)', () => {
+describe('dev-env webhook settings', () => {
   it('has no loopback allow-list and no plain HTTP unless FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1', async () => {
     for (const optIn of [undefined, '', '0', 'yes please']) {
       const envs = await envsWith(optIn);

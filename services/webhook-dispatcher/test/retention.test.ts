@@ -24,7 +24,7 @@ async function delivery(endpointId: string, team: number, ageDays: number, extra
   return row.id as string;
 }
 
-describe('retention of deliveries (security review #18)', () => {
+describe('retention of deliveries', () => {
   it('deletes deliveries and attempts older than WEBHOOK_RETENTION_DAYS at start and periodically, keeps newer and in-flight ones', async () => {
     const team = randomTeam();
     const ep = await insertEndpoint(knex, { team_id: team, url: 'https://hooks.example.com/' });

@@ -9,7 +9,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('slug').notNullable();
     t.text('url').notNullable();
     t.jsonb('event_types').notNullable().defaultTo('[]');
-    // AES-256-GCM ciphertext of the whsec_ secret (DESIGN §2); only the dispatcher decrypts it.
+    // AES-256-GCM ciphertext of the whsec_ secret (docs/design.md, "Sealed secrets"); only
+    // the dispatcher decrypts it.
     t.text('secret_ciphertext').notNullable();
     t.text('secret_hint').notNullable();
     t.boolean('enabled').notNullable().defaultTo(true);

@@ -5,8 +5,9 @@ import { EVENT_QUEUES } from '@firewatch/events';
 /**
  * Outside production the key sealing endpoint secrets and custom header values may be
  * derived from DEV_KEY_SEED; in production that would give whoever holds the seed every
- * receiver credential, so WEBHOOK_SECRET_KEYS must be set (security review #7). The
- * dispatcher, which opens what this service seals, applies the same rule.
+ * receiver credential, so WEBHOOK_SECRET_KEYS must be set (docs/security.md, "No derived
+ * keys in production"). The dispatcher, which opens what this service seals, applies the
+ * same rule.
  */
 export const requireSecretKeys = requireKeysOrDevSeed(['WEBHOOK_SECRET_KEYS'], 'comma-separated base64 32-byte keys, e.g. from `openssl rand -base64 32`');
 
@@ -19,7 +20,7 @@ export const configSchema = z.object({
   WEBHOOK_QUEUE: z.string().min(1).default(EVENT_QUEUES['webhook-dispatcher'].queue),
   /** base64 32-byte keys sealing endpoint secrets and header values; the first seals. Unset: derived from DEV_KEY_SEED (not in production). */
   WEBHOOK_SECRET_KEYS: env.list(),
-  /** Endpoints one team may have; every event fans out to each (security review #18). */
+  /** Endpoints one team may have; every event fans out to each (docs/webhooks.md). */
   WEBHOOK_MAX_ENDPOINTS_PER_TEAM: env.int(50, 1),
   ...keySeedFields(),
 })

@@ -11,7 +11,7 @@ const KEY = Buffer.alloc(32, 5).toString('base64');
 
 const issues = (env: Record<string, string>) => configIssues(configSchema, env);
 
-describe('webhooks configuration (security review #7)', () => {
+describe('webhooks configuration', () => {
   it('refuses to start in production without WEBHOOK_SECRET_KEYS, naming the variable', () => {
     for (const env of [{ ...BASE, NODE_ENV: 'production' }, { ...BASE, NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: '' }]) {
       expect(issues(env)).toEqual([{ variable: 'WEBHOOK_SECRET_KEYS', message: expect.stringMatching(/required when NODE_ENV=production/) }]);

@@ -8,7 +8,7 @@ afterAll(async () => { await h?.close(); });
 const URL = 'https://hooks.example.com/in';
 const create = (name: string, team_id = 1) => h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name, url: URL }), principal: { team_id } });
 
-describe('webhook limits (security review #18)', () => {
+describe('webhook limits', () => {
   it('refuses the endpoint past the per-team cap with 422, per team', async () => {
     for (const n of [1, 2, 3]) expect((await create(`ep ${n}`)).status).toBe(201);
     const over = await create('ep 4');

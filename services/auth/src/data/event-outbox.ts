@@ -4,7 +4,7 @@ import type { Tx } from './transaction.js';
 export interface EventOutbox {
   /**
    * Records an event in the transaction of the change that caused it (transactional
-   * outbox, DESIGN §6): it is published exactly when the change commits.
+   * outbox, docs/design.md "Events"): it is published exactly when the change commits.
    */
   write(tx: Tx, event: { type: string; team_id: number; data: unknown }): Promise<void>;
   /** {@link EventOutbox.write} for many events in one statement per thousand. */

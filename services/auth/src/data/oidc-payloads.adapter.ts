@@ -5,10 +5,10 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 const TABLE = 'oidc_payloads';
 
 /**
- * Models whose id is a bearer secret (the token or code itself). Their rows are keyed
- * by SHA-256 of the id and their payload keeps no `jti`, so a reader of the database or
- * a backup finds no usable token (security review #13). Sessions and interactions keep
- * their ids: those travel in signed cookies and are useless without the cookie keys;
+ * Models whose id is a bearer secret (the token or code itself). Their rows are keyed by
+ * SHA-256 of the id and their payload keeps no `jti`, so a reader of the database or a
+ * backup finds no usable token (docs/oauth.md, "Tokens at rest"). Sessions and interactions
+ * keep their ids: those travel in signed cookies and are useless without the cookie keys;
  * grant and client ids are not secrets.
  */
 export const HASHED_MODELS: ReadonlySet<string> = new Set([
@@ -120,10 +120,10 @@ export function createOidcAdapterFactory(knex: Knex, options: OidcAdapterOptions
 }
 
 /**
- * Gives clients the provider registers (dynamic registration; admin-created
- * applications are written elsewhere) a lifetime of `seconds`, so clients nobody ever
- * authorizes disappear (security review #6). Binding a client to a team at its first
- * authorization clears the expiry (oauth-client-teams.repository.ts).
+ * Gives clients the provider registers (dynamic registration; admin-created applications
+ * are written elsewhere) a lifetime of `seconds`, so clients nobody ever authorizes
+ * disappear (docs/oauth.md, "Dynamic client registration"). Binding a client to a team at
+ * its first authorization clears the expiry (oauth-client-teams.repository.ts).
  */
 export function expireUnusedClients(factory: (model: string) => Adapter, seconds: number): (model: string) => Adapter {
   return (model) => {

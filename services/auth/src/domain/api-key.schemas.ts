@@ -19,7 +19,7 @@ const rateLimit = z.number().int().min(1).max(1_000_000).nullable();
 
 /**
  * Everything a key can be created with. The rate-limit overrides are set only by an
- * operator (the specification's "arrangement with the account manager"); the HTTP API
+ * operator (an arrangement with the operator, docs/api-contract.md §4); the HTTP API
  * uses {@link apiCreateApiKeySchema}, which leaves them out.
  */
 export const createApiKeySchema = z.strictObject({

@@ -9,7 +9,8 @@ const REGISTRABLE_GRANTS = new Set(['authorization_code', 'refresh_token']);
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 // Metadata that makes the server fetch a URL of the registrant's choosing (now, as for
 // sector_identifier_uri, or later): an unauthenticated registration must not trigger
-// outbound requests (security review #14). None of it is needed by spec 5.3 clients.
+// outbound requests (docs/oauth.md, "Dynamic client registration"). None of it is needed
+// by the clients docs/api-contract.md §3.4 describes.
 const FETCHED_METADATA = ['sector_identifier_uri', 'jwks_uri', 'request_uris', 'initiate_login_uri'];
 
 function invalid(detail: string): Error {
@@ -20,7 +21,10 @@ function invalidRedirect(detail: string): Error {
   return new errors.CustomOIDCProviderError('invalid_redirect_uri', detail);
 }
 
-/** HTTPS anywhere; plain HTTP only on loopback (any port); nothing else (spec 5.3.3). */
+/**
+ * HTTPS anywhere; plain HTTP only on loopback (any port); nothing else
+ * (docs/api-contract.md §3.4).
+ */
 function checkRedirectUris(uris: unknown): { loopbackHttp: boolean; loopbackHttps: boolean } {
   if (!Array.isArray(uris) || uris.length === 0) throw invalidRedirect('redirect_uris must contain at least one URI');
   let loopbackHttp = false;
@@ -44,7 +48,7 @@ function checkRedirectUris(uris: unknown): { loopbackHttp: boolean; loopbackHttp
 }
 
 /**
- * The rules of spec 5.3 for `POST /oauth/register`, as node-oidc-provider's
+ * The rules of docs/api-contract.md §3.4 for `POST /oauth/register`, as node-oidc-provider's
  * `extraClientMetadata.validator` (registration policies only run with initial access
  * tokens, which open registration does not use). It runs before the built-in checks and
  * may adjust the metadata: default scope, `application_type: native` for loopback

@@ -14,8 +14,9 @@ function digest(secret: string): string {
 
 /**
  * Client payloads are stored with the secret's SHA-256, never the secret itself: a
- * secret is shown once (spec 5.2.2) and cannot be read back, not even from the database.
- * Secrets are 384 random bits, so an unsalted fast hash is enough, as for API keys.
+ * secret is shown once (docs/api-contract.md §3.4) and cannot be read back, not even
+ * from the database. Secrets are 384 random bits, so an unsalted fast hash is enough,
+ * as for API keys.
  */
 export function protectClientPayload(payload: AdapterPayload): AdapterPayload {
   const secret = payload.client_secret;

@@ -10,7 +10,10 @@ export interface Resolution {
 /** Turns one kind of bearer token into a resolution; null when it is not a live credential. */
 export type TokenResolver = (token: string) => Promise<Resolution | null>;
 
-/** Any bearer credential: API keys first, then OAuth access tokens (spec 5.1.2). */
+/**
+ * Any bearer credential: API keys first, then OAuth access tokens
+ * (docs/api-contract.md §3.1).
+ */
 export type CredentialResolver = TokenResolver;
 
 /** OAuth access tokens, tried after API keys. */

@@ -7,7 +7,7 @@ export interface OAuthAccounts {
   claims(user: UserRow): Record<string, unknown>;
 }
 
-/** The claims any valid token gets at userinfo (spec 5.5.1). */
+/** The claims any valid token gets at userinfo (docs/api-contract.md §3.6). */
 export function identityClaims(user: UserRow): Record<string, unknown> {
   return { sub: String(user.id), team_id: user.team_id, role: user.role, on_call_role: user.on_call_role };
 }

@@ -6,8 +6,9 @@ export const OAUTH_APPLICATION_TYPE = 'oauth_applications';
 const API_SCOPES = [...GRANULAR_SCOPES, ...META_SCOPES] as unknown as [string, ...string[]];
 
 /**
- * A client-credentials application (spec 5.2.6). Unlike dynamic registration, a team
- * admin may grant meta scopes here: the scope-less resources need `all` or `ir.all`.
+ * A client-credentials application (docs/oauth.md, "Client-credentials applications").
+ * Unlike dynamic registration, a team admin may grant meta scopes here: the scope-less
+ * resources need `all` or `ir.all`.
  */
 export const createOAuthApplicationSchema = z.strictObject({
   name: z.string().trim().min(1).max(255),

@@ -32,9 +32,10 @@ const resourceName = (resource: string) => {
 };
 
 /**
- * What a consent grants, in plain words (security review #15): the identity scopes one
- * by one, then per side each resource once, as "read" or "read and change" (a write
- * scope also reads, as the gateway applies it). Unknown scopes are listed as they are.
+ * What a consent grants, in plain words (docs/oauth.md, "Login and consent pages"):
+ * the identity scopes one by one, then per side each resource once, as "read" or "read
+ * and change" (a write scope also reads, as the gateway applies it). Unknown scopes are
+ * listed as they are.
  */
 export function describeScopes(scope: string | undefined): ConsentSection[] {
   const identity: ConsentLine[] = [];

@@ -28,12 +28,12 @@ export interface LoginAttempt {
 export type LoginAdmission = { ok: true; attempt: LoginAttempt } | { ok: false; retryAfterSeconds: number };
 
 /**
- * Brute-force and credential-stuffing protection of the login form (security review
- * #3): failures are counted per account (the email, whether or not it exists, so the
- * answers reveal nothing) and per client address. A full account budget locks the
- * account, from every address, for a time that doubles with each lock; a full address
- * budget refuses that address for any account. Without the shared counters (Redis
- * down) logins are refused with 503 rather than let guesses through unbounded.
+ * Brute-force and credential-stuffing protection of the login form (docs/oauth.md,
+ * "Login throttling"): failures are counted per account (the email, whether or not it
+ * exists, so the answers reveal nothing) and per client address. A full account budget
+ * locks the account, from every address, for a time that doubles with each lock; a full
+ * address budget refuses that address for any account. Without the shared counters
+ * (Redis down) logins are refused with 503 rather than let guesses through unbounded.
  */
 export function createLoginThrottle(deps: { store: LoginAttemptsStore; limits?: Partial<LoginLimits>; interactionTtlMs?: number }) {
   const limits: LoginLimits = { ...LOGIN_LIMIT_DEFAULTS, ...deps.limits };

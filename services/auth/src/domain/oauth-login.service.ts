@@ -68,8 +68,9 @@ export function createOAuthLoginService({ users, teams, clientTeams, application
     },
 
     /**
-     * The first approval binds the client to the user's team (spec 5.3.7); others are
-     * refused. A team holds at most `maxClientsPerTeam` bound clients (review #8).
+     * The first approval binds the client to the user's team (docs/api-contract.md §3.4);
+     * others are refused. A team holds at most `maxClientsPerTeam` bound clients
+     * (docs/oauth.md, "Dynamic client registration").
      */
     async bindOnConsent(clientId: string, user: UserRow, maxClientsPerTeam?: number): Promise<BindOutcome> {
       const app = await applications.findLiveByClientId(clientId);

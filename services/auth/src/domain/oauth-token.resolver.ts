@@ -28,9 +28,9 @@ interface TokenSubject {
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
 
 /**
- * OAuth access tokens, tried after API keys (spec 5.1.2): the opaque token is looked up
- * in the provider's store and mapped to a principal whose `scopes` are the granted ones
- * and whose roles are the user's as they are now.
+ * OAuth access tokens, tried after API keys (docs/api-contract.md §3.1): the opaque token
+ * is looked up in the provider's store and mapped to a principal whose `scopes` are the
+ * granted ones and whose roles are the user's as they are now.
  */
 export function createOAuthTokens(deps: OAuthTokensDeps) {
   async function subjectOf(token: string): Promise<TokenSubject | null> {
@@ -56,7 +56,7 @@ export function createOAuthTokens(deps: OAuthTokensDeps) {
       deps.users.findById(Number(payload.accountId)),
       deps.clientTeams.teamOf(payload.clientId),
     ]);
-    // A token only works for the team its client is bound to (spec 5.3.7).
+    // A token only works for the team its client is bound to (docs/api-contract.md §3.4).
     if (!user || team !== user.team_id) return null;
     return { user, clientId: payload.clientId, grantId: payload.grantId, scopes: apiScopes(payload.scope), tokenScopes };
   }
@@ -82,8 +82,8 @@ export function createOAuthTokens(deps: OAuthTokensDeps) {
     },
 
     /**
-     * userinfo for any valid access token (spec 5.5): sub, team_id, role, on_call_role
-     * always; name and email with `openid profile` / `openid email`.
+     * userinfo for any valid access token (docs/api-contract.md §3.6): sub, team_id, role,
+     * on_call_role always; name and email with `openid profile` / `openid email`.
      */
     async userinfo(token: string, claimsOf: (user: UserRow) => Record<string, unknown>): Promise<Record<string, unknown> | null> {
       const subject = await subjectOf(token);

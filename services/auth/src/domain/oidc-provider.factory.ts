@@ -25,7 +25,7 @@ export interface OidcProviderDeps {
   keys: OidcKeys;
   adapter: (model: string) => Adapter;
   accounts: OAuthAccounts;
-  /** The team a client is bound to (spec 5.3.7), if any. */
+  /** The team a client is bound to (docs/api-contract.md §3.4), if any. */
   teamOfClient(clientId: string): Promise<number | undefined>;
   /** Whether any proxy is trusted (TRUST_PROXY); which one is decided by the HTTP layer. */
   trustProxy?: boolean;
@@ -49,7 +49,10 @@ function loginPolicy(deps: OidcProviderDeps) {
   return policy;
 }
 
-/** The provider's configuration: spec section 5, nothing more (see docs/oauth.md). */
+/**
+ * The provider's configuration: what docs/api-contract.md §3.3-3.6 asks, nothing more
+ * (see docs/oauth.md).
+ */
 function configuration(deps: OidcProviderDeps): Configuration {
   return {
     adapter: deps.adapter,
@@ -99,7 +102,7 @@ function configuration(deps: OidcProviderDeps): Configuration {
     },
     // Every authorization-code client, confidential ones included (RFC 9700 §2.1.1,
     // OAuth 2.1): anyone can register a confidential client, and PKCE is what binds a
-    // code to the client that started the request (security review #10).
+    // code to the client that started the request (docs/oauth.md, "Endpoints").
     pkce: { required: () => true },
     ttl: {
       AuthorizationCode: 60,

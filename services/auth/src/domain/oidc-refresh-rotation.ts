@@ -6,13 +6,13 @@ interface TokenPrototype {
 }
 
 /**
- * Idempotent refresh-token rotation (security review #9). Inside the grace window the
- * adapter lets a used refresh token be redeemed again (a client retrying a lost
- * response). Left alone, the provider would mint a fresh successor each time, so a
- * thief redeeming within the window got a chain of its own. Here the successor's value
- * is derived from its predecessor (HMAC with a server key): every redemption of one
- * token yields the same successor row, reuse detection keeps a single chain to watch,
- * and a replay after the window still revokes the whole grant.
+ * Idempotent refresh-token rotation (docs/oauth.md, "Refresh tokens"). Inside the grace
+ * window the adapter lets a used refresh token be redeemed again (a client retrying a lost
+ * response). Left alone, the provider would mint a fresh successor each time, so a thief
+ * redeeming within the window got a chain of its own. Here the successor's value is derived
+ * from its predecessor (HMAC with a server key): every redemption of one token yields the
+ * same successor row, reuse detection keeps a single chain to watch, and a replay after the
+ * window still revokes the whole grant.
  */
 export function makeRefreshRotationIdempotent(provider: Provider, key: string): void {
   const prototype = provider.RefreshToken.prototype as unknown as TokenPrototype;

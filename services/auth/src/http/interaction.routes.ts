@@ -15,7 +15,7 @@ export interface InteractionDeps {
   provider: Provider;
   accounts: OAuthAccounts;
   login: OAuthLoginService;
-  /** Failure counters per account, address and interaction (security review #3). */
+  /** Failure counters per account, address and interaction (docs/oauth.md). */
   throttle: LoginThrottle;
   /** Keys for the CSRF token (the cookie keys); the first signs, all verify. */
   csrfKeys: string[];
@@ -53,7 +53,8 @@ export function interactionRouter(deps: InteractionDeps): Router {
   const clientName = async (details: Details) => (await clientOf(details))?.clientName ?? String(details.params.client_id);
   const html = (res: Response, status: number, body: string) => res.status(status).type('html').send(body);
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
-  // No team name before sign-in: a client id alone must not reveal whose it is (review #15).
+  // No team name before sign-in: a client id alone must not reveal whose it is
+  // (docs/oauth.md, "Login and consent pages").
   const renderLogin = async (res: Response, status: number, details: Details, extra: Partial<LoginView> = {}) => {
     html(res, status, loginPage({ uid: details.uid, csrf: csrfFor(details.uid), clientName: await clientName(details), ...extra }));
   };

@@ -59,10 +59,10 @@ export function memoryRegistrationCounter(): RegistrationCounter {
 }
 
 /**
- * `POST /oauth/register`: at most `limit` registrations per hour per IP address (spec
- * 5.3.6), shared by every replica. A request the server refuses (4xx/5xx) gives its slot
- * back, so only registered clients count; the (limit+1)th gets 429 with the
- * specification's body and a Retry-After.
+ * `POST /oauth/register`: at most `limit` registrations per hour per IP address
+ * (docs/api-contract.md §3.4), shared by every replica. A request the server refuses
+ * (4xx/5xx) gives its slot back, so only registered clients count; the (limit+1)th gets 429
+ * with the contract's body (docs/api-contract.md §4) and a Retry-After.
  */
 export function registrationRateLimit(counter: RegistrationCounter, limit: number): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {

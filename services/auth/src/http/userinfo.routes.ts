@@ -16,8 +16,9 @@ function refuse(res: Response, status: number, error: string, description: strin
 
 /**
  * `GET|POST /oauth/userinfo`, in front of the provider's own: that one refuses
- * client-credentials tokens and tokens without `openid`, while spec 5.5 lets any valid
- * access token call it (an external service validates our tokens this way).
+ * client-credentials tokens and tokens without `openid`, while the contract lets any
+ * valid access token call it (docs/api-contract.md §3.6): an external service validates
+ * our tokens this way.
  */
 export function userinfoHandler(deps: { tokens: OAuthTokens; accounts: OAuthAccounts }): RequestHandler {
   return async (req: Request, res: Response) => {

@@ -21,7 +21,7 @@ export const fields = {
   id: z.uuid().transform((id) => id.toLowerCase()),
 };
 
-/** The list filters of FAMILIES 4.15 (and the reference's stages list). */
+/** The list filters the reference gives types, stages and templates (docs/communications.md, "Operations"). */
 export const listFilters: Record<string, FilterSpec> = {
   search: { kind: 'search', columns: ['name', 'description'] },
   name: 'string',

@@ -1,8 +1,8 @@
 /**
- * The texts stored as an attempt's `error` (and the delivery's `last_error`), which
- * every reader of the endpoint sees. They name the class of failure only: the detailed
- * message (host names, resolved addresses, certificate names) goes to the server log,
- * so deliveries cannot be used to map internal names to addresses (security review #12).
+ * The texts stored as an attempt's `error` (and the delivery's `last_error`), which every
+ * reader of the endpoint sees. They name the class of failure only: the detailed message
+ * (host names, resolved addresses, certificate names) goes to the server log, so deliveries
+ * cannot be used to map internal names to addresses (docs/webhooks.md, "Delivery rules").
  */
 export const ATTEMPT_ERRORS = {
   notAllowed: 'destination not allowed',

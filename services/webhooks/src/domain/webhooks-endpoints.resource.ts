@@ -45,7 +45,7 @@ const create = z
 const storedHeaders = (row: Row | undefined) => row?.custom_headers as StoredCustomHeader[] | undefined;
 
 /**
- * Webhook endpoints (spec 2.15). The secret is generated as `whsec_...` unless given,
+ * Webhook endpoints (docs/webhooks.md). The secret is generated as `whsec_...` unless given,
  * shown in clear in the create response only, stored encrypted, and masked
  * (`whsec_****abcd`) in every later read and in events. Custom header values (where
  * receiver credentials go) are stored sealed too and always shown masked (`****abcd`),

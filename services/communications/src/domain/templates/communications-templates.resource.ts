@@ -35,7 +35,7 @@ async function templateIssues(attributes: Row, ctx: HookContext<CommunicationsDe
   return issues;
 }
 
-/** The names responses show (spec 2.17's type, stage and template objects), read live so a rename shows at once. */
+/** The names responses show (the type, stage and template objects of docs/communications.md), read live so a rename shows at once. */
 async function withNames(rows: Row[], { tx, deps }: { tx: Transaction | undefined; deps: CommunicationsDeps }): Promise<void> {
   const stagesOf = (row: Row) => (row.communication_template_stages as Row[] | undefined) ?? [];
   const typeIds = [...new Set(rows.map((r) => String(r.communication_type_id)))];
@@ -53,7 +53,7 @@ async function withNames(rows: Row[], { tx, deps }: { tx: Transaction | undefine
 }
 
 /**
- * Communications templates (spec 2.17, FAMILIES 4.15): a type, and per stage the email
+ * Communications templates (docs/communications.md): a type, and per stage the email
  * subject and body, chat and SMS contents, each Liquid checked when written.
  */
 export const communicationsTemplates = defineResource<CommunicationsDeps>({

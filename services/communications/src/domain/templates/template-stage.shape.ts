@@ -6,7 +6,7 @@ const named = (what: string) => ({
   properties: { id: { type: 'string', description: `The communication ${what} ID` }, name: { type: 'string', description: `The communication ${what} name` } },
 });
 
-/** One stage row (names added by the declaration's `expand`) as spec 2.17 shows it: a `data` object. */
+/** One stage row (names added by the declaration's `expand`) as docs/communications.md shows it: a `data` object. */
 export function templateStage(row: Row): unknown {
   return {
     data: {

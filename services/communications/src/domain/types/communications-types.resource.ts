@@ -6,7 +6,7 @@ import { fields, inUse, listFilters, listSorts } from '../communications.fields.
 const writable = { name: fields.name, description: fields.description, color: fields.color, position: fields.position };
 
 /**
- * Communications types (spec 2.18, FAMILIES 4.15), e.g. "Status update": what a
+ * Communications types (docs/communications.md), e.g. "Status update": what a
  * template is for. `{id}` is the UUID or the slug. A type that templates use cannot be
  * deleted (422 naming them).
  */
@@ -19,7 +19,7 @@ export const communicationsTypes = defineResource<CommunicationsDeps>({
   summary: { singular: 'communications type', plural: 'communications types' },
   // name and color are required; color may be null (the reference).
   create: z.strictObject(writable).partial().required({ name: true, color: true }),
-  // The specification's PATCH also names slug.
+  // PATCH also takes slug, as the reference's does (docs/communications.md).
   update: z.strictObject({ ...writable, slug: fields.slug }).partial(),
   attributes: ['name', 'slug', 'description', 'color', 'position'],
   attributeSchemas: { slug: { type: 'string' }, position: { type: 'integer' } },

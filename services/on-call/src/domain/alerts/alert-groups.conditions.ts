@@ -5,8 +5,8 @@ import {
 } from '../matching/index.js';
 
 /**
- * An alert group's conditions as the reference writes them (FAMILIES 4.4:
- * property_field_type, property_field_condition_type, ...), mapped onto the matching
+ * An alert group's conditions as the reference writes them (property_field_type,
+ * property_field_condition_type, ...; docs/on-call.md), mapped onto the matching
  * engine's conditions, which judge and evaluate them: one vocabulary, one set of checks
  * for groups and re-trigger rules (matching/condition.schema.ts).
  */

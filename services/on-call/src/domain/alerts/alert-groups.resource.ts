@@ -44,7 +44,7 @@ function mappingLegacy(attributes: Row, existing: Row | undefined): Row {
 }
 
 /**
- * Alert groups (spec 2.5, FAMILIES 4.4): which alerts are gathered into one group while
+ * Alert groups (docs/on-call.md): which alerts are gathered into one group while
  * it is open (`time_window` minutes). Conditions are child rows with stable ids; the
  * legacy grouping attributes are conditions too. `{id}` is the UUID or the slug.
  * The list is the reference's unpaged one, so a team holds at most MAX_ALERT_GROUPS

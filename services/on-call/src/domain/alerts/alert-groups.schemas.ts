@@ -1,6 +1,9 @@
 import { GROUP_CONDITION_TYPES, PROPERTY_FIELD_TYPES } from './alert-groups.conditions.js';
 
-/** Most alert groups one team holds: the reference lists them unpaged, so one answer (a page of at most 100, the security review's bound) carries them all. */
+/**
+ * Most alert groups one team holds: the reference lists them unpaged, so one answer
+ * carries them all (a page holds at most 100, the bound of every list: docs/api-contract.md §6).
+ */
 export const MAX_ALERT_GROUPS = 100;
 /** A group stays open to new alerts at most a week. */
 export const MAX_TIME_WINDOW_MINUTES = 10_080;

@@ -24,7 +24,7 @@ async function urgencyIssues(attributes: Row, ctx: HookContext<OnCallResourceDep
 }
 
 /**
- * Alert re-trigger rules (spec 2.2 and 4.2): how long after acknowledgment an alert is
+ * Alert re-trigger rules (docs/on-call.md): how long after acknowledgment an alert is
  * re-triggered. A team's rules are tried in ascending `position`; the first whose
  * conditions the alert meets (all or any, `match_mode`) decides its `timeout_minutes`,
  * null meaning never. Conditions are child rows: a PUT's `conditions` is the whole set,
@@ -45,7 +45,7 @@ export const alertRetriggerRules = defineResource<OnCallResourceDeps>({
     conditions: {
       table: 'alert_retrigger_rule_conditions', key: 'alert_retrigger_rule_id', mode: 'replace',
       columns: ['kind', 'operator', 'record_ids', 'values', 'property_field_name'], jsonColumns: ['record_ids', 'values'],
-      // spec 2.2 types property_field_name a string: a condition without one leaves it out.
+      // property_field_name is a string, never null (docs/on-call.md): a condition without one leaves it out.
       present: ({ id, kind, operator, record_ids, values, property_field_name }) => ({
         id: String(id), kind, operator, record_ids, values, ...(property_field_name == null ? {} : { property_field_name }),
       }),

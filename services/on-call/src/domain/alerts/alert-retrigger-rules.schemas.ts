@@ -1,10 +1,10 @@
 import { OPERATORS, operatorsFor, RETRIGGER_VOCABULARY, type ConditionKind } from '../matching/index.js';
 
-/** spec 2.2: whether all conditions or one of them must hold. */
+/** Whether all conditions or one of them must hold (docs/on-call.md). */
 export const MATCH_MODES = ['match-all-rules', 'match-any-rule'] as const;
 export type RetriggerMatchMode = (typeof MATCH_MODES)[number];
 
-/** spec 2.2: the timeouts a rule may set, in minutes after acknowledgment (null: never). */
+/** The timeouts a rule may set, in minutes after acknowledgment (null: never; docs/on-call.md). */
 export const TIMEOUT_MINUTES = [10, 20, 30, 40, 50, 60, 90, 120, 180, 240, 300, 360, 720, 1440] as const;
 
 /** Most rules one team holds: evaluation reads them all. */
@@ -14,7 +14,7 @@ const KINDS = Object.keys(RETRIGGER_VOCABULARY.kinds) as ConditionKind[];
 const RULE_OPERATORS = OPERATORS.filter((o) => KINDS.some((k) => operatorsFor(RETRIGGER_VOCABULARY, k).includes(o)));
 const strings = (format?: string) => ({ type: 'array', items: { type: 'string', ...(format ? { format } : {}) } });
 
-/** The condition as responses show it (spec 2.2): every member present, `id` included. */
+/** The condition as responses show it (docs/on-call.md): every member present, `id` included. */
 export const retriggerConditionSchema = {
   type: 'object',
   required: ['id', 'kind', 'operator', 'record_ids', 'values'],

@@ -10,7 +10,7 @@ const writable = {
 };
 
 /**
- * Alert urgencies (FAMILIES 4.4, the reference's alert_urgencies): the levels an alert
+ * Alert urgencies (the reference's alert_urgencies, docs/on-call.md): the levels an alert
  * can have (high, low, ...). Their ids are what alert group and re-trigger rule
  * conditions name. `position` orders them; left out (or null) it puts the new urgency last.
  */

@@ -1,7 +1,7 @@
 /**
- * The vocabulary of alert conditions shared by re-trigger rules (spec 2.2) and alert
- * groups (spec 2.5, FAMILIES 4.4): what a condition looks at (its kind), how it
- * compares (its operator) and what an alert offers to compare.
+ * The vocabulary of alert conditions shared by re-trigger rules and alert groups
+ * (docs/on-call.md): what a condition looks at (its kind), how it compares (its operator)
+ * and what an alert offers to compare.
  */
 
 /** What a condition looks at. `attribute` (summary, description, external_url) is alert groups' only. */
@@ -9,8 +9,8 @@ export const CONDITION_KINDS = ['urgency', 'source', 'service', 'group', 'alert_
 export type ConditionKind = (typeof CONDITION_KINDS)[number];
 
 /**
- * Every operator the engine knows: spec 2.2's nine (with is_set / is_not_set) and the
- * alert groups' is_empty and matches_existing_alert (FAMILIES 4.4).
+ * Every operator the engine knows: the re-trigger rules' nine (with is_set / is_not_set)
+ * and the alert groups' is_empty and matches_existing_alert (docs/on-call.md).
  */
 export const OPERATORS = [
   'is_one_of', 'is_not_one_of', 'is_set', 'is_not_set', 'is_empty',

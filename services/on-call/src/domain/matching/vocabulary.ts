@@ -8,7 +8,7 @@ export interface Vocabulary {
 const NATIVE = ['is_one_of', 'is_not_one_of', 'is_set', 'is_not_set'] as const satisfies readonly Operator[];
 
 /**
- * Re-trigger rules (spec 2.2): the native operands match by record with the four
+ * Re-trigger rules (docs/on-call.md): the native operands match by record with the four
  * membership operators; alert_field and payload also take the text operators.
  */
 export const RETRIGGER_VOCABULARY: Vocabulary = {
@@ -22,7 +22,7 @@ export const RETRIGGER_VOCABULARY: Vocabulary = {
 const GROUP_OPERATORS = ['is_one_of', 'is_not_one_of', ...TEXT_OPERATORS, 'is_empty', 'matches_existing_alert'] as const satisfies readonly Operator[];
 
 /**
- * Alert groups (FAMILIES 4.4): property_field_condition_type's nine operators on
+ * Alert groups (docs/on-call.md): property_field_condition_type's nine operators on
  * attribute, payload and alert_field properties; the `alert_urgency` attribute is an
  * urgency condition, matched by id.
  */

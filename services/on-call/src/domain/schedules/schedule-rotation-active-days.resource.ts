@@ -9,7 +9,7 @@ const writable = {
 };
 
 /**
- * Schedule rotation active days (spec 2.9, FAMILIES 4.8): the times a rotation with
+ * Schedule rotation active days (docs/on-call.md): the times a rotation with
  * `active_time_type` custom is active on one day of the week (`day_name`, S M T W R F U:
  * Sunday to Saturday). One row per day and rotation (409 for a second); its windows are
  * non-empty, within the day, and never overlap.

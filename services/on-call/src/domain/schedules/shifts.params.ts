@@ -21,8 +21,8 @@ const bound = (name: string, what: string) => z.string({
 const list = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(100, 'names at most 100 values.')).optional();
 
 /**
- * GET /v1/shifts' own query parameters (FAMILIES §4.9): both bounds required, `to` after
- * `from`, at most 366 days apart; each failure a 400 naming its parameter.
+ * GET /v1/shifts' own query parameters (docs/api-contract.md §6): both bounds required,
+ * `to` after `from`, at most 366 days apart; each failure a 400 naming its parameter.
  */
 export const shiftParams = z.strictObject({
   from: bound('from', 'start'),
