@@ -3,7 +3,7 @@ import { migrations } from '../migrations/index.js';
 import { createWebhooksApp } from './app.js';
 import { configSchema } from './config.js';
 import { createPlainHeaderValuesStore } from './data/plain-header-values.store.js';
-import { sealPlainHeaderValues } from './domain/custom-header-values.js';
+import { sealPlainHeaderValues } from './domain/endpoints/custom-header-values.js';
 import { createSecretBox, resealInBackground, sealedColumn } from '@firewatch/secret-box';
 import { ensureDispatcherQueue } from './queue/dispatcher-queue.js';
 

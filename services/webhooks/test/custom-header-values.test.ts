@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createPlainHeaderValuesStore } from '../src/data/plain-header-values.store.js';
-import { sealPlainHeaderValues } from '../src/domain/custom-header-values.js';
+import { sealPlainHeaderValues } from '../src/domain/endpoints/custom-header-values.js';
 import { startWebhooks, endpoint, secretBox, type Harness } from './support.js';
 
 let h: Harness;

@@ -1,5 +1,5 @@
 import { INTERNAL_EVENT_TYPES } from '@firewatch/events';
-import { eventTypeResources, subscribes } from '../src/domain/event-types.js';
+import { eventTypeResources, subscribes } from '../src/domain/deliveries/event-types.js';
 
 describe('internal events and webhooks', () => {
   it('are never delivered, even to an endpoint that takes every type', () => {

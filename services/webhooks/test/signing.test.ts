@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { isReservedHeader } from '../src/domain/custom-headers.js';
+import { isReservedHeader } from '../src/domain/endpoints/custom-headers.js';
 import { createSecretBox } from '@firewatch/secret-box';
-import { signPayload, webhookHeaders } from '../src/domain/signature.js';
-import { generateSecret, secretProblem } from '../src/domain/webhook-secret.js';
+import { signPayload, webhookHeaders } from '../src/domain/deliveries/signature.js';
+import { generateSecret, secretProblem } from '../src/domain/endpoints/webhook-secret.js';
 
 describe('Standard Webhooks signing', () => {
   // The e2e suite also checks deliveries with the reference `standardwebhooks` verifier.

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PlainHeaderValuesStore, StoredCustomHeader } from '../domain/custom-header-values.js';
+import type { PlainHeaderValuesStore, StoredCustomHeader } from '../domain/endpoints/custom-header-values.js';
 
 const BATCH = 200;
 

@@ -3,7 +3,7 @@ import {
   type Json, type OpenApiPart,
 } from '@firewatch/openapi';
 import { describePermission } from '@firewatch/auth';
-import { INCLUDED_ATTEMPTS_MAX } from '../domain/deliveries.service.js';
+import { INCLUDED_ATTEMPTS_MAX } from '../domain/deliveries/deliveries.service.js';
 import { WEBHOOKS_PERMISSION } from '../domain/webhooks-permission.js';
 import { DELIVERY_PAGE, DELIVERY_STATUSES } from './deliveries.routes.js';
 

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { getPrincipal } from '@firewatch/auth';
 import { BadRequestError } from '@firewatch/errors';
 import { assertOnlyParams, paginationLinks, parseListQuery, sendDocument, singleDocument } from '@firewatch/jsonapi';
-import type { DeliveriesService } from '../domain/deliveries.service.js';
+import type { DeliveriesService } from '../domain/deliveries/deliveries.service.js';
 
 /** Pages of deliveries and of attempts; deliveries.openapi.ts documents the same bounds. */
 export const DELIVERY_PAGE = { defaultSize: 20, maxSize: 100 };

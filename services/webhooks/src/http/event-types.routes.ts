@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { authorize, getPrincipal } from '@firewatch/auth';
 import { assertOnlyParams, sendDocument } from '@firewatch/jsonapi';
-import { eventTypeResources } from '../domain/event-types.js';
+import { eventTypeResources } from '../domain/deliveries/event-types.js';
 
 /**
  * `GET /v1/webhooks/event_types`: the whole catalog endpoints may subscribe to, in

@@ -1,9 +1,9 @@
 import { authorize, type Principal } from '@firewatch/auth';
 import { ConflictError, NotFoundError } from '@firewatch/errors';
 import type { ResourceService } from '@firewatch/resource-kit';
-import type { DeliveriesRepository, DeliveryListQuery, DeliveryRow } from '../data/deliveries.repository.js';
+import type { DeliveriesRepository, DeliveryListQuery, DeliveryRow } from '../../data/deliveries.repository.js';
 import { toAttemptResource, toDeliveryResource } from './deliveries.presenter.js';
-import { WEBHOOKS_PERMISSION } from './webhooks-permission.js';
+import { WEBHOOKS_PERMISSION } from '../webhooks-permission.js';
 
 /** `include=attempts` carries at most this many (the latest) per delivery; `/attempts` pages through all. */
 export const INCLUDED_ATTEMPTS_MAX = 20;

@@ -3,10 +3,10 @@ import { defineResource, SLUG_PATTERN, type Row } from '@firewatch/resource-kit'
 import { headerValueIssues, maskHeaderValues, sealHeaderValues, type StoredCustomHeader } from './custom-header-values.js';
 import { customHeadersSchema, type CustomHeader } from './custom-headers.js';
 import { endpointUrlSchema, URL_MAX } from './endpoint-url.js';
-import { isEventType } from './event-types.js';
+import { isEventType } from '../deliveries/event-types.js';
 import type { SecretBox } from '@firewatch/secret-box';
 import { generateSecret, maskSecret, secretHint, secretProblem } from './webhook-secret.js';
-import { WEBHOOKS_PERMISSION } from './webhooks-permission.js';
+import { WEBHOOKS_PERMISSION } from '../webhooks-permission.js';
 
 /** What the webhooks service hands the declaration's hooks. */
 export interface EndpointsDeps {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { signingKey } from './webhook-secret.js';
+import { signingKey } from '../endpoints/webhook-secret.js';
 
 /**
  * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the decoded `whsec_`
