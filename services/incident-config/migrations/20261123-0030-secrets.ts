@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Secrets (spec 2.6): the value is stored sealed only (`secret_ciphertext`, AES-256-GCM
+ * Secrets (docs/api-contract.md §1): the value is stored sealed only (`secret_ciphertext`, AES-256-GCM
  * with the key id inside), never in clear.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** Form sets and their conditions (FAMILIES 4.13); a condition goes with its form set. */
+/** Form sets and their conditions (docs/api-contract.md §1); a condition goes with its form set. */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('form_sets', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** Retrospective processes (FAMILIES 4.12); at most one default per team, by a partial unique index. */
+/** Retrospective processes (docs/api-contract.md §1); at most one default per team, by a partial unique index. */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('retrospective_processes', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

@@ -128,7 +128,7 @@ describe('functionalities bulk_upsert', () => {
     expect((await h.db.knex('functionalities').where({ id: row.id }).first()).name).toBe('Functionality 1');
   });
 
-  // FAMILIES.md §5: the answer must not tell which external_ids exist.
+  // docs/decisions.md (Resources): the answer must not tell which external_ids exist.
   it('answers a record-scoped key 404 whatever the external_id', async () => {
     const res = await upsert('functionalities', [{ external_id: 'anything', name: 'Any' }], { record_ids: ['8b0c5a9e-2f1d-4c53-9d1e-1a2b3c4d5e6f'] });
     expect(res.status).toBe(404);

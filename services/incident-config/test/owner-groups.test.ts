@@ -12,7 +12,7 @@ const body = (type: string, attributes: Attrs) => ({ data: { type, attributes } 
 const create = (type: string, attributes: Attrs, principal?: Attrs) => h.call('POST', `/v1/${type}`, { body: body(type, attributes), principal });
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id).sort();
 
-// DESIGN §3: on resources that carry owner_group_ids, a group key sees and changes only its groups' records, bulk operations included.
+// docs/security.md: on resources that carry owner_group_ids, a group key sees and changes only its groups' records, bulk operations included.
 describe.each(['services', 'functionalities'])('%s and group-scoped keys', (type) => {
   const records: Record<string, string> = {};
   beforeAll(async () => {

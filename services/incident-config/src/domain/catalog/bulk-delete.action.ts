@@ -13,7 +13,7 @@ const body = z.union([
 const ids = { type: 'array', items: { type: 'string' } };
 
 /**
- * `POST /v1/<family>/bulk_delete` (FAMILIES.md §5): deletes the named external_ids, or
+ * `POST /v1/<family>/bulk_delete` (docs/decisions.md, Resources): deletes the named external_ids, or
  * prunes every record of one provenance except those kept, in one transaction, each
  * through the declaration's delete (one `*.deleted` event per record). Only records the
  * caller may see are found: another group's are a group key's `not_found_external_ids`,

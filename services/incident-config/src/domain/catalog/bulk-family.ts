@@ -17,7 +17,7 @@ export interface BulkFamily {
   ownerGroups?: { column: string };
 }
 
-/** One entity's problems, in the shape FAMILIES.md §5 gives the 422. */
+/** One entity's problems, in the shape docs/decisions.md (Resources) gives the 422. */
 export interface EntityProblem {
   index: number;
   external_id: string;

@@ -8,7 +8,7 @@ import type { CatalogPropertiesDeps } from './catalog-properties.lookup.js';
 const MAX_ENTITIES = 100;
 
 /**
- * A catalog value by its property's id, external_id or slug (FAMILIES.md §5);
+ * A catalog value by its property's id, external_id or slug (docs/decisions.md, Resources);
  * `catalog_field_id` is the reference's other name for `catalog_property_id`.
  */
 const propertyKey = z.string().min(1).max(255);
@@ -29,7 +29,7 @@ type Entity = z.infer<ReturnType<typeof entitySchema>>;
 
 /**
  * Entities are read loosely by the body schema and judged one by one in `run`, so that
- * every bad entity is named by index and external_id in one 422 (FAMILIES.md §5) rather
+ * every bad entity is named by index and external_id in one 422 (docs/decisions.md, Resources) rather
  * than by a JSON pointer; the documented schema is still the entity's.
  */
 function bodySchema(entity: z.ZodType) {
@@ -95,7 +95,7 @@ async function upsertOne(resource: ResourceWrites, entity: Entity, row: Row | un
 }
 
 /**
- * `POST /v1/<family>/bulk_upsert` (FAMILIES.md §5): up to 100 entities keyed by
+ * `POST /v1/<family>/bulk_upsert` (docs/decisions.md, Resources): up to 100 entities keyed by
  * external_id, created or updated with only the attributes present, all or nothing in
  * the action's transaction, through the declaration's own writes (checks and events).
  * A group key finds, and so updates, only its groups' records (`findWhere`); anything it

@@ -67,7 +67,7 @@ export const CATALOG_ENTITY_JSON_COLUMNS = [
 
 /**
  * Services and functionalities name their owner groups: a group-scoped key sees and
- * changes only its groups' records, bulk operations included (DESIGN §3).
+ * changes only its groups' records, bulk operations included (docs/security.md).
  */
 export const OWNER_GROUPS = { column: 'owner_group_ids' } as const;
 

@@ -30,7 +30,7 @@ const catalogs = [
 ] as const;
 
 /**
- * Catalog properties (spec 2.4, FAMILIES 4.3): the custom fields of a catalog, at most
+ * Catalog properties (docs/api-contract.md §1): the custom fields of a catalog, at most
  * 50 per catalog. A property is created under its catalog's path, which fixes
  * `catalog_type` (a different one in the body is ignored, as the reference does), and is
  * read, changed and deleted at `/v1/catalog_properties/{id}`. It cannot move to another

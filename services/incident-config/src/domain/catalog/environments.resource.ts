@@ -30,7 +30,7 @@ const bulk = {
 };
 
 /**
- * Environments (spec 2.11): where an incident happens, e.g. production or staging.
+ * Environments (docs/api-contract.md §1): where an incident happens, e.g. production or staging.
  * `properties` holds values of the environments catalog's properties only.
  */
 export const environments = defineResource<CatalogPropertiesDeps>({

@@ -9,7 +9,7 @@ import {
 
 const writable = catalogEntityFields;
 
-/** What a bulk upsert entity may carry besides external_id, name and fields (FAMILIES.md §5). */
+/** What a bulk upsert entity may carry besides external_id, name and fields (docs/decisions.md, Resources). */
 const bulkAttributes = z.strictObject(writable).pick({
   description: true, public_description: true, color: true, position: true, show_uptime: true, show_uptime_last_days: true,
   notify_emails: true, pagerduty_id: true, opsgenie_id: true, opsgenie_team_id: true, backstage_id: true, cortex_id: true,
@@ -18,7 +18,7 @@ const bulkAttributes = z.strictObject(writable).pick({
 
 const family = { type: 'functionalities', noun: 'functionality', catalogType: 'functionality', name: writable.name, attributes: bulkAttributes, ownerGroups: OWNER_GROUPS };
 
-/** Functionalities (FAMILIES.md §4.16): what users do with the product, e.g. checkout; keyed by external_id for catalog sync. */
+/** Functionalities (docs/api-contract.md §1): what users do with the product, e.g. checkout; keyed by external_id for catalog sync. */
 export const functionalities = defineResource<CatalogEntityDeps>({
   type: 'functionalities',
   path: '/v1/functionalities',

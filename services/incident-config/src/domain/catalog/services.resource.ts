@@ -36,7 +36,7 @@ const bulkAttributes = z.strictObject(writable).pick({
 
 const family = { type: 'services', noun: 'service', catalogType: 'service', name: writable.name, attributes: bulkAttributes, ownerGroups: OWNER_GROUPS };
 
-/** Services (FAMILIES.md §4.16): the systems incidents affect; keyed by external_id for catalog sync. */
+/** Services (docs/api-contract.md §1): the systems incidents affect; keyed by external_id for catalog sync. */
 export const services = defineResource<CatalogEntityDeps>({
   type: 'services',
   path: '/v1/services',

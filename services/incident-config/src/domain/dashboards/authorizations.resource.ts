@@ -28,7 +28,7 @@ function granteeIssues(attributes: Row, teamId: number): ValidationIssue[] {
 }
 
 /**
- * Authorizations (spec 2.3, FAMILIES 4.2): grants of read, update, authorize and destroy on
+ * Authorizations (docs/api-contract.md §1): grants of read, update, authorize and destroy on
  * a dashboard to a user or to the team. They take effect through the `dashboard_access`
  * views the dashboards and panels declarations read. Grants on a dashboard are seen by
  * those who see it and changed by those holding `authorize` on it (its owner, admins,

@@ -21,7 +21,7 @@ const duplicatePanel = defineAction<DashboardsDeps>({
 });
 
 /**
- * Dashboard panels (FAMILIES 4.6): listed and created under their dashboard, read and
+ * Dashboard panels (docs/api-contract.md §1): listed and created under their dashboard, read and
  * changed at `/v1/dashboard_panels/{id}`. They follow their dashboard through the kit's
  * parent checks: hidden with it (404), and changed, added or removed only by those who
  * may update it (403 `not_granted` otherwise).

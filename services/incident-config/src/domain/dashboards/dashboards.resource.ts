@@ -47,7 +47,7 @@ async function mayChangeAccess(attributes: Row, existing: Row, ctx: HookContext<
 }
 
 /**
- * Dashboards (spec 2.7, FAMILIES 4.6). A user-owned one belongs to the principal's user
+ * Dashboards (docs/api-contract.md §1). A user-owned one belongs to the principal's user
  * who created it (`user_id`), so a team-wide API key, acting for no user, cannot create
  * one (422 at `owner`). Who sees and changes which dashboard: dashboard-access.ts beside it.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The reference's panel enums (FAMILIES 4.6, `dashboard_panel.params`). */
+/** The reference's panel enums (the reference's `dashboard_panel.params`). */
 export const PANEL_DISPLAYS = [
   'line_chart', 'line_stepped_chart', 'column_chart', 'stacked_column_chart', 'monitoring_chart', 'pie_chart', 'table', 'aggregate_value',
 ] as const;

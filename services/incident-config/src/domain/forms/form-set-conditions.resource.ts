@@ -9,7 +9,7 @@ const writable = {
 };
 
 /**
- * Form set conditions (spec 2.14, FAMILIES 4.13): when a form set applies, by the values
+ * Form set conditions (docs/api-contract.md §1): when a form set applies, by the values
  * of a form field. Created and listed under their form set
  * (`/v1/form_sets/{form_set_id}/conditions`, the set by UUID or slug; another team's is a
  * 404), read and changed at `/v1/form_set_conditions/{id}`; they go with their set.

@@ -21,7 +21,7 @@ const writable = {
 };
 
 /**
- * Form sets (FAMILIES 4.13): which forms a team's incidents use. `{id}` is the UUID or
+ * Form sets (docs/api-contract.md §1): which forms a team's incidents use. `{id}` is the UUID or
  * the slug (from the name). `is_default` is read-only: the reference's default set is
  * one it makes itself, and no set made here is it.
  */

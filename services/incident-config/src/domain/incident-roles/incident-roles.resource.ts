@@ -14,7 +14,7 @@ const writable = {
 };
 
 /**
- * Incident roles (spec 2.12, FAMILIES 4.11): the roles people take in an incident
+ * Incident roles (docs/api-contract.md §1): the roles people take in an incident
  * (commander, scribe, ...). Updated with PUT only, the reference's one update verb; the
  * slug follows from the name (the reference's write schemas have no slug).
  */

@@ -21,7 +21,7 @@ async function eventServiceIssues(attributes: Row, ctx: HookContext): Promise<Va
 }
 
 /**
- * Incident event services (FAMILIES 4.7): how a service fared at a point of an
+ * Incident event services (docs/api-contract.md §1): how a service fared at a point of an
  * incident's timeline. Created and listed under `/v1/events/{incident_event_id}/services`
  * (the event, and through it its incident, must be the caller's: 404 otherwise), read,
  * re-rated and deleted at `/v1/incident_event_services/{id}`. Only `status` changes; any

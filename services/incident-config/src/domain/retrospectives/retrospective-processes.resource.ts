@@ -28,7 +28,7 @@ async function copyFromIssues(copyFrom: unknown, ctx: Ctx): Promise<ValidationIs
 }
 
 /**
- * Retrospective processes (spec 2.13, FAMILIES 4.12): the steps a team follows after an
+ * Retrospective processes (docs/api-contract.md §1): the steps a team follows after an
  * incident, chosen by matching criteria. A team's default process, the fallback, is made
  * with its first process (same transaction, its own `created` event); it never has
  * criteria and cannot be deleted (422 `default_process`). Steps are not served here, so `copy_from` (a process of the team or

@@ -28,7 +28,7 @@ const writable = {
 };
 
 /**
- * Secrets (spec 2.6, FAMILIES 4.5): values workflows use. The value is sealed with the
+ * Secrets (docs/api-contract.md §1): values workflows use. The value is sealed with the
  * service's secret box before it reaches the table and is never answered in clear, not
  * even by the create (the reference answers "the redacted secret"), nor carried by
  * events, which serialise the same redacted record. A group-scoped key sees only the
