@@ -30,7 +30,8 @@ module.exports = {
     {
       name: 'data-imports-only-domain-types',
       severity: 'error',
-      comment: 'Data code implements what the domain declares and never calls it: from domain/ it imports types only (dependencies point http/queue -> domain -> data).',
+      comment:
+        'Data code implements what the domain declares and never calls it: from domain/ it imports types only (dependencies point http/queue -> domain -> data).',
       from: { path: '^(services/[^/]+|gateway)/src/data/' },
       to: { dependencyTypesNot: ['type-only'], path: '^(services/[^/]+|gateway)/src/domain/' },
     },
@@ -46,7 +47,11 @@ module.exports = {
     exclude: { path: ['(^|/)dist/', '(^|/)node_modules/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.lint.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
     moduleSystems: ['es6', 'cjs'],
   },
 };

@@ -14,7 +14,10 @@ export default tseslint.config(
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
     rules: {
       // Unused parameters named with a leading underscore are part of a signature.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
@@ -24,7 +27,10 @@ export default tseslint.config(
     files: ['libs/*/src/**/*.ts', 'services/*/src/**/*.ts', 'gateway/src/**/*.ts'],
     ignores: testFiles,
     rules: {
-      'no-restricted-syntax': ['error', { selector: 'ImportExpression', message: 'No dynamic import() in production code: import statically.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression', message: 'No dynamic import() in production code: import statically.' },
+      ],
     },
   },
   {

@@ -1,6 +1,23 @@
 // One Jest run over every package. Workspace libs resolve to their TypeScript sources,
 // so tests never depend on a prior build.
-const libs = ['config', 'logger', 'errors', 'jsonapi', 'db', 'events', 'auth', 'testing', 'resource-kit', 'client-address', 'concurrency', 'http', 'openapi', 'secret-box', 'service-testing', 'kit-service'];
+const libs = [
+  'config',
+  'logger',
+  'errors',
+  'jsonapi',
+  'db',
+  'events',
+  'auth',
+  'testing',
+  'resource-kit',
+  'client-address',
+  'concurrency',
+  'http',
+  'openapi',
+  'secret-box',
+  'service-testing',
+  'kit-service',
+];
 
 /** @type {import('jest').Config} */
 export default {

@@ -16,9 +16,18 @@ try {
 
   /** One bulk_upsert of 100 entities; its wall time in ms. */
   async function upsert(family, round, description) {
-    const entities = Array.from({ length: 100 }, (_, i) => ({ external_id: `r${round}-${i}`, name: `${family} ${round}-${i}`, description, position: i }));
+    const entities = Array.from({ length: 100 }, (_, i) => ({
+      external_id: `r${round}-${i}`,
+      name: `${family} ${round}-${i}`,
+      description,
+      position: i,
+    }));
     const started = performance.now();
-    const res = await fetch(`${envs.urls.gateway}/v1/${family}/bulk_upsert`, { method: 'POST', headers, body: JSON.stringify({ entities }) });
+    const res = await fetch(`${envs.urls.gateway}/v1/${family}/bulk_upsert`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ entities }),
+    });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`bulk_upsert answered ${res.status}`);
     return performance.now() - started;
@@ -34,7 +43,11 @@ try {
       unchanged.push(await upsert(family, round, 'first'));
       changed.push(await upsert(family, round, 'second'));
     }
-    rows[family] = { new_ms: Math.round(median(created)), unchanged_ms: Math.round(median(unchanged)), all_changed_ms: Math.round(median(changed)) };
+    rows[family] = {
+      new_ms: Math.round(median(created)),
+      unchanged_ms: Math.round(median(unchanged)),
+      all_changed_ms: Math.round(median(changed)),
+    };
   }
   console.log(`\nPOST /v1/<family>/bulk_upsert of 100 entities through the gateway, median of ${rounds}`);
   console.table(rows);
@@ -43,9 +56,12 @@ try {
   const url = `${envs.urls.gateway}/v1/services?page[size]=100`;
   const check = await fetch(url, { headers }).then((r) => r.json());
   if (check.data?.length !== 100) throw new Error(`expected 100 services, got ${check.data?.length}`);
-  const run = () => new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers: { authorization: headers.authorization } }, (err, r) => (err ? reject(err) : resolve(r)));
-  });
+  const run = () =>
+    new Promise((resolve, reject) => {
+      autocannon({ url, connections, duration, headers: { authorization: headers.authorization } }, (err, r) =>
+        err ? reject(err) : resolve(r),
+      );
+    });
   await run(); // warm-up
   const r = await run();
   console.log(`\nGET /v1/services?page[size]=100 (a full page) through the gateway, ${connections} connections, ${duration}s`);

@@ -8,7 +8,6 @@ import { cpuSeconds, principalAsGateway, startApiStack } from './support.mjs';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
-
 // Only what the measured path needs; the webhooks processes would compete for the two cores.
 // BENCH_PROFILE=<dir> writes a CPU profile of the gateway there when it exits.
 const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
@@ -24,7 +23,11 @@ try {
   const id = created.data.id;
 
   // The direct run carries a principal signed as the gateway would sign it.
-  const principalToken = await principalAsGateway(envs, token, { audience: 'incident-config', method: 'GET', path: `/v1/environments/${id}` });
+  const principalToken = await principalAsGateway(envs, token, {
+    audience: 'incident-config',
+    method: 'GET',
+    path: `/v1/environments/${id}`,
+  });
 
   const run = (url, headers, conns = connections) =>
     new Promise((resolve, reject) => {
@@ -36,10 +39,12 @@ try {
   const get = (url, headers) =>
     new Promise((resolve, reject) => {
       const started = process.hrtime.bigint();
-      http.get(url, { agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-      }).on('error', reject);
+      http
+        .get(url, { agent, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+        })
+        .on('error', reject);
     });
   async function sequential(url, headers) {
     const times = [];
@@ -58,7 +63,11 @@ try {
     direct: [`${envs.urls.incidentConfig}/v1/environments/${id}`, { 'x-firewatch-principal': principalToken }],
     gateway: [`${envs.urls.gateway}/v1/environments/${id}`, { authorization: `Bearer ${token}` }],
   };
-  for (const [url, headers] of Object.values(targets)) await run(url, headers).then(() => undefined, () => undefined); // warm-up
+  for (const [url, headers] of Object.values(targets))
+    await run(url, headers).then(
+      () => undefined,
+      () => undefined,
+    ); // warm-up
   // Throughput under load, then latency with one request in flight (no queueing), so
   // "added latency" is the gateway's own cost rather than contention for two cores.
   const summary = (r) => ({ rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
@@ -73,7 +82,9 @@ try {
     const before = Object.fromEntries(Object.entries(named).map(([n, pid]) => [n, cpu(pid)]));
     const r = await run(url, headers);
     load[name] = summary(r);
-    cpuPerRequest[name] = Object.fromEntries(Object.entries(named).map(([n, pid]) => [`${n}_us`, Math.round(((cpu(pid) - before[n]) / r.requests.total) * 1e6)]));
+    cpuPerRequest[name] = Object.fromEntries(
+      Object.entries(named).map(([n, pid]) => [`${n}_us`, Math.round(((cpu(pid) - before[n]) / r.requests.total) * 1e6)]),
+    );
   }
   for (const [name, [url, headers]] of Object.entries(targets)) single[name] = await sequential(url, headers);
   console.log(`\nGET /v1/environments/{id}: throughput, ${connections} connections, ${duration}s each`);

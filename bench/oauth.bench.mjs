@@ -11,7 +11,6 @@ import { build, createBenchSystem, freePort } from './support.mjs';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
-
 build();
 const suffix = `_bench_oauth_${process.pid}`;
 const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort() };
@@ -28,14 +27,33 @@ const run = (opts) =>
 const summary = (r) => ({ rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
 
 try {
-  await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name)).map((p) => ({ ...p, env: envs[p.name] })));
+  await system.start(
+    PROCESSES.filter((p) => ['auth', 'incident-config', 'gateway'].includes(p.name)).map((p) => ({ ...p, env: envs[p.name] })),
+  );
   const cli = (...args) => system.cli(envs.auth, ...args);
   const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
-  const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '1000000', '--rate-limit-write', '1000000');
+  const key = cli(
+    'api-keys',
+    'create',
+    '--team-id',
+    String(boot.team.id),
+    '--name',
+    'bench',
+    '--role',
+    'admin',
+    '--rate-limit-read',
+    '1000000',
+    '--rate-limit-write',
+    '1000000',
+  );
   const apiKey = key.token;
   const app = cli('apps', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--scopes', 'ir.environments:read');
   const basic = `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}`;
-  const tokenRequest = { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' };
+  const tokenRequest = {
+    method: 'POST',
+    headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  };
   const issued = await fetch(`${envs.urls.auth}/oauth/token`, tokenRequest).then((r) => r.json());
   const oauthToken = issued.access_token;
   const created = await fetch(`${envs.urls.gateway}/v1/environments`, {

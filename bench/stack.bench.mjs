@@ -34,27 +34,68 @@ if (perfDir) fs.mkdirSync(perfDir, { recursive: true });
 if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
 const profileStart = Date.now();
 
-execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'services/auth', 'services/webhooks', 'services/webhook-dispatcher', 'services/incident-config', 'gateway'], { cwd: root, stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [
+    path.join(root, 'node_modules/typescript/bin/tsc'),
+    '-b',
+    'services/auth',
+    'services/webhooks',
+    'services/webhook-dispatcher',
+    'services/incident-config',
+    'gateway',
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
 const suffix = `_bench_stack_${process.pid}`;
-const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort(), webhooks: await freePort(), bare: await freePort() };
+const ports = {
+  gateway: await freePort(),
+  auth: await freePort(),
+  incidentConfig: await freePort(),
+  webhooks: await freePort(),
+  bare: await freePort(),
+};
 const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
 await provisionDatabases(envs);
 await provisionBroker(envs);
 const b = backing();
-const common = { DEV_KEY_SEED: 'b'.repeat(43), PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS, AMQP_URL: b.amqp, AMQP_PUBLISHERS: envs['webhook-dispatcher'].AMQP_PUBLISHERS, LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATABASE_URL: envs.webhooks.DATABASE_URL, WEBHOOK_QUEUE: envs.webhooks.WEBHOOK_QUEUE, WEBHOOK_ALLOW_HTTP: 'true' };
+const common = {
+  DEV_KEY_SEED: 'b'.repeat(43),
+  PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS,
+  AMQP_URL: b.amqp,
+  AMQP_PUBLISHERS: envs['webhook-dispatcher'].AMQP_PUBLISHERS,
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  DATABASE_URL: envs.webhooks.DATABASE_URL,
+  WEBHOOK_QUEUE: envs.webhooks.WEBHOOK_QUEUE,
+  WEBHOOK_ALLOW_HTTP: 'true',
+};
 const entry = (name) => PROCESSES.find((p) => p.name === name).entry;
 const procs = [
   { name: 'auth', entry: entry('auth'), env: envs.auth },
   { name: 'incident-config', entry: entry('incident-config'), env: envs['incident-config'], nodeArgs: profileArgs },
   { name: 'webhooks', entry: entry('webhooks'), env: { ...common, PORT: String(ports.webhooks) } },
-  { name: 'dispatcher', entry: entry('webhook-dispatcher'), env: { ...common, PORT: String(await freePort()), WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' } },
+  {
+    name: 'dispatcher',
+    entry: entry('webhook-dispatcher'),
+    env: { ...common, PORT: String(await freePort()), WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' },
+  },
   { name: 'gateway', entry: entry('gateway'), env: envs.gateway, nodeArgs: profileArgs },
 ];
 
 const children = [];
 async function cleanup() {
   for (const c of children) c.kill('SIGTERM');
-  await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => { c.once('exit', r); setTimeout(r, 10_000); }) : undefined)));
+  await Promise.all(
+    children.map((c) =>
+      c.exitCode === null && c.signalCode === null
+        ? new Promise((r) => {
+            c.once('exit', r);
+            setTimeout(r, 10_000);
+          })
+        : undefined,
+    ),
+  );
   const client = new pg.Client({ connectionString: `${b.pg}/postgres` });
   await client.connect();
   for (const db of envs.databases.map((d) => d.database)) await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
@@ -76,8 +117,14 @@ const receiver = http.createServer((req, res) => {
     try {
       // Every `id` in the body: the created environment's is among them, wherever the payload puts it.
       const body = JSON.parse(Buffer.concat(chunks).toString());
-      if (body.event?.type === 'environment.created') JSON.stringify(body, (k, v) => { if (k === 'id') delivered.add(String(v)); return v; });
-    } catch { /* counted in deliveries only */ }
+      if (body.event?.type === 'environment.created')
+        JSON.stringify(body, (k, v) => {
+          if (k === 'id') delivered.add(String(v));
+          return v;
+        });
+    } catch {
+      /* counted in deliveries only */
+    }
     res.writeHead(204).end();
   });
 });
@@ -90,12 +137,18 @@ const memMb = (pid, field) => {
   try {
     const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
     return m ? Number(m[1]) / 1024 : NaN;
-  } catch { return NaN; }
+  } catch {
+    return NaN;
+  }
 };
 
 try {
   for (const p of procs) {
-    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...(p.nodeArgs ?? []), path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...(p.nodeArgs ?? []), path.join(root, p.entry)], {
+      cwd: root,
+      env: { ...process.env, ...p.env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.benchName = p.name;
     children.push(child);
     await waitForHttp(`http://127.0.0.1:${p.env.PORT}/readyz`);
@@ -105,9 +158,27 @@ try {
   await authDb.connect();
   await authDb.query(`SELECT setval(pg_get_serial_sequence('teams', 'id'), $1)`, [1_000_000 + Math.floor(Math.random() * 1e9)]);
   await authDb.end();
-  const cli = (...args) => JSON.parse(execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], { env: { ...process.env, ...envs.auth } }).toString());
+  const cli = (...args) =>
+    JSON.parse(
+      execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], {
+        env: { ...process.env, ...envs.auth },
+      }).toString(),
+    );
   const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
-  const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '1000000', '--rate-limit-write', '1000000');
+  const key = cli(
+    'api-keys',
+    'create',
+    '--team-id',
+    String(boot.team.id),
+    '--name',
+    'bench',
+    '--role',
+    'admin',
+    '--rate-limit-read',
+    '1000000',
+    '--rate-limit-write',
+    '1000000',
+  );
   const token = key.api_key?.token ?? key.token;
   const auth = { authorization: `Bearer ${token}` };
   const jsonApi = { ...auth, 'content-type': 'application/vnd.api+json' };
@@ -116,10 +187,17 @@ try {
     if (r.status !== 201) throw new Error(`${p}: ${r.status} ${await r.text()}`);
     return r.json();
   };
-  await post('/v1/webhooks/endpoints', { data: { type: 'webhooks_endpoints', attributes: { name: 'bench', url: receiverUrl, event_types: ['environment.created'] } } });
+  await post('/v1/webhooks/endpoints', {
+    data: { type: 'webhooks_endpoints', attributes: { name: 'bench', url: receiverUrl, event_types: ['environment.created'] } },
+  });
   const created = await post('/v1/environments', { data: { type: 'environments', attributes: { name: 'Production' } } });
   const id = created.data.id;
-  for (let i = 0; i < 100; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => post('/v1/environments', { data: { type: 'environments', attributes: { name: `list-${i + j}` } } })));
+  for (let i = 0; i < 100; i += 10)
+    await Promise.all(
+      Array.from({ length: 10 }, (_, j) =>
+        post('/v1/environments', { data: { type: 'environments', attributes: { name: `list-${i + j}` } } }),
+      ),
+    );
   for (let i = 0; i < 20; i++) await post('/v1/services', { data: { type: 'services', attributes: { name: `service-${i}` } } });
 
   // The bare server answers exactly the bytes of the gateway's answer to the lookup.
@@ -147,11 +225,19 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
     services_filtered: { url: `${envs.urls.gateway}${servicesList}`, headers: auth },
     env_create: {
       url: `${envs.urls.gateway}/v1/environments`,
-      requests: [{
-        method: 'POST', headers: jsonApi,
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ data: { type: 'environments', attributes: { name: `w-${process.pid}-${writeNo++}` } } }) }),
-        onResponse: (status, body) => { if (status === 201) writes.push(JSON.parse(body).data.id); },
-      }],
+      requests: [
+        {
+          method: 'POST',
+          headers: jsonApi,
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ data: { type: 'environments', attributes: { name: `w-${process.pid}-${writeNo++}` } } }),
+          }),
+          onResponse: (status, body) => {
+            if (status === 201) writes.push(JSON.parse(body).data.id);
+          },
+        },
+      ],
     },
   };
   for (const name of Object.keys(targets)) if (only && !only.has(name) && name !== 'bare') delete targets[name];
@@ -159,9 +245,12 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
     const r = await fetch(t.url, { headers: t.headers });
     if (!t.requests && r.status !== 200) throw new Error(`${name}: ${r.status} ${await r.text()}`);
   }
-  const run = (t, seconds) => new Promise((resolve, reject) => {
-    autocannon({ url: t.url, connections, duration: seconds, headers: t.headers, requests: t.requests }, (err, result) => (err ? reject(err) : resolve(result)));
-  });
+  const run = (t, seconds) =>
+    new Promise((resolve, reject) => {
+      autocannon({ url: t.url, connections, duration: seconds, headers: t.headers, requests: t.requests }, (err, result) =>
+        err ? reject(err) : resolve(result),
+      );
+    });
   for (const t of Object.values(targets)) await run(t, Math.min(3, duration)); // warm-up (writes too: they are counted below only from the measured run)
   await new Promise((r) => setTimeout(r, 2000));
   writes.length = 0;
@@ -174,25 +263,43 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
     const own = process.cpuUsage();
     return { bench: (own.user + own.system) / 1e6, backing: backingCpuSeconds() };
   };
-  const load = {}, cpuPerRequest = {}, peakRss = {};
+  const load = {},
+    cpuPerRequest = {},
+    peakRss = {};
   for (const [name, t] of Object.entries(targets)) {
     const before = Object.fromEntries(named.map(([n, pid]) => [n, cpu(pid)]));
     const sharedBefore = shared();
     const peak = Object.fromEntries(named.map(([n]) => [n, 0]));
-    const sampler = setInterval(() => { for (const [n, pid] of named) peak[n] = Math.max(peak[n], memMb(pid, 'VmRSS') || 0); }, 200);
+    const sampler = setInterval(() => {
+      for (const [n, pid] of named) peak[n] = Math.max(peak[n], memMb(pid, 'VmRSS') || 0);
+    }, 200);
     // BENCH_PERF=<dir>: an on-CPU profile of the whole machine (kernel included) per target.
-    const perf = perfDir && spawn('perf', ['record', '-a', '-g', '-F', '499', '-o', path.join(perfDir, `${name}.data`)], { stdio: 'ignore' });
-    const perfDone = perf && new Promise((resolve) => {
-      perf.once('close', resolve);
-      perf.once('error', (err) => { console.error(`perf record failed: ${err.message}`); resolve(); });
-    });
+    const perf =
+      perfDir && spawn('perf', ['record', '-a', '-g', '-F', '499', '-o', path.join(perfDir, `${name}.data`)], { stdio: 'ignore' });
+    const perfDone =
+      perf &&
+      new Promise((resolve) => {
+        perf.once('close', resolve);
+        perf.once('error', (err) => {
+          console.error(`perf record failed: ${err.message}`);
+          resolve();
+        });
+      });
     const r = await run(t, duration);
     if (perf) {
       if (perf.exitCode === null && perf.signalCode === null) perf.kill('SIGINT');
       await perfDone;
     }
     clearInterval(sampler);
-    load[name] = { rps: r.requests.average, p50_ms: r.latency.p50, p99_ms: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts };
+    load[name] = {
+      rps: r.requests.average,
+      p50_ms: r.latency.p50,
+      p99_ms: r.latency.p99,
+      requests: r.requests.total,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      timeouts: r.timeouts,
+    };
     const sharedAfter = shared();
     const us = (seconds) => Math.round((seconds / r.requests.total) * 1e6);
     cpuPerRequest[name] = {
@@ -214,7 +321,9 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
 
   console.log(`\nthroughput, ${connections} connections, ${duration}s each (after a warm-up of each)`);
   console.table(load);
-  console.log('CPU time per request by process (microseconds; postgres, redis and rabbitmq are all their processes, bench is autocannon), under each load:');
+  console.log(
+    'CPU time per request by process (microseconds; postgres, redis and rabbitmq are all their processes, bench is autocannon), under each load:',
+  );
   console.table(cpuPerRequest);
   console.log('peak resident memory by process (MB, VmRSS sampled every 200 ms), under each load:');
   console.table(peakRss);
@@ -223,7 +332,8 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
   for (const n of ['env_get_gateway', 'env_get_direct', 'env_list_100', 'services_filtered']) {
     if (load[n]) console.log(`${n}: ${ratio(load[n].rps, load.bare.rps)} of bare rps${n === 'env_get_gateway' ? ' (goal >= 0.15)' : ''}`);
   }
-  if (load.env_create && load.env_get_gateway) console.log(`env_create: ${ratio(load.env_create.rps, load.env_get_gateway.rps)} of the env_get_gateway read rate (goal >= 0.40)`);
+  if (load.env_create && load.env_get_gateway)
+    console.log(`env_create: ${ratio(load.env_create.rps, load.env_get_gateway.rps)} of the env_get_gateway read rate (goal >= 0.40)`);
   if (deliveryLine) console.log(deliveryLine);
   console.log('goals: gateway <= 100 us and incident-config <= 150 us CPU per lookup; RSS <= 150 MB per process');
 } finally {
@@ -232,7 +342,10 @@ require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-
 }
 
 if (profileDir) {
-  const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(profileDir, f))
+  const files = fs
+    .readdirSync(profileDir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(profileDir, f))
     .filter((f) => fs.statSync(f).mtimeMs >= profileStart);
   printCpuProfiles(files, Object.fromEntries(children.map((c) => [String(c.pid), c.benchName])));
 }

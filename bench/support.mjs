@@ -32,7 +32,9 @@ export function createBenchSystem({ databases, queues = [] }) {
     async start(procs) {
       for (const p of procs) {
         const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...(p.nodeArgs ?? []), path.join(root, p.entry)], {
-          cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'ignore', 'inherit'],
+          cwd: root,
+          env: { ...process.env, ...p.env },
+          stdio: ['ignore', 'ignore', 'inherit'],
         });
         child.benchName = p.name;
         children.push(child);
@@ -40,7 +42,9 @@ export function createBenchSystem({ databases, queues = [] }) {
       }
     },
     cli(authEnv, ...args) {
-      const out = execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], { env: { ...process.env, ...authEnv } });
+      const out = execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], {
+        env: { ...process.env, ...authEnv },
+      });
       return JSON.parse(out.toString());
     },
     async cleanup() {
@@ -78,11 +82,29 @@ export async function startApiStack({ gatewayNodeArgs = [], services = [] } = {}
   // Every database provisionDatabases made, started or not.
   const system = createBenchSystem({ databases: envs.databases.map((d) => d.database), queues: envs.queues });
   try {
-    await system.start(PROCESSES.filter((p) => ['auth', 'incident-config', ...services, 'gateway'].includes(p.name))
-      .map((p) => ({ ...p, env: envs[p.name], nodeArgs: p.name === 'gateway' ? gatewayNodeArgs : [] })));
+    await system.start(
+      PROCESSES.filter((p) => ['auth', 'incident-config', ...services, 'gateway'].includes(p.name)).map((p) => ({
+        ...p,
+        env: envs[p.name],
+        nodeArgs: p.name === 'gateway' ? gatewayNodeArgs : [],
+      })),
+    );
     const cli = (...args) => system.cli(envs.auth, ...args);
     const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
-    const key = cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'bench', '--role', 'admin', '--rate-limit-read', '1000000', '--rate-limit-write', '1000000');
+    const key = cli(
+      'api-keys',
+      'create',
+      '--team-id',
+      String(boot.team.id),
+      '--name',
+      'bench',
+      '--role',
+      'admin',
+      '--rate-limit-read',
+      '1000000',
+      '--rate-limit-write',
+      '1000000',
+    );
     return { system, envs, token: key.api_key?.token ?? key.token };
   } catch (err) {
     await system.cleanup();
@@ -96,7 +118,8 @@ const IDLE_FRAMES = new Set(['(idle)', '(program)', '(garbage collector)']);
 function codeOwner(url) {
   if (!url) return '(native)';
   if (url.startsWith('node:')) return 'node core';
-  const pkg = url.match(/node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/) ?? url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  const pkg =
+    url.match(/node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/) ?? url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (pkg) return pkg[1];
   const ours = url.replace(`file://${root}/`, '').match(/^(libs\/[^/]+|services\/[^/]+|gateway)/);
   return ours ? `ours: ${ours[1]}` : url;
@@ -119,13 +142,17 @@ export function printCpuProfiles(files, names = {}) {
       while (n && !n.callFrame.url && parent.has(n.id)) n = byId.get(parent.get(n.id));
       return n?.callFrame.url ?? '';
     };
-    const self = new Map(), owners = new Map();
-    let total = 0, busy = 0;
+    const self = new Map(),
+      owners = new Map();
+    let total = 0,
+      busy = 0;
     prof.samples.forEach((id, i) => {
       const dt = prof.timeDeltas[i] ?? 0;
       total += dt;
       const { callFrame: cf } = byId.get(id);
-      const where = cf.url ? `${cf.url.replace(`file://${root}/`, '').replace(/.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, '')}:${cf.lineNumber + 1}` : '';
+      const where = cf.url
+        ? `${cf.url.replace(`file://${root}/`, '').replace(/.*node_modules\/\.pnpm\/[^/]+\/node_modules\//, '')}:${cf.lineNumber + 1}`
+        : '';
       const key = `${cf.functionName || '(anonymous)'} ${where}`.trim();
       self.set(key, (self.get(key) ?? 0) + dt);
       if (IDLE_FRAMES.has(cf.functionName)) return;
@@ -137,10 +164,27 @@ export function printCpuProfiles(files, names = {}) {
     const pct = (us, of) => Number(((us / of) * 100).toFixed(1));
     const rows = [...self].sort((x, y) => y[1] - x[1]);
     const pid = path.basename(file).split('.')[3];
-    console.log(`\n${names[pid] ?? 'process'} (${path.basename(file)}): ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy`);
-    console.log(rows.filter(([k]) => IDLE_FRAMES.has(k)).map(([k, us]) => `${k} ${ms(us)} ms (${pct(us, total)} %)`).join(', '));
-    console.table(rows.filter(([k]) => !IDLE_FRAMES.has(k)).slice(0, 15).map(([k, us]) => ({ function: k, self_ms: ms(us), pct_of_busy: pct(us, busy) })));
-    console.table([...owners].sort((x, y) => y[1] - x[1]).slice(0, 15).map(([o, us]) => ({ package: o, self_ms: ms(us), pct_of_busy: pct(us, busy) })));
+    console.log(
+      `\n${names[pid] ?? 'process'} (${path.basename(file)}): ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy`,
+    );
+    console.log(
+      rows
+        .filter(([k]) => IDLE_FRAMES.has(k))
+        .map(([k, us]) => `${k} ${ms(us)} ms (${pct(us, total)} %)`)
+        .join(', '),
+    );
+    console.table(
+      rows
+        .filter(([k]) => !IDLE_FRAMES.has(k))
+        .slice(0, 15)
+        .map(([k, us]) => ({ function: k, self_ms: ms(us), pct_of_busy: pct(us, busy) })),
+    );
+    console.table(
+      [...owners]
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, 15)
+        .map(([o, us]) => ({ package: o, self_ms: ms(us), pct_of_busy: pct(us, busy) })),
+    );
   }
 }
 
@@ -153,7 +197,9 @@ export function cpuSeconds(pid, { children = false } = {}) {
   try {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)) / ticks;
-  } catch { return NaN; }
+  } catch {
+    return NaN;
+  }
 }
 
 const BACKING = { postgres: 'postgres', 'redis-server': 'redis', 'beam.smp': 'rabbitmq', erl_child_setup: 'rabbitmq' };
@@ -169,7 +215,11 @@ export function backingCpuSeconds() {
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     let comm;
-    try { comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim(); } catch { continue; }
+    try {
+      comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
     const seconds = cpuSeconds(pid, { children: true });
     if (BACKING[comm] && !Number.isNaN(seconds)) out.set(pid, { name: BACKING[comm], seconds });
   }
@@ -197,9 +247,15 @@ export async function principalAsGateway(envs, token, { audience, method, path: 
   const { createPrincipalSigner, createSystemTokens } = await import(path.join(root, 'libs/auth/dist/index.js'));
   const resolved = await fetch(`${envs.urls.auth}/internal/credentials/resolve`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${await createSystemTokens(envs.auth.SYSTEM_TOKEN_SECRET).sign('bench')}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${await createSystemTokens(envs.auth.SYSTEM_TOKEN_SECRET).sign('bench')}`,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify({ token }),
   }).then((r) => r.json());
-  return createPrincipalSigner({ privateKey: JSON.parse(envs.gateway.PRINCIPAL_SIGNING_KEY), ttlSeconds: 3600 })
-    .sign(resolved.principal, { audience, method, path: requestPath });
+  return createPrincipalSigner({ privateKey: JSON.parse(envs.gateway.PRINCIPAL_SIGNING_KEY), ttlSeconds: 3600 }).sign(resolved.principal, {
+    audience,
+    method,
+    path: requestPath,
+  });
 }

@@ -14,7 +14,9 @@ export function principalKeyPair() {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const pub = publicKey.export({ format: 'jwk' });
   // The RFC 7638 thumbprint, as libs/auth's generatePrincipalKeys names its keys.
-  const kid = createHash('sha256').update(JSON.stringify({ crv: pub.crv, kty: pub.kty, x: pub.x })).digest('base64url');
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ crv: pub.crv, kty: pub.kty, x: pub.x }))
+    .digest('base64url');
   return {
     PRINCIPAL_SIGNING_KEY: JSON.stringify({ ...privateKey.export({ format: 'jwk' }), kid, alg: 'EdDSA' }),
     PRINCIPAL_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...pub, kid, alg: 'EdDSA', use: 'sig' }] }),
@@ -22,7 +24,14 @@ export function principalKeyPair() {
 }
 
 /** Each service's own database role (the dispatcher shares the webhooks database and role). */
-const DATABASES = { auth: 'firewatch_auth', 'incident-config': 'firewatch_incident_config', communications: 'firewatch_communications', 'on-call': 'firewatch_on_call', webhooks: 'firewatch_webhooks', 'webhook-dispatcher': 'firewatch_webhooks' };
+const DATABASES = {
+  auth: 'firewatch_auth',
+  'incident-config': 'firewatch_incident_config',
+  communications: 'firewatch_communications',
+  'on-call': 'firewatch_on_call',
+  webhooks: 'firewatch_webhooks',
+  'webhook-dispatcher': 'firewatch_webhooks',
+};
 
 /** Every service is on the bus (libs/events BUS_SERVICES), each as its own broker user. */
 const BUS_SERVICES = Object.keys(DATABASES);
@@ -68,8 +77,12 @@ export function backing(env = process.env) {
   return {
     pg: (env.FIREWATCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432').replace(/\/+$/, ''),
     amqp,
-    amqpManagement: env.FIREWATCH_AMQP_MANAGEMENT_URL
-      ?? Object.assign(new URL(`http://${broker.hostname}:15672`), { username: broker.username || 'guest', password: broker.password || 'guest' }).toString(),
+    amqpManagement:
+      env.FIREWATCH_AMQP_MANAGEMENT_URL ??
+      Object.assign(new URL(`http://${broker.hostname}:15672`), {
+        username: broker.username || 'guest',
+        password: broker.password || 'guest',
+      }).toString(),
     redis: env.FIREWATCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
   };
 }
@@ -100,10 +113,22 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
   });
   const amqp = (service) => ({ AMQP_URL: brokerUsers.find((u) => u.service === service).url });
   // Consumers know each publishing service by its user (the dispatcher publishes nothing).
-  const AMQP_PUBLISHERS = brokerUsers.filter((u) => u.service !== 'webhook-dispatcher').map((u) => `${u.service}=${u.user}`).join(',');
+  const AMQP_PUBLISHERS = brokerUsers
+    .filter((u) => u.service !== 'webhook-dispatcher')
+    .map((u) => `${u.service}=${u.user}`)
+    .join(',');
   // FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1: deliver webhooks to receivers on this machine.
   const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
-  const p = { gateway: 8080, auth: 8081, incidentConfig: 8082, communications: 8083, onCall: 8084, webhooks: 8085, dispatcher: 8086, ...ports };
+  const p = {
+    gateway: 8080,
+    auth: 8081,
+    incidentConfig: 8082,
+    communications: 8083,
+    onCall: 8084,
+    webhooks: 8085,
+    dispatcher: 8086,
+    ...ports,
+  };
   const common = {
     // OIDC, webhook and secrets' keys derive from it in local runs (never in production).
     DEV_KEY_SEED: secret ?? s.DEV_KEY_SEED,
@@ -114,7 +139,10 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
   };
   return {
     auth: {
-      ...common, ...amqp('auth'), SERVICE_NAME: 'auth', PORT: String(p.auth),
+      ...common,
+      ...amqp('auth'),
+      SERVICE_NAME: 'auth',
+      PORT: String(p.auth),
       DATABASE_URL: database('auth').url,
       ISSUER_URL: `http://127.0.0.1:${p.auth}`,
       // Dynamic-registration rate limit shared by replicas; OAuth keys derive from the secret.
@@ -122,22 +150,34 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       SYSTEM_TOKEN_SECRET: s.SYSTEM_TOKEN_SECRET,
     },
     'incident-config': {
-      ...common, ...amqp('incident-config'), SERVICE_NAME: 'incident-config', PORT: String(p.incidentConfig),
+      ...common,
+      ...amqp('incident-config'),
+      SERVICE_NAME: 'incident-config',
+      PORT: String(p.incidentConfig),
       DATABASE_URL: database('incident-config').url,
     },
     communications: {
-      ...common, ...amqp('communications'), SERVICE_NAME: 'communications', PORT: String(p.communications),
+      ...common,
+      ...amqp('communications'),
+      SERVICE_NAME: 'communications',
+      PORT: String(p.communications),
       DATABASE_URL: database('communications').url,
     },
     'on-call': {
-      ...common, ...amqp('on-call'), SERVICE_NAME: 'on-call', PORT: String(p.onCall),
+      ...common,
+      ...amqp('on-call'),
+      SERVICE_NAME: 'on-call',
+      PORT: String(p.onCall),
       DATABASE_URL: database('on-call').url,
       // Its own queue of user events per suffix: a queue left by another stack would feed it that stack's users.
       USERS_QUEUE: usersQueue,
       AMQP_PUBLISHERS,
     },
     webhooks: {
-      ...common, ...amqp('webhooks'), SERVICE_NAME: 'webhooks', PORT: String(p.webhooks),
+      ...common,
+      ...amqp('webhooks'),
+      SERVICE_NAME: 'webhooks',
+      PORT: String(p.webhooks),
       DATABASE_URL: database('webhooks').url,
       // Its own dispatcher queue per suffix too, which provisionBroker declares.
       WEBHOOK_QUEUE: webhookQueue,
@@ -146,14 +186,19 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true' } : {}),
     },
     'webhook-dispatcher': {
-      ...common, ...amqp('webhook-dispatcher'), SERVICE_NAME: 'webhook-dispatcher', PORT: String(p.dispatcher),
+      ...common,
+      ...amqp('webhook-dispatcher'),
+      SERVICE_NAME: 'webhook-dispatcher',
+      PORT: String(p.dispatcher),
       DATABASE_URL: database('webhooks').url,
       WEBHOOK_QUEUE: webhookQueue,
       AMQP_PUBLISHERS,
       ...(loopbackWebhooks ? { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' } : {}),
     },
     gateway: {
-      ...common, SERVICE_NAME: 'gateway', PORT: String(p.gateway),
+      ...common,
+      SERVICE_NAME: 'gateway',
+      PORT: String(p.gateway),
       REDIS_URL: b.redis,
       PRINCIPAL_SIGNING_KEY: s.PRINCIPAL_SIGNING_KEY,
       SYSTEM_TOKEN_SECRET: s.SYSTEM_TOKEN_SECRET,
@@ -170,8 +215,12 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     /** What {@link provisionBroker} declares: each consumer's queue and its `.dead` queue (a private stack deletes them). */
     queues: [usersQueue, webhookQueue].flatMap((q) => [q, `${q}.dead`]),
     urls: {
-      gateway: `http://127.0.0.1:${p.gateway}`, auth: `http://127.0.0.1:${p.auth}`,
-      incidentConfig: `http://127.0.0.1:${p.incidentConfig}`, communications: `http://127.0.0.1:${p.communications}`, onCall: `http://127.0.0.1:${p.onCall}`, webhooks: `http://127.0.0.1:${p.webhooks}`,
+      gateway: `http://127.0.0.1:${p.gateway}`,
+      auth: `http://127.0.0.1:${p.auth}`,
+      incidentConfig: `http://127.0.0.1:${p.incidentConfig}`,
+      communications: `http://127.0.0.1:${p.communications}`,
+      onCall: `http://127.0.0.1:${p.onCall}`,
+      webhooks: `http://127.0.0.1:${p.webhooks}`,
     },
   };
 }
@@ -212,7 +261,9 @@ export async function provisionDatabases(envs) {
  * the administrator of `backing()`. Needs libs/events built.
  */
 export async function provisionBroker(envs) {
-  const { EVENT_CONSUMERS, declareEventExchanges, declareEventQueue, provisionBrokerUser } = await import(path.join(root, 'libs/events/dist/index.js'));
+  const { EVENT_CONSUMERS, declareEventExchanges, declareEventQueue, provisionBrokerUser } = await import(
+    path.join(root, 'libs/events/dist/index.js')
+  );
   const { amqp, amqpManagement } = backing();
   const vhost = decodeURIComponent(new URL(amqp).pathname.slice(1)) || '/';
   await declareEventExchanges(amqpManagement, { vhost });

@@ -16,14 +16,23 @@ import { root, withoutCredentials } from './dev-env.mjs';
 import { waitForPort } from './wait-for.mjs';
 
 const {
-  BUS_SERVICES, EVENT_CONSUMERS, EVENT_QUEUES, brokerGrant, consumerQueueTopology, declareEventExchanges, declareEventQueue, provisionBrokerUser,
+  BUS_SERVICES,
+  EVENT_CONSUMERS,
+  EVENT_QUEUES,
+  brokerGrant,
+  consumerQueueTopology,
+  declareEventExchanges,
+  declareEventQueue,
+  provisionBrokerUser,
 } = await import(path.join(root, 'libs/events/dist/index.js'));
 const queues = { 'on-call': process.env.USERS_QUEUE || undefined, 'webhook-dispatcher': process.env.WEBHOOK_QUEUE || undefined };
 if (process.argv[2] === '--grants') {
   for (const service of BUS_SERVICES) console.log(JSON.stringify({ service, ...brokerGrant(service, { queue: queues[service] }) }));
   for (const consumer of EVENT_CONSUMERS) {
     const queue = queues[consumer] ?? EVENT_QUEUES[consumer].queue;
-    console.log(JSON.stringify({ consumer, durable: true, ...consumerQueueTopology({ queue, bindings: EVENT_QUEUES[consumer].bindings }) }));
+    console.log(
+      JSON.stringify({ consumer, durable: true, ...consumerQueueTopology({ queue, bindings: EVENT_QUEUES[consumer].bindings }) }),
+    );
   }
   process.exit(0);
 }
@@ -31,7 +40,9 @@ if (process.argv[2] === '--grants') {
 const admin = process.env.RABBITMQ_ADMIN_URL;
 const pairs = process.argv.slice(2).length ? process.argv.slice(2) : (process.env.SERVICE_AMQP_URLS ?? '').split(/\s+/).filter(Boolean);
 if (!admin || pairs.length === 0) {
-  console.error('usage: RABBITMQ_ADMIN_URL=<management API as an administrator> node scripts/provision-broker.mjs <service>=<service AMQP_URL>...');
+  console.error(
+    'usage: RABBITMQ_ADMIN_URL=<management API as an administrator> node scripts/provision-broker.mjs <service>=<service AMQP_URL>...',
+  );
   process.exit(64);
 }
 const targets = pairs.map((pair) => {

@@ -2,7 +2,16 @@
 // prints where to reach it. Ctrl-C stops them all.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { backing, processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS, withoutCredentials } from './dev-env.mjs';
+import {
+  backing,
+  processEnvs,
+  PROCESSES,
+  provisionBroker,
+  provisionDatabases,
+  root,
+  SERVICE_NODE_ARGS,
+  withoutCredentials,
+} from './dev-env.mjs';
 import { waitForHttp, waitForPort } from './wait-for.mjs';
 
 const b = backing();

@@ -12,6 +12,12 @@ function run(args, label) {
 
 run([path.join(root, 'node_modules/typescript/bin/tsc'), '-b'], 'tsc -b (type-check and build)');
 run(
-  ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', path.join(root, 'node_modules/jest/bin/jest.js'), '--ci', ...process.argv.slice(2)],
+  [
+    '--experimental-vm-modules',
+    '--no-warnings=ExperimentalWarning',
+    path.join(root, 'node_modules/jest/bin/jest.js'),
+    '--ci',
+    ...process.argv.slice(2),
+  ],
   'jest',
 );

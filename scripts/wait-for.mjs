@@ -7,8 +7,14 @@ export async function waitForPort(url, defaultPort, timeoutMs = 30_000) {
   for (;;) {
     const ok = await new Promise((resolve) => {
       const s = net.connect({ host: hostname, port: Number(port || defaultPort) });
-      s.setTimeout(1000, () => { s.destroy(); resolve(false); });
-      s.once('connect', () => { s.destroy(); resolve(true); });
+      s.setTimeout(1000, () => {
+        s.destroy();
+        resolve(false);
+      });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (ok) return;
@@ -24,7 +30,9 @@ export async function waitForHttp(url, timeoutMs = 60_000) {
     try {
       const res = await fetch(url);
       if (res.ok) return;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     if (Date.now() > deadline) throw new Error(`${url} did not become ready`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -70,11 +70,18 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const proxies = new Map<UpstreamName, RequestHandler>();
   for (const [name, baseUrl] of Object.entries(upstreamUrls(config)) as [UpstreamName, string | undefined][]) {
     if (baseUrl === undefined) continue;
-    proxies.set(name, createUpstreamForwarder({
-      name, baseUrl, agents, logger, signer,
-      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-      bodyLimitBytes: config.BODY_LIMIT_BYTES,
-    }));
+    proxies.set(
+      name,
+      createUpstreamForwarder({
+        name,
+        baseUrl,
+        agents,
+        logger,
+        signer,
+        timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      }),
+    );
   }
 
   const v1 = express.Router();
@@ -84,19 +91,23 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000,
   });
   v1.use(authenticateMiddleware(credentialResolver, guard, logger));
-  v1.use(rateLimitMiddleware({
-    store: rateLimitStore,
-    policy: {
-      credential: { read: config.RATE_LIMIT_READS, write: config.RATE_LIMIT_WRITES },
-      user: { read: config.RATE_LIMIT_USER_READS, write: config.RATE_LIMIT_USER_WRITES },
-      team: { read: config.RATE_LIMIT_TEAM_READS, write: config.RATE_LIMIT_TEAM_WRITES },
-    },
-    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-  }));
-  v1.use(forwardMiddleware({
-    match: createRouteMatcher(deps.routes ?? ROUTES),
-    proxies,
-  }));
+  v1.use(
+    rateLimitMiddleware({
+      store: rateLimitStore,
+      policy: {
+        credential: { read: config.RATE_LIMIT_READS, write: config.RATE_LIMIT_WRITES },
+        user: { read: config.RATE_LIMIT_USER_READS, write: config.RATE_LIMIT_USER_WRITES },
+        team: { read: config.RATE_LIMIT_TEAM_READS, write: config.RATE_LIMIT_TEAM_WRITES },
+      },
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    }),
+  );
+  v1.use(
+    forwardMiddleware({
+      match: createRouteMatcher(deps.routes ?? ROUTES),
+      proxies,
+    }),
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -113,9 +124,17 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
   app.use(onlyV1(v1));
   // After /v1, so API requests never walk these routes.
-  app.use(apiDocsRoutes(deps.apiDocuments ?? createApiDocumentSource({
-    upstreams: upstreamUrls(config), fetchDocument: createUpstreamOpenApiClient(), logger, routes: deps.routes,
-  })));
+  app.use(
+    apiDocsRoutes(
+      deps.apiDocuments ??
+        createApiDocumentSource({
+          upstreams: upstreamUrls(config),
+          fetchDocument: createUpstreamOpenApiClient(),
+          logger,
+          routes: deps.routes,
+        }),
+    ),
+  );
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(logger));
 

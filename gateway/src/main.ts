@@ -15,13 +15,20 @@ await runService({
   async start({ config, logger }) {
     let rateLimitStore: RateLimitStore;
     if (config.REDIS_URL) {
-      rateLimitStore = createRedisRateLimitStore({ redis: await connectRedis(config.REDIS_URL, logger), keyPrefix: config.REDIS_KEY_PREFIX });
+      rateLimitStore = createRedisRateLimitStore({
+        redis: await connectRedis(config.REDIS_URL, logger),
+        keyPrefix: config.REDIS_KEY_PREFIX,
+      });
     } else {
       logger.warn('REDIS_URL is not set: rate limits are kept in memory and hold for this single replica only');
       rateLimitStore = createMemoryRateLimitStore();
     }
     const credentialResolver = createCredentialResolver({
-      source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, systemTokens: createSystemTokens(config.SYSTEM_TOKEN_SECRET), logger }),
+      source: createAuthServiceClient({
+        baseUrl: config.AUTH_SERVICE_URL,
+        systemTokens: createSystemTokens(config.SYSTEM_TOKEN_SECRET),
+        logger,
+      }),
       ttlMs: config.CREDENTIAL_CACHE_TTL_MS,
     });
     const gateway = createGatewayApp({

@@ -8,10 +8,16 @@ import { silent, startGateway, type StartedGateway, systemTokens } from './suppo
 
 const op = (operationId: string) => ({ operationId, security: BEARER, responses: { '200': { description: 'ok' } } });
 // What a service serves: one routed path, one the route table sends elsewhere, one internal.
-const incidentConfigDoc = assembleDocument({ title: 'incident-config', version: '1' }, [{
-  paths: { '/v1/environments': { get: op('list_environments'), post: { ...op('create_environments'), requestBody: {} } }, '/v1/api_keys': { get: op('stray') }, '/internal/x': { get: op('internal') } },
-  schemas: {},
-}]);
+const incidentConfigDoc = assembleDocument({ title: 'incident-config', version: '1' }, [
+  {
+    paths: {
+      '/v1/environments': { get: op('list_environments'), post: { ...op('create_environments'), requestBody: {} } },
+      '/v1/api_keys': { get: op('stray') },
+      '/internal/x': { get: op('internal') },
+    },
+    schemas: {},
+  },
+]);
 
 let auth: FakeAuth;
 let upstream: Listening;
@@ -21,7 +27,9 @@ let gateway: StartedGateway;
 beforeAll(async () => {
   auth = await startFakeAuth(systemTokens);
   const app = express();
-  app.get('/openapi.json', (_req, res) => { res.json(incidentConfigDoc); });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(incidentConfigDoc);
+  });
   upstream = await listen(app);
   // A port nothing listens on once closed: the webhooks service is down.
   closed = await listen(express());
@@ -96,16 +104,30 @@ describe('GET /docs', () => {
 });
 
 describe('the document source', () => {
-  const doc = (title: string) => assembleDocument({ title, version: '1' }, [{ paths: { '/v1/webhooks/endpoints': { get: op(`list_${title}`) } }, schemas: {} }]);
+  const doc = (title: string) =>
+    assembleDocument({ title, version: '1' }, [{ paths: { '/v1/webhooks/endpoints': { get: op(`list_${title}`) } }, schemas: {} }]);
 
   function source(fetchDocument: (u: UpstreamName) => Promise<OpenApiDocument>) {
     let clock = 0;
     const calls: UpstreamName[] = [];
     const src = createApiDocumentSource({
-      upstreams: { webhooks: 'http://webhooks' }, logger: silent, ttlMs: 1000, retryMs: 100, now: () => clock,
-      fetchDocument: (u) => { calls.push(u); return fetchDocument(u); },
+      upstreams: { webhooks: 'http://webhooks' },
+      logger: silent,
+      ttlMs: 1000,
+      retryMs: 100,
+      now: () => clock,
+      fetchDocument: (u) => {
+        calls.push(u);
+        return fetchDocument(u);
+      },
     });
-    return { src, calls, advance: (ms: number) => { clock += ms; } };
+    return {
+      src,
+      calls,
+      advance: (ms: number) => {
+        clock += ms;
+      },
+    };
   }
 
   it('caches for its TTL, and concurrent requests share one fetch', async () => {
@@ -120,7 +142,10 @@ describe('the document source', () => {
 
   it("serves an upstream's last document while it is down, names it stale, and asks again sooner", async () => {
     let up = true;
-    const { src, calls, advance } = source(async () => { if (!up) throw new Error('ECONNREFUSED'); return doc('v1'); });
+    const { src, calls, advance } = source(async () => {
+      if (!up) throw new Error('ECONNREFUSED');
+      return doc('v1');
+    });
     await src.current();
     up = false;
     advance(1001);

@@ -25,7 +25,13 @@ describe('credential guessing', () => {
   beforeAll(async () => {
     auth = await startFakeAuth(systemTokens);
     upstream = await startFakeUpstream();
-    const env = { INCIDENT_CONFIG_URL: upstream.url, CREDENTIAL_CACHE_TTL_MS: '60000', RATE_LIMIT_READS: '1000', RATE_LIMIT_TEAM_READS: '1000', AUTH_FAILURES_PER_WINDOW: '3' };
+    const env = {
+      INCIDENT_CONFIG_URL: upstream.url,
+      CREDENTIAL_CACHE_TTL_MS: '60000',
+      RATE_LIMIT_READS: '1000',
+      RATE_LIMIT_TEAM_READS: '1000',
+      AUTH_FAILURES_PER_WINDOW: '3',
+    };
     direct = await startGateway({ authUrl: auth.url, env });
     // The test client plays a TLS proxy on loopback that appends the client's address.
     proxied = await startGateway({ authUrl: auth.url, env: { ...env, TRUSTED_PROXIES: '127.0.0.1,::1' } });
@@ -82,7 +88,12 @@ describe('credential guessing', () => {
 describe('look-ups for blocked addresses', () => {
   it('run a few at a time, queue briefly, and answer busy beyond that', async () => {
     const guard = createAuthFailureGuard({
-      store: createMemoryRateLimitStore(), limit: 1, windowMs: 60_000, probeConcurrency: 2, probeQueue: 1, probeWaitMs: 200,
+      store: createMemoryRateLimitStore(),
+      limit: 1,
+      windowMs: 60_000,
+      probeConcurrency: 2,
+      probeQueue: 1,
+      probeWaitMs: 200,
     });
     let inFlight = 0;
     let most = 0;
@@ -100,7 +111,13 @@ describe('look-ups for blocked addresses', () => {
 
   it('give each address a share, so one flood does not starve other addresses', async () => {
     const guard = createAuthFailureGuard({
-      store: createMemoryRateLimitStore(), limit: 1, windowMs: 60_000, probeConcurrency: 2, probeQueue: 10, probeWaitMs: 500, probesPerAddress: 2,
+      store: createMemoryRateLimitStore(),
+      limit: 1,
+      windowMs: 60_000,
+      probeConcurrency: 2,
+      probeQueue: 10,
+      probeWaitMs: 500,
+      probesPerAddress: 2,
     });
     const lookup = () => new Promise<string>((r) => setTimeout(() => r('resolved'), 30));
     const flood = Array.from({ length: 6 }, () => guard.probe('flooder', lookup));

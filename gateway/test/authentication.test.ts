@@ -104,7 +104,7 @@ describe('gateway authentication', () => {
     expect(auth.calls.filter((c) => c.token === 'fw_burst')).toHaveLength(1);
   });
 
-  it('answers 503, not 401, when the auth service refuses the gateway\'s system token', async () => {
+  it("answers 503, not 401, when the auth service refuses the gateway's system token", async () => {
     auth.grant('fw_known', freshPrincipal());
     const misconfigured = await startGateway({
       authUrl: auth.url,

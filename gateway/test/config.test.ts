@@ -48,13 +48,22 @@ describe('gateway configuration', () => {
   it('names every bad variable', () => {
     let error: unknown;
     try {
-      parseGatewayConfig({ SYSTEM_TOKEN_SECRET: 'short', RATE_LIMIT_READS: '0', INCIDENT_CONFIG_URL: 'not a url', PRINCIPAL_SIGNING_KEY: JSON.stringify(TEST_PRINCIPAL_KEYS.publicKeys.keys[0]) });
+      parseGatewayConfig({
+        SYSTEM_TOKEN_SECRET: 'short',
+        RATE_LIMIT_READS: '0',
+        INCIDENT_CONFIG_URL: 'not a url',
+        PRINCIPAL_SIGNING_KEY: JSON.stringify(TEST_PRINCIPAL_KEYS.publicKeys.keys[0]),
+      });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual(
-      ['AUTH_SERVICE_URL', 'INCIDENT_CONFIG_URL', 'PRINCIPAL_SIGNING_KEY', 'RATE_LIMIT_READS', 'SYSTEM_TOKEN_SECRET'],
-    );
+    expect((error as ConfigError).issues.map((i) => i.variable).sort()).toEqual([
+      'AUTH_SERVICE_URL',
+      'INCIDENT_CONFIG_URL',
+      'PRINCIPAL_SIGNING_KEY',
+      'RATE_LIMIT_READS',
+      'SYSTEM_TOKEN_SECRET',
+    ]);
   });
 });

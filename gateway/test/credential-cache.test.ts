@@ -22,7 +22,12 @@ describe('credential cache', () => {
   it('evicts the oldest entry beyond its bound', async () => {
     const cache = new SingleFlightCache<number>(1000, 2, clock);
     now = 0;
-    for (const [k, v] of [['a', 1], ['b', 2], ['c', 3]] as const) await cache.get(k, async () => v);
+    for (const [k, v] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ] as const)
+      await cache.get(k, async () => v);
     expect(cache.size).toBe(2);
     expect(cache.peek('a')).toBeUndefined();
     expect(cache.peek('b')).toBe(2);
@@ -33,13 +38,21 @@ describe('credential cache', () => {
     const cache = new SingleFlightCache<number>(1000, 10, clock);
     let calls = 0;
     let release!: () => void;
-    const slow = () => new Promise<number>((resolve) => { calls++; release = () => resolve(7); });
+    const slow = () =>
+      new Promise<number>((resolve) => {
+        calls++;
+        release = () => resolve(7);
+      });
     const results = Promise.all([cache.get('k', slow), cache.get('k', slow), cache.get('k', slow)]);
     release();
     expect(await results).toEqual([7, 7, 7]);
     expect(calls).toBe(1);
 
-    await expect(cache.get('bad', async () => { throw new Error('down'); })).rejects.toThrow('down');
+    await expect(
+      cache.get('bad', async () => {
+        throw new Error('down');
+      }),
+    ).rejects.toThrow('down');
     expect(cache.peek('bad')).toBeUndefined();
     expect(await cache.get('bad', async () => 1)).toBe(1);
   });

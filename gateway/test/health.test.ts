@@ -56,7 +56,13 @@ describe('gateway health and logs', () => {
   it('logs one access line per request with the caller id and never the token', async () => {
     const lines: Record<string, unknown>[] = [];
     const stream = new PassThrough();
-    stream.on('data', (c: Buffer) => c.toString().split('\n').filter(Boolean).forEach((l) => lines.push(JSON.parse(l))));
+    stream.on('data', (c: Buffer) =>
+      c
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((l) => lines.push(JSON.parse(l))),
+    );
     const logger = createLogger({ service: 'gateway', level: 'http', stream });
     const gw = await start({ authUrl: auth.url, env: { INCIDENT_CONFIG_URL: upstream.url }, logger });
     const principal = freshPrincipal();
@@ -69,8 +75,13 @@ describe('gateway health and logs', () => {
     const access = lines.filter((l) => l.message === 'request');
     expect(access).toHaveLength(2);
     expect(access[0]).toMatchObject({
-      level: 'http', service: 'gateway', method: 'GET', path: '/v1/environments', status: 200,
-      request_id: 'log-1', caller: `key:${principal.credential.type === 'api_key' ? principal.credential.id : ''}`,
+      level: 'http',
+      service: 'gateway',
+      method: 'GET',
+      path: '/v1/environments',
+      status: 200,
+      request_id: 'log-1',
+      caller: `key:${principal.credential.type === 'api_key' ? principal.credential.id : ''}`,
     });
     expect(typeof access[0].duration_ms).toBe('number');
     expect(access[1]).toMatchObject({ status: 401, request_id: 'log-2' });

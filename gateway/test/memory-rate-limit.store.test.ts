@@ -39,7 +39,7 @@ describe('in-memory sliding window', () => {
     expect((await at(60_000)).allowed).toBe(false);
   });
 
-  it('keeps keys apart and honours each call\'s limit', async () => {
+  it("keeps keys apart and honours each call's limit", async () => {
     for (let i = 0; i < 3; i++) expect((await at(0, 'w', 3)).allowed).toBe(true);
     expect((await at(0, 'w', 3)).allowed).toBe(false);
     expect((await at(0, 'r', 5)).allowed).toBe(true);
@@ -56,11 +56,23 @@ describe('in-memory hitAll', () => {
   it('counts a request in every log or in none', async () => {
     const store = createMemoryRateLimitStore();
     try {
-      const logs = [{ key: 'key', limit: 5 }, { key: 'team', limit: 2 }];
-      expect((await store.hitAll(logs, 60_000)).map((h) => [h.allowed, h.used])).toEqual([[true, 1], [true, 1]]);
-      expect((await store.hitAll(logs, 60_000)).map((h) => [h.allowed, h.used])).toEqual([[true, 2], [true, 2]]);
+      const logs = [
+        { key: 'key', limit: 5 },
+        { key: 'team', limit: 2 },
+      ];
+      expect((await store.hitAll(logs, 60_000)).map((h) => [h.allowed, h.used])).toEqual([
+        [true, 1],
+        [true, 1],
+      ]);
+      expect((await store.hitAll(logs, 60_000)).map((h) => [h.allowed, h.used])).toEqual([
+        [true, 2],
+        [true, 2],
+      ]);
       // The team log is full: refused, and the key log is not charged either.
-      expect((await store.hitAll(logs, 60_000)).map((h) => [h.allowed, h.used])).toEqual([[true, 2], [false, 2]]);
+      expect((await store.hitAll(logs, 60_000)).map((h) => [h.allowed, h.used])).toEqual([
+        [true, 2],
+        [false, 2],
+      ]);
       expect(await store.hit('key', 5, 60_000)).toMatchObject({ allowed: true, used: 3 });
     } finally {
       await store.close();

@@ -42,8 +42,10 @@ describe('gateway proxying', () => {
       env: {
         INCIDENT_CONFIG_URL: upstream.url,
         COMMUNICATIONS_URL: closed.url, // nothing listens there any more
-        RATE_LIMIT_READS: '1000', RATE_LIMIT_TEAM_READS: '1000',
-        RATE_LIMIT_WRITES: '1000', RATE_LIMIT_TEAM_WRITES: '1000',
+        RATE_LIMIT_READS: '1000',
+        RATE_LIMIT_TEAM_READS: '1000',
+        RATE_LIMIT_WRITES: '1000',
+        RATE_LIMIT_TEAM_WRITES: '1000',
         BODY_LIMIT_BYTES: String(LIMIT),
         UPSTREAM_TIMEOUT_MS: '300',
       },
@@ -108,7 +110,9 @@ describe('gateway proxying', () => {
   it('refuses a body whose Content-Length is over the limit without calling the service', async () => {
     const before = upstream.received.length;
     const res = await fetch(`${gateway.url}/v1/incidents`, {
-      method: 'POST', headers: bearer(token, { 'content-type': JSONAPI }), body: 'x'.repeat(LIMIT + 1),
+      method: 'POST',
+      headers: bearer(token, { 'content-type': JSONAPI }),
+      body: 'x'.repeat(LIMIT + 1),
     });
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toContain(JSONAPI);
@@ -123,7 +127,12 @@ describe('gateway proxying', () => {
 
     const before = upstream.received.length;
     // The client never ends its body: only the limit can stop it.
-    const big = await sendChunked(gateway.url, token, [Buffer.alloc(LIMIT / 2, 'x'), Buffer.alloc(LIMIT / 2, 'y'), Buffer.alloc(10, 'z')], false);
+    const big = await sendChunked(
+      gateway.url,
+      token,
+      [Buffer.alloc(LIMIT / 2, 'x'), Buffer.alloc(LIMIT / 2, 'y'), Buffer.alloc(10, 'z')],
+      false,
+    );
     expect(big.status).toBe(413);
     expect(JSON.parse(big.body).errors[0].code).toBe('payload_too_large');
     await new Promise((r) => setTimeout(r, 100));

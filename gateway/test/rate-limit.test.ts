@@ -2,7 +2,16 @@ import type { Redis } from 'ioredis';
 import type { Principal } from '@firewatch/auth';
 import { connectRedis } from '../src/data/redis-client.js';
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
-import { bearer, readJson, dropKeys, silent, startGateway, type StartedGateway, systemTokens, uniquePrefix } from './support/gateway-harness.js';
+import {
+  bearer,
+  readJson,
+  dropKeys,
+  silent,
+  startGateway,
+  type StartedGateway,
+  systemTokens,
+  uniquePrefix,
+} from './support/gateway-harness.js';
 
 const RATE_LIMIT_BODY = '{"error":"Rate limit exceeded. Try again later."}';
 
@@ -20,7 +29,11 @@ describe('gateway rate limits (shared Redis)', () => {
     redis = await connectRedis(process.env.TEST_REDIS_URL!, silent);
     auth = await startFakeAuth(systemTokens);
     upstream = await startFakeUpstream();
-    const options = { authUrl: auth.url, env: { INCIDENT_CONFIG_URL: upstream.url }, redis: { url: process.env.TEST_REDIS_URL!, keyPrefix: prefix } };
+    const options = {
+      authUrl: auth.url,
+      env: { INCIDENT_CONFIG_URL: upstream.url },
+      redis: { url: process.env.TEST_REDIS_URL!, keyPrefix: prefix },
+    };
     a = await startGateway(options);
     b = await startGateway(options);
   });
@@ -202,7 +215,7 @@ describe('gateway rate limits (shared Redis)', () => {
     }
   });
 
-  it('puts the headers on services\' error answers and on the gateway\'s own 404', async () => {
+  it("puts the headers on services' error answers and on the gateway's own 404", async () => {
     const token = newKey();
     const missing = await call(a, token, 'GET', '/v1/incidents/missing');
     expect(missing.status).toBe(404);

@@ -52,13 +52,21 @@ describe('Redis sliding window', () => {
     const store = createRedisRateLimitStore({ redis: a, keyPrefix: prefix });
     const hits = await Promise.all(Array.from({ length: 40 }, () => store.hit('burst', 7, 60_000)));
     expect(hits.filter((h) => h.allowed)).toHaveLength(7);
-    expect(hits.filter((h) => h.allowed).map((h) => h.used).sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(
+      hits
+        .filter((h) => h.allowed)
+        .map((h) => h.used)
+        .sort((x, y) => x - y),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('counts concurrent requests in several logs atomically: in all of them or in none', async () => {
     const store = createRedisRateLimitStore({ redis: a, keyPrefix: prefix });
     // Three keys of one team: each may make 4 reads, the team 6.
-    const logs = (k: number) => [{ key: `multi:key${k}`, limit: 4 }, { key: 'multi:team', limit: 6 }];
+    const logs = (k: number) => [
+      { key: `multi:key${k}`, limit: 4 },
+      { key: 'multi:team', limit: 6 },
+    ];
     const hits = await Promise.all(Array.from({ length: 30 }, (_, i) => store.hitAll(logs(i % 3), 60_000)));
     const counted = hits.filter((h) => h.every((x) => x.allowed));
     expect(counted).toHaveLength(6);

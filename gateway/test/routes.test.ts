@@ -35,9 +35,11 @@ describe('route table', () => {
     expect(new Set(ROUTES.map((r) => r.prefix)).size).toBe(ROUTES.length);
     expect(ROUTES).toHaveLength(30);
     expect(() => createRouteMatcher([{ prefix: '/v1/a/b', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
-    expect(() => createRouteMatcher([
-      { prefix: '/v1/a', upstream: 'auth' },
-      { prefix: '/v1/a', upstream: 'webhooks' },
-    ])).toThrow(/twice/);
+    expect(() =>
+      createRouteMatcher([
+        { prefix: '/v1/a', upstream: 'auth' },
+        { prefix: '/v1/a', upstream: 'webhooks' },
+      ]),
+    ).toThrow(/twice/);
   });
 });

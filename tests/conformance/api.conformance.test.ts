@@ -20,11 +20,23 @@ import { createReferenceValidator } from './support/reference-validator.js';
 
 /** Every operation of the API, called through the gateway of one running system. A new resource adds its rows here. */
 const OPERATIONS: ConformanceOperation[] = [
-  ...environmentOperations, ...catalogPropertyOperations, ...incidentRoleOperations, ...secretOperations, ...formSetOperations, ...retrospectiveProcessOperations, ...webhookOperations, ...identityOperations, ...dashboardOperations, ...authorizationOperations,
+  ...environmentOperations,
+  ...catalogPropertyOperations,
+  ...incidentRoleOperations,
+  ...secretOperations,
+  ...formSetOperations,
+  ...retrospectiveProcessOperations,
+  ...webhookOperations,
+  ...identityOperations,
+  ...dashboardOperations,
+  ...authorizationOperations,
   ...incidentOperations,
   ...communicationsOperations,
-  ...alertUrgencyOperations, ...alertGroupOperations, ...alertRetriggerRuleOperations,
-  ...scheduleOperations, ...shiftOperations,
+  ...alertUrgencyOperations,
+  ...alertGroupOperations,
+  ...alertRetriggerRuleOperations,
+  ...scheduleOperations,
+  ...shiftOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
   ...catalogEntityOperations,
 ];
@@ -49,11 +61,13 @@ async function check(op: ConformanceOperation): Promise<void> {
   const request = (await op.request?.(ctx)) ?? {};
   const path = fillPath(op.path, request.params) + (request.query ? `?${request.query}` : '');
   const res = await ctx.call(op.method, path, { body: request.body, token: request.token });
-  if (res.status !== op.status) throw new Error(`${op.method} ${path} answered ${res.status}, not ${op.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== op.status)
+    throw new Error(`${op.method} ${path} answered ${res.status}, not ${op.status}: ${JSON.stringify(res.body)}`);
   // Spec 1: responses are JSON:API documents (a body the reference leaves empty has no media type).
   if (res.body !== undefined) expect(res.headers.get('content-type')).toMatch(/^application\/vnd\.api\+json/);
   const problems = validator.validate(op.schema, res.body);
-  if (problems.length) throw new Error(`${op.method} ${path} does not conform:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(res.body)}`);
+  if (problems.length)
+    throw new Error(`${op.method} ${path} does not conform:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(res.body)}`);
 }
 
 describe('every operation conforms to the reference, renames and deviations applied', () => {

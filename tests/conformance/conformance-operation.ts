@@ -41,9 +41,12 @@ export interface ConformanceOperation {
  */
 export function unknownIdRows(path: string, calls: [HttpMethod, string, unknown?][]): ConformanceOperation[] {
   return calls.map(([method, reference, body]) => ({
-    method, path, variant: 'unknown id',
+    method,
+    path,
+    variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId }, body }),
-    status: 404, schema: { reference, status: 404 },
+    status: 404,
+    schema: { reference, status: 404 },
   }));
 }
 
@@ -57,6 +60,11 @@ export function fillPath(template: string, params: Record<string, string> = {}):
 
 export function describeOperation(op: ConformanceOperation): string {
   const target = op.schema;
-  const against = 'reference' in target ? `${target.reference} ${target.status}` : 'component' in target ? `${target.component} (${target.cite})` : `${target.cite} ${target.spec}`;
+  const against =
+    'reference' in target
+      ? `${target.reference} ${target.status}`
+      : 'component' in target
+        ? `${target.component} (${target.cite})`
+        : `${target.cite} ${target.spec}`;
   return `${op.method} ${op.path}${op.variant ? ` (${op.variant})` : ''} → ${op.status} matches ${against}`;
 }

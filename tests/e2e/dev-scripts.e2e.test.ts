@@ -16,7 +16,10 @@ describe('pnpm start', () => {
     expect(urls.map((u) => u.username)).toEqual(services.map((s) => `firewatch-${s}_dev_scripts_test`));
     expect(new Set(urls.map((u) => u.password)).size).toBe(services.length);
     expect(envs.gateway.AMQP_URL).toBeUndefined();
-    const publishers = services.filter((s) => s !== 'webhook-dispatcher').map((s) => `${s}=firewatch-${s}_dev_scripts_test`).join(',');
+    const publishers = services
+      .filter((s) => s !== 'webhook-dispatcher')
+      .map((s) => `${s}=firewatch-${s}_dev_scripts_test`)
+      .join(',');
     expect(envs['on-call'].AMQP_PUBLISHERS).toBe(publishers);
     expect(envs['webhook-dispatcher'].AMQP_PUBLISHERS).toBe(publishers);
   });
@@ -24,11 +27,17 @@ describe('pnpm start', () => {
   it('names a backing service that does not answer without its credentials', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-      cwd: root, env: { ...process.env, FIREWATCH_PG_URL: `postgres://postgres:pg-s3cret-pw@127.0.0.1:${port}` }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: root,
+      env: { ...process.env, FIREWATCH_PG_URL: `postgres://postgres:pg-s3cret-pw@127.0.0.1:${port}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
+    child.stdout.on('data', (d) => {
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+    });
     const code = await new Promise((r) => child.once('exit', r));
     expect(code).toBe(1);
     expect(output).toContain(`PostgreSQL does not answer at postgres://127.0.0.1:${port}`);

@@ -12,7 +12,20 @@ beforeAll(async () => {
   const boot = await system.cli('bootstrap', '--team-name', 'E2E', '--email', 'admin@e2e.test');
   teamId = boot.team.id;
   // The bootstrap key keeps default limits; tests needing many calls use a raised key.
-  const raised = await system.cli('api-keys', 'create', '--team-id', String(teamId), '--name', 'raised', '--role', 'admin', '--rate-limit-read', '10000', '--rate-limit-write', '10000');
+  const raised = await system.cli(
+    'api-keys',
+    'create',
+    '--team-id',
+    String(teamId),
+    '--name',
+    'raised',
+    '--role',
+    'admin',
+    '--rate-limit-read',
+    '10000',
+    '--rate-limit-write',
+    '10000',
+  );
   token = raised.api_key?.token ?? raised.token;
 }, 120_000);
 
@@ -25,7 +38,10 @@ const env = (attributes: Record<string, unknown>) => ({ data: { type: 'environme
 
 describe('environments through the gateway', () => {
   it('creates, lists, gets, updates and deletes with the reference status codes, and emits events', async () => {
-    const created = await api(system.gatewayUrl, 'POST', '/v1/environments', { token, body: env({ name: 'Production', color: '#FF0000' }) });
+    const created = await api(system.gatewayUrl, 'POST', '/v1/environments', {
+      token,
+      body: env({ name: 'Production', color: '#FF0000' }),
+    });
     expect(created.status).toBe(201);
     const id = created.body.data.id;
     expect(created.body.data.attributes).toMatchObject({ name: 'Production', slug: 'production', color: '#FF0000' });
@@ -38,7 +54,10 @@ describe('environments through the gateway', () => {
     expect((await api(system.gatewayUrl, 'GET', `/v1/environments/${id}`, { token })).status).toBe(200);
     expect((await api(system.gatewayUrl, 'GET', '/v1/environments/production', { token })).body.data.id).toBe(id);
 
-    const updated = await api(system.gatewayUrl, 'PUT', `/v1/environments/${id}`, { token, body: { data: { id, type: 'environments', attributes: { description: 'Live' } } } });
+    const updated = await api(system.gatewayUrl, 'PUT', `/v1/environments/${id}`, {
+      token,
+      body: { data: { id, type: 'environments', attributes: { description: 'Live' } } },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data.attributes.description).toBe('Live');
 
@@ -56,7 +75,14 @@ describe('environments through the gateway', () => {
     const before = (await api(system.gatewayUrl, 'GET', '/v1/environments', { token })).body.meta.total_count;
     const bad = [
       [await api(system.gatewayUrl, 'POST', '/v1/environments', { token, body: '{"data": {' }), 400],
-      [await api(system.gatewayUrl, 'POST', '/v1/environments', { token, body: env({ name: 'x' }), headers: { 'content-type': 'text/plain' } }), 415],
+      [
+        await api(system.gatewayUrl, 'POST', '/v1/environments', {
+          token,
+          body: env({ name: 'x' }),
+          headers: { 'content-type': 'text/plain' },
+        }),
+        415,
+      ],
       [await api(system.gatewayUrl, 'POST', '/v1/environments', { token, body: env({ name: 'x', nope: 1 }) }), 422],
       [await api(system.gatewayUrl, 'GET', '/v1/environments?page[size]=abc', { token }), 400],
       [await api(system.gatewayUrl, 'GET', '/v1/environments?include=nope', { token }), 400],
@@ -115,7 +141,18 @@ describe('rate limits across two gateway replicas', () => {
 
 describe('revocation', () => {
   it('refuses a revoked key within a few seconds on every replica', async () => {
-    const key = await system.cli('api-keys', 'create', '--team-id', String(teamId), '--name', 'to-revoke', '--role', 'admin', '--rate-limit-read', '1000');
+    const key = await system.cli(
+      'api-keys',
+      'create',
+      '--team-id',
+      String(teamId),
+      '--name',
+      'to-revoke',
+      '--role',
+      'admin',
+      '--rate-limit-read',
+      '1000',
+    );
     const doomed = key.api_key?.token ?? key.token;
     const id = key.api_key?.id ?? key.id;
     for (const url of system.gatewayUrls) expect((await api(url, 'GET', '/v1/environments', { token: doomed })).status).toBe(200);

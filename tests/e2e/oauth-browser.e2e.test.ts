@@ -47,7 +47,11 @@ describe('OAuth login and consent in headless Chromium', () => {
     const state = client.randomState();
     const scope = 'openid profile ir.environments:read ir.environments:write';
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: receiver.redirectUri, scope, state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: receiver.redirectUri,
+      scope,
+      state,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
 
     const page = await chrome.browser.newPage();

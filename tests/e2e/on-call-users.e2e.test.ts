@@ -13,7 +13,20 @@ beforeAll(async () => {
   teamId = String(boot.team.id);
   adminId = boot.user.id;
   // Polling writes would soon meet the bootstrap key's default limits.
-  const raised = await system.cli('api-keys', 'create', '--team-id', teamId, '--name', 'raised', '--role', 'admin', '--rate-limit-read', '10000', '--rate-limit-write', '10000');
+  const raised = await system.cli(
+    'api-keys',
+    'create',
+    '--team-id',
+    teamId,
+    '--name',
+    'raised',
+    '--role',
+    'admin',
+    '--rate-limit-read',
+    '10000',
+    '--rate-limit-write',
+    '10000',
+  );
   token = raised.token;
 }, 120_000);
 
@@ -44,15 +57,22 @@ describe('users in on-call', () => {
     );
     expect(schedule.value.status).toBe(201);
     const rotation = await api(system.gatewayUrl, 'POST', `/v1/schedules/${schedule.value.body.data.id}/schedule_rotations`, {
-      token, body: doc('schedule_rotations', { name: 'Days', schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' } }),
+      token,
+      body: doc('schedule_rotations', {
+        name: 'Days',
+        schedule_rotationable_type: 'ScheduleDailyRotation',
+        schedule_rotationable_attributes: { handoff_time: '09:00' },
+      }),
     });
     expect(rotation.status).toBe(201);
     rotationId = rotation.body.data.id;
 
     const user = await system.cli('users', 'create', '--team-id', teamId, '--email', 'kai@rota.test', '--name', 'Kai');
-    const join = () => api(system.gatewayUrl, 'POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, {
-      token, body: doc('schedule_rotation_users', { user_id: user.id }),
-    });
+    const join = () =>
+      api(system.gatewayUrl, 'POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, {
+        token,
+        body: doc('schedule_rotation_users', { user_id: user.id }),
+      });
     const member = await poll(join, (r) => r.status === 201);
     expect(member.value.status).toBe(201);
     expect(member.elapsed).toBeLessThan(5000);
@@ -72,12 +92,17 @@ describe('users in on-call', () => {
     const db = new pg.Client({ connectionString: system.env['on-call'].DATABASE_URL });
     await db.connect();
     try {
-      await poll(async () => (await db.query('SELECT 1 FROM users WHERE user_id = $1', [user.id])).rowCount, (n) => n === 1);
+      await poll(
+        async () => (await db.query('SELECT 1 FROM users WHERE user_id = $1', [user.id])).rowCount,
+        (n) => n === 1,
+      );
       // As if on-call had started after these users were made: its read model knows none of them.
       await db.query('DELETE FROM users');
-      const join = () => api(system.gatewayUrl, 'POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, {
-        token, body: doc('schedule_rotation_users', { user_id: user.id }),
-      });
+      const join = () =>
+        api(system.gatewayUrl, 'POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, {
+          token,
+          body: doc('schedule_rotation_users', { user_id: user.id }),
+        });
       expect((await join()).status).toBe(422);
       expect(await system.cli('users', 'announce', '--team-id', teamId)).toEqual({ announced: 2 });
       const member = await poll(join, (r) => r.status === 201);

@@ -22,7 +22,20 @@ beforeAll(async () => {
   });
   await randomizeTeamIds(system.env.auth.DATABASE_URL);
   const boot = await system.cli('bootstrap', '--team-name', 'Fault', '--email', 'admin@fault.test');
-  const key = await system.cli('api-keys', 'create', '--team-id', String(boot.team.id), '--name', 'raised', '--role', 'admin', '--rate-limit-read', '100000', '--rate-limit-write', '100000');
+  const key = await system.cli(
+    'api-keys',
+    'create',
+    '--team-id',
+    String(boot.team.id),
+    '--name',
+    'raised',
+    '--role',
+    'admin',
+    '--rate-limit-read',
+    '100000',
+    '--rate-limit-write',
+    '100000',
+  );
   token = key.api_key?.token ?? key.token;
 }, 120_000);
 
@@ -35,7 +48,8 @@ describe('webhook delivery under faults', () => {
   it('delivers every committed event at least once, duplicates under one webhook-id', async () => {
     const rx = await startWebhookReceiver();
     const endpoint = await api(system.gatewayUrl, 'POST', '/v1/webhooks/endpoints', {
-      token, body: { data: { type: 'webhooks_endpoints', attributes: { name: 'Fault hook', url: rx.url, event_types: ['environment.created'] } } },
+      token,
+      body: { data: { type: 'webhooks_endpoints', attributes: { name: 'Fault hook', url: rx.url, event_types: ['environment.created'] } } },
     });
     expect(endpoint.status).toBe(201);
 
@@ -64,7 +78,10 @@ describe('webhook delivery under faults', () => {
         const i = next++;
         const fault = faults.get(i);
         if (fault) running.push(fault());
-        const res = await api(system.gatewayUrl, 'POST', '/v1/environments', { token, body: { data: { type: 'environments', attributes: { name: `env-${i}` } } } });
+        const res = await api(system.gatewayUrl, 'POST', '/v1/environments', {
+          token,
+          body: { data: { type: 'environments', attributes: { name: `env-${i}` } } },
+        });
         if (res.status === 201) created.push(res.body.data.id);
         else failures.push(res.status);
       }

@@ -8,12 +8,31 @@ let otherToken: string;
 let teamId: number;
 
 async function raisedKey(teamId: number, name: string, role = 'admin'): Promise<string> {
-  const key = await system.cli('api-keys', 'create', '--team-id', String(teamId), '--name', name, '--role', role, '--on-call-role', role, '--rate-limit-read', '10000', '--rate-limit-write', '10000');
+  const key = await system.cli(
+    'api-keys',
+    'create',
+    '--team-id',
+    String(teamId),
+    '--name',
+    name,
+    '--role',
+    role,
+    '--on-call-role',
+    role,
+    '--rate-limit-read',
+    '10000',
+    '--rate-limit-write',
+    '10000',
+  );
   return key.api_key?.token ?? key.token;
 }
 
 beforeAll(async () => {
-  system = await startSystem({ webhooks: true, dispatchers: 1, dispatcherEnv: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300', WEBHOOK_RETRY_JITTER: '0' } });
+  system = await startSystem({
+    webhooks: true,
+    dispatchers: 1,
+    dispatcherEnv: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300', WEBHOOK_RETRY_JITTER: '0' },
+  });
   await randomizeTeamIds(system.env.auth.DATABASE_URL);
   const boot = await system.cli('bootstrap', '--team-name', 'Hooks', '--email', 'admin@hooks.test');
   teamId = boot.team.id;
@@ -29,23 +48,36 @@ async function startWebhookReceiver(...args: Parameters<typeof startReceiver>) {
   receivers.push(rx);
   return rx;
 }
-afterEach(async () => { await Promise.all(receivers.splice(0).map((rx) => rx.close())); });
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((rx) => rx.close()));
+});
 
-afterAll(async () => { await system?.stop(); });
+afterAll(async () => {
+  await system?.stop();
+});
 
 const gw = (method: string, path: string, body?: unknown, as = token) => api(system.gatewayUrl, method, path, { token: as, body });
-const createEnvironment = (name: string, as = token) => gw('POST', '/v1/environments', { data: { type: 'environments', attributes: { name } } }, as);
-const createEndpoint = (attributes: Record<string, unknown>, as = token) => gw('POST', '/v1/webhooks/endpoints', { data: { type: 'webhooks_endpoints', attributes } }, as);
+const createEnvironment = (name: string, as = token) =>
+  gw('POST', '/v1/environments', { data: { type: 'environments', attributes: { name } } }, as);
+const createEndpoint = (attributes: Record<string, unknown>, as = token) =>
+  gw('POST', '/v1/webhooks/endpoints', { data: { type: 'webhooks_endpoints', attributes } }, as);
 
 describe('webhooks through the gateway', () => {
   it("delivers exactly the subscribed events of the endpoint's team, signed per Standard Webhooks", async () => {
     const rx = await startWebhookReceiver();
-    const endpoint = await createEndpoint({ name: 'Env hook', url: rx.url, event_types: ['environment.created'], custom_headers: [{ name: 'X-Tenant', value: 'hooks' }] });
+    const endpoint = await createEndpoint({
+      name: 'Env hook',
+      url: rx.url,
+      event_types: ['environment.created'],
+      custom_headers: [{ name: 'X-Tenant', value: 'hooks' }],
+    });
     expect(endpoint.status).toBe(201);
     const secret = endpoint.body.data.attributes.secret;
     expect(secret).toMatch(/^whsec_/);
     // Another team's endpoint on the same receiver URL must not see this team's events, and vice versa.
-    expect((await createEndpoint({ name: 'Other', url: `${rx.url}?other`, event_types: ['incident.created'] }, otherToken)).status).toBe(201);
+    expect((await createEndpoint({ name: 'Other', url: `${rx.url}?other`, event_types: ['incident.created'] }, otherToken)).status).toBe(
+      201,
+    );
 
     const mine = [];
     for (const name of ['Prod', 'Staging', 'Dev']) mine.push((await createEnvironment(name)).body.data.id);
@@ -60,7 +92,9 @@ describe('webhooks through the gateway', () => {
     expect(bodies.map((b) => b.event.type)).toEqual(['environment.created', 'environment.created', 'environment.created']);
     expect(bodies.map((b) => b.data.id)).toEqual(mine);
     expect(rx.deliveries.every((d) => d.headers['x-tenant'] === 'hooks' && d.headers['content-type'] === 'application/json')).toBe(true);
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 9).toString('base64')}`).verify(rx.deliveries[0].body, rx.deliveries[0].headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 9).toString('base64')}`).verify(rx.deliveries[0].body, rx.deliveries[0].headers),
+    ).toThrow();
 
     const list = await gw('GET', `/v1/webhooks/endpoints/${endpoint.body.data.id}/deliveries`);
     expect(list.status).toBe(200);
@@ -87,10 +121,16 @@ describe('webhooks through the gateway', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(delivery.status).toBe(200);
-    expect(delivery.body.data.attributes).toMatchObject({ endpoint_id: endpoint.body.data.id, status: 'delivered', attempt_count: 2, payload: rx.deliveries[0].body });
+    expect(delivery.body.data.attributes).toMatchObject({
+      endpoint_id: endpoint.body.data.id,
+      status: 'delivered',
+      attempt_count: 2,
+      payload: rx.deliveries[0].body,
+    });
     expect(delivery.body.data.attributes.delivered_at).toEqual(expect.any(String));
     expect(delivery.body.included.map((a: any) => [a.type, a.attributes.attempt_number, a.attributes.status_code])).toEqual([
-      ['webhooks_delivery_attempts', 1, 500], ['webhooks_delivery_attempts', 2, 200],
+      ['webhooks_delivery_attempts', 1, 500],
+      ['webhooks_delivery_attempts', 2, 200],
     ]);
 
     const redeliver = await gw('POST', `/v1/webhooks/deliveries/${webhookId}/deliver`);
@@ -112,8 +152,16 @@ describe('webhooks through the gateway', () => {
     const credential = `Bearer e2e-${Date.now()}-secret-credential`;
     const watcher = await startWebhookReceiver();
     const rx = await startWebhookReceiver();
-    expect((await createEndpoint({ name: 'Watcher', url: watcher.url, event_types: ['webhooks_endpoint.created', 'webhooks_endpoint.updated'] })).status).toBe(201);
-    const created = await createEndpoint({ name: 'Creds hook', url: rx.url, event_types: ['environment.created'], custom_headers: [{ name: 'Authorization', value: credential }] });
+    expect(
+      (await createEndpoint({ name: 'Watcher', url: watcher.url, event_types: ['webhooks_endpoint.created', 'webhooks_endpoint.updated'] }))
+        .status,
+    ).toBe(201);
+    const created = await createEndpoint({
+      name: 'Creds hook',
+      url: rx.url,
+      event_types: ['environment.created'],
+      custom_headers: [{ name: 'Authorization', value: credential }],
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store'); // it reveals the secret
     const id = created.body.data.id;
@@ -122,7 +170,13 @@ describe('webhooks through the gateway', () => {
     const read = await gw('GET', `/v1/webhooks/endpoints/${id}`);
     expect(read.body.data.attributes.custom_headers).toEqual(masked);
     // PUT what GET returned: the stored credential stays.
-    const updated = await gw('PUT', `/v1/webhooks/endpoints/${id}`, { data: { id, type: 'webhooks_endpoints', attributes: { name: 'Creds hook 2', custom_headers: read.body.data.attributes.custom_headers } } });
+    const updated = await gw('PUT', `/v1/webhooks/endpoints/${id}`, {
+      data: {
+        id,
+        type: 'webhooks_endpoints',
+        attributes: { name: 'Creds hook 2', custom_headers: read.body.data.attributes.custom_headers },
+      },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data.attributes.custom_headers).toEqual(masked);
 
@@ -135,7 +189,10 @@ describe('webhooks through the gateway', () => {
     expect(about().map((d) => JSON.parse(d.body).event.type)).toEqual(['webhooks_endpoint.created', 'webhooks_endpoint.updated']);
     expect(about()[0].body).toContain(masked[0].value);
     // The URL too is masked past its host in endpoint events (it may be a bearer credential).
-    expect(about().map((d) => JSON.parse(d.body).data.attributes.url)).toEqual([`${new URL(rx.url).origin}/****`, `${new URL(rx.url).origin}/****`]);
+    expect(about().map((d) => JSON.parse(d.body).data.attributes.url)).toEqual([
+      `${new URL(rx.url).origin}/****`,
+      `${new URL(rx.url).origin}/****`,
+    ]);
     expect(watcher.deliveries.map((d) => d.body).join()).not.toContain(credential.slice(7, -4));
 
     const { default: pg } = await import('pg');
@@ -152,7 +209,7 @@ describe('webhooks through the gateway', () => {
     await watcher.close();
   });
 
-  it("hands a non-admin key nothing the API refuses it: no endpoint, no deliveries (security issue 19, finding 1)", async () => {
+  it('hands a non-admin key nothing the API refuses it: no endpoint, no deliveries (security issue 19, finding 1)', async () => {
     const user = await raisedKey(teamId, 'user key', 'user');
     const observer = await raisedKey(teamId, 'observer key', 'observer');
     const subscribe = { name: 'Mine', url: 'https://receiver.example.com/in', event_types: ['incident.created'] };
@@ -171,7 +228,12 @@ describe('webhooks through the gateway', () => {
     const webhookId = rx.deliveries[0].headers['webhook-id'];
 
     for (const as of [user, observer]) {
-      for (const path of [`/v1/webhooks/endpoints/${endpoint.id}`, `/v1/webhooks/endpoints/${endpoint.id}/deliveries`, `/v1/webhooks/deliveries/${webhookId}`, `/v1/webhooks/deliveries/${webhookId}/attempts`]) {
+      for (const path of [
+        `/v1/webhooks/endpoints/${endpoint.id}`,
+        `/v1/webhooks/endpoints/${endpoint.id}/deliveries`,
+        `/v1/webhooks/deliveries/${webhookId}`,
+        `/v1/webhooks/deliveries/${webhookId}/attempts`,
+      ]) {
         const res = await gw('GET', path, undefined, as);
         expect([path, res.status]).toEqual([path, 403]);
         expect(JSON.stringify(res.body)).not.toContain(title);
@@ -187,9 +249,17 @@ describe('webhooks through the gateway', () => {
     const types = await gw('GET', '/v1/webhooks/event_types');
     expect(types.status).toBe(200);
     expect(types.body.data.map((t: any) => t.id)).toContain('environment.created');
-    const bad = await createEndpoint({ name: 'Bad', url: 'https://example.com', event_types: ['nope.nope'], custom_headers: [{ name: 'Host', value: 'x' }] });
+    const bad = await createEndpoint({
+      name: 'Bad',
+      url: 'https://example.com',
+      event_types: ['nope.nope'],
+      custom_headers: [{ name: 'Host', value: 'x' }],
+    });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.map((e: any) => e.source.pointer).sort()).toEqual(['/data/attributes/custom_headers/0/name', '/data/attributes/event_types/0']);
+    expect(bad.body.errors.map((e: any) => e.source.pointer).sort()).toEqual([
+      '/data/attributes/custom_headers/0/name',
+      '/data/attributes/event_types/0',
+    ]);
     expect((await createEndpoint({ name: 'Ftp', url: 'ftp://example.com' })).status).toBe(422);
   });
 });

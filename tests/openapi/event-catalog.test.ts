@@ -2,7 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EVENT_FAMILIES, EVENT_TYPES, INTERNAL_EVENT_TYPES, eventOwner, isEventType, isInternalEventType } from '@firewatch/events';
-import { INCIDENT_ACTIONS, INCIDENT_STATUSES, transition } from '../../services/incident-config/src/domain/incidents/incident-status.machine.js';
+import {
+  INCIDENT_ACTIONS,
+  INCIDENT_STATUSES,
+  transition,
+} from '../../services/incident-config/src/domain/incidents/incident-status.machine.js';
 
 /** What this test reads of a kit declaration and of a service's registry. */
 interface Declaration {
@@ -53,8 +57,9 @@ const nameOf = (d: Declaration) => d.name ?? d.type;
 /** The action events of incident-config's status actions: `incident.<event>` for every transition the machine allows. */
 function incidentActionEvents(stem: string): string[] {
   const now = new Date();
-  const events = INCIDENT_ACTIONS.flatMap((action) => INCIDENT_STATUSES.map((status) => transition({ status }, action, now)))
-    .flatMap((t) => (typeof t === 'string' ? [] : [`${stem}.${t.event}`]));
+  const events = INCIDENT_ACTIONS.flatMap((action) => INCIDENT_STATUSES.map((status) => transition({ status }, action, now))).flatMap(
+    (t) => (typeof t === 'string' ? [] : [`${stem}.${t.event}`]),
+  );
   return [...new Set(events)];
 }
 
@@ -79,22 +84,28 @@ beforeAll(async () => {
 describe('the event catalog against what the services emit', () => {
   it('reads the registry of every kit service', () => {
     expect([...emitted.keys()]).toEqual(expect.arrayContaining(['incident-config', 'communications', 'on-call', 'webhooks']));
-    expect(emitted.get('incident-config')).toEqual(expect.arrayContaining([{ type: 'incident.resolved', from: 'incidents status actions' }]));
+    expect(emitted.get('incident-config')).toEqual(
+      expect.arrayContaining([{ type: 'incident.resolved', from: 'incidents status actions' }]),
+    );
   });
 
   // The outbox refuses a type outside the catalog at run time: the write fails, and with it the request.
   it('finds every type a service emits in the catalog', () => {
-    const strays = [...emitted].flatMap(([service, events]) => events
-      .filter(({ type }) => !isEventType(type) && !isInternalEventType(type))
-      .map(({ type, from }) => `${service}: ${type} (${from})`));
+    const strays = [...emitted].flatMap(([service, events]) =>
+      events
+        .filter(({ type }) => !isEventType(type) && !isInternalEventType(type))
+        .map(({ type, from }) => `${service}: ${type} (${from})`),
+    );
     expect(strays).toEqual([]);
   });
 
   // Each service's broker user may publish only its own families: another's would be refused by the broker.
   it('finds every type a service emits among the families the catalog gives that service', () => {
-    const foreign = [...emitted].flatMap(([service, events]) => events
-      .filter(({ type }) => eventOwner(type) !== undefined && eventOwner(type) !== service)
-      .map(({ type, from }) => `${service}: ${type} (${from}) belongs to ${eventOwner(type)}`));
+    const foreign = [...emitted].flatMap(([service, events]) =>
+      events
+        .filter(({ type }) => eventOwner(type) !== undefined && eventOwner(type) !== service)
+        .map(({ type, from }) => `${service}: ${type} (${from}) belongs to ${eventOwner(type)}`),
+    );
     expect(foreign).toEqual([]);
   });
 
@@ -102,6 +113,10 @@ describe('the event catalog against what the services emit', () => {
     const types = new Set([...emitted.values()].flat().map((e) => e.type));
     expect([...EVENT_TYPES, ...INTERNAL_EVENT_TYPES].filter((t) => !types.has(t))).toEqual([]);
     const families = new Set([...types].map((t) => t.slice(0, t.indexOf('.'))));
-    expect(Object.values(EVENT_FAMILIES).flat().filter((f) => !families.has(f))).toEqual([]);
+    expect(
+      Object.values(EVENT_FAMILIES)
+        .flat()
+        .filter((f) => !families.has(f)),
+    ).toEqual([]);
   });
 });

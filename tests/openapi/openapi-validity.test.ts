@@ -14,7 +14,7 @@ describe('OpenAPI 3.1 validity (@readme/openapi-parser)', () => {
     expect(await problems(document)).toBeUndefined();
   });
 
-  it.each(Object.entries(serviceDocuments()))('passes for the %s service\'s own document', async (_name, document) => {
+  it.each(Object.entries(serviceDocuments()))("passes for the %s service's own document", async (_name, document) => {
     expect(await problems(document!)).toBeUndefined();
   });
 

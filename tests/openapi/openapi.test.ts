@@ -14,21 +14,48 @@ describe('docs/openapi.json', () => {
   const operations = listOperations(generated);
 
   it('describes the kit-built and the hand-written routes of every service', () => {
-    expect(Object.keys(generated.paths)).toEqual(expect.arrayContaining([
-      '/v1/environments', '/v1/environments/{id}', '/v1/webhooks/endpoints', '/v1/webhooks/endpoints/{id}',
-      '/v1/api_keys', '/v1/api_keys/{id}', '/v1/api_keys/{id}/rotate', '/v1/oauth_applications', '/v1/oauth_applications/{id}',
-      '/v1/users/me', '/v1/webhooks/event_types', '/v1/webhooks/endpoints/{endpoint_id}/deliveries',
-      '/v1/webhooks/deliveries/{id}', '/v1/webhooks/deliveries/{id}/attempts', '/v1/webhooks/deliveries/{id}/deliver',
-    ]));
+    expect(Object.keys(generated.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/environments',
+        '/v1/environments/{id}',
+        '/v1/webhooks/endpoints',
+        '/v1/webhooks/endpoints/{id}',
+        '/v1/api_keys',
+        '/v1/api_keys/{id}',
+        '/v1/api_keys/{id}/rotate',
+        '/v1/oauth_applications',
+        '/v1/oauth_applications/{id}',
+        '/v1/users/me',
+        '/v1/webhooks/event_types',
+        '/v1/webhooks/endpoints/{endpoint_id}/deliveries',
+        '/v1/webhooks/deliveries/{id}',
+        '/v1/webhooks/deliveries/{id}/attempts',
+        '/v1/webhooks/deliveries/{id}/deliver',
+      ]),
+    );
   });
 
   it('gives the hand-written resources real attribute schemas', () => {
-    for (const type of ['api_keys', 'oauth_applications', 'users', 'webhooks_deliveries', 'webhooks_delivery_attempts', 'webhooks_event_types']) {
+    for (const type of [
+      'api_keys',
+      'oauth_applications',
+      'users',
+      'webhooks_deliveries',
+      'webhooks_delivery_attempts',
+      'webhooks_event_types',
+    ]) {
       const attributes = schemas[`${type}_resource`]?.properties?.attributes?.properties ?? {};
       expect([type, Object.keys(attributes).length]).not.toEqual([type, 0]);
-      expect([type, Object.entries(attributes).filter(([, s]) => Object.keys(s).length === 0).map(([a]) => a)]).toEqual([type, []]);
+      expect([
+        type,
+        Object.entries(attributes)
+          .filter(([, s]) => Object.keys(s).length === 0)
+          .map(([a]) => a),
+      ]).toEqual([type, []]);
     }
-    expect(schemas.api_keys_resource.properties!.attributes.required).toEqual(expect.arrayContaining(['name', 'kind', 'capabilities', 'expires_at']));
+    expect(schemas.api_keys_resource.properties!.attributes.required).toEqual(
+      expect.arrayContaining(['name', 'kind', 'capabilities', 'expires_at']),
+    );
   });
 
   it('needs the bearer credential on every operation and documents its errors as JSON:API errors documents', () => {

@@ -29,14 +29,19 @@ function apps(): Record<string, { upstream: UpstreamName; app: import('express')
     auth: {
       upstream: 'auth',
       app: createAuthApp({
-        services: createServices({ knex: db, logger }), principals: principals('auth'),
-        systemTokens: createSystemTokens('route-coverage-test-secret-0123456789'), logger,
+        services: createServices({ knex: db, logger }),
+        principals: principals('auth'),
+        systemTokens: createSystemTokens('route-coverage-test-secret-0123456789'),
+        logger,
       }),
     },
     'incident-config': {
       upstream: 'incident-config',
       app: createIncidentConfigApp({
-        knex: db, logger, principals: principals('incident-config'), secretBox: createSecretBox({ keys: [], devKeySeed: 'route-coverage-test' }),
+        knex: db,
+        logger,
+        principals: principals('incident-config'),
+        secretBox: createSecretBox({ keys: [], devKeySeed: 'route-coverage-test' }),
       }),
     },
     communications: {
@@ -50,7 +55,10 @@ function apps(): Record<string, { upstream: UpstreamName; app: import('express')
     webhooks: {
       upstream: 'webhooks',
       app: createWebhooksApp({
-        knex: db, logger, principals: principals('webhooks'), allowHttp: false,
+        knex: db,
+        logger,
+        principals: principals('webhooks'),
+        allowHttp: false,
         secretBox: createSecretBox({ keys: [], devKeySeed: 'route-coverage-test' }),
       }),
     },
@@ -66,7 +74,9 @@ describe('the public OpenAPI document against the mounted routes', () => {
 
   it.each(Object.keys(apps()))('documents every public route the %s service mounts', (name) => {
     const { upstream, app } = apps()[name];
-    const mounted = mountedRoutes(app).filter((r) => match(r.path) === upstream).map((r) => key(r.method, r.path));
+    const mounted = mountedRoutes(app)
+      .filter((r) => match(r.path) === upstream)
+      .map((r) => key(r.method, r.path));
     expect(mounted.length).toBeGreaterThan(0);
     expect(mounted.filter((r) => !documented.has(r))).toEqual([]);
   });

@@ -15,7 +15,11 @@ export async function ensureChromium(): Promise<void> {
   if (fs.existsSync(CHROMIUM)) return;
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   try {
-    await run('sh', ['-c', 'apt-get update && apt-get install -y --no-install-recommends chromium'], { env, timeout: 15 * 60_000, maxBuffer: 64 * 1024 * 1024 });
+    await run('sh', ['-c', 'apt-get update && apt-get install -y --no-install-recommends chromium'], {
+      env,
+      timeout: 15 * 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (err) {
     throw new Error(
       `Chromium is missing at ${CHROMIUM} and could not be installed with apt-get (needs root and network): ${(err as Error).message.slice(0, 500)}`,
@@ -37,8 +41,14 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
     ],
   });
   return {

@@ -21,7 +21,22 @@ export async function seedTeam(system: RunningSystem, name: string): Promise<OAu
   const boot = await system.cli('bootstrap', '--team-name', name, '--email', `admin@${slug}.test`, '--password', PASSWORD);
   const teamId = boot.team.id;
   const mk = async (who: string, role: string) => {
-    const u = await system.cli('users', 'create', '--team-id', String(teamId), '--email', `${who}@${slug}.test`, '--name', who, '--role', role, '--on-call-role', role, '--password', PASSWORD);
+    const u = await system.cli(
+      'users',
+      'create',
+      '--team-id',
+      String(teamId),
+      '--email',
+      `${who}@${slug}.test`,
+      '--name',
+      who,
+      '--role',
+      role,
+      '--on-call-role',
+      role,
+      '--password',
+      PASSWORD,
+    );
     return { id: u.id as number, email: `${who}@${slug}.test` };
   };
   const adminToken = boot.api_key?.token ?? boot.token;
@@ -43,7 +58,11 @@ export async function signIn(config: client.Configuration, email: string, scope:
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: redirect, scope, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state,
+    redirect_uri: redirect,
+    scope,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
   });
   const callback = await authorizeViaPages(url.toString(), { email, password: PASSWORD });
   return client.authorizationCodeGrant(config, new URL(callback), { pkceCodeVerifier: verifier, expectedState: state });
@@ -57,7 +76,12 @@ export async function verifyIdToken(authUrl: string, jwt: string): Promise<Recor
   const jwks = (await (await fetch(`${authUrl}/oauth/discovery/keys`)).json()) as { keys: { kid: string }[] };
   const jwk = jwks.keys.find((k) => k.kid === header.kid);
   if (!jwk) throw new Error(`kid ${header.kid} is not published`);
-  const ok = verify('RSA-SHA256', Buffer.from(`${h}.${p}`), createPublicKey({ key: jwk as never, format: 'jwk' }), Buffer.from(s, 'base64url'));
+  const ok = verify(
+    'RSA-SHA256',
+    Buffer.from(`${h}.${p}`),
+    createPublicKey({ key: jwk as never, format: 'jwk' }),
+    Buffer.from(s, 'base64url'),
+  );
   if (!ok) throw new Error('bad signature');
   return JSON.parse(Buffer.from(p, 'base64url').toString());
 }

@@ -49,7 +49,11 @@ export async function follow(jar: CookieJar, start: string, init: RequestInit = 
   let req: RequestInit = init;
   const origin = new URL(start).origin;
   for (let hops = 0; hops < 15; hops++) {
-    const res = await fetch(url, { ...req, redirect: 'manual', headers: { ...(req.headers as Record<string, string>), cookie: jar.header() } });
+    const res = await fetch(url, {
+      ...req,
+      redirect: 'manual',
+      headers: { ...(req.headers as Record<string, string>), cookie: jar.header() },
+    });
     jar.store(res);
     const location = res.headers.get('location');
     if (res.status >= 300 && res.status < 400 && location) {

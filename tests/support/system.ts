@@ -31,7 +31,9 @@ async function waitReady(url: string, child: ChildProcess, output: string[], tim
     if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}):\n${output.join('')}`);
     try {
       if ((await fetch(url)).ok) return;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     if (Date.now() > deadline) throw new Error(`${url} not ready:\n${output.join('')}`);
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -115,7 +117,10 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const principalKeys = await generatePrincipalKeys();
   const systemSecret = randomBytes(32).toString('base64url');
   const common = {
-    DEV_KEY_SEED: secret, PRINCIPAL_PUBLIC_KEYS: JSON.stringify(principalKeys.publicKeys), LOG_LEVEL: 'warn', HOST: '127.0.0.1',
+    DEV_KEY_SEED: secret,
+    PRINCIPAL_PUBLIC_KEYS: JSON.stringify(principalKeys.publicKeys),
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
   };
   // Each system gets its own dispatcher queue: every system publishes to the one firewatch.events exchange.
   const webhookQueue = `webhook-dispatcher${suffix}`;
@@ -124,7 +129,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   // As deployed: each process logs in to the broker as its own user, with only its rights,
   // and the consumers' queues are declared beforehand (their users may not).
   const broker = await createTestBrokerUsers(['auth', 'incident-config', 'communications', 'on-call', 'webhooks', 'webhook-dispatcher'], {
-    prefix: `fw-e2e-${suffix.slice(5)}-`, queues: { 'on-call': usersQueue, 'webhook-dispatcher': webhookQueue },
+    prefix: `fw-e2e-${suffix.slice(5)}-`,
+    queues: { 'on-call': usersQueue, 'webhook-dispatcher': webhookQueue },
   });
   const amqpAs = (service: BusService) => {
     const url = new URL(broker.users[service]!.url);
@@ -134,14 +140,27 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const AMQP_PUBLISHERS = broker.publishersSetting;
   const env: Record<string, Record<string, string>> = {
     auth: {
-      ...common, ...amqpAs('auth'), PORT: String(authPort), DATABASE_URL: dbUrl[databases.auth], ISSUER_URL: `http://127.0.0.1:${authPort}`,
-      REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix, SYSTEM_TOKEN_SECRET: systemSecret,
+      ...common,
+      ...amqpAs('auth'),
+      PORT: String(authPort),
+      DATABASE_URL: dbUrl[databases.auth],
+      ISSUER_URL: `http://127.0.0.1:${authPort}`,
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: redisPrefix,
+      SYSTEM_TOKEN_SECRET: systemSecret,
       // Signing and cookie keys are derived from DEV_KEY_SEED (same on every replica);
       // a short refresh-token grace keeps the reuse-detection tests quick (docs/oauth.md).
       OAUTH_REFRESH_GRACE_SECONDS: '2',
     },
     'incident-config': { ...common, ...amqpAs('incident-config'), PORT: String(icPort), DATABASE_URL: dbUrl[databases.ic] },
-    'on-call': { ...common, ...amqpAs('on-call'), PORT: String(ocPort), DATABASE_URL: dbUrl[databases.oc], USERS_QUEUE: usersQueue, AMQP_PUBLISHERS },
+    'on-call': {
+      ...common,
+      ...amqpAs('on-call'),
+      PORT: String(ocPort),
+      DATABASE_URL: dbUrl[databases.oc],
+      USERS_QUEUE: usersQueue,
+      AMQP_PUBLISHERS,
+    },
     communications: { ...common, ...amqpAs('communications'), PORT: String(cmPort), DATABASE_URL: dbUrl[databases.cm] },
   };
   const procs: { name: string; entry: string; env: Record<string, string>; port: number }[] = [
@@ -156,15 +175,25 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   }
   if (options.webhooks) {
     env.webhooks = {
-      ...common, ...amqpAs('webhooks'), PORT: String(whPort), DATABASE_URL: dbUrl[databases.wh],
-      WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_QUEUE: webhookQueue, ...options.webhooksEnv,
+      ...common,
+      ...amqpAs('webhooks'),
+      PORT: String(whPort),
+      DATABASE_URL: dbUrl[databases.wh],
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_QUEUE: webhookQueue,
+      ...options.webhooksEnv,
     };
     procs.push({ name: 'webhooks', entry: 'services/webhooks/dist/src/main.js', env: env.webhooks, port: whPort });
     dispatcherPorts.forEach((port, i) => {
       env[`dispatcher${i}`] = {
-        ...common, ...amqpAs('webhook-dispatcher'), AMQP_PUBLISHERS, PORT: String(port), DATABASE_URL: dbUrl[databases.wh],
+        ...common,
+        ...amqpAs('webhook-dispatcher'),
+        AMQP_PUBLISHERS,
+        PORT: String(port),
+        DATABASE_URL: dbUrl[databases.wh],
         // Tests deliver to receivers on loopback over plain HTTP.
-        WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
         WEBHOOK_QUEUE: webhookQueue,
         ...options.dispatcherEnv,
       };
@@ -173,9 +202,14 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   }
   gatewayPorts.forEach((port, i) => {
     env[`gateway${i}`] = {
-      ...common, PORT: String(port), REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: redisPrefix,
-      PRINCIPAL_SIGNING_KEY: JSON.stringify(principalKeys.privateKey), SYSTEM_TOKEN_SECRET: systemSecret,
-      AUTH_SERVICE_URL: `http://127.0.0.1:${authPort}`, INCIDENT_CONFIG_URL: `http://127.0.0.1:${icPort}`,
+      ...common,
+      PORT: String(port),
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: redisPrefix,
+      PRINCIPAL_SIGNING_KEY: JSON.stringify(principalKeys.privateKey),
+      SYSTEM_TOKEN_SECRET: systemSecret,
+      AUTH_SERVICE_URL: `http://127.0.0.1:${authPort}`,
+      INCIDENT_CONFIG_URL: `http://127.0.0.1:${icPort}`,
       ON_CALL_URL: `http://127.0.0.1:${ocPort}`,
       COMMUNICATIONS_URL: `http://127.0.0.1:${cmPort}`,
       ...(options.webhooks ? { WEBHOOKS_URL: `http://127.0.0.1:${whPort}` } : {}),
@@ -207,7 +241,11 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   };
   const startOne = async (p: (typeof procs)[number]) => {
     const output: string[] = [];
-    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, p.entry)], { cwd: root, env: { ...process.env, ...p.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, p.entry)], {
+      cwd: root,
+      env: { ...process.env, ...p.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (d) => output.push(String(d)));
     child.stderr!.on('data', (d) => output.push(String(d)));
     children.set(p.name, child);
@@ -255,7 +293,12 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
 }
 
 /** fetch with JSON:API defaults and a parsed body. */
-export async function api(base: string, method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] ??= 'application/vnd.api+json';
@@ -266,6 +309,10 @@ export async function api(base: string, method: string, path: string, options: {
   });
   const text = await res.text();
   let body: any;
-  try { body = text ? JSON.parse(text) : undefined; } catch { body = text; }
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
   return { status: res.status, headers: res.headers, body };
 }

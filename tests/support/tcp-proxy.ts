@@ -11,12 +11,19 @@ export async function startTcpProxy(targetUrl: string, defaultPort: number) {
   const sockets = new Set<net.Socket>();
   let down = false;
   const server = net.createServer((client) => {
-    if (down) { client.destroy(); return; }
+    if (down) {
+      client.destroy();
+      return;
+    }
     const upstream = net.connect(Number(target.port || defaultPort), target.hostname);
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('error', () => undefined);
-      s.on('close', () => { sockets.delete(s); client.destroy(); upstream.destroy(); });
+      s.on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
     }
     client.pipe(upstream);
     upstream.pipe(client);
@@ -27,9 +34,21 @@ export async function startTcpProxy(targetUrl: string, defaultPort: number) {
   url.port = String((server.address() as net.AddressInfo).port);
   return {
     url: url.toString(),
-    get connections() { return sockets.size / 2; },
-    cut() { down = true; for (const s of sockets) s.destroy(); },
-    restore() { down = false; },
-    close: () => new Promise<void>((r) => { down = true; for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    get connections() {
+      return sockets.size / 2;
+    },
+    cut() {
+      down = true;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      down = false;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        down = true;
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }

@@ -19,7 +19,11 @@ export async function startWebhookReceiver(respond: (d: Delivery, n: number) => 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const d: Delivery = { headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
+      const d: Delivery = {
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
       deliveries.push(d);
       const answer = respond(d, deliveries.length);
       res.writeHead(answer.status, answer.headers).end();
@@ -36,7 +40,11 @@ export async function startWebhookReceiver(respond: (d: Delivery, n: number) => 
         await new Promise((r) => setTimeout(r, 25));
       }
     },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -41,7 +41,8 @@ function isPrincipal(value: unknown): value is Principal {
   return (
     typeof p.team_id === 'number' &&
     Array.isArray(p.capabilities) &&
-    typeof c === 'object' && c !== null &&
+    typeof c === 'object' &&
+    c !== null &&
     ((c.type === 'api_key' && typeof c.id === 'string') || (c.type === 'oauth' && typeof c.client_id === 'string'))
   );
 }

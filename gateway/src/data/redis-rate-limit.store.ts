@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import {
-  type RateLimitHit,
-  type RateLimitStore,
-  RateLimitStoreUnavailableError,
-} from './rate-limit.store.js';
+import { type RateLimitHit, type RateLimitStore, RateLimitStoreUnavailableError } from './rate-limit.store.js';
 
 /**
  * One atomic step of the sliding-window logs of a request (its key's, its user's, its

@@ -2,8 +2,11 @@ import type { OpenApiDocument } from '@firewatch/openapi';
 import type { FetchUpstreamDocument } from '../domain/api-document.source.js';
 
 const isDocument = (body: unknown): body is OpenApiDocument =>
-  typeof body === 'object' && body !== null && typeof (body as { openapi?: unknown }).openapi === 'string'
-  && typeof (body as { paths?: unknown }).paths === 'object' && (body as { paths?: unknown }).paths !== null;
+  typeof body === 'object' &&
+  body !== null &&
+  typeof (body as { openapi?: unknown }).openapi === 'string' &&
+  typeof (body as { paths?: unknown }).paths === 'object' &&
+  (body as { paths?: unknown }).paths !== null;
 
 /**
  * Fetches `GET {baseUrl}/openapi.json`, which every service serves without a credential

@@ -39,7 +39,14 @@ export interface ApiDocumentSource {
 
 function served(document: OpenApiDocument, missing: UpstreamName[], stale: UpstreamName[]): ServedDocument {
   const json = Buffer.from(JSON.stringify(document));
-  return { document, json, gzip: gzipSync(json), etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`, missing, stale };
+  return {
+    document,
+    json,
+    gzip: gzipSync(json),
+    etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`,
+    missing,
+    stale,
+  };
 }
 
 /**
@@ -59,18 +66,20 @@ export function createApiDocumentSource(options: ApiDocumentSourceOptions): ApiD
 
   async function refresh(): Promise<ServedDocument> {
     const failed: UpstreamName[] = [];
-    await Promise.all(upstreams.map(async ([name, baseUrl]) => {
-      try {
-        lastGood.set(name, await fetchDocument(name, baseUrl));
-      } catch (err) {
-        failed.push(name);
-        logger.warn('upstream OpenAPI document unavailable', {
-          upstream: name,
-          error: (err as Error).message,
-          serving: lastGood.has(name) ? 'its last document' : 'the API without its paths',
-        });
-      }
-    }));
+    await Promise.all(
+      upstreams.map(async ([name, baseUrl]) => {
+        try {
+          lastGood.set(name, await fetchDocument(name, baseUrl));
+        } catch (err) {
+          failed.push(name);
+          logger.warn('upstream OpenAPI document unavailable', {
+            upstream: name,
+            error: (err as Error).message,
+            serving: lastGood.has(name) ? 'its last document' : 'the API without its paths',
+          });
+        }
+      }),
+    );
     const missing = failed.filter((n) => !lastGood.has(n));
     const stale = failed.filter((n) => lastGood.has(n));
     const { document, conflicts } = composeApiDocument({ documents: Object.fromEntries(lastGood), routes: options.routes });
@@ -85,7 +94,9 @@ export function createApiDocumentSource(options: ApiDocumentSourceOptions): ApiD
   return {
     current() {
       if (cached && cached.expiresAt > now()) return Promise.resolve(cached.served);
-      refreshing ??= refresh().finally(() => { refreshing = undefined; });
+      refreshing ??= refresh().finally(() => {
+        refreshing = undefined;
+      });
       return refreshing;
     },
   };

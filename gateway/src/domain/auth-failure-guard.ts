@@ -28,7 +28,15 @@ export interface AuthFailureGuardOptions {
  * service stays bounded and other blocked addresses keep their share.
  */
 export function createAuthFailureGuard({
-  store, limit, windowMs, probeConcurrency = 4, probeQueue = 64, probeWaitMs = 2000, probesPerAddress = 4, now = Date.now, maxTracked = 10_000,
+  store,
+  limit,
+  windowMs,
+  probeConcurrency = 4,
+  probeQueue = 64,
+  probeWaitMs = 2000,
+  probesPerAddress = 4,
+  now = Date.now,
+  maxTracked = 10_000,
 }: AuthFailureGuardOptions) {
   // Learnt from the shared count when this replica records a refused failure; no store
   // call is made on the success path.

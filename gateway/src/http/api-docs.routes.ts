@@ -20,7 +20,12 @@ export function apiDocsRoutes(source: ApiDocumentSource): Router {
   const router = Router();
   router.get('/openapi.json', async (req, res) => {
     const { json, gzip, etag } = await source.current();
-    res.set({ 'Cache-Control': 'public, max-age=30', ETag: etag, Vary: 'Accept-Encoding', 'Content-Type': 'application/json; charset=utf-8' });
+    res.set({
+      'Cache-Control': 'public, max-age=30',
+      ETag: etag,
+      Vary: 'Accept-Encoding',
+      'Content-Type': 'application/json; charset=utf-8',
+    });
     if (req.headers['if-none-match'] === etag) return void res.status(304).end();
     if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) res.set('Content-Encoding', 'gzip').send(gzip);
     else res.send(json);

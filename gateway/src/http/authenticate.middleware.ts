@@ -43,12 +43,14 @@ export function authenticateMiddleware(resolver: CredentialResolver, guard: Auth
       }, next);
       return;
     }
-    guard.probe(address, () => resolver.resolve(token)).then((credential) => {
-      if (credential !== 'busy' && credential !== null) return pass(credential);
-      if (credential === null) countFailure(address);
-      // Busy says nothing about the token: a valid one would pass a second later.
-      next(new RateLimitedError({ 'Retry-After': credential === 'busy' ? '1' : String(retryAfter) }));
-    }, next);
+    guard
+      .probe(address, () => resolver.resolve(token))
+      .then((credential) => {
+        if (credential !== 'busy' && credential !== null) return pass(credential);
+        if (credential === null) countFailure(address);
+        // Busy says nothing about the token: a valid one would pass a second later.
+        next(new RateLimitedError({ 'Retry-After': credential === 'busy' ? '1' : String(retryAfter) }));
+      }, next);
   }
 
   return (req, _res, next) => {

@@ -74,10 +74,12 @@ export function rateLimitMiddleware({ store, policy, windowSeconds }: RateLimitM
         // limits, and letting traffic through unmetered would let one client swamp the
         // services during a Redis outage. A 503 tells clients to come back shortly.
         if (err instanceof RateLimitStoreUnavailableError) {
-          next(new ServiceUnavailableError('Rate limiting is unavailable, so requests are refused. Try again shortly.', {
-            code: 'rate_limiter_unavailable',
-            cause: err.cause,
-          }));
+          next(
+            new ServiceUnavailableError('Rate limiting is unavailable, so requests are refused. Try again shortly.', {
+              code: 'rate_limiter_unavailable',
+              cause: err.cause,
+            }),
+          );
           return;
         }
         next(err);

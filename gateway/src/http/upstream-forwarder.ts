@@ -1,12 +1,7 @@
 import http, { type Agent, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { RequestHandler } from 'express';
-import {
-  BadGatewayError,
-  GatewayTimeoutError,
-  PayloadTooLargeError,
-  ServiceUnavailableError,
-} from '@firewatch/errors';
+import { BadGatewayError, GatewayTimeoutError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
 import { PRINCIPAL_HEADER, type PrincipalSigner } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
 import type { UpstreamName } from '../domain/routes.js';
@@ -25,7 +20,16 @@ export interface UpstreamForwarderOptions {
 }
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are never forwarded.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+]);
 const SERVICE_GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 
 /** The client's headers minus hop-by-hop ones and its credential, plus the signed principal. */
@@ -68,7 +72,8 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
       return;
     }
     if (timedOut) state.next(new GatewayTimeoutError(`The ${name} service did not answer within ${timeoutMs} ms.`));
-    else if (SERVICE_GONE.has(err.code ?? '')) state.next(new ServiceUnavailableError(`The ${name} service is unavailable. Try again shortly.`, { code: 'upstream_unavailable' }));
+    else if (SERVICE_GONE.has(err.code ?? ''))
+      state.next(new ServiceUnavailableError(`The ${name} service is unavailable. Try again shortly.`, { code: 'upstream_unavailable' }));
     else state.next(new BadGatewayError(`The ${name} service failed to answer.`));
   }
 
@@ -87,10 +92,9 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
     const query = url.indexOf('?');
     // The token is good for this service, this method and the path the service will see.
     const target = { audience: name, method: req.method ?? 'GET', path: basePath + (query === -1 ? url : url.slice(0, query)) };
-    signer.sign(state.credential.principal, target, state.credential.signKey).then(
-      (principal) => send(req, res, state, basePath + url, requestHeaders(req, principal)),
-      next,
-    );
+    signer
+      .sign(state.credential.principal, target, state.credential.signKey)
+      .then((principal) => send(req, res, state, basePath + url, requestHeaders(req, principal)), next);
   };
 
   function send(req: IncomingMessage, res: http.ServerResponse, state: GatewayState, path: string, headers: OutgoingHttpHeaders) {

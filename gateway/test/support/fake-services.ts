@@ -33,7 +33,9 @@ export async function startFakeAuth(systemTokens: SystemTokens): Promise<FakeAut
   const known = new Map<string, { principal: Principal; rate_limits: RateLimits }>();
   const calls: FakeAuth['calls'] = [];
   const app = express();
-  app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   app.post('/internal/credentials/resolve', express.json(), async (req, res) => {
     const auth = req.headers.authorization ?? '';
     const systemSubject = await systemTokens.verify(auth.startsWith('Bearer ') ? auth.slice(7) : undefined);
@@ -59,7 +61,9 @@ export async function startFakeAuth(systemTokens: SystemTokens): Promise<FakeAut
     grant: (token, principal, rateLimits = { read: null, write: null }) => {
       known.set(token, { principal, rate_limits: rateLimits });
     },
-    revoke: (token) => { known.delete(token); },
+    revoke: (token) => {
+      known.delete(token);
+    },
   };
   return fake;
 }
@@ -95,7 +99,10 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         const timer = setTimeout(() => res.json(echo), 1500);
         res.on('close', () => clearTimeout(timer));
       } else if (req.path === '/v1/incidents/missing') {
-        res.status(404).type('application/vnd.api+json').send(JSON.stringify({ errors: [{ status: '404', code: 'not_found', title: 'Not Found' }] }));
+        res
+          .status(404)
+          .type('application/vnd.api+json')
+          .send(JSON.stringify({ errors: [{ status: '404', code: 'not_found', title: 'Not Found' }] }));
       } else {
         res.status(req.method === 'POST' ? 201 : 200).json(echo);
       }

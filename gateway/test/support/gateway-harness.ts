@@ -47,7 +47,11 @@ export async function startGateway({ authUrl, env = {}, redis, logger = silent }
     ttlMs: config.CREDENTIAL_CACHE_TTL_MS,
   });
   const gateway = createGatewayApp({
-    config, logger, rateLimitStore, rateLimitStoreKind: redis ? 'redis' : 'memory', credentialResolver,
+    config,
+    logger,
+    rateLimitStore,
+    rateLimitStoreKind: redis ? 'redis' : 'memory',
+    credentialResolver,
     signer: createPrincipalSigner({ privateKey: config.PRINCIPAL_SIGNING_KEY }),
   });
   const server = await listen(gateway.app);

@@ -16,14 +16,11 @@ export function principalMiddleware(verifier: PrincipalVerifier): RequestHandler
     const url = req.originalUrl;
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    verifier.verify(typeof header === 'string' ? header : undefined, { method: req.method, path }).then(
-      (principal) => {
-        if (!principal) return next(new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' }));
-        (req as unknown as Record<symbol, Principal>)[PRINCIPAL] = principal;
-        next();
-      },
-      next,
-    );
+    verifier.verify(typeof header === 'string' ? header : undefined, { method: req.method, path }).then((principal) => {
+      if (!principal) return next(new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' }));
+      (req as unknown as Record<symbol, Principal>)[PRINCIPAL] = principal;
+      next();
+    }, next);
   };
 }
 

@@ -16,8 +16,7 @@ export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
 
 export type Credential =
   /** `expires_at`: when the key stops working (ISO 8601); absent or null when it never does. */
-  | { type: 'api_key'; id: string; kind: ApiKeyKind; expires_at?: string | null }
-  | { type: 'oauth'; client_id: string; grant_id?: string };
+  { type: 'api_key'; id: string; kind: ApiKeyKind; expires_at?: string | null } | { type: 'oauth'; client_id: string; grant_id?: string };
 
 /**
  * Who is calling, as the gateway resolved it. Services trust it only inside a

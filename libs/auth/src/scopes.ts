@@ -1,12 +1,30 @@
 export const IR_RESOURCES = [
-  'incidents', 'services', 'environments', 'functionalities', 'severities', 'incident_types',
-  'incident_roles', 'workflows', 'catalogs', 'groups', 'playbooks', 'retrospectives',
-  'status_pages', 'form_fields', 'pulses',
+  'incidents',
+  'services',
+  'environments',
+  'functionalities',
+  'severities',
+  'incident_types',
+  'incident_roles',
+  'workflows',
+  'catalogs',
+  'groups',
+  'playbooks',
+  'retrospectives',
+  'status_pages',
+  'form_fields',
+  'pulses',
 ] as const;
 
 export const OC_RESOURCES = [
-  'alerts', 'schedules', 'escalation_policies', 'alert_routing_rules', 'heartbeats',
-  'alert_sources', 'live_call_routing', 'shift_overrides',
+  'alerts',
+  'schedules',
+  'escalation_policies',
+  'alert_routing_rules',
+  'heartbeats',
+  'alert_sources',
+  'live_call_routing',
+  'shift_overrides',
 ] as const;
 
 export const META_SCOPES = ['all', 'ir.all', 'oc.all'] as const;

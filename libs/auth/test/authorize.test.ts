@@ -2,9 +2,15 @@ import { ForbiddenError, NotFoundError } from '@firewatch/errors';
 import { authorize, describePermission, type Principal } from '../src/index.js';
 
 const base: Principal = {
-  team_id: 1, user_id: 1, role: 'admin', on_call_role: 'admin',
+  team_id: 1,
+  user_id: 1,
+  role: 'admin',
+  on_call_role: 'admin',
   credential: { type: 'api_key', id: 'k', kind: 'global' },
-  capabilities: ['read', 'create', 'update', 'delete'], scopes: null, group_ids: null, record_ids: null,
+  capabilities: ['read', 'create', 'update', 'delete'],
+  scopes: null,
+  group_ids: null,
+  record_ids: null,
 };
 const env = { scope: 'ir.environments', side: 'ir' as const };
 
@@ -75,20 +81,25 @@ describe('authorize', () => {
     expect(() => authorize(base, { ...env, action: 'update', ownerGroupIds: ['g9'] })).not.toThrow();
   });
 
-  it('asks OAuth tokens for `all` where a side\'s meta scope is not enough', () => {
+  it("asks OAuth tokens for `all` where a side's meta scope is not enough", () => {
     const perm = { scope: null, side: 'ir' as const, action: 'read' as const, allScope: true };
     expect(() => authorize(base, perm)).not.toThrow();
     expect(() => authorize({ ...base, scopes: ['all'] }, perm)).not.toThrow();
     for (const scopes of [['ir.all'], ['ir.all', 'oc.all'], ['ir.incidents:write']]) {
-      expect(() => authorize({ ...base, scopes }, perm)).toThrow(expect.objectContaining({ code: 'insufficient_scope', detail: expect.stringContaining(' all.') }));
+      expect(() => authorize({ ...base, scopes }, perm)).toThrow(
+        expect.objectContaining({ code: 'insufficient_scope', detail: expect.stringContaining(' all.') }),
+      );
     }
   });
 
   it('describes what a permission demands beyond role and capability', () => {
     expect(describePermission(env)).toBeUndefined();
-    expect(describePermission({ scope: null, side: 'ir', adminOnly: true, unrestricted: true, allScope: true }))
-      .toBe('Needs the admin role, a credential limited by neither records nor groups and, for OAuth tokens, the `all` scope.');
-    expect(describePermission({ scope: null, side: 'ir', adminOnly: true })).toBe('Needs the admin role and, for OAuth tokens, the `all` or `ir.all` scope.');
+    expect(describePermission({ scope: null, side: 'ir', adminOnly: true, unrestricted: true, allScope: true })).toBe(
+      'Needs the admin role, a credential limited by neither records nor groups and, for OAuth tokens, the `all` scope.',
+    );
+    expect(describePermission({ scope: null, side: 'ir', adminOnly: true })).toBe(
+      'Needs the admin role and, for OAuth tokens, the `all` or `ir.all` scope.',
+    );
   });
 
   it('keeps admin-only operations for admins', () => {

@@ -1,9 +1,15 @@
 import { createPrincipalSigner, createPrincipalVerifier, createSystemTokens, generatePrincipalKeys, type Principal } from '../src/index.js';
 
 const principal: Principal = {
-  team_id: 7, user_id: 3, role: 'admin', on_call_role: 'user',
+  team_id: 7,
+  user_id: 3,
+  role: 'admin',
+  on_call_role: 'user',
   credential: { type: 'api_key', id: 'k1', kind: 'global' },
-  capabilities: ['read'], scopes: null, group_ids: null, record_ids: null,
+  capabilities: ['read'],
+  scopes: null,
+  group_ids: null,
+  record_ids: null,
 };
 const target = { audience: 'incident-config', method: 'GET', path: '/v1/environments/prod' };
 

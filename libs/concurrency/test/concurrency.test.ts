@@ -14,7 +14,8 @@ describe('createConcurrencyLimit', () => {
       return ms;
     };
     const results = await Promise.allSettled([
-      limit.run(task(50)), limit.run(task(50)), // run
+      limit.run(task(50)),
+      limit.run(task(50)), // run
       limit.run(task(10)), // waits ~50 ms: within 80
       limit.run(task(10)), // waits ~50 ms too
       limit.run(task(10)), // queue full: refused at once
@@ -29,7 +30,11 @@ describe('createConcurrencyLimit', () => {
     const long = limit.run(() => sleep(100));
     await expect(limit.run(async () => 'late')).rejects.toBeInstanceOf(BusyError);
     await long;
-    await expect(limit.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      limit.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(limit.run(async () => 'free again')).resolves.toBe('free again');
   });
 });

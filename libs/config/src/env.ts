@@ -19,7 +19,14 @@ export const env = {
     z
       .string()
       .optional()
-      .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [])),
+      .transform((v) =>
+        v
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [],
+      ),
   /**
    * Comma-separated `name=value` pairs over `names` only, each name left out taking
    * `fallback(name)`. An unknown or repeated name, an empty value, or one value for two
@@ -32,10 +39,16 @@ export const env = {
       .transform((v, ctx) => {
         const map = Object.fromEntries(names.map((n) => [n, fallback(n)])) as Record<N, string>;
         const given = new Set<string>();
-        for (const pair of (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+        for (const pair of (v ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)) {
           const [name, value] = pair.split('=').map((s) => s.trim());
           if (!(names as readonly string[]).includes(name) || given.has(name) || !value || pair.split('=').length !== 2) {
-            ctx.addIssue({ code: 'custom', message: `"${pair}": each entry is name=value, once per name, names among ${names.join(', ')}` });
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${pair}": each entry is name=value, once per name, names among ${names.join(', ')}`,
+            });
             return z.NEVER;
           }
           given.add(name);

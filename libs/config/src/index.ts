@@ -4,10 +4,7 @@ import { env } from './env.js';
 /** Raised when the environment does not satisfy a service's configuration schema. */
 export class ConfigError extends Error {
   constructor(readonly issues: { variable: string; message: string }[]) {
-    super(
-      'Invalid configuration: ' +
-        issues.map((i) => `${i.variable}: ${i.message}`).join('; '),
-    );
+    super('Invalid configuration: ' + issues.map((i) => `${i.variable}: ${i.message}`).join('; '));
     this.name = 'ConfigError';
   }
 }
@@ -17,10 +14,7 @@ export class ConfigError extends Error {
  * Every problem is reported at once, each naming its variable, so an operator
  * fixes a deployment in one pass.
  */
-export function loadConfig<S extends z.ZodObject>(
-  schema: S,
-  env: NodeJS.ProcessEnv = process.env,
-): z.infer<S> {
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const source: Record<string, string | undefined> = {};
   for (const key of Object.keys(schema.shape)) {
     const value = env[key];
@@ -59,15 +53,12 @@ export function loadConfigOrExit<S extends z.ZodObject>(schema: S, service: stri
     return loadConfig(schema, process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(
-        JSON.stringify({ level: 'error', service, message: err.message, issues: err.issues }) + '\n',
-      );
+      process.stderr.write(JSON.stringify({ level: 'error', service, message: err.message, issues: err.issues }) + '\n');
       process.exit(78); // EX_CONFIG
     }
     throw err;
   }
 }
-
 
 /**
  * The variables every domain service reads, to spread into its own schema:

@@ -10,10 +10,7 @@ export const privateJwk = asymmetricJwk
   .extend({ d: z.string().min(1, 'a private key needs its d member') })
   .refine((k) => k.kty !== 'EC' || typeof k.y === 'string', 'an EC key needs its y member');
 const publicJwk = asymmetricJwk.refine((k) => !('d' in k), 'holds a private key: give only the public half');
-export const publicJwks = z.union([
-  z.object({ keys: z.array(publicJwk).min(1) }),
-  publicJwk.transform((k) => ({ keys: [k] })),
-]);
+export const publicJwks = z.union([z.object({ keys: z.array(publicJwk).min(1) }), publicJwk.transform((k) => ({ keys: [k] }))]);
 
 /** A variable holding JSON, checked against `schema`. */
 export function jsonConfig<T extends z.ZodType>(schema: T) {

@@ -40,7 +40,10 @@ export const trustedProxies = z
       ctx.addIssue({ code: 'custom', message: 'trusting every hop lets clients choose their address; give a hop count or CIDR list' });
       return z.NEVER;
     }
-    const entries = v.split(',').map((s) => s.trim()).filter(Boolean);
+    const entries = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const bad = entries.filter((e) => !isAddressOrCidr(e));
     if (bad.length || entries.length === 0) {
       ctx.addIssue({ code: 'custom', message: `not an address or CIDR range: ${bad.join(', ') || '(empty)'}` });

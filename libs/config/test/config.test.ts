@@ -45,9 +45,18 @@ describe('serviceFields', () => {
     const schema = z.object({ ...apiServiceFields(8082) });
     const publicKeys = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'abc' }] };
     const cfg = loadConfig(schema, {
-      DATABASE_URL: 'postgres://h/db', AMQP_URL: 'amqp://h', PRINCIPAL_PUBLIC_KEYS: JSON.stringify(publicKeys),
+      DATABASE_URL: 'postgres://h/db',
+      AMQP_URL: 'amqp://h',
+      PRINCIPAL_PUBLIC_KEYS: JSON.stringify(publicKeys),
     });
-    expect(cfg).toMatchObject({ PORT: 8082, HOST: '0.0.0.0', LOG_LEVEL: 'info', DB_POOL_MAX: 10, SHUTDOWN_GRACE_MS: 10_000, PRINCIPAL_PUBLIC_KEYS: publicKeys });
+    expect(cfg).toMatchObject({
+      PORT: 8082,
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'info',
+      DB_POOL_MAX: 10,
+      SHUTDOWN_GRACE_MS: 10_000,
+      PRINCIPAL_PUBLIC_KEYS: publicKeys,
+    });
     expect(() => loadConfig(schema, {})).toThrow(/DATABASE_URL.*AMQP_URL.*PRINCIPAL_PUBLIC_KEYS/);
   });
 });
@@ -79,7 +88,9 @@ describe('JWK variables', () => {
     const cfg = loadConfig(keys, { SIGNING: JSON.stringify({ ...pub, d: 'secret' }), PUBLIC: JSON.stringify(pub) });
     expect(cfg.SIGNING).toMatchObject({ kid: 'k1', d: 'secret' });
     expect(cfg.PUBLIC).toEqual({ keys: [pub] });
-    expect(loadConfig(keys, { SIGNING: JSON.stringify({ ...pub, d: 's' }), PUBLIC: JSON.stringify({ keys: [pub] }) }).PUBLIC).toEqual({ keys: [pub] });
+    expect(loadConfig(keys, { SIGNING: JSON.stringify({ ...pub, d: 's' }), PUBLIC: JSON.stringify({ keys: [pub] }) }).PUBLIC).toEqual({
+      keys: [pub],
+    });
   });
 
   it.each([
@@ -123,7 +134,11 @@ describe('configIssues', () => {
   const schema = z.object({ PORT: env.int(8080, 1), NAME: z.string() });
 
   it('names every problem without throwing, and none when the environment loads', () => {
-    expect(configIssues(schema, { PORT: 'x' }).map((i) => i.variable).sort()).toEqual(['NAME', 'PORT']);
+    expect(
+      configIssues(schema, { PORT: 'x' })
+        .map((i) => i.variable)
+        .sort(),
+    ).toEqual(['NAME', 'PORT']);
     expect(configIssues(schema, { NAME: 'n' })).toEqual([]);
   });
 });

@@ -39,4 +39,3 @@ export async function migrate(knex: Knex, migrations: Migrations): Promise<strin
     await knex.client.releaseConnection(conn);
   }
 }
-

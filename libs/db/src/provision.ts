@@ -51,7 +51,9 @@ export async function provisionServiceDatabase(adminUrl: string, target: Service
     const password = client.escapeLiteral(target.password);
     const roleExists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
     if (!roleExists.rowCount) await idempotent(client, `CREATE ROLE "${role}" LOGIN`, '42710');
-    await client.query(`ALTER ROLE "${role}" WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${password}`);
+    await client.query(
+      `ALTER ROLE "${role}" WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${password}`,
+    );
     const dbExists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (!dbExists.rowCount) await idempotent(client, `CREATE DATABASE "${database}" OWNER "${role}"`, '42P04');
     await client.query(`ALTER DATABASE "${database}" OWNER TO "${role}"`);

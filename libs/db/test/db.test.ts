@@ -7,7 +7,11 @@ const { name, url } = scratch;
 
 const migrations: Migrations = {
   '20260101-0001-things': {
-    up: (knex: Knex) => knex.schema.createTable('things', (t) => { t.increments('id'); t.text('name').unique(); }),
+    up: (knex: Knex) =>
+      knex.schema.createTable('things', (t) => {
+        t.increments('id');
+        t.text('name').unique();
+      }),
     down: (knex: Knex) => knex.schema.dropTable('things'),
   },
 };
@@ -27,7 +31,9 @@ describe('database start-up', () => {
       const rows = await a('knex_migrations').select('name');
       expect(rows.map((r) => r.name)).toEqual(['20260101-0001-things']);
       await a('things').insert({ name: 'x' });
-      const dup = await b('things').insert({ name: 'x' }).catch((err: unknown) => err);
+      const dup = await b('things')
+        .insert({ name: 'x' })
+        .catch((err: unknown) => err);
       expect(isUniqueViolation(dup)).toBe(true);
     } finally {
       await a.destroy();

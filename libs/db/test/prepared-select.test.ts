@@ -7,7 +7,12 @@ const { url } = scratch;
 
 const migrations: Migrations = {
   '20260101-0001-things': {
-    up: (knex: Knex) => knex.schema.createTable('things', (t) => { t.increments('id'); t.integer('team_id'); t.text('name'); }),
+    up: (knex: Knex) =>
+      knex.schema.createTable('things', (t) => {
+        t.increments('id');
+        t.integer('team_id');
+        t.text('name');
+      }),
     down: (knex: Knex) => knex.schema.dropTable('things'),
   },
 };
@@ -19,7 +24,11 @@ const serverStatements = async () => (await knex.raw('select count(*)::int as n 
 beforeAll(async () => {
   await (await openDatabase({ url, migrations })).destroy();
   knex = createDb(url, { poolMax: 1 });
-  await knex('things').insert([{ team_id: 1, name: 'a' }, { team_id: 1, name: 'b' }, { team_id: 2, name: 'c' }]);
+  await knex('things').insert([
+    { team_id: 1, name: 'a' },
+    { team_id: 1, name: 'b' },
+    { team_id: 2, name: 'c' },
+  ]);
 });
 
 afterAll(async () => {
@@ -33,7 +42,12 @@ describe('prepared selects', () => {
   it('answers as the query it was built from, and PostgreSQL keeps the statement', async () => {
     const selects = createPreparedSelects();
     expect(await serverStatements()).toBe(0);
-    for (const [team, thing] of [[1, 'a'], [1, 'b'], [2, 'a'], [2, 'c']] as const) {
+    for (const [team, thing] of [
+      [1, 'a'],
+      [1, 'b'],
+      [2, 'a'],
+      [2, 'c'],
+    ] as const) {
       const rows = await selects.rows(knex, 'things by name', [team, thing, 1], byName(team, thing));
       expect(rows).toEqual(await byName(team, thing)());
     }
@@ -63,7 +77,9 @@ describe('prepared selects', () => {
     const selects = createPreparedSelects();
     const run = () => selects.rows<Record<string, unknown>>(knex, 'things star', [2, 'c', 1], byName(2, 'c'));
     expect(Object.keys((await run())[0])).toEqual(['id', 'team_id', 'name']);
-    await knex.schema.alterTable('things', (t) => { t.text('added').defaultTo('x'); });
+    await knex.schema.alterTable('things', (t) => {
+      t.text('added').defaultTo('x');
+    });
     expect((await run())[0]).toEqual(expect.objectContaining({ name: 'c', added: 'x' }));
     expect((await run())[0]).toEqual(expect.objectContaining({ name: 'c', added: 'x' }));
   });

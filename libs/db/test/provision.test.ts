@@ -30,7 +30,11 @@ async function query(url: string, sql: string) {
 
 const migrations: Migrations = {
   '20260101-0001-things': {
-    up: (knex: Knex) => knex.schema.createTable('things', (t) => { t.increments('id'); t.text('name'); }),
+    up: (knex: Knex) =>
+      knex.schema.createTable('things', (t) => {
+        t.increments('id');
+        t.text('name');
+      }),
     down: (knex: Knex) => knex.schema.dropTable('things'),
   },
 };
@@ -64,7 +68,10 @@ describe('provisionServiceDatabase', () => {
   });
 
   it('is idempotent, and hands over tables an earlier install made as the admin', async () => {
-    await query(urlAs({ role: new URL(admin).username, password: decodeURIComponent(new URL(admin).password) }, b.database), 'CREATE TABLE legacy (id serial primary key)');
+    await query(
+      urlAs({ role: new URL(admin).username, password: decodeURIComponent(new URL(admin).password) }, b.database),
+      'CREATE TABLE legacy (id serial primary key)',
+    );
     await provisionServiceDatabase(admin, b);
     await provisionServiceDatabase(admin, b);
     await expect(query(urlAs(b, b.database), 'INSERT INTO legacy DEFAULT VALUES')).resolves.toBeDefined();

@@ -25,7 +25,12 @@ export class HttpError extends Error {
   readonly source?: ErrorObject['source'];
   readonly headers: Record<string, string>;
 
-  constructor(readonly status: number, readonly title: string, defaultCode: string, options: HttpErrorOptions = {}) {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    defaultCode: string,
+    options: HttpErrorOptions = {},
+  ) {
     super(options.detail ?? title, { cause: options.cause });
     this.name = new.target.name;
     this.code = options.code ?? defaultCode;

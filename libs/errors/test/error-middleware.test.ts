@@ -16,17 +16,33 @@ describe('errorMiddleware', () => {
   stream.on('data', (c: Buffer) => logs.push(c.toString()));
   const app = express();
   app.use(express.json({ type: () => true }));
-  app.get('/401', () => { throw new UnauthorizedError(); });
-  app.get('/422', () => { throw new ValidationError([{ pointer: '/data/attributes/name', detail: 'name is required' }]); });
-  app.get('/429', () => { throw new RateLimitedError({ 'X-RateLimit-Remaining': '0' }); });
-  app.get('/boom', () => { throw new Error('database password is hunter2'); });
-  app.post('/json', (_req, res) => { res.json({}); });
-  app.delete('/things/:id', (_req, res) => { res.json({}); });
-  app.get('/pg22', () => { throw Object.assign(new Error('value "99999999999" is out of range for type integer'), { code: '22003', severity: 'ERROR' }); });
+  app.get('/401', () => {
+    throw new UnauthorizedError();
+  });
+  app.get('/422', () => {
+    throw new ValidationError([{ pointer: '/data/attributes/name', detail: 'name is required' }]);
+  });
+  app.get('/429', () => {
+    throw new RateLimitedError({ 'X-RateLimit-Remaining': '0' });
+  });
+  app.get('/boom', () => {
+    throw new Error('database password is hunter2');
+  });
+  app.post('/json', (_req, res) => {
+    res.json({});
+  });
+  app.delete('/things/:id', (_req, res) => {
+    res.json({});
+  });
+  app.get('/pg22', () => {
+    throw Object.assign(new Error('value "99999999999" is out of range for type integer'), { code: '22003', severity: 'ERROR' });
+  });
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(createLogger({ service: 't', stream })));
   let server: Awaited<ReturnType<typeof serve>>;
-  beforeAll(async () => { server = await serve(app); });
+  beforeAll(async () => {
+    server = await serve(app);
+  });
   afterAll(() => server.close());
 
   it('answers 401 with WWW-Authenticate and a JSON:API error', async () => {

@@ -53,7 +53,9 @@ function withHeartbeat(url: string): string {
 
 async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
   try {
     return await Promise.race([work, timeout]);
   } finally {
@@ -74,7 +76,9 @@ function destroySocket(model: ChannelModel, reason: string): void {
 async function closeQuietly(model: ChannelModel): Promise<void> {
   if (socketOf(model)?.destroyed) return;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_TIMEOUT_MS).unref(); });
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_TIMEOUT_MS).unref();
+  });
   await Promise.race([model.close().catch(noop), timeout]);
   clearTimeout(timer);
   destroySocket(model, 'amqp connection closed by client');
@@ -110,7 +114,9 @@ export function createAmqpConnection(opts: AmqpConnectionOptions): AmqpConnectio
       const self = m;
       m.on('error', (err: Error) => logger.warn('amqp connection error', { connection: name, error: err.message }));
       m.on('close', (err?: Error) => lost(self, err ?? new Error('connection closed')));
-      m.on('handler-error', (err: Error, event: string) => logger.error('amqp handler failed', { connection: name, event, error: err.message }));
+      m.on('handler-error', (err: Error, event: string) =>
+        logger.error('amqp handler failed', { connection: name, event, error: err.message }),
+      );
       m.on('blocked', (reason: string) => {
         blocked = true;
         logger.warn('amqp connection blocked by broker', { connection: name, reason });
@@ -140,8 +146,12 @@ export function createAmqpConnection(opts: AmqpConnectionOptions): AmqpConnectio
   const loop = createReconnectLoop(tryOnce, opts.backoff);
 
   return {
-    get connected() { return model !== null; },
-    get blocked() { return blocked; },
+    get connected() {
+      return model !== null;
+    },
+    get blocked() {
+      return blocked;
+    },
     async start() {
       if (!(await tryOnce())) loop.schedule(true);
     },

@@ -73,7 +73,13 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
   const sleeps = new Set<ReturnType<typeof cancellableSleep>>();
 
   // Acks on a channel that died in the meantime throw; the broker redelivers those messages anyway.
-  const settle = (fn: () => void) => { try { fn(); } catch { /* channel gone */ } };
+  const settle = (fn: () => void) => {
+    try {
+      fn();
+    } catch {
+      /* channel gone */
+    }
+  };
 
   async function handle(ch: Channel, msg: ConsumeMessage): Promise<void> {
     const userId: string | undefined = msg.properties.userId;
@@ -81,7 +87,9 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
     let envelope: unknown;
     try {
       envelope = JSON.parse(msg.content.toString('utf8'));
-    } catch { /* reported below */ }
+    } catch {
+      /* reported below */
+    }
     if (!isEventEnvelope(envelope)) {
       logger.error('event message is not an envelope, dead-lettering it', { queue, message_id: msg.properties.messageId });
       settle(() => ch.reject(msg, false));
@@ -93,7 +101,12 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
       await opts.handler(envelope, msg);
       settle(() => ch.ack(msg));
     } catch (err) {
-      logger.warn('event handler failed, message will be redelivered', { queue, event_id: envelope.id, type: envelope.type, error: (err as Error).message });
+      logger.warn('event handler failed, message will be redelivered', {
+        queue,
+        event_id: envelope.id,
+        type: envelope.type,
+        error: (err as Error).message,
+      });
       if (!stopped && retryDelayMs > 0) {
         const sleep = cancellableSleep(retryDelayMs);
         sleeps.add(sleep);
@@ -106,7 +119,12 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
 
   function drop(ch: Channel, msg: ConsumeMessage, reason: string, envelope?: EventEnvelope): void {
     logger.error('event dropped: its publisher may not speak for it', {
-      queue, reason, user_id: msg.properties.userId, routing_key: msg.fields.routingKey, event_id: envelope?.id ?? msg.properties.messageId, type: envelope?.type,
+      queue,
+      reason,
+      user_id: msg.properties.userId,
+      routing_key: msg.fields.routingKey,
+      event_id: envelope?.id ?? msg.properties.messageId,
+      type: envelope?.type,
     });
     settle(() => ch.ack(msg));
   }
@@ -116,7 +134,13 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
     logger,
     name: `consumer:${queue}`,
     async setup(model) {
-      await ensureConsumerQueue(model, { queue, bindings: opts.bindings, exchange: opts.exchange, deadLetterExchange: opts.deadLetterExchange, deliveryLimit: opts.deliveryLimit });
+      await ensureConsumerQueue(model, {
+        queue,
+        bindings: opts.bindings,
+        exchange: opts.exchange,
+        deadLetterExchange: opts.deadLetterExchange,
+        deliveryLimit: opts.deliveryLimit,
+      });
       const ch = await model.createChannel();
       ch.on('error', (err: Error) => logger.warn('consumer channel error', { queue, error: err.message }));
       ch.on('close', () => {
@@ -126,18 +150,24 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
       });
       await ch.prefetch(opts.prefetch);
       channel = ch;
-      const reply = await ch.consume(queue, (msg) => {
-        if (!msg) {
-          // The broker cancelled us (queue deleted): reconnecting waits until it is provisioned again.
-          if (channel === ch) conn.reset(new Error('consumer cancelled by broker'));
-          return;
-        }
-        const p = handle(ch, msg).finally(() => inFlight.delete(p));
-        inFlight.add(p);
-      }, { noAck: false });
+      const reply = await ch.consume(
+        queue,
+        (msg) => {
+          if (!msg) {
+            // The broker cancelled us (queue deleted): reconnecting waits until it is provisioned again.
+            if (channel === ch) conn.reset(new Error('consumer cancelled by broker'));
+            return;
+          }
+          const p = handle(ch, msg).finally(() => inFlight.delete(p));
+          inFlight.add(p);
+        },
+        { noAck: false },
+      );
       consumerTag = reply.consumerTag;
     },
-    onDown: () => { channel = null; },
+    onDown: () => {
+      channel = null;
+    },
   });
 
   async function shutdown(): Promise<void> {
@@ -156,7 +186,9 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
       stopped ??= shutdown();
       return stopped;
     },
-    get connected() { return conn.connected && channel !== null; },
+    get connected() {
+      return conn.connected && channel !== null;
+    },
     simulateConnectionLoss: () => conn.destroySocket(),
   };
 }

@@ -39,7 +39,9 @@ function managementApi(managementUrl: string): Call {
     });
     if (res.ok) return method === 'GET' ? res.json() : undefined;
     if (method === 'DELETE' && res.status === 404) return undefined;
-    throw new Error(`RabbitMQ management API at ${base}: ${method} /api/${path} answered ${res.status} ${(await res.text().catch(() => '')).slice(0, 200)}`);
+    throw new Error(
+      `RabbitMQ management API at ${base}: ${method} /api/${path} answered ${res.status} ${(await res.text().catch(() => '')).slice(0, 200)}`,
+    );
   };
 }
 
@@ -63,7 +65,10 @@ export interface EventQueueSpec extends EventTopologyOptions {
   queue?: string;
 }
 
-interface Binding { routing_key: string; properties_key: string }
+interface Binding {
+  routing_key: string;
+  properties_key: string;
+}
 
 /**
  * Declares a consumer's queue, its `.dead` queue and their bindings (`EVENT_QUEUES`)

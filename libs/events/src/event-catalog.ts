@@ -45,7 +45,9 @@ const CRUD_RESOURCES = {
   auth: ['api_key'],
 } as const;
 
-const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolved', 'cancelled', 'restarted', 'deleted'].map((a) => `incident.${a}`);
+const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolved', 'cancelled', 'restarted', 'deleted'].map(
+  (a) => `incident.${a}`,
+);
 
 /** A computed on-call shift began (on-call's scheduler; each shift once, `meta.late` when announced after downtime). */
 const SHIFT_TYPES = ['shift.started'];
@@ -58,7 +60,9 @@ const SHIFT_TYPES = ['shift.started'];
 export const EVENT_TYPES: readonly string[] = Object.freeze([
   ...INCIDENT_TYPES,
   ...SHIFT_TYPES,
-  ...Object.values(CRUD_RESOURCES).flat().flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`)),
+  ...Object.values(CRUD_RESOURCES)
+    .flat()
+    .flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`)),
 ]);
 
 const KNOWN = new Set(EVENT_TYPES);

@@ -1,11 +1,29 @@
 export {
-  EVENTS_EXCHANGE, EVENTS_DLX, EVENT_TYPES, INTERNAL_EVENT_TYPES, isEventType, isInternalEventType,
-  BUS_SERVICES, EVENT_FAMILIES, EVENT_CONSUMERS, EVENT_QUEUES, eventOwner, type BusService, type EventConsumer, type EventQueue,
+  EVENTS_EXCHANGE,
+  EVENTS_DLX,
+  EVENT_TYPES,
+  INTERNAL_EVENT_TYPES,
+  isEventType,
+  isInternalEventType,
+  BUS_SERVICES,
+  EVENT_FAMILIES,
+  EVENT_CONSUMERS,
+  EVENT_QUEUES,
+  eventOwner,
+  type BusService,
+  type EventConsumer,
+  type EventQueue,
 } from './event-catalog.js';
 export { PUBLISHING_SERVICES, defaultBrokerUser, brokerUserOf, publisherRefusal, type PublisherUsers } from './event-publishers.js';
 export { brokerGrant, type BrokerGrant, type BrokerGrantOptions } from './broker-grants.js';
 export {
-  declareEventExchanges, declareEventQueue, provisionBrokerUser, deleteBrokerUser, type BrokerUserSpec, type EventQueueSpec, type EventTopologyOptions,
+  declareEventExchanges,
+  declareEventQueue,
+  provisionBrokerUser,
+  deleteBrokerUser,
+  type BrokerUserSpec,
+  type EventQueueSpec,
+  type EventTopologyOptions,
 } from './broker-provisioning.js';
 export { ensureExchange } from './exchange-topology.js';
 export { consumerQueueTopology, type ConsumerQueueSpec, type ConsumerQueueTopology } from './consumer-queue.js';

@@ -57,7 +57,11 @@ export function relayBatch(ch: ConfirmChannel, ctx: BatchContext): Promise<Batch
     }
     if (out.failure) {
       await noteFailure(trx, out.unsent, out.failure.message);
-      ctx.logger.warn('outbox batch not fully sent', { error: out.failure.message, confirmed: out.confirmed.length, unsent: out.unsent.length });
+      ctx.logger.warn('outbox batch not fully sent', {
+        error: out.failure.message,
+        confirmed: out.confirmed.length,
+        unsent: out.unsent.length,
+      });
     }
     return { claimed: rows.length, published: out.confirmed.length, failure: out.failure, rowError: out.poisoned[0]?.error };
   });

@@ -70,18 +70,26 @@ export async function publishRows(ch: ConfirmChannel, rows: OutboxRow[], opts: P
     let accepted: boolean;
     try {
       let settle!: () => void;
-      entry.settled = new Promise<void>((r) => { settle = r; });
-      accepted = ch.publish(opts.exchange, row.type, body(row.payload), {
-        persistent: true,
-        contentType: 'application/json',
-        messageId: row.id,
-        type: row.type,
-        userId: opts.userId,
-        headers: { team_id: row.team_id },
-      }, (err: unknown) => {
-        entry.result = err ? (err instanceof Error ? err : new Error(String(err))) : null;
-        settle();
+      entry.settled = new Promise<void>((r) => {
+        settle = r;
       });
+      accepted = ch.publish(
+        opts.exchange,
+        row.type,
+        body(row.payload),
+        {
+          persistent: true,
+          contentType: 'application/json',
+          messageId: row.id,
+          type: row.type,
+          userId: opts.userId,
+          headers: { team_id: row.team_id },
+        },
+        (err: unknown) => {
+          entry.result = err ? (err instanceof Error ? err : new Error(String(err))) : null;
+          settle();
+        },
+      );
     } catch (err) {
       if ((err as Error).name === 'IllegalOperationError' || !opts.isOpen()) {
         outcome.failure = err as Error;
@@ -101,7 +109,9 @@ export async function publishRows(ch: ConfirmChannel, rows: OutboxRow[], opts: P
   outcome.unsent.push(...rows.slice(i));
 
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((r) => { timer = setTimeout(() => r(true), opts.confirmTimeoutMs); });
+  const timedOut = new Promise<boolean>((r) => {
+    timer = setTimeout(() => r(true), opts.confirmTimeoutMs);
+  });
   const allSettled = Promise.all(pending.map((p) => p.settled)).then(() => false);
   if (await Promise.race([allSettled, timedOut])) outcome.failure ??= new Error(`no publisher confirm within ${opts.confirmTimeoutMs} ms`);
   clearTimeout(timer);

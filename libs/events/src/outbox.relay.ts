@@ -82,8 +82,12 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       channel = ch;
     },
     onUp: () => wake(),
-    onDown: () => { channel = null; },
-    onBlockedChange: (blocked) => { if (!blocked) wake(); },
+    onDown: () => {
+      channel = null;
+    },
+    onBlockedChange: (blocked) => {
+      if (!blocked) wake();
+    },
   });
 
   const listener = createPgListener({
@@ -95,10 +99,18 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   });
 
   const batchContext = (ch: ConfirmChannel): BatchContext => ({
-    knex, logger, exchange, userId, batchSize, confirmTimeoutMs, ordered,
+    knex,
+    logger,
+    exchange,
+    userId,
+    batchSize,
+    confirmTimeoutMs,
+    ordered,
     isOpen: () => channel === ch,
     channelError: () => channelError,
-    resetChannelError: () => { channelError = null; },
+    resetChannelError: () => {
+      channelError = null;
+    },
   });
 
   async function runBatch(ch: ConfirmChannel): Promise<{ claimed: number; failed: boolean }> {
@@ -170,12 +182,24 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       return stopped;
     },
     stats: {
-      get published() { return counters.published; },
-      get lastError() { return counters.lastError; },
-      get lastErrorAt() { return counters.lastErrorAt; },
-      get connected() { return amqpConn.connected && channel !== null; },
-      get listening() { return listener.listening; },
-      get blocked() { return amqpConn.blocked; },
+      get published() {
+        return counters.published;
+      },
+      get lastError() {
+        return counters.lastError;
+      },
+      get lastErrorAt() {
+        return counters.lastErrorAt;
+      },
+      get connected() {
+        return amqpConn.connected && channel !== null;
+      },
+      get listening() {
+        return listener.listening;
+      },
+      get blocked() {
+        return amqpConn.blocked;
+      },
     },
     simulateConnectionLoss() {
       amqpConn.destroySocket();

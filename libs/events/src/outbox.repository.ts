@@ -28,14 +28,23 @@ export function claimRows(trx: Knex.Transaction, limit: number): Promise<OutboxR
 }
 
 export async function deleteRows(trx: Knex.Transaction, rows: OutboxRow[]): Promise<void> {
-  if (rows.length) await trx(OUTBOX_TABLE).whereIn('seq', rows.map((r) => r.seq)).delete();
+  if (rows.length)
+    await trx(OUTBOX_TABLE)
+      .whereIn(
+        'seq',
+        rows.map((r) => r.seq),
+      )
+      .delete();
 }
 
 /** Records a failed try on rows that stay due (the failure was not theirs). */
 export async function noteFailure(trx: Knex.Transaction, rows: OutboxRow[], error: string): Promise<void> {
   if (!rows.length) return;
   await trx(OUTBOX_TABLE)
-    .whereIn('seq', rows.map((r) => r.seq))
+    .whereIn(
+      'seq',
+      rows.map((r) => r.seq),
+    )
     .update({ attempts: trx.raw('attempts + 1'), last_error: error.slice(0, 1000) });
 }
 
@@ -50,9 +59,8 @@ export async function deferRow(trx: Knex.Transaction, row: OutboxRow, error: str
     .update({
       attempts: trx.raw('attempts + 1'),
       last_error: error.slice(0, 1000),
-      available_at: trx.raw(
-        "now() + least(?::float8, power(2, attempts)) * (0.8 + random() * 0.4) * interval '1 second'",
-        [MAX_DEFER_SECONDS],
-      ),
+      available_at: trx.raw("now() + least(?::float8, power(2, attempts)) * (0.8 + random() * 0.4) * interval '1 second'", [
+        MAX_DEFER_SECONDS,
+      ]),
     });
 }

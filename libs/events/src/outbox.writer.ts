@@ -8,7 +8,8 @@ const INSERT_CHUNK = 1000;
 
 function toEnvelope(input: EventInput): EventEnvelope {
   // Both are programming errors, not client input: fail loudly inside the write's transaction.
-  if (!isEventType(input.type) && !isInternalEventType(input.type)) throw new Error(`Unknown event type "${input.type}": add it to EVENT_TYPES first`);
+  if (!isEventType(input.type) && !isInternalEventType(input.type))
+    throw new Error(`Unknown event type "${input.type}": add it to EVENT_TYPES first`);
   if (!Number.isInteger(input.team_id)) throw new Error(`Event ${input.type} needs an integer team_id`);
   return {
     id: randomUUID(),

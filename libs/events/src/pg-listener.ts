@@ -41,7 +41,9 @@ export function createPgListener(opts: PgListenerOptions): PgListener {
     const c = new pg.Client(opts.connection);
     c.on('error', (err) => drop(c, err));
     c.on('end', () => drop(c, new Error('connection ended')));
-    c.on('notification', (n) => { if (n.channel === channel) opts.onNotify(); });
+    c.on('notification', (n) => {
+      if (n.channel === channel) opts.onNotify();
+    });
     try {
       await c.connect();
       await c.query(`LISTEN ${channel}`);
@@ -62,7 +64,9 @@ export function createPgListener(opts: PgListenerOptions): PgListener {
   const loop = createReconnectLoop(tryOnce, { initialMs: 500, maxMs: 30_000 });
 
   return {
-    get listening() { return client !== null; },
+    get listening() {
+      return client !== null;
+    },
     async start() {
       if (!(await tryOnce())) loop.schedule(true);
     },

@@ -16,7 +16,9 @@ beforeAll(async () => {
   ch.on('error', () => undefined);
   await ch.assertExchange(exchange, 'topic', { durable: true });
 });
-afterEach(async () => { await Promise.all(consumers.splice(0).map((c) => c.stop())); });
+afterEach(async () => {
+  await Promise.all(consumers.splice(0).map((c) => c.stop()));
+});
 afterAll(async () => {
   await conn?.close();
   await deleteTopology({ queues: queues.flatMap((q) => [q, `${q}.dead`]), exchanges: [exchange, dlx] });
@@ -26,15 +28,29 @@ function consumer(handler: AmqpConsumerOptions['handler'], extra: Partial<AmqpCo
   const queue = uniqueName('test.consumer');
   queues.push(queue);
   const c = createAmqpConsumer({
-    amqpUrl: amqpUrl(), logger, queue, exchange, deadLetterExchange: dlx,
+    amqpUrl: amqpUrl(),
+    logger,
+    queue,
+    exchange,
+    deadLetterExchange: dlx,
     // The suite publishes incident-config's events as the test administrator.
-    bindings: ['incident.*', 'service.created'], prefetch: 5, retryDelayMs: 0, handler, publishers: { 'incident-config': 'guest' }, ...extra,
+    bindings: ['incident.*', 'service.created'],
+    prefetch: 5,
+    retryDelayMs: 0,
+    handler,
+    publishers: { 'incident-config': 'guest' },
+    ...extra,
   });
   consumers.push(c);
   return { c, queue };
 }
 
-async function publish(type: string, body?: Buffer, properties: { userId?: string } = { userId: 'guest' }, routingKey = type): Promise<EventEnvelope> {
+async function publish(
+  type: string,
+  body?: Buffer,
+  properties: { userId?: string } = { userId: 'guest' },
+  routingKey = type,
+): Promise<EventEnvelope> {
   const env: EventEnvelope = { id: randomUUID(), type, occurred_at: new Date().toISOString(), team_id: 1, data: { id: 'x' } };
   ch.publish(exchange, routingKey, body ?? Buffer.from(JSON.stringify(env)), { persistent: true, messageId: env.id, ...properties });
   await ch.waitForConfirms();
@@ -45,7 +61,9 @@ const ready = async (queue: string) => (await ch.checkQueue(queue)).messageCount
 
 it('declares a durable quorum queue with a dead-letter queue, and acks handled messages', async () => {
   const seen: EventEnvelope[] = [];
-  const { c, queue } = consumer(async (env) => { seen.push(env); });
+  const { c, queue } = consumer(async (env) => {
+    seen.push(env);
+  });
   await c.start();
   expect(c.connected).toBe(true);
 
@@ -75,7 +93,10 @@ it('redelivers a message whose handler failed, then acks it', async () => {
   await c.start();
   const env = await publish('incident.updated');
   await waitUntil(() => calls.length >= 2, 5000, 'a redelivery');
-  expect(calls).toEqual([{ id: env.id, redelivered: false }, { id: env.id, redelivered: true }]);
+  expect(calls).toEqual([
+    { id: env.id, redelivered: false },
+    { id: env.id, redelivered: true },
+  ]);
   await new Promise((r) => setTimeout(r, 200));
   expect(calls).toHaveLength(2);
   await c.stop();
@@ -84,7 +105,13 @@ it('redelivers a message whose handler failed, then acks it', async () => {
 
 it('dead-letters a message past the delivery limit, and a body that is not an envelope at once', async () => {
   let calls = 0;
-  const { c, queue } = consumer(async () => { calls++; throw new Error('always fails'); }, { deliveryLimit: 2 });
+  const { c, queue } = consumer(
+    async () => {
+      calls++;
+      throw new Error('always fails');
+    },
+    { deliveryLimit: 2 },
+  );
   await c.start();
   const env = await publish('incident.resolved');
   await publish('incident.cancelled', Buffer.from('not json'));
@@ -101,7 +128,9 @@ it('dead-letters a message past the delivery limit, and a body that is not an en
 
 it('reconnects after losing its connection and keeps consuming', async () => {
   const seen: string[] = [];
-  const { c } = consumer(async (env) => { seen.push(env.id); });
+  const { c } = consumer(async (env) => {
+    seen.push(env.id);
+  });
   await c.start();
   c.simulateConnectionLoss();
   await waitUntil(() => !c.connected, 5000, 'the loss to be noticed');
@@ -130,7 +159,9 @@ it('stop waits for the handler in flight and acks its message', async () => {
 describe('only the owner of an event family may speak for it', () => {
   it("acks without handling a message with no user-id, or whose body claims another service's type", async () => {
     const seen: string[] = [];
-    const { c, queue } = consumer(async (env) => { seen.push(env.id); });
+    const { c, queue } = consumer(async (env) => {
+      seen.push(env.id);
+    });
     await c.start();
     await publish('incident.created', undefined, {});
     // Routed under incident-config's family, but the body claims auth's user.deleted.
@@ -145,9 +176,15 @@ describe('only the owner of an event family may speak for it', () => {
 
   it("acks without handling an event published by a user other than its owner's", async () => {
     const seen: string[] = [];
-    const { c, queue } = consumer(async (env) => { seen.push(env.id); }, {
-      bindings: ['incident.*', 'service.created', 'api_key.*'], publishers: { auth: 'guest', 'incident-config': 'firewatch-incident-config' },
-    });
+    const { c, queue } = consumer(
+      async (env) => {
+        seen.push(env.id);
+      },
+      {
+        bindings: ['incident.*', 'service.created', 'api_key.*'],
+        publishers: { auth: 'guest', 'incident-config': 'firewatch-incident-config' },
+      },
+    );
     await c.start();
     await publish('incident.created');
     await publish('service.created');

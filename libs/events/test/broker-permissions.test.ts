@@ -3,8 +3,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
 import {
-  createAmqpConsumer, createOutboxRelay, declareEventExchanges, declareEventQueue, deleteBrokerUser, outboxMigration, provisionBrokerUser, writeEvents,
-  type AmqpConsumerOptions, type BusService, type EventEnvelope,
+  createAmqpConsumer,
+  createOutboxRelay,
+  declareEventExchanges,
+  declareEventQueue,
+  deleteBrokerUser,
+  outboxMigration,
+  provisionBrokerUser,
+  writeEvents,
+  type AmqpConsumerOptions,
+  type BusService,
+  type EventEnvelope,
 } from '../src/index.js';
 import { ensureConsumerQueue } from '../src/consumer-queue.js';
 import { amqpUrl, deleteTopology, logger, recordMessages, uniqueName, waitUntil } from './support.js';
@@ -49,7 +58,10 @@ afterAll(async () => {
   await deleteTopology({ queues: Object.values(queues).flatMap((q) => [q, `${q}.dead`]), exchanges: [exchange, deadLetterExchange] });
 });
 
-interface Outcome { confirmed: boolean; closedWith?: { code?: number; message: string } }
+interface Outcome {
+  confirmed: boolean;
+  closedWith?: { code?: number; message: string };
+}
 
 /** Runs `act` on a confirm channel of `service`'s user and reports whether the broker took it or closed the channel. */
 async function asService(service: BusService, act: (ch: ConfirmChannel) => Promise<unknown>): Promise<Outcome> {
@@ -58,9 +70,14 @@ async function asService(service: BusService, act: (ch: ConfirmChannel) => Promi
   try {
     const ch = await conn.createConfirmChannel();
     let closedWith: Outcome['closedWith'];
-    ch.on('error', (err: Error & { code?: number }) => { closedWith = { code: err.code, message: err.message }; });
+    ch.on('error', (err: Error & { code?: number }) => {
+      closedWith = { code: err.code, message: err.message };
+    });
     const closed = new Promise<void>((r) => ch.once('close', () => r()));
-    const confirmed = await act(ch).then(() => true, () => false);
+    const confirmed = await act(ch).then(
+      () => true,
+      () => false,
+    );
     if (!confirmed) await closed;
     return { confirmed, closedWith };
   } finally {
@@ -68,7 +85,8 @@ async function asService(service: BusService, act: (ch: ConfirmChannel) => Promi
   }
 }
 
-const envelope = (type: string) => Buffer.from(JSON.stringify({ id: randomUUID(), type, occurred_at: new Date().toISOString(), team_id: 1, data: null }));
+const envelope = (type: string) =>
+  Buffer.from(JSON.stringify({ id: randomUUID(), type, occurred_at: new Date().toISOString(), team_id: 1, data: null }));
 
 function publish(ch: ConfirmChannel, type: string, properties: { userId?: string } = {}, to = exchange): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -83,7 +101,10 @@ describe('who may publish what', () => {
   it("takes an event from its owner's user, with that user as user-id", async () => {
     const rec = await recordMessages(exchange, 'user.*');
     try {
-      expect(await asService('auth', (ch) => publish(ch, 'user.deleted', { userId: user('auth') }))).toEqual({ confirmed: true, closedWith: undefined });
+      expect(await asService('auth', (ch) => publish(ch, 'user.deleted', { userId: user('auth') }))).toEqual({
+        confirmed: true,
+        closedWith: undefined,
+      });
       await waitUntil(() => rec.messages.length === 1, 5000, 'the event');
       expect(rec.messages[0].properties.userId).toBe(user('auth'));
     } finally {
@@ -96,7 +117,10 @@ describe('who may publish what', () => {
     try {
       const outcome = await asService('incident-config', (ch) => publish(ch, 'user.deleted', { userId: user('incident-config') }));
       expect(outcome.confirmed).toBe(false);
-      expect(outcome.closedWith).toMatchObject({ code: 403, message: expect.stringMatching(/ACCESS_REFUSED - access to topic 'user\.deleted'/) });
+      expect(outcome.closedWith).toMatchObject({
+        code: 403,
+        message: expect.stringMatching(/ACCESS_REFUSED - access to topic 'user\.deleted'/),
+      });
       await new Promise((r) => setTimeout(r, 200));
       expect(rec.messages).toHaveLength(0);
     } finally {
@@ -107,20 +131,33 @@ describe('who may publish what', () => {
   it("refuses a user-id other than the connection's user", async () => {
     const outcome = await asService('incident-config', (ch) => publish(ch, 'environment.created', { userId: user('auth') }));
     expect(outcome.confirmed).toBe(false);
-    expect(outcome.closedWith).toMatchObject({ code: 406, message: expect.stringMatching(/user_id property set to '.*auth' but authenticated user was '.*incident-config'/) });
+    expect(outcome.closedWith).toMatchObject({
+      code: 406,
+      message: expect.stringMatching(/user_id property set to '.*auth' but authenticated user was '.*incident-config'/),
+    });
   });
 
   it('refuses publishing straight into a queue through the default exchange', async () => {
     const outcome = await asService('incident-config', (ch) => publish(ch, usersQueue, { userId: user('incident-config') }, ''));
-    expect(outcome.closedWith).toMatchObject({ code: 403, message: expect.stringMatching(/ACCESS_REFUSED - access to exchange 'amq.default'/) });
+    expect(outcome.closedWith).toMatchObject({
+      code: 403,
+      message: expect.stringMatching(/ACCESS_REFUSED - access to exchange 'amq.default'/),
+    });
   });
 
   it('lets the dispatcher publish nothing, not even to the dead-letter exchange', async () => {
-    const outcome = await asService('webhook-dispatcher', (ch) => publish(ch, 'webhooks_endpoint.updated', { userId: user('webhook-dispatcher') }));
+    const outcome = await asService('webhook-dispatcher', (ch) =>
+      publish(ch, 'webhooks_endpoint.updated', { userId: user('webhook-dispatcher') }),
+    );
     expect(outcome.closedWith).toMatchObject({ code: 403, message: expect.stringMatching(/ACCESS_REFUSED/) });
     // Dead-lettering is the broker's own: the dispatcher need not (and may not) write there.
-    const dead = await asService('webhook-dispatcher', (ch) => publish(ch, dispatcherQueue, { userId: user('webhook-dispatcher') }, deadLetterExchange));
-    expect(dead.closedWith).toMatchObject({ code: 403, message: expect.stringMatching(/ACCESS_REFUSED - access to exchange '.*grants\.dlx/) });
+    const dead = await asService('webhook-dispatcher', (ch) =>
+      publish(ch, dispatcherQueue, { userId: user('webhook-dispatcher') }, deadLetterExchange),
+    );
+    expect(dead.closedWith).toMatchObject({
+      code: 403,
+      message: expect.stringMatching(/ACCESS_REFUSED - access to exchange '.*grants\.dlx/),
+    });
     expect(await messages(`${dispatcherQueue}.dead`)).toBe(0);
   });
 
@@ -172,11 +209,21 @@ describe('who may listen to what', () => {
 
 describe('consumers under their own users', () => {
   const consumers: { stop(): Promise<void> }[] = [];
-  afterEach(async () => { await Promise.all(consumers.splice(0).map((c) => c.stop())); });
+  afterEach(async () => {
+    await Promise.all(consumers.splice(0).map((c) => c.stop()));
+  });
 
   function consumer(service: 'on-call' | 'webhook-dispatcher', handler: AmqpConsumerOptions['handler'], queue: string = queues[service]) {
     const c = createAmqpConsumer({
-      amqpUrl: urls[service]!, logger, queue, exchange, deadLetterExchange, bindings: ['#'], prefetch: 5, retryDelayMs: 0, handler,
+      amqpUrl: urls[service]!,
+      logger,
+      queue,
+      exchange,
+      deadLetterExchange,
+      bindings: ['#'],
+      prefetch: 5,
+      retryDelayMs: 0,
+      handler,
       publishers: { auth: user('auth'), 'incident-config': user('incident-config') },
     });
     consumers.push(c);
@@ -210,8 +257,9 @@ describe('consumers under their own users', () => {
     expect(c.connected).toBe(false);
     const conn = await amqp.connect(urls['on-call']!);
     try {
-      await expect(ensureConsumerQueue(conn, { queue: missing, bindings: ['user.*'], exchange, deadLetterExchange }))
-        .rejects.toThrow(`queue '${missing}' does not exist and this broker user may not declare it: provision the broker`);
+      await expect(ensureConsumerQueue(conn, { queue: missing, bindings: ['user.*'], exchange, deadLetterExchange })).rejects.toThrow(
+        `queue '${missing}' does not exist and this broker user may not declare it: provision the broker`,
+      );
     } finally {
       await conn.close();
     }
@@ -227,7 +275,9 @@ describe('the outbox relay under a service user', () => {
     db = await createTestDatabase('fw_events_grants');
     await outboxMigration.up(db.knex);
   });
-  afterAll(async () => { await db?.drop(); });
+  afterAll(async () => {
+    await db?.drop();
+  });
 
   it("publishes the service's own events as its user and defers a row of another's family", async () => {
     const rec = await recordMessages(exchange, '#');

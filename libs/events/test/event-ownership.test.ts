@@ -1,4 +1,14 @@
-import { brokerGrant, BUS_SERVICES, EVENT_FAMILIES, EVENT_QUEUES, EVENT_TYPES, eventOwner, INTERNAL_EVENT_TYPES, publisherRefusal, PUBLISHING_SERVICES } from '../src/index.js';
+import {
+  brokerGrant,
+  BUS_SERVICES,
+  EVENT_FAMILIES,
+  EVENT_QUEUES,
+  EVENT_TYPES,
+  eventOwner,
+  INTERNAL_EVENT_TYPES,
+  publisherRefusal,
+  PUBLISHING_SERVICES,
+} from '../src/index.js';
 
 describe('event ownership', () => {
   it('gives every event type exactly one publishing service, and the dispatcher none', () => {
@@ -8,8 +18,11 @@ describe('event ownership', () => {
     expect(EVENT_FAMILIES['webhook-dispatcher']).toEqual([]);
     expect(PUBLISHING_SERVICES).not.toContain('webhook-dispatcher');
     expect(INTERNAL_EVENT_TYPES.map(eventOwner)).toEqual(['auth', 'auth', 'auth']);
-    expect(['incident.resolved', 'shift.started', 'webhooks_endpoint.updated', 'communications_stage.deleted', 'api_key.created'].map(eventOwner))
-      .toEqual(['incident-config', 'on-call', 'webhooks', 'communications', 'auth']);
+    expect(
+      ['incident.resolved', 'shift.started', 'webhooks_endpoint.updated', 'communications_stage.deleted', 'api_key.created'].map(
+        eventOwner,
+      ),
+    ).toEqual(['incident-config', 'on-call', 'webhooks', 'communications', 'auth']);
     expect(eventOwner('user.renamed')).toBeUndefined();
     expect(eventOwner('nothing')).toBeUndefined();
   });
@@ -46,7 +59,12 @@ describe('broker grants', () => {
       read: '^(wd\\.x)$',
       topic: { exchange: 'firewatch.events', write: '^$', read: '^$' },
     });
-    expect(brokerGrant('on-call')).toMatchObject({ configure: '^$', write: '^(firewatch\\.events)$', read: '^(on-call\\.users)$', topic: { read: '^$' } });
+    expect(brokerGrant('on-call')).toMatchObject({
+      configure: '^$',
+      write: '^(firewatch\\.events)$',
+      read: '^(on-call\\.users)$',
+      topic: { read: '^$' },
+    });
     // Provisioning declares the dispatcher's queue: the webhooks service has no right on it.
     expect(brokerGrant('webhooks')).toMatchObject({ configure: '^$', write: '^(firewatch\\.events)$', read: '^$' });
   });

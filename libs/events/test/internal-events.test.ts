@@ -7,7 +7,9 @@ beforeAll(async () => {
   db = await createTestDatabase('fw_events_internal');
   await outboxMigration.up(db.knex);
 });
-afterAll(async () => { await db?.drop(); });
+afterAll(async () => {
+  await db?.drop();
+});
 
 describe('internal event types', () => {
   it('are the user events, kept out of the public catalog', () => {
@@ -24,6 +26,8 @@ describe('internal event types', () => {
   it('go through the outbox like public ones; unknown types still throw', async () => {
     const env = await db.knex.transaction((trx) => writeEvent(trx, { type: 'user.deleted', team_id: 3, data: { id: '9', type: 'users' } }));
     expect((await db.knex('outbox').where({ id: env.id }).first()).type).toBe('user.deleted');
-    await expect(db.knex.transaction((trx) => writeEvent(trx, { type: 'user.renamed', team_id: 3, data: null }))).rejects.toThrow(/Unknown event type/);
+    await expect(db.knex.transaction((trx) => writeEvent(trx, { type: 'user.renamed', team_id: 3, data: null }))).rejects.toThrow(
+      /Unknown event type/,
+    );
   });
 });

@@ -18,16 +18,34 @@ async function runTwoRelays(ordered: boolean) {
   const exchange = uniqueName(`test.events.two-relays.${ordered ? 'ordered' : 'parallel'}`);
   exchanges.push(exchange);
   const events = await collectEvents(amqpUrl(), exchange);
-  const relays = [1, 2].map((n) => createOutboxRelay({
-    knex: db.knex, amqpUrl: amqpUrl(), logger, exchange, ordered, batchSize: 50, pollIntervalMs: 50, name: `relay-${n}`,
-  }));
+  const relays = [1, 2].map((n) =>
+    createOutboxRelay({
+      knex: db.knex,
+      amqpUrl: amqpUrl(),
+      logger,
+      exchange,
+      ordered,
+      batchSize: 50,
+      pollIntervalMs: 50,
+      name: `relay-${n}`,
+    }),
+  );
   // Written in several transactions while both relays are already draining.
   await Promise.all(relays.map((r) => r.start()));
   const written: EventEnvelope[] = [];
   for (let i = 0; i < 10; i++) {
-    written.push(...await db.knex.transaction((trx) => writeEvents(trx, Array.from({ length: 50 }, (_, j) => ({
-      type: 'alert_group.updated', team_id: 1, data: { n: i * 50 + j },
-    })))));
+    written.push(
+      ...(await db.knex.transaction((trx) =>
+        writeEvents(
+          trx,
+          Array.from({ length: 50 }, (_, j) => ({
+            type: 'alert_group.updated',
+            team_id: 1,
+            data: { n: i * 50 + j },
+          })),
+        ),
+      )),
+    );
   }
   try {
     await events.waitFor((e) => e.length >= 500, 20_000);

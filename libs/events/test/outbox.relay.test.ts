@@ -26,21 +26,27 @@ afterAll(async () => {
   await deleteTopology({ exchanges: [exchange] });
 });
 
-beforeEach(() => { events.events.length = 0; });
+beforeEach(() => {
+  events.events.length = 0;
+});
 
 it('connects and listens', () => {
   expect(relay.stats).toMatchObject({ connected: true, listening: true, blocked: false });
 });
 
 it('publishes nothing for a rolled-back transaction, and committed events in order', async () => {
-  await db.knex.transaction(async (trx) => {
-    await writeEvent(trx, { type: 'incident.created', team_id: 1, data: { id: 'rolled-back' } });
-    await trx.rollback();
-  }).catch(() => undefined);
-  const first = await db.knex.transaction((trx) => writeEvents(trx, [
-    { type: 'incident.created', team_id: 3, data: { id: 'i1', type: 'incidents', attributes: { title: 'a' } } },
-    { type: 'incident.updated', team_id: 3, data: { id: 'i1', type: 'incidents', attributes: { title: 'b' } } },
-  ]));
+  await db.knex
+    .transaction(async (trx) => {
+      await writeEvent(trx, { type: 'incident.created', team_id: 1, data: { id: 'rolled-back' } });
+      await trx.rollback();
+    })
+    .catch(() => undefined);
+  const first = await db.knex.transaction((trx) =>
+    writeEvents(trx, [
+      { type: 'incident.created', team_id: 3, data: { id: 'i1', type: 'incidents', attributes: { title: 'a' } } },
+      { type: 'incident.updated', team_id: 3, data: { id: 'i1', type: 'incidents', attributes: { title: 'b' } } },
+    ]),
+  );
   const second = await db.knex.transaction((trx) => writeEvent(trx, { type: 'incident.resolved', team_id: 3, data: { id: 'i1' } }));
   const written = [...first, second];
 
@@ -60,7 +66,11 @@ it('sets the AMQP properties consumers rely on', async () => {
     const [msg] = rec.messages;
     expect(msg.fields.routingKey).toBe('dashboard.updated');
     expect(msg.properties).toMatchObject({
-      messageId: env.id, type: 'dashboard.updated', contentType: 'application/json', deliveryMode: 2, headers: { team_id: 9 },
+      messageId: env.id,
+      type: 'dashboard.updated',
+      contentType: 'application/json',
+      deliveryMode: 2,
+      headers: { team_id: 9 },
       // The connection's user, which the broker checked and consumers judge the publisher by.
       userId: 'guest',
     });
@@ -72,7 +82,10 @@ it('sets the AMQP properties consumers rely on', async () => {
 });
 
 it('drains a backlog larger than a batch', async () => {
-  const envs = await writeEvents(db.knex, Array.from({ length: 450 }, (_, i) => ({ type: 'service.updated', team_id: 1, data: { n: i } })));
+  const envs = await writeEvents(
+    db.knex,
+    Array.from({ length: 450 }, (_, i) => ({ type: 'service.updated', team_id: 1, data: { n: i } })),
+  );
   await events.waitFor((e) => e.length >= 450, 10_000);
   expect(events.events.map((e) => e.body.id)).toEqual(envs.map((e) => e.id));
   await waitUntil(async () => (await count()) === 0, 5000, 'outbox rows to be deleted');

@@ -9,7 +9,10 @@ const relays: OutboxRelay[] = [];
 
 const outboxCount = async () => Number((await db.knex('outbox').count<{ n: string }[]>('* as n'))[0].n);
 const write = (n: number, tag: string) =>
-  writeEvents(db.knex, Array.from({ length: n }, (_, i) => ({ type: 'incident_event.created', team_id: 1, data: { tag, i } })));
+  writeEvents(
+    db.knex,
+    Array.from({ length: n }, (_, i) => ({ type: 'incident_event.created', team_id: 1, data: { tag, i } })),
+  );
 const ids = (envs: { id: string }[]) => envs.map((e) => e.id);
 
 function relay(url: string, extra: Partial<Parameters<typeof createOutboxRelay>[0]> = {}): OutboxRelay {
@@ -33,7 +36,9 @@ beforeEach(async () => {
   events.events.length = 0;
 });
 // A relay left running by a failed test would drain the next test's rows.
-afterEach(async () => { await Promise.all(relays.splice(0).map((r) => r.stop())); });
+afterEach(async () => {
+  await Promise.all(relays.splice(0).map((r) => r.stop()));
+});
 
 it('survives its broker connection being dropped', async () => {
   const r = relay(amqpUrl());

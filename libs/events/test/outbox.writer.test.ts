@@ -8,15 +8,32 @@ beforeAll(async () => {
   db = await createTestDatabase('fw_events_writer');
   await outboxMigration.up(db.knex);
 });
-afterAll(async () => { await db?.drop(); });
+afterAll(async () => {
+  await db?.drop();
+});
 
 describe('event catalog', () => {
   it('holds the incident lifecycle, incident events and CRUD events of every resource', () => {
-    expect(EVENT_TYPES).toEqual(expect.arrayContaining([
-      'incident.created', 'incident.in_triage', 'incident.mitigated', 'incident.resolved', 'incident.cancelled', 'incident.restarted', 'incident.deleted',
-      'incident_event.updated', 'environment.created', 'schedule_rotation_active_day.deleted',
-      'webhooks_endpoint.updated', 'api_key.deleted', 'alert_retrigger_rule.created', 'form_set.created', 'alert_urgency.deleted', 'communications_stage.updated',
-    ]));
+    expect(EVENT_TYPES).toEqual(
+      expect.arrayContaining([
+        'incident.created',
+        'incident.in_triage',
+        'incident.mitigated',
+        'incident.resolved',
+        'incident.cancelled',
+        'incident.restarted',
+        'incident.deleted',
+        'incident_event.updated',
+        'environment.created',
+        'schedule_rotation_active_day.deleted',
+        'webhooks_endpoint.updated',
+        'api_key.deleted',
+        'alert_retrigger_rule.created',
+        'form_set.created',
+        'alert_urgency.deleted',
+        'communications_stage.updated',
+      ]),
+    );
     // 8 incident types + shift.started + 27 resources × 3.
     expect(EVENT_TYPES).toContain('shift.started');
     expect(EVENT_TYPES).toHaveLength(8 + 1 + 27 * 3);
@@ -38,7 +55,13 @@ describe('writeEvent', () => {
     const at = new Date('2025-03-04T05:06:07.000Z');
     const data = { id: 'a1', type: 'environments', attributes: { name: 'prod' } };
     const env = await db.knex.transaction((trx) => writeEvent(trx, { type: 'environment.created', team_id: 7, data, occurred_at: at }));
-    expect(env).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: 'environment.created', occurred_at: at.toISOString(), team_id: 7, data });
+    expect(env).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      type: 'environment.created',
+      occurred_at: at.toISOString(),
+      team_id: 7,
+      data,
+    });
     const row = await db.knex('outbox').where({ id: env.id }).first();
     expect(row).toMatchObject({ type: 'environment.created', team_id: 7, attempts: 0, last_error: null, payload: env });
     expect(row.available_at.getTime()).toBeLessThanOrEqual(Date.now());
@@ -46,18 +69,32 @@ describe('writeEvent', () => {
 
   it('throws on a type outside the catalog and writes nothing', async () => {
     const before = await db.knex('outbox').count<{ count: string }[]>('* as count');
-    await expect(db.knex.transaction((trx) => writeEvent(trx, { type: 'incident.exploded', team_id: 1, data: {} })))
-      .rejects.toThrow(/Unknown event type "incident.exploded"/);
-    await expect(writeEvents(db.knex, [{ type: 'service.created', team_id: 1, data: {} }, { type: 'nope', team_id: 1, data: {} }]))
-      .rejects.toThrow(/Unknown event type/);
+    await expect(db.knex.transaction((trx) => writeEvent(trx, { type: 'incident.exploded', team_id: 1, data: {} }))).rejects.toThrow(
+      /Unknown event type "incident.exploded"/,
+    );
+    await expect(
+      writeEvents(db.knex, [
+        { type: 'service.created', team_id: 1, data: {} },
+        { type: 'nope', team_id: 1, data: {} },
+      ]),
+    ).rejects.toThrow(/Unknown event type/);
     await expect(writeEvent(db.knex, { type: 'service.created', team_id: 1.5, data: {} })).rejects.toThrow(/integer team_id/);
     const after = await db.knex('outbox').count<{ count: string }[]>('* as count');
     expect(after[0].count).toBe(before[0].count);
   });
 
   it('gives a batch increasing seq in input order', async () => {
-    const envs = await writeEvents(db.knex, ['service.created', 'service.updated', 'service.deleted'].map((type) => ({ type, team_id: 2, data: null })));
-    const rows = await db.knex('outbox').whereIn('id', envs.map((e) => e.id)).orderBy('seq');
+    const envs = await writeEvents(
+      db.knex,
+      ['service.created', 'service.updated', 'service.deleted'].map((type) => ({ type, team_id: 2, data: null })),
+    );
+    const rows = await db
+      .knex('outbox')
+      .whereIn(
+        'id',
+        envs.map((e) => e.id),
+      )
+      .orderBy('seq');
     expect(rows.map((r) => r.id)).toEqual(envs.map((e) => e.id));
     expect(await writeEvents(db.knex, [])).toEqual([]);
   });
@@ -71,10 +108,12 @@ describe('writeEvent', () => {
 
   it('writes batches beyond one INSERT atomically and in order', async () => {
     const inputs = Array.from({ length: 2500 }, (_, i) => ({ type: 'functionality.updated', team_id: 4, data: { i } }));
-    await db.knex.transaction(async (trx) => {
-      await writeEvents(trx, inputs);
-      await trx.rollback();
-    }).catch(() => undefined);
+    await db.knex
+      .transaction(async (trx) => {
+        await writeEvents(trx, inputs);
+        await trx.rollback();
+      })
+      .catch(() => undefined);
     expect(await db.knex('outbox').where({ team_id: 4 }).count<{ n: string }[]>('* as n')).toEqual([{ n: '0' }]);
     const envs = await db.knex.transaction((trx) => writeEvents(trx, inputs));
     const rows = await db.knex('outbox').where({ team_id: 4 }).orderBy('seq').select('id');
@@ -88,11 +127,18 @@ describe('writeEvent', () => {
       await listener.query('LISTEN firewatch_outbox');
       const heard: string[] = [];
       listener.on('notification', (n) => heard.push(n.channel));
-      await db.knex.transaction(async (trx) => {
-        await writeEvent(trx, { type: 'environment.created', team_id: 5, data: {} });
-        await trx.rollback();
-      }).catch(() => undefined);
-      await db.knex.transaction((trx) => writeEvents(trx, [{ type: 'environment.created', team_id: 5, data: {} }, { type: 'environment.updated', team_id: 5, data: {} }]));
+      await db.knex
+        .transaction(async (trx) => {
+          await writeEvent(trx, { type: 'environment.created', team_id: 5, data: {} });
+          await trx.rollback();
+        })
+        .catch(() => undefined);
+      await db.knex.transaction((trx) =>
+        writeEvents(trx, [
+          { type: 'environment.created', team_id: 5, data: {} },
+          { type: 'environment.updated', team_id: 5, data: {} },
+        ]),
+      );
       for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 200));
       // One commit, one notification, however many rows it wrote.

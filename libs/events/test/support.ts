@@ -33,7 +33,12 @@ export async function recordMessages(exchange: string, pattern = '#') {
   const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
   await ch.bindQueue(queue, exchange, pattern);
   const messages: ConsumeMessage[] = [];
-  await ch.consume(queue, (msg) => { if (msg) { messages.push(msg); ch.ack(msg); } });
+  await ch.consume(queue, (msg) => {
+    if (msg) {
+      messages.push(msg);
+      ch.ack(msg);
+    }
+  });
   return { messages, close: () => conn.close().catch(() => undefined) };
 }
 
@@ -67,27 +72,54 @@ export async function startBrokerProxy() {
   const sockets = new Set<net.Socket>();
   const state = { down: false, blackhole: false };
   const server = net.createServer((client) => {
-    if (state.down) { client.destroy(); return; }
+    if (state.down) {
+      client.destroy();
+      return;
+    }
     const upstream = net.connect(Number(target.port || 5672), target.hostname);
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('error', () => undefined);
-      s.on('close', () => { sockets.delete(s); client.destroy(); upstream.destroy(); });
+      s.on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
     }
-    client.on('data', (d) => { if (!state.blackhole) upstream.write(d); });
-    upstream.on('data', (d) => { if (!state.blackhole) client.write(d); });
+    client.on('data', (d) => {
+      if (!state.blackhole) upstream.write(d);
+    });
+    upstream.on('data', (d) => {
+      if (!state.blackhole) client.write(d);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = new URL(target.toString());
   url.hostname = '127.0.0.1';
   url.port = String((server.address() as net.AddressInfo).port);
-  const dropAll = () => { for (const s of sockets) s.destroy(); };
+  const dropAll = () => {
+    for (const s of sockets) s.destroy();
+  };
   return {
     url: url.toString(),
-    get connections() { return sockets.size / 2; },
-    down() { state.down = true; dropAll(); },
-    up() { state.down = false; },
-    blackhole(on: boolean) { state.blackhole = on; if (!on) dropAll(); },
-    close: () => new Promise<void>((r) => { dropAll(); server.close(() => r()); }),
+    get connections() {
+      return sockets.size / 2;
+    },
+    down() {
+      state.down = true;
+      dropAll();
+    },
+    up() {
+      state.down = false;
+    },
+    blackhole(on: boolean) {
+      state.blackhole = on;
+      if (!on) dropAll();
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        dropAll();
+        server.close(() => r());
+      }),
   };
 }

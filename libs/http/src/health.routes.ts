@@ -9,12 +9,20 @@ export type ReadinessChecks = Record<string, () => Promise<unknown>>;
  */
 export function healthRoutes(readiness: ReadinessChecks = {}): Router {
   const router = Router();
-  router.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   router.get('/readyz', async (_req, res) => {
     const checks: Record<string, string> = {};
     let ready = true;
     for (const [name, check] of Object.entries(readiness)) {
-      try { await check(); checks[name] = 'ok'; } catch { checks[name] = 'failing'; ready = false; }
+      try {
+        await check();
+        checks[name] = 'ok';
+      } catch {
+        checks[name] = 'failing';
+        ready = false;
+      }
     }
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });

@@ -47,7 +47,10 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.use(accessLog(deps.logger));
   // Before the routers: auth mounts its OAuth server at the root, last, and it would answer these.
   app.use(healthRoutes(deps.readiness));
-  if (deps.openapi) app.get('/openapi.json', (_req, res) => { res.json(deps.openapi); });
+  if (deps.openapi)
+    app.get('/openapi.json', (_req, res) => {
+      res.json(deps.openapi);
+    });
   // One `/v1` mount for the request checks: express strips and restores the mount path
   // once per layer mounted at a path, and every API request passes these.
   const v1 = express.Router();

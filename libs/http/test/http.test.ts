@@ -10,7 +10,14 @@ import { createServiceApp, healthRoutes, serve } from '../src/index.js';
 describe('healthRoutes', () => {
   it('answers /healthz always and /readyz with every check named, 503 when one fails', async () => {
     let dbUp = true;
-    const app = express().use(healthRoutes({ database: async () => { if (!dbUp) throw new Error('down'); }, broker: async () => undefined }));
+    const app = express().use(
+      healthRoutes({
+        database: async () => {
+          if (!dbUp) throw new Error('down');
+        },
+        broker: async () => undefined,
+      }),
+    );
     const server = await listen(app);
     try {
       expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
@@ -29,10 +36,22 @@ describe('serve', () => {
   it('on SIGTERM lets the in-flight request finish, then runs onShutdown and exits 0', async () => {
     const logger = createLogger({ service: 'http-test', level: 'silent' });
     const exits: number[] = [];
-    const exit = jest.spyOn(process, 'exit').mockImplementation(((code: number) => { exits.push(code); }) as never);
+    const exit = jest.spyOn(process, 'exit').mockImplementation(((code: number) => {
+      exits.push(code);
+    }) as never);
     let stopped = false;
-    const app: http.RequestListener = (_req, res) => { setTimeout(() => res.end('done'), 150); };
-    const server = await serve(app, { port: 0, host: '127.0.0.1', logger, graceMs: 2000, onShutdown: async () => { stopped = true; } });
+    const app: http.RequestListener = (_req, res) => {
+      setTimeout(() => res.end('done'), 150);
+    };
+    const server = await serve(app, {
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      graceMs: 2000,
+      onShutdown: async () => {
+        stopped = true;
+      },
+    });
     try {
       const { port } = server.address() as { port: number };
       const inFlight = fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
@@ -52,18 +71,25 @@ describe('serve', () => {
 describe('createServiceApp bodies', () => {
   it('answers a body nested past the limit with a JSON:API 400, and takes one just within it', async () => {
     const logger = createLogger({ service: 'http-test', level: 'silent' });
-    const router = express.Router().post('/v1/echo', (req, res) => { res.status(200).json({ ok: true }); });
-    const app = createServiceApp({ logger, principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'http-test' }), routers: [router] });
+    const router = express.Router().post('/v1/echo', (req, res) => {
+      res.status(200).json({ ok: true });
+    });
+    const app = createServiceApp({
+      logger,
+      principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'http-test' }),
+      routers: [router],
+    });
     const server = await listen(app);
     const nested = (depth: number) => '{"data":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
-    const post = async (body: string) => fetch(`${server.url}/v1/echo`, {
-      method: 'POST',
-      body,
-      headers: {
-        'content-type': 'application/vnd.api+json',
-        [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(), 'http-test', 'POST', '/v1/echo'),
-      },
-    });
+    const post = async (body: string) =>
+      fetch(`${server.url}/v1/echo`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/vnd.api+json',
+          [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(), 'http-test', 'POST', '/v1/echo'),
+        },
+      });
     try {
       expect((await post(nested(MAX_BODY_DEPTH))).status).toBe(200);
       for (const depth of [MAX_BODY_DEPTH + 1, 10_000]) {
@@ -81,18 +107,31 @@ describe('createServiceApp access log', () => {
   it('writes one line per request at level http, with status and duration, and none above it', async () => {
     const lines: Record<string, unknown>[] = [];
     const stream = new (await import('node:stream')).Writable({
-      write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk))); done(); },
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
     });
     const logger = createLogger({ service: 'http-test', level: 'http', stream });
     const app = createServiceApp({
-      logger, routers: [],
+      logger,
+      routers: [],
       principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'http-test' }),
     });
     const server = await listen(app);
     try {
       await fetch(`${server.url}/healthz?x=1`);
       for (let i = 0; i < 100 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(lines).toEqual([expect.objectContaining({ level: 'http', message: 'request', method: 'GET', path: '/healthz', status: 200, duration_ms: expect.any(Number) })]);
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 'http',
+          message: 'request',
+          method: 'GET',
+          path: '/healthz',
+          status: 200,
+          duration_ms: expect.any(Number),
+        }),
+      ]);
       logger.level = 'warn';
       await fetch(`${server.url}/healthz`);
       // A line would be written as the response finishes; give it ample time to show.

@@ -100,12 +100,16 @@ function convert(kind: FilterKind, raw: string, parameter: string): string | num
 function parseFilter(key: string, raw: string, filters: Record<string, FilterKind>): FilterCondition {
   const match = FILTER_KEY.exec(key);
   const field = match?.[1];
-  if (!match || !field || !(field in filters)) bad(key, `Unknown filter ${key}. Allowed: ${Object.keys(filters).join(', ') || 'none'}.`, 'unknown_filter');
+  if (!match || !field || !(field in filters))
+    bad(key, `Unknown filter ${key}. Allowed: ${Object.keys(filters).join(', ') || 'none'}.`, 'unknown_filter');
   const kind = filters[field];
   const op = (match[2] ?? (kind === 'search' ? 'search' : 'eq')) as Op;
   if (!OPS[kind].includes(op)) bad(key, `Operator ${op} is not supported for filter[${field}].`, 'unknown_filter');
   if (op === 'in' || op === 'not_in' || kind === 'uuid_list') {
-    const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const values = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (!values.length) bad(key, `${key} needs at least one value.`);
     return { field, op, value: values.map((v) => convert(kind, v, key) as string | number | boolean) };
   }
@@ -122,7 +126,10 @@ function parseSort(raw: string, allowed: readonly string[]): SortField[] {
 }
 
 function parseInclude(raw: string, allowed: readonly string[]): string[] {
-  const values = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const values = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const v of values) {
     if (!allowed.includes(v)) bad('include', `Cannot include "${v}". Allowed: ${allowed.join(', ') || 'none'}.`, 'unknown_include');
   }

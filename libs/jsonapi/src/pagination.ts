@@ -26,18 +26,12 @@ function positiveInt(raw: unknown, parameter: string, max?: number): number {
 /** Reads `page[number]` and `page[size]`; bad values are 400, never silently clamped. */
 export function parsePage(query: Record<string, unknown>, options: PageOptions): Page {
   const number = query['page[number]'] === undefined ? 1 : positiveInt(query['page[number]'], 'page[number]', 1_000_000);
-  const size =
-    query['page[size]'] === undefined ? options.defaultSize : positiveInt(query['page[size]'], 'page[size]', options.maxSize);
+  const size = query['page[size]'] === undefined ? options.defaultSize : positiveInt(query['page[size]'], 'page[size]', options.maxSize);
   return { number, size };
 }
 
 /** `links` and `meta` of a page, keeping every other query parameter of the request. */
-export function paginationLinks(
-  baseUrl: string,
-  query: Record<string, unknown>,
-  page: Page,
-  total: number,
-): { links: Links; meta: Meta } {
+export function paginationLinks(baseUrl: string, query: Record<string, unknown>, page: Page, total: number): { links: Links; meta: Meta } {
   const totalPages = Math.max(1, Math.ceil(total / page.size));
   const link = (n: number) => {
     const params = new URLSearchParams();

@@ -79,11 +79,15 @@ export function parseRequestDocument<S extends z.ZodType>(body: unknown, options
     throw new ConflictError(`data.type must be "${options.type}".`, { source: { pointer: '/data/type' }, code: 'type_mismatch' });
   }
   if (id !== undefined) {
-    if (!options.ids) throw new ValidationError([{ pointer: '/data/id', detail: 'Client-generated ids are not supported.', code: 'client_id' }]);
+    if (!options.ids)
+      throw new ValidationError([{ pointer: '/data/id', detail: 'Client-generated ids are not supported.', code: 'client_id' }]);
     assertDocumentId(id, options.ids);
   }
   const nul = nulPointers(attributes, '/data/attributes', []);
-  if (nul.length) throw new ValidationError(nul.map((pointer) => ({ pointer, detail: 'Text must not contain NUL characters.', code: 'invalid_characters' })));
+  if (nul.length)
+    throw new ValidationError(
+      nul.map((pointer) => ({ pointer, detail: 'Text must not contain NUL characters.', code: 'invalid_characters' })),
+    );
   const parsed = options.attributes.safeParse(attributes ?? {});
   if (!parsed.success) throw new ValidationError(zodIssuesToValidation(parsed.error.issues, '/data/attributes'));
   return parsed.data;

@@ -8,15 +8,27 @@ const spec = {
 };
 
 function error(fn: () => unknown): BadRequestError {
-  try { fn(); } catch (err) { return err as BadRequestError; }
+  try {
+    fn();
+  } catch (err) {
+    return err as BadRequestError;
+  }
   throw new Error('expected a throw');
 }
 
 describe('parseListQuery', () => {
   it('parses filters, sort, include and page', () => {
     const q = parseListQuery(
-      { 'filter[name]': 'prod', 'filter[name][not_in]': 'a,b', 'filter[created_at][gte]': '2026-01-01T00:00:00Z',
-        'filter[search]': 'x', sort: '-created_at,name', include: 'panels', 'page[number]': '2', 'page[size]': '10' },
+      {
+        'filter[name]': 'prod',
+        'filter[name][not_in]': 'a,b',
+        'filter[created_at][gte]': '2026-01-01T00:00:00Z',
+        'filter[search]': 'x',
+        sort: '-created_at,name',
+        include: 'panels',
+        'page[number]': '2',
+        'page[size]': '10',
+      },
       spec,
     );
     expect(q.filters).toEqual([
@@ -25,7 +37,10 @@ describe('parseListQuery', () => {
       { field: 'created_at', op: 'gte', value: new Date('2026-01-01T00:00:00Z') },
       { field: 'search', op: 'search', value: 'x' },
     ]);
-    expect(q.sort).toEqual([{ field: 'created_at', direction: 'desc' }, { field: 'name', direction: 'asc' }]);
+    expect(q.sort).toEqual([
+      { field: 'created_at', direction: 'desc' },
+      { field: 'name', direction: 'asc' },
+    ]);
     expect(q.include).toEqual(['panels']);
     expect(q.page).toEqual({ number: 2, size: 10 });
   });
@@ -55,8 +70,15 @@ describe('uuid_list filters', () => {
   const spec = { filters: { service_ids: 'uuid_list' as const } };
   const id = '0B5E2C7A-1D2E-4F3A-9B8C-7D6E5F4A3B2C';
   it('take comma-separated ids with every operator, lowercased', () => {
-    for (const [key, op] of [['filter[service_ids]', 'eq'], ['filter[service_ids][not_eq]', 'not_eq'], ['filter[service_ids][in]', 'in'], ['filter[service_ids][not_in]', 'not_in']]) {
-      expect(parseListQuery({ [key]: `${id},${id.toLowerCase()}` }, spec).filters).toEqual([{ field: 'service_ids', op, value: [id.toLowerCase(), id.toLowerCase()] }]);
+    for (const [key, op] of [
+      ['filter[service_ids]', 'eq'],
+      ['filter[service_ids][not_eq]', 'not_eq'],
+      ['filter[service_ids][in]', 'in'],
+      ['filter[service_ids][not_in]', 'not_in'],
+    ]) {
+      expect(parseListQuery({ [key]: `${id},${id.toLowerCase()}` }, spec).filters).toEqual([
+        { field: 'service_ids', op, value: [id.toLowerCase(), id.toLowerCase()] },
+      ]);
     }
   });
   it('refuse anything but UUIDs, and ranges', () => {

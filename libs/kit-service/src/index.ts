@@ -1,4 +1,9 @@
 export { createKitApp, type KitAppParts, type KitAppShell } from './kit-app.js';
 export {
-  runKitService, startKitService, type KitServiceConfig, type KitServiceContext, type KitServiceOptions, type KitServiceParts,
+  runKitService,
+  startKitService,
+  type KitServiceConfig,
+  type KitServiceContext,
+  type KitServiceOptions,
+  type KitServiceParts,
 } from './run-kit-service.js';

@@ -4,7 +4,13 @@ import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import { createServiceApp, type ReadinessChecks } from '@firewatch/http';
 import type { Logger } from '@firewatch/logger';
-import { createResourceModules, mountResources, type EventWriter, type ResourceModule, type ResourceRegistry } from '@firewatch/resource-kit';
+import {
+  createResourceModules,
+  mountResources,
+  type EventWriter,
+  type ResourceModule,
+  type ResourceRegistry,
+} from '@firewatch/resource-kit';
 
 /**
  * What the process (or a test) hands every kit service's app: its pool, logger,

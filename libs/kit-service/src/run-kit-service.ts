@@ -71,7 +71,9 @@ export async function startKitService<C extends KitServiceConfig>(
     bodyLimit: config.BODY_LIMIT,
     readiness: {
       database: () => knex.raw('select 1'),
-      broker: async () => { if (!relay.stats.connected) throw new Error('broker not connected'); },
+      broker: async () => {
+        if (!relay.stats.connected) throw new Error('broker not connected');
+      },
       ...parts.readiness,
     },
   });
@@ -89,6 +91,8 @@ export async function startKitService<C extends KitServiceConfig>(
  * The `main.ts` of a kit service: `runService` (configuration, logger, listening,
  * graceful shutdown) around {@link startKitService}.
  */
-export function runKitService<S extends z.ZodObject>(options: KitServiceOptions<S> & { schema: z.ZodType<KitServiceConfig> }): Promise<void> {
+export function runKitService<S extends z.ZodObject>(
+  options: KitServiceOptions<S> & { schema: z.ZodType<KitServiceConfig> },
+): Promise<void> {
   return runService({ name: options.name, schema: options.schema, start: (context) => startKitService(options, context) });
 }

@@ -10,7 +10,10 @@ import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPri
 import { createKitApp, startKitService } from '../src/index.js';
 
 const notes = defineResource<{ prefix: string }>({
-  type: 'notes', path: '/v1/notes', table: 'notes', event: 'note',
+  type: 'notes',
+  path: '/v1/notes',
+  table: 'notes',
+  event: 'note',
   permission: { scope: null, side: 'ir' },
   create: z.strictObject({ title: z.string().min(1) }),
   update: z.strictObject({ title: z.string().min(1) }).partial(),
@@ -22,12 +25,13 @@ const registry = createResourceRegistry<{ prefix: string }>([notes]);
 const migrations: Migrations = {
   '0000-outbox': outboxMigration,
   '0001-notes': {
-    up: (knex) => knex.schema.createTable('notes', (t) => {
-      t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
-      t.integer('team_id').notNullable();
-      t.text('title').notNullable();
-      t.timestamps(true, true);
-    }),
+    up: (knex) =>
+      knex.schema.createTable('notes', (t) => {
+        t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
+        t.integer('team_id').notNullable();
+        t.text('title').notNullable();
+        t.timestamps(true, true);
+      }),
     down: (knex) => knex.schema.dropTable('notes'),
   },
 };
@@ -35,15 +39,26 @@ const migrations: Migrations = {
 const logger = createLogger({ service: 'kit-service-test', level: 'silent' });
 let db: TestDatabase;
 
-beforeAll(async () => { db = await createTestDatabase('fw_kit_test'); });
+beforeAll(async () => {
+  db = await createTestDatabase('fw_kit_test');
+});
 afterAll(() => db?.drop());
 
 function config() {
-  return { DATABASE_URL: db.url, AMQP_URL: process.env.TEST_AMQP_URL!, DB_POOL_MAX: 2, PRINCIPAL_PUBLIC_KEYS: TEST_PRINCIPAL_KEYS.publicKeys, BODY_LIMIT: '1kb' };
+  return {
+    DATABASE_URL: db.url,
+    AMQP_URL: process.env.TEST_AMQP_URL!,
+    DB_POOL_MAX: 2,
+    PRINCIPAL_PUBLIC_KEYS: TEST_PRINCIPAL_KEYS.publicKeys,
+    BODY_LIMIT: '1kb',
+  };
 }
 
 async function call(url: string, audience: string, method: string, path: string, body?: unknown) {
-  const headers = { [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(), audience, method, path), 'content-type': 'application/vnd.api+json' };
+  const headers = {
+    [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(), audience, method, path),
+    'content-type': 'application/vnd.api+json',
+  };
   return fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 }
 
@@ -51,27 +66,41 @@ describe('startKitService', () => {
   it("migrates, runs the service's start before the relay, serves its app with the shell's checks, and stops in reverse", async () => {
     const seen: Record<string, unknown> = {};
     const events: string[] = [];
-    const capture: EventWriter = async (_tx, event) => { events.push(event.type); };
+    const capture: EventWriter = async (_tx, event) => {
+      events.push(event.type);
+    };
     let opened: { knex: Knex; relay: OutboxRelay } | undefined;
-    const started = await startKitService({
-      name: 'kit-test', migrations,
-      async start({ knex, relay }) {
-        opened = { knex, relay };
-        seen.migrated = await knex.schema.hasTable('notes');
-        seen.relayConnectedAtStart = relay.stats.connected;
-        return {
-          app: (shell) => createKitApp(shell, {
-            registry, deps: { prefix: '> ' }, openapi: { openapi: '3.1.0' }, writeEvent: capture,
-            routersBefore: ([module]) => [Router().get('/v1/notes/first', async (_req, res) => { res.json({ type: module.definition.type }); })],
-          }),
-          readiness: { extra: async () => undefined },
-          async stop() {
-            seen.relayConnectedAtStop = relay.stats.connected;
-            seen.databaseAtStop = (await knex.raw('select 1 as one')).rows[0].one;
-          },
-        };
+    const started = await startKitService(
+      {
+        name: 'kit-test',
+        migrations,
+        async start({ knex, relay }) {
+          opened = { knex, relay };
+          seen.migrated = await knex.schema.hasTable('notes');
+          seen.relayConnectedAtStart = relay.stats.connected;
+          return {
+            app: (shell) =>
+              createKitApp(shell, {
+                registry,
+                deps: { prefix: '> ' },
+                openapi: { openapi: '3.1.0' },
+                writeEvent: capture,
+                routersBefore: ([module]) => [
+                  Router().get('/v1/notes/first', async (_req, res) => {
+                    res.json({ type: module.definition.type });
+                  }),
+                ],
+              }),
+            readiness: { extra: async () => undefined },
+            async stop() {
+              seen.relayConnectedAtStop = relay.stats.connected;
+              seen.databaseAtStop = (await knex.raw('select 1 as one')).rows[0].one;
+            },
+          };
+        },
       },
-    }, { config: config(), logger });
+      { config: config(), logger },
+    );
     const server = await listen(started.app);
     try {
       expect(seen).toEqual({ migrated: true, relayConnectedAtStart: false });
@@ -80,13 +109,18 @@ describe('startKitService', () => {
       expect(await (await fetch(`${server.url}/openapi.json`)).json()).toEqual({ openapi: '3.1.0' });
 
       const created = await call(server.url, 'kit-test', 'POST', '/v1/notes', { data: { type: 'notes', attributes: { title: 'a' } } });
-      expect([created.status, ((await created.json()) as { data: { attributes: { title: string } } }).data.attributes.title]).toEqual([201, '> a']);
+      expect([created.status, ((await created.json()) as { data: { attributes: { title: string } } }).data.attributes.title]).toEqual([
+        201,
+        '> a',
+      ]);
       expect(events).toEqual(['note.created']);
       // The hand-written router comes before the kit's `/v1/notes/:id`.
       expect(await (await call(server.url, 'kit-test', 'GET', '/v1/notes/first')).json()).toEqual({ type: 'notes' });
       // The verifier's audience is the service's name; BODY_LIMIT bounds bodies.
       expect((await call(server.url, 'other', 'GET', '/v1/notes')).status).toBe(401);
-      const big = await call(server.url, 'kit-test', 'POST', '/v1/notes', { data: { type: 'notes', attributes: { title: 'x'.repeat(2000) } } });
+      const big = await call(server.url, 'kit-test', 'POST', '/v1/notes', {
+        data: { type: 'notes', attributes: { title: 'x'.repeat(2000) } },
+      });
       expect(big.status).toBe(413);
     } finally {
       await server.close();
@@ -98,15 +132,23 @@ describe('startKitService', () => {
   });
 
   it("lets the service's check replace the shell's of the same name", async () => {
-    const started = await startKitService({
-      name: 'kit-test', migrations,
-      async start() {
-        return {
-          app: (shell) => createKitApp(shell, { registry, deps: { prefix: '' }, openapi: {} }),
-          readiness: { broker: async () => { throw new Error('the consumer is down'); } },
-        };
+    const started = await startKitService(
+      {
+        name: 'kit-test',
+        migrations,
+        async start() {
+          return {
+            app: (shell) => createKitApp(shell, { registry, deps: { prefix: '' }, openapi: {} }),
+            readiness: {
+              broker: async () => {
+                throw new Error('the consumer is down');
+              },
+            },
+          };
+        },
       },
-    }, { config: config(), logger });
+      { config: config(), logger },
+    );
     const server = await listen(started.app);
     try {
       const ready = await fetch(`${server.url}/readyz`);

@@ -38,10 +38,6 @@ export function createLogger({ service, level = 'info', stream }: LoggerOptions)
       redactAll(),
       winston.format.json(),
     ),
-    transports: [
-      stream
-        ? new winston.transports.Stream({ stream })
-        : new winston.transports.Console(),
-    ],
+    transports: [stream ? new winston.transports.Stream({ stream }) : new winston.transports.Console()],
   });
 }

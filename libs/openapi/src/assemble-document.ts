@@ -46,7 +46,8 @@ export function assembleDocument(info: DocumentInfo, parts: OpenApiPart[]): Open
         target[method] = operation;
       }
     }
-    for (const [name, schema] of Object.entries(part.schemas)) addComponent(schemas, name, schema, (n) => fail(`schema ${n} is declared twice, differently`));
+    for (const [name, schema] of Object.entries(part.schemas))
+      addComponent(schemas, name, schema, (n) => fail(`schema ${n} is declared twice, differently`));
   }
   return tagOperations({
     openapi: '3.1.0',

@@ -53,7 +53,9 @@ export const COMMON_SCHEMAS: Json = {
   },
   meta: {
     type: 'object',
-    properties: Object.fromEntries(['current_page', 'next_page', 'prev_page', 'total_count', 'total_pages'].map((k) => [k, nullable('integer')])),
+    properties: Object.fromEntries(
+      ['current_page', 'next_page', 'prev_page', 'total_count', 'total_pages'].map((k) => [k, nullable('integer')]),
+    ),
   },
   rate_limited: {
     type: 'object',
@@ -75,7 +77,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed body, or an unknown or invalid query parameter',
   401: 'Missing, unknown, revoked or expired credential',
   403: 'Authenticated, but the credential may not do this',
-  404: "Unknown id, or a record of another team",
+  404: 'Unknown id, or a record of another team',
   406: 'Accept excludes application/vnd.api+json',
   409: 'Conflict with the current state (a uniqueness rule, a disabled parent)',
   413: 'Request body too large',

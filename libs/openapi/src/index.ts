@@ -1,6 +1,13 @@
 export { HTTP_METHODS, type Json, type OpenApiDocument, type OpenApiPart, type PathItem } from './openapi.types.js';
 export { BEARER, COMMON_SCHEMAS, JSON_API, SECURITY_SCHEMES, errorResponses, jsonApiContent, ref } from './components.js';
-export { fromZod, issuedResourceSchema, requestDocumentSchema, resourceSchemas, schema, type ResourceSchemaOptions } from './resource-schemas.js';
+export {
+  fromZod,
+  issuedResourceSchema,
+  requestDocumentSchema,
+  resourceSchemas,
+  schema,
+  type ResourceSchemaOptions,
+} from './resource-schemas.js';
 export { includeParameter, listParameters, pathParameter, type ListParametersSpec } from './parameters.js';
 export { collectionTag, listOperations, type OperationEntry } from './operations.js';
 export { assembleDocument, type DocumentInfo } from './assemble-document.js';

@@ -39,10 +39,14 @@ export function mergeDocuments(info: DocumentInfo, sources: MergeSource[]): Merg
       paths[path] = structuredClone(item);
     }
     for (const [key, schema] of Object.entries(document.components?.schemas ?? {})) {
-      addComponent(schemas, key, structuredClone(schema), (n) => conflicts.push(`schema ${n}: ${name}'s differs from an earlier source's; kept the first`));
+      addComponent(schemas, key, structuredClone(schema), (n) =>
+        conflicts.push(`schema ${n}: ${name}'s differs from an earlier source's; kept the first`),
+      );
     }
     for (const [key, scheme] of Object.entries(document.components?.securitySchemes ?? {})) {
-      addComponent(securitySchemes, key, structuredClone(scheme), (n) => conflicts.push(`security scheme ${n}: ${name}'s differs; kept the first`));
+      addComponent(securitySchemes, key, structuredClone(scheme), (n) =>
+        conflicts.push(`security scheme ${n}: ${name}'s differs; kept the first`),
+      );
     }
   }
   const document = tagOperations({ openapi: '3.1.0', info, security: BEARER, paths, components: { schemas, securitySchemes } });

@@ -64,10 +64,13 @@ export function listParameters(spec: ListParametersSpec): Json[] {
     params.push(query(`filter[${name}]`, VALUE_SCHEMA[kind], FILTER_HELP[kind]));
     for (const op of EXTRA_OPS[kind]) {
       const list = op === 'in' || op === 'not_in' || kind === 'uuid_list';
-      params.push(query(`filter[${name}][${op}]`, list ? { type: 'string' } : VALUE_SCHEMA[kind], list ? 'Comma-separated values.' : undefined));
+      params.push(
+        query(`filter[${name}][${op}]`, list ? { type: 'string' } : VALUE_SCHEMA[kind], list ? 'Comma-separated values.' : undefined),
+      );
     }
   }
-  if (spec.sorts?.length) params.push(query('sort', { type: 'string' }, `Comma-separated; allowed: ${spec.sorts.join(', ')}; prefix - for descending.`));
+  if (spec.sorts?.length)
+    params.push(query('sort', { type: 'string' }, `Comma-separated; allowed: ${spec.sorts.join(', ')}; prefix - for descending.`));
   if (spec.includes?.length) params.push(includeParameter(spec.includes));
   return params;
 }

@@ -44,7 +44,11 @@ export interface ResourceSchemaOptions {
   optional?: readonly string[];
 }
 
-const ANY_RESOURCE: Json = { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' } } };
+const ANY_RESOURCE: Json = {
+  type: 'object',
+  required: ['id', 'type'],
+  properties: { id: { type: 'string' }, type: { type: 'string' }, attributes: { type: 'object' } },
+};
 
 function includedMember(included: ResourceSchemaOptions['included']): Json {
   if (included === 'any') return { included: { type: 'array', items: ANY_RESOURCE } };
@@ -69,7 +73,11 @@ export function resourceSchemas(type: string, attributes: Record<string, Json>, 
       properties: {
         id: { type: 'string' },
         type: { type: 'string', const: type },
-        attributes: { type: 'object', required: Object.keys(attributes).filter((a) => !options.optional?.includes(a)), properties: attributes },
+        attributes: {
+          type: 'object',
+          required: Object.keys(attributes).filter((a) => !options.optional?.includes(a)),
+          properties: attributes,
+        },
         ...(options.relationships ? { relationships: options.relationships } : {}),
       },
     },

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import {
-  assembleDocument, BEARER, collectionTag, fromZod, listOperations, listParameters, mergeDocuments, ref, resourceSchemas, type OpenApiPart,
+  assembleDocument,
+  BEARER,
+  collectionTag,
+  fromZod,
+  listOperations,
+  listParameters,
+  mergeDocuments,
+  ref,
+  resourceSchemas,
+  type OpenApiPart,
 } from '../src/index.js';
 
 const op = (operationId: string) => ({ operationId, security: BEARER, responses: { '200': { description: 'ok' } } });
@@ -15,7 +24,9 @@ describe('assembleDocument', () => {
 
   it('is a 3.1 document with the shared components, the bearer scheme and every part', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['errors_list', 'links', 'meta', 'rate_limited', 'things_resource', 'things_list', 'shared']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['errors_list', 'links', 'meta', 'rate_limited', 'things_resource', 'things_list', 'shared']),
+    );
     expect(doc.components.securitySchemes).toHaveProperty('bearer_auth.scheme', 'bearer');
     expect(listOperations(doc).map((o) => `${o.method} ${o.path}`)).toEqual(['get /v1/things', 'get /v1/things/{id}', 'post /v1/others']);
   });
@@ -31,10 +42,12 @@ describe('assembleDocument', () => {
   });
 
   it('refuses one operation declared twice, or one schema name in two shapes', () => {
-    expect(() => assembleDocument({ title: 'T', version: '1' }, [things, { paths: { '/v1/things': { get: op('again') } }, schemas: {} }]))
-      .toThrow(/GET \/v1\/things is declared twice/);
-    expect(() => assembleDocument({ title: 'T', version: '1' }, [others, { paths: {}, schemas: { shared: { type: 'integer' } } }]))
-      .toThrow(/schema shared/);
+    expect(() =>
+      assembleDocument({ title: 'T', version: '1' }, [things, { paths: { '/v1/things': { get: op('again') } }, schemas: {} }]),
+    ).toThrow(/GET \/v1\/things is declared twice/);
+    expect(() => assembleDocument({ title: 'T', version: '1' }, [others, { paths: {}, schemas: { shared: { type: 'integer' } } }])).toThrow(
+      /schema shared/,
+    );
   });
 });
 
@@ -55,9 +68,17 @@ describe('mergeDocuments', () => {
   });
 
   it('reports a path two sources serve, and a schema they shape differently, keeping the first', () => {
-    const clash = assembleDocument({ title: 'C', version: '1' }, [{ paths: { '/v1/others': { get: op('x') } }, schemas: { shared: { type: 'integer' } } }]);
-    const { document, conflicts } = mergeDocuments({ title: 'All', version: '1' }, [{ name: 'b', document: b }, { name: 'c', document: clash }]);
-    expect(conflicts).toEqual([expect.stringMatching(/^\/v1\/others: served by b and c/), expect.stringMatching(/^schema shared: c's differs/)]);
+    const clash = assembleDocument({ title: 'C', version: '1' }, [
+      { paths: { '/v1/others': { get: op('x') } }, schemas: { shared: { type: 'integer' } } },
+    ]);
+    const { document, conflicts } = mergeDocuments({ title: 'All', version: '1' }, [
+      { name: 'b', document: b },
+      { name: 'c', document: clash },
+    ]);
+    expect(conflicts).toEqual([
+      expect.stringMatching(/^\/v1\/others: served by b and c/),
+      expect.stringMatching(/^schema shared: c's differs/),
+    ]);
     expect(document.paths['/v1/others']).toHaveProperty('post');
     expect(document.components.schemas.shared).toEqual({ type: 'string' });
   });
@@ -66,8 +87,15 @@ describe('mergeDocuments', () => {
 describe('schema helpers', () => {
   it('describes a resource, its answer and its page', () => {
     const s = resourceSchemas('things', { name: { type: 'string' } }, { included: ['parts'] }) as Record<string, any>;
-    expect(s.things_resource.properties.attributes).toEqual({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } });
-    expect(s.things_response.properties).toEqual({ data: ref('things_resource'), included: { type: 'array', items: ref('parts_resource') } });
+    expect(s.things_resource.properties.attributes).toEqual({
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    });
+    expect(s.things_response.properties).toEqual({
+      data: ref('things_resource'),
+      included: { type: 'array', items: ref('parts_resource') },
+    });
     expect(s.things_list.required).toEqual(['data', 'links', 'meta']);
   });
 
@@ -86,10 +114,29 @@ describe('schema helpers', () => {
   });
 
   it('lists the query parameters parseListQuery accepts', () => {
-    const names = listParameters({ filters: { name: 'string', active: 'boolean', created_at: 'date', q: 'search' }, sorts: ['name'], page: { maxSize: 50 } }).map((p) => p.name);
+    const names = listParameters({
+      filters: { name: 'string', active: 'boolean', created_at: 'date', q: 'search' },
+      sorts: ['name'],
+      page: { maxSize: 50 },
+    }).map((p) => p.name);
     expect(names).toEqual([
-      'page[number]', 'page[size]', 'filter[name]', 'filter[name][not_eq]', 'filter[name][in]', 'filter[name][not_in]', 'filter[active]', 'filter[active][not_eq]',
-      'filter[active][in]', 'filter[active][not_in]', 'filter[created_at]', 'filter[created_at][gt]', 'filter[created_at][gte]', 'filter[created_at][lt]', 'filter[created_at][lte]', 'filter[q]', 'sort',
+      'page[number]',
+      'page[size]',
+      'filter[name]',
+      'filter[name][not_eq]',
+      'filter[name][in]',
+      'filter[name][not_in]',
+      'filter[active]',
+      'filter[active][not_eq]',
+      'filter[active][in]',
+      'filter[active][not_in]',
+      'filter[created_at]',
+      'filter[created_at][gt]',
+      'filter[created_at][gte]',
+      'filter[created_at][lt]',
+      'filter[created_at][lte]',
+      'filter[q]',
+      'sort',
     ]);
   });
 });

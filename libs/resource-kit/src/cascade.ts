@@ -29,7 +29,11 @@ export function createCascadeAnnouncer(def: AnyResourceDefinition, deps: Cascade
     for (const { child, column, repository, announce } of links) {
       const rows = await repository.findAll(tx, { teamId, where: { [column]: [...ids] } });
       if (!rows.length) continue;
-      await announce(tx, teamId, rows.map((r) => String(r.id)));
+      await announce(
+        tx,
+        teamId,
+        rows.map((r) => String(r.id)),
+      );
       for (const row of rows) await deps.writeEvent(tx, { type: `${child.event}.deleted`, team_id: teamId, data: serialize(child, row) });
     }
   };

@@ -30,7 +30,9 @@ export function presentChild(spec: ChildSpec, row: Row): unknown {
 export async function loadChildren(db: Db, spec: ChildSpec, ownerIds: readonly string[]): Promise<Map<string, Row[]>> {
   const byOwner = new Map<string, Row[]>(ownerIds.map((id) => [id, []]));
   if (!ownerIds.length) return byOwner;
-  const q = db(spec.table).whereIn(spec.key, [...ownerIds]).orderBy(spec.orderBy ?? 'position', 'asc');
+  const q = db(spec.table)
+    .whereIn(spec.key, [...ownerIds])
+    .orderBy(spec.orderBy ?? 'position', 'asc');
   const rows = (await q.orderBy('created_at', 'asc').orderBy('id', 'asc')) as Row[];
   for (const row of rows) byOwner.get(String(row[spec.key]))?.push(row);
   return byOwner;
@@ -47,7 +49,11 @@ export async function writeChildren(db: Db, spec: ChildSpec, ownerId: string, en
   const issues: ValidationIssue[] = [];
   entries.forEach((e, i) => {
     if (e.id !== undefined && !byId.has(String(e.id).toLowerCase())) {
-      issues.push({ pointer: `${pointer}/${i}/id`, detail: `No entry with id "${String(e.id).toLowerCase()}" belongs to this record.`, code: 'unknown_child' });
+      issues.push({
+        pointer: `${pointer}/${i}/id`,
+        detail: `No entry with id "${String(e.id).toLowerCase()}" belongs to this record.`,
+        code: 'unknown_child',
+      });
     }
   });
   if (issues.length) throw new ValidationError(issues);
@@ -67,7 +73,10 @@ export async function writeChildren(db: Db, spec: ChildSpec, ownerId: string, en
         continue;
       }
       const patch = { ...columnsOf(spec, entry, spec.mode === 'replace'), ...(spec.mode === 'replace' ? positionOf(index) : {}) };
-      if (Object.keys(patch).length) await db(spec.table).where({ id }).update({ ...patch, updated_at: db.fn.now() });
+      if (Object.keys(patch).length)
+        await db(spec.table)
+          .where({ id })
+          .update({ ...patch, updated_at: db.fn.now() });
       continue;
     }
     // Replace mode: an entry equal to an unclaimed row keeps that row, and its id.

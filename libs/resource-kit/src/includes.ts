@@ -15,7 +15,9 @@ export type Related = Record<string, RelatedReader>;
 
 /** The `include` names a declaration accepts: its loaders and its relationships with a declaration. */
 export function includeNames(def: AnyResourceDefinition): string[] {
-  const viaRelationship = Object.entries(def.relationships ?? {}).filter(([, r]) => r.resource).map(([name]) => name);
+  const viaRelationship = Object.entries(def.relationships ?? {})
+    .filter(([, r]) => r.resource)
+    .map(([name]) => name);
   return [...new Set([...Object.keys(def.includes ?? {}), ...viaRelationship])];
 }
 
@@ -25,7 +27,12 @@ export function includeNames(def: AnyResourceDefinition): string[] {
  * list and owner groups: an include is a read of that resource), once per type and id as
  * JSON:API requires. A loader authorizes what it loads itself.
  */
-export function createIncluder(def: AnyResourceDefinition, related: Related, deps: unknown, declaration: (name: string) => AnyResourceDefinition) {
+export function createIncluder(
+  def: AnyResourceDefinition,
+  related: Related,
+  deps: unknown,
+  declaration: (name: string) => AnyResourceDefinition,
+) {
   const serializeAs = (name: string, row: Row) => serialize(declaration(name), row);
   return async function included(rows: Row[], names: readonly string[], principal: Principal): Promise<ResourceObject[]> {
     const seen = new Map<string, ResourceObject>();
@@ -35,10 +42,12 @@ export function createIncluder(def: AnyResourceDefinition, related: Related, dep
       if (loader) objects = await loader(rows, { principal, tx: undefined, deps, serializeAs });
       else {
         const rel = def.relationships![name];
-        const ids = new Set(rows.flatMap((r) => {
-          const raw = r[rel.column];
-          return (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined).map(String);
-        }));
+        const ids = new Set(
+          rows.flatMap((r) => {
+            const raw = r[rel.column];
+            return (Array.isArray(raw) ? raw : [raw]).filter((v) => v !== null && v !== undefined).map(String);
+          }),
+        );
         const service = related[name];
         objects = await service.visibleByIds(principal, [...ids]);
       }

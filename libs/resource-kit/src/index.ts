@@ -13,8 +13,21 @@ export {
   type Operation,
 } from './resource-definition.js';
 export type {
-  ActionContext, ActionResult, ActionSpec, ChildSpec, CollectionRoute, LimitSpec, ParentSpec, RelationshipSpec,
-  EventWriter, ResourceWrites, Row, SourceSpec, Transaction, Visibility, VisibilityClause,
+  ActionContext,
+  ActionResult,
+  ActionSpec,
+  ChildSpec,
+  CollectionRoute,
+  LimitSpec,
+  ParentSpec,
+  RelationshipSpec,
+  EventWriter,
+  ResourceWrites,
+  Row,
+  SourceSpec,
+  Transaction,
+  Visibility,
+  VisibilityClause,
 } from './resource-shapes.js';
 export { defineAction } from './resource-shapes.js';
 export { createResourceRepository, type ResourceRepository } from './resource.repository.js';

@@ -43,7 +43,12 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
    * one row; writing a row (or the row a create is about to make), also its writers.
    */
   function can(principal: Principal, action: Capability, row?: Row): void {
-    authorize(principal, { ...def.permission, action, recordId: row?.id === undefined ? undefined : String(row.id), ownerGroupIds: row && ownerGroupsOf(row) });
+    authorize(principal, {
+      ...def.permission,
+      action,
+      recordId: row?.id === undefined ? undefined : String(row.id),
+      ownerGroupIds: row && ownerGroupsOf(row),
+    });
     if (row && action !== 'read') checkWriter(principal, row);
   }
 
@@ -69,7 +74,8 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
     const narrowings: (readonly VisibilityClause[])[] = [];
     const visible = def.visibility?.(principal, action);
     if (visible) narrowings.push(visible);
-    if (def.ownerGroups && principal.group_ids !== null) narrowings.push([{ column: def.ownerGroups.column, overlaps: principal.group_ids }]);
+    if (def.ownerGroups && principal.group_ids !== null)
+      narrowings.push([{ column: def.ownerGroups.column, overlaps: principal.group_ids }]);
     return { teamId: principal.team_id, where, recordIds: principal.record_ids, narrowings };
   }
 
@@ -85,7 +91,13 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
    * its parent is (writing a child needs the parent's update visibility); a 403 when seen
    * but not permitted.
    */
-  async function load(tx: Transaction | undefined, principal: Principal, idOrSlug: string, action: Capability, forUpdate = false): Promise<Row> {
+  async function load(
+    tx: Transaction | undefined,
+    principal: Principal,
+    idOrSlug: string,
+    action: Capability,
+    forUpdate = false,
+  ): Promise<Row> {
     const missing = () => new NotFoundError(`No ${noun} with id${def.slug ? ' or slug' : ''} "${idOrSlug}".`);
     // An unrestricted permission does not depend on the row: refuse before looking, so a
     // refused caller learns nothing of which ids exist (a record key gets 403, not 404).
@@ -105,7 +117,12 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
   }
 
   /** The parent the collection path names (a 404 when hidden); none on a path that names none (`/v1/shifts` beside `/v1/schedules/{id}/shifts`). */
-  async function parentOf(tx: Transaction | undefined, principal: Principal, call: CollectionCall, need: ParentNeed): Promise<Row | undefined> {
+  async function parentOf(
+    tx: Transaction | undefined,
+    principal: Principal,
+    call: CollectionCall,
+    need: ParentNeed,
+  ): Promise<Row | undefined> {
     if (!def.parent || !parent || !call.route.path.includes(`{${def.parent.param}}`)) return undefined;
     return parent.visible(tx, principal, call.params[def.parent.param] ?? '', need);
   }

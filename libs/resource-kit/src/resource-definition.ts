@@ -3,7 +3,16 @@ import type { FilterColumns } from '@firewatch/db';
 import type { PageOptions, ResourceObject, SortField } from '@firewatch/jsonapi';
 import type { Permission, Principal } from '@firewatch/auth';
 import type {
-  ActionSpec, ChildSpec, CollectionRoute, LimitSpec, ParentSpec, RelationshipSpec, Row, SourceSpec, Transaction, Visibility,
+  ActionSpec,
+  ChildSpec,
+  CollectionRoute,
+  LimitSpec,
+  ParentSpec,
+  RelationshipSpec,
+  Row,
+  SourceSpec,
+  Transaction,
+  Visibility,
 } from './resource-shapes.js';
 import type { ResourceHooks } from './resource-hooks.js';
 

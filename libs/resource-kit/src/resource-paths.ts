@@ -40,13 +40,18 @@ export function assertDeclaration(def: AnyResourceDefinition): void {
     throw new Error(`${def.type}: every collection path of a creatable child names {${def.parent.param}}`);
   }
   if ((ops.has('create') && !def.create) || (ops.has('update') && !def.update)) throw new Error(`${def.type}: writes need their schemas`);
-  if ((ops.has('create') || ops.has('update') || ops.has('delete')) && !def.event) throw new Error(`${def.type}: writes need an event stem`);
+  if ((ops.has('create') || ops.has('update') || ops.has('delete')) && !def.event)
+    throw new Error(`${def.type}: writes need an event stem`);
   // Who may update a row is judged from the row alone; update visibility needs the database.
   if (def.writersOnly && def.visibility) throw new Error(`${def.type}: writersOnly cannot be combined with visibility`);
   // A chosen slug would sit on the probed sequence, or meet a hidden record's with a 409.
-  if (def.slug?.hidden && (def.create?.shape.slug || def.update?.shape.slug)) throw new Error(`${def.type}: a slug kept off the sequence (slug.hidden) cannot be written`);
+  if (def.slug?.hidden && (def.create?.shape.slug || def.update?.shape.slug))
+    throw new Error(`${def.type}: a slug kept off the sequence (slug.hidden) cannot be written`);
   // A group key sees only its groups' records: a key unique across owner sets would tell it of the others' with a 409.
   for (const [constraint] of def.ownerGroups ? uniqueAcrossRecords(def) : []) {
-    if (!constraint.includes('owner_set')) throw new Error(`${def.type}: with ownerGroups, unique key ${constraint} must be per owner set (an index over it, named *owner_set*)`);
+    if (!constraint.includes('owner_set'))
+      throw new Error(
+        `${def.type}: with ownerGroups, unique key ${constraint} must be per owner set (an index over it, named *owner_set*)`,
+      );
   }
 }

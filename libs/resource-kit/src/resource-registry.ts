@@ -16,7 +16,9 @@ export interface ResourceRegistry<D = unknown> {
 function referencesOf(def: ResourceDefinition<never>): { name: string; from: string }[] {
   return [
     ...(def.parent ? [{ name: def.parent.resource, from: 'parent' }] : []),
-    ...Object.entries(def.relationships ?? {}).flatMap(([rel, r]) => (r.resource ? [{ name: r.resource, from: `relationships.${rel}` }] : [])),
+    ...Object.entries(def.relationships ?? {}).flatMap(([rel, r]) =>
+      r.resource ? [{ name: r.resource, from: `relationships.${rel}` }] : [],
+    ),
     ...(def.cascades ?? []).map((c) => ({ name: c.resource, from: 'cascades' })),
   ];
 }

@@ -10,7 +10,8 @@ function responseField(field: z.ZodType): Json {
 
 /** The properties of an array's entries, the array possibly nullable (`anyOf` with null). */
 function entryProperties(schema: Json): Json {
-  const array = (schema.items ? schema : (schema.anyOf as Json[] | undefined)?.find((s) => s.items)) as { items?: { properties?: Json } } | undefined;
+  const array = (schema.items ? schema : (schema.anyOf as Json[] | undefined)?.find((s) => s.items)) as
+    { items?: { properties?: Json } } | undefined;
   return { ...(array?.items?.properties ?? {}) };
 }
 

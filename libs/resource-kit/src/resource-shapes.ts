@@ -172,7 +172,13 @@ export interface SourceSpec<D = unknown> {
   params: z.ZodObject;
   /** The list operation's OpenAPI description: what it computes and how far one request may go. */
   description?: string;
-  list(ctx: { principal: Principal; deps: D; params: Row; page: Page; parent?: Row }): Promise<{ rows: Row[]; meta: Record<string, unknown> }>;
+  list(ctx: {
+    principal: Principal;
+    deps: D;
+    params: Row;
+    page: Page;
+    parent?: Row;
+  }): Promise<{ rows: Row[]; meta: Record<string, unknown> }>;
 }
 
 /** A `relationships` member: the related record's type and the column(s) holding its id(s). */

@@ -19,7 +19,9 @@ export function createSlugs(def: AnyResourceDefinition, repository: ResourceRepo
   /** A new record's attributes with its generated slug, unless they name one. */
   async function onCreate(tx: Transaction, principal: Principal, attributes: Row): Promise<Row> {
     if (!def.slug || typeof attributes.slug === 'string') return attributes;
-    const slug = unlisted(principal, attributes) ? unlistedSlug(base(attributes)) : await repository.freeSlug(tx, principal.team_id, base(attributes));
+    const slug = unlisted(principal, attributes)
+      ? unlistedSlug(base(attributes))
+      : await repository.freeSlug(tx, principal.team_id, base(attributes));
     return { ...attributes, slug };
   }
 

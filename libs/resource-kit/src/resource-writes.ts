@@ -30,9 +30,24 @@ export async function retryingSlugRaces<T>(def: AnyResourceDefinition, attempt: 
 export type VisibleIdsOf = (tx: Transaction, principal: Principal, name: string, ids: readonly string[]) => Promise<Set<string>>;
 
 /** Create, update and delete of one resource inside a given transaction: hooks, limit, slug, children, events. */
-export function createResourceWrites(def: AnyResourceDefinition, { repository, writeEvent, deps, access, announceCascade, visibleIdsOf }: {
-  repository: ResourceRepository; writeEvent: EventWriter; deps: unknown; access: ResourceAccess; announceCascade?: CascadeAnnouncer; visibleIdsOf: VisibleIdsOf;
-}) {
+export function createResourceWrites(
+  def: AnyResourceDefinition,
+  {
+    repository,
+    writeEvent,
+    deps,
+    access,
+    announceCascade,
+    visibleIdsOf,
+  }: {
+    repository: ResourceRepository;
+    writeEvent: EventWriter;
+    deps: unknown;
+    access: ResourceAccess;
+    announceCascade?: CascadeAnnouncer;
+    visibleIdsOf: VisibleIdsOf;
+  },
+) {
   const slugs = createSlugs(def, repository);
   const uniqueKeys = createUniqueKeyGuard(def);
   // The steps run in the order ResourceHooks documents; the kit's own steps sit between them.
@@ -54,14 +69,18 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
 
   /** `attributes` with the next position where `position` says a record goes last. */
   async function positioned(tx: Transaction, principal: Principal, attributes: Row, row: Row, creating: boolean): Promise<Row> {
-    if (!def.position || attributes.position !== null && !(creating && attributes.position === undefined)) return attributes;
+    if (!def.position || (attributes.position !== null && !(creating && attributes.position === undefined))) return attributes;
     const per = def.position.per ? { column: def.position.per, value: row[def.position.per] ?? null } : undefined;
     const next = await repository.nextPosition(tx, principal.team_id, per);
     return { ...attributes, position: Math.min(next, def.position.max ?? Number.MAX_SAFE_INTEGER) };
   }
 
   const contextOf = (tx: Transaction, principal: Principal, more: { existing?: Row; parent?: Row }): HookContext => ({
-    principal, tx, deps, ...more, visibleIds: (name, ids) => visibleIdsOf(tx, principal, name, ids),
+    principal,
+    tx,
+    deps,
+    ...more,
+    visibleIds: (name, ids) => visibleIdsOf(tx, principal, name, ids),
   });
 
   const emit = (tx: Transaction, principal: Principal, action: string, record: ResourceObject) =>
@@ -100,7 +119,9 @@ export function createResourceWrites(def: AnyResourceDefinition, { repository, w
       const mine = principal.group_ids;
       const others = ((existing[def.ownerGroups.column] as string[] | null) ?? []).filter((g) => mine !== null && !mine.includes(g));
       if (others.some((g) => !ownerGroupIds.includes(g))) {
-        throw new ForbiddenError('A group-scoped key may add or remove only its own groups; the record\'s other owner groups must stay.', { code: 'owner_groups' });
+        throw new ForbiddenError("A group-scoped key may add or remove only its own groups; the record's other owner groups must stay.", {
+          code: 'owner_groups',
+        });
       }
     }
     await checked({ ...attributes }, ctx);

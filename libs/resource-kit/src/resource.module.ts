@@ -28,11 +28,15 @@ export interface ModuleOptions<D> {
 /** A computed resource stores nothing; reaching its repository is a declaration bug. */
 function noStore(def: AnyResourceDefinition): ResourceRepository {
   return new Proxy({} as ResourceRepository, {
-    get: () => () => { throw new Error(`${def.type} is computed (source) and has no table`); },
+    get: () => () => {
+      throw new Error(`${def.type} is computed (source) and has no table`);
+    },
   });
 }
 
-const readOnly: EventWriter = async () => { throw new Error('a read-only service cannot write events'); };
+const readOnly: EventWriter = async () => {
+  throw new Error('a read-only service cannot write events');
+};
 
 /**
  * Wires every declaration of a registry: its repository, service and routes. A nested
@@ -54,7 +58,12 @@ export function createResourceModules<D>(registry: ResourceRegistry<D>, options:
     if (!reader) {
       const def = registry.get(name);
       reader = createResourceService(def, {
-        repository: repositoryOf(def), writeEvent: readOnly, deps, parent: def.parent ? readerOf(def.parent.resource) : undefined, related: {}, declaration: registry.get,
+        repository: repositoryOf(def),
+        writeEvent: readOnly,
+        deps,
+        parent: def.parent ? readerOf(def.parent.resource) : undefined,
+        related: {},
+        declaration: registry.get,
         referenced: readerOf,
       });
       readers.set(name, reader);
@@ -74,7 +83,8 @@ export function createResourceModules<D>(registry: ResourceRegistry<D>, options:
       declaration: registry.get,
       referenced: readerOf,
       announceCascade: definition.cascades
-        ? createCascadeAnnouncer(definition, { declaration: registry.get, writeEvent: options.writeEvent, repositoryOf }) : undefined,
+        ? createCascadeAnnouncer(definition, { declaration: registry.get, writeEvent: options.writeEvent, repositoryOf })
+        : undefined,
     });
     const routes = resourceRoutes(definition, service);
     return { definition, service, routes, router: mountRoutes(routes) };

@@ -1,8 +1,17 @@
 import type { z } from 'zod';
 import { describePermission } from '@firewatch/auth';
 import {
-  BEARER as security, errorResponses as errors, fromZod, includeParameter, jsonApiContent as content, listParameters,
-  pathParameter, ref, requestDocumentSchema, resourceSchemas, type Json,
+  BEARER as security,
+  errorResponses as errors,
+  fromZod,
+  includeParameter,
+  jsonApiContent as content,
+  listParameters,
+  pathParameter,
+  ref,
+  requestDocumentSchema,
+  resourceSchemas,
+  type Json,
 } from '@firewatch/openapi';
 import { nameOf, operationsOf, type AnyResourceDefinition } from './resource-definition.js';
 import type { ActionSpec, CollectionRoute } from './resource-shapes.js';
@@ -14,7 +23,12 @@ import type { AnyResourceRegistry } from './resource-registry.js';
 
 function queryParams(def: AnyResourceDefinition): Json[] {
   const spec = listQuerySpec(def);
-  const params = listParameters({ filters: spec.filters, sorts: spec.sorts, includes: spec.includes, page: { maxSize: spec.page?.maxSize ?? 100 } });
+  const params = listParameters({
+    filters: spec.filters,
+    sorts: spec.sorts,
+    includes: spec.includes,
+    page: { maxSize: spec.page?.maxSize ?? 100 },
+  });
   for (const [name, schema] of Object.entries(def.source?.params.shape ?? {})) {
     const required = !(schema as z.ZodType).safeParse(undefined).success;
     params.push({ name, in: 'query', ...(required ? { required } : {}), schema: fromZod(schema as z.ZodType) });
@@ -42,9 +56,16 @@ function writersLead(def: AnyResourceDefinition): string | undefined {
 }
 
 function pathParameters(path: string, def: AnyResourceDefinition, parent?: AnyResourceDefinition): Json[] {
-  return pathParams(path).map((name) => pathParameter(name, name === 'id'
-    ? (def.slug ? 'UUID or slug' : 'UUID')
-    : `The parent ${parent?.summary?.singular ?? 'record'} (UUID${parent?.slug ? ' or slug' : ''})`));
+  return pathParams(path).map((name) =>
+    pathParameter(
+      name,
+      name === 'id'
+        ? def.slug
+          ? 'UUID or slug'
+          : 'UUID'
+        : `The parent ${parent?.summary?.singular ?? 'record'} (UUID${parent?.slug ? ' or slug' : ''})`,
+    ),
+  );
 }
 
 /** The component schemas of one resource: its resource object, request and response documents. */
@@ -53,13 +74,17 @@ function schemasOf(def: AnyResourceDefinition): Json {
   const { response, create, update } = attributeSchemas(def);
   const relationships = def.relationships && {
     type: 'object',
-    properties: Object.fromEntries(Object.entries(def.relationships).map(([name, r]) => {
-      const linkage = { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { const: r.type } } };
-      const data = r.many ? { type: 'array', items: linkage } : { anyOf: [linkage, { type: 'null' }] };
-      return [name, { type: 'object', properties: { data } }];
-    })),
+    properties: Object.fromEntries(
+      Object.entries(def.relationships).map(([name, r]) => {
+        const linkage = { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { const: r.type } } };
+        const data = r.many ? { type: 'array', items: linkage } : { anyOf: [linkage, { type: 'null' }] };
+        return [name, { type: 'object', properties: { data } }];
+      }),
+    ),
   };
-  const known = Object.entries(def.relationships ?? {}).filter(([name, r]) => r.resource && !def.includes?.[name]).map(([, r]) => r.type);
+  const known = Object.entries(def.relationships ?? {})
+    .filter(([name, r]) => r.resource && !def.includes?.[name])
+    .map(([, r]) => r.type);
   const included = def.includes && Object.keys(def.includes).length ? 'any' : known;
   return {
     ...resourceSchemas(def.type, response, { included, relationships, computed: Boolean(def.source), name: t, optional: def.writersOnly }),
@@ -78,15 +103,26 @@ function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffi
   const out: Json = {};
   if (ops.has('list')) {
     out.get = {
-      operationId: `list_${t}${suffix}`, summary: `List ${many}${where}`, ...permissionNote(def, def.source?.description), security, parameters: [...parameters, ...queryParams(def)],
+      operationId: `list_${t}${suffix}`,
+      summary: `List ${many}${where}`,
+      ...permissionNote(def, def.source?.description),
+      security,
+      parameters: [...parameters, ...queryParams(def)],
       responses: { '200': { description: 'success', ...content(ref(`${t}_list`)) }, ...errors(400, 401, 403, ...parentMissing, 429) },
     };
   }
   if (ops.has('create')) {
     out.post = {
-      operationId: `create_${t}${suffix}`, summary: `Create ${one}${where}`, ...permissionNote(def, writersLead(def)), security, parameters,
+      operationId: `create_${t}${suffix}`,
+      summary: `Create ${one}${where}`,
+      ...permissionNote(def, writersLead(def)),
+      security,
+      parameters,
       requestBody: { required: true, ...content(ref(`new_${t}`)) },
-      responses: { '201': { description: 'created', ...content(ref(`${t}_response`)) }, ...errors(400, 401, 403, ...parentMissing, 409, 415, 422, 429) },
+      responses: {
+        '201': { description: 'created', ...content(ref(`${t}_response`)) },
+        ...errors(400, 401, 403, ...parentMissing, 409, 415, 422, 429),
+      },
     };
   }
   return out;
@@ -102,14 +138,22 @@ function itemOps(def: AnyResourceDefinition, parent?: AnyResourceDefinition): Js
   const out: Json = {};
   if (ops.has('get')) {
     out.get = {
-      operationId: `get_${t}`, summary: `Get ${noun}`, ...permissionNote(def), security, parameters: [...parameters, ...(includes.length ? [includeParameter(includes)] : [])],
+      operationId: `get_${t}`,
+      summary: `Get ${noun}`,
+      ...permissionNote(def),
+      security,
+      parameters: [...parameters, ...(includes.length ? [includeParameter(includes)] : [])],
       responses: { ...one, ...errors(400, 401, 403, 404, 429) },
     };
   }
   if (ops.has('update')) {
     for (const method of def.updateMethods ?? ['put', 'patch']) {
       out[method] = {
-        operationId: `${method === 'put' ? 'update' : 'patch'}_${t}`, summary: `Update ${noun}`, ...permissionNote(def, writersLead(def)), security, parameters,
+        operationId: `${method === 'put' ? 'update' : 'patch'}_${t}`,
+        summary: `Update ${noun}`,
+        ...permissionNote(def, writersLead(def)),
+        security,
+        parameters,
         requestBody: { required: true, ...content(ref(`update_${t}`)) },
         responses: { ...one, ...errors(400, 401, 403, 404, 409, 415, 422, 429) },
       };
@@ -118,12 +162,25 @@ function itemOps(def: AnyResourceDefinition, parent?: AnyResourceDefinition): Js
   if (ops.has('delete')) {
     const answer = def.deleteAnswer === 'empty' ? { '200': { description: 'deleted; empty body' } } : one;
     const refusable = def.hooks?.beforeRemove ? [422] : [];
-    out.delete = { operationId: `delete_${t}`, summary: `Delete ${noun}`, ...permissionNote(def, writersLead(def)), security, parameters, responses: { ...answer, ...errors(401, 403, 404, ...refusable, 429) } };
+    out.delete = {
+      operationId: `delete_${t}`,
+      summary: `Delete ${noun}`,
+      ...permissionNote(def, writersLead(def)),
+      security,
+      parameters,
+      responses: { ...answer, ...errors(401, 403, 404, ...refusable, 429) },
+    };
   }
   return out;
 }
 
-function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path: string, suffix: string, parent?: AnyResourceDefinition): Json {
+function actionOp(
+  def: AnyResourceDefinition,
+  action: ActionSpec<unknown>,
+  path: string,
+  suffix: string,
+  parent?: AnyResourceDefinition,
+): Json {
   const status = String(action.response?.status ?? 200);
   const missing = action.on === 'item' || action.hiddenFromRecordKeys || def.parent ? [404] : [];
   return {
@@ -134,7 +191,10 @@ function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path:
     parameters: pathParameters(path, def, parent),
     ...(action.body ? { requestBody: { required: true, ...content(fromZod(action.body)) } } : {}),
     responses: {
-      [status]: { description: action.response?.description ?? 'success', ...(action.response?.schema ? content(action.response.schema) : {}) },
+      [status]: {
+        description: action.response?.description ?? 'success',
+        ...(action.response?.schema ? content(action.response.schema) : {}),
+      },
       ...errors(400, 401, 403, ...missing, 409, 415, 422, 429),
     },
   };

@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
 import type { ListQuery } from '@firewatch/jsonapi';
 import {
-  applyFilters, createPreparedSelects, isUniqueViolation, pageWithTotal, type PlainBinding, uniqueConstraintName,
+  applyFilters,
+  createPreparedSelects,
+  isUniqueViolation,
+  pageWithTotal,
+  type PlainBinding,
+  uniqueConstraintName,
 } from '@firewatch/db';
 import { ConflictError } from '@firewatch/errors';
 import type { AnyResourceDefinition } from './resource-definition.js';
@@ -17,7 +22,10 @@ function conflictFrom(def: AnyResourceDefinition, err: unknown): unknown {
   const known = def.unique?.[constraint];
   if (known) return new ConflictError(known.detail, { source: { pointer: known.pointer }, code: 'already_exists' });
   if (constraint.includes('_slug_')) {
-    return new ConflictError('Another record of this team already has this slug.', { source: { pointer: '/data/attributes/slug' }, code: 'slug_taken' });
+    return new ConflictError('Another record of this team already has this slug.', {
+      source: { pointer: '/data/attributes/slug' },
+      code: 'slug_taken',
+    });
   }
   return new ConflictError('The record conflicts with an existing one.', { code: 'already_exists' });
 }
@@ -87,7 +95,11 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
 
   async function attachChildren(tx: Transaction | undefined, rows: Row[]): Promise<Row[]> {
     for (const [attribute, spec] of children) {
-      const byOwner = await loadChildren(db(tx), spec, rows.map((r) => String(r.id)));
+      const byOwner = await loadChildren(
+        db(tx),
+        spec,
+        rows.map((r) => String(r.id)),
+      );
       for (const row of rows) row[attribute] = byOwner.get(String(row.id)) ?? [];
     }
     if (def.hooks?.expand && rows.length) await def.hooks.expand(rows, { tx, deps });
@@ -102,7 +114,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
     async list(scope, query) {
       const q = applyScope(knex(table), table, scope);
       applyFilters(q, query.filters, def.filters ?? {});
-      const sort = query.sort.length ? query.sort : def.defaultSort ?? [{ field: 'created_at', direction: 'asc' }];
+      const sort = query.sort.length ? query.sort : (def.defaultSort ?? [{ field: 'created_at', direction: 'asc' }]);
       for (const s of sort) q.orderBy(`${table}.${s.field}`, s.direction, s.direction === 'asc' ? 'last' : 'first');
       q.orderBy(`${table}.id`, 'asc'); // a stable order makes pages disjoint
       const page = await pageWithTotal<Row>(knex, q, table, query.page);
@@ -117,7 +129,12 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       // would abort a transaction, and writes are not the hot path).
       const scopeValues = tx || forUpdate ? undefined : plainScopeValues(scope);
       const rows = scopeValues
-        ? await prepared.rows<Row>(knex, `${table} ${column} ${Object.keys(scope.where ?? {}).join(',')}`, [...scopeValues, value, 1], build)
+        ? await prepared.rows<Row>(
+            knex,
+            `${table} ${column} ${Object.keys(scope.where ?? {}).join(',')}`,
+            [...scopeValues, value, 1],
+            build,
+          )
         : ((await (forUpdate ? build().forUpdate() : build())) as Row[]);
       const row = rows[0];
       return row && (await attachChildren(tx, [row]))[0];
@@ -141,7 +158,10 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
     },
     async update(tx, teamId, id, patch) {
       try {
-        const [updated] = await tx(table).where({ team_id: teamId, id }).update({ ...toDb(patch), updated_at: knex.fn.now() }).returning('*');
+        const [updated] = await tx(table)
+          .where({ team_id: teamId, id })
+          .update({ ...toDb(patch), updated_at: knex.fn.now() })
+          .returning('*');
         return updated as Row;
       } catch (err) {
         throw conflictFrom(def, err);

@@ -2,8 +2,15 @@ import { type NextFunction, Router, type Request, type Response } from 'express'
 import { getPrincipal } from '@firewatch/auth';
 import { BadRequestError } from '@firewatch/errors';
 import {
-  assertOnlyParams, type FilterKind, type ListQuerySpec, paginationLinks, parseListQuery, parseRequestDocument,
-  sendDocument, sendSecretDocument, singleDocument,
+  assertOnlyParams,
+  type FilterKind,
+  type ListQuerySpec,
+  paginationLinks,
+  parseListQuery,
+  parseRequestDocument,
+  sendDocument,
+  sendSecretDocument,
+  singleDocument,
 } from '@firewatch/jsonapi';
 import { operationsOf, type AnyResourceDefinition } from './resource-definition.js';
 import type { ActionSpec, CollectionRoute, Row } from './resource-shapes.js';
@@ -55,27 +62,43 @@ function collectionRoutes(def: AnyResourceDefinition, service: ResourceService, 
   const out: RouteEntry[] = [];
   const path = expressPath(route.path);
   if (ops.has('list')) {
-    out.push({ phase: 0, method: 'get', path, handler: async (req, res) => {
-      const q = parseListQuery(query(req), spec);
-      const call = { route, params: stringParams(req) };
-      if (def.source) {
-        const { records, meta, included } = await service.computed(getPrincipal(req), sourceParams(def, q.extra), q.page, call, q.include);
-        return void sendDocument(res, 200, { data: records, ...(included.length ? { included } : {}), meta });
-      }
-      const { records, total, included } = await service.list(getPrincipal(req), q, call);
-      const { links, meta } = paginationLinks(req.path, query(req), q.page, total);
-      sendDocument(res, 200, { data: records, ...(included.length ? { included } : {}), links, meta });
-    } });
+    out.push({
+      phase: 0,
+      method: 'get',
+      path,
+      handler: async (req, res) => {
+        const q = parseListQuery(query(req), spec);
+        const call = { route, params: stringParams(req) };
+        if (def.source) {
+          const { records, meta, included } = await service.computed(
+            getPrincipal(req),
+            sourceParams(def, q.extra),
+            q.page,
+            call,
+            q.include,
+          );
+          return void sendDocument(res, 200, { data: records, ...(included.length ? { included } : {}), meta });
+        }
+        const { records, total, included } = await service.list(getPrincipal(req), q, call);
+        const { links, meta } = paginationLinks(req.path, query(req), q.page, total);
+        sendDocument(res, 200, { data: records, ...(included.length ? { included } : {}), links, meta });
+      },
+    });
   }
   if (ops.has('create')) {
-    out.push({ phase: 0, method: 'post', path, handler: async (req, res) => {
-      assertOnlyParams(query(req), []);
-      const attributes = parseRequestDocument(req.body, { type: def.type, attributes: def.create! }) as Row;
-      const record = await service.create(getPrincipal(req), attributes, { route, params: stringParams(req) });
-      res.location(`${def.path}/${record.id}`);
-      // A revealed one-time value (e.g. a webhook secret) must not stay in any cache.
-      (def.hooks?.revealOnCreate ? sendSecretDocument : sendDocument)(res, 201, singleDocument(record));
-    } });
+    out.push({
+      phase: 0,
+      method: 'post',
+      path,
+      handler: async (req, res) => {
+        assertOnlyParams(query(req), []);
+        const attributes = parseRequestDocument(req.body, { type: def.type, attributes: def.create! }) as Row;
+        const record = await service.create(getPrincipal(req), attributes, { route, params: stringParams(req) });
+        res.location(`${def.path}/${record.id}`);
+        // A revealed one-time value (e.g. a webhook secret) must not stay in any cache.
+        (def.hooks?.revealOnCreate ? sendSecretDocument : sendDocument)(res, 201, singleDocument(record));
+      },
+    });
   }
   return out;
 }
@@ -85,29 +108,42 @@ function itemRoutes(def: AnyResourceDefinition, service: ResourceService): Route
   const path = expressPath(itemPathOf(def));
   const out: RouteEntry[] = [];
   if (ops.has('get')) {
-    out.push({ phase: 1, method: 'get', path, handler: async (req, res) => {
-      const { record, included } = await service.get(getPrincipal(req), stringParams(req).id, includeParam(req, def));
-      sendDocument(res, 200, singleDocument(record, included));
-    } });
+    out.push({
+      phase: 1,
+      method: 'get',
+      path,
+      handler: async (req, res) => {
+        const { record, included } = await service.get(getPrincipal(req), stringParams(req).id, includeParam(req, def));
+        sendDocument(res, 200, singleDocument(record, included));
+      },
+    });
   }
   if (ops.has('update')) {
     const handler: Handler = async (req, res) => {
       assertOnlyParams(query(req), []);
       const id = stringParams(req).id;
-      const read = (existing: Row) => parseRequestDocument(req.body, {
-        type: def.type, attributes: def.update!, ids: [id, String(existing.id), ...(typeof existing.slug === 'string' ? [existing.slug] : [])],
-      }) as Row;
+      const read = (existing: Row) =>
+        parseRequestDocument(req.body, {
+          type: def.type,
+          attributes: def.update!,
+          ids: [id, String(existing.id), ...(typeof existing.slug === 'string' ? [existing.slug] : [])],
+        }) as Row;
       sendDocument(res, 200, singleDocument(await service.update(getPrincipal(req), id, read)));
     };
     for (const method of def.updateMethods ?? ['put', 'patch']) out.push({ phase: 1, method, path, handler });
   }
   if (ops.has('delete')) {
-    out.push({ phase: 1, method: 'delete', path, handler: async (req, res) => {
-      assertOnlyParams(query(req), []);
-      const record = await service.remove(getPrincipal(req), stringParams(req).id);
-      if (def.deleteAnswer === 'empty') res.status(200).end();
-      else sendDocument(res, 200, singleDocument(record));
-    } });
+    out.push({
+      phase: 1,
+      method: 'delete',
+      path,
+      handler: async (req, res) => {
+        assertOnlyParams(query(req), []);
+        const record = await service.remove(getPrincipal(req), stringParams(req).id);
+        if (def.deleteAnswer === 'empty') res.status(200).end();
+        else sendDocument(res, 200, singleDocument(record));
+      },
+    });
   }
   return out;
 }

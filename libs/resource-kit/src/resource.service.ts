@@ -52,8 +52,16 @@ function parseBody(action: ActionSpec<unknown>, raw: unknown): unknown {
 export function createResourceService(def: AnyResourceDefinition, options: ResourceServiceDeps) {
   const { repository, writeEvent, deps, parent, related, declaration, announceCascade, referenced } = options;
   const access = createResourceAccess(def, repository, parent);
-  const visibleIdsOf = (tx: Transaction, principal: Principal, name: string, ids: readonly string[]) => referenced(name).visibleIds(tx, principal, ids);
-  const { createIn, updateIn, removeIn, writesIn } = createResourceWrites(def, { repository, writeEvent, deps, access, announceCascade, visibleIdsOf });
+  const visibleIdsOf = (tx: Transaction, principal: Principal, name: string, ids: readonly string[]) =>
+    referenced(name).visibleIds(tx, principal, ids);
+  const { createIn, updateIn, removeIn, writesIn } = createResourceWrites(def, {
+    repository,
+    writeEvent,
+    deps,
+    access,
+    announceCascade,
+    visibleIdsOf,
+  });
   const included = createIncluder(def, related, deps, declaration);
 
   return {
@@ -102,10 +110,12 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
 
     async create(principal: Principal, attributes: Row, call: CollectionCall): Promise<ResourceObject> {
       access.can(principal, 'create');
-      return retryingSlugRaces(def, () => repository.transaction(async (tx) => {
-        const parentRow = await access.parentOf(tx, principal, call, 'update');
-        return createIn(tx, principal, attributes, access.whereOf(call, parentRow), parentRow);
-      }));
+      return retryingSlugRaces(def, () =>
+        repository.transaction(async (tx) => {
+          const parentRow = await access.parentOf(tx, principal, call, 'update');
+          return createIn(tx, principal, attributes, access.whereOf(call, parentRow), parentRow);
+        }),
+      );
     },
 
     /**
@@ -133,26 +143,29 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
       if (action.hiddenFromRecordKeys && principal.record_ids !== null) throw new NotFoundError();
       const [first, ...rest] = action.capabilities;
       if (idOrSlug === undefined) for (const c of action.capabilities) access.can(principal, c);
-      return retryingSlugRaces(def, () => repository.transaction(async (tx) => {
-        let record: Row | undefined;
-        let parentRow: Row | undefined;
-        if (idOrSlug !== undefined) {
-          // A read-only action (a preview) must not hold up the record's writers.
-          const writes = action.capabilities.some((c) => c !== 'read');
-          record = await access.load(tx, principal, idOrSlug, first ?? 'read', writes);
-          for (const c of rest) {
-            access.can(principal, c, record);
-            await access.admits(tx, principal, record, c);
+      return retryingSlugRaces(def, () =>
+        repository.transaction(async (tx) => {
+          let record: Row | undefined;
+          let parentRow: Row | undefined;
+          if (idOrSlug !== undefined) {
+            // A read-only action (a preview) must not hold up the record's writers.
+            const writes = action.capabilities.some((c) => c !== 'read');
+            record = await access.load(tx, principal, idOrSlug, first ?? 'read', writes);
+            for (const c of rest) {
+              access.can(principal, c, record);
+              await access.admits(tx, principal, record, c);
+            }
+            const bodyId = (rawBody as { data?: { id?: unknown } } | undefined)?.data?.id;
+            if (bodyId !== undefined)
+              assertDocumentId(bodyId, [idOrSlug, String(record.id), ...(typeof record.slug === 'string' ? [record.slug] : [])]);
+          } else {
+            parentRow = await access.parentOf(tx, principal, call, 'update');
           }
-          const bodyId = (rawBody as { data?: { id?: unknown } } | undefined)?.data?.id;
-          if (bodyId !== undefined) assertDocumentId(bodyId, [idOrSlug, String(record.id), ...(typeof record.slug === 'string' ? [record.slug] : [])]);
-        } else {
-          parentRow = await access.parentOf(tx, principal, call, 'update');
-        }
-        const body = parseBody(action, rawBody);
-        const resource = writesIn(tx, principal, idOrSlug === undefined ? access.whereOf(call, parentRow) : {}, parentRow);
-        return action.run({ principal, tx, deps, body, params: call.params, parent: parentRow, record, resource });
-      }));
+          const body = parseBody(action, rawBody);
+          const resource = writesIn(tx, principal, idOrSlug === undefined ? access.whereOf(call, parentRow) : {}, parentRow);
+          return action.run({ principal, tx, deps, body, params: call.params, parent: parentRow, record, resource });
+        }),
+      );
     },
 
     /** A computed collection: the source lists its rows from validated parameters, with what `include` names. */

@@ -6,7 +6,6 @@ import { jsonValue } from './json-value.js';
 
 export { jsonValue } from './json-value.js';
 
-
 type Linkage = { id: string; type: string };
 
 function relationships(def: AnyResourceDefinition, row: Row): Record<string, { data: Linkage | Linkage[] | null }> | undefined {
@@ -39,5 +38,7 @@ export function serialize(def: AnyResourceDefinition, row: Row): ResourceObject 
     attributes.updated_at = jsonValue(row.updated_at);
   }
   const rels = relationships(def, row);
-  return rels ? { id: String(row.id), type: def.type, attributes, relationships: rels } : { id: String(row.id), type: def.type, attributes };
+  return rels
+    ? { id: String(row.id), type: def.type, attributes, relationships: rels }
+    : { id: String(row.id), type: def.type, attributes };
 }

@@ -27,11 +27,7 @@ export function uniqueAcrossRecords(def: AnyResourceDefinition): [constraint: st
 /** Attributes whose value a unique key holds: the `unique` ones, the slug, and where `ownerGroups` makes those keys per owner set, the owner groups. */
 function keyedAttributes(def: AnyResourceDefinition): string[] {
   const unique = uniqueAcrossRecords(def).map(([, attribute]) => attribute);
-  return [...new Set([
-    ...unique,
-    ...(def.slug ? ['slug'] : []),
-    ...(def.ownerGroups && unique.length ? [def.ownerGroups.column] : []),
-  ])];
+  return [...new Set([...unique, ...(def.slug ? ['slug'] : []), ...(def.ownerGroups && unique.length ? [def.ownerGroups.column] : [])])];
 }
 
 /**
@@ -64,9 +60,12 @@ export function createUniqueKeyGuard(def: AnyResourceDefinition) {
       }
     }
     if (slugHidesGroups && principal.group_ids !== null && changes('slug')) {
-      throw new ForbiddenError('A group-scoped key may not choose a slug: another group\'s record may hold it. Its records get an unlisted slug.', {
-        code: 'group_scoped',
-      });
+      throw new ForbiddenError(
+        "A group-scoped key may not choose a slug: another group's record may hold it. Its records get an unlisted slug.",
+        {
+          code: 'group_scoped',
+        },
+      );
     }
   }
 

@@ -1,8 +1,12 @@
 import { startKitHarness, type KitHarness } from './support/kit-harness.js';
 
 let kit: KitHarness;
-beforeAll(async () => { kit = await startKitHarness('fw_kit_actions'); });
-afterAll(async () => { await kit?.close(); });
+beforeAll(async () => {
+  kit = await startKitHarness('fw_kit_actions');
+});
+afterAll(async () => {
+  await kit?.close();
+});
 
 const tag = (name: string) => ({ data: { type: 'tags', attributes: { name } } });
 
@@ -57,7 +61,10 @@ describe('an item action', () => {
   it('leaves the record unlocked when it only reads, so a write meanwhile does not wait for it', async () => {
     const t = (await kit.call('POST', '/v1/red/tags', tag('peeked'))).body.data;
     const finished: string[] = [];
-    const peek = kit.call('POST', `/v1/tags/${t.id}/peek`).then((r) => { finished.push('peek'); return r; });
+    const peek = kit.call('POST', `/v1/tags/${t.id}/peek`).then((r) => {
+      finished.push('peek');
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 100));
     const renamed = await kit.call('PUT', `/v1/tags/${t.id}/rename`, rename('written'));
     finished.push('rename');

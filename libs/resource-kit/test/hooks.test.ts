@@ -2,14 +2,25 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
-import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import {
+  createTestDatabase,
+  listen,
+  signAsGateway,
+  TEST_PRINCIPAL_KEYS,
+  testPrincipal,
+  type Listening,
+  type TestDatabase,
+} from '@firewatch/testing';
 import { createServiceApp } from '@firewatch/http';
 import { createResourceModules, createResourceRegistry, defineResource } from '../src/index.js';
 
 // toColumns, computed and revealOnCreate: a resource with a generated token stored
 // reversed (standing in for encryption), masked on reads, shown once on create.
 const gadgets = defineResource({
-  type: 'gadgets', path: '/v1/gadgets', table: 'gadgets', event: 'environment',
+  type: 'gadgets',
+  path: '/v1/gadgets',
+  table: 'gadgets',
+  event: 'environment',
   permission: { scope: null, side: 'ir' },
   create: z.strictObject({ name: z.string(), token: z.string().optional() }),
   update: z.strictObject({ name: z.string(), token: z.string() }).partial(),
@@ -32,7 +43,10 @@ let server: Listening;
 async function call(method: string, path: string, body?: unknown) {
   const res = await fetch(`${server.url}${path}`, {
     method,
-    headers: { [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(), 'kit-test', method, path), ...(body ? { 'content-type': 'application/vnd.api+json' } : {}) },
+    headers: {
+      [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(), 'kit-test', method, path),
+      ...(body ? { 'content-type': 'application/vnd.api+json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: await res.json() };
@@ -47,8 +61,20 @@ beforeAll(async () => {
     t.text('token_stored').notNullable();
     t.timestamps(true, true);
   });
-  const [module] = createResourceModules(createResourceRegistry([gadgets]), { knex: db.knex as Knex, writeEvent: async (_tx, e) => { events.push(e as never); }, deps: undefined });
-  server = await listen(createServiceApp({ logger: createLogger({ service: 't', level: 'silent' }), principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'kit-test' }), routers: [module.router] }));
+  const [module] = createResourceModules(createResourceRegistry([gadgets]), {
+    knex: db.knex as Knex,
+    writeEvent: async (_tx, e) => {
+      events.push(e as never);
+    },
+    deps: undefined,
+  });
+  server = await listen(
+    createServiceApp({
+      logger: createLogger({ service: 't', level: 'silent' }),
+      principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'kit-test' }),
+      routers: [module.router],
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -67,6 +93,8 @@ describe('resource hooks', () => {
     expect((await call('GET', `/v1/gadgets/${id}`)).body.data.attributes.token).toBe('****4321');
     const updated = await call('PATCH', `/v1/gadgets/${id}`, { data: { type: 'gadgets', attributes: { token: 'abcd' } } });
     expect(updated.body.data.attributes.token).toBe('****dcba');
-    expect((await call('PATCH', `/v1/gadgets/${id}`, { data: { type: 'gadgets', attributes: { name: 'b' } } })).body.data.attributes).toMatchObject({ name: 'b', token: '****dcba' });
+    expect(
+      (await call('PATCH', `/v1/gadgets/${id}`, { data: { type: 'gadgets', attributes: { name: 'b' } } })).body.data.attributes,
+    ).toMatchObject({ name: 'b', token: '****dcba' });
   });
 });

@@ -1,8 +1,12 @@
 import { startKitHarness, type KitHarness } from './support/kit-harness.js';
 
 let kit: KitHarness;
-beforeAll(async () => { kit = await startKitHarness('fw_kit_limits'); });
-afterAll(async () => { await kit?.close(); });
+beforeAll(async () => {
+  kit = await startKitHarness('fw_kit_limits');
+});
+afterAll(async () => {
+  await kit?.close();
+});
 
 const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 
@@ -10,7 +14,9 @@ describe('a per-parent limit under races', () => {
   it('leaves exactly 50 cards when 60 creates race for one board, and refuses the rest with 422', async () => {
     const board = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Busy' }))).body.data;
     const other = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Quiet' }))).body.data;
-    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => kit.call('POST', `/v1/boards/${board.id}/cards`, doc('cards', { title: `c${i}` }))));
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => kit.call('POST', `/v1/boards/${board.id}/cards`, doc('cards', { title: `c${i}` }))),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(50);
     const refused = results.filter((r) => r.status !== 201);
     expect(refused.map((r) => r.status)).toEqual(Array(10).fill(422));
@@ -32,8 +38,12 @@ describe('generated slugs under races', () => {
     // Slugs set directly: a taken run across every batch of candidates (1, 2-11, 12-111,
     // 112-211) with a gap at 117, which another team holds.
     const taken = ['crowd', ...Array.from({ length: 119 }, (_, i) => `crowd-${i + 2}`).filter((s) => s !== 'crowd-117')];
-    await kit.db.knex('boards').insert(taken.map((slug) => ({ team_id: 1, name: `n-${slug}`, slug, is_private: false, owner_user_id: 1, owner_group_ids: '[]' })));
-    await kit.db.knex('boards').insert({ team_id: 2, name: 'theirs', slug: 'crowd-117', is_private: false, owner_user_id: 1, owner_group_ids: '[]' });
+    await kit.db
+      .knex('boards')
+      .insert(taken.map((slug) => ({ team_id: 1, name: `n-${slug}`, slug, is_private: false, owner_user_id: 1, owner_group_ids: '[]' })));
+    await kit.db
+      .knex('boards')
+      .insert({ team_id: 2, name: 'theirs', slug: 'crowd-117', is_private: false, owner_user_id: 1, owner_group_ids: '[]' });
     const first = await kit.call('POST', '/v1/boards', doc('boards', { name: 'Crowd' }));
     expect(first.body.data.attributes.slug).toBe('crowd-117');
     const next = await kit.call('POST', '/v1/boards', doc('boards', { name: 'Crowd' }));

@@ -1,8 +1,12 @@
 import { startKitHarness, type KitHarness } from './support/kit-harness.js';
 
 let kit: KitHarness;
-beforeAll(async () => { kit = await startKitHarness('fw_kit_nesting'); });
-afterAll(async () => { await kit?.close(); });
+beforeAll(async () => {
+  kit = await startKitHarness('fw_kit_nesting');
+});
+afterAll(async () => {
+  await kit?.close();
+});
 
 const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 
@@ -48,11 +52,16 @@ describe('cascading deletes', () => {
   it('announces each card a deleted board takes with it, before the board', async () => {
     const board = (await kit.call('POST', '/v1/boards', doc('boards', { name: `Doomed ${Date.now()}` }))).body.data;
     const ids = [];
-    for (const title of ['a', 'b']) ids.push((await kit.call('POST', `/v1/boards/${board.id}/cards`, doc('cards', { title }))).body.data.id);
+    for (const title of ['a', 'b'])
+      ids.push((await kit.call('POST', `/v1/boards/${board.id}/cards`, doc('cards', { title }))).body.data.id);
     const before = (await kit.events()).length;
     expect((await kit.call('DELETE', `/v1/boards/${board.id}`)).status).toBe(200);
     const after = (await kit.events()).slice(before);
-    expect(after.map((e) => [e.type, e.data.id])).toEqual([['card.deleted', ids[0]], ['card.deleted', ids[1]], ['board.deleted', board.id]]);
+    expect(after.map((e) => [e.type, e.data.id])).toEqual([
+      ['card.deleted', ids[0]],
+      ['card.deleted', ids[1]],
+      ['board.deleted', board.id],
+    ]);
     expect(await kit.db.knex('cards').whereIn('id', ids)).toHaveLength(0);
   });
 });
@@ -74,7 +83,12 @@ describe('computed sources', () => {
     const res = await kit.call('GET', `/v1/boards/${board.id}/tallies?days=3`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: expect.any(Array), meta: { total_count: 3 } });
-    expect(res.body.data[2]).toEqual({ id: `${board.id}-2`, type: 'tallies', attributes: { day: 2, count: 4 }, relationships: { board: { data: { id: board.id, type: 'boards' } } } });
+    expect(res.body.data[2]).toEqual({
+      id: `${board.id}-2`,
+      type: 'tallies',
+      attributes: { day: 2, count: 4 },
+      relationships: { board: { data: { id: board.id, type: 'boards' } } },
+    });
     expect((await kit.call('GET', `/v1/boards/${board.id}/tallies?days=9`)).body.errors[0].source).toEqual({ parameter: 'days' });
     expect((await kit.call('GET', `/v1/boards/${board.id}/tallies?days=1&x=1`)).status).toBe(400);
   });
@@ -88,7 +102,8 @@ describe('computed sources', () => {
     expect(flat.body.data[0].id).toBe(`${board.id}-0`);
     expect(flat.body.included.map((b: { id: string }) => b.id)).toEqual([board.id]);
     // Another user's private board is no one else's to include.
-    const hidden = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Tally hidden', is_private: true }), { user_id: 77 })).body.data;
+    const hidden = (await kit.call('POST', '/v1/boards', doc('boards', { name: 'Tally hidden', is_private: true }), { user_id: 77 })).body
+      .data;
     const stranger = await kit.call('GET', `/v1/tallies?days=1&board=${hidden.id}&include=board`);
     expect(stranger.body.included).toBeUndefined();
   });

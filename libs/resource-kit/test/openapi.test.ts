@@ -4,7 +4,10 @@ import { createResourceRegistry, defineResource, registryOpenApi, type AnyResour
 import { boards, cards, rules, tags, tallies, templates } from './support/fixture.resources.js';
 
 const things = defineResource({
-  type: 'things', path: '/v1/things', table: 'things', event: 'thing',
+  type: 'things',
+  path: '/v1/things',
+  table: 'things',
+  event: 'thing',
   permission: { scope: null, side: 'ir' },
   create: z.strictObject({ name: z.string() }),
   update: z.strictObject({ name: z.string() }).partial(),
@@ -17,7 +20,10 @@ const things = defineResource({
 // The document of `defs` alone, from a registry that also holds what they name (a parent).
 const buildOpenApiDocument = (info: { title: string; version: string }, defs: AnyResourceDefinition[]) => {
   const registry = createResourceRegistry([...new Set<AnyResourceDefinition>([...defs, boards, cards, rules, templates, tags, tallies])]);
-  return assembleDocument(info, registryOpenApi(registry).filter((_, i) => defs.includes(registry.declarations[i] as AnyResourceDefinition)));
+  return assembleDocument(
+    info,
+    registryOpenApi(registry).filter((_, i) => defs.includes(registry.declarations[i] as AnyResourceDefinition)),
+  );
 };
 
 describe('OpenAPI from a declaration', () => {
@@ -39,13 +45,20 @@ describe('OpenAPI from a declaration', () => {
 });
 
 describe('OpenAPI of a permission beyond role and capability', () => {
-  const vault = defineResource({ ...things, type: 'vaults', path: '/v1/vaults', operations: ['list', 'get', 'create', 'update', 'delete'],
-    permission: { scope: null, side: 'ir', adminOnly: true, unrestricted: true, allScope: true } });
+  const vault = defineResource({
+    ...things,
+    type: 'vaults',
+    path: '/v1/vaults',
+    operations: ['list', 'get', 'create', 'update', 'delete'],
+    permission: { scope: null, side: 'ir', adminOnly: true, unrestricted: true, allScope: true },
+  });
   const doc = buildOpenApiDocument({ title: 't', version: '1' }, [things, vault]) as any;
 
   it('states it on every operation of the declaration, and nothing where there is none', () => {
     const needs = 'Needs the admin role, a credential limited by neither records nor groups and, for OAuth tokens, the `all` scope.';
-    const ops = ['/v1/vaults', '/v1/vaults/{id}'].flatMap((p) => Object.entries(doc.paths[p]).map(([m, op]: [string, any]) => [m, p, op.description]));
+    const ops = ['/v1/vaults', '/v1/vaults/{id}'].flatMap((p) =>
+      Object.entries(doc.paths[p]).map(([m, op]: [string, any]) => [m, p, op.description]),
+    );
     expect(ops).toHaveLength(6);
     expect(ops).toEqual(ops.map(([m, p]) => [m, p, needs]));
     expect(doc.paths['/v1/things'].get.description).toBeUndefined();
@@ -53,7 +66,8 @@ describe('OpenAPI of a permission beyond role and capability', () => {
 });
 
 describe('OpenAPI of the grown declaration keys', () => {
-  const paths = (defs: Parameters<typeof buildOpenApiDocument>[1]) => (buildOpenApiDocument({ title: 't', version: '1' }, defs) as any).paths;
+  const paths = (defs: Parameters<typeof buildOpenApiDocument>[1]) =>
+    (buildOpenApiDocument({ title: 't', version: '1' }, defs) as any).paths;
 
   it('documents nested and several collection paths, actions, verbs and the empty delete', () => {
     const doc = paths([cards, tags, rules, tallies]);

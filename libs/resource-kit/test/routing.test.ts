@@ -1,8 +1,12 @@
 import { startKitHarness, type KitHarness } from './support/kit-harness.js';
 
 let kit: KitHarness;
-beforeAll(async () => { kit = await startKitHarness('fw_kit_routing'); });
-afterAll(async () => { await kit?.close(); });
+beforeAll(async () => {
+  kit = await startKitHarness('fw_kit_routing');
+});
+afterAll(async () => {
+  await kit?.close();
+});
 
 const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 
@@ -23,13 +27,25 @@ describe('routing by first path segment', () => {
     expect(head.text).toBe('');
     // `/v1/red/tags` is a collection of tags, not a `red` resource's item.
     expect((await kit.call('POST', '/v1/red/tags', doc('tags', { name: 'hot' }))).status).toBe(201);
-    expect((await kit.call('GET', '/v1/red/tags')).body.data).toEqual([expect.objectContaining({ attributes: expect.objectContaining({ name: 'hot', color: 'red' }) })]);
+    expect((await kit.call('GET', '/v1/red/tags')).body.data).toEqual([
+      expect.objectContaining({ attributes: expect.objectContaining({ name: 'hot', color: 'red' }) }),
+    ]);
   });
 
   it('falls through to 404 route_not_found for an unknown segment, method or encoded segment', async () => {
-    for (const [method, path] of [['GET', '/v1/nothing'], ['GET', '/v1'], ['POST', '/v1/boards/x/y/z'], ['GET', '/v1/b%6Fards']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/nothing'],
+      ['GET', '/v1'],
+      ['POST', '/v1/boards/x/y/z'],
+      ['GET', '/v1/b%6Fards'],
+    ]) {
       const answer = await kit.call(method, path);
-      expect({ method, path, status: answer.status, code: answer.body?.errors?.[0]?.code }).toEqual({ method, path, status: 404, code: 'route_not_found' });
+      expect({ method, path, status: answer.status, code: answer.body?.errors?.[0]?.code }).toEqual({
+        method,
+        path,
+        status: 404,
+        code: 'route_not_found',
+      });
     }
   });
 });

@@ -2,8 +2,12 @@ import { unlistedSlug } from '../src/index.js';
 import { startKitHarness, type KitHarness } from './support/kit-harness.js';
 
 let kit: KitHarness;
-beforeAll(async () => { kit = await startKitHarness('fw_kit_unlisted_slugs'); });
-afterAll(async () => { await kit?.close(); });
+beforeAll(async () => {
+  kit = await startKitHarness('fw_kit_unlisted_slugs');
+});
+afterAll(async () => {
+  await kit?.close();
+});
 
 const board = (attributes: Record<string, unknown>) => ({ data: { type: 'boards', attributes } });
 const create = async (attributes: Record<string, unknown>, principal: Record<string, unknown> = { user_id: 10 }) => {
@@ -42,7 +46,7 @@ describe('slugs that tell nothing of records the caller cannot see', () => {
     expect(shown.body.data.attributes.slug).toBe(hidden.body.data.attributes.slug);
   });
 
-  it('give a group key, which does not see other groups\' records, a slug off the sequence', async () => {
+  it("give a group key, which does not see other groups' records, a slug off the sequence", async () => {
     await create({ name: 'Runbook', owner_group_ids: ['g9'] });
     const mine = await create({ name: 'Runbook', owner_group_ids: ['g8'] }, { group_ids: ['g8'] });
     expect(mine.attributes.slug).toMatch(UNLISTED('runbook'));

@@ -1,8 +1,12 @@
 import { startKitHarness, type KitHarness } from './support/kit-harness.js';
 
 let kit: KitHarness;
-beforeAll(async () => { kit = await startKitHarness('fw_kit_visibility'); });
-afterAll(async () => { await kit?.close(); });
+beforeAll(async () => {
+  kit = await startKitHarness('fw_kit_visibility');
+});
+afterAll(async () => {
+  await kit?.close();
+});
 
 const board = (attributes: Record<string, unknown>) => ({ data: { type: 'boards', attributes } });
 const owner = { user_id: 10 };
@@ -15,11 +19,15 @@ describe('a visibility rule', () => {
   beforeAll(async () => {
     hidden = (await kit.call('POST', '/v1/boards', board({ name: 'Private', is_private: true }), owner)).body.data;
     await kit.call('POST', '/v1/boards', board({ name: 'Public' }), owner);
-    await kit.db.knex('board_grants').insert([{ board_id: hidden.id, user_id: grantee.user_id }, { board_id: hidden.id, user_id: editor.user_id, can_edit: true }]);
+    await kit.db.knex('board_grants').insert([
+      { board_id: hidden.id, user_id: grantee.user_id },
+      { board_id: hidden.id, user_id: editor.user_id, can_edit: true },
+    ]);
   });
 
   it('hides a private record from list, get, update and delete, for anyone but its owner and grantees', async () => {
-    const names = async (p: object) => (await kit.call('GET', '/v1/boards', undefined, p)).body.data.map((b: any) => b.attributes.name).sort();
+    const names = async (p: object) =>
+      (await kit.call('GET', '/v1/boards', undefined, p)).body.data.map((b: any) => b.attributes.name).sort();
     expect(await names(stranger)).toEqual(['Public']);
     expect(await names(owner)).toEqual(['Private', 'Public']);
     expect(await names(grantee)).toEqual(['Private', 'Public']);
@@ -57,8 +65,13 @@ describe('owner groups and group-scoped keys', () => {
     expect((await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g3'] }), key)).status).toBe(403);
     // A group key moves its own groups only: g1 stays on the record it shares.
     expect((await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g2'] }), key)).status).toBe(403);
-    expect((await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g1', 'g2', 'g4'] }), { group_ids: ['g2', 'g4'] })).status).toBe(200);
+    expect(
+      (await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g1', 'g2', 'g4'] }), { group_ids: ['g2', 'g4'] }))
+        .status,
+    ).toBe(200);
     // A record key may move a record it lists between groups.
-    expect((await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g1'] }), { record_ids: [ours.id] })).status).toBe(200);
+    expect((await kit.call('PATCH', `/v1/boards/${ours.id}`, board({ owner_group_ids: ['g1'] }), { record_ids: [ours.id] })).status).toBe(
+      200,
+    );
   });
 });

@@ -61,17 +61,23 @@ export interface ResealLog {
  * (never the values). Resolves when done; never rejects.
  */
 export async function resealInBackground(
-  box: SecretBox, values: SealedValues, log: ResealLog, names: { what: string; setting: string },
+  box: SecretBox,
+  values: SealedValues,
+  log: ResealLog,
+  names: { what: string; setting: string },
 ): Promise<void> {
   try {
     const { resealed, unreadable } = await resealStale(box, values);
     if (resealed) log.info(`re-sealed ${names.what} with the sealing key`, { count: resealed, key_id: box.sealingKeyId });
     if (unreadable.length) {
       log.error(`${names.what} sealed with a key missing from ${names.setting}`, {
-        count: unreadable.length, key_ids: [...new Set(unreadable.map((u) => u.keyId))],
+        count: unreadable.length,
+        key_ids: [...new Set(unreadable.map((u) => u.keyId))],
       });
     }
   } catch (err) {
-    log.error(`re-sealing ${names.what} failed; it runs again at the next start`, { error: err instanceof Error ? err.message : String(err) });
+    log.error(`re-sealing ${names.what} failed; it runs again at the next start`, {
+      error: err instanceof Error ? err.message : String(err),
+    });
   }
 }

@@ -13,7 +13,11 @@ export function sealedColumn(knex: Knex, table: string, column: string): SealedV
       return (await q) as { id: string; sealed: string }[];
     },
     async replace(id, from, to) {
-      return (await knex(table).where({ id, [column]: from }).update({ [column]: to })) === 1;
+      return (
+        (await knex(table)
+          .where({ id, [column]: from })
+          .update({ [column]: to })) === 1
+      );
     },
   };
 }

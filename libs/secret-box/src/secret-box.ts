@@ -10,7 +10,10 @@ export interface SecretBox {
   keyIdOf(sealed: string): string;
 }
 
-interface Key { id: string; bytes: Buffer }
+interface Key {
+  id: string;
+  bytes: Buffer;
+}
 
 const keyId = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex').slice(0, 8);
 

@@ -4,12 +4,16 @@ import { createSecretBox, resealStale, type SealedValues } from '../src/index.js
 const key = () => randomBytes(32).toString('base64');
 
 /** Values in a Map, with a hook to change one between its read and its replace. */
-function memory(initial: Record<string, string>, onRead?: (id: string, store: Map<string, string>) => void): SealedValues & { store: Map<string, string> } {
+function memory(
+  initial: Record<string, string>,
+  onRead?: (id: string, store: Map<string, string>) => void,
+): SealedValues & { store: Map<string, string> } {
   const store = new Map(Object.entries(initial));
   return {
     store,
     async notSealedWith(keyId, afterId, limit) {
-      const page = [...store].sort(([a], [b]) => a.localeCompare(b))
+      const page = [...store]
+        .sort(([a], [b]) => a.localeCompare(b))
         .filter(([id, sealed]) => (afterId === null || id > afterId) && sealed.split(':')[1] !== keyId)
         .slice(0, limit)
         .map(([id, sealed]) => ({ id, sealed }));

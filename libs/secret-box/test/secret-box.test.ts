@@ -13,10 +13,14 @@ describe('createSecretBox', () => {
   });
 
   it('names its setting in errors', () => {
-    expect(() => createSecretBox({ keys: ['c2hvcnQ='], setting: 'SECRET_ENCRYPTION_KEYS' })).toThrow(/^SECRET_ENCRYPTION_KEYS: each key must be 32 bytes/);
+    expect(() => createSecretBox({ keys: ['c2hvcnQ='], setting: 'SECRET_ENCRYPTION_KEYS' })).toThrow(
+      /^SECRET_ENCRYPTION_KEYS: each key must be 32 bytes/,
+    );
     expect(() => createSecretBox({ keys: [], setting: 'SECRET_ENCRYPTION_KEYS' })).toThrow(/^SECRET_ENCRYPTION_KEYS is not set/);
     const sealed = createSecretBox({ keys: [randomBytes(32).toString('base64')] }).seal('v');
-    expect(() => createSecretBox({ keys: [randomBytes(32).toString('base64')], setting: 'SECRET_ENCRYPTION_KEYS' }).open(sealed)).toThrow(/add it to SECRET_ENCRYPTION_KEYS/);
+    expect(() => createSecretBox({ keys: [randomBytes(32).toString('base64')], setting: 'SECRET_ENCRYPTION_KEYS' }).open(sealed)).toThrow(
+      /add it to SECRET_ENCRYPTION_KEYS/,
+    );
   });
 
   it('opens with any configured key and seals with the first (rotation)', () => {

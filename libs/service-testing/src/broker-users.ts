@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import {
-  declareEventExchanges, declareEventQueue, deleteBrokerUser, EVENT_CONSUMERS, provisionBrokerUser, PUBLISHING_SERVICES,
-  type BusService, type EventTopologyOptions, type PublisherUsers,
+  declareEventExchanges,
+  declareEventQueue,
+  deleteBrokerUser,
+  EVENT_CONSUMERS,
+  provisionBrokerUser,
+  PUBLISHING_SERVICES,
+  type BusService,
+  type EventTopologyOptions,
+  type PublisherUsers,
 } from '@firewatch/events';
 
 /** One test broker user: its name and an AMQP URL that logs in as it. */
@@ -34,7 +41,10 @@ export interface TestBrokerUsersOptions extends Omit<EventTopologyOptions, 'vhos
  * through the management API as the test administrator (`TEST_AMQP_MANAGEMENT_URL`), as
  * provisioning does. Call `remove()` in `afterAll`; deleting the queues is the suite's.
  */
-export async function createTestBrokerUsers(services: readonly BusService[], options: TestBrokerUsersOptions = {}): Promise<TestBrokerUsers> {
+export async function createTestBrokerUsers(
+  services: readonly BusService[],
+  options: TestBrokerUsersOptions = {},
+): Promise<TestBrokerUsers> {
   const management = process.env.TEST_AMQP_MANAGEMENT_URL!;
   const prefix = options.prefix ?? `fw-test-${randomBytes(4).toString('hex')}-`;
   await declareEventExchanges(management, options);
@@ -63,7 +73,9 @@ export async function createTestBrokerUsers(services: readonly BusService[], opt
   return {
     users,
     publishers,
-    publishersSetting: Object.entries(publishers).map(([service, user]) => `${service}=${user}`).join(','),
+    publishersSetting: Object.entries(publishers)
+      .map(([service, user]) => `${service}=${user}`)
+      .join(','),
     async remove() {
       for (const user of made) await deleteBrokerUser(management, user);
     },

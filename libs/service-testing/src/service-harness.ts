@@ -5,7 +5,16 @@ import { createPrincipalVerifier, PRINCIPAL_HEADER, type PrincipalVerifier } fro
 import { migrate, type Migrations } from '@firewatch/db';
 import { createOutboxRelay } from '@firewatch/events';
 import { createLogger, type Logger } from '@firewatch/logger';
-import { collectEvents, createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type EventCollector, type TestDatabase } from '@firewatch/testing';
+import {
+  collectEvents,
+  createTestDatabase,
+  listen,
+  signAsGateway,
+  TEST_PRINCIPAL_KEYS,
+  testPrincipal,
+  type EventCollector,
+  type TestDatabase,
+} from '@firewatch/testing';
 
 const MEDIA = 'application/vnd.api+json';
 
@@ -69,7 +78,8 @@ export async function startServiceHarness(options: ServiceHarnessOptions): Promi
     events,
     async call(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
-      if (opts.principal !== null) headers[PRINCIPAL_HEADER] = await signAsGateway(testPrincipal(opts.principal ?? {}), options.audience, method, path);
+      if (opts.principal !== null)
+        headers[PRINCIPAL_HEADER] = await signAsGateway(testPrincipal(opts.principal ?? {}), options.audience, method, path);
       if (opts.body !== undefined) headers['content-type'] ??= MEDIA;
       const res = await fetch(`${server.url}${path}`, {
         method,

@@ -6,7 +6,10 @@ import { createPrincipalSigner, type Principal } from '@firewatch/auth';
  */
 export const TEST_PRINCIPAL_KEYS = {
   privateKey: {
-    kty: 'OKP', crv: 'Ed25519', kid: 'test-gateway', alg: 'EdDSA',
+    kty: 'OKP',
+    crv: 'Ed25519',
+    kid: 'test-gateway',
+    alg: 'EdDSA',
     x: 'z0TQYRexvl7-0I3zKIExrbJ4E0Aaxrc17z9IZKnnNTY',
     d: 'LUCbuH1Qp9SR66ZIADK2Bqv1p-jpBDvX2d8xZG3q9Vo',
   },

@@ -15,7 +15,10 @@ function reachable(url: string, defaultPort: number, timeoutMs = 1000): Promise<
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || defaultPort) });
-    const done = (ok: boolean) => { socket.destroy(); resolve(ok); };
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
@@ -32,7 +35,10 @@ interface Candidate {
 
 const CANDIDATES: Candidate[] = [
   {
-    name: 'PostgreSQL', envVar: 'DATABASE_URL', local: 'postgres://postgres@127.0.0.1:5432/postgres', port: 5432,
+    name: 'PostgreSQL',
+    envVar: 'DATABASE_URL',
+    local: 'postgres://postgres@127.0.0.1:5432/postgres',
+    port: 5432,
     container: async () => {
       const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
       const c = await new PostgreSqlContainer('postgres:16-alpine').start();
@@ -40,7 +46,10 @@ const CANDIDATES: Candidate[] = [
     },
   },
   {
-    name: 'RabbitMQ', envVar: 'AMQP_URL', local: 'amqp://guest:guest@127.0.0.1:5672', port: 5672,
+    name: 'RabbitMQ',
+    envVar: 'AMQP_URL',
+    local: 'amqp://guest:guest@127.0.0.1:5672',
+    port: 5672,
     container: async () => {
       const { RabbitMQContainer } = await import('@testcontainers/rabbitmq');
       const c = await new RabbitMQContainer('rabbitmq:4-management-alpine').start();
@@ -48,7 +57,10 @@ const CANDIDATES: Candidate[] = [
     },
   },
   {
-    name: 'Redis', envVar: 'REDIS_URL', local: 'redis://127.0.0.1:6379', port: 6379,
+    name: 'Redis',
+    envVar: 'REDIS_URL',
+    local: 'redis://127.0.0.1:6379',
+    port: 6379,
     container: async () => {
       const { RedisContainer } = await import('@testcontainers/redis');
       const c = await new RedisContainer('redis:7-alpine').start();
@@ -79,8 +91,14 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv = process.env
   let managementUrl: string | undefined;
   for (const c of CANDIDATES) {
     const given = env[`TEST_${c.envVar}`] ?? env[c.envVar];
-    if (given) { urls.push(given); continue; }
-    if (await reachable(c.local, c.port)) { urls.push(c.local); continue; }
+    if (given) {
+      urls.push(given);
+      continue;
+    }
+    if (await reachable(c.local, c.port)) {
+      urls.push(c.local);
+      continue;
+    }
     try {
       const started = await c.container();
       urls.push(started.url);
@@ -95,8 +113,12 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv = process.env
     }
   }
   return {
-    databaseUrl: urls[0], amqpUrl: urls[1], redisUrl: urls[2],
+    databaseUrl: urls[0],
+    amqpUrl: urls[1],
+    redisUrl: urls[2],
     amqpManagementUrl: env.TEST_AMQP_MANAGEMENT_URL ?? managementUrl ?? managementUrlOf(urls[1]),
-    stop: async () => { await Promise.all(stops.map((s) => s())); },
+    stop: async () => {
+      await Promise.all(stops.map((s) => s()));
+    },
   };
 }

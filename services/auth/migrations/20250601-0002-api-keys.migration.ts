@@ -36,9 +36,7 @@ export const apiKeysMigration: Migration = {
       t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     });
     // The resolve path looks a token up by the prefix it carries, current or previous.
-    await knex.raw(
-      'CREATE UNIQUE INDEX api_keys_previous_prefix_unique ON api_keys (previous_prefix) WHERE previous_prefix IS NOT NULL',
-    );
+    await knex.raw('CREATE UNIQUE INDEX api_keys_previous_prefix_unique ON api_keys (previous_prefix) WHERE previous_prefix IS NOT NULL');
     await knex.raw('CREATE INDEX api_keys_team_listing ON api_keys (team_id, created_at) WHERE revoked_at IS NULL');
     await knex.raw(
       `ALTER TABLE api_keys ADD CONSTRAINT api_keys_team_wide_has_roles

@@ -4,8 +4,15 @@ import type { Migration } from '@firewatch/db';
 // The models of HASHED_MODELS (src/data/oidc-payloads.adapter.ts) at the time of writing;
 // a migration must not follow later edits of that list.
 const MODELS = [
-  'AccessToken', 'AuthorizationCode', 'RefreshToken', 'ClientCredentials', 'DeviceCode',
-  'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest', 'RegistrationAccessToken', 'InitialAccessToken',
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'ClientCredentials',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PushedAuthorizationRequest',
+  'RegistrationAccessToken',
+  'InitialAccessToken',
 ];
 
 /**

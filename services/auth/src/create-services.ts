@@ -65,7 +65,13 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
       accounts: createOAuthAccounts(users),
       login: createOAuthLoginService({ users, teams, clientTeams, applications }),
       applications: createOAuthApplicationService({
-        applications, users, clients: createOAuthClientsStore(knex), uow, outbox, maxLivePerTeam: options.limits?.applicationsPerTeam, now,
+        applications,
+        users,
+        clients: createOAuthClientsStore(knex),
+        uow,
+        outbox,
+        maxLivePerTeam: options.limits?.applicationsPerTeam,
+        now,
       }),
       teamOfClient: (clientId: string) => clientTeams.teamOf(clientId),
       /** node-oidc-provider's storage (PostgreSQL), with the refresh-token grace period. */

@@ -6,7 +6,9 @@ let h: Harness;
 let keyId: string;
 beforeAll(async () => {
   h = await startHarness();
-  keyId = (await h.services.apiKeys.create({ team_id: h.team.id, user_id: h.team.adminId, principal: null }, { name: 'existing', kind: 'global' })).resource.id;
+  keyId = (
+    await h.services.apiKeys.create({ team_id: h.team.id, user_id: h.team.adminId, principal: null }, { name: 'existing', kind: 'global' })
+  ).resource.id;
 });
 afterAll(async () => {
   await h.close();
@@ -78,8 +80,12 @@ describe('creating keys: validation', () => {
   });
 
   it('refuses a wrong document type (409) and client-generated ids (422)', async () => {
-    expect((await h.request('POST', '/v1/api_keys', { body: { data: { type: 'users', attributes: { name: 'x', kind: 'global' } } } })).status).toBe(409);
-    const res = await h.request('POST', '/v1/api_keys', { body: { data: { type: 'api_keys', id: 'x', attributes: { name: 'x', kind: 'global' } } } });
+    expect(
+      (await h.request('POST', '/v1/api_keys', { body: { data: { type: 'users', attributes: { name: 'x', kind: 'global' } } } })).status,
+    ).toBe(409);
+    const res = await h.request('POST', '/v1/api_keys', {
+      body: { data: { type: 'api_keys', id: 'x', attributes: { name: 'x', kind: 'global' } } },
+    });
     expect(res.status).toBe(422);
   });
 });
@@ -98,7 +104,22 @@ describe('media types and bodies', () => {
   });
 
   it('answers 406 when Accept rules out JSON:API', async () => {
-    const principal = await signAsGateway({ team_id: h.team.id, user_id: h.team.adminId, role: 'admin', on_call_role: 'admin', credential: { type: 'api_key', id: 'x', kind: 'global' }, capabilities: ['read'], scopes: null, group_ids: null, record_ids: null }, 'auth', 'GET', '/v1/api_keys');
+    const principal = await signAsGateway(
+      {
+        team_id: h.team.id,
+        user_id: h.team.adminId,
+        role: 'admin',
+        on_call_role: 'admin',
+        credential: { type: 'api_key', id: 'x', kind: 'global' },
+        capabilities: ['read'],
+        scopes: null,
+        group_ids: null,
+        record_ids: null,
+      },
+      'auth',
+      'GET',
+      '/v1/api_keys',
+    );
     const res = await fetch(`${h.url}/v1/api_keys`, { headers: { accept: 'text/html', 'x-firewatch-principal': principal } });
     expect(res.status).toBe(406);
   });

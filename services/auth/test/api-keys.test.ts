@@ -9,8 +9,22 @@ afterAll(async () => {
 });
 
 const ATTRIBUTES = [
-  'name', 'description', 'kind', 'role', 'on_call_role', 'capabilities', 'group_ids', 'record_ids', 'user_id',
-  'expires_at', 'last_used_at', 'grace_period_ends_at', 'rate_limit_read', 'rate_limit_write', 'created_at', 'updated_at',
+  'name',
+  'description',
+  'kind',
+  'role',
+  'on_call_role',
+  'capabilities',
+  'group_ids',
+  'record_ids',
+  'user_id',
+  'expires_at',
+  'last_used_at',
+  'grace_period_ends_at',
+  'rate_limit_read',
+  'rate_limit_write',
+  'created_at',
+  'updated_at',
 ].sort();
 
 async function outbox(type: string, id: string) {
@@ -25,7 +39,14 @@ describe('/v1/api_keys', () => {
 
   it('creates a key: 201, the token once, the reference kind alias accepted', async () => {
     const res = await h.request('POST', '/v1/api_keys', {
-      body: newKey({ name: 'Deploy bot', description: 'CI', kind: 'organization', role: 'admin', expires_at: expiresAt, capabilities: ['read', 'update', 'read'] }),
+      body: newKey({
+        name: 'Deploy bot',
+        description: 'CI',
+        kind: 'organization',
+        role: 'admin',
+        expires_at: expiresAt,
+        capabilities: ['read', 'update', 'read'],
+      }),
     });
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toContain(JSONAPI);
@@ -36,9 +57,17 @@ describe('/v1/api_keys', () => {
     expect(token).toMatch(/^fwk_[0-9A-Za-z]{10}_[A-Za-z0-9_-]{43}$/);
     expect(Object.keys(res.body.data.attributes).sort()).toEqual([...ATTRIBUTES, 'token'].sort());
     expect(res.body.data.attributes).toMatchObject({
-      name: 'Deploy bot', description: 'CI', kind: 'global', role: 'admin', on_call_role: 'user',
-      capabilities: ['read', 'update'], user_id: h.team.adminId, expires_at: expiresAt, last_used_at: null,
-      rate_limit_read: null, rate_limit_write: null,
+      name: 'Deploy bot',
+      description: 'CI',
+      kind: 'global',
+      role: 'admin',
+      on_call_role: 'user',
+      capabilities: ['read', 'update'],
+      user_id: h.team.adminId,
+      expires_at: expiresAt,
+      last_used_at: null,
+      rate_limit_read: null,
+      rate_limit_write: null,
     });
     // Only the hash is stored.
     const row = await h.db.knex('api_keys').where({ id }).first();

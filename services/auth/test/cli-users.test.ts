@@ -22,7 +22,9 @@ beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run ./node_modules/.bin/tsc -b services/auth first`);
   db = await createTestDatabase('fw_auth_cli_users');
 });
-afterAll(async () => { await db?.drop(); });
+afterAll(async () => {
+  await db?.drop();
+});
 
 describe('firewatch users update|delete|announce', () => {
   it('emit their events; mistakes exit non-zero and emit none', async () => {
@@ -47,7 +49,11 @@ describe('firewatch users update|delete|announce', () => {
 
     const events = await userEvents();
     expect(events.map((e) => `${e.type} ${e.data.id} v${e.data.meta.version}`)).toEqual([
-      `user.created ${boot.json.user.id} v1`, `user.created ${id} v1`, `user.updated ${id} v2`, `user.deleted ${id} v3`, `user.updated ${boot.json.user.id} v1`,
+      `user.created ${boot.json.user.id} v1`,
+      `user.created ${id} v1`,
+      `user.updated ${id} v2`,
+      `user.deleted ${id} v3`,
+      `user.updated ${boot.json.user.id} v1`,
     ]);
   });
 });

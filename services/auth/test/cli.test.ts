@@ -61,13 +61,29 @@ describe('firewatch CLI', () => {
   let adminToken: string;
 
   it('bootstraps a team, its admin and a global admin key whose token resolves', async () => {
-    const run = await cli('bootstrap', '--team-name', 'Acme', '--email', 'Ops@Acme.test', '--name', 'Ops', '--password', 'correct horse battery');
+    const run = await cli(
+      'bootstrap',
+      '--team-name',
+      'Acme',
+      '--email',
+      'Ops@Acme.test',
+      '--name',
+      'Ops',
+      '--password',
+      'correct horse battery',
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const { team, user, api_key } = run.json;
     expect(team).toMatchObject({ id: expect.any(Number), name: 'Acme' });
     expect(user).toMatchObject({ id: expect.any(Number), email: 'ops@acme.test', role: 'admin', on_call_role: 'admin', team_id: team.id });
-    expect(api_key).toMatchObject({ id: expect.any(String), kind: 'global', role: 'admin', on_call_role: 'admin', capabilities: ['read', 'create', 'update', 'delete'] });
+    expect(api_key).toMatchObject({
+      id: expect.any(String),
+      kind: 'global',
+      role: 'admin',
+      on_call_role: 'admin',
+      capabilities: ['read', 'create', 'update', 'delete'],
+    });
     expect(api_key.token).toMatch(/^fwk_/);
     teamId = team.id;
     adminToken = api_key.token;
@@ -83,7 +99,18 @@ describe('firewatch CLI', () => {
     const team = await cli('teams', 'create', '--name', 'Beta');
     expect(team.code).toBe(0);
     expect((await cli('teams', 'list')).json.map((t: { name: string }) => t.name)).toEqual(['Acme', 'Beta']);
-    const user = await cli('users', 'create', '--team-id', String(teamId), '--email', 'dev@acme.test', '--name', 'Dev', '--role', 'observer');
+    const user = await cli(
+      'users',
+      'create',
+      '--team-id',
+      String(teamId),
+      '--email',
+      'dev@acme.test',
+      '--name',
+      'Dev',
+      '--role',
+      'observer',
+    );
     expect(user.json).toMatchObject({ email: 'dev@acme.test', role: 'observer', on_call_role: 'user' });
     const dup = await cli('users', 'create', '--team-id', String(teamId), '--email', 'DEV@acme.test', '--name', 'Dev');
     expect(dup.code).toBe(1);
@@ -93,10 +120,32 @@ describe('firewatch CLI', () => {
   });
 
   it('creates keys with rate limits, changes limits, and revokes', async () => {
-    const run = await cli('api-keys', 'create', '--team-id', String(teamId), '--name', 'partner', '--kind', 'record', '--record-ids', 'r1,r2',
-      '--capabilities', 'read', '--rate-limit-read', '100', '--rate-limit-write', '10');
+    const run = await cli(
+      'api-keys',
+      'create',
+      '--team-id',
+      String(teamId),
+      '--name',
+      'partner',
+      '--kind',
+      'record',
+      '--record-ids',
+      'r1,r2',
+      '--capabilities',
+      'read',
+      '--rate-limit-read',
+      '100',
+      '--rate-limit-write',
+      '10',
+    );
     expect(run.code).toBe(0);
-    expect(run.json).toMatchObject({ kind: 'record', record_ids: ['r1', 'r2'], capabilities: ['read'], rate_limit_read: 100, rate_limit_write: 10 });
+    expect(run.json).toMatchObject({
+      kind: 'record',
+      record_ids: ['r1', 'r2'],
+      capabilities: ['read'],
+      rate_limit_read: 100,
+      rate_limit_write: 10,
+    });
     let resolved = await resolveToken(run.json.token);
     expect(resolved.body.rate_limits).toEqual({ read: 100, write: 10 });
 
@@ -126,7 +175,12 @@ describe('firewatch CLI', () => {
   });
 
   it('exits 2 on usage errors', async () => {
-    for (const args of [['frobnicate'], ['users', 'create', '--team-id', 'abc'], ['teams', 'create', '--nope', 'x'], ['api-keys', 'revoke']]) {
+    for (const args of [
+      ['frobnicate'],
+      ['users', 'create', '--team-id', 'abc'],
+      ['teams', 'create', '--nope', 'x'],
+      ['api-keys', 'revoke'],
+    ]) {
       const run = await cli(...args);
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(/firewatch help/);

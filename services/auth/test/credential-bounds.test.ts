@@ -9,7 +9,9 @@ let globalAdminKeyId: string;
 let appId: string;
 beforeAll(async () => {
   h = await startHarness();
-  globalAdminKeyId = (await h.services.apiKeys.create(operator(h.team.id), { name: 'root', kind: 'global', role: 'admin', on_call_role: 'admin' })).resource.id;
+  globalAdminKeyId = (
+    await h.services.apiKeys.create(operator(h.team.id), { name: 'root', kind: 'global', role: 'admin', on_call_role: 'admin' })
+  ).resource.id;
   appId = (await h.services.oauth.applications.create(operator(h.team.id), { name: 'ci', scopes: ['ir.environments:read'] })).resource.id;
 });
 afterAll(async () => {
@@ -17,7 +19,9 @@ afterAll(async () => {
 });
 
 const key = (attributes: Record<string, unknown>) => newKey({ name: 'minted', ...attributes });
-const app = (attributes: Record<string, unknown>) => ({ data: { type: 'oauth_applications', attributes: { name: 'minted', ...attributes } } });
+const app = (attributes: Record<string, unknown>) => ({
+  data: { type: 'oauth_applications', attributes: { name: 'minted', ...attributes } },
+});
 
 describe('credential management needs an unrestricted principal (#1)', () => {
   const restricted = {
@@ -82,10 +86,16 @@ describe('minted credentials stay within their creator (#2)', () => {
       expect(res.status).toBe(422);
       expect(res.body.errors[0]).toMatchObject({ code: 'beyond_own_expiry', source: { pointer: '/data/attributes/expires_at' } });
     }
-    const ok = await h.request('POST', '/v1/api_keys', { as, body: key({ expires_at: new Date(ceiling.getTime() - 60_000).toISOString() }) });
+    const ok = await h.request('POST', '/v1/api_keys', {
+      as,
+      body: key({ expires_at: new Date(ceiling.getTime() - 60_000).toISOString() }),
+    });
     expect(ok.status).toBe(201);
     // Nor can it lift the expiry of a key, its own or another's.
-    const lift = await h.request('PUT', `/v1/api_keys/${ok.body.data.id}`, { as, body: { data: { type: 'api_keys', attributes: { expires_at: null } } } });
+    const lift = await h.request('PUT', `/v1/api_keys/${ok.body.data.id}`, {
+      as,
+      body: { data: { type: 'api_keys', attributes: { expires_at: null } } },
+    });
     expect(lift.status).toBe(422);
     // Rotating a key that outlives the caller hands out a token that outlives it: refused.
     expect((await h.request('POST', `/v1/api_keys/${globalAdminKeyId}/rotate`, { as })).status).toBe(422);
@@ -97,14 +107,18 @@ describe('minted credentials stay within their creator (#2)', () => {
     const own = await h.request('POST', '/v1/api_keys', { body: key({ kind: 'personal', user_id: h.team.adminId }) });
     expect(own.status).toBe(201);
     // A team-wide key acts for no user, so it cannot make personal keys at all.
-    expect((await h.request('POST', '/v1/api_keys', { as: { user_id: null }, body: key({ kind: 'personal', user_id: h.team.userId }) })).status).toBe(403);
+    expect(
+      (await h.request('POST', '/v1/api_keys', { as: { user_id: null }, body: key({ kind: 'personal', user_id: h.team.userId }) })).status,
+    ).toBe(403);
   });
 
   it("refuses to rotate another user's personal key, or a key stronger than the caller", async () => {
     const personal = await h.services.apiKeys.create(operator(h.team.id), { name: 'p', kind: 'personal', user_id: h.team.userId });
     expect((await h.request('POST', `/v1/api_keys/${personal.resource.id}/rotate`)).status).toBe(403);
     expect((await h.request('POST', `/v1/api_keys/${globalAdminKeyId}/rotate`, { as: ocObserver })).status).toBe(403);
-    expect((await h.request('POST', `/v1/api_keys/${globalAdminKeyId}/rotate`, { as: { capabilities: ['read', 'update'] } })).status).toBe(403);
+    expect((await h.request('POST', `/v1/api_keys/${globalAdminKeyId}/rotate`, { as: { capabilities: ['read', 'update'] } })).status).toBe(
+      403,
+    );
   });
 
   it('lets an OAuth token issue keys only with the all scope', async () => {
@@ -114,7 +128,8 @@ describe('minted credentials stay within their creator (#2)', () => {
   });
 
   it('bounds OAuth application scopes by the creator', async () => {
-    const create = (as: Record<string, unknown>, scopes: string[]) => h.request('POST', '/v1/oauth_applications', { as, body: app({ scopes }) });
+    const create = (as: Record<string, unknown>, scopes: string[]) =>
+      h.request('POST', '/v1/oauth_applications', { as, body: app({ scopes }) });
     expect((await create(ocObserver, ['all'])).status).toBe(403);
     expect((await create(ocObserver, ['oc.alerts:write'])).status).toBe(403);
     expect((await create(ocObserver, ['oc.alerts:read', 'ir.environments:write'])).status).toBe(201);
@@ -123,14 +138,20 @@ describe('minted credentials stay within their creator (#2)', () => {
     expect((await create(oauth, ['ir.environments:write'])).status).toBe(201);
     expect((await create({ capabilities: ['read', 'create'] }, ['ir.environments:write'])).status).toBe(403);
     expect((await create({ capabilities: ['read', 'create'] }, ['ir.environments:read'])).status).toBe(201);
-    const expiring = { credential: { type: 'api_key', id: 'temp', kind: 'global', expires_at: new Date(Date.now() + 60_000).toISOString() } };
+    const expiring = {
+      credential: { type: 'api_key', id: 'temp', kind: 'global', expires_at: new Date(Date.now() + 60_000).toISOString() },
+    };
     expect((await create(expiring, ['ir.environments:read'])).status).toBe(403);
   });
 });
 
 describe('caps on live credentials per team (#8)', () => {
   it('holds the cap on API keys and applications under concurrent creates', async () => {
-    const services = createServices({ knex: h.db.knex, logger: { warn() {} } as never, limits: { apiKeysPerTeam: 5, applicationsPerTeam: 3 } });
+    const services = createServices({
+      knex: h.db.knex,
+      logger: { warn() {} } as never,
+      limits: { apiKeysPerTeam: 5, applicationsPerTeam: 3 },
+    });
     const team = await services.identity.createTeam({ name: 'Capped' });
     const keys = await Promise.allSettled(
       Array.from({ length: 12 }, (_, i) => services.apiKeys.create(operator(team.id), { name: `k${i}`, kind: 'global' })),
@@ -139,15 +160,24 @@ describe('caps on live credentials per team (#8)', () => {
     const refused = keys.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason).toMatchObject({ status: 422, issues: [expect.objectContaining({ code: 'limit_reached' })] });
     const apps = await Promise.allSettled(
-      Array.from({ length: 6 }, (_, i) => services.oauth.applications.create(operator(team.id), { name: `a${i}`, scopes: ['ir.environments:read'] })),
+      Array.from({ length: 6 }, (_, i) =>
+        services.oauth.applications.create(operator(team.id), { name: `a${i}`, scopes: ['ir.environments:read'] }),
+      ),
     );
     expect(apps.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     // Revoking one frees a slot; so does one expiring.
-    const made = keys.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ resource: { id: string } }>).value.resource.id);
+    const made = keys
+      .filter((r) => r.status === 'fulfilled')
+      .map((r) => (r as PromiseFulfilledResult<{ resource: { id: string } }>).value.resource.id);
     await services.apiKeys.revoke(team.id, made[0]);
     await expect(services.apiKeys.create(operator(team.id), { name: 'again', kind: 'global' })).resolves.toBeDefined();
-    await expect(services.apiKeys.create(operator(team.id), { name: 'one too many', kind: 'global' })).rejects.toMatchObject({ status: 422 });
-    await h.db.knex('api_keys').where({ id: made[1] }).update({ expires_at: new Date(Date.now() - 1000) });
+    await expect(services.apiKeys.create(operator(team.id), { name: 'one too many', kind: 'global' })).rejects.toMatchObject({
+      status: 422,
+    });
+    await h.db
+      .knex('api_keys')
+      .where({ id: made[1] })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     await expect(services.apiKeys.create(operator(team.id), { name: 'after expiry', kind: 'global' })).resolves.toBeDefined();
   });
 });

@@ -41,7 +41,11 @@ describe('POST /internal/credentials/resolve', () => {
 
   it('carries group and record lists, and per-key limits set by an operator', async () => {
     const group = await createKey({ kind: 'team', group_ids: ['g1', 'g2'] });
-    expect((await h.resolve(group.token)).body.principal).toMatchObject({ group_ids: ['g1', 'g2'], record_ids: null, credential: { kind: 'group' } });
+    expect((await h.resolve(group.token)).body.principal).toMatchObject({
+      group_ids: ['g1', 'g2'],
+      record_ids: null,
+      credential: { kind: 'group' },
+    });
     const record = await createKey({ kind: 'record', record_ids: ['r1'] });
     await h.services.apiKeys.setRateLimits(h.team.id, record.id, { rate_limit_read: 50, rate_limit_write: 7 });
     const res = await h.resolve(record.token);
@@ -95,7 +99,10 @@ describe('POST /internal/credentials/resolve', () => {
   it('answers 401 once the key has expired', async () => {
     const { id, token } = await createKey({ expires_at: new Date(Date.now() + 3_600_000).toISOString() });
     expect((await h.resolve(token)).status).toBe(200);
-    await h.db.knex('api_keys').where({ id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await h.db
+      .knex('api_keys')
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await h.resolve(token)).status).toBe(401);
   });
 
@@ -129,7 +136,10 @@ describe('POST /internal/credentials/resolve', () => {
     await h.resolve(token);
     const second = (await h.db.knex('api_keys').where({ id }).first()).last_used_at as Date;
     expect(second.getTime()).toBe(first.getTime());
-    await h.db.knex('api_keys').where({ id }).update({ last_used_at: new Date(Date.now() - 61_000) });
+    await h.db
+      .knex('api_keys')
+      .where({ id })
+      .update({ last_used_at: new Date(Date.now() - 61_000) });
     await h.resolve(token);
     const third = (await h.db.knex('api_keys').where({ id }).first()).last_used_at as Date;
     expect(Date.now() - third.getTime()).toBeLessThan(10_000);
@@ -162,7 +172,10 @@ describe('POST /internal/credentials/resolve', () => {
       expect((await h.resolve(token)).status).toBe(200);
       expect((await h.resolve(fresh)).status).toBe(200);
       // Once the grace period is over, only the new token works.
-      await h.db.knex('api_keys').where({ id }).update({ grace_period_ends_at: new Date(Date.now() - 1000) });
+      await h.db
+        .knex('api_keys')
+        .where({ id })
+        .update({ grace_period_ends_at: new Date(Date.now() - 1000) });
       expect((await h.resolve(token)).status).toBe(401);
       expect((await h.resolve(fresh)).status).toBe(200);
     });

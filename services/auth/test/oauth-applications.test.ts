@@ -17,21 +17,44 @@ const appDoc = (attributes: Record<string, unknown>) => ({ data: { type: 'oauth_
 
 describe('/v1/oauth_applications', () => {
   it('lets an admin create an application whose secret is shown once', async () => {
-    const res = await api.request('POST', '/v1/oauth_applications', { body: appDoc({ name: 'Pager bridge', scopes: ['oc.alerts:write', 'ir.incidents:read'] }) });
+    const res = await api.request('POST', '/v1/oauth_applications', {
+      body: appDoc({ name: 'Pager bridge', scopes: ['oc.alerts:write', 'ir.incidents:read'] }),
+    });
     expect(res.status).toBe(201);
     const { id, attributes } = res.body.data;
-    expect(attributes).toMatchObject({ name: 'Pager bridge', grant_types: ['client_credentials'], scopes: ['oc.alerts:write', 'ir.incidents:read'] });
+    expect(attributes).toMatchObject({
+      name: 'Pager bridge',
+      grant_types: ['client_credentials'],
+      scopes: ['oc.alerts:write', 'ir.incidents:read'],
+    });
     expect(attributes.client_secret).toEqual(expect.any(String));
     const shown = await api.request('GET', `/v1/oauth_applications/${id}`);
     expect(shown.body.data.attributes.client_secret).toBeUndefined();
     const user = await api.db.knex('users').where({ id: attributes.service_user_id }).first();
-    expect(user).toMatchObject({ team_id: api.team.id, is_service_account: true, role: 'observer', on_call_role: 'user', password_hash: null });
-    expect((await api.request('GET', '/v1/oauth_applications', { as: { team_id: api.otherTeam.id, user_id: api.otherTeam.adminId } })).body.data).toEqual([]);
+    expect(user).toMatchObject({
+      team_id: api.team.id,
+      is_service_account: true,
+      role: 'observer',
+      on_call_role: 'user',
+      password_hash: null,
+    });
+    expect(
+      (await api.request('GET', '/v1/oauth_applications', { as: { team_id: api.otherTeam.id, user_id: api.otherTeam.adminId } })).body.data,
+    ).toEqual([]);
   });
 
   it('refuses non-admins, meta-less bad scopes and unknown attributes', async () => {
-    expect((await api.request('POST', '/v1/oauth_applications', { as: { user_id: api.team.userId, role: 'user' }, body: appDoc({ name: 'x', scopes: ['all'] }) })).status).toBe(403);
-    const bad = await api.request('POST', '/v1/oauth_applications', { body: appDoc({ name: 'x', scopes: ['ir.nope:read'], redirect_uris: [] }) });
+    expect(
+      (
+        await api.request('POST', '/v1/oauth_applications', {
+          as: { user_id: api.team.userId, role: 'user' },
+          body: appDoc({ name: 'x', scopes: ['all'] }),
+        })
+      ).status,
+    ).toBe(403);
+    const bad = await api.request('POST', '/v1/oauth_applications', {
+      body: appDoc({ name: 'x', scopes: ['ir.nope:read'], redirect_uris: [] }),
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual(
       expect.arrayContaining(['/data/attributes/scopes/0', '/data/attributes/redirect_uris']),
@@ -41,7 +64,10 @@ describe('/v1/oauth_applications', () => {
 
 describe('client credentials', () => {
   it('issues 1 h tokens within the application scopes that act as its service user, until revoked', async () => {
-    const { resource, client_secret } = await h.services.oauth.applications.create({ team_id: h.team.id, user_id: null, principal: null }, { name: 'CI', scopes: ['ir.environments:read'] });
+    const { resource, client_secret } = await h.services.oauth.applications.create(
+      { team_id: h.team.id, user_id: null, principal: null },
+      { name: 'CI', scopes: ['ir.environments:read'] },
+    );
     const { client_id } = resource.attributes;
     const basic = { authorization: `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}` };
     const token = await postForm(`${h.url}/oauth/token`, { grant_type: 'client_credentials' }, basic);
@@ -49,7 +75,10 @@ describe('client credentials', () => {
     expect(token.body.expires_in).toBe(3600);
     const resolved = await h.resolve(token.body.access_token);
     expect(resolved.body.principal).toMatchObject({
-      team_id: h.team.id, user_id: resource.attributes.service_user_id, role: 'observer', scopes: ['ir.environments:read'],
+      team_id: h.team.id,
+      user_id: resource.attributes.service_user_id,
+      role: 'observer',
+      scopes: ['ir.environments:read'],
       credential: { type: 'oauth', client_id },
     });
     const userinfo = await fetch(`${h.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${token.body.access_token}` } });
@@ -82,6 +111,8 @@ describe('signing keys', () => {
     expect(configured.cookieKeys).toEqual(['c1', 'c0']);
     expect(() => loadOidcKeys({ jwks: '{"keys":[]}', cookieKeys: [], seed: 'x'.repeat(40) })).toThrow(OidcKeyConfigError);
     const { d: _d, ...publicOnly } = k1;
-    expect(() => loadOidcKeys({ jwks: JSON.stringify({ keys: [publicOnly] }), cookieKeys: [], seed: 'x'.repeat(40) })).toThrow(/private RSA/);
+    expect(() => loadOidcKeys({ jwks: JSON.stringify({ keys: [publicOnly] }), cookieKeys: [], seed: 'x'.repeat(40) })).toThrow(
+      /private RSA/,
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { authorizeViaPages, CookieJar, follow, submit } from '../../../tests/support/oauth-flow.js';
 import {
-  LOOPBACK_REDIRECT, openInteraction, PASSWORD, pkcePair, publicClientId, startOAuthHarness, type OAuthHarness,
+  LOOPBACK_REDIRECT,
+  openInteraction,
+  PASSWORD,
+  pkcePair,
+  publicClientId,
+  startOAuthHarness,
+  type OAuthHarness,
 } from './support/oauth-harness.js';
 
 let h: OAuthHarness;
@@ -13,8 +19,12 @@ afterAll(async () => {
 
 const authorizeUrl = (clientId: string) =>
   `${h.url}/oauth/authorize?${new URLSearchParams({
-    client_id: clientId, response_type: 'code', redirect_uri: LOOPBACK_REDIRECT, scope: 'openid',
-    code_challenge: pkcePair().challenge, code_challenge_method: 'S256',
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: LOOPBACK_REDIRECT,
+    scope: 'openid',
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: 'S256',
   })}`;
 const clientRow = (id: string) => h.db.knex('oidc_payloads').where({ model: 'Client', id }).first();
 
@@ -31,7 +41,10 @@ describe('dynamic clients nobody authorizes expire', () => {
 
   it('is unknown once expired', async () => {
     const clientId = await publicClientId(h.url);
-    await h.db.knex('oidc_payloads').where({ model: 'Client', id: clientId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await h.db
+      .knex('oidc_payloads')
+      .where({ model: 'Client', id: clientId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const step = await follow(new CookieJar(), authorizeUrl(clientId));
     expect(step.redirect).toBeUndefined();
     expect(step.page?.status).toBe(400);

@@ -38,7 +38,9 @@ describe('OIDC keys in production', () => {
     const issues = issuesOf({ NODE_ENV: 'production' }, 'OIDC_JWKS', 'OIDC_COOKIE_KEYS');
     expect(issues.map((i) => i.variable).sort()).toEqual(['OIDC_COOKIE_KEYS', 'OIDC_JWKS']);
     expect(issues[0].message).toContain('NODE_ENV=production');
-    expect(issuesOf({ NODE_ENV: 'production', OIDC_JWKS: KEYS.OIDC_JWKS }, 'OIDC_JWKS', 'OIDC_COOKIE_KEYS').map((i) => i.variable)).toEqual(['OIDC_COOKIE_KEYS']);
+    expect(issuesOf({ NODE_ENV: 'production', OIDC_JWKS: KEYS.OIDC_JWKS }, 'OIDC_JWKS', 'OIDC_COOKIE_KEYS').map((i) => i.variable)).toEqual(
+      ['OIDC_COOKIE_KEYS'],
+    );
   });
 
   it('accepts production with both, and derives keys outside production', () => {

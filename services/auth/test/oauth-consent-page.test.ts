@@ -1,7 +1,15 @@
 import { GRANULAR_SCOPES } from '@firewatch/auth';
 import { authorizeViaPages, submit } from '../../../tests/support/oauth-flow.js';
 import {
-  LOOPBACK_REDIRECT, openInteraction, PASSWORD, pkcePair, postLogin, publicClientId, registerClient, startOAuthHarness, type OAuthHarness,
+  LOOPBACK_REDIRECT,
+  openInteraction,
+  PASSWORD,
+  pkcePair,
+  postLogin,
+  publicClientId,
+  registerClient,
+  startOAuthHarness,
+  type OAuthHarness,
 } from './support/oauth-harness.js';
 
 // What the login and consent pages reveal and say (docs/oauth.md).
@@ -25,8 +33,12 @@ describe('login page', () => {
   it('does not name the team a client is bound to before sign-in', async () => {
     const clientId = await publicClientId(h.url, { scope: 'openid' });
     const q = new URLSearchParams({
-      client_id: clientId, response_type: 'code', redirect_uri: LOOPBACK_REDIRECT, scope: 'openid',
-      code_challenge: pkcePair().challenge, code_challenge_method: 'S256',
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: LOOPBACK_REDIRECT,
+      scope: 'openid',
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
     });
     await authorizeViaPages(`${h.url}/oauth/authorize?${q}`, { email: h.team.email, password: PASSWORD });
     expect(await h.db.knex('oauth_client_teams').where({ client_id: clientId }).first()).toMatchObject({ team_id: h.team.id });

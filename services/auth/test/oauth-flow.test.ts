@@ -19,27 +19,46 @@ function pkce() {
 }
 
 async function publicClient(scope = 'openid profile ir.environments:read') {
-  const res = await registerClient(h.url, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Flow CLI', scope });
+  const res = await registerClient(h.url, {
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: 'none',
+    client_name: 'Flow CLI',
+    scope,
+  });
   expect(res.status).toBe(201);
   return res.body.client_id as string;
 }
 
 function authorizeUrl(clientId: string, challenge: string, extra: Record<string, string> = {}) {
   const q = new URLSearchParams({
-    client_id: clientId, response_type: 'code', redirect_uri: REDIRECT, scope: 'openid profile ir.environments:read',
-    code_challenge: challenge, code_challenge_method: 'S256', state: 'xyz', ...extra,
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    scope: 'openid profile ir.environments:read',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'xyz',
+    ...extra,
   });
   return `${h.url}/oauth/authorize?${q}`;
 }
 
 async function codeFor(clientId: string, email = h.team.email, redirect = REDIRECT, scope = 'openid profile ir.environments:read') {
   const { verifier, challenge } = pkce();
-  const cb = new URL(await authorizeViaPages(authorizeUrl(clientId, challenge, { redirect_uri: redirect, scope }), { email, password: PASSWORD }));
+  const cb = new URL(
+    await authorizeViaPages(authorizeUrl(clientId, challenge, { redirect_uri: redirect, scope }), { email, password: PASSWORD }),
+  );
   return { code: cb.searchParams.get('code'), error: cb.searchParams.get('error'), cb, verifier };
 }
 
 const exchange = (clientId: string, code: string, verifier: string, redirect = REDIRECT) =>
-  postForm(`${h.url}/oauth/token`, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirect, client_id: clientId });
+  postForm(`${h.url}/oauth/token`, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirect,
+    client_id: clientId,
+  });
 
 describe('authorization code with PKCE', () => {
   it('signs in, consents, and exchanges the code once for a 1 h token the gateway resolves', async () => {
@@ -56,8 +75,12 @@ describe('authorization code with PKCE', () => {
     const resolved = await h.resolve(tokens.body.access_token);
     expect(resolved.status).toBe(200);
     expect(resolved.body.principal).toMatchObject({
-      team_id: h.team.id, user_id: h.team.userId, role: 'user', credential: { type: 'oauth', client_id: clientId },
-      scopes: ['ir.environments:read'], record_ids: null,
+      team_id: h.team.id,
+      user_id: h.team.userId,
+      role: 'user',
+      credential: { type: 'oauth', client_id: clientId },
+      scopes: ['ir.environments:read'],
+      record_ids: null,
     });
     // The second use of a code fails (and revokes what it issued).
     const again = await exchange(clientId, code!, verifier);
@@ -83,19 +106,35 @@ describe('authorization code with PKCE', () => {
     const wrong = await exchange(clientId, first.code!, pkce().verifier);
     expect(wrong.body.error).toBe('invalid_grant');
     const second = await codeFor(clientId);
-    await h.db.knex('oidc_payloads').where({ model: 'AuthorizationCode', id: storedId('AuthorizationCode', second.code!) }).update({ expires_at: new Date(Date.now() - 1000) });
+    await h.db
+      .knex('oidc_payloads')
+      .where({ model: 'AuthorizationCode', id: storedId('AuthorizationCode', second.code!) })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await exchange(clientId, second.code!, second.verifier)).body.error).toBe('invalid_grant');
 
-    const noPkce = await follow(new CookieJar(), `${h.url}/oauth/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: REDIRECT, scope: 'openid' })}`);
+    const noPkce = await follow(
+      new CookieJar(),
+      `${h.url}/oauth/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: REDIRECT, scope: 'openid' })}`,
+    );
     expect(new URL(noPkce.redirect!).searchParams.get('error')).toBe('invalid_request');
     const plain = await follow(new CookieJar(), authorizeUrl(clientId, 'x'.repeat(43), { code_challenge_method: 'plain' }));
     expect(new URL(plain.redirect!).searchParams.get('error')).toBe('invalid_request');
   });
 
   it('requires PKCE from confidential clients too', async () => {
-    const res = await registerClient(h.url, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_basic', scope: 'openid' });
+    const res = await registerClient(h.url, {
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'client_secret_basic',
+      scope: 'openid',
+    });
     expect(res.status).toBe(201);
-    const q = new URLSearchParams({ client_id: res.body.client_id, response_type: 'code', redirect_uri: REDIRECT, scope: 'openid', state: 's' });
+    const q = new URLSearchParams({
+      client_id: res.body.client_id,
+      response_type: 'code',
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      state: 's',
+    });
     const step = await follow(new CookieJar(), `${h.url}/oauth/authorize?${q}`);
     const cb = new URL(step.redirect!);
     expect(cb.searchParams.get('error')).toBe('invalid_request');
@@ -111,8 +150,10 @@ describe('authorization code with PKCE', () => {
     expect(bad.page?.status).toBe(401);
     expect(bad.page?.html).toContain('Wrong email or password.');
     const forged = await fetch(`${start.page!.url}/login`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
-      body: new URLSearchParams({ csrf: 'forged', email: h.team.email, password: PASSWORD }).toString(), redirect: 'manual',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+      body: new URLSearchParams({ csrf: 'forged', email: h.team.email, password: PASSWORD }).toString(),
+      redirect: 'manual',
     });
     expect(forged.status).toBe(403);
     const login = await submit(jar, bad.page!, '/login', { email: h.team.email, password: PASSWORD });
@@ -141,7 +182,8 @@ describe('refresh tokens', () => {
     const { code, verifier } = await codeFor(clientId);
     return { clientId, tokens: (await exchange(clientId, code!, verifier)).body };
   }
-  const refresh = (clientId: string, rt: string) => postForm(`${h.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: rt, client_id: clientId });
+  const refresh = (clientId: string, rt: string) =>
+    postForm(`${h.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: rt, client_id: clientId });
 
   it('rotates on use; a retry within the grace period gets the same successor, and a reuse after it revokes the grant', async () => {
     const { clientId, tokens } = await tokensFor();
@@ -152,7 +194,10 @@ describe('refresh tokens', () => {
     expect(retry.status).toBe(200);
     // Idempotent rotation: no second chain to fork from.
     expect(retry.body.refresh_token).toBe(first.body.refresh_token);
-    const successor = await h.db.knex('oidc_payloads').where({ model: 'RefreshToken', id: storedId('RefreshToken', first.body.refresh_token) }).first();
+    const successor = await h.db
+      .knex('oidc_payloads')
+      .where({ model: 'RefreshToken', id: storedId('RefreshToken', first.body.refresh_token) })
+      .first();
     const chain = await h.db.knex('oidc_payloads').where({ model: 'RefreshToken', grant_id: successor.grant_id });
     expect(chain).toHaveLength(2); // the original (used) and its one successor
     await new Promise((r) => setTimeout(r, 1500));
@@ -165,7 +210,11 @@ describe('refresh tokens', () => {
   it('logout: revoking the refresh token ends its access tokens at once', async () => {
     const { clientId, tokens } = await tokensFor();
     expect((await h.resolve(tokens.access_token)).status).toBe(200);
-    const revoked = await postForm(`${h.url}/oauth/revoke`, { token: tokens.refresh_token, token_type_hint: 'refresh_token', client_id: clientId });
+    const revoked = await postForm(`${h.url}/oauth/revoke`, {
+      token: tokens.refresh_token,
+      token_type_hint: 'refresh_token',
+      client_id: clientId,
+    });
     expect(revoked.status).toBe(200);
     expect((await h.resolve(tokens.access_token)).status).toBe(401);
     expect((await refresh(clientId, tokens.refresh_token)).body.error).toBe('invalid_grant');

@@ -1,6 +1,13 @@
 import { Redis } from 'ioredis';
 import {
-  LOOPBACK_REDIRECT, openInteraction, PASSWORD, postLogin, publicClientId, startOAuthHarness, type OAuthHarness, type RawReply,
+  LOOPBACK_REDIRECT,
+  openInteraction,
+  PASSWORD,
+  postLogin,
+  publicClientId,
+  startOAuthHarness,
+  type OAuthHarness,
+  type RawReply,
 } from './support/oauth-harness.js';
 
 // Login throttling (docs/oauth.md). Each test plays its own client addresses (127.0.0.x),
@@ -80,7 +87,9 @@ describe('login throttling', () => {
 
   it('caps concurrent password hashing: a burst gets 503 with Retry-After, never a 500, and nothing counts as a failure', async () => {
     const pages = await Promise.all(Array.from({ length: 8 }, () => openInteraction(h.url, clientId)));
-    const replies = await Promise.all(pages.map(({ jar, page }, i) => postLogin(jar, page, { email: `burst-${i}@nowhere.test`, password: 'wrong' }, '127.0.0.8')));
+    const replies = await Promise.all(
+      pages.map(({ jar, page }, i) => postLogin(jar, page, { email: `burst-${i}@nowhere.test`, password: 'wrong' }, '127.0.0.8')),
+    );
     const statuses = replies.map((r) => r.status).sort();
     expect(statuses).toContain(503);
     expect(statuses.every((s) => s === 401 || s === 503)).toBe(true);
@@ -107,9 +116,16 @@ describe('login throttling without Redis', () => {
       // Registration fails closed too, so the client is written straight into the store.
       const id = 'redis-down-client';
       await down.db.knex('oidc_payloads').insert({
-        model: 'Client', id, payload: JSON.stringify({
-          client_id: id, redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: 'none', application_type: 'native',
-          grant_types: ['authorization_code'], response_types: ['code'], scope: 'openid profile',
+        model: 'Client',
+        id,
+        payload: JSON.stringify({
+          client_id: id,
+          redirect_uris: [LOOPBACK_REDIRECT],
+          token_endpoint_auth_method: 'none',
+          application_type: 'native',
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          scope: 'openid profile',
         }),
       });
       const { jar, page } = await openInteraction(down.url, id);

@@ -25,7 +25,9 @@ describe('POST /oauth/register (RFC 7591, docs/api-contract.md §3.4)', () => {
 
   it('gives a confidential client its secret once and stores only a hash', async () => {
     const res = await registerClient(h.url, {
-      redirect_uris: ['https://app.example.com/cb'], token_endpoint_auth_method: 'client_secret_post', scope: 'openid ir.incidents:read',
+      redirect_uris: ['https://app.example.com/cb'],
+      token_endpoint_auth_method: 'client_secret_post',
+      scope: 'openid ir.incidents:read',
     });
     expect(res.status).toBe(201);
     expect(res.body.client_secret).toMatch(/^[A-Za-z0-9_-]{64}$/);
@@ -47,7 +49,11 @@ describe('POST /oauth/register (RFC 7591, docs/api-contract.md §3.4)', () => {
     ['a custom scheme', { redirect_uris: ['com.example.app:/cb'] }, 'invalid_redirect_uri'],
     ['no redirect URI', { redirect_uris: [] }, 'invalid_redirect_uri'],
     ['client_credentials', { redirect_uris: ['https://a.example/cb'], grant_types: ['client_credentials'] }, 'invalid_client_metadata'],
-    ['private_key_jwt', { redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'private_key_jwt' }, 'invalid_client_metadata'],
+    [
+      'private_key_jwt',
+      { redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'private_key_jwt' },
+      'invalid_client_metadata',
+    ],
     ['a server-only property', { redirect_uris: ['https://a.example/cb'], firewatch_application_id: 'x' }, 'invalid_client_metadata'],
   ])('refuses %s with the RFC error and stores nothing', async (_label, metadata, error) => {
     const before = await clientCount();
@@ -74,7 +80,11 @@ describe('POST /oauth/register (RFC 7591, docs/api-contract.md §3.4)', () => {
   });
 
   it('answers malformed JSON with invalid_request', async () => {
-    const res = await fetch(`${h.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"redirect_uris":' });
+    const res = await fetch(`${h.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"redirect_uris":',
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe('invalid_request');
   });

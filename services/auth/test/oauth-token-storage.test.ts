@@ -4,7 +4,13 @@ import { authorizeViaPages } from '../../../tests/support/oauth-flow.js';
 import { migrations } from '../migrations/index.js';
 import { findLiveAccessToken } from '../src/data/oidc-payloads.adapter.js';
 import {
-  LOOPBACK_REDIRECT, PASSWORD, pkcePair, postForm, publicClientId, startOAuthHarness, type OAuthHarness,
+  LOOPBACK_REDIRECT,
+  PASSWORD,
+  pkcePair,
+  postForm,
+  publicClientId,
+  startOAuthHarness,
+  type OAuthHarness,
 } from './support/oauth-harness.js';
 
 // Tokens and codes are stored hashed (docs/oauth.md, "Tokens at rest").
@@ -19,13 +25,21 @@ afterAll(async () => {
 async function tokensFor(clientId: string) {
   const { verifier, challenge } = pkcePair();
   const q = new URLSearchParams({
-    client_id: clientId, response_type: 'code', redirect_uri: LOOPBACK_REDIRECT, scope: 'openid offline_access ir.incidents:read',
-    code_challenge: challenge, code_challenge_method: 'S256',
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: LOOPBACK_REDIRECT,
+    scope: 'openid offline_access ir.incidents:read',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
   });
   const cb = new URL(await authorizeViaPages(`${h.url}/oauth/authorize?${q}`, { email: h.team.email, password: PASSWORD }));
   const code = cb.searchParams.get('code')!;
   const res = await postForm(`${h.url}/oauth/token`, {
-    grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: LOOPBACK_REDIRECT, client_id: clientId,
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: LOOPBACK_REDIRECT,
+    client_id: clientId,
   });
   expect(res.status).toBe(200);
   return { code, ...(res.body as { access_token: string; refresh_token: string }) };
@@ -33,7 +47,15 @@ async function tokensFor(clientId: string) {
 
 /** Rows whose id or payload contains `secret` anywhere. */
 const rowsHolding = async (secret: string) =>
-  Number((await h.db.knex('oidc_payloads').where('id', secret).orWhereRaw('payload::text LIKE ?', [`%${secret}%`]).count({ n: '*' }))[0].n);
+  Number(
+    (
+      await h.db
+        .knex('oidc_payloads')
+        .where('id', secret)
+        .orWhereRaw('payload::text LIKE ?', [`%${secret}%`])
+        .count({ n: '*' })
+    )[0].n,
+  );
 
 describe('token storage', () => {
   it('keeps no issued token or code in the database, and the tokens still work', async () => {
@@ -58,7 +80,9 @@ describe('token storage', () => {
       const token = 'A'.repeat(43);
       const exp = Math.floor(Date.now() / 1000) + 3600;
       await db.knex('oidc_payloads').insert({
-        model: 'AccessToken', id: token, expires_at: new Date(exp * 1000),
+        model: 'AccessToken',
+        id: token,
+        expires_at: new Date(exp * 1000),
         payload: JSON.stringify({ jti: token, kind: 'AccessToken', clientId: 'c1', accountId: '1', scope: 'openid', exp }),
       });
       await migrate(db.knex, migrations);

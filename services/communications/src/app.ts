@@ -14,6 +14,9 @@ export interface CommunicationsAppDeps extends KitAppShell {
 
 /** The communications service: types, stages and templates (with previews), all kit declarations. */
 export function createCommunicationsApp(deps: CommunicationsAppDeps): Express {
-  const resourceDeps: CommunicationsDeps = { communications: createCommunicationsRepository(deps.knex), liquid: deps.liquid ?? createLiquidPool() };
+  const resourceDeps: CommunicationsDeps = {
+    communications: createCommunicationsRepository(deps.knex),
+    liquid: deps.liquid ?? createLiquidPool(),
+  };
   return createKitApp(deps, { registry, deps: resourceDeps, openapi: communicationsOpenApiDocument() });
 }

@@ -4,7 +4,9 @@ import { createLiquidPool, LiquidLimitError, POOL_LIMITS, type LiquidPool } from
 import { VARIABLE_LIMITS, variablesProblem } from '../src/domain/liquid/preview-variables.js';
 
 let pool: LiquidPool;
-beforeAll(() => { pool = createLiquidPool(); });
+beforeAll(() => {
+  pool = createLiquidPool();
+});
 afterAll(async () => pool.close());
 
 const parseError = async (source: string) => (await pool.parse([source])).errors[0];
@@ -13,8 +15,9 @@ const render = async (source: string, variables: Record<string, unknown> = {}) =
 /** The reviewer's template: a capture of 5,900 × 90,000 'ę', then a `contains` that flattens it (1 GB). */
 const HUGE_CAPTURE = `{% capture s %}{% for i in (1..5900) %}${'ę'.repeat(90_000)}{% endfor %}{% endcapture %}{% if s contains "y" %}y{% endif %}`;
 /** Captures just under the output bound, each flattened and kept: the heap grows step by step past the worker's. */
-const HEAP_GROWTH = `{% capture big %}{% for i in (1..22) %}${'ę'.repeat(9_000)}{% endfor %}{% endcapture %}`
-  + '{% for i in (1..1000) %}{% capture c %}{{ i }}{{ big }}{% endcapture %}{% if c contains "y" %}{% endif %}{% assign kept = kept | push: c %}{% endfor %}';
+const HEAP_GROWTH =
+  `{% capture big %}{% for i in (1..22) %}${'ę'.repeat(9_000)}{% endfor %}{% endcapture %}` +
+  '{% for i in (1..1000) %}{% capture c %}{{ i }}{{ big }}{% endcapture %}{% if c contains "y" %}{% endif %}{% assign kept = kept | push: c %}{% endfor %}';
 
 describe('the Liquid sandbox', () => {
   it('parses well-formed templates and names what is wrong in the others', async () => {
@@ -25,29 +28,52 @@ describe('the Liquid sandbox', () => {
   });
 
   it('refuses every tag that reads another template or a file, at parse time', async () => {
-    for (const tag of ['{% include "/etc/passwd" %}', '{% render "x" %}', '{% layout "x" %}{% block a %}{% endblock %}', '{% include x %}']) {
+    for (const tag of [
+      '{% include "/etc/passwd" %}',
+      '{% render "x" %}',
+      '{% layout "x" %}{% block a %}{% endblock %}',
+      '{% include x %}',
+    ]) {
       expect([tag, await parseError(tag)]).toEqual([tag, expect.stringMatching(/not available/)]);
     }
   });
 
   it('renders given variables, missing ones empty, own properties only, captures included', async () => {
-    expect(await render('{{ incident.title }} / {{ incident.nope }} / {{ incident.constructor.name }}', { incident: { title: 'DB' } })).toEqual({ ok: true, outputs: ['DB /  / '] });
-    expect(await pool.render(['{% for s in services %}{{ s }},{% endfor %}', null], { services: ['a', 'b'] })).toEqual({ ok: true, outputs: ['a,b,', null] });
-    expect(await render('{% capture t %}[{{ x | upcase }}]{% endcapture %}{{ t }}{{ t }}', { x: 'a' })).toEqual({ ok: true, outputs: ['[A][A]'] });
+    expect(
+      await render('{{ incident.title }} / {{ incident.nope }} / {{ incident.constructor.name }}', { incident: { title: 'DB' } }),
+    ).toEqual({ ok: true, outputs: ['DB /  / '] });
+    expect(await pool.render(['{% for s in services %}{{ s }},{% endfor %}', null], { services: ['a', 'b'] })).toEqual({
+      ok: true,
+      outputs: ['a,b,', null],
+    });
+    expect(await render('{% capture t %}[{{ x | upcase }}]{% endcapture %}{{ t }}{{ t }}', { x: 'a' })).toEqual({
+      ok: true,
+      outputs: ['[A][A]'],
+    });
   });
 
   it('stops a render that exceeds its time, memory or output bound, naming the source', async () => {
     const started = performance.now();
     // Under the memory bound (ranges of 900,900 in all), over the time bound: each step scans a string.
     const slow = '{% for i in (1..900) %}{% for j in (1..1000) %}{% if s contains "zz" %}{% endif %}{% endfor %}{% endfor %}';
-    expect(await pool.render(['ok', slow], { s: 'x'.repeat(2_000) })).toMatchObject({ ok: false, index: 1, message: expect.stringMatching(/render limit/) });
+    expect(await pool.render(['ok', slow], { s: 'x'.repeat(2_000) })).toMatchObject({
+      ok: false,
+      index: 1,
+      message: expect.stringMatching(/render limit/),
+    });
     expect(performance.now() - started).toBeLessThan(POOL_LIMITS.renderBudgetMs + 500);
-    expect(await render('{% for i in (1..100000000) %}{% endfor %}')).toMatchObject({ ok: false, message: expect.stringMatching(/memory alloc limit exceeded/) });
+    expect(await render('{% for i in (1..100000000) %}{% endfor %}')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/memory alloc limit exceeded/),
+    });
     expect(await render('{{ x | date: "%9999999d" }}', { x: '2020-01-01' })).toMatchObject({ ok: false });
-    expect(await render('{{ s }}{{ s }}', { s: 'x'.repeat(LIQUID_LIMITS.output) })).toMatchObject({ ok: false, message: expect.stringMatching(/longer than/) });
+    expect(await render('{{ s }}{{ s }}', { s: 'x'.repeat(LIQUID_LIMITS.output) })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/longer than/),
+    });
   });
 
-  it('bounds what {% capture %} collects, so the reviewer\'s 1 GB capture is refused at once and the worker stays', async () => {
+  it("bounds what {% capture %} collects, so the reviewer's 1 GB capture is refused at once and the worker stays", async () => {
     const started = performance.now();
     expect(await render(HUGE_CAPTURE)).toMatchObject({ ok: false, message: expect.stringMatching(/longer than 200000 characters/) });
     expect(performance.now() - started).toBeLessThan(POOL_LIMITS.renderBudgetMs);
@@ -73,7 +99,10 @@ describe('the Liquid sandbox', () => {
     delay.enable();
     // Under the real bounds the heap cap, liquidjs' time limit or the pool's budget ends
     // it, whichever comes first on this machine.
-    const grown = await render(HEAP_GROWTH).then((reply) => reply, (err: unknown) => err);
+    const grown = await render(HEAP_GROWTH).then(
+      (reply) => reply,
+      (err: unknown) => err,
+    );
     if (grown instanceof LiquidLimitError) expect(['memory', 'time']).toContain(grown.limit);
     else expect(grown).toEqual({ ok: false, index: 0, message: expect.stringMatching(/render limit exceeded/) });
     // Many fields each just under liquidjs' per-render time: only the pool's budget ends them.
@@ -93,7 +122,10 @@ describe('the Liquid sandbox', () => {
       const busy = '{% for i in (1..300) %}{% for j in (1..300) %}{% endfor %}{% endfor %}';
       const jobs = [small.render([busy, busy, busy], {}), small.render([busy], {}), small.render([busy], {})];
       const settled = await Promise.allSettled(jobs);
-      expect(settled[2]).toMatchObject({ status: 'rejected', reason: { status: 503, code: 'liquid_busy', headers: { 'Retry-After': '1' } } });
+      expect(settled[2]).toMatchObject({
+        status: 'rejected',
+        reason: { status: 503, code: 'liquid_busy', headers: { 'Retry-After': '1' } },
+      });
       expect(settled[0].status === 'fulfilled' || (settled[0].reason as LiquidLimitError).limit === 'time').toBe(true);
     } finally {
       await small.close();

@@ -29,7 +29,7 @@ const template = async (name: string, stages: Record<string, unknown>[]) =>
   (await create('templates', { name, communication_type_id: typeId, [STAGES]: stages })).body.data.id as string;
 
 describe('template previews', () => {
-  it('renders every stage with the variables, nulls staying null, with each SMS\'s segment count', async () => {
+  it("renders every stage with the variables, nulls staying null, with each SMS's segment count", async () => {
     const id = await template('Outage', [
       {
         communication_stage_id: stageA,
@@ -47,19 +47,31 @@ describe('template previews', () => {
     const [a, b] = res.body.data.attributes.communication_template_stages;
     expect(a).toMatchObject({
       communication_stage: { id: stageA, name: 'Investigating' },
-      email_subject: '[SEV1] DB down', email_body: 'See https://x.example/1 api web', chat_content: ':fire: DB down',
-      sms_content: 'DB down – ', sms_segments: { encoding: 'UCS-2', units: 10, segments: 1 },
+      email_subject: '[SEV1] DB down',
+      email_body: 'See https://x.example/1 api web',
+      chat_content: ':fire: DB down',
+      sms_content: 'DB down – ',
+      sms_segments: { encoding: 'UCS-2', units: 10, segments: 1 },
     });
     expect(b).toMatchObject({
-      communication_stage: { id: stageB, name: 'Resolved' }, email_subject: null, email_body: null, chat_content: null,
-      sms_content: 'DB down resolved €', sms_segments: { encoding: 'GSM-7', units: 19, segments: 1 },
+      communication_stage: { id: stageB, name: 'Resolved' },
+      email_subject: null,
+      email_body: null,
+      chat_content: null,
+      sms_content: 'DB down resolved €',
+      sms_segments: { encoding: 'GSM-7', units: 19, segments: 1 },
     });
     // Without variables the placeholders render empty.
     expect((await preview(id)).body.data.attributes.communication_template_stages[1].sms_content).toBe(' resolved €');
   });
 
   it('reads own properties only, never prototypes', async () => {
-    const id = await template('Sandbox', [{ communication_stage_id: stageA, email_body: '{{ incident.constructor }}|{{ incident.__proto__ }}|{{ incident.title.length }}|{{ incident.size }}' }]);
+    const id = await template('Sandbox', [
+      {
+        communication_stage_id: stageA,
+        email_body: '{{ incident.constructor }}|{{ incident.__proto__ }}|{{ incident.title.length }}|{{ incident.size }}',
+      },
+    ]);
     const res = await preview(id, { incident: { title: 'abc' } });
     expect(res.status).toBe(200);
     expect(res.body.data.attributes.communication_template_stages[0].email_body).toBe('||3|1');
@@ -72,29 +84,38 @@ describe('template previews', () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ code: 'render_failed', detail: expect.stringMatching(/Stage "Resolved", email_body/) });
-    const doubling = await template('Doubling', [{
-      communication_stage_id: stageA,
-      chat_content: '{% assign a = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign a = a | append: a %}{% endfor %}{{ a }}',
-    }]);
+    const doubling = await template('Doubling', [
+      {
+        communication_stage_id: stageA,
+        chat_content: '{% assign a = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign a = a | append: a %}{% endfor %}{{ a }}',
+      },
+    ]);
     expect((await preview(doubling, {})).status).toBe(422);
-    const nested = await template('Nested', [{ communication_stage_id: stageA, sms_content: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}' }]);
+    const nested = await template('Nested', [
+      { communication_stage_id: stageA, sms_content: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}' },
+    ]);
     const t2 = Date.now();
     expect((await preview(nested, {})).status).toBe(422);
     expect(Date.now() - t2).toBeLessThan(3000);
   });
 
-  it('bounds what a capture collects and a worker\'s heap, answering 422s while the service keeps answering', async () => {
+  it("bounds what a capture collects and a worker's heap, answering 422s while the service keeps answering", async () => {
     // The reviewer's template: a 1 GB capture that `contains` flattens (1.2 GB RSS a preview before).
-    const capture = await template('Capture', [{
-      communication_stage_id: stageA,
-      email_body: `{% capture s %}{% for i in (1..5900) %}${'ę'.repeat(90_000)}{% endfor %}{% endcapture %}{% if s contains "y" %}y{% endif %}`,
-    }]);
+    const capture = await template('Capture', [
+      {
+        communication_stage_id: stageA,
+        email_body: `{% capture s %}{% for i in (1..5900) %}${'ę'.repeat(90_000)}{% endfor %}{% endcapture %}{% if s contains "y" %}y{% endif %}`,
+      },
+    ]);
     // Captures each under the output bound, flattened and kept: the worker's heap grows past its 64 MB.
-    const heap = await template('Heap', [{
-      communication_stage_id: stageA,
-      email_body: `{% capture big %}{% for i in (1..22) %}${'ę'.repeat(9_000)}{% endfor %}{% endcapture %}`
-        + '{% for i in (1..1000) %}{% capture c %}{{ i }}{{ big }}{% endcapture %}{% if c contains "y" %}{% endif %}{% assign kept = kept | push: c %}{% endfor %}',
-    }]);
+    const heap = await template('Heap', [
+      {
+        communication_stage_id: stageA,
+        email_body:
+          `{% capture big %}{% for i in (1..22) %}${'ę'.repeat(9_000)}{% endfor %}{% endcapture %}` +
+          '{% for i in (1..1000) %}{% capture c %}{{ i }}{{ big }}{% endcapture %}{% if c contains "y" %}{% endif %}{% assign kept = kept | push: c %}{% endfor %}',
+      },
+    ]);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const answered: number[] = [];
@@ -106,27 +127,44 @@ describe('template previews', () => {
     await others;
     delay.disable();
     expect(c.status).toBe(422);
-    expect(c.body.errors[0]).toMatchObject({ code: 'render_failed', detail: expect.stringMatching(/Stage "Investigating", email_body: .*longer than 200000 characters/) });
+    expect(c.body.errors[0]).toMatchObject({
+      code: 'render_failed',
+      detail: expect.stringMatching(/Stage "Investigating", email_body: .*longer than 200000 characters/),
+    });
     expect(m.status).toBe(422);
     // Near its 64 MB cap the worker's heap spends itself in full collections; on a loaded
     // machine those can outlast the 300 ms render limit, which then ends the render first.
     // liquid-pool.test.ts holds the heap cap itself to its memory error.
-    expect(m.body.errors[0]).toMatchObject({ code: 'render_failed', detail: expect.stringMatching(/64 MB of memory|render limit exceeded/) });
+    expect(m.body.errors[0]).toMatchObject({
+      code: 'render_failed',
+      detail: expect.stringMatching(/64 MB of memory|render limit exceeded/),
+    });
     expect(answered).toEqual(Array(10).fill(200));
     // Rendering never held the event loop (a loose bound: the machine is shared).
     expect(delay.max / 1e6).toBeLessThan(150);
   });
 
   it('ends a preview that takes longer than its budget with a 422, whatever each field takes', async () => {
-    const stages = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await create('stages', { name: `Busy ${i}` })).body.data.id as string));
-    const busy = await template('Busy', stages.map((id) => ({ communication_stage_id: id, chat_content: '{% for i in (1..500) %}{% for j in (1..500) %}{% endfor %}{% endfor %}' })));
+    const stages = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => (await create('stages', { name: `Busy ${i}` })).body.data.id as string),
+    );
+    const busy = await template(
+      'Busy',
+      stages.map((id) => ({
+        communication_stage_id: id,
+        chat_content: '{% for i in (1..500) %}{% for j in (1..500) %}{% endfor %}{% endfor %}',
+      })),
+    );
     const started = Date.now();
     const res = await preview(busy, {});
     expect(res.status).toBe(422);
     expect(res.body.errors[0]).toMatchObject({ code: 'render_failed', detail: expect.stringMatching(/longer than the 500 ms/) });
     expect(Date.now() - started).toBeLessThan(POOL_LIMITS.renderBudgetMs + 500);
     // Its worker was ended and replaced.
-    expect((await preview(await template('After busy', [{ communication_stage_id: stageA, sms_content: '{{ 2 | times: 3 }}' }]), {})).body.data.attributes.communication_template_stages[0].sms_content).toBe('6');
+    expect(
+      (await preview(await template('After busy', [{ communication_stage_id: stageA, sms_content: '{{ 2 | times: 3 }}' }]), {})).body.data
+        .attributes.communication_template_stages[0].sms_content,
+    ).toBe('6');
     // More than the workers and their queue take: a JSON:API 503 liquid_busy for the rest, never anything else.
     const flooding = Promise.all(Array.from({ length: 16 }, () => preview(busy, {})));
     // Previews hold at most 4 of the database connections (2 rendering, 2 waiting): a read still gets one.
@@ -138,7 +176,10 @@ describe('template previews', () => {
     expect(flood.filter((r) => ![422, 503].includes(r.status))).toEqual([]);
     const refused = flood.find((r) => r.status === 503)!;
     expect(refused.body.errors[0]).toMatchObject({ status: '503', code: 'liquid_busy' });
-    expect([refused.headers.get('retry-after'), refused.headers.get('content-type')]).toEqual(['1', expect.stringContaining('application/vnd.api+json')]);
+    expect([refused.headers.get('retry-after'), refused.headers.get('content-type')]).toEqual([
+      '1',
+      expect.stringContaining('application/vnd.api+json'),
+    ]);
   });
 
   it('does not hold up a PATCH of the template it renders', async () => {
@@ -149,9 +190,14 @@ describe('template previews', () => {
     const occupying = [preview(busy, {}), preview(busy, {})];
     await new Promise((r) => setTimeout(r, 30));
     const finished: string[] = [];
-    const rendering = preview(id, { incident: { title: 'x' } }).then((r) => { finished.push('preview'); return r; });
+    const rendering = preview(id, { incident: { title: 'x' } }).then((r) => {
+      finished.push('preview');
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 30));
-    const patched = await call('PATCH', `/v1/communications/templates/${id}`, { body: { data: { id, type: 'communications_templates', attributes: { description: 'changed meanwhile' } } } });
+    const patched = await call('PATCH', `/v1/communications/templates/${id}`, {
+      body: { data: { id, type: 'communications_templates', attributes: { description: 'changed meanwhile' } } },
+    });
     finished.push('patch');
     expect(patched.status).toBe(200);
     expect((await rendering).status).toBe(200);
@@ -162,12 +208,15 @@ describe('template previews', () => {
   it('refuses bad bodies with 4xx and unknown templates with 404', async () => {
     const id = await template('Body', [{ communication_stage_id: stageA, sms_content: 'x' }]);
     expect((await preview(id, 'not an object')).status).toBe(422);
-    expect((await call('POST', `/v1/communications/templates/${id}/preview`, { body: { data: { type: 'wrong', attributes: {} } } })).status).toBe(422);
+    expect(
+      (await call('POST', `/v1/communications/templates/${id}/preview`, { body: { data: { type: 'wrong', attributes: {} } } })).status,
+    ).toBe(422);
     expect((await call('POST', `/v1/communications/templates/${id}/preview`, { body: { variables: {} } })).status).toBe(422);
     expect((await preview(id, { big: 'x'.repeat(70_000) })).status).toBe(422);
     // Deeper than variables may nest: 422; deeper than any body may (64 objects, the document's
     // own three included, so variables of 62 levels): 400 too_deep, never a 500.
-    const deep = (levels: number) => `{"data":{"type":"communications_template_previews","attributes":{"variables":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}}}`;
+    const deep = (levels: number) =>
+      `{"data":{"type":"communications_template_previews","attributes":{"variables":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}}}`;
     for (const levels of [17, 61]) {
       const res = await call('POST', `/v1/communications/templates/${id}/preview`, { body: deep(levels) });
       expect([levels, res.status, res.body.errors[0].detail]).toEqual([levels, 422, expect.stringMatching(/at most 16 levels/)]);
@@ -178,7 +227,14 @@ describe('template previews', () => {
     }
     expect((await preview(id, { a: { b: { c: { d: 'fine' } } } })).status).toBe(200);
     expect((await preview('00000000-0000-4000-8000-000000000000', {})).status).toBe(404);
-    expect((await call('POST', `/v1/communications/templates/${id}/preview`, { body: '{', headers: { 'content-type': 'application/vnd.api+json' } })).status).toBe(400);
+    expect(
+      (
+        await call('POST', `/v1/communications/templates/${id}/preview`, {
+          body: '{',
+          headers: { 'content-type': 'application/vnd.api+json' },
+        })
+      ).status,
+    ).toBe(400);
     expect((await preview(id, {}, { capabilities: [] })).status).toBe(403);
   });
 });

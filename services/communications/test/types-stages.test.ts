@@ -16,16 +16,27 @@ describe('communications types', () => {
     expect(created.status).toBe(201);
     const { id, attributes } = created.body.data;
     expect(created.body.data.type).toBe('communications_types');
-    expect(attributes).toMatchObject({ name: 'Status Update', slug: 'status-update', color: '#00FF00', description: 'For customers', position: 1 });
+    expect(attributes).toMatchObject({
+      name: 'Status Update',
+      slug: 'status-update',
+      color: '#00FF00',
+      description: 'For customers',
+      position: 1,
+    });
     expect((await post('types', { name: 'Second', color: null })).body.data.attributes).toMatchObject({ position: 2, color: null });
 
     expect((await call('GET', `/v1/communications/types/${id}`)).body.data.id).toBe(id);
     expect((await call('GET', '/v1/communications/types/status-update')).body.data.id).toBe(id);
 
-    const patched = await call('PATCH', `/v1/communications/types/${id}`, { body: { data: { id, type: 'communications_types', attributes: { slug: 'status', position: null } } } });
+    const patched = await call('PATCH', `/v1/communications/types/${id}`, {
+      body: { data: { id, type: 'communications_types', attributes: { slug: 'status', position: null } } },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.attributes).toMatchObject({ slug: 'status', position: 3, name: 'Status Update' });
-    expect((await call('PUT', `/v1/communications/types/${id}`, { body: { data: { id, type: 'communications_types', attributes: {} } } })).status).toBe(404);
+    expect(
+      (await call('PUT', `/v1/communications/types/${id}`, { body: { data: { id, type: 'communications_types', attributes: {} } } }))
+        .status,
+    ).toBe(404);
 
     const filtered = await call('GET', '/v1/communications/types?filter[search]=status&sort=-name');
     expect(filtered.status).toBe(200);
@@ -56,10 +67,17 @@ describe('communications types', () => {
     expect(dup.body.errors[0].source.pointer).toBe('/data/attributes/name');
   });
 
-  it('hides other teams\' types (404) and needs all or ir.all for OAuth tokens', async () => {
+  it("hides other teams' types (404) and needs all or ir.all for OAuth tokens", async () => {
     const { id } = (await post('types', { name: 'Mine', color: '#123456' })).body.data;
     expect((await call('GET', `/v1/communications/types/${id}`, { principal: { team_id: 2 } })).status).toBe(404);
-    expect((await call('PATCH', `/v1/communications/types/${id}`, { principal: { team_id: 2 }, body: { data: { id, type: 'communications_types', attributes: { name: 'Theirs' } } } })).status).toBe(404);
+    expect(
+      (
+        await call('PATCH', `/v1/communications/types/${id}`, {
+          principal: { team_id: 2 },
+          body: { data: { id, type: 'communications_types', attributes: { name: 'Theirs' } } },
+        })
+      ).status,
+    ).toBe(404);
     expect((await call('DELETE', `/v1/communications/types/${id}`, { principal: { team_id: 2 } })).status).toBe(404);
     expect((await call('GET', '/v1/communications/types', { principal: { team_id: 2 } })).body.data).toEqual([]);
     expect((await call('GET', '/v1/communications/types', { principal: null })).status).toBe(401);
@@ -85,17 +103,29 @@ describe('communications stages', () => {
     const created = await post('stages', { name: 'Investigating', description: 'We look', position: 5 });
     expect(created.status).toBe(201);
     const { id } = created.body.data;
-    expect(created.body.data).toMatchObject({ type: 'communications_stages', attributes: { name: 'Investigating', slug: 'investigating', description: 'We look', position: 5 } });
-    const patched = await call('PATCH', `/v1/communications/stages/investigating`, { body: { data: { type: 'communications_stages', attributes: { name: 'Identified' } } } });
+    expect(created.body.data).toMatchObject({
+      type: 'communications_stages',
+      attributes: { name: 'Investigating', slug: 'investigating', description: 'We look', position: 5 },
+    });
+    const patched = await call('PATCH', `/v1/communications/stages/investigating`, {
+      body: { data: { type: 'communications_stages', attributes: { name: 'Identified' } } },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.attributes).toMatchObject({ name: 'Identified', slug: 'investigating', position: 5 });
-    const unknown = await call('PATCH', `/v1/communications/stages/${id}`, { body: { data: { type: 'communications_stages', attributes: { color: '#fff' } } } });
+    const unknown = await call('PATCH', `/v1/communications/stages/${id}`, {
+      body: { data: { type: 'communications_stages', attributes: { color: '#fff' } } },
+    });
     expect(unknown.status).toBe(422);
-    expect((await call('GET', '/v1/communications/stages?filter[name]=identified')).body.data.map((s: { id: string }) => s.id)).toEqual([id]);
+    expect((await call('GET', '/v1/communications/stages?filter[name]=identified')).body.data.map((s: { id: string }) => s.id)).toEqual([
+      id,
+    ]);
     expect((await call('DELETE', `/v1/communications/stages/${id}`)).status).toBe(200);
     await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 3);
-    expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey))
-      .toEqual(['communications_stage.created', 'communications_stage.updated', 'communications_stage.deleted']);
+    expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey)).toEqual([
+      'communications_stage.created',
+      'communications_stage.updated',
+      'communications_stage.deleted',
+    ]);
   });
 });
 
@@ -103,14 +133,24 @@ describe('slugs', () => {
   it('refuses a slug, or a name whose slug would be one, that reads as a UUID: {id} could never find it', async () => {
     const uuid = '123e4567-e89b-42d3-a456-426614174000';
     const type = (await post('types', { name: 'Slugged', color: null })).body.data.id;
-    const res = await call('PATCH', `/v1/communications/types/${type}`, { body: { data: { type: 'communications_types', attributes: { slug: uuid } } } });
+    const res = await call('PATCH', `/v1/communications/types/${type}`, {
+      body: { data: { type: 'communications_types', attributes: { slug: uuid } } },
+    });
     expect([res.status, res.body.errors[0].source.pointer]).toEqual([422, '/data/attributes/slug']);
-    expect((await call('PATCH', `/v1/communications/types/${type}`, { body: { data: { type: 'communications_types', attributes: { slug: `${uuid}-x` } } } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', `/v1/communications/types/${type}`, {
+          body: { data: { type: 'communications_types', attributes: { slug: `${uuid}-x` } } },
+        })
+      ).status,
+    ).toBe(200);
     for (const kind of ['types', 'stages'] as const) {
       const named = await post(kind, kind === 'types' ? { name: uuid.toUpperCase(), color: null } : { name: uuid.toUpperCase() });
       expect([kind, named.status, named.body.errors?.[0].source.pointer]).toEqual([kind, 422, '/data/attributes/name']);
     }
-    const template = await call('POST', '/v1/communications/templates', { body: { data: { type: 'communications_templates', attributes: { name: ` ${uuid} `, communication_type_id: type } } } });
+    const template = await call('POST', '/v1/communications/templates', {
+      body: { data: { type: 'communications_templates', attributes: { name: ` ${uuid} `, communication_type_id: type } } },
+    });
     expect([template.status, template.body.errors[0].source.pointer]).toEqual([422, '/data/attributes/name']);
   });
 });

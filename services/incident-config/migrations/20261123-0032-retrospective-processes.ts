@@ -14,7 +14,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['team_id', 'created_at']);
   });
   await knex.raw('CREATE UNIQUE INDEX retrospective_processes_team_id_name_unique ON retrospective_processes (team_id, lower(name))');
-  await knex.raw('CREATE UNIQUE INDEX retrospective_processes_team_id_default_unique ON retrospective_processes (team_id) WHERE is_default');
+  await knex.raw(
+    'CREATE UNIQUE INDEX retrospective_processes_team_id_default_unique ON retrospective_processes (team_id) WHERE is_default',
+  );
   // The default is the fallback: it never has criteria.
   await knex.raw(`ALTER TABLE retrospective_processes ADD CONSTRAINT retrospective_processes_default_without_criteria
     CHECK (NOT is_default OR retrospective_process_matching_criteria IS NULL)`);

@@ -25,8 +25,12 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['team_id', 'slug']);
     t.index(['team_id', 'user_id']);
   });
-  await knex.raw(`ALTER TABLE dashboards ADD CONSTRAINT dashboards_owner_check CHECK (owner IN ('user', 'team') AND (owner = 'team' OR user_id IS NOT NULL))`);
-  await knex.raw(`ALTER TABLE dashboards ADD CONSTRAINT dashboards_color_check CHECK (color IS NULL OR color IN (${COLORS.map((c) => `'${c}'`).join(', ')}))`);
+  await knex.raw(
+    `ALTER TABLE dashboards ADD CONSTRAINT dashboards_owner_check CHECK (owner IN ('user', 'team') AND (owner = 'team' OR user_id IS NOT NULL))`,
+  );
+  await knex.raw(
+    `ALTER TABLE dashboards ADD CONSTRAINT dashboards_color_check CHECK (color IS NULL OR color IN (${COLORS.map((c) => `'${c}'`).join(', ')}))`,
+  );
 
   await knex.schema.createTable('dashboard_panels', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

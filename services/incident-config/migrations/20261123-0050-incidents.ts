@@ -15,7 +15,8 @@ export async function up(knex: Knex): Promise<void> {
     for (const column of ['service_ids', 'environment_ids', 'functionality_ids']) t.jsonb(column).notNullable().defaultTo('[]');
     t.jsonb('labels').notNullable().defaultTo('{}');
     // Set by the status actions (incident-status.machine.ts), never written directly.
-    for (const column of ['started_at', 'in_triage_at', 'mitigated_at', 'resolved_at', 'cancelled_at']) t.timestamp(column, { useTz: true });
+    for (const column of ['started_at', 'in_triage_at', 'mitigated_at', 'resolved_at', 'cancelled_at'])
+      t.timestamp(column, { useTz: true });
     for (const column of ['mitigation_message', 'resolution_message', 'cancellation_message']) t.text(column);
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());

@@ -16,7 +16,8 @@ const INDEXES: [table: string, column: string][] = [
 ];
 
 export async function up(knex: Knex): Promise<void> {
-  for (const [table, column] of INDEXES) await knex.raw('CREATE INDEX IF NOT EXISTS ?? ON ?? (??)', [`${table}_${column}_index`, table, column]);
+  for (const [table, column] of INDEXES)
+    await knex.raw('CREATE INDEX IF NOT EXISTS ?? ON ?? (??)', [`${table}_${column}_index`, table, column]);
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -16,7 +16,10 @@ const HIDDEN = [
 export async function up(knex: Knex): Promise<void> {
   for (const { table, from, where } of HIDDEN) {
     const rows = (await knex(table).where(where).select('id', from)) as Record<string, string>[];
-    for (const row of rows) await knex(table).where('id', row.id).update({ slug: unlistedSlug(slugify(row[from] ?? '')) });
+    for (const row of rows)
+      await knex(table)
+        .where('id', row.id)
+        .update({ slug: unlistedSlug(slugify(row[from] ?? '')) });
   }
 }
 

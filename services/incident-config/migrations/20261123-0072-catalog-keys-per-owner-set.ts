@@ -17,8 +17,12 @@ export async function up(knex: Knex): Promise<void> {
   for (const table of TABLES) {
     await knex.raw(`DROP INDEX ${table}_team_id_name_unique`);
     await knex.raw(`DROP INDEX ${table}_team_id_external_id_unique`);
-    await knex.raw(`CREATE UNIQUE INDEX ${table}_team_id_name_owner_set_unique ON ${table} (team_id, lower(name), secret_owner_set(owner_group_ids))`);
-    await knex.raw(`CREATE UNIQUE INDEX ${table}_team_id_external_id_owner_set_unique ON ${table} (team_id, external_id, secret_owner_set(owner_group_ids)) WHERE external_id IS NOT NULL`);
+    await knex.raw(
+      `CREATE UNIQUE INDEX ${table}_team_id_name_owner_set_unique ON ${table} (team_id, lower(name), secret_owner_set(owner_group_ids))`,
+    );
+    await knex.raw(
+      `CREATE UNIQUE INDEX ${table}_team_id_external_id_owner_set_unique ON ${table} (team_id, external_id, secret_owner_set(owner_group_ids)) WHERE external_id IS NOT NULL`,
+    );
   }
 }
 
@@ -28,6 +32,8 @@ export async function down(knex: Knex): Promise<void> {
     await knex.raw(`DROP INDEX ${table}_team_id_name_owner_set_unique`);
     await knex.raw(`DROP INDEX ${table}_team_id_external_id_owner_set_unique`);
     await knex.raw(`CREATE UNIQUE INDEX ${table}_team_id_name_unique ON ${table} (team_id, lower(name))`);
-    await knex.raw(`CREATE UNIQUE INDEX ${table}_team_id_external_id_unique ON ${table} (team_id, external_id) WHERE external_id IS NOT NULL`);
+    await knex.raw(
+      `CREATE UNIQUE INDEX ${table}_team_id_external_id_unique ON ${table} (team_id, external_id) WHERE external_id IS NOT NULL`,
+    );
   }
 }

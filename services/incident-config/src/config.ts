@@ -6,15 +6,19 @@ import { apiServiceFields, env, keySeedFields, requireKeysOrDevSeed } from '@fir
  * in production whoever held the seed could open every secret, so
  * SECRET_ENCRYPTION_KEYS must be set (as WEBHOOK_SECRET_KEYS is for webhooks).
  */
-export const requireSecretKeys = requireKeysOrDevSeed(['SECRET_ENCRYPTION_KEYS'], 'comma-separated base64 32-byte keys, e.g. from `openssl rand -base64 32`');
+export const requireSecretKeys = requireKeysOrDevSeed(
+  ['SECRET_ENCRYPTION_KEYS'],
+  'comma-separated base64 32-byte keys, e.g. from `openssl rand -base64 32`',
+);
 
-export const configSchema = z.object({
-  ...apiServiceFields(8082),
-  BODY_LIMIT: z.string().default('1mb'),
-  /** base64 32-byte keys sealing the values of secrets; the first seals, all open (rotation). Unset: derived from DEV_KEY_SEED (not in production). */
-  SECRET_ENCRYPTION_KEYS: env.list(),
-  ...keySeedFields(),
-})
+export const configSchema = z
+  .object({
+    ...apiServiceFields(8082),
+    BODY_LIMIT: z.string().default('1mb'),
+    /** base64 32-byte keys sealing the values of secrets; the first seals, all open (rotation). Unset: derived from DEV_KEY_SEED (not in production). */
+    SECRET_ENCRYPTION_KEYS: env.list(),
+    ...keySeedFields(),
+  })
   // Runs even when other variables are wrong, so one start-up names every problem.
   .superRefine(requireSecretKeys, { when: () => true });
 

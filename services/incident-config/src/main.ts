@@ -10,11 +10,15 @@ await runKitService({
   migrations,
   async start({ config, logger, knex }) {
     const secretBox = createSecretBox({
-      keys: config.SECRET_ENCRYPTION_KEYS, devKeySeed: config.DEV_KEY_SEED, setting: 'SECRET_ENCRYPTION_KEYS', purpose: 'incident-config/secrets/v1',
+      keys: config.SECRET_ENCRYPTION_KEYS,
+      devKeySeed: config.DEV_KEY_SEED,
+      setting: 'SECRET_ENCRYPTION_KEYS',
+      purpose: 'incident-config/secrets/v1',
     });
     // The second half of a key rotation: values sealed with an older key get the first one.
     const resealing = resealInBackground(secretBox, sealedColumn(knex, 'secrets', 'secret_ciphertext'), logger, {
-      what: 'secrets', setting: 'SECRET_ENCRYPTION_KEYS',
+      what: 'secrets',
+      setting: 'SECRET_ENCRYPTION_KEYS',
     });
     return {
       app: (shell) => createIncidentConfigApp({ ...shell, secretBox }),

@@ -22,8 +22,11 @@ const grant = (dashboardId: string, grantee: Record<string, unknown>, permission
   h.call('POST', '/v1/authorizations', {
     principal: by,
     body: grantBody({
-      authorizable_id: dashboardId, authorizable_type: 'Dashboard', grantee_type: grantee.type ?? 'User',
-      grantee_id: String(grantee.type === 'Team' ? grantee.id : grantee.user_id), permissions,
+      authorizable_id: dashboardId,
+      authorizable_type: 'Dashboard',
+      grantee_type: grantee.type ?? 'User',
+      grantee_id: String(grantee.type === 'Team' ? grantee.id : grantee.user_id),
+      permissions,
     }),
   });
 const pointers = (res: { body: { errors: { source?: { pointer: string } }[] } }) => res.body.errors.map((e) => e.source?.pointer);
@@ -45,8 +48,13 @@ describe('authorizations on dashboards', () => {
     const granted = await grant(id, bob, ['read']);
     expect(granted.status).toBe(201);
     expect(granted.body.data.attributes).toEqual({
-      authorizable_id: id, authorizable_type: 'Dashboard', grantee_id: '102', grantee_type: 'User', permissions: ['read'],
-      created_at: expect.any(String), updated_at: expect.any(String),
+      authorizable_id: id,
+      authorizable_type: 'Dashboard',
+      grantee_id: '102',
+      grantee_type: 'User',
+      permissions: ['read'],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
 
     const read = await h.call('GET', `/v1/dashboards/${id}`, { principal: bob });
@@ -65,7 +73,10 @@ describe('authorizations on dashboards', () => {
     expect(refused.body.errors[0].code).toBe('not_granted');
     expect((await h.call('DELETE', `/v1/dashboards/${id}`, { principal: bob })).status).toBe(403);
 
-    const changed = await h.call('PUT', `/v1/authorizations/${grantId}`, { principal: alice, body: grantBody({ permissions: ['read', 'update'] }) });
+    const changed = await h.call('PUT', `/v1/authorizations/${grantId}`, {
+      principal: alice,
+      body: grantBody({ permissions: ['read', 'update'] }),
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.data.attributes.permissions).toEqual(['read', 'update']);
     expect((await put()).status).toBe(200);
@@ -92,7 +103,9 @@ describe('authorizations on dashboards', () => {
     const byBob = await grant(id, carol, ['read'], bob);
     expect(byBob.status).toBe(403);
     expect(byBob.body.errors[0].code).toBe('not_granted');
-    expect((await h.call('PUT', `/v1/authorizations/${bobs}`, { principal: bob, body: grantBody({ permissions: ['read', 'update'] }) })).status).toBe(403);
+    expect(
+      (await h.call('PUT', `/v1/authorizations/${bobs}`, { principal: bob, body: grantBody({ permissions: ['read', 'update'] }) })).status,
+    ).toBe(403);
     expect((await h.call('DELETE', `/v1/authorizations/${bobs}`, { principal: bob })).status).toBe(403);
 
     expect((await grant(id, carol, ['read'], admin)).status).toBe(201);
@@ -110,7 +123,10 @@ describe('authorizations on dashboards', () => {
     const id = await privateDashboard();
     const own = await grant(id, bob, ['read', 'authorize']);
     expect(own.status).toBe(201);
-    const widen = await h.call('PUT', `/v1/authorizations/${own.body.data.id}`, { principal: bob, body: grantBody({ permissions: ['read', 'authorize', 'update', 'destroy'] }) });
+    const widen = await h.call('PUT', `/v1/authorizations/${own.body.data.id}`, {
+      principal: bob,
+      body: grantBody({ permissions: ['read', 'authorize', 'update', 'destroy'] }),
+    });
     expect(widen.status).toBe(403);
     expect(widen.body.errors[0].code).toBe('not_granted');
     expect((await grant(id, { type: 'Team', id: 1 }, ['read', 'destroy'], bob)).status).toBe(403);
@@ -121,7 +137,11 @@ describe('authorizations on dashboards', () => {
   it('answers a dashboard the caller cannot see, or of another team, as a 422 at authorizable_id, and hides its grants', async () => {
     const id = await privateDashboard();
     await grant(id, bob, ['read']);
-    for (const [dashboardId, by] of [[id, carol], [id, stranger], [randomUUID(), alice]] as const) {
+    for (const [dashboardId, by] of [
+      [id, carol],
+      [id, stranger],
+      [randomUUID(), alice],
+    ] as const) {
       const res = await grant(dashboardId, { user_id: 105 }, ['read'], by);
       expect(res.status).toBe(422);
       expect(pointers(res)).toEqual(['/data/attributes/authorizable_id']);
@@ -145,7 +165,14 @@ describe('authorizations on dashboards', () => {
     ['an unknown attribute', { extra: 1 }, '/data/attributes/extra'],
   ])('refuses %s with a 422 and writes nothing', async (_name, override, pointer) => {
     const id = await privateDashboard();
-    const attributes = { authorizable_id: id, authorizable_type: 'Dashboard', grantee_type: 'User', grantee_id: '102', permissions: ['read'], ...override };
+    const attributes = {
+      authorizable_id: id,
+      authorizable_type: 'Dashboard',
+      grantee_type: 'User',
+      grantee_id: '102',
+      permissions: ['read'],
+      ...override,
+    };
     const res = await h.call('POST', '/v1/authorizations', { principal: alice, body: grantBody(attributes) });
     expect(res.status).toBe(422);
     expect(pointers(res)).toContain(pointer);
@@ -161,13 +188,18 @@ describe('authorizations on dashboards', () => {
     const moved = await h.call('PUT', `/v1/authorizations/${first}`, { principal: alice, body: grantBody({ grantee_id: '103' }) });
     expect(moved.status).toBe(422);
     await grant(id, { type: 'Team', id: 1 }, ['read']);
-    const list = async (query: string) => (await h.call('GET', `/v1/authorizations?filter[authorizable_id]=${id}&${query}`, { principal: alice })).body;
-    expect((await list('filter[grantee_type]=Team')).data.map((g: { attributes: { grantee_id: string } }) => g.attributes.grantee_id)).toEqual(['1']);
+    const list = async (query: string) =>
+      (await h.call('GET', `/v1/authorizations?filter[authorizable_id]=${id}&${query}`, { principal: alice })).body;
+    expect(
+      (await list('filter[grantee_type]=Team')).data.map((g: { attributes: { grantee_id: string } }) => g.attributes.grantee_id),
+    ).toEqual(['1']);
     expect((await list('filter[grantee_id]=102')).data.map((g: { id: string }) => g.id)).toEqual([first]);
     expect((await list('filter[authorizable_type]=Dashboard&sort=-created_at')).meta.total_count).toBe(2);
     expect((await h.call('GET', '/v1/authorizations?filter[authorizable_id]=nope', { principal: alice })).status).toBe(400);
     expect((await h.call('GET', `/v1/authorizations/${first}`, { principal: stranger })).status).toBe(404);
-    expect((await h.call('PUT', `/v1/authorizations/${first}`, { principal: stranger, body: grantBody({ permissions: [] }) })).status).toBe(404);
+    expect((await h.call('PUT', `/v1/authorizations/${first}`, { principal: stranger, body: grantBody({ permissions: [] }) })).status).toBe(
+      404,
+    );
     expect((await h.call('DELETE', `/v1/authorizations/${first}`, { principal: stranger })).status).toBe(404);
   });
 

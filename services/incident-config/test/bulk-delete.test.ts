@@ -6,9 +6,12 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const bulkDelete = (type: string, body: unknown, principal?: Record<string, unknown>) => h.call('POST', `/v1/${type}/bulk_delete`, { body, principal });
+const bulkDelete = (type: string, body: unknown, principal?: Record<string, unknown>) =>
+  h.call('POST', `/v1/${type}/bulk_delete`, { body, principal });
 const seed = async (type: string, externalIds: string[]) => {
-  const res = await h.call('POST', `/v1/${type}/bulk_upsert`, { body: { entities: externalIds.map((id) => ({ external_id: id, name: `${type} ${id}` })) } });
+  const res = await h.call('POST', `/v1/${type}/bulk_upsert`, {
+    body: { entities: externalIds.map((id) => ({ external_id: id, name: `${type} ${id}` })) },
+  });
   expect(res.status).toBe(200);
 };
 const left = (table: string) => h.db.knex(table).orderBy('external_id').pluck('external_id');

@@ -12,7 +12,11 @@ type Attrs = Record<string, unknown>;
 const names = (res: { body: { data: { attributes: { name: string } }[] } }) => res.body.data.map((r) => r.attributes.name);
 /** A new text property of the catalog of `family` (services, functionalities), by id. */
 const property = async (family: string): Promise<string> =>
-  (await h.call('POST', `/v1/${family}/properties`, { body: { data: { type: 'catalog_properties', attributes: { name: `p-${randomUUID()}`, kind: 'text' } } } })).body.data.id;
+  (
+    await h.call('POST', `/v1/${family}/properties`, {
+      body: { data: { type: 'catalog_properties', attributes: { name: `p-${randomUUID()}`, kind: 'text' } } },
+    })
+  ).body.data.id;
 
 describe.each([
   ['services', 'service'],
@@ -23,23 +27,42 @@ describe.each([
 
   it('creates, gets by id and slug, updates with PUT, deletes answering the record, one event each', async () => {
     const created = await create({
-      name: `Checkout ${type}`, description: 'Takes money', color: '#00FF00', position: 2, external_id: `ext-${type}`,
-      backstage_id: 'default/component/checkout', chat_channels: [{ id: 'C1', name: 'checkout' }], show_uptime_last_days: 30,
+      name: `Checkout ${type}`,
+      description: 'Takes money',
+      color: '#00FF00',
+      position: 2,
+      external_id: `ext-${type}`,
+      backstage_id: 'default/component/checkout',
+      chat_channels: [{ id: 'C1', name: 'checkout' }],
+      show_uptime_last_days: 30,
       properties: [{ catalog_property_id: await property(type), value: 'gold' }],
     });
     expect(created.status).toBe(201);
     const { id, attributes } = created.body.data;
     expect(created.body.data.type).toBe(type);
     expect(attributes).toMatchObject({
-      name: `Checkout ${type}`, slug: `checkout-${type}`, managed_by: 'api', description: 'Takes money', color: '#00FF00', position: 2,
-      external_id: `ext-${type}`, backstage_id: 'default/component/checkout', chat_channels: [{ id: 'C1', name: 'checkout' }],
-      show_uptime_last_days: 30, notify_emails: [], environment_ids: [], owner_user_ids: [], cortex_id: null,
+      name: `Checkout ${type}`,
+      slug: `checkout-${type}`,
+      managed_by: 'api',
+      description: 'Takes money',
+      color: '#00FF00',
+      position: 2,
+      external_id: `ext-${type}`,
+      backstage_id: 'default/component/checkout',
+      chat_channels: [{ id: 'C1', name: 'checkout' }],
+      show_uptime_last_days: 30,
+      notify_emails: [],
+      environment_ids: [],
+      owner_user_ids: [],
+      cortex_id: null,
     });
     expect(attributes.properties).toHaveLength(1);
     expect(attributes).not.toHaveProperty('slack_channels');
 
     expect((await h.call('GET', `${path}/checkout-${type}`)).body.data.id).toBe(id);
-    const updated = await h.call('PUT', `${path}/${id}`, { body: { data: { id, type, attributes: { description: null, owner_user_ids: [7] } } } });
+    const updated = await h.call('PUT', `${path}/${id}`, {
+      body: { data: { id, type, attributes: { description: null, owner_user_ids: [7] } } },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data.attributes).toMatchObject({ name: `Checkout ${type}`, description: null, owner_user_ids: [7] });
     // The reference updates these with PUT only.
@@ -70,13 +93,22 @@ describe.each([
   });
 
   it('accepts environment_ids and service_ids of the team only, naming the id that is not', async () => {
-    const env = (await h.call('POST', '/v1/environments', { body: { data: { type: 'environments', attributes: { name: `Env for ${type}` } } } })).body.data.id;
-    const theirs = (await h.call('POST', '/v1/services', { body: { data: { type: 'services', attributes: { name: `Theirs ${type}` } } }, principal: { team_id: 2 } })).body.data.id;
+    const env = (
+      await h.call('POST', '/v1/environments', { body: { data: { type: 'environments', attributes: { name: `Env for ${type}` } } } })
+    ).body.data.id;
+    const theirs = (
+      await h.call('POST', '/v1/services', {
+        body: { data: { type: 'services', attributes: { name: `Theirs ${type}` } } },
+        principal: { team_id: 2 },
+      })
+    ).body.data.id;
     const ok = await create({ name: `Linked ${type}`, environment_ids: [env.toUpperCase()] });
     expect(ok.status).toBe(201);
     expect(ok.body.data.attributes.environment_ids).toEqual([env]);
     const id = ok.body.data.id;
-    const bad = await h.call('PUT', `${path}/${id}`, { body: { data: { type, attributes: { environment_ids: [env], service_ids: [theirs] } } } });
+    const bad = await h.call('PUT', `${path}/${id}`, {
+      body: { data: { type, attributes: { environment_ids: [env], service_ids: [theirs] } } },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual(['/data/attributes/service_ids/0']);
     const missing = await create({ name: `Dangling ${type}`, environment_ids: [randomUUID()] });
@@ -132,8 +164,12 @@ describe.each([
 describe('services broadcast filters', () => {
   it('filter alert_broadcast_enabled and incident_broadcast_enabled with eq, not_eq, in and not_in', async () => {
     const tag = randomUUID().slice(0, 8);
-    const make = (name: string, attributes: Attrs) => h.call('POST', '/v1/services', { body: { data: { type: 'services', attributes: { name: `${tag} ${name}`, ...attributes } } } });
-    expect((await make('loud', { alert_broadcast_enabled: true, alert_broadcast_channel: { id: 'C9' }, incident_broadcast_enabled: false })).status).toBe(201);
+    const make = (name: string, attributes: Attrs) =>
+      h.call('POST', '/v1/services', { body: { data: { type: 'services', attributes: { name: `${tag} ${name}`, ...attributes } } } });
+    expect(
+      (await make('loud', { alert_broadcast_enabled: true, alert_broadcast_channel: { id: 'C9' }, incident_broadcast_enabled: false }))
+        .status,
+    ).toBe(201);
     await make('quiet', { alert_broadcast_enabled: false, incident_broadcast_enabled: true });
     await make('unset', {});
     const q = async (query: string) => names(await h.call('GET', `/v1/services?filter[search]=${tag}&sort=name&${query}`));
@@ -149,11 +185,16 @@ describe('services broadcast filters', () => {
 describe('catalog properties on services and functionalities', () => {
   it('refuses a property of another catalog or team, naming it, and writes nothing', async () => {
     const environmentProperty = await property('environments');
-    const theirs = (await h.call('POST', '/v1/services/properties', {
-      body: { data: { type: 'catalog_properties', attributes: { name: 'theirs', kind: 'text' } } }, principal: { team_id: 2 },
-    })).body.data.id;
+    const theirs = (
+      await h.call('POST', '/v1/services/properties', {
+        body: { data: { type: 'catalog_properties', attributes: { name: 'theirs', kind: 'text' } } },
+        principal: { team_id: 2 },
+      })
+    ).body.data.id;
     for (const id of [environmentProperty, theirs]) {
-      const res = await h.call('POST', '/v1/services', { body: { data: { type: 'services', attributes: { name: `S ${id}`, properties: [{ catalog_property_id: id, value: 'x' }] } } } });
+      const res = await h.call('POST', '/v1/services', {
+        body: { data: { type: 'services', attributes: { name: `S ${id}`, properties: [{ catalog_property_id: id, value: 'x' }] } } },
+      });
       expect(res.status).toBe(422);
       expect(res.body.errors[0].source.pointer).toBe('/data/attributes/properties/0/catalog_property_id');
     }

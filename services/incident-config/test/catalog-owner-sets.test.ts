@@ -10,9 +10,12 @@ type Attrs = Record<string, unknown>;
 type Answer = Awaited<ReturnType<IncidentConfigHarness['call']>>;
 const ops = { group_ids: ['ops'] };
 const body = (type: string, attributes: Attrs) => ({ data: { type, attributes } });
-const create = (type: string, attributes: Attrs, principal?: Attrs) => h.call('POST', `/v1/${type}`, { body: body(type, attributes), principal });
-const put = (type: string, id: string, attributes: Attrs, principal?: Attrs) => h.call('PUT', `/v1/${type}/${id}`, { body: body(type, attributes), principal });
-const upsert = (type: string, entities: Attrs[], principal?: Attrs) => h.call('POST', `/v1/${type}/bulk_upsert`, { body: { entities }, principal });
+const create = (type: string, attributes: Attrs, principal?: Attrs) =>
+  h.call('POST', `/v1/${type}`, { body: body(type, attributes), principal });
+const put = (type: string, id: string, attributes: Attrs, principal?: Attrs) =>
+  h.call('PUT', `/v1/${type}/${id}`, { body: body(type, attributes), principal });
+const upsert = (type: string, entities: Attrs[], principal?: Attrs) =>
+  h.call('POST', `/v1/${type}/bulk_upsert`, { body: { entities }, principal });
 const refusal = (res: Answer) => [res.status, res.body?.errors?.[0]?.code];
 const idOf = (res: Answer) => {
   expect([res.status, res.body.errors]).toEqual([201, undefined]);
@@ -32,7 +35,10 @@ describe.each(['services', 'functionalities'])('%s: names and external_ids uniqu
     expect(again.body.errors[0].source.pointer).toBe('/data/attributes/name');
     const shared = idOf(await create(type, { name: 'Ledger', external_id: 'ledger', owner_group_ids: ['ops', 'db'] }));
     expect(refusal(await create(type, { name: 'Ledger', owner_group_ids: ['db', 'ops'] }, ops))).toEqual([409, 'already_exists']);
-    expect(refusal(await create(type, { name: 'Other', external_id: 'ledger', owner_group_ids: ['db', 'ops'] }, ops))).toEqual([409, 'already_exists']);
+    expect(refusal(await create(type, { name: 'Other', external_id: 'ledger', owner_group_ids: ['db', 'ops'] }, ops))).toEqual([
+      409,
+      'already_exists',
+    ]);
     // An unrestricted caller sees both, told apart by their owner groups.
     const listed = await h.call('GET', `/v1/${type}?filter[external_id]=payments`);
     expect(listed.body.data.map((r: { attributes: Attrs }) => r.attributes.owner_group_ids).sort()).toEqual([['db'], ['ops']]);
@@ -70,13 +76,17 @@ describe.each(['services', 'functionalities'])('%s: slugs and group keys', (type
 });
 
 describe.each(['services', 'functionalities'])('%s: bulk upsert by an external_id several owner sets hold', (type) => {
-  it('creates a group key\'s own record beside another group\'s, touching neither the other nor telling of it', async () => {
+  it("creates a group key's own record beside another group's, touching neither the other nor telling of it", async () => {
     const theirs = idOf(await create(type, { name: 'Checkout', external_id: 'checkout', owner_group_ids: ['db'] }));
     const res = await upsert(type, [{ external_id: 'checkout', name: 'Checkout', description: 'ours' }], ops);
     expect([res.status, res.body.errors]).toEqual([200, undefined]);
     expect(res.body.data[0].id).not.toBe(theirs);
     expect(res.body.data[0].attributes).toMatchObject({ external_id: 'checkout', owner_group_ids: ['ops'], description: 'ours' });
-    expect(await h.db.knex(type).where({ id: theirs }).first()).toMatchObject({ name: 'Checkout', description: null, owner_group_ids: ['db'] });
+    expect(await h.db.knex(type).where({ id: theirs }).first()).toMatchObject({
+      name: 'Checkout',
+      description: null,
+      owner_group_ids: ['db'],
+    });
     // Again: the key finds its own record and updates it.
     const again = await upsert(type, [{ external_id: 'checkout', description: 'ours again' }], ops);
     expect(again.body.data[0].id).toBe(res.body.data[0].id);
@@ -85,10 +95,18 @@ describe.each(['services', 'functionalities'])('%s: bulk upsert by an external_i
 
   it('refuses, at that entity, an external_id naming several records the caller sees, writing nothing', async () => {
     const before = await h.db.knex(type).where({ external_id: 'checkout' }).orderBy('id');
-    const res = await upsert(type, [{ external_id: 'fresh-one', name: 'Fresh one' }, { external_id: 'checkout', description: 'which?' }]);
+    const res = await upsert(type, [
+      { external_id: 'fresh-one', name: 'Fresh one' },
+      { external_id: 'checkout', description: 'which?' },
+    ]);
     expect(res.status).toBe(422);
     expect(res.body.errors).toHaveLength(1);
-    expect(res.body.errors[0]).toMatchObject({ code: 'invalid_entity', index: 1, external_id: 'checkout', source: { pointer: '/entities/1' } });
+    expect(res.body.errors[0]).toMatchObject({
+      code: 'invalid_entity',
+      index: 1,
+      external_id: 'checkout',
+      source: { pointer: '/entities/1' },
+    });
     expect(res.body.errors[0].errors).toEqual([expect.stringContaining('names 2 records')]);
     expect(await h.db.knex(type).where({ external_id: 'checkout' }).orderBy('id')).toEqual(before);
     expect(await h.db.knex(type).where({ external_id: 'fresh-one' })).toEqual([]);
@@ -113,14 +131,28 @@ describe.each(['services', 'functionalities'])('%s: record-scoped keys and uniqu
     idOf(await create(type, { name: 'Unlisted', external_id: 'unlisted', slug: 'unlisted', owner_group_ids: ['ops'] }));
     const key = { record_ids: [listed] };
     for (const attributes of [
-      { name: 'Unlisted' }, { name: 'Free name' }, { external_id: 'unlisted' }, { external_id: 'free' },
-      { slug: 'unlisted' }, { slug: 'free' }, { owner_group_ids: ['db'] },
+      { name: 'Unlisted' },
+      { name: 'Free name' },
+      { external_id: 'unlisted' },
+      { external_id: 'free' },
+      { slug: 'unlisted' },
+      { slug: 'free' },
+      { owner_group_ids: ['db'] },
     ]) {
       expect([attributes, refusal(await put(type, listed, attributes, key))]).toEqual([attributes, [403, 'record_scoped']]);
     }
     // What it has, sent back (owner groups as the same set), and anything else stay writable.
-    const kept = await put(type, listed, { name: 'Listed', external_id: 'listed', owner_group_ids: ['ops', 'ops'], description: 'mine' }, key);
+    const kept = await put(
+      type,
+      listed,
+      { name: 'Listed', external_id: 'listed', owner_group_ids: ['ops', 'ops'], description: 'mine' },
+      key,
+    );
     expect(kept.status).toBe(200);
-    expect(await h.db.knex(type).where({ id: listed }).first()).toMatchObject({ name: 'Listed', external_id: 'listed', description: 'mine' });
+    expect(await h.db.knex(type).where({ id: listed }).first()).toMatchObject({
+      name: 'Listed',
+      external_id: 'listed',
+      description: 'mine',
+    });
   });
 });

@@ -24,8 +24,17 @@ describe('catalog properties', () => {
     const { id, attributes } = created.body.data;
     expect(created.body.data.type).toBe('catalog_properties');
     expect(attributes).toMatchObject({
-      catalog_id: null, name: 'Cost centre', slug: 'cost-centre', kind: 'text', kind_catalog_id: null, multiple: false,
-      position: null, required: false, catalog_type: 'environment', external_id: 'cc', managed_by: 'api',
+      catalog_id: null,
+      name: 'Cost centre',
+      slug: 'cost-centre',
+      kind: 'text',
+      kind_catalog_id: null,
+      multiple: false,
+      position: null,
+      required: false,
+      catalog_type: 'environment',
+      external_id: 'cc',
+      managed_by: 'api',
     });
     expect(created.headers.get('location')).toBe(`/v1/catalog_properties/${id}`);
 
@@ -34,9 +43,17 @@ describe('catalog properties', () => {
     expect((await h.call('GET', '/v1/environments/properties')).body.data.map((p: { id: string }) => p.id)).toContain(id);
     expect((await h.call('GET', '/v1/services/properties')).body.data.map((p: { id: string }) => p.id)).not.toContain(id);
 
-    const updated = await h.call('PUT', `/v1/catalog_properties/${id}`, { body: body({ name: 'Cost center', kind: 'reference', position: 3, required: true }) });
+    const updated = await h.call('PUT', `/v1/catalog_properties/${id}`, {
+      body: body({ name: 'Cost center', kind: 'reference', position: 3, required: true }),
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data.attributes).toMatchObject({ name: 'Cost center', kind: 'reference', position: 3, required: true, catalog_type: 'environment' });
+    expect(updated.body.data.attributes).toMatchObject({
+      name: 'Cost center',
+      kind: 'reference',
+      position: 3,
+      required: true,
+      catalog_type: 'environment',
+    });
     expect((await h.call('PATCH', `/v1/catalog_properties/${id}`, { body: body({ name: 'x' }) })).status).toBe(404);
 
     const deleted = await h.call('DELETE', `/v1/catalog_properties/${id}`);
@@ -81,7 +98,11 @@ describe('catalog properties', () => {
   });
 
   it('filters by slug, name, kind and created_at, and sorts by position', async () => {
-    for (const [name, kind, position] of [['Owner', 'user', 2], ['Runbook', 'text', 1], ['Pager', 'boolean', 3]] as const) {
+    for (const [name, kind, position] of [
+      ['Owner', 'user', 2],
+      ['Runbook', 'text', 1],
+      ['Pager', 'boolean', 3],
+    ] as const) {
       expect((await create('functionalities', { name: `F ${name}`, kind, position })).status).toBe(201);
     }
     const list = (query: string) => h.call('GET', `/v1/functionalities/properties?${query}`);
@@ -105,7 +126,9 @@ describe('catalog properties', () => {
     expect((await h.call('GET', `/v1/catalog_properties/${id}`, { principal: other })).status).toBe(404);
     expect((await h.call('PUT', `/v1/catalog_properties/${id}`, { principal: other, body: body({ name: 'hijack' }) })).status).toBe(404);
     expect((await h.call('DELETE', `/v1/catalog_properties/${id}`, { principal: other })).status).toBe(404);
-    expect((await h.call('GET', '/v1/environments/properties', { principal: other })).body.data.map((p: { id: string }) => p.id)).not.toContain(id);
+    expect(
+      (await h.call('GET', '/v1/environments/properties', { principal: other })).body.data.map((p: { id: string }) => p.id),
+    ).not.toContain(id);
     expect((await h.call('GET', `/v1/catalog_properties/${randomUUID()}`)).status).toBe(404);
     expect((await h.call('GET', `/v1/catalog_properties/${id}`)).body.data.attributes.name).toBe('Secret team field');
   });

@@ -11,15 +11,31 @@ const stranger = { team_id: 2, user_id: 201, role: 'user' };
 const panelBody = (attributes: Record<string, unknown>) => ({ data: { type: 'dashboard_panels', attributes } });
 const params = {
   display: 'line_chart',
-  datasets: [{ name: 'Incidents', collection: 'incidents', filter: [{ operation: 'and', rules: [{ operation: 'and', condition: '=', key: 'status', value: 'resolved' }] }], group_by: { key: 'incident_role', value: 'commander' }, aggregate: { operation: 'count', key: null, cumulative: false } }],
+  datasets: [
+    {
+      name: 'Incidents',
+      collection: 'incidents',
+      filter: [{ operation: 'and', rules: [{ operation: 'and', condition: '=', key: 'status', value: 'resolved' }] }],
+      group_by: { key: 'incident_role', value: 'commander' },
+      aggregate: { operation: 'count', key: null, cumulative: false },
+    },
+  ],
   legend: { groups: 'charted' },
 };
 const position = { x: 0, y: 0, w: 6, h: 4 };
 const pointers = (res: { body: { errors: { source?: { pointer: string } }[] } }) => res.body.errors.map((e) => e.source?.pointer);
 const dashboard = async (attributes: Record<string, unknown>, principal: Record<string, unknown> = alice) =>
-  (await h.call('POST', '/v1/dashboards', { principal, body: { data: { type: 'dashboards', attributes: { name: `Board ${randomUUID()}`, ...attributes } } } })).body.data.id as string;
-const addPanel = (dashboardId: string, attributes: Record<string, unknown> = { name: 'Resolved', params, position }, principal: Record<string, unknown> = alice) =>
-  h.call('POST', `/v1/dashboards/${dashboardId}/panels`, { principal, body: panelBody(attributes) });
+  (
+    await h.call('POST', '/v1/dashboards', {
+      principal,
+      body: { data: { type: 'dashboards', attributes: { name: `Board ${randomUUID()}`, ...attributes } } },
+    })
+  ).body.data.id as string;
+const addPanel = (
+  dashboardId: string,
+  attributes: Record<string, unknown> = { name: 'Resolved', params, position },
+  principal: Record<string, unknown> = alice,
+) => h.call('POST', `/v1/dashboards/${dashboardId}/panels`, { principal, body: panelBody(attributes) });
 const panelCount = async () => Number((await h.db.knex('dashboard_panels').count({ n: '*' }))[0].n);
 
 beforeAll(async () => {
@@ -45,7 +61,10 @@ describe('dashboard panels', () => {
     // No panel data is computed here, so the reference's data query parameters are refused rather than ignored.
     expect((await h.call('GET', `/v1/dashboard_panels/${id}?period=week`, { principal: alice })).status).toBe(400);
 
-    const updated = await h.call('PUT', `/v1/dashboard_panels/${id}`, { principal: alice, body: panelBody({ params: { display: 'pie_chart' }, position: null }) });
+    const updated = await h.call('PUT', `/v1/dashboard_panels/${id}`, {
+      principal: alice,
+      body: panelBody({ params: { display: 'pie_chart' }, position: null }),
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data.attributes).toMatchObject({ name: 'Resolved', params: { display: 'pie_chart' }, position: null });
 
@@ -68,9 +87,21 @@ describe('dashboard panels', () => {
   it.each([
     ['missing params', { name: 'x' }, '/data/attributes/params'],
     ['an unknown display', { params: { display: 'radar' } }, '/data/attributes/params/display'],
-    ['an unknown dataset collection', { params: { datasets: [{ collection: 'services' }] } }, '/data/attributes/params/datasets/0/collection'],
-    ['an unknown aggregate operation', { params: { datasets: [{ aggregate: { operation: 'max' } }] } }, '/data/attributes/params/datasets/0/aggregate/operation'],
-    ['an unknown filter condition', { params: { datasets: [{ filter: [{ rules: [{ condition: 'like' }] }] }] } }, '/data/attributes/params/datasets/0/filter/0/rules/0/condition'],
+    [
+      'an unknown dataset collection',
+      { params: { datasets: [{ collection: 'services' }] } },
+      '/data/attributes/params/datasets/0/collection',
+    ],
+    [
+      'an unknown aggregate operation',
+      { params: { datasets: [{ aggregate: { operation: 'max' } }] } },
+      '/data/attributes/params/datasets/0/aggregate/operation',
+    ],
+    [
+      'an unknown filter condition',
+      { params: { datasets: [{ filter: [{ rules: [{ condition: 'like' }] }] }] } },
+      '/data/attributes/params/datasets/0/filter/0/rules/0/condition',
+    ],
     ['a position without h', { params: {}, position: { x: 0, y: 0, w: 1 } }, '/data/attributes/position/h'],
     ['an unknown attribute', { params: {}, dashboard_id: randomUUID() }, '/data/attributes/dashboard_id'],
   ])('refuses %s with a 422 and writes nothing', async (_name, attributes, pointer) => {
@@ -86,16 +117,34 @@ describe('dashboard panels', () => {
     const board = await dashboard({ owner: 'user' });
     const panel = (await addPanel(board)).body.data.id;
     for (const [method, path] of [
-      ['GET', `/v1/dashboards/${board}/panels`], ['POST', `/v1/dashboards/${board}/panels`], ['GET', `/v1/dashboard_panels/${panel}`],
-      ['PUT', `/v1/dashboard_panels/${panel}`], ['DELETE', `/v1/dashboard_panels/${panel}`], ['POST', `/v1/dashboard_panels/${panel}/duplicate`],
+      ['GET', `/v1/dashboards/${board}/panels`],
+      ['POST', `/v1/dashboards/${board}/panels`],
+      ['GET', `/v1/dashboard_panels/${panel}`],
+      ['PUT', `/v1/dashboard_panels/${panel}`],
+      ['DELETE', `/v1/dashboard_panels/${panel}`],
+      ['POST', `/v1/dashboard_panels/${panel}/duplicate`],
     ]) {
-      const res = await h.call(method, path, { principal: bob, body: method === 'POST' || method === 'PUT' ? panelBody({ params: {} }) : undefined });
+      const res = await h.call(method, path, {
+        principal: bob,
+        body: method === 'POST' || method === 'PUT' ? panelBody({ params: {} }) : undefined,
+      });
       expect([method, path, res.status]).toEqual([method, path, 404]);
     }
 
     await h.call('POST', '/v1/authorizations', {
       principal: alice,
-      body: { data: { type: 'authorizations', attributes: { authorizable_id: board, authorizable_type: 'Dashboard', grantee_type: 'User', grantee_id: '102', permissions: ['read'] } } },
+      body: {
+        data: {
+          type: 'authorizations',
+          attributes: {
+            authorizable_id: board,
+            authorizable_type: 'Dashboard',
+            grantee_type: 'User',
+            grantee_id: '102',
+            permissions: ['read'],
+          },
+        },
+      },
     });
     expect((await h.call('GET', `/v1/dashboard_panels/${panel}`, { principal: bob })).status).toBe(200);
     expect((await h.call('GET', `/v1/dashboards/${board}/panels`, { principal: bob })).body.data).toHaveLength(1);
@@ -129,7 +178,9 @@ describe('dashboard panels', () => {
     expect((await h.call('GET', `/v1/dashboards/${board}/panels`, { principal: stranger })).status).toBe(404);
     expect((await addPanel(board, { params: {} }, stranger)).status).toBe(404);
     expect((await h.call('GET', `/v1/dashboard_panels/${panel}`, { principal: stranger })).status).toBe(404);
-    expect((await h.call('PUT', `/v1/dashboard_panels/${panel}`, { principal: stranger, body: panelBody({ name: 'x' }) })).status).toBe(404);
+    expect((await h.call('PUT', `/v1/dashboard_panels/${panel}`, { principal: stranger, body: panelBody({ name: 'x' }) })).status).toBe(
+      404,
+    );
     expect((await h.call('DELETE', `/v1/dashboard_panels/${panel}`, { principal: stranger })).status).toBe(404);
     expect((await h.call('GET', `/v1/dashboards/${randomUUID()}/panels`, { principal: alice })).status).toBe(404);
     expect((await h.call('GET', `/v1/dashboard_panels/${panel}`, { principal: alice })).status).toBe(200);
@@ -141,7 +192,10 @@ describe('dashboard panels', () => {
     const second = (await addPanel(board, { name: 'Second', params: { display: 'table' } })).body.data.id;
     const one = await h.call('GET', `/v1/dashboards/${board}?include=panels`, { principal: bob });
     expect(one.status).toBe(200);
-    expect(one.body.included.map((p: { id: string; type: string }) => [p.type, p.id])).toEqual([['dashboard_panels', first], ['dashboard_panels', second]]);
+    expect(one.body.included.map((p: { id: string; type: string }) => [p.type, p.id])).toEqual([
+      ['dashboard_panels', first],
+      ['dashboard_panels', second],
+    ]);
     const all = await h.call('GET', '/v1/dashboards?include=panels&page[size]=100', { principal: bob });
     expect(all.body.included.map((p: { id: string }) => p.id)).toEqual(expect.arrayContaining([first, second]));
     expect((await h.call('GET', `/v1/dashboards/${board}`, { principal: bob })).body.included ?? []).toEqual([]);
@@ -166,7 +220,18 @@ describe('dashboard panels', () => {
     const own = await dashboard({ owner: 'user' });
     await h.call('POST', '/v1/authorizations', {
       principal: alice,
-      body: { data: { type: 'authorizations', attributes: { authorizable_id: own, authorizable_type: 'Dashboard', grantee_type: 'Team', grantee_id: '1', permissions: ['read'] } } },
+      body: {
+        data: {
+          type: 'authorizations',
+          attributes: {
+            authorizable_id: own,
+            authorizable_type: 'Dashboard',
+            grantee_type: 'Team',
+            grantee_id: '1',
+            permissions: ['read'],
+          },
+        },
+      },
     });
     expect((await h.call('POST', `/v1/dashboards/${own}/duplicate`, { principal: teamKey })).status).toBe(422);
   });

@@ -24,21 +24,47 @@ afterAll(async () => {
 
 describe('dashboards', () => {
   it('creates, gets by id and slug, updates with PUT, lists and deletes, emitting each change', async () => {
-    const created = await create({ name: 'Ops overview', owner: 'user', color: '#FCF2CF', period: 'week', range: '2026-01-01T00:00:00Z to 2026-02-01T00:00:00Z' });
+    const created = await create({
+      name: 'Ops overview',
+      owner: 'user',
+      color: '#FCF2CF',
+      period: 'week',
+      range: '2026-01-01T00:00:00Z to 2026-02-01T00:00:00Z',
+    });
     expect(created.status).toBe(201);
     const { id, attributes } = created.body.data;
     expect(created.body.data.type).toBe('dashboards');
     expect(attributes).toEqual({
-      team_id: 1, user_id: 101, name: 'Ops overview', slug: expect.stringMatching(/^ops-overview-[a-z]{10}$/), description: null, owner: 'user', public: false,
-      range: '2026-01-01T00:00:00Z to 2026-02-01T00:00:00Z', period: 'week', auto_refresh: false, color: '#FCF2CF', icon: '',
-      created_at: expect.any(String), updated_at: expect.any(String),
+      team_id: 1,
+      user_id: 101,
+      name: 'Ops overview',
+      slug: expect.stringMatching(/^ops-overview-[a-z]{10}$/),
+      description: null,
+      owner: 'user',
+      public: false,
+      range: '2026-01-01T00:00:00Z to 2026-02-01T00:00:00Z',
+      period: 'week',
+      auto_refresh: false,
+      color: '#FCF2CF',
+      icon: '',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     // A dashboard the team does not see has an unlisted slug (docs/security.md).
     expect((await h.call('GET', `/v1/dashboards/${attributes.slug}`, { principal: alice })).body.data.id).toBe(id);
 
-    const updated = await h.call('PUT', `/v1/dashboards/${id}`, { principal: alice, body: body({ description: 'Weekly', auto_refresh: true, icon: '📈', color: null }) });
+    const updated = await h.call('PUT', `/v1/dashboards/${id}`, {
+      principal: alice,
+      body: body({ description: 'Weekly', auto_refresh: true, icon: '📈', color: null }),
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data.attributes).toMatchObject({ name: 'Ops overview', description: 'Weekly', auto_refresh: true, icon: '📈', color: null });
+    expect(updated.body.data.attributes).toMatchObject({
+      name: 'Ops overview',
+      description: 'Weekly',
+      auto_refresh: true,
+      icon: '📈',
+      color: null,
+    });
     expect((await h.call('PATCH', `/v1/dashboards/${id}`, { principal: alice, body: body({ name: 'x' }) })).status).toBe(404);
 
     expect((await h.call('GET', '/v1/dashboards', { principal: alice })).body.data.map((d: { id: string }) => d.id)).toContain(id);
@@ -69,11 +95,11 @@ describe('dashboards', () => {
     expect(await count()).toBe(before);
   });
 
-  it('gives a user-owned dashboard to the caller\'s user, so a key acting for no user gets a 422', async () => {
-    const refused = await create({ name: 'Nobody\'s', owner: 'user' }, teamKey);
+  it("gives a user-owned dashboard to the caller's user, so a key acting for no user gets a 422", async () => {
+    const refused = await create({ name: "Nobody's", owner: 'user' }, teamKey);
     expect(refused.status).toBe(422);
     expect(pointers(refused)).toEqual(['/data/attributes/owner']);
-    const team = await create({ name: 'Everyone\'s', owner: 'team' }, teamKey);
+    const team = await create({ name: "Everyone's", owner: 'team' }, teamKey);
     expect(team.status).toBe(201);
     expect(team.body.data.attributes).toMatchObject({ owner: 'team', user_id: null });
     // Taking a team dashboard for oneself hides it from the team: only an admin may, and it
@@ -88,21 +114,24 @@ describe('dashboards', () => {
     expect(back.body.data.attributes).toMatchObject({ owner: 'team', user_id: null });
   });
 
-  it('shows team and public dashboards to the whole team, a user\'s own to that user and the admins', async () => {
+  it("shows team and public dashboards to the whole team, a user's own to that user and the admins", async () => {
     const own = (await create({ name: `Own ${randomUUID()}`, owner: 'user' })).body.data.id;
     const shared = (await create({ name: `Shared ${randomUUID()}`, owner: 'team' })).body.data.id;
     const open = (await create({ name: `Open ${randomUUID()}`, owner: 'user', public: true })).body.data.id;
-    const seen = async (p: Record<string, unknown>) => (await h.call('GET', '/v1/dashboards?page[size]=100', { principal: p })).body.data.map((d: { id: string }) => d.id);
+    const seen = async (p: Record<string, unknown>) =>
+      (await h.call('GET', '/v1/dashboards?page[size]=100', { principal: p })).body.data.map((d: { id: string }) => d.id);
     expect(await seen(bob)).toEqual(expect.arrayContaining([shared, open]));
     expect(await seen(bob)).not.toContain(own);
     expect(await seen(teamKey)).toEqual(expect.arrayContaining([own, shared, open]));
     expect(await seen(stranger)).toEqual([]);
     // A public dashboard is for reading: only its owner changes it.
     expect((await h.call('PUT', `/v1/dashboards/${open}`, { principal: bob, body: body({ name: 'Mine now' }) })).status).toBe(403);
-    expect((await h.call('PUT', `/v1/dashboards/${shared}`, { principal: bob, body: body({ description: 'Team edit' }) })).status).toBe(200);
+    expect((await h.call('PUT', `/v1/dashboards/${shared}`, { principal: bob, body: body({ description: 'Team edit' }) })).status).toBe(
+      200,
+    );
   });
 
-  it('sets a dashboard the caller sees as its user\'s default, one per user', async () => {
+  it("sets a dashboard the caller sees as its user's default, one per user", async () => {
     const first = (await create({ name: `First ${randomUUID()}`, owner: 'team' })).body.data.id;
     const second = (await create({ name: `Second ${randomUUID()}`, owner: 'team' })).body.data.id;
     const own = (await create({ name: `Own ${randomUUID()}`, owner: 'user' })).body.data.id;
@@ -112,7 +141,9 @@ describe('dashboards', () => {
     expect((await h.call('POST', `/v1/dashboards/${second}/set_default`, { principal: bob })).status).toBe(200);
     expect((await h.call('POST', `/v1/dashboards/${own}/set_default`, { principal: bob })).status).toBe(404);
     expect((await h.call('POST', `/v1/dashboards/${first}/set_default`, { principal: teamKey })).status).toBe(422);
-    expect(await h.db.knex('dashboard_defaults').where({ team_id: 1, user_id: 102 }).select('dashboard_id')).toEqual([{ dashboard_id: second }]);
+    expect(await h.db.knex('dashboard_defaults').where({ team_id: 1, user_id: 102 }).select('dashboard_id')).toEqual([
+      { dashboard_id: second },
+    ]);
   });
 
   it('keeps teams apart: another team answers 404 and changes nothing', async () => {
@@ -126,11 +157,22 @@ describe('dashboards', () => {
     expect((await h.call('GET', `/v1/dashboards/${id}`, { principal: alice })).body.data.attributes.name).toBe('Team one board');
   });
 
-  it('keeps owner and visibility out of an update grant\'s reach', async () => {
+  it("keeps owner and visibility out of an update grant's reach", async () => {
     const id = (await create({ name: `Alice's ${randomUUID()}`, owner: 'user' })).body.data.id;
     await h.call('POST', '/v1/authorizations', {
       principal: alice,
-      body: { data: { type: 'authorizations', attributes: { authorizable_id: id, authorizable_type: 'Dashboard', grantee_type: 'User', grantee_id: '102', permissions: ['read', 'update'] } } },
+      body: {
+        data: {
+          type: 'authorizations',
+          attributes: {
+            authorizable_id: id,
+            authorizable_type: 'Dashboard',
+            grantee_type: 'User',
+            grantee_id: '102',
+            permissions: ['read', 'update'],
+          },
+        },
+      },
     });
     for (const change of [{ owner: 'team' }, { public: true }]) {
       const res = await h.call('PUT', `/v1/dashboards/${id}`, { principal: bob, body: body(change) });
@@ -140,12 +182,25 @@ describe('dashboards', () => {
     expect(await h.db.knex('dashboards').where({ id }).first()).toMatchObject({ owner: 'user', public: false, user_id: 101 });
   });
 
-  it('lets no grantee hand a user\'s dashboard to the team, which would give everyone (itself included) destroy', async () => {
-    const grant = (dashboardId: string, grantee: string, permissions: string[]) => h.call('POST', '/v1/authorizations', {
-      principal: alice,
-      body: { data: { type: 'authorizations', attributes: { authorizable_id: dashboardId, authorizable_type: 'Dashboard', grantee_type: 'User', grantee_id: grantee, permissions } } },
-    });
-    const toTeam = (dashboardId: string, principal: Record<string, unknown>) => h.call('PUT', `/v1/dashboards/${dashboardId}`, { principal, body: body({ owner: 'team' }) });
+  it("lets no grantee hand a user's dashboard to the team, which would give everyone (itself included) destroy", async () => {
+    const grant = (dashboardId: string, grantee: string, permissions: string[]) =>
+      h.call('POST', '/v1/authorizations', {
+        principal: alice,
+        body: {
+          data: {
+            type: 'authorizations',
+            attributes: {
+              authorizable_id: dashboardId,
+              authorizable_type: 'Dashboard',
+              grantee_type: 'User',
+              grantee_id: grantee,
+              permissions,
+            },
+          },
+        },
+      });
+    const toTeam = (dashboardId: string, principal: Record<string, unknown>) =>
+      h.call('PUT', `/v1/dashboards/${dashboardId}`, { principal, body: body({ owner: 'team' }) });
     const id = (await create({ name: `Alice's ${randomUUID()}`, owner: 'user' })).body.data.id;
     expect((await grant(id, '102', ['read', 'update', 'authorize'])).status).toBe(201);
 

@@ -23,15 +23,25 @@ describe('environments', () => {
     const { id, attributes } = created.body.data;
     expect(created.body.data.type).toBe('environments');
     expect(attributes).toMatchObject({
-      name: 'Production EU', slug: 'production-eu', color: '#FF0000', position: 1, notify_emails: ['ops@example.com'],
-      chat_channels: [], chat_aliases: [], properties: [], description: null, external_id: null,
+      name: 'Production EU',
+      slug: 'production-eu',
+      color: '#FF0000',
+      position: 1,
+      notify_emails: ['ops@example.com'],
+      chat_channels: [],
+      chat_aliases: [],
+      properties: [],
+      description: null,
+      external_id: null,
     });
     expect(new Date(attributes.created_at).toISOString()).toBe(attributes.created_at);
 
     expect((await call('GET', `/v1/environments/${id}`)).body.data.id).toBe(id);
     expect((await call('GET', '/v1/environments/production-eu')).body.data.id).toBe(id);
 
-    const property = await call('POST', '/v1/environments/properties', { body: { data: { type: 'catalog_properties', attributes: { name: 'Region', kind: 'text' } } } });
+    const property = await call('POST', '/v1/environments/properties', {
+      body: { data: { type: 'catalog_properties', attributes: { name: 'Region', kind: 'text' } } },
+    });
     const catalog_property_id = property.body.data.id;
     const updated = await call('PUT', `/v1/environments/${id}`, {
       body: { data: { id, type: 'environments', attributes: { description: 'Main', properties: [{ catalog_property_id, value: 'x' }] } } },
@@ -80,7 +90,10 @@ describe('environments', () => {
     const page = await call('GET', '/v1/environments?sort=name&page[size]=2&page[number]=2&filter[name][in]=Alpha,Bravo,Charlie');
     expect(page.body.data.map((e: { attributes: { name: string } }) => e.attributes.name)).toEqual(['Charlie']);
     expect(page.body.meta).toEqual({ current_page: 2, next_page: null, prev_page: 1, total_count: 3, total_pages: 2 });
-    const since = await call('GET', `/v1/environments?filter[created_at][gte]=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    const since = await call(
+      'GET',
+      `/v1/environments?filter[created_at][gte]=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+    );
     expect(since.body.data).toEqual([]);
   });
 
@@ -88,8 +101,18 @@ describe('environments', () => {
     ['unknown attribute', { data: { type: 'environments', attributes: { name: 'x', colour: 'red' } } }, 422, '/data/attributes/colour'],
     ['missing name', { data: { type: 'environments', attributes: {} } }, 422, '/data/attributes/name'],
     ['bad colour', { data: { type: 'environments', attributes: { name: 'x', color: 'red' } } }, 422, '/data/attributes/color'],
-    ['bad email', { data: { type: 'environments', attributes: { name: 'x', notify_emails: ['nope'] } } }, 422, '/data/attributes/notify_emails/0'],
-    ['bad property', { data: { type: 'environments', attributes: { name: 'x', properties: [{ catalog_property_id: 'x', value: 'v' }] } } }, 422, '/data/attributes/properties/0/catalog_property_id'],
+    [
+      'bad email',
+      { data: { type: 'environments', attributes: { name: 'x', notify_emails: ['nope'] } } },
+      422,
+      '/data/attributes/notify_emails/0',
+    ],
+    [
+      'bad property',
+      { data: { type: 'environments', attributes: { name: 'x', properties: [{ catalog_property_id: 'x', value: 'v' }] } } },
+      422,
+      '/data/attributes/properties/0/catalog_property_id',
+    ],
     ['wrong type', { data: { type: 'services', attributes: { name: 'x' } } }, 409, '/data/type'],
   ])('refuses %s', async (_name, body, status, pointer) => {
     const before = await h.db.knex('environments').count({ n: '*' });
@@ -101,7 +124,14 @@ describe('environments', () => {
 
   it('answers malformed JSON, media types, bad queries and unknown includes with their 4xx', async () => {
     expect((await call('POST', '/v1/environments', { body: '{"data":' })).status).toBe(400);
-    expect((await call('POST', '/v1/environments', { body: { data: { type: 'environments', attributes: { name: 'x' } } }, headers: { 'content-type': 'application/json' } })).status).toBe(415);
+    expect(
+      (
+        await call('POST', '/v1/environments', {
+          body: { data: { type: 'environments', attributes: { name: 'x' } } },
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(415);
     expect((await call('GET', '/v1/environments', { headers: { accept: 'text/html' } })).status).toBe(406);
     expect((await call('GET', '/v1/environments?page[size]=1000')).status).toBe(400);
     expect((await call('GET', '/v1/environments?page[number]=0')).status).toBe(400);
@@ -116,7 +146,14 @@ describe('environments', () => {
     const id = mine.body.data.id;
     const other = { team_id: 2 };
     expect((await call('GET', `/v1/environments/${id}`, { principal: other })).status).toBe(404);
-    expect((await call('PUT', `/v1/environments/${id}`, { principal: other, body: { data: { type: 'environments', attributes: { name: 'hijack' } } } })).status).toBe(404);
+    expect(
+      (
+        await call('PUT', `/v1/environments/${id}`, {
+          principal: other,
+          body: { data: { type: 'environments', attributes: { name: 'hijack' } } },
+        })
+      ).status,
+    ).toBe(404);
     expect((await call('DELETE', `/v1/environments/${id}`, { principal: other })).status).toBe(404);
     const list = await call('GET', '/v1/environments', { principal: other });
     expect(list.body.data.map((e: { id: string }) => e.id)).not.toContain(id);
@@ -163,7 +200,9 @@ describe('environments', () => {
 
   it('answers 409 when data.id names another record', async () => {
     const id = (await create({ name: 'Mismatch' })).body.data.id;
-    const res = await call('PATCH', `/v1/environments/${id}`, { body: { data: { id: randomUUID(), type: 'environments', attributes: { name: 'y' } } } });
+    const res = await call('PATCH', `/v1/environments/${id}`, {
+      body: { data: { id: randomUUID(), type: 'environments', attributes: { name: 'y' } } },
+    });
     expect(res.status).toBe(409);
   });
 });

@@ -11,7 +11,8 @@ const createCondition = (setId: string, attributes: Record<string, unknown>, pri
   h.call('POST', `/v1/form_sets/${setId}/conditions`, { body: conditionBody(attributes), principal });
 const pointers = (res: Res) => res.body.errors.map((e: { source?: { pointer: string } }) => e.source?.pointer);
 const ids = (res: Res) => res.body.data.map((r: { id: string }) => r.id);
-const conditionsWhere = async (where: Record<string, unknown>) => Number((await h.db.knex('form_set_conditions').where(where).count({ n: '*' }))[0].n);
+const conditionsWhere = async (where: Record<string, unknown>) =>
+  Number((await h.db.knex('form_set_conditions').where(where).count({ n: '*' }))[0].n);
 const equal = { form_field_id: 'severity', comparison: 'equal', values: ['sev1'] };
 
 beforeAll(async () => {
@@ -28,8 +29,12 @@ describe('form sets', () => {
     expect(created.status).toBe(201);
     const { id, attributes } = created.body.data;
     expect(attributes).toEqual({
-      name: 'Security incidents', slug: 'security-incidents', is_default: false, forms: ['web_new_incident_form', 'security-intake'],
-      created_at: expect.any(String), updated_at: expect.any(String),
+      name: 'Security incidents',
+      slug: 'security-incidents',
+      is_default: false,
+      forms: ['web_new_incident_form', 'security-intake'],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect((await h.call('GET', '/v1/form_sets/security-incidents')).body.data.id).toBe(id);
     const updated = await h.call('PUT', `/v1/form_sets/${id}`, { body: setBody({ forms: ['slack_new_incident_form'] }) });
@@ -80,7 +85,11 @@ describe('form set conditions', () => {
     const { id, attributes, relationships } = created.body.data;
     expect(attributes).toEqual({ form_set_id: set.id, ...equal });
     expect(relationships).toEqual({ form_set: { data: { id: set.id, type: 'form_sets' } } });
-    const other = (await h.call('POST', '/v1/form_sets/conditional/conditions', { body: conditionBody({ form_field_id: 'service', comparison: 'equal', values: ['api', 'web'] }) })).body.data;
+    const other = (
+      await h.call('POST', '/v1/form_sets/conditional/conditions', {
+        body: conditionBody({ form_field_id: 'service', comparison: 'equal', values: ['api', 'web'] }),
+      })
+    ).body.data;
 
     expect(ids(await h.call('GET', `/v1/form_sets/${set.id}/conditions`))).toEqual([id, other.id]);
     expect(ids(await h.call('GET', `/v1/form_sets/${set.id}/conditions?filter[form_field_id]=service`))).toEqual([other.id]);
@@ -90,15 +99,23 @@ describe('form set conditions', () => {
 
     const updated = await h.call('PUT', `/v1/form_set_conditions/${id}`, { body: conditionBody({ values: ['sev0', 'sev1'] }) });
     expect(updated.status).toBe(200);
-    expect(updated.body.data.attributes).toEqual({ form_set_id: set.id, form_field_id: 'severity', comparison: 'equal', values: ['sev0', 'sev1'] });
+    expect(updated.body.data.attributes).toEqual({
+      form_set_id: set.id,
+      form_field_id: 'severity',
+      comparison: 'equal',
+      values: ['sev0', 'sev1'],
+    });
     const deleted = await h.call('DELETE', `/v1/form_set_conditions/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body.data).toMatchObject({ id, attributes: { values: ['sev0', 'sev1'] } });
     expect((await h.call('GET', `/v1/form_set_conditions/${id}`)).status).toBe(404);
 
     await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 3);
-    expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey))
-      .toEqual(['form_set_condition.created', 'form_set_condition.updated', 'form_set_condition.deleted']);
+    expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey)).toEqual([
+      'form_set_condition.created',
+      'form_set_condition.updated',
+      'form_set_condition.deleted',
+    ]);
 
     await h.call('DELETE', `/v1/form_sets/${set.id}`);
     expect((await h.call('GET', `/v1/form_set_conditions/${other.id}`)).status).toBe(404);
@@ -127,7 +144,9 @@ describe('form set conditions', () => {
     expect((await h.call('GET', `/v1/form_sets/${theirs.id}/conditions`, { principal: me })).status).toBe(404);
     expect((await h.call('GET', '/v1/form_sets/theirs/conditions', { principal: me })).status).toBe(404);
     expect((await h.call('GET', `/v1/form_set_conditions/${condition.id}`, { principal: me })).status).toBe(404);
-    expect((await h.call('PUT', `/v1/form_set_conditions/${condition.id}`, { body: conditionBody({ values: [] }), principal: me })).status).toBe(404);
+    expect(
+      (await h.call('PUT', `/v1/form_set_conditions/${condition.id}`, { body: conditionBody({ values: [] }), principal: me })).status,
+    ).toBe(404);
     expect((await h.call('DELETE', `/v1/form_set_conditions/${condition.id}`, { principal: me })).status).toBe(404);
     expect((await h.call('GET', `/v1/form_sets/${theirs.id}`, { principal: me })).status).toBe(404);
     expect((await h.call('GET', '/v1/form_sets/not-a-set/conditions')).status).toBe(404);

@@ -23,7 +23,7 @@ const slugOf = async (type: string, attributes: Attrs, principal: Attrs) => (awa
 
 // A caller learns nothing of records it cannot see from the slug its create gets (docs/security.md).
 describe('slugs of records hidden from some of the team', () => {
-  it('a private incident never makes a guessed title\'s public incident -2, whichever comes first', async () => {
+  it("a private incident never makes a guessed title's public incident -2, whichever comes first", async () => {
     expect(await slugOf('incidents', { title: 'Payroll export leak', private: true }, alice)).toMatch(UNLISTED('payroll-export-leak'));
     expect(await slugOf('incidents', { title: 'Payroll export leak' }, bob)).toBe('payroll-export-leak');
 
@@ -42,7 +42,7 @@ describe('slugs of records hidden from some of the team', () => {
     expect((await h.call('GET', '/v1/incidents/vault-sealed', { principal: admin })).body.data.id).not.toBe(open.id);
   });
 
-  it('a user\'s dashboard the team does not see takes no slug of the sequence; a team or public one does', async () => {
+  it("a user's dashboard the team does not see takes no slug of the sequence; a team or public one does", async () => {
     expect(await slugOf('dashboards', { name: 'Churn', owner: 'user' }, alice)).toMatch(UNLISTED('churn'));
     expect(await slugOf('dashboards', { name: 'Churn', owner: 'team' }, bob)).toBe('churn');
     expect(await slugOf('dashboards', { name: 'Churn', owner: 'user', public: true }, bob)).toBe('churn-2');
@@ -59,9 +59,15 @@ describe('slugs of records hidden from some of the team', () => {
 
   it('moves the hidden records of an earlier install off the sequence (migration 0071)', async () => {
     const knex = h.db.knex as Knex;
-    const [incident] = await knex('incidents').insert({ team_id: 9, title: 'Old private', slug: 'old-private', private: true, status: 'started', kind: 'normal' }).returning('id');
-    const [open] = await knex('incidents').insert({ team_id: 9, title: 'Old open', slug: 'old-open', private: false, status: 'started', kind: 'normal' }).returning('id');
-    const [dashboard] = await knex('dashboards').insert({ team_id: 9, user_id: 1, name: 'Old mine', slug: 'old-mine', owner: 'user' }).returning('id');
+    const [incident] = await knex('incidents')
+      .insert({ team_id: 9, title: 'Old private', slug: 'old-private', private: true, status: 'started', kind: 'normal' })
+      .returning('id');
+    const [open] = await knex('incidents')
+      .insert({ team_id: 9, title: 'Old open', slug: 'old-open', private: false, status: 'started', kind: 'normal' })
+      .returning('id');
+    const [dashboard] = await knex('dashboards')
+      .insert({ team_id: 9, user_id: 1, name: 'Old mine', slug: 'old-mine', owner: 'user' })
+      .returning('id');
     await knex.transaction((tx) => unlistSlugs(tx));
     const slug = async (table: string, row: { id: string }) => (await knex(table).where('id', row.id).first('slug')).slug;
     expect(await slug('incidents', incident)).toMatch(UNLISTED('old-private'));

@@ -11,7 +11,10 @@ afterAll(async () => h?.close());
 type Attrs = Record<string, unknown>;
 const type = 'incident_events';
 const incident = async (title: string, principal?: Attrs) =>
-  (await h.call('POST', '/v1/incidents', { body: { data: { type: 'incidents', attributes: { title } } }, principal })).body.data as { id: string; attributes: { slug: string } };
+  (await h.call('POST', '/v1/incidents', { body: { data: { type: 'incidents', attributes: { title } } }, principal })).body.data as {
+    id: string;
+    attributes: { slug: string };
+  };
 const post = (incidentId: string, attributes: Attrs, principal?: Attrs) =>
   h.call('POST', `/v1/incidents/${incidentId}/events`, { body: { data: { type, attributes } }, principal });
 
@@ -29,7 +32,10 @@ describe('incident events', () => {
 
     const listed = await h.call('GET', `/v1/incidents/${incidentId}/events`);
     expect(listed.status).toBe(200);
-    expect(listed.body.data.map((e: { attributes: { event: string } }) => e.attributes.event)).toEqual(['Paged the on-call', 'Status page updated']);
+    expect(listed.body.data.map((e: { attributes: { event: string } }) => e.attributes.event)).toEqual([
+      'Paged the on-call',
+      'Status page updated',
+    ]);
     expect(listed.body.meta.total_count).toBe(2);
 
     const id = first.body.data.id;
@@ -60,7 +66,7 @@ describe('incident events', () => {
     expect(await h.db.knex('incident_events').where({ incident_id: id }).count({ n: '*' })).toEqual([{ n: 0 }]);
   });
 
-  it('answers 404 for another team\'s incident as a parent and for its events', async () => {
+  it("answers 404 for another team's incident as a parent and for its events", async () => {
     const theirs = await incident('Their timeline', { team_id: 2 });
     const theirEvent = (await post(theirs.id, { event: 'Theirs' }, { team_id: 2 })).body.data.id;
     expect((await post(theirs.id, { event: 'Mine' })).status).toBe(404);

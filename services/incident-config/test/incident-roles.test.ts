@@ -23,14 +23,26 @@ describe('incident roles', () => {
     const { id, attributes } = created.body.data;
     expect(created.body.data.type).toBe('incident_roles');
     expect(attributes).toMatchObject({
-      name: 'Incident Commander', slug: 'incident-commander', summary: 'Leads', description: null, position: 1,
-      optional: false, enabled: true, allow_multi_user_assignment: false,
+      name: 'Incident Commander',
+      slug: 'incident-commander',
+      summary: 'Leads',
+      description: null,
+      position: 1,
+      optional: false,
+      enabled: true,
+      allow_multi_user_assignment: false,
     });
     expect((await h.call('GET', '/v1/incident_roles/incident-commander')).body.data.id).toBe(id);
 
-    const updated = await h.call('PUT', `/v1/incident_roles/${id}`, { body: body({ description: 'Owns the response', allow_multi_user_assignment: true }) });
+    const updated = await h.call('PUT', `/v1/incident_roles/${id}`, {
+      body: body({ description: 'Owns the response', allow_multi_user_assignment: true }),
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data.attributes).toMatchObject({ name: 'Incident Commander', description: 'Owns the response', allow_multi_user_assignment: true });
+    expect(updated.body.data.attributes).toMatchObject({
+      name: 'Incident Commander',
+      description: 'Owns the response',
+      allow_multi_user_assignment: true,
+    });
     expect((await h.call('PATCH', `/v1/incident_roles/${id}`, { body: body({ name: 'x' }) })).status).toBe(404);
 
     expect((await h.call('GET', '/v1/incident_roles')).body.data.map((r: { id: string }) => r.id)).toContain(id);

@@ -10,7 +10,8 @@ afterAll(async () => h?.close());
 
 type Attrs = Record<string, unknown>;
 const type = 'incidents';
-const create = (attributes: Attrs, principal?: Attrs) => h.call('POST', '/v1/incidents', { body: { data: { type, attributes } }, principal });
+const create = (attributes: Attrs, principal?: Attrs) =>
+  h.call('POST', '/v1/incidents', { body: { data: { type, attributes } }, principal });
 const act = (id: string, action: string, attributes?: Attrs, principal?: Attrs) =>
   h.call('PUT', `/v1/incidents/${id}/${action}`, { body: { data: { type, ...(attributes ? { attributes } : {}) } }, principal });
 const make = async (name: string, attributes: Attrs, principal?: Attrs) =>
@@ -26,7 +27,10 @@ describe('private incidents', () => {
     const created = await create({ title: 'Payroll leak', private: true }, alice);
     expect(created.status).toBe(201);
     const { id } = created.body.data;
-    const event = await h.call('POST', `/v1/incidents/${id}/events`, { body: { data: { type: 'incident_events', attributes: { event: 'found it' } } }, principal: alice });
+    const event = await h.call('POST', `/v1/incidents/${id}/events`, {
+      body: { data: { type: 'incident_events', attributes: { event: 'found it' } } },
+      principal: alice,
+    });
     expect(event.status).toBe(201);
     const listed = async (principal: Attrs) =>
       ((await h.call('GET', '/v1/incidents?filter[search]=Payroll', { principal })).body.data as { id: string }[]).map((r) => r.id);
@@ -46,7 +50,9 @@ describe('private incidents', () => {
     // A public incident made private by someone else is then hidden from them too: it is its creator's.
     const open = (await create({ title: 'Payroll open' }, alice)).body.data.id as string;
     expect((await h.call('GET', `/v1/incidents/${open}`, { principal: bob })).status).toBe(200);
-    expect((await h.call('PUT', `/v1/incidents/${open}`, { body: { data: { type, attributes: { private: true } } }, principal: bob })).status).toBe(200);
+    expect(
+      (await h.call('PUT', `/v1/incidents/${open}`, { body: { data: { type, attributes: { private: true } } }, principal: bob })).status,
+    ).toBe(200);
     expect((await h.call('GET', `/v1/incidents/${open}`, { principal: bob })).status).toBe(404);
     expect((await h.call('GET', `/v1/incidents/${open}`, { principal: alice })).status).toBe(200);
   });
@@ -58,14 +64,28 @@ describe('incidents', () => {
     expect(created.status).toBe(201);
     const { id, attributes } = created.body.data;
     expect(attributes).toMatchObject({
-      title: 'Checkout is down', slug: 'checkout-is-down', kind: 'normal', status: 'started', private: false, summary: 'Payments fail',
-      severity_id: null, service_ids: [], environment_ids: [], functionality_ids: [], labels: { platform: 'web' },
-      in_triage_at: null, mitigated_at: null, resolved_at: null, cancelled_at: null,
+      title: 'Checkout is down',
+      slug: 'checkout-is-down',
+      kind: 'normal',
+      status: 'started',
+      private: false,
+      summary: 'Payments fail',
+      severity_id: null,
+      service_ids: [],
+      environment_ids: [],
+      functionality_ids: [],
+      labels: { platform: 'web' },
+      in_triage_at: null,
+      mitigated_at: null,
+      resolved_at: null,
+      cancelled_at: null,
     });
     expect(Date.parse(attributes.started_at)).not.toBeNaN();
     expect((await h.call('GET', '/v1/incidents/checkout-is-down')).body.data.id).toBe(id);
 
-    const updated = await h.call('PUT', `/v1/incidents/${id}`, { body: { data: { id, type, attributes: { summary: null, kind: 'test', private: true } } } });
+    const updated = await h.call('PUT', `/v1/incidents/${id}`, {
+      body: { data: { id, type, attributes: { summary: null, kind: 'test', private: true } } },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data.attributes).toMatchObject({ title: 'Checkout is down', summary: null, kind: 'test', private: true });
     expect((await h.call('PATCH', `/v1/incidents/${id}`, { body: { data: { type, attributes: { title: 'x' } } } })).status).toBe(404);
@@ -103,14 +123,25 @@ describe('incidents', () => {
     const environment = await make('environments', { name: 'Incident production' });
     const functionality = await make('functionalities', { name: 'Incident paying' });
     const theirs = await make('functionalities', { name: 'Their paying' }, { team_id: 2 });
-    const ok = await create({ title: 'Linked', service_ids: [service.toUpperCase()], environment_ids: [environment], functionality_ids: [functionality] });
+    const ok = await create({
+      title: 'Linked',
+      service_ids: [service.toUpperCase()],
+      environment_ids: [environment],
+      functionality_ids: [functionality],
+    });
     expect(ok.status).toBe(201);
-    expect(ok.body.data.attributes).toMatchObject({ service_ids: [service], environment_ids: [environment], functionality_ids: [functionality] });
+    expect(ok.body.data.attributes).toMatchObject({
+      service_ids: [service],
+      environment_ids: [environment],
+      functionality_ids: [functionality],
+    });
     expect(ok.body.data.relationships.services.data).toEqual([{ id: service, type: 'services' }]);
     const got = await h.call('GET', `/v1/incidents/${ok.body.data.id}?include=services,functionalities`);
     expect(got.body.included.map((r: { id: string }) => r.id).sort()).toEqual([service, functionality].sort());
 
-    const bad = await h.call('PUT', `/v1/incidents/${ok.body.data.id}`, { body: { data: { type, attributes: { functionality_ids: [functionality, theirs] } } } });
+    const bad = await h.call('PUT', `/v1/incidents/${ok.body.data.id}`, {
+      body: { data: { type, attributes: { functionality_ids: [functionality, theirs] } } },
+    });
     expect(bad.status).toBe(422);
     expect(pointers(bad)).toEqual(['/data/attributes/functionality_ids/1']);
     expect((await h.call('GET', `/v1/incidents/${ok.body.data.id}`)).body.data.attributes.functionality_ids).toEqual([functionality]);
@@ -126,13 +157,19 @@ describe('incidents', () => {
     const direct = await h.call('GET', `/v1/services/${service}`, { principal: incidentsOnly });
     expect(direct.status).toBe(403);
     expect((await h.call('GET', `/v1/incidents/${linked}`, { principal: incidentsOnly })).status).toBe(200);
-    for (const path of [`/v1/incidents/${linked}?include=services`, `/v1/incidents/${bare}?include=services`, '/v1/incidents?include=services']) {
+    for (const path of [
+      `/v1/incidents/${linked}?include=services`,
+      `/v1/incidents/${bare}?include=services`,
+      '/v1/incidents?include=services',
+    ]) {
       const res = await h.call('GET', path, { principal: incidentsOnly });
       expect(res.status).toBe(403);
       expect(res.body.errors[0]).toMatchObject({ code: 'insufficient_scope', detail: direct.body.errors[0].detail });
       expect(res.body.errors[0].detail).toContain('ir.services:read');
     }
-    const both = await h.call('GET', `/v1/incidents/${linked}?include=services`, { principal: token(['ir.incidents:read', 'ir.services:read']) });
+    const both = await h.call('GET', `/v1/incidents/${linked}?include=services`, {
+      principal: token(['ir.incidents:read', 'ir.services:read']),
+    });
     expect(both.status).toBe(200);
     expect(both.body.included.map((r: { id: string }) => r.id)).toEqual([service]);
   });
@@ -153,7 +190,11 @@ describe('incidents', () => {
     expect(mitigated.status).toBe(200);
     expect(mitigated.body.data.attributes).toMatchObject({ status: 'mitigated', mitigation_message: 'Rolled back' });
     const resolved = await act(id, 'resolve', { resolution_message: 'Fixed' });
-    expect(resolved.body.data.attributes).toMatchObject({ status: 'resolved', resolution_message: 'Fixed', mitigated_at: mitigated.body.data.attributes.mitigated_at });
+    expect(resolved.body.data.attributes).toMatchObject({
+      status: 'resolved',
+      resolution_message: 'Fixed',
+      mitigated_at: mitigated.body.data.attributes.mitigated_at,
+    });
     expect(Date.parse(resolved.body.data.attributes.resolved_at)).not.toBeNaN();
     const restarted = await act(id, 'restart');
     expect(restarted.body.data.attributes).toMatchObject({ status: 'started', resolved_at: null, mitigated_at: null });
@@ -163,7 +204,12 @@ describe('incidents', () => {
     const mine = () => h.events!.events.filter((e) => (e.body.data as { id: string }).id === id);
     await h.events!.waitFor(() => mine().length === 6);
     expect(mine().map((e) => e.routingKey)).toEqual([
-      'incident.created', 'incident.in_triage', 'incident.mitigated', 'incident.resolved', 'incident.restarted', 'incident.cancelled',
+      'incident.created',
+      'incident.in_triage',
+      'incident.mitigated',
+      'incident.resolved',
+      'incident.restarted',
+      'incident.cancelled',
     ]);
     expect((mine()[3]!.body.data as { attributes: Attrs }).attributes.status).toBe('resolved');
   });
@@ -193,19 +239,23 @@ describe('incidents', () => {
     ['attributes of another shape', { data: { type, attributes: [] } }],
   ])('refuses an action with %s with a 4xx, changing nothing', async (_case, body) => {
     const { id } = (await create({ title: `Action body ${_case}` })).body.data;
-    const res = await h.call('PUT', `/v1/incidents/${id}/resolve`, { body: body ?? '' , headers: { 'content-type': 'application/vnd.api+json' } });
+    const res = await h.call('PUT', `/v1/incidents/${id}/resolve`, {
+      body: body ?? '',
+      headers: { 'content-type': 'application/vnd.api+json' },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect((await h.call('GET', `/v1/incidents/${id}`)).body.data.attributes.status).toBe('started');
   });
 
-  it.each([
-    'filter[created_at][gte]=yesterday', 'filter[private]=maybe', 'sort=title', 'filter[labels]=x', 'page[size]=0',
-  ])('refuses the list query %s with a 400', async (query) => {
-    expect((await h.call('GET', `/v1/incidents?${query}`)).status).toBe(400);
-  });
+  it.each(['filter[created_at][gte]=yesterday', 'filter[private]=maybe', 'sort=title', 'filter[labels]=x', 'page[size]=0'])(
+    'refuses the list query %s with a 400',
+    async (query) => {
+      expect((await h.call('GET', `/v1/incidents?${query}`)).status).toBe(400);
+    },
+  );
 
-  it('answers 404 for another team\'s incident on every operation and action', async () => {
+  it("answers 404 for another team's incident on every operation and action", async () => {
     const { id } = (await create({ title: 'Theirs' }, { team_id: 2 })).body.data;
     expect((await h.call('GET', `/v1/incidents/${id}`)).status).toBe(404);
     expect((await h.call('PUT', `/v1/incidents/${id}`, { body: { data: { type, attributes: { title: 'Mine' } } } })).status).toBe(404);
@@ -220,7 +270,8 @@ describe('incidents', () => {
     const a = (await create({ title: 'Filter A', kind: 'test' }, team)).body.data.id;
     const b = (await create({ title: 'Filter B', private: true }, team)).body.data.id;
     await act(b, 'mitigate', {}, team);
-    const list = async (query: string) => (await h.call('GET', `/v1/incidents?${query}`, { principal: team })).body.data.map((r: { id: string }) => r.id);
+    const list = async (query: string) =>
+      (await h.call('GET', `/v1/incidents?${query}`, { principal: team })).body.data.map((r: { id: string }) => r.id);
     expect(await list('filter[kind]=test')).toEqual([a]);
     expect(await list('filter[status]=mitigated')).toEqual([b]);
     expect(await list('filter[status][in]=started,mitigated&sort=created_at')).toEqual([a, b]);

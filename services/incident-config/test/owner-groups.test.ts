@@ -9,25 +9,33 @@ afterAll(async () => h?.close());
 type Attrs = Record<string, unknown>;
 const ops = { group_ids: ['ops'] };
 const body = (type: string, attributes: Attrs) => ({ data: { type, attributes } });
-const create = (type: string, attributes: Attrs, principal?: Attrs) => h.call('POST', `/v1/${type}`, { body: body(type, attributes), principal });
+const create = (type: string, attributes: Attrs, principal?: Attrs) =>
+  h.call('POST', `/v1/${type}`, { body: body(type, attributes), principal });
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id).sort();
 
 // docs/security.md: on resources that carry owner_group_ids, a group key sees and changes only its groups' records, bulk operations included.
 describe.each(['services', 'functionalities'])('%s and group-scoped keys', (type) => {
   const records: Record<string, string> = {};
   beforeAll(async () => {
-    for (const [name, groups] of [['ours', ['ops']], ['theirs', ['db']], ['shared', ['ops', 'db']], ['nobodys', []]] as const) {
+    for (const [name, groups] of [
+      ['ours', ['ops']],
+      ['theirs', ['db']],
+      ['shared', ['ops', 'db']],
+      ['nobodys', []],
+    ] as const) {
       const res = await create(type, { name: `${type} ${name}`, external_id: `${type}-${name}`, owner_group_ids: groups });
       expect(res.status).toBe(201);
       records[name] = res.body.data.id;
     }
   });
 
-  it('shows a group key only its groups\' records and hides the others as another team\'s (404)', async () => {
+  it("shows a group key only its groups' records and hides the others as another team's (404)", async () => {
     expect(ids(await h.call('GET', `/v1/${type}?page[size]=100`, { principal: ops }))).toEqual([records.ours, records.shared].sort());
     for (const hidden of [records.theirs, records.nobodys]) {
       expect((await h.call('GET', `/v1/${type}/${hidden}`, { principal: ops })).status).toBe(404);
-      expect((await h.call('PUT', `/v1/${type}/${hidden}`, { body: body(type, { description: 'mine' }), principal: ops })).status).toBe(404);
+      expect((await h.call('PUT', `/v1/${type}/${hidden}`, { body: body(type, { description: 'mine' }), principal: ops })).status).toBe(
+        404,
+      );
       expect((await h.call('DELETE', `/v1/${type}/${hidden}`, { principal: ops })).status).toBe(404);
     }
     expect((await h.call('GET', `/v1/${type}/${type}-theirs`, { principal: ops })).status).toBe(404);
@@ -46,33 +54,55 @@ describe.each(['services', 'functionalities'])('%s and group-scoped keys', (type
     expect(away.status).toBe(403);
   });
 
-  it('upserts in bulk only its groups\' records, and creates new ones owned by its groups', async () => {
+  it("upserts in bulk only its groups' records, and creates new ones owned by its groups", async () => {
     const res = await h.call('POST', `/v1/${type}/bulk_upsert`, {
       principal: ops,
-      body: { entities: [{ external_id: `${type}-ours`, description: 'bulk' }, { external_id: `${type}-bulk-new`, name: `${type} bulk new` }] },
+      body: {
+        entities: [
+          { external_id: `${type}-ours`, description: 'bulk' },
+          { external_id: `${type}-bulk-new`, name: `${type} bulk new` },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.data.map((r: { attributes: Attrs }) => [r.attributes.external_id, r.attributes.owner_group_ids])).toEqual([
-      [`${type}-ours`, ['ops']], [`${type}-bulk-new`, ['ops']],
+      [`${type}-ours`, ['ops']],
+      [`${type}-bulk-new`, ['ops']],
     ]);
     // Another group's record is not the key's to update, nor to learn of: naming its external_id
     // makes the key's own record (unique per owner set), and the other stays as it was.
-    const theirs = await h.call('POST', `/v1/${type}/bulk_upsert`, { principal: ops, body: { entities: [{ external_id: `${type}-theirs`, name: `${type} theirs`, description: 'bulk' }] } });
+    const theirs = await h.call('POST', `/v1/${type}/bulk_upsert`, {
+      principal: ops,
+      body: { entities: [{ external_id: `${type}-theirs`, name: `${type} theirs`, description: 'bulk' }] },
+    });
     expect(theirs.status).toBe(200);
     expect(theirs.body.data[0].id).not.toBe(records.theirs);
     expect(theirs.body.data[0].attributes).toMatchObject({ external_id: `${type}-theirs`, owner_group_ids: ['ops'] });
-    expect(await h.db.knex(type).where({ id: records.theirs }).first()).toMatchObject({ name: `${type} theirs`, description: null, owner_group_ids: ['db'] });
+    expect(await h.db.knex(type).where({ id: records.theirs }).first()).toMatchObject({
+      name: `${type} theirs`,
+      description: null,
+      owner_group_ids: ['db'],
+    });
   });
 
-  it('deletes in bulk only its groups\' records: the others are not found, by external_id or by prune', async () => {
-    const named = await h.call('POST', `/v1/${type}/bulk_delete`, { principal: ops, body: { external_ids: [`${type}-nobodys`, `${type}-bulk-new`] } });
+  it("deletes in bulk only its groups' records: the others are not found, by external_id or by prune", async () => {
+    const named = await h.call('POST', `/v1/${type}/bulk_delete`, {
+      principal: ops,
+      body: { external_ids: [`${type}-nobodys`, `${type}-bulk-new`] },
+    });
     expect(named.status).toBe(200);
-    expect(named.body.data).toEqual({ deleted_external_ids: [`${type}-bulk-new`], failed_external_ids: [], not_found_external_ids: [`${type}-nobodys`] });
+    expect(named.body.data).toEqual({
+      deleted_external_ids: [`${type}-bulk-new`],
+      failed_external_ids: [],
+      not_found_external_ids: [`${type}-nobodys`],
+    });
     const pruned = await h.call('POST', `/v1/${type}/bulk_delete`, { principal: ops, body: { managed_by: 'api' } });
     expect(pruned.status).toBe(200);
     // Its own `-theirs` (made above) goes; the other group's stays.
     expect(pruned.body.data.deleted_external_ids.sort()).toEqual([`${type}-ours`, `${type}-shared`, `${type}-theirs`]);
-    expect((await h.db.knex(type).whereIn('id', [records.theirs, records.nobodys]).pluck('id')).sort()).toEqual([records.theirs, records.nobodys].sort());
+    expect((await h.db.knex(type).whereIn('id', [records.theirs, records.nobodys]).pluck('id')).sort()).toEqual(
+      [records.theirs, records.nobodys].sort(),
+    );
   });
 });
 

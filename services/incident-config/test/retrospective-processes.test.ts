@@ -9,7 +9,8 @@ const create = (attributes: Record<string, unknown>, principal?: Record<string, 
   h.call('POST', '/v1/retrospective_processes', { body: body(attributes), principal });
 const list = (principal: Record<string, unknown>, query = '') => h.call('GET', `/v1/retrospective_processes${query}`, { principal });
 const pointers = (res: Res) => res.body.errors.map((e: { source?: { pointer: string } }) => e.source?.pointer);
-const count = async (where: Record<string, unknown>) => Number((await h.db.knex('retrospective_processes').where(where).count({ n: '*' }))[0].n);
+const count = async (where: Record<string, unknown>) =>
+  Number((await h.db.knex('retrospective_processes').where(where).count({ n: '*' }))[0].n);
 const CRITERIA = '/data/attributes/retrospective_process_matching_criteria';
 let teams = 100;
 /** A team of its own for each test, so defaults do not mix. */
@@ -27,14 +28,24 @@ describe('retrospective processes', () => {
   it("makes the team's default with its first process, announces both, and keeps one default", async () => {
     const team = freshTeam();
     expect((await list(team)).body.data).toEqual([]);
-    const created = await create({ name: 'Security', copy_from: 'starter_template', retrospective_process_matching_criteria: { severity_ids: ['sev0', 'sev1'] } }, team);
+    const created = await create(
+      { name: 'Security', copy_from: 'starter_template', retrospective_process_matching_criteria: { severity_ids: ['sev0', 'sev1'] } },
+      team,
+    );
     expect(created.status).toBe(201);
     expect(created.body.data.attributes).toEqual({
-      name: 'Security', description: null, is_default: false, retrospective_process_matching_criteria: { severity_ids: ['sev0', 'sev1'] },
-      created_at: expect.any(String), updated_at: expect.any(String),
+      name: 'Security',
+      description: null,
+      is_default: false,
+      retrospective_process_matching_criteria: { severity_ids: ['sev0', 'sev1'] },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     const all = (await list(team)).body.data;
-    expect(all.map((p: { attributes: { name: string; is_default: boolean } }) => [p.attributes.name, p.attributes.is_default])).toEqual([['Default', true], ['Security', false]]);
+    expect(all.map((p: { attributes: { name: string; is_default: boolean } }) => [p.attributes.name, p.attributes.is_default])).toEqual([
+      ['Default', true],
+      ['Security', false],
+    ]);
     const defaultId = all[0].id;
     expect((await list(team, '?filter[is_default]=true')).body.data.map((p: { id: string }) => p.id)).toEqual([defaultId]);
 
@@ -44,7 +55,10 @@ describe('retrospective processes', () => {
     expect(await count({ team_id: team.team_id, is_default: true })).toBe(1);
 
     await h.events!.waitFor((es) => es.some((e) => (e.body.data as { id: string }).id === defaultId));
-    const announced = h.events!.events.filter((e) => e.routingKey === 'retrospective_process.created' && [defaultId, created.body.data.id].includes((e.body.data as { id: string }).id));
+    const announced = h.events!.events.filter(
+      (e) =>
+        e.routingKey === 'retrospective_process.created' && [defaultId, created.body.data.id].includes((e.body.data as { id: string }).id),
+    );
     expect(announced).toHaveLength(2);
   });
 
@@ -57,7 +71,9 @@ describe('retrospective processes', () => {
 
   it('makes one default when first creates race', async () => {
     const team = freshTeam();
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => create({ name: `Racer ${i}`, copy_from: 'starter_template' }, team)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => create({ name: `Racer ${i}`, copy_from: 'starter_template' }, team)),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
     const defaults = (await list(team, '?filter[is_default]=true')).body.data;
     expect(defaults).toHaveLength(1);
@@ -68,11 +84,19 @@ describe('retrospective processes', () => {
     const { id } = (await create({ name: 'Ops', copy_from: 'starter_template', description: 'For ops' }, team)).body.data;
     expect((await h.call('GET', `/v1/retrospective_processes/${id}`, { principal: team })).body.data.attributes.name).toBe('Ops');
     const updated = await h.call('PUT', `/v1/retrospective_processes/${id}`, {
-      body: body({ description: null, retrospective_process_matching_criteria: { group_ids: ['g1'] } }), principal: team,
+      body: body({ description: null, retrospective_process_matching_criteria: { group_ids: ['g1'] } }),
+      principal: team,
     });
     expect(updated.status).toBe(200);
-    expect(updated.body.data.attributes).toMatchObject({ name: 'Ops', description: null, retrospective_process_matching_criteria: { group_ids: ['g1'] } });
-    const cleared = await h.call('PUT', `/v1/retrospective_processes/${id}`, { body: body({ retrospective_process_matching_criteria: null }), principal: team });
+    expect(updated.body.data.attributes).toMatchObject({
+      name: 'Ops',
+      description: null,
+      retrospective_process_matching_criteria: { group_ids: ['g1'] },
+    });
+    const cleared = await h.call('PUT', `/v1/retrospective_processes/${id}`, {
+      body: body({ retrospective_process_matching_criteria: null }),
+      principal: team,
+    });
     expect(cleared.body.data.attributes.retrospective_process_matching_criteria).toBeNull();
     expect((await h.call('PATCH', `/v1/retrospective_processes/${id}`, { body: body({ name: 'x' }), principal: team })).status).toBe(404);
     const deleted = await h.call('DELETE', `/v1/retrospective_processes/${id}`, { principal: team });
@@ -82,7 +106,10 @@ describe('retrospective processes', () => {
 
     await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 4);
     expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey)).toEqual([
-      'retrospective_process.created', 'retrospective_process.updated', 'retrospective_process.updated', 'retrospective_process.deleted',
+      'retrospective_process.created',
+      'retrospective_process.updated',
+      'retrospective_process.updated',
+      'retrospective_process.deleted',
     ]);
   });
 
@@ -95,13 +122,18 @@ describe('retrospective processes', () => {
     expect(deleting.body.errors[0].code).toBe('default_process');
     expect(await count({ id: defaultId })).toBe(1);
     const criteria = await h.call('PUT', `/v1/retrospective_processes/${defaultId}`, {
-      body: body({ retrospective_process_matching_criteria: { severity_ids: ['sev1'] } }), principal: team,
+      body: body({ retrospective_process_matching_criteria: { severity_ids: ['sev1'] } }),
+      principal: team,
     });
     expect(criteria.status).toBe(422);
     expect(pointers(criteria)).toContain(CRITERIA);
     const renamed = await h.call('PUT', `/v1/retrospective_processes/${defaultId}`, { body: body({ name: 'Fallback' }), principal: team });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.data.attributes).toMatchObject({ name: 'Fallback', is_default: true, retrospective_process_matching_criteria: null });
+    expect(renamed.body.data.attributes).toMatchObject({
+      name: 'Fallback',
+      is_default: true,
+      retrospective_process_matching_criteria: null,
+    });
     expect((await h.call('GET', `/v1/retrospective_processes/${defaultId}`, { principal: team })).status).toBe(200);
   });
 
@@ -110,8 +142,16 @@ describe('retrospective processes', () => {
     ['a missing copy_from', { name: 'x' }, '/data/attributes/copy_from'],
     ['a copy_from naming no process', { name: 'x', copy_from: randomUUID() }, '/data/attributes/copy_from'],
     ['a copy_from that is no id', { name: 'x', copy_from: 'the-usual' }, '/data/attributes/copy_from'],
-    ['two kinds of criteria', { name: 'x', copy_from: 'starter_template', retrospective_process_matching_criteria: { severity_ids: [], group_ids: [] } }, CRITERIA],
-    ['an unknown kind of criteria', { name: 'x', copy_from: 'starter_template', retrospective_process_matching_criteria: { service_ids: ['a'] } }, CRITERIA],
+    [
+      'two kinds of criteria',
+      { name: 'x', copy_from: 'starter_template', retrospective_process_matching_criteria: { severity_ids: [], group_ids: [] } },
+      CRITERIA,
+    ],
+    [
+      'an unknown kind of criteria',
+      { name: 'x', copy_from: 'starter_template', retrospective_process_matching_criteria: { service_ids: ['a'] } },
+      CRITERIA,
+    ],
     ['is_default (read-only)', { name: 'x', copy_from: 'starter_template', is_default: true }, '/data/attributes/is_default'],
   ])('refuses %s with a 422 and writes nothing, not even the default', async (_name, attributes, pointer) => {
     const team = freshTeam();

@@ -18,12 +18,19 @@ function callers(team_id: number) {
     personal: { team_id, role: 'user', user_id: 7, credential: { type: 'api_key', id: 'personal-key', kind: 'personal' } },
     observer: { team_id, role: 'observer' },
     ops: { team_id, role: 'user', group_ids: ['ops'], credential: { type: 'api_key', id: 'ops-key', kind: 'group' } },
-    record: (ids: string[], role = 'admin') => ({ team_id, role, record_ids: ids, credential: { type: 'api_key', id: 'record-key', kind: 'record' } }),
+    record: (ids: string[], role = 'admin') => ({
+      team_id,
+      role,
+      record_ids: ids,
+      credential: { type: 'api_key', id: 'record-key', kind: 'record' },
+    }),
   };
 }
 
-const create = (attributes: Record<string, unknown>, principal: Principal) => h.call('POST', '/v1/secrets', { body: body({ secret: 'v', ...attributes }), principal });
-const put = (id: string, attributes: Record<string, unknown>, principal: Principal) => h.call('PUT', `/v1/secrets/${id}`, { body: body(attributes), principal });
+const create = (attributes: Record<string, unknown>, principal: Principal) =>
+  h.call('POST', '/v1/secrets', { body: body({ secret: 'v', ...attributes }), principal });
+const put = (id: string, attributes: Record<string, unknown>, principal: Principal) =>
+  h.call('PUT', `/v1/secrets/${id}`, { body: body(attributes), principal });
 const idOf = (res: Answer) => {
   expect([res.status, res.body.errors]).toEqual([201, undefined]);
   return res.body.data.id as string;
@@ -76,7 +83,10 @@ describe('secret names are unique per owner set, so a conflict tells only of a s
     const moved = await put(mine, { name: 'both', owner_group_ids: ['ops', 'db'] }, c.ops);
     expect(moved.status).toBe(409);
     const seen = await h.call('GET', '/v1/secrets?filter[name]=both', { principal: c.ops });
-    expect(seen.body.data.map((r: { attributes: { owner_group_ids: string[] } }) => r.attributes.owner_group_ids)).toEqual([['db', 'ops'], ['ops']]);
+    expect(seen.body.data.map((r: { attributes: { owner_group_ids: string[] } }) => r.attributes.owner_group_ids)).toEqual([
+      ['db', 'ops'],
+      ['ops'],
+    ]);
     // An admin sees every secret, so every conflict is one it may be told of.
     expect((await put(mine, { name: 'shared', owner_group_ids: ['db'] }, c.admin)).status).toBe(409);
   });
@@ -88,7 +98,10 @@ describe('secret names are unique per owner set, so a conflict tells only of a s
     const key = c.record([id]);
     const toTaken = await put(id, { name: 'taken' }, key);
     const toFree = await put(id, { name: 'free' }, key);
-    expect([refusal(toTaken), refusal(toFree)]).toEqual([[403, 'record_scoped'], [403, 'record_scoped']]);
+    expect([refusal(toTaken), refusal(toFree)]).toEqual([
+      [403, 'record_scoped'],
+      [403, 'record_scoped'],
+    ]);
     expect(refusal(await put(id, { name: 'listed', owner_group_ids: ['ops'] }, key))).toEqual([403, 'record_scoped']);
     // Its own name and owner set, the same set in another order included, stay writable.
     expect((await put(id, { name: 'listed', secret: 'rotated', owner_group_ids: ['db', 'db'] }, key)).status).toBe(200);
@@ -148,10 +161,15 @@ describe('where a secret lives in a vault is answered only to those who may writ
     const created = await create({ name: 'by_member', owner_group_ids: ['ops'], ...vault }, c.ops);
     const id = idOf(created);
     expect(created.body.data.attributes).toMatchObject(vault);
-    expect((await put(id, { name: 'by_member', external_vault_version: 4 }, c.ops)).body.data.attributes).toMatchObject({ external_vault_version: 4 });
+    expect((await put(id, { name: 'by_member', external_vault_version: 4 }, c.ops)).body.data.attributes).toMatchObject({
+      external_vault_version: 4,
+    });
     await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 2);
     const mine = h.events!.events.filter((e) => (e.body.data as { id: string }).id === id);
-    expect(mine.map((e) => (e.body.data as { attributes: Record<string, unknown> }).attributes.external_vault_path)).toEqual(['prod/db', 'prod/db']);
+    expect(mine.map((e) => (e.body.data as { attributes: Record<string, unknown> }).attributes.external_vault_path)).toEqual([
+      'prod/db',
+      'prod/db',
+    ]);
   });
 
   it('documents who writes a secret, and the vault fields as absent for other callers', async () => {

@@ -4,7 +4,15 @@ import type { Knex } from 'knex';
 import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
-import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import {
+  createTestDatabase,
+  listen,
+  signAsGateway,
+  TEST_PRINCIPAL_KEYS,
+  testPrincipal,
+  type Listening,
+  type TestDatabase,
+} from '@firewatch/testing';
 import { migrations } from '../migrations/index.js';
 import { createIncidentConfigApp } from '../src/app.js';
 import { MEDIA, testSecretBox } from './support/incident-config-harness.js';
@@ -18,13 +26,17 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await migrate(db.knex, migrations);
   const stream = new PassThrough();
-  stream.on('data', (chunk: Buffer) => { logged += chunk.toString('utf8'); });
-  server = await listen(createIncidentConfigApp({
-    knex: db.knex as Knex,
-    logger: createLogger({ service: 'test', level: 'debug', stream }),
-    principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }),
-    secretBox: testSecretBox,
-  }));
+  stream.on('data', (chunk: Buffer) => {
+    logged += chunk.toString('utf8');
+  });
+  server = await listen(
+    createIncidentConfigApp({
+      knex: db.knex as Knex,
+      logger: createLogger({ service: 'test', level: 'debug', stream }),
+      principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'incident-config' }),
+      secretBox: testSecretBox,
+    }),
+  );
 });
 
 afterAll(async () => {

@@ -27,8 +27,15 @@ describe('secrets', () => {
     expect(created.status).toBe(201);
     const { id, attributes } = created.body.data;
     expect(attributes).toEqual({
-      name: 'pagerduty_token', kind: 'built_in', secret: '********', external_vault_mount: 'secret', external_vault_path: null,
-      external_vault_version: 0, owner_group_ids: [], created_at: expect.any(String), updated_at: expect.any(String),
+      name: 'pagerduty_token',
+      kind: 'built_in',
+      secret: '********',
+      external_vault_mount: 'secret',
+      external_vault_path: null,
+      external_vault_version: 0,
+      owner_group_ids: [],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
 
     const bodies: unknown[] = [created.body];
@@ -67,14 +74,24 @@ describe('secrets', () => {
 
   it('keeps the vault fields as given (null: the defaults); the version may come as a string on create', async () => {
     const res = await create({
-      name: 'vault_db', secret: 'db_password', kind: 'hashicorp_vault', external_vault_mount: 'kv', external_vault_path: 'prod/db', external_vault_version: '3',
+      name: 'vault_db',
+      secret: 'db_password',
+      kind: 'hashicorp_vault',
+      external_vault_mount: 'kv',
+      external_vault_path: 'prod/db',
+      external_vault_version: '3',
     });
     expect(res.status).toBe(201);
     expect(res.body.data.attributes).toMatchObject({
-      kind: 'hashicorp_vault', external_vault_mount: 'kv', external_vault_path: 'prod/db', external_vault_version: 3,
+      kind: 'hashicorp_vault',
+      external_vault_mount: 'kv',
+      external_vault_path: 'prod/db',
+      external_vault_version: 3,
     });
     const id = res.body.data.id;
-    const put = await h.call('PUT', `/v1/secrets/${id}`, { body: body({ name: 'vault_db', external_vault_version: 4, external_vault_mount: null }) });
+    const put = await h.call('PUT', `/v1/secrets/${id}`, {
+      body: body({ name: 'vault_db', external_vault_version: 4, external_vault_mount: null }),
+    });
     expect(put.status).toBe(200);
     expect(put.body.data.attributes).toMatchObject({ external_vault_mount: 'secret', external_vault_version: 4, kind: 'hashicorp_vault' });
     // The value did not change: a PUT without it keeps it.
@@ -138,7 +155,10 @@ describe('secrets', () => {
     expect((await h.call('DELETE', `/v1/secrets/${dbSecret}`, { principal: ops })).status).toBe(404);
     expect((await create({ name: 'elsewhere', secret: 'v', owner_group_ids: ['db'] }, ops)).status).toBe(403);
     expect((await create({ name: 'mine', secret: 'v', owner_group_ids: ['ops'] }, ops)).status).toBe(201);
-    const moved = await h.call('PUT', `/v1/secrets/${opsSecret}`, { body: body({ name: 'ops_only', owner_group_ids: ['db'] }), principal: ops });
+    const moved = await h.call('PUT', `/v1/secrets/${opsSecret}`, {
+      body: body({ name: 'ops_only', owner_group_ids: ['db'] }),
+      principal: ops,
+    });
     expect(moved.status).toBe(403);
     // The whole team sees every secret.
     expect((await h.call('GET', '/v1/secrets', { principal: team })).body.data).toHaveLength(4);
@@ -149,7 +169,10 @@ describe('secrets', () => {
     const old = createSecretBox({ keys: [oldKey] });
     const plain = value();
     const { id } = (await create({ name: 'rotated_token', secret: plain })).body.data;
-    await h.db.knex('secrets').where({ id }).update({ secret_ciphertext: old.seal(plain) });
+    await h.db
+      .knex('secrets')
+      .where({ id })
+      .update({ secret_ciphertext: old.seal(plain) });
     const before = await h.db.knex('secrets').where({ id }).first();
     const answered = (await h.call('GET', `/v1/secrets/${id}`)).body;
 

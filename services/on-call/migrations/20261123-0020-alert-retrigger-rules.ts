@@ -14,7 +14,9 @@ export async function up(knex: Knex): Promise<void> {
     // Evaluation reads a team's rules in this order (rule-selector.ts).
     t.index(['team_id', 'position', 'created_at']);
   });
-  await knex.raw(`ALTER TABLE alert_retrigger_rules ADD CONSTRAINT alert_retrigger_rules_match_mode_check CHECK (match_mode IN ('match-all-rules', 'match-any-rule'))`);
+  await knex.raw(
+    `ALTER TABLE alert_retrigger_rules ADD CONSTRAINT alert_retrigger_rules_match_mode_check CHECK (match_mode IN ('match-all-rules', 'match-any-rule'))`,
+  );
 
   await knex.schema.createTable('alert_retrigger_rule_conditions', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

@@ -44,8 +44,12 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`ALTER TABLE schedule_rotations ADD CONSTRAINT schedule_rotations_type_check CHECK (schedule_rotationable_type IN
     ('ScheduleDailyRotation', 'ScheduleWeeklyRotation', 'ScheduleBiweeklyRotation', 'ScheduleMonthlyRotation', 'ScheduleCustomRotation'))`);
-  await knex.raw(`ALTER TABLE schedule_rotations ADD CONSTRAINT schedule_rotations_active_time_type_check CHECK (active_time_type IN ('all_day', 'same_time', 'custom'))`);
-  await knex.raw('ALTER TABLE schedule_rotations ADD CONSTRAINT schedule_rotations_time_order_check CHECK (start_time IS NULL OR end_time IS NULL OR start_time < end_time)');
+  await knex.raw(
+    `ALTER TABLE schedule_rotations ADD CONSTRAINT schedule_rotations_active_time_type_check CHECK (active_time_type IN ('all_day', 'same_time', 'custom'))`,
+  );
+  await knex.raw(
+    'ALTER TABLE schedule_rotations ADD CONSTRAINT schedule_rotations_time_order_check CHECK (start_time IS NULL OR end_time IS NULL OR start_time < end_time)',
+  );
 
   await knex.schema.createTable('schedule_rotation_users', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -68,7 +72,9 @@ export async function up(knex: Knex): Promise<void> {
     timestamps(t);
     t.unique(['schedule_rotation_id', 'day_name'], { indexName: 'schedule_rotation_active_days_rotation_day_unique' });
   });
-  await knex.raw(`ALTER TABLE schedule_rotation_active_days ADD CONSTRAINT schedule_rotation_active_days_day_check CHECK (day_name IN ('S', 'M', 'T', 'W', 'R', 'F', 'U'))`);
+  await knex.raw(
+    `ALTER TABLE schedule_rotation_active_days ADD CONSTRAINT schedule_rotation_active_days_day_check CHECK (day_name IN ('S', 'M', 'T', 'W', 'R', 'F', 'U'))`,
+  );
 
   await knex.schema.createTable('override_shifts', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

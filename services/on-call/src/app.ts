@@ -13,6 +13,9 @@ export interface OnCallDeps extends KitAppShell {
 }
 
 export function createOnCallApp(deps: OnCallDeps): Express {
-  const resourceDeps: OnCallResourceDeps = { ...createRecordsRepository(deps.knex, deps.logger), shiftReads: deps.shiftReads ?? SHIFT_READ_BOUNDS };
+  const resourceDeps: OnCallResourceDeps = {
+    ...createRecordsRepository(deps.knex, deps.logger),
+    shiftReads: deps.shiftReads ?? SHIFT_READ_BOUNDS,
+  };
   return createKitApp(deps, { registry, deps: resourceDeps, openapi: onCallOpenApiDocument() });
 }

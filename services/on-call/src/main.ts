@@ -13,19 +13,34 @@ await runKitService({
   schema: configSchema,
   migrations,
   async start({ config, logger, knex, relay }) {
-    const users = createUserEventsConsumer({ knex, amqpUrl: config.AMQP_URL, logger, queue: config.USERS_QUEUE, publishers: config.AMQP_PUBLISHERS });
+    const users = createUserEventsConsumer({
+      knex,
+      amqpUrl: config.AMQP_URL,
+      logger,
+      queue: config.USERS_QUEUE,
+      publishers: config.AMQP_PUBLISHERS,
+    });
     await users.start();
-    if (await usersReadModelEmpty(knex)) logger.info('no users known yet: users made before on-call first ran arrive after `firewatch users announce` (docs/on-call.md)');
+    if (await usersReadModelEmpty(knex))
+      logger.info('no users known yet: users made before on-call first ran arrive after `firewatch users announce` (docs/on-call.md)');
     const shiftStarted = createShiftStartedJob({
-      shifts: createShiftInputsRepository(knex, createUsersRepository()), store: createShiftStartsRepository(knex), logger,
-      intervalMs: config.SHIFT_STARTED_INTERVAL_MS, catchUpMs: config.SHIFT_STARTED_CATCH_UP_HOURS * 3_600_000,
-      lateAfterMs: config.SHIFT_STARTED_LATE_AFTER_MS, overlapMs: 60_000,
+      shifts: createShiftInputsRepository(knex, createUsersRepository()),
+      store: createShiftStartsRepository(knex),
+      logger,
+      intervalMs: config.SHIFT_STARTED_INTERVAL_MS,
+      catchUpMs: config.SHIFT_STARTED_CATCH_UP_HOURS * 3_600_000,
+      lateAfterMs: config.SHIFT_STARTED_LATE_AFTER_MS,
+      overlapMs: 60_000,
     });
     shiftStarted.start();
     return {
       app: createOnCallApp,
       // The users consumer is on the broker too: one check for both connections.
-      readiness: { broker: async () => { if (!relay.stats.connected || !users.connected) throw new Error('broker not connected'); } },
+      readiness: {
+        broker: async () => {
+          if (!relay.stats.connected || !users.connected) throw new Error('broker not connected');
+        },
+      },
       async stop() {
         await shiftStarted.stop();
         await users.stop();

@@ -6,7 +6,12 @@ let id: string;
 
 beforeAll(async () => {
   h = await startOnCall();
-  id = (await h.create('alert_groups', { name: 'Target', conditions: [{ property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'is_empty' }] })).body.data.id;
+  id = (
+    await h.create('alert_groups', {
+      name: 'Target',
+      conditions: [{ property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'is_empty' }],
+    })
+  ).body.data.id;
 });
 
 afterAll(async () => h?.close());
@@ -15,19 +20,82 @@ const long = 'x'.repeat(20_000);
 
 /** Bodies a client may get wrong in every way; each must be a 4xx that changes nothing. */
 const badAttributes: unknown[] = [
-  { name: null }, { name: 5 }, { name: long }, { description: long }, { time_window: 1.5 }, { time_window: '30' }, { time_window: -1 },
-  { condition_type: null }, { targets: {} }, { targets: [null] }, { targets: ['Service'] }, { targets: [{ target_type: 'Service' }] },
+  { name: null },
+  { name: 5 },
+  { name: long },
+  { description: long },
+  { time_window: 1.5 },
+  { time_window: '30' },
+  { time_window: -1 },
+  { condition_type: null },
+  { targets: {} },
+  { targets: [null] },
+  { targets: ['Service'] },
+  { targets: [{ target_type: 'Service' }] },
   { targets: Array.from({ length: 51 }, () => ({ target_type: 'Service', target_id: randomUUID() })) },
-  { conditions: {} }, { conditions: [null] }, { conditions: ['x'] }, { conditions: [{}] },
-  { conditions: [{ id: 'not-a-uuid', property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'is_empty' }] },
-  { conditions: [{ id: randomUUID(), property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'is_empty' }] },
-  { conditions: [{ property_field_type: 'payload', property_field_name: '$[?match(@.a, "(a+)+$")]', property_field_condition_type: 'is_empty' }] },
-  { conditions: [{ property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'matches_regex', property_field_value: '(?<=a)b' }] },
-  { conditions: [{ property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'contains', property_field_values: Array(51).fill('v') }] },
-  { conditions: Array.from({ length: 51 }, () => ({ property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'is_empty' })) },
-  { conditions: [{ property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'is_empty', conditionable_type: 'AlertField' }] },
-  { group_by_alert_title: 2 }, { group_by_alert_urgency: '1' }, { attributes: [{}] }, { attributes: 'x' },
-  { deleted_at: null }, { slug: 'x' }, { created_at: '2020-01-01T00:00:00Z' },
+  { conditions: {} },
+  { conditions: [null] },
+  { conditions: ['x'] },
+  { conditions: [{}] },
+  {
+    conditions: [
+      { id: 'not-a-uuid', property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'is_empty' },
+    ],
+  },
+  {
+    conditions: [
+      { id: randomUUID(), property_field_type: 'payload', property_field_name: '$.a', property_field_condition_type: 'is_empty' },
+    ],
+  },
+  {
+    conditions: [
+      { property_field_type: 'payload', property_field_name: '$[?match(@.a, "(a+)+$")]', property_field_condition_type: 'is_empty' },
+    ],
+  },
+  {
+    conditions: [
+      {
+        property_field_type: 'payload',
+        property_field_name: '$.a',
+        property_field_condition_type: 'matches_regex',
+        property_field_value: '(?<=a)b',
+      },
+    ],
+  },
+  {
+    conditions: [
+      {
+        property_field_type: 'payload',
+        property_field_name: '$.a',
+        property_field_condition_type: 'contains',
+        property_field_values: Array(51).fill('v'),
+      },
+    ],
+  },
+  {
+    conditions: Array.from({ length: 51 }, () => ({
+      property_field_type: 'payload',
+      property_field_name: '$.a',
+      property_field_condition_type: 'is_empty',
+    })),
+  },
+  {
+    conditions: [
+      {
+        property_field_type: 'payload',
+        property_field_name: '$.a',
+        property_field_condition_type: 'is_empty',
+        conditionable_type: 'AlertField',
+      },
+    ],
+  },
+  { group_by_alert_title: 2 },
+  { group_by_alert_urgency: '1' },
+  { attributes: [{}] },
+  { attributes: 'x' },
+  { deleted_at: null },
+  { slug: 'x' },
+  { created_at: '2020-01-01T00:00:00Z' },
 ];
 
 describe('alert groups never answer 5xx to a bad request', () => {
@@ -51,8 +119,12 @@ describe('alert groups never answer 5xx to a bad request', () => {
       h.call('GET', '/v1/alert_groups?filter[time_window]=5'),
       h.call('GET', '/v1/alert_groups?sort=secret'),
       h.call('GET', `/v1/alert_groups/${'a'.repeat(300)}`),
-      h.call('POST', '/v1/alert_groups/evaluate', { body: { data: { type: 'alert_group_evaluations', attributes: { alert: { payload: { big: long.repeat(10) } } } } } }),
-      h.call('POST', '/v1/alert_groups/evaluate', { body: { data: { type: 'alert_group_evaluations', attributes: { alert: {}, existing_alerts: [{ summary: 'no group' }] } } } }),
+      h.call('POST', '/v1/alert_groups/evaluate', {
+        body: { data: { type: 'alert_group_evaluations', attributes: { alert: { payload: { big: long.repeat(10) } } } } },
+      }),
+      h.call('POST', '/v1/alert_groups/evaluate', {
+        body: { data: { type: 'alert_group_evaluations', attributes: { alert: {}, existing_alerts: [{ summary: 'no group' }] } } },
+      }),
     ]);
     answers.forEach((res, i) => {
       expect([i, res.status >= 400 && res.status < 500, res.body]).toEqual([i, true, expect.anything()]);

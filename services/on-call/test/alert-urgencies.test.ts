@@ -20,10 +20,15 @@ describe('alert urgencies', () => {
     expect(low.body.data.attributes.position).toBe(2);
 
     expect((await h.call('GET', `/v1/alert_urgencies/${id}`)).body.data.attributes.name).toBe('High');
-    const updated = await h.call('PUT', `/v1/alert_urgencies/${id}`, { body: { data: { type: 'alert_urgencies', attributes: { position: 5 } } } });
+    const updated = await h.call('PUT', `/v1/alert_urgencies/${id}`, {
+      body: { data: { type: 'alert_urgencies', attributes: { position: 5 } } },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data.attributes).toMatchObject({ name: 'High', position: 5 });
-    expect((await h.call('PATCH', `/v1/alert_urgencies/${id}`, { body: { data: { type: 'alert_urgencies', attributes: { position: 6 } } } })).status).toBe(404);
+    expect(
+      (await h.call('PATCH', `/v1/alert_urgencies/${id}`, { body: { data: { type: 'alert_urgencies', attributes: { position: 6 } } } }))
+        .status,
+    ).toBe(404);
     expect((await h.call('GET', `/v1/alert_urgencies/${id}`)).body.data.attributes.position).toBe(5);
 
     const list = await h.call('GET', '/v1/alert_urgencies');
@@ -55,20 +60,25 @@ describe('alert urgencies', () => {
     expect(list.body.data.map((u: { attributes: { name: string } }) => u.attributes.name)).toEqual(['Critical']);
   });
 
-  it('puts an urgency without position after the team\'s last, at most 1 000 000 (a position it can be written back with)', async () => {
+  it("puts an urgency without position after the team's last, at most 1 000 000 (a position it can be written back with)", async () => {
     const team = { principal: { team_id: 31 } };
     expect((await h.create('alert_urgencies', { name: 'Last', description: 'd', position: 1_000_000 }, team)).status).toBe(201);
     const after = await h.create('alert_urgencies', { name: 'After', description: 'd' }, team);
     expect(after.status).toBe(201);
     expect(after.body.data.attributes.position).toBe(1_000_000);
     const { name, description, position } = after.body.data.attributes;
-    const back = await h.call('PUT', `/v1/alert_urgencies/${after.body.data.id}`, { ...team, body: { data: { type: 'alert_urgencies', attributes: { name, description, position } } } });
+    const back = await h.call('PUT', `/v1/alert_urgencies/${after.body.data.id}`, {
+      ...team,
+      body: { data: { type: 'alert_urgencies', attributes: { name, description, position } } },
+    });
     expect(back.status).toBe(200);
     // Same position: listed by creation.
-    expect((await h.call('GET', '/v1/alert_urgencies', team)).body.data.map((u: { attributes: { name: string } }) => u.attributes.name)).toEqual(['Last', 'After']);
+    expect(
+      (await h.call('GET', '/v1/alert_urgencies', team)).body.data.map((u: { attributes: { name: string } }) => u.attributes.name),
+    ).toEqual(['Last', 'After']);
   });
 
-  it('hides another team\'s urgencies', async () => {
+  it("hides another team's urgencies", async () => {
     const mine = await h.create('alert_urgencies', { name: 'Team one only', description: 'd' });
     expect((await h.call('GET', `/v1/alert_urgencies/${mine.body.data.id}`, { principal: { team_id: 2 } })).status).toBe(404);
     expect((await h.call('DELETE', `/v1/alert_urgencies/${mine.body.data.id}`, { principal: { team_id: 2 } })).status).toBe(404);
@@ -79,13 +89,23 @@ describe('alert urgencies in use', () => {
   it('refuses to delete an urgency a group condition names, with 422 in_use naming the group', async () => {
     const urgency = (await h.create('alert_urgencies', { name: 'Named', description: 'd' })).body.data.id;
     const group = await h.create('alert_groups', {
-      name: 'Uses it', conditions: [{ property_field_type: 'attribute', property_field_name: 'alert_urgency', property_field_condition_type: 'is_not_one_of', alert_urgency_ids: [urgency] }],
+      name: 'Uses it',
+      conditions: [
+        {
+          property_field_type: 'attribute',
+          property_field_name: 'alert_urgency',
+          property_field_condition_type: 'is_not_one_of',
+          alert_urgency_ids: [urgency],
+        },
+      ],
     });
     const refused = await h.call('DELETE', `/v1/alert_urgencies/${urgency}`);
     expect(refused.status).toBe(422);
     expect(refused.body.errors[0]).toMatchObject({ code: 'in_use', detail: expect.stringContaining('Uses it') });
     expect((await h.call('GET', `/v1/alert_urgencies/${urgency}`)).status).toBe(200);
-    await h.call('PATCH', `/v1/alert_groups/${group.body.data.id}`, { body: { data: { type: 'alert_groups', attributes: { conditions: [] } } } });
+    await h.call('PATCH', `/v1/alert_groups/${group.body.data.id}`, {
+      body: { data: { type: 'alert_groups', attributes: { conditions: [] } } },
+    });
     expect((await h.call('DELETE', `/v1/alert_urgencies/${urgency}`)).status).toBe(200);
   });
 });
@@ -97,13 +117,21 @@ describe('alert urgencies under concurrent writes', () => {
     const trx = await h.db.knex.transaction();
     // What an alert group write does: check the urgency, then store a condition naming it.
     expect(await createAlertUrgenciesRepository().existingIds(trx as never, 1, [urgency])).toEqual(new Set([urgency]));
-    const [group] = await trx('alert_groups').insert({ team_id: 1, name: 'Racer', slug: 'racer', condition_type: 'all', time_window: 60 }).returning('id');
+    const [group] = await trx('alert_groups')
+      .insert({ team_id: 1, name: 'Racer', slug: 'racer', condition_type: 'all', time_window: 60 })
+      .returning('id');
     await trx('alert_group_conditions').insert({
-      alert_group_id: group.id, position: 0, property_field_type: 'attribute', property_field_name: 'alert_urgency',
-      property_field_condition_type: 'is_one_of', alert_urgency_ids: JSON.stringify([urgency]),
+      alert_group_id: group.id,
+      position: 0,
+      property_field_type: 'attribute',
+      property_field_name: 'alert_urgency',
+      property_field_condition_type: 'is_one_of',
+      alert_urgency_ids: JSON.stringify([urgency]),
     });
     let settled = false;
-    const deleting = h.call('DELETE', `/v1/alert_urgencies/${urgency}`).finally(() => { settled = true; });
+    const deleting = h.call('DELETE', `/v1/alert_urgencies/${urgency}`).finally(() => {
+      settled = true;
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect(settled).toBe(false);
     await trx.commit();

@@ -6,7 +6,10 @@ let h: OnCallHarness;
 
 beforeAll(async () => {
   h = await startOnCall();
-  await seedUsers(h.db.knex as Knex, [11, 12].map((user_id) => ({ team_id: 1, user_id })));
+  await seedUsers(
+    h.db.knex as Knex,
+    [11, 12].map((user_id) => ({ team_id: 1, user_id })),
+  );
 });
 afterAll(async () => h?.close());
 
@@ -23,7 +26,9 @@ describe('includes of on-call records', () => {
   it('gives shift_override (override shifts, oc.shift_overrides) only to a token that may read override shifts', async () => {
     const scheduleId = await created('/v1/schedules', 'schedules', { name: 'Include scopes', owner_user_id: 11 });
     const overrideId = await created(`/v1/schedules/${scheduleId}/override_shifts`, 'shifts', {
-      starts_at: '2026-10-14T10:00:00Z', ends_at: '2026-10-15T10:00:00Z', user_id: 12,
+      starts_at: '2026-10-14T10:00:00Z',
+      ends_at: '2026-10-15T10:00:00Z',
+      user_id: 12,
     });
     const shifts = `/v1/shifts?from=2026-10-14T00:00:00Z&to=2026-10-16T00:00:00Z&schedule_ids[]=${scheduleId}`;
     const schedulesOnly = token(['oc.schedules:read']);
@@ -38,7 +43,9 @@ describe('includes of on-call records', () => {
     // that include needs nothing more.
     expect((await h.call('GET', `${shifts}&include=user`, { principal: schedulesOnly })).status).toBe(200);
 
-    const both = await h.call('GET', `${shifts}&include=shift_override`, { principal: token(['oc.schedules:read', 'oc.shift_overrides:read']) });
+    const both = await h.call('GET', `${shifts}&include=shift_override`, {
+      principal: token(['oc.schedules:read', 'oc.shift_overrides:read']),
+    });
     expect(both.status).toBe(200);
     expect(both.body.included.map((r: { type: string; id: string }) => [r.type, r.id])).toEqual([['shift_overrides', overrideId]]);
   });
@@ -46,10 +53,17 @@ describe('includes of on-call records', () => {
   it('gives a record-scoped key only the override shifts it lists, as their own path does', async () => {
     const scheduleId = await created('/v1/schedules', 'schedules', { name: 'Include record list', owner_user_id: 11 });
     const overrideId = await created(`/v1/schedules/${scheduleId}/override_shifts`, 'shifts', {
-      starts_at: '2026-10-20T10:00:00Z', ends_at: '2026-10-21T10:00:00Z', user_id: 12,
+      starts_at: '2026-10-20T10:00:00Z',
+      ends_at: '2026-10-21T10:00:00Z',
+      user_id: 12,
     });
     const shifts = `/v1/shifts?from=2026-10-20T00:00:00Z&to=2026-10-22T00:00:00Z&schedule_ids[]=${scheduleId}&include=shift_override`;
-    const keyOf = (recordIds: string[]) => ({ role: 'user', on_call_role: 'user', credential: { type: 'api_key', id: 'k', kind: 'record' }, record_ids: recordIds });
+    const keyOf = (recordIds: string[]) => ({
+      role: 'user',
+      on_call_role: 'user',
+      credential: { type: 'api_key', id: 'k', kind: 'record' },
+      record_ids: recordIds,
+    });
 
     const scheduleOnly = keyOf([scheduleId]);
     expect((await h.call('GET', `/v1/override_shifts/${overrideId}`, { principal: scheduleOnly })).status).toBe(404);

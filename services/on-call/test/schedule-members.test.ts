@@ -3,14 +3,19 @@ import { type OnCallHarness } from './support/on-call-harness.js';
 import { createRotation, doc, pointers, startWithUsers } from './support/schedules.fixture.js';
 
 let h: OnCallHarness;
-beforeAll(async () => { h = await startWithUsers(); });
+beforeAll(async () => {
+  h = await startWithUsers();
+});
 afterAll(async () => h?.close());
 
 const rotation = () => createRotation(h);
 
 describe('schedule rotation users', () => {
   const member = (rotationId: string, attributes: Record<string, unknown>, principal?: Record<string, unknown>) =>
-    h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, { ...doc('schedule_rotation_users', attributes), principal });
+    h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, {
+      ...doc('schedule_rotation_users', attributes),
+      principal,
+    });
 
   it('adds members in turn order, moves one with PUT, and removes one', async () => {
     const { rotationId } = await rotation();
@@ -19,17 +24,25 @@ describe('schedule rotation users', () => {
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.body.data.attributes).toMatchObject({ schedule_rotation_id: rotationId, user_id: 11, position: 1 });
     expect(b.body.data.attributes.position).toBe(2);
-    expect((await h.call('PUT', `/v1/schedule_rotation_users/${a.body.data.id}`, doc('schedule_rotation_users', { position: 5 }))).status).toBe(200);
+    expect(
+      (await h.call('PUT', `/v1/schedule_rotation_users/${a.body.data.id}`, doc('schedule_rotation_users', { position: 5 }))).status,
+    ).toBe(200);
     const list = await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?include=schedule_rotation`);
     expect(list.body.data[0].relationships.schedule_rotation.data).toEqual({ id: rotationId, type: 'schedule_rotations' });
     expect(list.body.included).toEqual([expect.objectContaining({ id: rotationId, type: 'schedule_rotations' })]);
     const withUsers = await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?include=user,schedule_rotation`);
-    expect(withUsers.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`).sort()).toEqual([`schedule_rotations:${rotationId}`, 'users:11', 'users:12']);
+    expect(withUsers.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`).sort()).toEqual([
+      `schedule_rotations:${rotationId}`,
+      'users:11',
+      'users:12',
+    ]);
     expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users?include=owner`)).status).toBe(400);
     expect(list.body.data.map((m: { attributes: { user_id: number } }) => m.attributes.user_id)).toEqual([12, 11]);
     expect((await h.call('DELETE', `/v1/schedule_rotation_users/${b.body.data.id}`)).status).toBe(200);
     expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`)).body.meta.total_count).toBe(1);
-    await h.events!.waitFor((es) => es.some((e) => e.routingKey === 'schedule_rotation_user.deleted' && (e.body.data as { id: string }).id === b.body.data.id));
+    await h.events!.waitFor((es) =>
+      es.some((e) => e.routingKey === 'schedule_rotation_user.deleted' && (e.body.data as { id: string }).id === b.body.data.id),
+    );
   });
 
   it('takes only live users of the team, each once', async () => {
@@ -51,7 +64,7 @@ describe('schedule rotation users', () => {
     expect((await h.call('PUT', `/v1/schedule_rotation_users/${id}`, doc('schedule_rotation_users', { user_id: 21 }))).status).toBe(422);
   });
 
-  it('hides another team\'s rotations and members', async () => {
+  it("hides another team's rotations and members", async () => {
     const { rotationId } = await rotation();
     const id = (await member(rotationId, { user_id: 11 })).body.data.id;
     const other = { team_id: 2 };
@@ -72,10 +85,22 @@ describe('schedule rotation active days', () => {
     const created = await day(rotationId, { day_name: 'R', active_time_attributes: [{ start_time: '09:00:00', end_time: '17:00' }] });
     expect(created.status).toBe(201);
     const id = created.body.data.id;
-    expect(created.body.data.attributes).toMatchObject({ schedule_rotation_id: rotationId, day_name: 'R', active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }] });
-    const put = await h.call('PUT', `/v1/schedule_rotation_active_days/${id}`, doc('schedule_rotation_active_days', {
-      day_name: 'U', active_time_attributes: [{ start_time: '20:00', end_time: '00:00' }, { start_time: '00:00', end_time: '04:00' }],
-    }));
+    expect(created.body.data.attributes).toMatchObject({
+      schedule_rotation_id: rotationId,
+      day_name: 'R',
+      active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }],
+    });
+    const put = await h.call(
+      'PUT',
+      `/v1/schedule_rotation_active_days/${id}`,
+      doc('schedule_rotation_active_days', {
+        day_name: 'U',
+        active_time_attributes: [
+          { start_time: '20:00', end_time: '00:00' },
+          { start_time: '00:00', end_time: '04:00' },
+        ],
+      }),
+    );
     expect(put.status).toBe(200);
     expect(put.body.data.attributes.day_name).toBe('U');
     expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`)).body.data).toHaveLength(1);
@@ -98,11 +123,29 @@ describe('schedule rotation active days', () => {
       [{ day_name: 'Monday', active_time_attributes: nine }, '/data/attributes/day_name'],
       [{ day_name: 'T' }, '/data/attributes/active_time_attributes'],
       [{ day_name: 'T', active_time_attributes: [] }, '/data/attributes/active_time_attributes'],
-      [{ day_name: 'T', active_time_attributes: [{ start_time: '17:00', end_time: '09:00' }] }, '/data/attributes/active_time_attributes/0/end_time'],
-      [{ day_name: 'T', active_time_attributes: [{ start_time: '09:00', end_time: '12:00' }, { start_time: '08:00', end_time: '10:00' }] }, '/data/attributes/active_time_attributes/0/start_time'],
-      [{ day_name: 'T', active_time_attributes: [{ start_time: '25:00', end_time: '26:00' }] }, '/data/attributes/active_time_attributes/0/start_time'],
+      [
+        { day_name: 'T', active_time_attributes: [{ start_time: '17:00', end_time: '09:00' }] },
+        '/data/attributes/active_time_attributes/0/end_time',
+      ],
+      [
+        {
+          day_name: 'T',
+          active_time_attributes: [
+            { start_time: '09:00', end_time: '12:00' },
+            { start_time: '08:00', end_time: '10:00' },
+          ],
+        },
+        '/data/attributes/active_time_attributes/0/start_time',
+      ],
+      [
+        { day_name: 'T', active_time_attributes: [{ start_time: '25:00', end_time: '26:00' }] },
+        '/data/attributes/active_time_attributes/0/start_time',
+      ],
       [{ day_name: 'T', active_time_attributes: [{ start_time: '09:00' }] }, '/data/attributes/active_time_attributes/0/end_time'],
-      [{ day_name: 'T', active_time_attributes: Array.from({ length: 25 }, () => ({ start_time: '09:00', end_time: '10:00' })) }, '/data/attributes/active_time_attributes'],
+      [
+        { day_name: 'T', active_time_attributes: Array.from({ length: 25 }, () => ({ start_time: '09:00', end_time: '10:00' })) },
+        '/data/attributes/active_time_attributes',
+      ],
     ];
     for (const [attributes, pointer] of cases) {
       const res = await day(rotationId, attributes);
@@ -118,8 +161,16 @@ describe('another team', () => {
     const { scheduleId, rotationId } = await rotation();
     const made = await Promise.all([
       h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, doc('schedule_rotation_users', { user_id: 11 })),
-      h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`, doc('schedule_rotation_active_days', { day_name: 'M', active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }] })),
-      h.call('POST', `/v1/schedules/${scheduleId}/override_shifts`, doc('shifts', { starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-02T00:00:00Z', user_id: 11 })),
+      h.call(
+        'POST',
+        `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`,
+        doc('schedule_rotation_active_days', { day_name: 'M', active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }] }),
+      ),
+      h.call(
+        'POST',
+        `/v1/schedules/${scheduleId}/override_shifts`,
+        doc('shifts', { starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-02T00:00:00Z', user_id: 11 }),
+      ),
     ]);
     expect(made.map((r) => r.status)).toEqual([201, 201, 201]);
     const other = { principal: { team_id: 2 } };
@@ -135,10 +186,17 @@ describe('another team', () => {
       expect((await h.call('DELETE', path, other)).status).toBe(404);
       expect((await h.call('GET', path)).status).toBe(200);
     }
-    for (const path of [`/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`, `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, `/v1/schedules/${scheduleId}/override_shifts`]) {
+    for (const path of [
+      `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`,
+      `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`,
+      `/v1/schedules/${scheduleId}/override_shifts`,
+    ]) {
       expect((await h.call('GET', path, other)).status).toBe(404);
     }
-    const day = await h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`, { ...doc('schedule_rotation_active_days', { day_name: 'T', active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }] }), ...other });
+    const day = await h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`, {
+      ...doc('schedule_rotation_active_days', { day_name: 'T', active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }] }),
+      ...other,
+    });
     expect(day.status).toBe(404);
     expect((await h.call('GET', `/v1/schedule_rotations/${rotationId}/schedule_rotation_active_days`)).body.meta.total_count).toBe(1);
   });

@@ -2,7 +2,9 @@ import { type OnCallHarness } from './support/on-call-harness.js';
 import { createRotation, doc, pointers, startWithUsers } from './support/schedules.fixture.js';
 
 let h: OnCallHarness;
-beforeAll(async () => { h = await startWithUsers(); });
+beforeAll(async () => {
+  h = await startWithUsers();
+});
 afterAll(async () => h?.close());
 
 const rotation = () => createRotation(h);
@@ -18,7 +20,14 @@ describe('override shifts', () => {
     expect([later.status, sooner.status]).toEqual([201, 201]);
     expect(later.body.data).toMatchObject({
       type: 'shifts',
-      attributes: { schedule_id: scheduleId, rotation_id: null, starts_at: '2026-12-31T17:00:00.000Z', ends_at: '2027-01-01T08:00:00.000Z', is_override: true, user_id: 12 },
+      attributes: {
+        schedule_id: scheduleId,
+        rotation_id: null,
+        starts_at: '2026-12-31T17:00:00.000Z',
+        ends_at: '2027-01-01T08:00:00.000Z',
+        is_override: true,
+        user_id: 12,
+      },
     });
     const list = await h.call('GET', `/v1/schedules/${scheduleId}/override_shifts?include=user`);
     expect(list.body.included.map((u: { id: string }) => u.id).sort()).toEqual(['11', '12']);
@@ -32,13 +41,18 @@ describe('override shifts', () => {
     expect((await h.call('DELETE', `/v1/override_shifts/${id}`)).status).toBe(200);
     expect((await h.call('GET', `/v1/override_shifts/${id}`)).status).toBe(404);
     await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 3);
-    expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey))
-      .toEqual(['override_shift.created', 'override_shift.updated', 'override_shift.deleted']);
+    expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey)).toEqual([
+      'override_shift.created',
+      'override_shift.updated',
+      'override_shift.deleted',
+    ]);
   });
 
   it('refuses reversed, too long, overlapping or malformed overrides and users outside the team', async () => {
     const { scheduleId } = await rotation();
-    expect((await override(scheduleId, { starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-02T00:00:00Z', user_id: 11 })).status).toBe(201);
+    expect((await override(scheduleId, { starts_at: '2026-12-01T00:00:00Z', ends_at: '2026-12-02T00:00:00Z', user_id: 11 })).status).toBe(
+      201,
+    );
     const cases: [Record<string, unknown>, string][] = [
       [{ starts_at: '2026-12-05T00:00:00Z', ends_at: '2026-12-05T00:00:00Z', user_id: 11 }, '/data/attributes/ends_at'],
       [{ starts_at: '2026-12-06T00:00:00Z', ends_at: '2026-12-05T00:00:00Z', user_id: 11 }, '/data/attributes/ends_at'],
@@ -59,18 +73,23 @@ describe('override shifts', () => {
       expect(pointers(res)).toContain(pointer);
     }
     // Touching ends are no overlap.
-    expect((await override(scheduleId, { starts_at: '2026-12-02T00:00:00Z', ends_at: '2026-12-03T00:00:00Z', user_id: 12 })).status).toBe(201);
+    expect((await override(scheduleId, { starts_at: '2026-12-02T00:00:00Z', ends_at: '2026-12-03T00:00:00Z', user_id: 12 })).status).toBe(
+      201,
+    );
     expect((await h.call('GET', `/v1/schedules/${scheduleId}/override_shifts`)).body.meta.total_count).toBe(2);
   });
 
   it('lets only one of racing overlapping overrides in', async () => {
     const { scheduleId } = await rotation();
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      override(scheduleId, { starts_at: `2026-12-10T0${i}:00:00Z`, ends_at: '2026-12-10T12:00:00Z', user_id: 11 })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        override(scheduleId, { starts_at: `2026-12-10T0${i}:00:00Z`, ends_at: '2026-12-10T12:00:00Z', user_id: 11 }),
+      ),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 422, 422, 422, 422, 422, 422, 422]);
   });
 
-  it('needs oc.shift_overrides, and hides another team\'s schedule', async () => {
+  it("needs oc.shift_overrides, and hides another team's schedule", async () => {
     const { scheduleId } = await rotation();
     const body = { starts_at: '2026-12-10T00:00:00Z', ends_at: '2026-12-11T00:00:00Z', user_id: 11 };
     const oauth = (scopes: string[]) => ({ credential: { type: 'oauth', client_id: 'c' }, scopes });

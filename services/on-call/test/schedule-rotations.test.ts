@@ -3,11 +3,15 @@ import { createSchedule, doc, pointers, rotationIn as postRotation, startWithUse
 import { MAX_ROTATIONS_PER_SCHEDULE } from '../src/domain/schedules/schedule-rotations.resource.js';
 
 let h: OnCallHarness;
-beforeAll(async () => { h = await startWithUsers(); });
+beforeAll(async () => {
+  h = await startWithUsers();
+});
 afterAll(async () => h?.close());
 
-const schedule = (attributes: Record<string, unknown> = {}, principal?: Record<string, unknown>) => createSchedule(h, attributes, principal);
-const rotationIn = (scheduleId: string, attributes: Record<string, unknown>, principal?: Record<string, unknown>) => postRotation(h, scheduleId, attributes, principal);
+const schedule = (attributes: Record<string, unknown> = {}, principal?: Record<string, unknown>) =>
+  createSchedule(h, attributes, principal);
+const rotationIn = (scheduleId: string, attributes: Record<string, unknown>, principal?: Record<string, unknown>) =>
+  postRotation(h, scheduleId, attributes, principal);
 
 describe('schedule rotations', () => {
   it('creates under the schedule with defaults, lists by position, updates with PUT and deletes', async () => {
@@ -15,25 +19,53 @@ describe('schedule rotations', () => {
     const first = await rotationIn(scheduleId, { ...weekly, time_zone: 'europe/berlin' });
     expect(first.status).toBe(201);
     expect(first.body.data.attributes).toEqual({
-      schedule_id: scheduleId, name: 'Primary', position: 1, ...weekly, active_all_week: true, active_days: [], active_time_type: 'all_day',
-      active_time_attributes: [], time_zone: 'Europe/Berlin', start_time: null, end_time: null,
+      schedule_id: scheduleId,
+      name: 'Primary',
+      position: 1,
+      ...weekly,
+      active_all_week: true,
+      active_days: [],
+      active_time_type: 'all_day',
+      active_time_attributes: [],
+      time_zone: 'Europe/Berlin',
+      start_time: null,
+      end_time: null,
     });
     const second = await rotationIn(scheduleId, {
-      name: 'Nights', schedule_rotationable_type: 'ScheduleCustomRotation',
+      name: 'Nights',
+      schedule_rotationable_type: 'ScheduleCustomRotation',
       schedule_rotationable_attributes: { shift_length: 12, shift_length_unit: 'hours', handoff_time: '07:30:00' },
-      time_zone: 'Asia/Kolkata', start_time: '2026-11-01T00:00:00+01:00', end_time: '2027-01-01T00:00:00Z',
-      active_all_week: false, active_days: ['M', 'T', 'W', 'R', 'F'], active_time_type: 'same_time',
-      active_time_attributes: [{ start_time: '18:00', end_time: '00:00' }, { start_time: '00:00', end_time: '06:00' }],
+      time_zone: 'Asia/Kolkata',
+      start_time: '2026-11-01T00:00:00+01:00',
+      end_time: '2027-01-01T00:00:00Z',
+      active_all_week: false,
+      active_days: ['M', 'T', 'W', 'R', 'F'],
+      active_time_type: 'same_time',
+      active_time_attributes: [
+        { start_time: '18:00', end_time: '00:00' },
+        { start_time: '00:00', end_time: '06:00' },
+      ],
     });
     expect(second.status).toBe(201);
     expect(second.body.data.attributes).toMatchObject({
-      position: 2, time_zone: 'Asia/Kolkata', start_time: '2026-10-31T23:00:00.000Z', end_time: '2027-01-01T00:00:00.000Z',
+      position: 2,
+      time_zone: 'Asia/Kolkata',
+      start_time: '2026-10-31T23:00:00.000Z',
+      end_time: '2027-01-01T00:00:00.000Z',
       schedule_rotationable_attributes: { shift_length: 12, shift_length_unit: 'hours', handoff_time: '07:30' },
     });
     const id = first.body.data.id;
-    const put = await h.call('PUT', `/v1/schedule_rotations/${id}`, doc('schedule_rotations', { position: 3, schedule_rotationable_type: 'ScheduleBiweeklyRotation' }));
+    const put = await h.call(
+      'PUT',
+      `/v1/schedule_rotations/${id}`,
+      doc('schedule_rotations', { position: 3, schedule_rotationable_type: 'ScheduleBiweeklyRotation' }),
+    );
     expect(put.status).toBe(200);
-    expect(put.body.data.attributes).toMatchObject({ position: 3, schedule_rotationable_type: 'ScheduleBiweeklyRotation', schedule_rotationable_attributes: weekly.schedule_rotationable_attributes });
+    expect(put.body.data.attributes).toMatchObject({
+      position: 3,
+      schedule_rotationable_type: 'ScheduleBiweeklyRotation',
+      schedule_rotationable_attributes: weekly.schedule_rotationable_attributes,
+    });
     const list = await h.call('GET', `/v1/schedules/${scheduleId}/schedule_rotations?include=schedule`);
     expect(list.body.included.map((s: { id: string }) => s.id)).toEqual([scheduleId]);
     expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([second.body.data.id, id]);
@@ -44,14 +76,53 @@ describe('schedule rotations', () => {
   it('refuses attributes that do not fit the type, with a pointer to each', async () => {
     const scheduleId = await schedule();
     const cases: [Record<string, unknown>, string[]][] = [
-      [{ schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: {} }, ['/data/attributes/schedule_rotationable_attributes/handoff_time']],
-      [{ schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' } }, ['/data/attributes/schedule_rotationable_attributes/handoff_day']],
-      [{ schedule_rotationable_type: 'ScheduleWeeklyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'first_day_of_month' } }, ['/data/attributes/schedule_rotationable_attributes/handoff_day']],
-      [{ schedule_rotationable_type: 'ScheduleMonthlyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' } }, ['/data/attributes/schedule_rotationable_attributes/handoff_day']],
-      [{ schedule_rotationable_type: 'ScheduleCustomRotation', schedule_rotationable_attributes: { shift_length: 400, shift_length_unit: 'days', handoff_time: '09:00' } }, ['/data/attributes/schedule_rotationable_attributes/shift_length']],
-      [{ schedule_rotationable_type: 'ScheduleCustomRotation', schedule_rotationable_attributes: { shift_length: 0, shift_length_unit: 'days', handoff_time: '09:00' } }, ['/data/attributes/schedule_rotationable_attributes/shift_length']],
-      [{ ...weekly, schedule_rotationable_attributes: { handoff_time: '9am', handoff_day: 'M' } }, ['/data/attributes/schedule_rotationable_attributes/handoff_time']],
-      [{ ...weekly, schedule_rotationable_attributes: { handoff_time: '09:00:00+02:00', handoff_day: 'M' } }, ['/data/attributes/schedule_rotationable_attributes/handoff_time']],
+      [
+        { schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: {} },
+        ['/data/attributes/schedule_rotationable_attributes/handoff_time'],
+      ],
+      [
+        {
+          schedule_rotationable_type: 'ScheduleDailyRotation',
+          schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' },
+        },
+        ['/data/attributes/schedule_rotationable_attributes/handoff_day'],
+      ],
+      [
+        {
+          schedule_rotationable_type: 'ScheduleWeeklyRotation',
+          schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'first_day_of_month' },
+        },
+        ['/data/attributes/schedule_rotationable_attributes/handoff_day'],
+      ],
+      [
+        {
+          schedule_rotationable_type: 'ScheduleMonthlyRotation',
+          schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' },
+        },
+        ['/data/attributes/schedule_rotationable_attributes/handoff_day'],
+      ],
+      [
+        {
+          schedule_rotationable_type: 'ScheduleCustomRotation',
+          schedule_rotationable_attributes: { shift_length: 400, shift_length_unit: 'days', handoff_time: '09:00' },
+        },
+        ['/data/attributes/schedule_rotationable_attributes/shift_length'],
+      ],
+      [
+        {
+          schedule_rotationable_type: 'ScheduleCustomRotation',
+          schedule_rotationable_attributes: { shift_length: 0, shift_length_unit: 'days', handoff_time: '09:00' },
+        },
+        ['/data/attributes/schedule_rotationable_attributes/shift_length'],
+      ],
+      [
+        { ...weekly, schedule_rotationable_attributes: { handoff_time: '9am', handoff_day: 'M' } },
+        ['/data/attributes/schedule_rotationable_attributes/handoff_time'],
+      ],
+      [
+        { ...weekly, schedule_rotationable_attributes: { handoff_time: '09:00:00+02:00', handoff_day: 'M' } },
+        ['/data/attributes/schedule_rotationable_attributes/handoff_time'],
+      ],
       [{ ...weekly, schedule_rotationable_type: 'weekly' }, ['/data/attributes/schedule_rotationable_type']],
       [{ ...weekly, time_zone: 'Mars/Olympus' }, ['/data/attributes/time_zone']],
       [{ ...weekly, time_zone: '+01:00' }, ['/data/attributes/time_zone']],
@@ -63,8 +134,20 @@ describe('schedule rotations', () => {
       [{ ...weekly, active_days: ['M', 'M'] }, ['/data/attributes/active_days']],
       [{ ...weekly, active_days: ['X'] }, ['/data/attributes/active_days/0']],
       [{ ...weekly, active_time_type: 'same_time' }, ['/data/attributes/active_time_attributes']],
-      [{ ...weekly, active_time_attributes: [{ start_time: '10:00', end_time: '09:00' }] }, ['/data/attributes/active_time_attributes/0/end_time']],
-      [{ ...weekly, active_time_attributes: [{ start_time: '08:00', end_time: '12:00' }, { start_time: '11:00', end_time: '13:00' }] }, ['/data/attributes/active_time_attributes/1/start_time']],
+      [
+        { ...weekly, active_time_attributes: [{ start_time: '10:00', end_time: '09:00' }] },
+        ['/data/attributes/active_time_attributes/0/end_time'],
+      ],
+      [
+        {
+          ...weekly,
+          active_time_attributes: [
+            { start_time: '08:00', end_time: '12:00' },
+            { start_time: '11:00', end_time: '13:00' },
+          ],
+        },
+        ['/data/attributes/active_time_attributes/1/start_time'],
+      ],
       [{ ...weekly, schedule_rotation_members: [] }, ['/data/attributes/schedule_rotation_members']],
     ];
     for (const [attributes, expected] of cases) {
@@ -87,16 +170,37 @@ describe('schedule rotations', () => {
   it('judges a PUT on the merged record', async () => {
     const scheduleId = await schedule();
     const id = (await rotationIn(scheduleId, weekly)).body.data.id;
-    const toDaily = await h.call('PUT', `/v1/schedule_rotations/${id}`, doc('schedule_rotations', { schedule_rotationable_type: 'ScheduleDailyRotation' }));
+    const toDaily = await h.call(
+      'PUT',
+      `/v1/schedule_rotations/${id}`,
+      doc('schedule_rotations', { schedule_rotationable_type: 'ScheduleDailyRotation' }),
+    );
     expect(toDaily.status).toBe(422);
     expect(pointers(toDaily)).toEqual(['/data/attributes/schedule_rotationable_attributes/handoff_day']);
-    const both = await h.call('PUT', `/v1/schedule_rotations/${id}`, doc('schedule_rotations', {
-      schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '08:00' },
-    }));
+    const both = await h.call(
+      'PUT',
+      `/v1/schedule_rotations/${id}`,
+      doc('schedule_rotations', {
+        schedule_rotationable_type: 'ScheduleDailyRotation',
+        schedule_rotationable_attributes: { handoff_time: '08:00' },
+      }),
+    );
     expect(both.status).toBe(200);
-    expect((await h.call('PUT', `/v1/schedule_rotations/${id}`, doc('schedule_rotations', { active_time_type: 'same_time' }))).status).toBe(422);
-    expect((await h.call('PUT', `/v1/schedule_rotations/${id}`, doc('schedule_rotations', { end_time: '2000-01-01T00:00:00Z', start_time: '2001-01-01T00:00:00Z' }))).status).toBe(422);
-    expect((await h.call('GET', `/v1/schedule_rotations/${id}`)).body.data.attributes.schedule_rotationable_attributes).toEqual({ handoff_time: '08:00' });
+    expect((await h.call('PUT', `/v1/schedule_rotations/${id}`, doc('schedule_rotations', { active_time_type: 'same_time' }))).status).toBe(
+      422,
+    );
+    expect(
+      (
+        await h.call(
+          'PUT',
+          `/v1/schedule_rotations/${id}`,
+          doc('schedule_rotations', { end_time: '2000-01-01T00:00:00Z', start_time: '2001-01-01T00:00:00Z' }),
+        )
+      ).status,
+    ).toBe(422);
+    expect((await h.call('GET', `/v1/schedule_rotations/${id}`)).body.data.attributes.schedule_rotationable_attributes).toEqual({
+      handoff_time: '08:00',
+    });
   });
 });
 
@@ -104,23 +208,54 @@ describe('deleting a schedule', () => {
   it('deletes its rotations, members, active days and overrides, each with its own event', async () => {
     const scheduleId = await schedule();
     const rotation = (await rotationIn(scheduleId, { ...weekly, active_time_type: 'custom' })).body.data.id;
-    const member = await h.call('POST', `/v1/schedule_rotations/${rotation}/schedule_rotation_users`, doc('schedule_rotation_users', { user_id: 11 }));
-    const day = await h.call('POST', `/v1/schedule_rotations/${rotation}/schedule_rotation_active_days`, doc('schedule_rotation_active_days', {
-      day_name: 'R', active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }],
-    }));
-    const override = await h.call('POST', `/v1/schedules/${scheduleId}/override_shifts`, doc('shifts', {
-      starts_at: '2026-12-24T18:00:00Z', ends_at: '2026-12-26T08:00:00Z', user_id: 12,
-    }));
+    const member = await h.call(
+      'POST',
+      `/v1/schedule_rotations/${rotation}/schedule_rotation_users`,
+      doc('schedule_rotation_users', { user_id: 11 }),
+    );
+    const day = await h.call(
+      'POST',
+      `/v1/schedule_rotations/${rotation}/schedule_rotation_active_days`,
+      doc('schedule_rotation_active_days', {
+        day_name: 'R',
+        active_time_attributes: [{ start_time: '09:00', end_time: '17:00' }],
+      }),
+    );
+    const override = await h.call(
+      'POST',
+      `/v1/schedules/${scheduleId}/override_shifts`,
+      doc('shifts', {
+        starts_at: '2026-12-24T18:00:00Z',
+        ends_at: '2026-12-26T08:00:00Z',
+        user_id: 12,
+      }),
+    );
     expect([member.status, day.status, override.status]).toEqual([201, 201, 201]);
     expect((await h.call('DELETE', `/v1/schedules/${scheduleId}`)).status).toBe(200);
-    const ids = new Map([[member.body.data.id, 'schedule_rotation_user'], [day.body.data.id, 'schedule_rotation_active_day'], [rotation, 'schedule_rotation'], [override.body.data.id, 'override_shift'], [scheduleId, 'schedule']]);
-    const deletions = () => h.events!.events.filter((e) => e.routingKey.endsWith('.deleted') && ids.has((e.body.data as { id: string }).id));
+    const ids = new Map([
+      [member.body.data.id, 'schedule_rotation_user'],
+      [day.body.data.id, 'schedule_rotation_active_day'],
+      [rotation, 'schedule_rotation'],
+      [override.body.data.id, 'override_shift'],
+      [scheduleId, 'schedule'],
+    ]);
+    const deletions = () =>
+      h.events!.events.filter((e) => e.routingKey.endsWith('.deleted') && ids.has((e.body.data as { id: string }).id));
     await h.events!.waitFor(() => deletions().length === 5);
     expect(deletions().map((e) => e.routingKey)).toEqual([
-      'schedule_rotation_user.deleted', 'schedule_rotation_active_day.deleted', 'schedule_rotation.deleted', 'override_shift.deleted', 'schedule.deleted',
+      'schedule_rotation_user.deleted',
+      'schedule_rotation_active_day.deleted',
+      'schedule_rotation.deleted',
+      'override_shift.deleted',
+      'schedule.deleted',
     ]);
     for (const table of ['schedule_rotations', 'schedule_rotation_users', 'schedule_rotation_active_days', 'override_shifts']) {
-      expect(await h.db.knex(table).whereIn('id', [...ids.keys()]).select('id')).toEqual([]);
+      expect(
+        await h.db
+          .knex(table)
+          .whereIn('id', [...ids.keys()])
+          .select('id'),
+      ).toEqual([]);
     }
   });
 });

@@ -6,17 +6,36 @@ const w = (start_time: string, end_time: string) => ({ start_time, end_time });
 
 describe('ianaZone', () => {
   it.each([
-    ['Europe/Berlin', 'Europe/Berlin'], ['europe/berlin', 'Europe/Berlin'], ['America/New_York', 'America/New_York'],
-    ['Australia/Sydney', 'Australia/Sydney'], ['Etc/UTC', 'Etc/UTC'], ['UTC', 'UTC'], ['Asia/Kolkata', 'Asia/Kolkata'], ['Etc/GMT+5', 'Etc/GMT+5'],
+    ['Europe/Berlin', 'Europe/Berlin'],
+    ['europe/berlin', 'Europe/Berlin'],
+    ['America/New_York', 'America/New_York'],
+    ['Australia/Sydney', 'Australia/Sydney'],
+    ['Etc/UTC', 'Etc/UTC'],
+    ['UTC', 'UTC'],
+    ['Asia/Kolkata', 'Asia/Kolkata'],
+    ['Etc/GMT+5', 'Etc/GMT+5'],
   ])('takes %s as %s', (given, stored) => expect(ianaZone(given)).toBe(stored));
 
-  it.each(['+01:00', '-05:00', 'Mars/Olympus', '', ' Europe/Berlin', 'Europe/Berlin/', '../etc/passwd', 'Europe/Berlin\u0000', 'x'.repeat(65)])(
-    'refuses %j', (given) => expect(ianaZone(given)).toBeUndefined(),
-  );
+  it.each([
+    '+01:00',
+    '-05:00',
+    'Mars/Olympus',
+    '',
+    ' Europe/Berlin',
+    'Europe/Berlin/',
+    '../etc/passwd',
+    'Europe/Berlin\u0000',
+    'x'.repeat(65),
+  ])('refuses %j', (given) => expect(ianaZone(given)).toBeUndefined());
 });
 
 describe('times of day and instants', () => {
-  it.each([['09:00', '09:00'], ['09:00:00', '09:00'], ['23:59', '23:59'], ['00:00', '00:00']])('reads %s as %s', (given, stored) => {
+  it.each([
+    ['09:00', '09:00'],
+    ['09:00:00', '09:00'],
+    ['23:59', '23:59'],
+    ['00:00', '00:00'],
+  ])('reads %s as %s', (given, stored) => {
     expect(timeOfDay.parse(given)).toBe(stored);
   });
   it.each(['24:00', '9:00', '09:00:30', '09:00Z', '09:00:00+02:00', '0900', ''])('refuses %j', (given) => {
@@ -24,7 +43,13 @@ describe('times of day and instants', () => {
   });
   it('bounds instants to 1970–2199 and reads offsets', () => {
     expect(instant.parse('2026-10-25T02:30:00+02:00').toISOString()).toBe('2026-10-25T00:30:00.000Z');
-    for (const bad of ['0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '2200-01-01T00:00:00Z', '2026-02-29T00:00:00Z', '2026-01-01T00:00:00']) {
+    for (const bad of [
+      '0000-01-01T00:00:00Z',
+      '1969-12-31T23:59:59Z',
+      '2200-01-01T00:00:00Z',
+      '2026-02-29T00:00:00Z',
+      '2026-01-01T00:00:00',
+    ]) {
       expect(instant.safeParse(bad).success).toBe(false);
     }
   });
@@ -60,7 +85,11 @@ describe('rotationableIssues', () => {
     ['ScheduleWeeklyRotation', { handoff_time: '09:00', handoff_day: 'last_day_of_month' }, [`${A}/handoff_day`]],
     ['ScheduleMonthlyRotation', { handoff_time: '09:00', handoff_day: 'M' }, [`${A}/handoff_day`]],
     ['ScheduleCustomRotation', { handoff_time: '09:00', shift_length: 53, shift_length_unit: 'weeks' }, [`${A}/shift_length`]],
-    ['ScheduleCustomRotation', { handoff_time: '09:00', handoff_day: 'M' }, [`${A}/shift_length`, `${A}/shift_length_unit`, `${A}/handoff_day`]],
+    [
+      'ScheduleCustomRotation',
+      { handoff_time: '09:00', handoff_day: 'M' },
+      [`${A}/shift_length`, `${A}/shift_length_unit`, `${A}/handoff_day`],
+    ],
   ] as const)('refuses %s %j', (type, attributes, pointers) => expect(at(rotationableIssues(type, attributes))).toEqual(pointers));
 });
 

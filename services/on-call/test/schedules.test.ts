@@ -4,18 +4,33 @@ import { createSchedule, doc, pointers, rotationIn as postRotation, startWithUse
 import { seedUsers } from './support/users.fixture.js';
 
 let h: OnCallHarness;
-beforeAll(async () => { h = await startWithUsers(); });
+beforeAll(async () => {
+  h = await startWithUsers();
+});
 afterAll(async () => h?.close());
 
-const schedule = (attributes: Record<string, unknown> = {}, principal?: Record<string, unknown>) => createSchedule(h, attributes, principal);
-const rotationIn = (scheduleId: string, attributes: Record<string, unknown>, principal?: Record<string, unknown>) => postRotation(h, scheduleId, attributes, principal);
+const schedule = (attributes: Record<string, unknown> = {}, principal?: Record<string, unknown>) =>
+  createSchedule(h, attributes, principal);
+const rotationIn = (scheduleId: string, attributes: Record<string, unknown>, principal?: Record<string, unknown>) =>
+  postRotation(h, scheduleId, attributes, principal);
 
 describe('schedules', () => {
   it('creates, gets, updates with PUT, lists and deletes, each with its event', async () => {
-    const created = await h.create('schedules', { name: 'Platform', owner_user_id: 11, description: 'Days', owner_group_ids: ['g1', 'g1'] });
+    const created = await h.create('schedules', {
+      name: 'Platform',
+      owner_user_id: 11,
+      description: 'Days',
+      owner_group_ids: ['g1', 'g1'],
+    });
     expect(created.status).toBe(201);
     const { id, attributes } = created.body.data;
-    expect(attributes).toMatchObject({ name: 'Platform', description: 'Days', owner_user_id: 11, all_time_coverage: false, owner_group_ids: ['g1'] });
+    expect(attributes).toMatchObject({
+      name: 'Platform',
+      description: 'Days',
+      owner_user_id: 11,
+      all_time_coverage: false,
+      owner_group_ids: ['g1'],
+    });
     const updated = await h.call('PUT', `/v1/schedules/${id}`, doc('schedules', { all_time_coverage: true, owner_user_id: 12 }));
     expect(updated.status).toBe(200);
     expect(updated.body.data.attributes).toMatchObject({ name: 'Platform', all_time_coverage: true, owner_user_id: 12 });
@@ -28,8 +43,11 @@ describe('schedules', () => {
     expect(deleted.body.data).toMatchObject({ id, type: 'schedules' });
     expect((await h.call('GET', `/v1/schedules/${id}`)).status).toBe(404);
     await h.events!.waitFor((es) => es.filter((e) => (e.body.data as { id: string }).id === id).length === 3);
-    expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey))
-      .toEqual(['schedule.created', 'schedule.updated', 'schedule.deleted']);
+    expect(h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.routingKey)).toEqual([
+      'schedule.created',
+      'schedule.updated',
+      'schedule.deleted',
+    ]);
   });
 
   it('takes only a live user of the team as owner, and keeps an owner deleted since', async () => {
@@ -46,12 +64,14 @@ describe('schedules', () => {
     expect((await h.call('PUT', `/v1/schedules/${id}`, doc('schedules', { owner_user_id: 12, name: 'Kept' }))).status).toBe(200);
     const shown = await h.call('GET', `/v1/schedules/${id}?include=owner_user`);
     expect(shown.body.data.relationships.owner_user.data).toEqual({ id: '12', type: 'users' });
-    expect(shown.body.included).toEqual([{ id: '12', type: 'users', attributes: expect.objectContaining({ name: 'User 12', deleted: true }) }]);
+    expect(shown.body.included).toEqual([
+      { id: '12', type: 'users', attributes: expect.objectContaining({ name: 'User 12', deleted: true }) },
+    ]);
     expect((await h.call('PUT', `/v1/schedules/${id}`, doc('schedules', { owner_user_id: 13 }))).status).toBe(422);
     await seedUsers(h.db.knex as Knex, [{ team_id: 1, user_id: 12 }]);
   });
 
-  it('shows a group-scoped key only its groups\' schedules and what hangs on them', async () => {
+  it("shows a group-scoped key only its groups' schedules and what hangs on them", async () => {
     const group = { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: ['g-ops'] };
     const theirs = await schedule({ owner_group_ids: ['g-other'] });
     const ours = await schedule({ owner_group_ids: ['g-ops'] }, group);
@@ -60,7 +80,9 @@ describe('schedules', () => {
     expect((await rotationIn(theirs, weekly, group)).status).toBe(404);
     const rotation = (await rotationIn(theirs, weekly)).body.data.id;
     expect((await h.call('GET', `/v1/schedule_rotations/${rotation}`, { principal: group })).status).toBe(404);
-    expect((await h.create('schedules', { name: 'x', owner_user_id: 11, owner_group_ids: ['g-other'] }, { principal: group })).status).toBe(403);
+    expect((await h.create('schedules', { name: 'x', owner_user_id: 11, owner_group_ids: ['g-other'] }, { principal: group })).status).toBe(
+      403,
+    );
   });
 
   it('needs oc.schedules: read for reads, write for writes', async () => {
@@ -73,7 +95,7 @@ describe('schedules', () => {
     expect((await h.call('DELETE', `/v1/schedules/${id}`, { principal: { on_call_role: 'observer' } })).status).toBe(403);
   });
 
-  it('hides another team\'s schedules, also as a parent', async () => {
+  it("hides another team's schedules, also as a parent", async () => {
     const id = await schedule();
     const other = { team_id: 2 };
     expect((await h.call('GET', `/v1/schedules/${id}`, { principal: other })).status).toBe(404);

@@ -28,20 +28,34 @@ function replica(options: Partial<ShiftStartedJobOptions> = {}) {
     shifts: createShiftInputsRepository(knex, createUsersRepository()),
     store: createShiftStartsRepository(knex),
     logger: createLogger({ service: 'test', level: 'silent' }),
-    intervalMs: 200, catchUpMs: 24 * HOUR, lateAfterMs: 60_000, overlapMs: 60_000,
+    intervalMs: 200,
+    catchUpMs: 24 * HOUR,
+    lateAfterMs: 60_000,
+    overlapMs: 60_000,
     ...options,
   });
 }
 
 /** An hourly rotation of two users whose first shift begins at `start`. */
 async function hourlyRotation(start: Date, teamId = 1): Promise<string> {
-  const [schedule] = await knex('schedules').insert({ team_id: teamId, name: `S${Math.random()}`, owner_user_id: 11 }).returning('id');
-  const [rotation] = await knex('schedule_rotations').insert({
-    team_id: teamId, schedule_id: schedule.id, name: 'R', position: 1, schedule_rotationable_type: 'ScheduleCustomRotation',
-    schedule_rotationable_attributes: JSON.stringify({ shift_length: 1, shift_length_unit: 'hours', handoff_time: '00:00' }),
-    time_zone: 'Europe/Berlin', start_time: start,
-  }).returning('id');
-  await knex('schedule_rotation_users').insert([11, 12].map((user_id, position) => ({ team_id: teamId, schedule_rotation_id: rotation.id, user_id, position })));
+  const [schedule] = await knex('schedules')
+    .insert({ team_id: teamId, name: `S${Math.random()}`, owner_user_id: 11 })
+    .returning('id');
+  const [rotation] = await knex('schedule_rotations')
+    .insert({
+      team_id: teamId,
+      schedule_id: schedule.id,
+      name: 'R',
+      position: 1,
+      schedule_rotationable_type: 'ScheduleCustomRotation',
+      schedule_rotationable_attributes: JSON.stringify({ shift_length: 1, shift_length_unit: 'hours', handoff_time: '00:00' }),
+      time_zone: 'Europe/Berlin',
+      start_time: start,
+    })
+    .returning('id');
+  await knex('schedule_rotation_users').insert(
+    [11, 12].map((user_id, position) => ({ team_id: teamId, schedule_rotation_id: rotation.id, user_id, position })),
+  );
   return schedule.id;
 }
 
@@ -52,8 +66,10 @@ async function hourlyRotation(start: Date, teamId = 1): Promise<string> {
  */
 const twentyPastTheHour = () => Math.floor(Date.now() / HOUR) * HOUR + 20 * 60_000;
 
-const startedEvents = async () => (await knex('outbox').where({ type: 'shift.started' }).orderBy('seq').select('payload'))
-  .map((r: { payload: string | Record<string, unknown> }) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
+const startedEvents = async () =>
+  (await knex('outbox').where({ type: 'shift.started' }).orderBy('seq').select('payload')).map(
+    (r: { payload: string | Record<string, unknown> }) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload),
+  );
 
 describe('shift.started scheduler', () => {
   it('two replicas, a shift beginning in two seconds: exactly one event, on time', async () => {
@@ -70,8 +86,14 @@ describe('shift.started scheduler', () => {
       const events = await startedEvents();
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({
-        type: 'shift.started', team_id: 1, occurred_at: start.toISOString(),
-        data: { type: 'shifts', attributes: { schedule_id: scheduleId, starts_at: start.toISOString(), user_id: 11, is_override: false }, meta: { late: false } },
+        type: 'shift.started',
+        team_id: 1,
+        occurred_at: start.toISOString(),
+        data: {
+          type: 'shifts',
+          attributes: { schedule_id: scheduleId, starts_at: start.toISOString(), user_id: 11, is_override: false },
+          meta: { late: false },
+        },
       });
       expect(Number((await knex('shift_starts').count<{ count: string }[]>('* as count'))[0]!.count)).toBe(1);
     } finally {
@@ -129,7 +151,9 @@ describe('shift.started scheduler', () => {
     await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000) });
     for (let i = 0; i < 120; i += 1) await hourlyRotation(new Date(now - 1000 - i));
     const ended = await hourlyRotation(new Date(now - 1000));
-    await knex('schedule_rotations').where({ schedule_id: ended }).update({ start_time: new Date(now - 3 * HOUR - 1000), end_time: new Date(now - 2 * HOUR) });
+    await knex('schedule_rotations')
+      .where({ schedule_id: ended })
+      .update({ start_time: new Date(now - 3 * HOUR - 1000), end_time: new Date(now - 2 * HOUR) });
     const shifts = createShiftInputsRepository(knex, createUsersRepository());
     const live = await shifts.rotations({ live: { from: now - 90_000, to: now + 1 } });
     expect(live).toHaveLength(120);
@@ -139,22 +163,38 @@ describe('shift.started scheduler', () => {
 
   it('announces late, within about a minute, a shift that appeared with its start already past (an override created for 5 minutes ago)', async () => {
     const now = twentyPastTheHour();
-    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000), started_at: new Date(now - 2 * HOUR), last_swept_at: new Date(now - 30_000) });
+    await knex('shift_scheduler_state').insert({
+      name: 'shift.started',
+      checked_until: new Date(now - 30_000),
+      started_at: new Date(now - 2 * HOUR),
+      last_swept_at: new Date(now - 30_000),
+    });
     const scheduleId = await hourlyRotation(new Date(now - 3 * HOUR));
-    const [override] = await knex('override_shifts').insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 5 * 60_000), ends_at: new Date(now + HOUR) }).returning('id');
+    const [override] = await knex('override_shifts')
+      .insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 5 * 60_000), ends_at: new Date(now + HOUR) })
+      .returning('id');
     expect(await replica({ now: () => now }).tick()).toBe(0);
     expect(await replica({ now: () => now + 61_000 }).tick()).toBe(1);
     const events = await startedEvents();
-    expect(events.map((e) => [e.data.attributes.user_id, e.data.relationships.shift_override.data?.id, e.data.meta.late])).toEqual([[14, override.id, true]]);
+    expect(events.map((e) => [e.data.attributes.user_id, e.data.relationships.shift_override.data?.id, e.data.meta.late])).toEqual([
+      [14, override.id, true],
+    ]);
     expect(await replica({ now: () => now + 130_000 }).tick()).toBe(0);
   });
 
   it('sweeps once a minute even when every tick announces something (the watermark never a minute old)', async () => {
     const now = twentyPastTheHour();
-    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000), started_at: new Date(now - 2 * HOUR), last_swept_at: new Date(now - 90_000) });
+    await knex('shift_scheduler_state').insert({
+      name: 'shift.started',
+      checked_until: new Date(now - 30_000),
+      started_at: new Date(now - 2 * HOUR),
+      last_swept_at: new Date(now - 90_000),
+    });
     await hourlyRotation(new Date(now - 1000));
     const scheduleId = await hourlyRotation(new Date(now - 3 * HOUR));
-    const [override] = await knex('override_shifts').insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 5 * 60_000), ends_at: new Date(now + HOUR) }).returning('id');
+    const [override] = await knex('override_shifts')
+      .insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 5 * 60_000), ends_at: new Date(now + HOUR) })
+      .returning('id');
     expect(await replica({ now: () => now }).tick()).toBe(2);
     const events = await startedEvents();
     expect(events.filter((e) => e.data.meta.late).map((e) => e.data.relationships.shift_override.data?.id)).toEqual([override.id]);
@@ -164,9 +204,22 @@ describe('shift.started scheduler', () => {
 
   it('the sweep does not announce again a running stint whose start moved earlier (an override before it deleted)', async () => {
     const now = twentyPastTheHour();
-    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 6 * 60_000), started_at: new Date(now - 2 * HOUR), last_swept_at: new Date(now) });
+    await knex('shift_scheduler_state').insert({
+      name: 'shift.started',
+      checked_until: new Date(now - 6 * 60_000),
+      started_at: new Date(now - 2 * HOUR),
+      last_swept_at: new Date(now),
+    });
     const scheduleId = await hourlyRotation(new Date(now - 3 * HOUR));
-    const [override] = await knex('override_shifts').insert({ team_id: 1, schedule_id: scheduleId, user_id: 14, starts_at: new Date(now - 20 * 60_000), ends_at: new Date(now - 5 * 60_000) }).returning('id');
+    const [override] = await knex('override_shifts')
+      .insert({
+        team_id: 1,
+        schedule_id: scheduleId,
+        user_id: 14,
+        starts_at: new Date(now - 20 * 60_000),
+        ends_at: new Date(now - 5 * 60_000),
+      })
+      .returning('id');
     // The rotation's member takes over when the override ends, 5 minutes ago.
     expect(await replica({ now: () => now }).tick()).toBe(1);
     const [first] = await startedEvents();
@@ -179,7 +232,12 @@ describe('shift.started scheduler', () => {
 
   it('announces no start for a member whose user was deleted, after the deletion: the others take the turns', async () => {
     const now = twentyPastTheHour();
-    await knex('shift_scheduler_state').insert({ name: 'shift.started', checked_until: new Date(now - 30_000), started_at: new Date(now - 2 * HOUR), last_swept_at: new Date(now + 3 * HOUR) });
+    await knex('shift_scheduler_state').insert({
+      name: 'shift.started',
+      checked_until: new Date(now - 30_000),
+      started_at: new Date(now - 2 * HOUR),
+      last_swept_at: new Date(now + 3 * HOUR),
+    });
     await hourlyRotation(new Date(now - 3 * HOUR - 20 * 60_000));
     await knex.transaction((tx) => createUserSyncStore(knex).removeMemberships(tx, 1, 12));
     await knex('schedule_rotation_vacancies').update({ left_at: new Date(now) });

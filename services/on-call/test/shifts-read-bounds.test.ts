@@ -10,7 +10,10 @@ let h: OnCallHarness;
 
 beforeAll(async () => {
   h = await startOnCall({ shiftReads: { rotations: 3, memberSlots: 5 } });
-  await seedUsers(h.db.knex as Knex, [11, 12, 14, 15].map((user_id) => ({ team_id: 1, user_id })));
+  await seedUsers(
+    h.db.knex as Knex,
+    [11, 12, 14, 15].map((user_id) => ({ team_id: 1, user_id })),
+  );
 });
 afterAll(async () => h?.close());
 
@@ -21,7 +24,11 @@ async function created(path: string, type: string, attributes: Record<string, un
   return res.body.data.id;
 }
 
-const daily = { schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' }, start_time: '2026-09-28T09:00:00Z' };
+const daily = {
+  schedule_rotationable_type: 'ScheduleDailyRotation',
+  schedule_rotationable_attributes: { handoff_time: '09:00' },
+  start_time: '2026-09-28T09:00:00Z',
+};
 const WEEK = 'from=2026-10-01T00:00:00Z&to=2026-10-08T00:00:00Z';
 
 /** A schedule whose rotations have these members, in turn order; its id and its rotations' ids. */
@@ -30,7 +37,8 @@ async function schedule(rotations: number[][]): Promise<{ id: string; rotations:
   const ids: string[] = [];
   for (const [i, members] of rotations.entries()) {
     const rotation = await created(`/v1/schedules/${id}/schedule_rotations`, 'schedule_rotations', { name: `R${i}`, ...daily });
-    for (const user_id of members) await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id });
+    for (const user_id of members)
+      await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id });
     ids.push(rotation);
   }
   return { id, rotations: ids };
@@ -46,7 +54,10 @@ describe('GET /v1/shifts reads a bounded number of rotations and member slots', 
   let a: { id: string; rotations: string[] };
   let b: { id: string; rotations: string[] };
   beforeAll(async () => {
-    a = await schedule([[11, 12, 14], [11, 12]]);
+    a = await schedule([
+      [11, 12, 14],
+      [11, 12],
+    ]);
     b = await schedule([[15], [11]]);
   });
 
@@ -64,7 +75,9 @@ describe('GET /v1/shifts reads a bounded number of rotations and member slots', 
   it('counts members and the slots of deleted users against the member bound', async () => {
     // Schedule a holds 5 member slots: at the bound, answered.
     expect((await h.call('GET', `/v1/shifts?${WEEK}&schedule_ids[]=${a.id}`)).status).toBe(200);
-    const sixth = await created(`/v1/schedule_rotations/${a.rotations[1]}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: 15 });
+    const sixth = await created(`/v1/schedule_rotations/${a.rotations[1]}/schedule_rotation_users`, 'schedule_rotation_users', {
+      user_id: 15,
+    });
     refused(await h.call('GET', `/v1/shifts?${WEEK}&schedule_ids[]=${a.id}`), /more than 5 member slots/);
     refused(await h.call('GET', `/v1/schedules/${a.id}/shifts?${WEEK}`), /more than 5 member slots/);
 
@@ -72,7 +85,13 @@ describe('GET /v1/shifts reads a bounded number of rotations and member slots', 
     expect((await h.call('GET', `/v1/shifts?${WEEK}&schedule_ids[]=${a.id}`)).status).toBe(200);
     // The slot a deleted user keeps in the turn order is read like a member.
     await (h.db.knex as Knex)('schedule_rotation_vacancies').insert({
-      id: randomUUID(), team_id: 1, schedule_rotation_id: a.rotations[1], user_id: 16, position: 9, member_created_at: new Date('2026-01-01T00:00:00Z'), left_at: new Date('2026-09-01T00:00:00Z'),
+      id: randomUUID(),
+      team_id: 1,
+      schedule_rotation_id: a.rotations[1],
+      user_id: 16,
+      position: 9,
+      member_created_at: new Date('2026-01-01T00:00:00Z'),
+      left_at: new Date('2026-09-01T00:00:00Z'),
     });
     refused(await h.call('GET', `/v1/shifts?${WEEK}&schedule_ids[]=${a.id}`), /more than 5 member slots/);
   });
@@ -80,7 +99,9 @@ describe('GET /v1/shifts reads a bounded number of rotations and member slots', 
   it('states the bounds in the OpenAPI description of the endpoint', async () => {
     const doc = (await h.call('GET', '/openapi.json', { principal: null })).body;
     for (const path of ['/v1/shifts', '/v1/schedules/{id}/shifts']) {
-      expect(doc.paths[path].get.description).toMatch(/at most 2,000 rotations and 20,000 member slots .*selection_too_large.*schedule_ids\[\]/);
+      expect(doc.paths[path].get.description).toMatch(
+        /at most 2,000 rotations and 20,000 member slots .*selection_too_large.*schedule_ids\[\]/,
+      );
     }
   });
 });

@@ -8,7 +8,10 @@ const OTHER_TEAM = { team_id: 2 };
 
 beforeAll(async () => {
   h = await startOnCall();
-  await seedUsers(h.db.knex as Knex, [11, 12, 14, 15].map((user_id) => ({ team_id: 1, user_id })));
+  await seedUsers(
+    h.db.knex as Knex,
+    [11, 12, 14, 15].map((user_id) => ({ team_id: 1, user_id })),
+  );
 });
 afterAll(async () => h?.close());
 
@@ -23,28 +26,43 @@ async function created(path: string, type: string, attributes: Record<string, un
 /** A schedule with one rotation and its members in turn order. */
 async function scheduleWith(rotation: Record<string, unknown>, members: number[]): Promise<{ scheduleId: string; rotationId: string }> {
   const scheduleId = await created('/v1/schedules', 'schedules', { name: `S ${randomUUID().slice(0, 6)}`, owner_user_id: 11 });
-  const rotationId = await created(`/v1/schedules/${scheduleId}/schedule_rotations`, 'schedule_rotations', { name: 'Primary', ...rotation });
-  for (const user_id of members) await created(`/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, 'schedule_rotation_users', { user_id });
+  const rotationId = await created(`/v1/schedules/${scheduleId}/schedule_rotations`, 'schedule_rotations', {
+    name: 'Primary',
+    ...rotation,
+  });
+  for (const user_id of members)
+    await created(`/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, 'schedule_rotation_users', { user_id });
   return { scheduleId, rotationId };
 }
 
 const berlinWeekly = {
-  schedule_rotationable_type: 'ScheduleWeeklyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' },
-  time_zone: 'Europe/Berlin', start_time: '2026-09-28T09:00:00+02:00',
+  schedule_rotationable_type: 'ScheduleWeeklyRotation',
+  schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' },
+  time_zone: 'Europe/Berlin',
+  start_time: '2026-09-28T09:00:00+02:00',
 };
 const OCTOBER = 'from=2026-10-01T00:00:00%2B02:00&to=2026-11-01T00:00:00%2B01:00';
 const hours = (a: { starts_at: string; ends_at: string }) => (Date.parse(a.ends_at) - Date.parse(a.starts_at)) / 3_600_000;
 
 describe('GET /v1/shifts', () => {
   let berlin: { scheduleId: string; rotationId: string };
-  beforeAll(async () => { berlin = await scheduleWith(berlinWeekly, [11, 12, 14]); });
+  beforeAll(async () => {
+    berlin = await scheduleWith(berlinWeekly, [11, 12, 14]);
+  });
 
   it('answers the hand-computed October of a Berlin weekly rotation of three, whole at both edges, 169 hours across the change, with meta and no links', async () => {
     const res = await h.call('GET', `/v1/shifts?${OCTOBER}&schedule_ids[]=${berlin.scheduleId}`);
     expect(res.status).toBe(200);
     expect(res.body.links).toBeUndefined();
     expect(res.body.meta).toEqual({ current_page: 1, next_page: null, prev_page: null, total_count: 5, total_pages: 1 });
-    expect(res.body.data.map((s: { attributes: Record<string, unknown> }) => [s.attributes.user_id, s.attributes.starts_at, s.attributes.ends_at, hours(s.attributes as never)])).toEqual([
+    expect(
+      res.body.data.map((s: { attributes: Record<string, unknown> }) => [
+        s.attributes.user_id,
+        s.attributes.starts_at,
+        s.attributes.ends_at,
+        hours(s.attributes as never),
+      ]),
+    ).toEqual([
       [11, '2026-09-28T07:00:00.000Z', '2026-10-05T07:00:00.000Z', 168],
       [12, '2026-10-05T07:00:00.000Z', '2026-10-12T07:00:00.000Z', 168],
       [14, '2026-10-12T07:00:00.000Z', '2026-10-19T07:00:00.000Z', 168],
@@ -54,7 +72,11 @@ describe('GET /v1/shifts', () => {
     expect(res.body.data[0]).toMatchObject({
       type: 'shifts',
       attributes: { schedule_id: berlin.scheduleId, rotation_id: berlin.rotationId, is_override: false, is_shadow: false },
-      relationships: { shift_override: { data: null }, user: { data: { id: '11', type: 'users' } }, assignee: { data: { id: '11', type: 'users' } } },
+      relationships: {
+        shift_override: { data: null },
+        user: { data: { id: '11', type: 'users' } },
+        assignee: { data: { id: '11', type: 'users' } },
+      },
     });
     // Ids are stable: the same shift in another range has the same id.
     const again = await h.call('GET', `/v1/shifts?from=2026-10-20T00:00:00Z&to=2026-10-21T00:00:00Z&schedule_ids[]=${berlin.scheduleId}`);
@@ -63,11 +85,20 @@ describe('GET /v1/shifts', () => {
 
   it('lets an override shift win over the rotation, cutting its shift around it', async () => {
     const overrideId = await created(`/v1/schedules/${berlin.scheduleId}/override_shifts`, 'shifts', {
-      starts_at: '2026-10-14T10:00:00Z', ends_at: '2026-10-15T10:00:00Z', user_id: 15,
+      starts_at: '2026-10-14T10:00:00Z',
+      ends_at: '2026-10-15T10:00:00Z',
+      user_id: 15,
     });
     const res = await h.call('GET', `/v1/shifts?from=2026-10-13T00:00:00Z&to=2026-10-17T00:00:00Z&schedule_ids[]=${berlin.scheduleId}`);
-    expect(res.body.data.map((s: { id: string; attributes: Record<string, unknown>; relationships: { shift_override: { data: unknown } } }) =>
-      [s.attributes.user_id, s.attributes.starts_at, s.attributes.ends_at, s.attributes.is_override, s.relationships.shift_override.data])).toEqual([
+    expect(
+      res.body.data.map((s: { id: string; attributes: Record<string, unknown>; relationships: { shift_override: { data: unknown } } }) => [
+        s.attributes.user_id,
+        s.attributes.starts_at,
+        s.attributes.ends_at,
+        s.attributes.is_override,
+        s.relationships.shift_override.data,
+      ]),
+    ).toEqual([
       [14, '2026-10-12T07:00:00.000Z', '2026-10-14T10:00:00.000Z', false, null],
       [15, '2026-10-14T10:00:00.000Z', '2026-10-15T10:00:00.000Z', true, { id: overrideId, type: 'shift_overrides' }],
       [14, '2026-10-15T10:00:00.000Z', '2026-10-19T07:00:00.000Z', false, null],
@@ -80,19 +111,34 @@ describe('GET /v1/shifts', () => {
 
   it('includes the user (deprecated name) and the assignee from the users read model, and the override', async () => {
     const overrideId = await created(`/v1/schedules/${berlin.scheduleId}/override_shifts`, 'shifts', {
-      starts_at: '2026-10-14T10:00:00Z', ends_at: '2026-10-15T10:00:00Z', user_id: 15,
+      starts_at: '2026-10-14T10:00:00Z',
+      ends_at: '2026-10-15T10:00:00Z',
+      user_id: 15,
     });
     // Deleted in auth since: the override keeps its user, whose included resource says so.
     await (h.db.knex as Knex)('users').where({ team_id: 1, user_id: 15 }).update({ deleted_at: new Date() });
     const range = `from=2026-10-13T00:00:00Z&to=2026-10-17T00:00:00Z&schedule_ids[]=${berlin.scheduleId}`;
     const res = await h.call('GET', `/v1/shifts?${range}&include=user,assignee,shift_override,shift_shadow`);
     expect(res.status).toBe(200);
-    const included = res.body.included.map((i: { type: string; id: string; attributes: Record<string, unknown> }) => [i.type, i.id, i.attributes.deleted ?? null]);
-    expect(included).toEqual(expect.arrayContaining([['users', '14', false], ['users', '15', true], ['shift_overrides', overrideId, null]]));
+    const included = res.body.included.map((i: { type: string; id: string; attributes: Record<string, unknown> }) => [
+      i.type,
+      i.id,
+      i.attributes.deleted ?? null,
+    ]);
+    expect(included).toEqual(
+      expect.arrayContaining([
+        ['users', '14', false],
+        ['users', '15', true],
+        ['shift_overrides', overrideId, null],
+      ]),
+    );
     expect(included).toHaveLength(3);
     // The reference's shift_override: the shift and who created it (the caller, user 1).
     expect(res.body.included.find((i: { type: string }) => i.type === 'shift_overrides').attributes).toEqual({
-      shift_id: overrideId, created_by_user_id: 1, created_at: expect.any(String), updated_at: expect.any(String),
+      shift_id: overrideId,
+      created_by_user_id: 1,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     // Created by a key acting for no user (or before migration 0092): the schedule's owner, never null.
     await (h.db.knex as Knex)('override_shifts').where({ id: overrideId }).update({ created_by_user_id: null });
@@ -102,11 +148,13 @@ describe('GET /v1/shifts', () => {
     expect((await h.call('DELETE', `/v1/override_shifts/${overrideId}`)).status).toBe(200);
   });
 
-  it('answers one schedule\'s shifts at /v1/schedules/{id}/shifts, a 404 for a schedule the caller cannot see', async () => {
+  it("answers one schedule's shifts at /v1/schedules/{id}/shifts, a 404 for a schedule the caller cannot see", async () => {
     const res = await h.call('GET', `/v1/schedules/${berlin.scheduleId}/shifts?${OCTOBER}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(5);
-    expect(new Set(res.body.data.map((s: { attributes: { schedule_id: string } }) => s.attributes.schedule_id))).toEqual(new Set([berlin.scheduleId]));
+    expect(new Set(res.body.data.map((s: { attributes: { schedule_id: string } }) => s.attributes.schedule_id))).toEqual(
+      new Set([berlin.scheduleId]),
+    );
     expect((await h.call('GET', `/v1/schedules/${berlin.scheduleId}/shifts?${OCTOBER}`, { principal: OTHER_TEAM })).status).toBe(404);
     expect((await h.call('GET', `/v1/schedules/${randomUUID()}/shifts?${OCTOBER}`)).status).toBe(404);
     expect((await h.call('GET', `/v1/schedules/not-a-uuid/shifts?${OCTOBER}`)).status).toBe(404);
@@ -115,12 +163,20 @@ describe('GET /v1/shifts', () => {
 
   it('shows a group key only the shifts of schedules its groups own, a record-scoped key those of the schedules it names', async () => {
     const group = { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: ['g-ops'] };
-    const daily = { schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '00:00' }, start_time: '2026-01-01T00:00:00Z' };
+    const daily = {
+      schedule_rotationable_type: 'ScheduleDailyRotation',
+      schedule_rotationable_attributes: { handoff_time: '00:00' },
+      start_time: '2026-01-01T00:00:00Z',
+    };
     const ours = await scheduleWith(daily, [11]);
     await h.call('PUT', `/v1/schedules/${ours.scheduleId}`, doc('schedules', { owner_group_ids: ['g-ops'] }));
     const day = 'from=2026-10-20T10:00:00Z&to=2026-10-20T11:00:00Z';
     const seen = async (principal: Record<string, unknown>, query = day) =>
-      new Set((await h.call('GET', `/v1/shifts?${query}`, { principal })).body.data.map((s: { attributes: { schedule_id: string } }) => s.attributes.schedule_id));
+      new Set(
+        (await h.call('GET', `/v1/shifts?${query}`, { principal })).body.data.map(
+          (s: { attributes: { schedule_id: string } }) => s.attributes.schedule_id,
+        ),
+      );
     // The team's own key sees both schedules at that hour.
     expect(await seen({})).toEqual(new Set([ours.scheduleId, berlin.scheduleId]));
     expect(await seen(group)).toEqual(new Set([ours.scheduleId]));
@@ -133,7 +189,14 @@ describe('GET /v1/shifts', () => {
   });
 
   it('pages with page[size] (default 50, at most 1000) and page[number]', async () => {
-    const daily = await scheduleWith({ schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '00:00' }, start_time: '2026-01-01T00:00:00Z' }, [11, 12]);
+    const daily = await scheduleWith(
+      {
+        schedule_rotationable_type: 'ScheduleDailyRotation',
+        schedule_rotationable_attributes: { handoff_time: '00:00' },
+        start_time: '2026-01-01T00:00:00Z',
+      },
+      [11, 12],
+    );
     const range = `from=2026-01-01T00:00:00Z&to=2026-05-01T00:00:00Z&schedule_ids[]=${daily.scheduleId}`;
     const first = await h.call('GET', `/v1/shifts?${range}`);
     expect(first.body.data).toHaveLength(50);
@@ -145,8 +208,12 @@ describe('GET /v1/shifts', () => {
     expect((await h.call('GET', `/v1/shifts?${range}&page[size]=1001`)).status).toBe(400);
     // Both schedules of the team, none of another team's.
     const both = await h.call('GET', `/v1/shifts?from=2026-10-05T12:00:00Z&to=2026-10-05T13:00:00Z`);
-    expect(new Set(both.body.data.map((s: { attributes: { schedule_id: string } }) => s.attributes.schedule_id))).toEqual(new Set([berlin.scheduleId, daily.scheduleId]));
-    expect((await h.call('GET', `/v1/shifts?from=2026-10-05T12:00:00Z&to=2026-10-05T13:00:00Z`, { principal: OTHER_TEAM })).body.data).toEqual([]);
+    expect(new Set(both.body.data.map((s: { attributes: { schedule_id: string } }) => s.attributes.schedule_id))).toEqual(
+      new Set([berlin.scheduleId, daily.scheduleId]),
+    );
+    expect(
+      (await h.call('GET', `/v1/shifts?from=2026-10-05T12:00:00Z&to=2026-10-05T13:00:00Z`, { principal: OTHER_TEAM })).body.data,
+    ).toEqual([]);
   });
 
   it.each([
@@ -177,11 +244,18 @@ describe('GET /v1/shifts', () => {
   });
 
   it('answers 400 rather than do more than 80,000 units (plus 20 a rotation) of work in one request', async () => {
-    const hourly = { schedule_rotationable_type: 'ScheduleCustomRotation', schedule_rotationable_attributes: { shift_length: 1, shift_length_unit: 'hours', handoff_time: '00:00' }, start_time: '2025-01-01T00:00:00Z' };
+    const hourly = {
+      schedule_rotationable_type: 'ScheduleCustomRotation',
+      schedule_rotationable_attributes: { shift_length: 1, shift_length_unit: 'hours', handoff_time: '00:00' },
+      start_time: '2025-01-01T00:00:00Z',
+    };
     const { scheduleId } = await scheduleWith(hourly, [11]);
     // 12 hourly rotations over 366 days: 105,408 turns, as many pieces.
     for (let i = 0; i < 11; i++) {
-      const rotationId = await created(`/v1/schedules/${scheduleId}/schedule_rotations`, 'schedule_rotations', { name: `Hourly ${i}`, ...hourly });
+      const rotationId = await created(`/v1/schedules/${scheduleId}/schedule_rotations`, 'schedule_rotations', {
+        name: `Hourly ${i}`,
+        ...hourly,
+      });
       await created(`/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: 12 });
     }
     const year = `from=2026-01-01T00:00:00Z&to=2027-01-02T00:00:00Z&schedule_ids[]=${scheduleId}`;
@@ -191,7 +265,10 @@ describe('GET /v1/shifts', () => {
     // 12 rotations: 80,000 + 12 × 20.
     expect(res.body.errors[0].detail).toMatch(/more than 80240 work units/);
     // A month of the same is fine (layered: the first rotation holds every hour).
-    const month = await h.call('GET', `/v1/shifts?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&schedule_ids[]=${scheduleId}&page[size]=1`);
+    const month = await h.call(
+      'GET',
+      `/v1/shifts?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&schedule_ids[]=${scheduleId}&page[size]=1`,
+    );
     expect(month.status).toBe(200);
     expect(month.body.meta.total_count).toBe(31 * 24);
     expect((await h.call('DELETE', `/v1/schedules/${scheduleId}`)).status).toBe(200);
@@ -203,7 +280,9 @@ describe('GET /v1/shifts', () => {
     await (h.db.knex as Knex)('schedule_rotations').where({ id: rotationId }).update({ time_zone: 'Mars/Olympus_Mons' });
     const res = await h.call('GET', `/v1/shifts?${OCTOBER}&schedule_ids[]=${scheduleId}&schedule_ids[]=${other.scheduleId}`);
     expect(res.status).toBe(200);
-    expect(new Set(res.body.data.map((s: { attributes: { rotation_id: string } }) => s.attributes.rotation_id))).toEqual(new Set([other.rotationId]));
+    expect(new Set(res.body.data.map((s: { attributes: { rotation_id: string } }) => s.attributes.rotation_id))).toEqual(
+      new Set([other.rotationId]),
+    );
     for (const id of [scheduleId, other.scheduleId]) expect((await h.call('DELETE', `/v1/schedules/${id}`)).status).toBe(200);
   });
 

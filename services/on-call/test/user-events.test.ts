@@ -30,7 +30,12 @@ beforeAll(async () => {
   ch = await conn.createChannel();
   admin = await amqp.connect(AMQP);
   consumer = createUserEventsConsumer({
-    knex, amqpUrl: broker.users['on-call']!.url, logger: createLogger({ service: 'test', level: 'silent' }), queue, exchange, publishers: broker.publishers,
+    knex,
+    amqpUrl: broker.users['on-call']!.url,
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    queue,
+    exchange,
+    publishers: broker.publishers,
   });
   await consumer.start();
 });
@@ -48,7 +53,13 @@ afterAll(async () => {
 let clock = Date.parse('2026-11-23T10:00:00Z');
 
 /** An event as auth writes it (services/auth/src/domain/user-events.ts). */
-function userEvent(action: 'created' | 'updated' | 'deleted', id: number, version: number, attributes: Record<string, unknown> = {}, team = TEAM) {
+function userEvent(
+  action: 'created' | 'updated' | 'deleted',
+  id: number,
+  version: number,
+  attributes: Record<string, unknown> = {},
+  team = TEAM,
+) {
   clock += 1000;
   return {
     id: randomUUID(),
@@ -58,7 +69,15 @@ function userEvent(action: 'created' | 'updated' | 'deleted', id: number, versio
     data: {
       id: String(id),
       type: 'users',
-      attributes: { email: `u${id}@one.test`, name: `User ${id}`, role: 'user', on_call_role: 'user', team_id: team, is_service_account: false, ...attributes },
+      attributes: {
+        email: `u${id}@one.test`,
+        name: `User ${id}`,
+        role: 'user',
+        on_call_role: 'user',
+        team_id: team,
+        is_service_account: false,
+        ...attributes,
+      },
       meta: { version },
     },
   };
@@ -66,7 +85,11 @@ function userEvent(action: 'created' | 'updated' | 'deleted', id: number, versio
 
 /** Publishes as auth does: as its broker user, which `user-id` names. */
 function publish(event: { type: string } & Record<string, unknown>, channel = ch, userId: string | null = broker.users.auth!.user) {
-  channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, messageId: String(event.id), userId: userId ?? undefined });
+  channel.publish(exchange, event.type, Buffer.from(JSON.stringify(event)), {
+    persistent: true,
+    messageId: String(event.id),
+    userId: userId ?? undefined,
+  });
 }
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -85,7 +108,10 @@ const row = (id: number) => knex('users').where({ user_id: id }).first();
 async function dropTopicPermissions(user: string): Promise<void> {
   const url = new URL(process.env.TEST_AMQP_MANAGEMENT_URL!);
   const authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
-  const res = await fetch(`${url.origin}/api/topic-permissions/%2F/${encodeURIComponent(user)}`, { method: 'DELETE', headers: { authorization } });
+  const res = await fetch(`${url.origin}/api/topic-permissions/%2F/${encodeURIComponent(user)}`, {
+    method: 'DELETE',
+    headers: { authorization },
+  });
   expect(res.status).toBe(204);
 }
 
@@ -93,14 +119,20 @@ describe('users read model fed by user.* events', () => {
   it('applies created and updated; a duplicate or an older event changes nothing', async () => {
     const created = userEvent('created', 101, 1, { name: 'Ana' });
     publish(created);
-    await until(() => row(101), (r) => r?.name === 'Ana');
+    await until(
+      () => row(101),
+      (r) => r?.name === 'Ana',
+    );
     publish(userEvent('updated', 101, 3, { name: 'Ana Lima', email: 'ana@one.test' }));
     publish(userEvent('updated', 101, 2, { name: 'Stale name' }));
     publish(created);
     // A marker published after them: once it is in, the earlier ones were handled (one queue, in order).
     publish(userEvent('created', 102, 1));
     await until(() => row(102), Boolean);
-    await until(() => row(101), (r) => r?.version === 3);
+    await until(
+      () => row(101),
+      (r) => r?.version === 3,
+    );
     expect(await row(101)).toMatchObject({ team_id: TEAM, name: 'Ana Lima', email: 'ana@one.test', version: 3, deleted_at: null });
     const users = createUsersRepository();
     const live = await knex.transaction((tx) => users.existing(tx, TEAM, [101, 102, 999]));
@@ -110,7 +142,10 @@ describe('users read model fed by user.* events', () => {
 
   it('a deletion that overtakes the creation leaves a tombstone that the late creation does not revive', async () => {
     publish(userEvent('deleted', 103, 2, { name: 'Gone' }));
-    await until(() => row(103), (r) => r?.deleted_at != null);
+    await until(
+      () => row(103),
+      (r) => r?.deleted_at != null,
+    );
     publish(userEvent('created', 103, 1, { name: 'Gone' }));
     publish(userEvent('created', 104, 1));
     await until(() => row(104), Boolean);
@@ -132,18 +167,33 @@ describe('users read model fed by user.* events', () => {
     expect(await row(105)).toBeUndefined();
   });
 
-  it("a deleted user leaves every rotation it was in, each removal with its event, once", async () => {
-    await seedUsers(knex, [{ team_id: TEAM, user_id: 1 }, { team_id: TEAM, user_id: 110, name: 'Bo' }, { team_id: TEAM, user_id: 111 }]);
+  it('a deleted user leaves every rotation it was in, each removal with its event, once', async () => {
+    await seedUsers(knex, [
+      { team_id: TEAM, user_id: 1 },
+      { team_id: TEAM, user_id: 110, name: 'Bo' },
+      { team_id: TEAM, user_id: 111 },
+    ]);
     const schedule = await h.create('schedules', { name: 'Primary', owner_user_id: 1 });
     expect(schedule.status).toBe(201);
-    const rotation = (n: string) => h.call('POST', `/v1/schedules/${schedule.body.data.id}/schedule_rotations`, {
-      body: { data: { type: 'schedule_rotations', attributes: { name: n, schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' } } } },
-    });
+    const rotation = (n: string) =>
+      h.call('POST', `/v1/schedules/${schedule.body.data.id}/schedule_rotations`, {
+        body: {
+          data: {
+            type: 'schedule_rotations',
+            attributes: {
+              name: n,
+              schedule_rotationable_type: 'ScheduleDailyRotation',
+              schedule_rotationable_attributes: { handoff_time: '09:00' },
+            },
+          },
+        },
+      });
     const rotations = [await rotation('Day'), await rotation('Backup')];
     expect(rotations.map((r) => r.status)).toEqual([201, 201]);
-    const member = (rotationId: string, userId: number) => h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, {
-      body: { data: { type: 'schedule_rotation_users', attributes: { user_id: userId } } },
-    });
+    const member = (rotationId: string, userId: number) =>
+      h.call('POST', `/v1/schedule_rotations/${rotationId}/schedule_rotation_users`, {
+        body: { data: { type: 'schedule_rotation_users', attributes: { user_id: userId } } },
+      });
     const bo = [await member(rotations[0].body.data.id, 110), await member(rotations[1].body.data.id, 110)];
     const other = await member(rotations[0].body.data.id, 111);
     expect([...bo, other].map((r) => r.status)).toEqual([201, 201, 201]);
@@ -169,10 +219,22 @@ describe('users read model fed by user.* events', () => {
   });
 
   it('a deletion arriving while a member write holds the user waits for it, then removes that membership too', async () => {
-    await seedUsers(knex, [{ team_id: TEAM, user_id: 1 }, { team_id: TEAM, user_id: 130 }]);
+    await seedUsers(knex, [
+      { team_id: TEAM, user_id: 1 },
+      { team_id: TEAM, user_id: 130 },
+    ]);
     const schedule = await h.create('schedules', { name: 'Racing', owner_user_id: 1 });
     const rotation = await h.call('POST', `/v1/schedules/${schedule.body.data.id}/schedule_rotations`, {
-      body: { data: { type: 'schedule_rotations', attributes: { name: 'Race', schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' } } } },
+      body: {
+        data: {
+          type: 'schedule_rotations',
+          attributes: {
+            name: 'Race',
+            schedule_rotationable_type: 'ScheduleDailyRotation',
+            schedule_rotationable_attributes: { handoff_time: '09:00' },
+          },
+        },
+      },
     });
     const users = createUsersRepository();
     // The member write's transaction, as the kit runs it: check the user, then insert.
@@ -187,7 +249,9 @@ describe('users read model fed by user.* events', () => {
         .returning('id');
       return inserted.id as string;
     });
-    await h.events!.waitFor((events) => events.some((e) => e.routingKey === 'schedule_rotation_user.deleted' && (e.body.data as { id: string }).id === memberId));
+    await h.events!.waitFor((events) =>
+      events.some((e) => e.routingKey === 'schedule_rotation_user.deleted' && (e.body.data as { id: string }).id === memberId),
+    );
     expect(await knex('schedule_rotation_users').where({ id: memberId }).first()).toBeUndefined();
     expect((await row(130)).deleted_at).not.toBeNull();
   });
@@ -214,7 +278,10 @@ describe('users read model fed by user.* events', () => {
     expect(await row(140)).toMatchObject({ name: 'Cy', version: 1, deleted_at: null });
 
     publish(userEvent('updated', 140, 2, { name: 'Cy Young' }));
-    await until(() => row(140), (r) => r?.version === 2);
+    await until(
+      () => row(140),
+      (r) => r?.version === 2,
+    );
     expect(await row(140)).toMatchObject({ name: 'Cy Young', deleted_at: null });
   });
 

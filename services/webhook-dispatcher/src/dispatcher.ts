@@ -13,10 +13,28 @@ import { createRetentionJob } from './domain/retention-job.js';
 import { createWebhookHttpClient } from './outbound/webhook-http.client.js';
 import { createEventIntake } from './queue/event-intake.js';
 
-export type DispatcherConfig = Pick<Config, 'AMQP_URL' | 'AMQP_PUBLISHERS' | 'DEV_KEY_SEED' | 'WEBHOOK_QUEUE' | 'WEBHOOK_PREFETCH' | 'WEBHOOK_ALLOW_HTTP'
-  | 'WEBHOOK_ALLOWED_NETWORKS' | 'WEBHOOK_SECRET_KEYS' | 'WEBHOOK_RETRY_SCHEDULE_MS' | 'WEBHOOK_RETRY_JITTER' | 'WEBHOOK_RETRY_AFTER_MAX_MS'
-  | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RESPONSE_MAX_BYTES' | 'WEBHOOK_DISABLE_AFTER_MS' | 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_CLAIM_BATCH' | 'WEBHOOK_POLL_INTERVAL_MS'
-  | 'WEBHOOK_RETENTION_DAYS' | 'WEBHOOK_PRUNE_INTERVAL_MS'>;
+export type DispatcherConfig = Pick<
+  Config,
+  | 'AMQP_URL'
+  | 'AMQP_PUBLISHERS'
+  | 'DEV_KEY_SEED'
+  | 'WEBHOOK_QUEUE'
+  | 'WEBHOOK_PREFETCH'
+  | 'WEBHOOK_ALLOW_HTTP'
+  | 'WEBHOOK_ALLOWED_NETWORKS'
+  | 'WEBHOOK_SECRET_KEYS'
+  | 'WEBHOOK_RETRY_SCHEDULE_MS'
+  | 'WEBHOOK_RETRY_JITTER'
+  | 'WEBHOOK_RETRY_AFTER_MAX_MS'
+  | 'WEBHOOK_TIMEOUT_MS'
+  | 'WEBHOOK_RESPONSE_MAX_BYTES'
+  | 'WEBHOOK_DISABLE_AFTER_MS'
+  | 'WEBHOOK_CONCURRENCY'
+  | 'WEBHOOK_CLAIM_BATCH'
+  | 'WEBHOOK_POLL_INTERVAL_MS'
+  | 'WEBHOOK_RETENTION_DAYS'
+  | 'WEBHOOK_PRUNE_INTERVAL_MS'
+>;
 
 /**
  * Wires the dispatcher: the queue consumer stores deliveries, the loop sends them.
@@ -32,7 +50,11 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     maxResponseBytes: config.WEBHOOK_RESPONSE_MAX_BYTES,
     logger,
   });
-  const retry = { schedule: config.WEBHOOK_RETRY_SCHEDULE_MS, jitter: config.WEBHOOK_RETRY_JITTER, maxRetryAfterMs: config.WEBHOOK_RETRY_AFTER_MAX_MS };
+  const retry = {
+    schedule: config.WEBHOOK_RETRY_SCHEDULE_MS,
+    jitter: config.WEBHOOK_RETRY_JITTER,
+    maxRetryAfterMs: config.WEBHOOK_RETRY_AFTER_MAX_MS,
+  };
   const repository = createDispatchRepository(knex, { disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS });
   const allowedSchemes = config.WEBHOOK_ALLOW_HTTP ? ['https:', 'http:'] : ['https:'];
 
@@ -43,20 +65,27 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     claimBatch: config.WEBHOOK_CLAIM_BATCH,
     leaseMs: 2 * config.WEBHOOK_TIMEOUT_MS + 5_000,
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-    runJob: (group) => runDeliveryJob(group, {
-      post: (url, headers, body) => {
-        const scheme = new URL(url).protocol;
-        if (!allowedSchemes.includes(scheme)) {
-          return Promise.resolve({ statusCode: null, durationMs: 0, responseBody: null, retryAfterMs: null, error: `${scheme} URLs are not allowed (WEBHOOK_ALLOW_HTTP)` });
-        }
-        return post(url, headers, body);
-      },
-      secretBox,
-      retry,
-      budgetMs: config.WEBHOOK_TIMEOUT_MS,
-      stopping: () => loop.stopping,
-      logger,
-    }),
+    runJob: (group) =>
+      runDeliveryJob(group, {
+        post: (url, headers, body) => {
+          const scheme = new URL(url).protocol;
+          if (!allowedSchemes.includes(scheme)) {
+            return Promise.resolve({
+              statusCode: null,
+              durationMs: 0,
+              responseBody: null,
+              retryAfterMs: null,
+              error: `${scheme} URLs are not allowed (WEBHOOK_ALLOW_HTTP)`,
+            });
+          }
+          return post(url, headers, body);
+        },
+        secretBox,
+        retry,
+        budgetMs: config.WEBHOOK_TIMEOUT_MS,
+        stopping: () => loop.stopping,
+        logger,
+      }),
   });
 
   const retention = createRetentionJob({
@@ -66,7 +95,12 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     logger,
   });
 
-  const intake = createEventIntake({ repository: createIntakeRepository(knex), logger, maxBatch: config.WEBHOOK_PREFETCH, onStored: () => loop.wake() });
+  const intake = createEventIntake({
+    repository: createIntakeRepository(knex),
+    logger,
+    maxBatch: config.WEBHOOK_PREFETCH,
+    onStored: () => loop.wake(),
+  });
   const consumer = createAmqpConsumer({
     amqpUrl: config.AMQP_URL,
     logger,
@@ -90,7 +124,9 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
       await retention.stop();
       post.close();
     },
-    get consuming() { return consumer.connected; },
+    get consuming() {
+      return consumer.connected;
+    },
     stats: loop.stats,
     retention,
   };

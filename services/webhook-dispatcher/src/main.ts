@@ -13,14 +13,19 @@ await runService({
     // The dispatcher shares the webhooks database (one bounded context); either process may migrate it.
     const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
     // Either process may be the first to start on a database with plain header values.
-    const sealed = await sealPlainHeaderValues(createPlainHeaderValuesStore(knex), createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED }));
+    const sealed = await sealPlainHeaderValues(
+      createPlainHeaderValuesStore(knex),
+      createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED }),
+    );
     if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
 
     const dispatcher = createDispatcher(config, { knex, logger });
     await dispatcher.start();
     const app = createHealthApp({
       database: () => knex.raw('select 1'),
-      broker: async () => { if (!dispatcher.consuming) throw new Error('not consuming'); },
+      broker: async () => {
+        if (!dispatcher.consuming) throw new Error('not consuming');
+      },
     });
     return {
       app,

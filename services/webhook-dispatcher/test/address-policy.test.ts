@@ -6,7 +6,21 @@ describe('address policy', () => {
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(strict.refusal(a)).toBeNull();
   });
   it('refuses loopback, private, link-local, CGNAT, unique-local, multicast and mapped forms', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fc00::1', 'fe80::1', '224.0.0.1', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fc00::1',
+      'fe80::1',
+      '224.0.0.1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect([a, strict.refusal(a)]).toEqual([a, expect.stringContaining('refused')]);
     }
   });

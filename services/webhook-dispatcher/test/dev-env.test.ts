@@ -20,8 +20,12 @@ describe('dev-env webhook settings', () => {
   it('has no loopback allow-list and no plain HTTP unless FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1', async () => {
     for (const optIn of [undefined, '', '0', 'yes please']) {
       const envs = await envsWith(optIn);
-      expect({ optIn, dispatcher: envs['webhook-dispatcher'].WEBHOOK_ALLOWED_NETWORKS, http: envs['webhook-dispatcher'].WEBHOOK_ALLOW_HTTP, api: envs.webhooks.WEBHOOK_ALLOW_HTTP })
-        .toEqual({ optIn, dispatcher: undefined, http: undefined, api: undefined });
+      expect({
+        optIn,
+        dispatcher: envs['webhook-dispatcher'].WEBHOOK_ALLOWED_NETWORKS,
+        http: envs['webhook-dispatcher'].WEBHOOK_ALLOW_HTTP,
+        api: envs.webhooks.WEBHOOK_ALLOW_HTTP,
+      }).toEqual({ optIn, dispatcher: undefined, http: undefined, api: undefined });
     }
     const opted = await envsWith('1');
     expect(opted['webhook-dispatcher']).toMatchObject({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' });

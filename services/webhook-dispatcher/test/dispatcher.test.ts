@@ -1,7 +1,17 @@
 import { signPayload } from '@firewatch/webhooks/shared';
 import type { Knex } from 'knex';
 import type { TestDatabase } from '@firewatch/testing';
-import { createWebhooksDb, envelope, insertEndpoint, publisher, randomTeam, startDispatcher, startReceiver, uniqueQueue, waitUntil } from './support.js';
+import {
+  createWebhooksDb,
+  envelope,
+  insertEndpoint,
+  publisher,
+  randomTeam,
+  startDispatcher,
+  startReceiver,
+  uniqueQueue,
+  waitUntil,
+} from './support.js';
 
 let db: TestDatabase;
 let knex: Knex;
@@ -28,9 +38,20 @@ describe('webhook dispatcher', () => {
     const team = randomTeam();
     const rx = await startReceiver();
     const other = await startReceiver();
-    const ep = await insertEndpoint(knex, { team_id: team, url: `${rx.url}/in`, event_types: ['environment.created'], custom_headers: [{ name: 'Authorization', value: 'Bearer abc' }] });
+    const ep = await insertEndpoint(knex, {
+      team_id: team,
+      url: `${rx.url}/in`,
+      event_types: ['environment.created'],
+      custom_headers: [{ name: 'Authorization', value: 'Bearer abc' }],
+    });
     // Still in the plain form of rows written before header values were sealed.
-    await insertEndpoint(knex, { team_id: team, url: `${other.url}/legacy`, event_types: ['environment.updated'], custom_headers: [{ name: 'X-Legacy', value: 'plain' }], plainHeaders: true });
+    await insertEndpoint(knex, {
+      team_id: team,
+      url: `${other.url}/legacy`,
+      event_types: ['environment.updated'],
+      custom_headers: [{ name: 'X-Legacy', value: 'plain' }],
+      plainHeaders: true,
+    });
     await insertEndpoint(knex, { team_id: team, url: `${other.url}/in`, event_types: ['incident.created'] });
     await insertEndpoint(knex, { team_id: team + 1, url: `${other.url}/in`, event_types: [] });
     const event = envelope(team);
@@ -46,7 +67,11 @@ describe('webhook dispatcher', () => {
     const ts = Number(got.headers['webhook-timestamp']);
     expect(Math.abs(ts - Date.now() / 1000)).toBeLessThan(30);
     expect(got.headers['webhook-signature']).toBe(signPayload(ep.secret, String(got.headers['webhook-id']), ts, got.body));
-    await waitUntil(async () => (await knex('webhooks_deliveries').where({ endpoint_id: ep.id }).first())?.status === 'delivered', 5000, 'recorded');
+    await waitUntil(
+      async () => (await knex('webhooks_deliveries').where({ endpoint_id: ep.id }).first())?.status === 'delivered',
+      5000,
+      'recorded',
+    );
     const delivery = await knex('webhooks_deliveries').where({ endpoint_id: ep.id }).first();
     expect(got.headers['webhook-id']).toBe(delivery.id);
     expect(delivery.payload).toBe(got.body);
@@ -66,9 +91,23 @@ describe('webhook dispatcher', () => {
     expect(rx.received[1].headers['webhook-id']).toBe(rx.received[0].headers['webhook-id']);
     expect(rx.received[1].body).toBe(rx.received[0].body);
     expect(rx.received[1].at - rx.received[0].at).toBeGreaterThanOrEqual(180);
-    await waitUntil(async () => Number((await knex('webhooks_delivery_attempts').count({ n: '*' }).whereIn('delivery_id', knex('webhooks_deliveries').select('id').where({ endpoint_id: ep.id })))[0].n) === 2);
-    const attempts = await knex('webhooks_delivery_attempts').orderBy('attempt_number').whereIn('delivery_id', knex('webhooks_deliveries').select('id').where({ endpoint_id: ep.id }));
-    expect(attempts.map((a) => [a.attempt_number, a.status_code, a.response_body])).toEqual([[1, 500, 'boom'], [2, 200, 'ok']]);
+    await waitUntil(
+      async () =>
+        Number(
+          (
+            await knex('webhooks_delivery_attempts')
+              .count({ n: '*' })
+              .whereIn('delivery_id', knex('webhooks_deliveries').select('id').where({ endpoint_id: ep.id }))
+          )[0].n,
+        ) === 2,
+    );
+    const attempts = await knex('webhooks_delivery_attempts')
+      .orderBy('attempt_number')
+      .whereIn('delivery_id', knex('webhooks_deliveries').select('id').where({ endpoint_id: ep.id }));
+    expect(attempts.map((a) => [a.attempt_number, a.status_code, a.response_body])).toEqual([
+      [1, 500, 'boom'],
+      [2, 200, 'ok'],
+    ]);
     await rx.close();
   });
 
@@ -108,7 +147,9 @@ describe('webhook dispatcher', () => {
     const team = randomTeam();
     const rx = await startReceiver(() => ({ status: 503 }));
     const ep = await insertEndpoint(knex, { team_id: team, url: rx.url });
-    await knex('webhooks_endpoints').where({ id: ep.id }).update({ failing_since: new Date(Date.now() - 6 * 86_400_000) });
+    await knex('webhooks_endpoints')
+      .where({ id: ep.id })
+      .update({ failing_since: new Date(Date.now() - 6 * 86_400_000) });
     await pub.send([envelope(team)]);
     await waitUntil(async () => (await knex('webhooks_endpoints').where({ id: ep.id }).first()).enabled === false, 10_000, 'auto-disabled');
     expect((await knex('webhooks_endpoints').where({ id: ep.id }).first()).disabled_reason).toMatch(/every attempt failed since/);

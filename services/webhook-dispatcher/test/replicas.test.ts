@@ -1,12 +1,26 @@
 import type { Knex } from 'knex';
 import type { TestDatabase } from '@firewatch/testing';
-import { createWebhooksDb, envelope, insertEndpoint, publisher, randomTeam, startDispatcher, startReceiver, uniqueQueue, waitUntil } from './support.js';
+import {
+  createWebhooksDb,
+  envelope,
+  insertEndpoint,
+  publisher,
+  randomTeam,
+  startDispatcher,
+  startReceiver,
+  uniqueQueue,
+  waitUntil,
+} from './support.js';
 
 let db: TestDatabase;
 const queue = uniqueQueue();
 
-beforeAll(async () => { db = await createWebhooksDb(); });
-afterAll(async () => { await db?.drop(); });
+beforeAll(async () => {
+  db = await createWebhooksDb();
+});
+afterAll(async () => {
+  await db?.drop();
+});
 
 describe('several dispatcher replicas', () => {
   it('share the queue and never send one delivery twice at the same time', async () => {
@@ -23,7 +37,11 @@ describe('several dispatcher replicas', () => {
       return { status: 200 };
     });
     const endpoints = await Promise.all(Array.from({ length: 4 }, () => insertEndpoint(knex, { team_id: team, url: rx.url })));
-    const replicas = [startDispatcher(knex, queue, { WEBHOOK_PREFETCH: '20' }), startDispatcher(knex, queue, { WEBHOOK_PREFETCH: '20' }), startDispatcher(knex, queue, { WEBHOOK_PREFETCH: '20' })];
+    const replicas = [
+      startDispatcher(knex, queue, { WEBHOOK_PREFETCH: '20' }),
+      startDispatcher(knex, queue, { WEBHOOK_PREFETCH: '20' }),
+      startDispatcher(knex, queue, { WEBHOOK_PREFETCH: '20' }),
+    ];
     for (const r of replicas) await r.start();
     const pub = await publisher(queue);
     const events = Array.from({ length: 300 }, () => envelope(team));

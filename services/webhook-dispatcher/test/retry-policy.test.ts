@@ -2,7 +2,13 @@ import { nextTransition } from '../src/domain/attempt-outcome.js';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetryAfter, retryDelay } from '../src/domain/retry-policy.js';
 
 const policy = { schedule: DEFAULT_RETRY_SCHEDULE_MS, jitter: 0.2 };
-const result = (statusCode: number | null, retryAfterMs: number | null = null) => ({ statusCode, retryAfterMs, durationMs: 1, responseBody: '', error: null });
+const result = (statusCode: number | null, retryAfterMs: number | null = null) => ({
+  statusCode,
+  retryAfterMs,
+  durationMs: 1,
+  responseBody: '',
+  error: null,
+});
 
 describe('retry schedule', () => {
   it('follows 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h within ±20 % and then gives up', () => {
@@ -35,7 +41,13 @@ describe('retry schedule', () => {
 describe('attempt outcomes', () => {
   const now = new Date('2026-01-01T00:00:00Z');
   it('treats any 2xx as delivered and resets the failure count', () => {
-    expect(nextTransition(result(204), 3, policy, now)).toMatchObject({ status: 'delivered', deliveredAt: now, failures: 0, nextAttemptAt: null, succeeded: true });
+    expect(nextTransition(result(204), 3, policy, now)).toMatchObject({
+      status: 'delivered',
+      deliveredAt: now,
+      failures: 0,
+      nextAttemptAt: null,
+      succeeded: true,
+    });
   });
   it('retries 3xx, 4xx, 5xx and transport errors on the schedule', () => {
     for (const code of [301, 400, 429, 500, null]) {
@@ -43,7 +55,11 @@ describe('attempt outcomes', () => {
       expect(t).toMatchObject({ status: 'pending', failures: 1, disableEndpoint: false });
       expect(t.nextAttemptAt!.getTime() - now.getTime()).toBe(1000);
     }
-    expect(nextTransition(result(500), 1, { schedule: [1000], jitter: 0 }, now)).toMatchObject({ status: 'failed', nextAttemptAt: null, failures: 2 });
+    expect(nextTransition(result(500), 1, { schedule: [1000], jitter: 0 }, now)).toMatchObject({
+      status: 'failed',
+      nextAttemptAt: null,
+      failures: 2,
+    });
   });
   it('gives up and disables the endpoint on 410', () => {
     expect(nextTransition(result(410), 0, policy, now)).toMatchObject({ status: 'failed', disableEndpoint: true });

@@ -16,10 +16,16 @@ export const logger = createLogger({ service: 'dispatcher-test', level: process.
 export const SECRET = 'd'.repeat(32);
 export const secretBox = createSecretBox({ keys: [], devKeySeed: SECRET });
 
-export interface Received { headers: http.IncomingHttpHeaders; body: string; at: number }
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
 
 /** A local webhook receiver; `respond` decides each answer. */
-export async function startReceiver(respond: (r: Received, n: number) => { status: number; headers?: Record<string, string>; body?: string } = () => ({ status: 200 })) {
+export async function startReceiver(
+  respond: (r: Received, n: number) => { status: number; headers?: Record<string, string>; body?: string } = () => ({ status: 200 }),
+) {
   const received: Received[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -33,7 +39,15 @@ export async function startReceiver(respond: (r: Received, n: number) => { statu
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, received, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url,
+    received,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 export async function createWebhooksDb(): Promise<TestDatabase> {
@@ -43,24 +57,51 @@ export async function createWebhooksDb(): Promise<TestDatabase> {
 }
 
 /** An endpoint row as the webhooks service stores it (header values sealed unless `plainHeaders`, the pre-encryption form). */
-export async function insertEndpoint(knex: Knex, values: { team_id: number; url: string; event_types?: string[]; custom_headers?: { name: string; value: string }[]; plainHeaders?: boolean; secret?: string }) {
+export async function insertEndpoint(
+  knex: Knex,
+  values: {
+    team_id: number;
+    url: string;
+    event_types?: string[];
+    custom_headers?: { name: string; value: string }[];
+    plainHeaders?: boolean;
+    secret?: string;
+  },
+) {
   const secret = values.secret ?? generateSecret();
-  const headers = values.plainHeaders ? values.custom_headers : values.custom_headers?.map((h) => ({ name: h.name, sealed: secretBox.seal(h.value), hint: '' }));
-  const [row] = await knex('webhooks_endpoints').insert({
-    team_id: values.team_id, name: `ep-${randomUUID()}`, slug: `ep-${randomUUID()}`, url: values.url,
-    event_types: JSON.stringify(values.event_types ?? []), custom_headers: JSON.stringify(headers ?? []),
-    secret_ciphertext: secretBox.seal(secret), secret_hint: secret.slice(-4),
-  }).returning('*');
+  const headers = values.plainHeaders
+    ? values.custom_headers
+    : values.custom_headers?.map((h) => ({ name: h.name, sealed: secretBox.seal(h.value), hint: '' }));
+  const [row] = await knex('webhooks_endpoints')
+    .insert({
+      team_id: values.team_id,
+      name: `ep-${randomUUID()}`,
+      slug: `ep-${randomUUID()}`,
+      url: values.url,
+      event_types: JSON.stringify(values.event_types ?? []),
+      custom_headers: JSON.stringify(headers ?? []),
+      secret_ciphertext: secretBox.seal(secret),
+      secret_hint: secret.slice(-4),
+    })
+    .returning('*');
   return { ...row, secret } as { id: string; secret: string; team_id: number };
 }
 
 export function startDispatcher(knex: Knex, queue: string, env: Record<string, string> = {}) {
   const config = configSchema.parse({
-    DATABASE_URL: 'postgres://unused/x', AMQP_URL: process.env.TEST_AMQP_URL, DEV_KEY_SEED: SECRET,
+    DATABASE_URL: 'postgres://unused/x',
+    AMQP_URL: process.env.TEST_AMQP_URL,
+    DEV_KEY_SEED: SECRET,
     // The suites publish incident-config's events as the test administrator (see publisher).
     AMQP_PUBLISHERS: 'incident-config=guest',
-    WEBHOOK_QUEUE: queue, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_SCHEDULE_MS: '200,200,200',
-    WEBHOOK_RETRY_JITTER: '0', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '2000', ...env,
+    WEBHOOK_QUEUE: queue,
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+    WEBHOOK_RETRY_SCHEDULE_MS: '200,200,200',
+    WEBHOOK_RETRY_JITTER: '0',
+    WEBHOOK_POLL_INTERVAL_MS: '50',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    ...env,
   });
   return createDispatcher(config, { knex, logger });
 }
@@ -71,7 +112,8 @@ export async function publisher(queue: string) {
   const ch = await conn.createConfirmChannel();
   return {
     async send(events: Record<string, unknown>[]) {
-      for (const e of events) ch.sendToQueue(queue, Buffer.from(JSON.stringify(e)), { persistent: true, messageId: String(e.id), userId: 'guest' });
+      for (const e of events)
+        ch.sendToQueue(queue, Buffer.from(JSON.stringify(e)), { persistent: true, messageId: String(e.id), userId: 'guest' });
       await ch.waitForConfirms();
     },
     async close(deleteQueues = true) {
@@ -84,7 +126,11 @@ export async function publisher(queue: string) {
 export const uniqueQueue = () => `webhook-dispatcher.test.${randomBytes(4).toString('hex')}`;
 export const randomTeam = () => 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
 
-export function envelope(team_id: number, type = 'environment.created', data: unknown = { id: randomUUID(), type: 'environments', attributes: { name: 'x' } }) {
+export function envelope(
+  team_id: number,
+  type = 'environment.created',
+  data: unknown = { id: randomUUID(), type: 'environments', attributes: { name: 'x' } },
+) {
   return { id: randomUUID(), type, occurred_at: new Date().toISOString(), team_id, data };
 }
 

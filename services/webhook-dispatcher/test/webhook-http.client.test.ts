@@ -10,7 +10,16 @@ describe('outbound webhook requests', () => {
   it('refuses loopback after resolution unless allowed, by name and by literal address; the result names neither, the log does', async () => {
     const rx = await startReceiver();
     const log: string[] = [];
-    const logger = createLogger({ service: 'test', level: 'warn', stream: new Writable({ write(chunk, _enc, done) { log.push(String(chunk)); done(); } }) });
+    const logger = createLogger({
+      service: 'test',
+      level: 'warn',
+      stream: new Writable({
+        write(chunk, _enc, done) {
+          log.push(String(chunk));
+          done();
+        },
+      }),
+    });
     const strict = createWebhookHttpClient({ policy: createAddressPolicy([]), timeoutMs: 2000, maxResponseBytes: 1000, logger });
     const port = new URL(rx.url).port;
     const byName = await strict(`http://localhost:${port}/`, {}, '{}');
@@ -24,14 +33,17 @@ describe('outbound webhook requests', () => {
     expect(unknown.error).toBe('host not found');
     const allowed = createWebhookHttpClient({ policy: loopback, timeoutMs: 2000, maxResponseBytes: 1000 });
     expect((await allowed(`http://localhost:${port}/`, {}, '{}')).statusCode).toBe(200);
-    strict.close(); allowed.close();
+    strict.close();
+    allowed.close();
     await rx.close();
   });
 
   it('does not follow redirects, caps the response body and reads Retry-After', async () => {
-    const rx = await startReceiver((r) => r.body === 'redirect'
-      ? { status: 302, headers: { location: 'http://127.0.0.1:1/' } }
-      : { status: 429, headers: { 'retry-after': '7' }, body: 'x'.repeat(5000) });
+    const rx = await startReceiver((r) =>
+      r.body === 'redirect'
+        ? { status: 302, headers: { location: 'http://127.0.0.1:1/' } }
+        : { status: 429, headers: { 'retry-after': '7' }, body: 'x'.repeat(5000) },
+    );
     const post = createWebhookHttpClient({ policy: loopback, timeoutMs: 2000, maxResponseBytes: 100 });
     expect(await post(rx.url, {}, 'redirect')).toMatchObject({ statusCode: 302, error: null });
     const big = await post(rx.url, {}, 'big');
@@ -46,7 +58,9 @@ describe('outbound webhook requests', () => {
   it('gives up on a receiver that does not answer in time', async () => {
     const rx = await startReceiver(() => ({ status: 200 }));
     const slow = await import('node:http').then((http) => {
-      const server = http.createServer(() => { /* never answers */ });
+      const server = http.createServer(() => {
+        /* never answers */
+      });
       return new Promise<import('node:http').Server>((r) => server.listen(0, '127.0.0.1', () => r(server)));
     });
     const post = createWebhookHttpClient({ policy: loopback, timeoutMs: 300, maxResponseBytes: 100 });

@@ -11,11 +11,13 @@ import type { Knex } from 'knex';
 export const ADMIN_REVIEW_REASON = 'admin review: made before webhooks were for admins only; enable it again once reviewed';
 
 export async function up(knex: Knex): Promise<void> {
-  await knex('webhooks_endpoints').where({ enabled: true })
+  await knex('webhooks_endpoints')
+    .where({ enabled: true })
     .update({ enabled: false, disabled_reason: ADMIN_REVIEW_REASON, updated_at: knex.fn.now() });
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex('webhooks_endpoints').where({ disabled_reason: ADMIN_REVIEW_REASON })
+  await knex('webhooks_endpoints')
+    .where({ disabled_reason: ADMIN_REVIEW_REASON })
     .update({ enabled: true, disabled_reason: null, updated_at: knex.fn.now() });
 }

@@ -21,7 +21,11 @@ export interface WebhooksDeps extends KitAppShell {
 }
 
 export function createWebhooksApp(deps: WebhooksDeps): Express {
-  const endpointsDeps: EndpointsDeps = { allowHttp: deps.allowHttp, secretBox: deps.secretBox, maxEndpointsPerTeam: deps.maxEndpointsPerTeam ?? 50 };
+  const endpointsDeps: EndpointsDeps = {
+    allowHttp: deps.allowHttp,
+    secretBox: deps.secretBox,
+    maxEndpointsPerTeam: deps.maxEndpointsPerTeam ?? 50,
+  };
   return createKitApp(deps, {
     registry,
     deps: endpointsDeps,

@@ -17,7 +17,8 @@ await runKitService({
     if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
     // The second half of a key rotation: signing secrets sealed with an older key get the first one.
     const resealing = resealInBackground(secretBox, sealedColumn(knex, 'webhooks_endpoints', 'secret_ciphertext'), logger, {
-      what: 'webhook endpoint secrets', setting: 'WEBHOOK_SECRET_KEYS',
+      what: 'webhook endpoint secrets',
+      setting: 'WEBHOOK_SECRET_KEYS',
     });
 
     // Provisioning declares the dispatcher's queue; readiness tells whether it exists yet.
@@ -25,10 +26,18 @@ await runKitService({
     await queue.start();
 
     return {
-      app: (shell) => createWebhooksApp({
-        ...shell, secretBox, allowHttp: config.WEBHOOK_ALLOW_HTTP, maxEndpointsPerTeam: config.WEBHOOK_MAX_ENDPOINTS_PER_TEAM,
-      }),
-      readiness: { dispatcher_queue: async () => { if (!queue.declared) throw new Error('dispatcher queue not declared yet'); } },
+      app: (shell) =>
+        createWebhooksApp({
+          ...shell,
+          secretBox,
+          allowHttp: config.WEBHOOK_ALLOW_HTTP,
+          maxEndpointsPerTeam: config.WEBHOOK_MAX_ENDPOINTS_PER_TEAM,
+        }),
+      readiness: {
+        dispatcher_queue: async () => {
+          if (!queue.declared) throw new Error('dispatcher queue not declared yet');
+        },
+      },
       async stop() {
         await resealing;
         await queue.stop();

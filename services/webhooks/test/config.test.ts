@@ -4,7 +4,9 @@ import { configSchema } from '../src/config.js';
 
 const pub = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
 const BASE = {
-  DATABASE_URL: 'postgres://db/webhooks', AMQP_URL: 'amqp://broker', DEV_KEY_SEED: 'i'.repeat(32),
+  DATABASE_URL: 'postgres://db/webhooks',
+  AMQP_URL: 'amqp://broker',
+  DEV_KEY_SEED: 'i'.repeat(32),
   PRINCIPAL_PUBLIC_KEYS: JSON.stringify({ keys: [{ ...pub, kid: 'k1', alg: 'EdDSA' }] }),
 };
 const KEY = Buffer.alloc(32, 5).toString('base64');
@@ -13,11 +15,20 @@ const issues = (env: Record<string, string>) => configIssues(configSchema, env);
 
 describe('webhooks configuration', () => {
   it('refuses to start in production without WEBHOOK_SECRET_KEYS, naming the variable', () => {
-    for (const env of [{ ...BASE, NODE_ENV: 'production' }, { ...BASE, NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: '' }]) {
-      expect(issues(env)).toEqual([{ variable: 'WEBHOOK_SECRET_KEYS', message: expect.stringMatching(/required when NODE_ENV=production/) }]);
+    for (const env of [
+      { ...BASE, NODE_ENV: 'production' },
+      { ...BASE, NODE_ENV: 'production', WEBHOOK_SECRET_KEYS: '' },
+    ]) {
+      expect(issues(env)).toEqual([
+        { variable: 'WEBHOOK_SECRET_KEYS', message: expect.stringMatching(/required when NODE_ENV=production/) },
+      ]);
     }
     // Named even next to another bad variable, so one start names every problem.
-    expect(issues({ ...BASE, NODE_ENV: 'production', DB_POOL_MAX: 'many' }).map((i) => i.variable).sort()).toEqual(['DB_POOL_MAX', 'WEBHOOK_SECRET_KEYS']);
+    expect(
+      issues({ ...BASE, NODE_ENV: 'production', DB_POOL_MAX: 'many' })
+        .map((i) => i.variable)
+        .sort(),
+    ).toEqual(['DB_POOL_MAX', 'WEBHOOK_SECRET_KEYS']);
   });
 
   it('accepts production with keys, and a derived key outside production', () => {

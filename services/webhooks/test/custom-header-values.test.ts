@@ -4,25 +4,39 @@ import { sealPlainHeaderValues } from '../src/domain/endpoints/custom-header-val
 import { startWebhooks, endpoint, secretBox, type Harness } from './support.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startWebhooks(false); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startWebhooks(false);
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const URL = 'https://hooks.example.com/in';
 const put = (id: string, attributes: Record<string, unknown>) =>
   h.call('PUT', `/v1/webhooks/endpoints/${id}`, { body: { data: { id, type: 'webhooks_endpoints', attributes } } });
 const storedHeaders = async (id: string) => (await h.db.knex('webhooks_endpoints').where({ id }).first()).custom_headers;
-const eventsOf = async (id: string) => (await h.db.knex('outbox').orderBy('seq').select('type', 'payload'))
-  .filter((e) => e.payload.data?.id === id);
+const eventsOf = async (id: string) =>
+  (await h.db.knex('outbox').orderBy('seq').select('type', 'payload')).filter((e) => e.payload.data?.id === id);
 
 describe('custom header values', () => {
   it('are sealed at rest and masked in the create, read and update responses and in events; a PUT of the mask keeps the value', async () => {
     const token = `tok_${randomBytes(24).toString('hex')}`;
     const created = await h.call('POST', '/v1/webhooks/endpoints', {
-      body: endpoint({ name: 'Creds', url: URL, custom_headers: [{ name: 'Authorization', value: `Bearer ${token}` }, { name: 'X-Short', value: 'abc' }] }),
+      body: endpoint({
+        name: 'Creds',
+        url: URL,
+        custom_headers: [
+          { name: 'Authorization', value: `Bearer ${token}` },
+          { name: 'X-Short', value: 'abc' },
+        ],
+      }),
     });
     expect(created.status).toBe(201);
     const { id } = created.body.data;
-    const masked = [{ name: 'Authorization', value: `****${token.slice(-4)}` }, { name: 'X-Short', value: '****' }];
+    const masked = [
+      { name: 'Authorization', value: `****${token.slice(-4)}` },
+      { name: 'X-Short', value: '****' },
+    ];
     expect(created.body.data.attributes.custom_headers).toEqual(masked);
     expect((await h.call('GET', `/v1/webhooks/endpoints/${id}`)).body.data.attributes.custom_headers).toEqual(masked);
     expect(JSON.stringify((await h.call('GET', '/v1/webhooks/endpoints')).body)).not.toContain(token);
@@ -40,28 +54,48 @@ describe('custom header values', () => {
     expect(secretBox.open(after[2].sealed)).toBe('new-value');
 
     // The name matches case-insensitively; a new value replaces the old one.
-    const renamed = await put(id, { custom_headers: [{ name: 'authorization', value: masked[0].value }, { name: 'X-Short', value: 'xyz' }] });
+    const renamed = await put(id, {
+      custom_headers: [
+        { name: 'authorization', value: masked[0].value },
+        { name: 'X-Short', value: 'xyz' },
+      ],
+    });
     expect(renamed.status).toBe(200);
-    expect((await storedHeaders(id)).map((s: any) => [s.name, secretBox.open(s.sealed)])).toEqual([['authorization', `Bearer ${token}`], ['X-Short', 'xyz']]);
+    expect((await storedHeaders(id)).map((s: any) => [s.name, secretBox.open(s.sealed)])).toEqual([
+      ['authorization', `Bearer ${token}`],
+      ['X-Short', 'xyz'],
+    ]);
 
     const deleted = await h.call('DELETE', `/v1/webhooks/endpoints/${id}`);
     expect(deleted.body.data.attributes.custom_headers[0].value).toBe(masked[0].value);
     const events = await eventsOf(id);
-    expect(events.map((e) => e.type)).toEqual(['webhooks_endpoint.created', 'webhooks_endpoint.updated', 'webhooks_endpoint.updated', 'webhooks_endpoint.deleted']);
+    expect(events.map((e) => e.type)).toEqual([
+      'webhooks_endpoint.created',
+      'webhooks_endpoint.updated',
+      'webhooks_endpoint.updated',
+      'webhooks_endpoint.deleted',
+    ]);
     expect(JSON.stringify(events)).not.toContain(token);
     expect(JSON.stringify(events)).not.toContain('new-value');
   });
 
   it('refuses a masked value that is not the mask of the current value of that header', async () => {
-    const created = await h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name: 'Masks', url: URL, custom_headers: [{ name: 'X-Key', value: 'k'.repeat(20) }] }) });
+    const created = await h.call('POST', '/v1/webhooks/endpoints', {
+      body: endpoint({ name: 'Masks', url: URL, custom_headers: [{ name: 'X-Key', value: 'k'.repeat(20) }] }),
+    });
     const { id } = created.body.data;
     const before = await storedHeaders(id);
     for (const custom_headers of [[{ name: 'X-Key', value: '****abcd' }], [{ name: 'X-Other', value: '****kkkk' }]]) {
       const res = await put(id, { custom_headers });
-      expect({ status: res.status, pointer: res.body.errors?.[0]?.source?.pointer }).toEqual({ status: 422, pointer: '/data/attributes/custom_headers/0/value' });
+      expect({ status: res.status, pointer: res.body.errors?.[0]?.source?.pointer }).toEqual({
+        status: 422,
+        pointer: '/data/attributes/custom_headers/0/value',
+      });
     }
     expect(await storedHeaders(id)).toEqual(before);
-    const onCreate = await h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name: 'Masked', url: URL, custom_headers: [{ name: 'X-Key', value: '****' }] }) });
+    const onCreate = await h.call('POST', '/v1/webhooks/endpoints', {
+      body: endpoint({ name: 'Masked', url: URL, custom_headers: [{ name: 'X-Key', value: '****' }] }),
+    });
     expect(onCreate.status).toBe(422);
   });
 
@@ -69,7 +103,10 @@ describe('custom header values', () => {
     const created = await h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name: 'Legacy', url: URL }) });
     const { id } = created.body.data;
     const plain = [{ name: 'Authorization', value: 'Bearer legacy-token-1234' }];
-    await h.db.knex('webhooks_endpoints').where({ id }).update({ custom_headers: JSON.stringify(plain) });
+    await h.db
+      .knex('webhooks_endpoints')
+      .where({ id })
+      .update({ custom_headers: JSON.stringify(plain) });
     const read = await h.call('GET', `/v1/webhooks/endpoints/${id}`);
     expect(read.body.data.attributes.custom_headers).toEqual([{ name: 'Authorization', value: '****1234' }]);
 
@@ -77,7 +114,9 @@ describe('custom header values', () => {
     const stored = await storedHeaders(id);
     expect(JSON.stringify(stored)).not.toContain('legacy-token');
     expect(secretBox.open(stored[0].sealed)).toBe('Bearer legacy-token-1234');
-    expect((await h.call('GET', `/v1/webhooks/endpoints/${id}`)).body.data.attributes.custom_headers).toEqual([{ name: 'Authorization', value: '****1234' }]);
+    expect((await h.call('GET', `/v1/webhooks/endpoints/${id}`)).body.data.attributes.custom_headers).toEqual([
+      { name: 'Authorization', value: '****1234' },
+    ]);
     expect(await sealPlainHeaderValues(createPlainHeaderValuesStore(h.db.knex), secretBox)).toBe(0);
   });
 });

@@ -1,18 +1,31 @@
 import { startWebhooks, endpoint, secretBox, type Harness } from './support.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startWebhooks(false); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startWebhooks(false);
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const URL = 'https://hooks.example.com/in';
 
 describe('webhooks endpoints', () => {
   it('creates with a generated whsec_ secret shown once, stored encrypted and masked afterwards', async () => {
-    const created = await h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name: 'Ops hook', url: URL, event_types: ['environment.created'] }) });
+    const created = await h.call('POST', '/v1/webhooks/endpoints', {
+      body: endpoint({ name: 'Ops hook', url: URL, event_types: ['environment.created'] }),
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const { id, attributes } = created.body.data;
-    expect(attributes).toMatchObject({ name: 'Ops hook', slug: 'ops-hook', url: URL, event_types: ['environment.created'], enabled: true, custom_headers: [] });
+    expect(attributes).toMatchObject({
+      name: 'Ops hook',
+      slug: 'ops-hook',
+      url: URL,
+      event_types: ['environment.created'],
+      enabled: true,
+      custom_headers: [],
+    });
     expect(attributes.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const row = await h.db.knex('webhooks_endpoints').where({ id }).first();
     expect(row.secret_ciphertext).not.toContain(attributes.secret.slice(6));
@@ -47,8 +60,21 @@ describe('webhooks endpoints', () => {
       [{ name: 'a', url: URL, custom_headers: [{ name: 'Content-Type', value: 'x' }] }, '/data/attributes/custom_headers/0/name'],
       [{ name: 'a', url: URL, custom_headers: [{ name: 'Webhook-Signature', value: 'x' }] }, '/data/attributes/custom_headers/0/name'],
       [{ name: 'a', url: URL, custom_headers: [{ name: 'X-Ok', value: 'a\r\nb' }] }, '/data/attributes/custom_headers/0/value'],
-      [{ name: 'a', url: URL, custom_headers: Array.from({ length: 11 }, (_, i) => ({ name: `X-H${i}`, value: 'v' })) }, '/data/attributes/custom_headers'],
-      [{ name: 'a', url: URL, custom_headers: [{ name: 'X-A', value: '1' }, { name: 'x-a', value: '2' }] }, '/data/attributes/custom_headers'],
+      [
+        { name: 'a', url: URL, custom_headers: Array.from({ length: 11 }, (_, i) => ({ name: `X-H${i}`, value: 'v' })) },
+        '/data/attributes/custom_headers',
+      ],
+      [
+        {
+          name: 'a',
+          url: URL,
+          custom_headers: [
+            { name: 'X-A', value: '1' },
+            { name: 'x-a', value: '2' },
+          ],
+        },
+        '/data/attributes/custom_headers',
+      ],
       [{ name: 'a', url: URL, enabled: 'yes' }, '/data/attributes/enabled'],
     ];
     for (const [attrs, pointer] of cases) {
@@ -61,12 +87,32 @@ describe('webhooks endpoints', () => {
     const created = await h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name: 'Pager', url: URL }) });
     const id = created.body.data.id;
     const put = await h.call('PUT', `/v1/webhooks/endpoints/${id}`, {
-      body: { data: { id, type: 'webhooks_endpoints', attributes: { slug: 'pager-2', name: 'Pager two', event_types: ['incident.created'], enabled: false, custom_headers: [{ name: 'Authorization', value: 'Bearer x' }] } } },
+      body: {
+        data: {
+          id,
+          type: 'webhooks_endpoints',
+          attributes: {
+            slug: 'pager-2',
+            name: 'Pager two',
+            event_types: ['incident.created'],
+            enabled: false,
+            custom_headers: [{ name: 'Authorization', value: 'Bearer x' }],
+          },
+        },
+      },
     });
     expect(put.status).toBe(200);
-    expect(put.body.data.attributes).toMatchObject({ slug: 'pager-2', name: 'Pager two', event_types: ['incident.created'], enabled: false, custom_headers: [{ name: 'Authorization', value: '****' }] });
+    expect(put.body.data.attributes).toMatchObject({
+      slug: 'pager-2',
+      name: 'Pager two',
+      event_types: ['incident.created'],
+      enabled: false,
+      custom_headers: [{ name: 'Authorization', value: '****' }],
+    });
     expect(put.body.data.attributes.secret).toMatch(/^whsec_\*{4}/);
-    const url = await h.call('PUT', `/v1/webhooks/endpoints/${id}`, { body: { data: { type: 'webhooks_endpoints', attributes: { url: 'https://other.example.com' } } } });
+    const url = await h.call('PUT', `/v1/webhooks/endpoints/${id}`, {
+      body: { data: { type: 'webhooks_endpoints', attributes: { url: 'https://other.example.com' } } },
+    });
     expect(url.status).toBe(422);
     const bySlug = await h.call('GET', '/v1/webhooks/endpoints?filter[slug]=pager-2');
     expect(bySlug.body.data.map((e: any) => e.id)).toEqual([id]);

@@ -2,11 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { startWebhooks, endpoint, type Harness } from './support.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startWebhooks(false, { maxEndpointsPerTeam: 3 }); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startWebhooks(false, { maxEndpointsPerTeam: 3 });
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const URL = 'https://hooks.example.com/in';
-const create = (name: string, team_id = 1) => h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name, url: URL }), principal: { team_id } });
+const create = (name: string, team_id = 1) =>
+  h.call('POST', '/v1/webhooks/endpoints', { body: endpoint({ name, url: URL }), principal: { team_id } });
 
 describe('webhook limits', () => {
   it('refuses the endpoint past the per-team cap with 422, per team', async () => {
@@ -30,12 +35,27 @@ describe('webhook limits', () => {
 
   it('includes at most the latest 20 attempts of a delivery; /attempts pages through all', async () => {
     const ep = (await create('attempts', 9)).body.data;
-    const [delivery] = await h.db.knex('webhooks_deliveries').insert({
-      team_id: 9, endpoint_id: ep.id, event_id: randomUUID(), event_type: 'environment.created', payload: '{"event":{},"data":null}', status: 'failed',
-    }).returning('id');
-    await h.db.knex('webhooks_delivery_attempts').insert(Array.from({ length: 25 }, (_, i) => ({
-      delivery_id: delivery.id, attempt_number: i + 1, trigger: 'scheduled', url: URL, status_code: 500, duration_ms: 1,
-    })));
+    const [delivery] = await h.db
+      .knex('webhooks_deliveries')
+      .insert({
+        team_id: 9,
+        endpoint_id: ep.id,
+        event_id: randomUUID(),
+        event_type: 'environment.created',
+        payload: '{"event":{},"data":null}',
+        status: 'failed',
+      })
+      .returning('id');
+    await h.db.knex('webhooks_delivery_attempts').insert(
+      Array.from({ length: 25 }, (_, i) => ({
+        delivery_id: delivery.id,
+        attempt_number: i + 1,
+        trigger: 'scheduled',
+        url: URL,
+        status_code: 500,
+        duration_ms: 1,
+      })),
+    );
     const latest = Array.from({ length: 20 }, (_, i) => i + 6);
     const one = await h.call('GET', `/v1/webhooks/deliveries/${delivery.id}?include=attempts`, { principal: { team_id: 9 } });
     expect(one.body.included.map((a: any) => a.attributes.attempt_number)).toEqual(latest);

@@ -13,7 +13,9 @@ describe('Standard Webhooks signing', () => {
     const headers = webhookHeaders(secret, 'd6f1b7a4-1111-4222-8333-944455556666', body, now);
     expect(headers['webhook-id']).toBe('d6f1b7a4-1111-4222-8333-944455556666');
     expect(headers['webhook-timestamp']).toBe('1767225610');
-    const mac = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`${headers['webhook-id']}.1767225610.${body}`).digest('base64');
+    const mac = createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+      .update(`${headers['webhook-id']}.1767225610.${body}`)
+      .digest('base64');
     expect(headers['webhook-signature']).toBe(`v1,${mac}`);
   });
 
@@ -36,7 +38,18 @@ describe('Standard Webhooks signing', () => {
 
 describe('custom header names', () => {
   it('refuses reserved and hop-by-hop names in any case, allows the rest', () => {
-    for (const n of ['Content-Type', 'content-length', 'HOST', 'User-Agent', 'webhook-id', 'Webhook-Signature', 'Transfer-Encoding', 'Connection', 'TE', 'X-Firewatch-Principal']) {
+    for (const n of [
+      'Content-Type',
+      'content-length',
+      'HOST',
+      'User-Agent',
+      'webhook-id',
+      'Webhook-Signature',
+      'Transfer-Encoding',
+      'Connection',
+      'TE',
+      'X-Firewatch-Principal',
+    ]) {
       expect([n, isReservedHeader(n)]).toEqual([n, true]);
     }
     for (const n of ['Authorization', 'X-Api-Key', 'X-Tenant']) expect(isReservedHeader(n)).toBe(false);

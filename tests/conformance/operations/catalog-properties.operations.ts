@@ -9,7 +9,9 @@ const single = { component: 'catalog_property_response', cite: 'docs/api-contrac
 
 /** A fresh property of the environments catalog; its id. */
 export async function environmentProperty(ctx: ConformanceContext): Promise<string> {
-  const res = await ctx.call('POST', '/v1/environments/properties', { body: property({ name: `Prop ${randomUUID().slice(0, 8)}`, kind: 'text' }) });
+  const res = await ctx.call('POST', '/v1/environments/properties', {
+    body: property({ name: `Prop ${randomUUID().slice(0, 8)}`, kind: 'text' }),
+  });
   if (res.status !== 201) throw new Error(`fixture: catalog property answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data.id as string;
 }
@@ -19,30 +21,47 @@ function catalogRows(family: string, list: string, create: string): ConformanceO
   const path = `/v1/${family}/properties`;
   return [
     {
-      method: 'POST', path, variant: 'every attribute set',
+      method: 'POST',
+      path,
+      variant: 'every attribute set',
       request: () => ({
         body: property({
-          name: `Owner ${randomUUID().slice(0, 8)}`, kind: 'reference', kind_catalog_id: 'c1', multiple: true, position: 2,
-          required: true, external_id: `ext-${randomUUID()}`,
+          name: `Owner ${randomUUID().slice(0, 8)}`,
+          kind: 'reference',
+          kind_catalog_id: 'c1',
+          multiple: true,
+          position: 2,
+          required: true,
+          external_id: `ext-${randomUUID()}`,
         }),
       }),
-      status: 201, schema: { reference: create, status: 201 },
+      status: 201,
+      schema: { reference: create, status: 201 },
     },
     {
-      method: 'POST', path, variant: 'kind missing',
+      method: 'POST',
+      path,
+      variant: 'kind missing',
       request: () => ({ body: property({ name: 'No kind' }) }),
-      status: 422, schema: { reference: create, status: 422 },
+      status: 422,
+      schema: { reference: create, status: 422 },
     },
     {
-      method: 'POST', path, variant: 'no credential',
+      method: 'POST',
+      path,
+      variant: 'no credential',
       request: () => ({ body: property({ name: 'Nobody', kind: 'text' }), token: null }),
-      status: 401, schema: { reference: create, status: 401 },
+      status: 401,
+      schema: { reference: create, status: 401 },
     },
     { method: 'GET', path, status: 200, schema: { reference: list, status: 200 } },
     {
-      method: 'GET', path, variant: 'filters and sort',
+      method: 'GET',
+      path,
+      variant: 'filters and sort',
       request: () => ({ query: 'filter[kind]=text&filter[created_at][lte]=2100-01-01T00:00:00Z&sort=-position&page[size]=2' }),
-      status: 200, schema: { reference: list, status: 200 },
+      status: 200,
+      schema: { reference: list, status: 200 },
     },
   ];
 }
@@ -53,24 +72,36 @@ export const catalogPropertyOperations: ConformanceOperation[] = [
   ...catalogRows('services', 'listServiceCatalogProperties', 'createServiceCatalogProperty'),
   ...catalogRows('functionalities', 'listFunctionalityCatalogProperties', 'createFunctionalityCatalogProperty'),
   {
-    method: 'GET', path: '/v1/catalog_properties/{id}',
+    method: 'GET',
+    path: '/v1/catalog_properties/{id}',
     request: async (ctx) => ({ params: { id: await environmentProperty(ctx) } }),
-    status: 200, schema: single,
+    status: 200,
+    schema: single,
   },
   {
-    method: 'PUT', path: '/v1/catalog_properties/{id}',
-    request: async (ctx) => ({ params: { id: await environmentProperty(ctx) }, body: property({ position: 4, required: true, external_id: null }) }),
-    status: 200, schema: single,
+    method: 'PUT',
+    path: '/v1/catalog_properties/{id}',
+    request: async (ctx) => ({
+      params: { id: await environmentProperty(ctx) },
+      body: property({ position: 4, required: true, external_id: null }),
+    }),
+    status: 200,
+    schema: single,
   },
   {
-    method: 'DELETE', path: '/v1/catalog_properties/{id}',
+    method: 'DELETE',
+    path: '/v1/catalog_properties/{id}',
     request: async (ctx) => ({ params: { id: await environmentProperty(ctx) } }),
-    status: 200, schema: single,
+    status: 200,
+    schema: single,
   },
   // The reference declares no 404 here; the answer is the contract's error document.
   ...(['GET', 'PUT', 'DELETE'] as const).map((method): ConformanceOperation => ({
-    method, path: '/v1/catalog_properties/{id}', variant: 'unknown id',
+    method,
+    path: '/v1/catalog_properties/{id}',
+    variant: 'unknown id',
     request: (ctx) => ({ params: { id: ctx.unknownId }, body: method === 'PUT' ? property({ name: 'x' }) : undefined }),
-    status: 404, schema: errorDocument,
+    status: 404,
+    schema: errorDocument,
   })),
 ];

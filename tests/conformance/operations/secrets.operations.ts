@@ -14,7 +14,9 @@ async function freshSecret(ctx: ConformanceContext): Promise<string> {
 
 /** A team-wide observer key, which may read secrets but not write them. */
 async function observerToken(ctx: ConformanceContext): Promise<string> {
-  const res = await ctx.call('POST', '/v1/api_keys', { body: { data: { type: 'api_keys', attributes: { name: `observer ${name()}`, kind: 'global', role: 'observer' } } } });
+  const res = await ctx.call('POST', '/v1/api_keys', {
+    body: { data: { type: 'api_keys', attributes: { name: `observer ${name()}`, kind: 'global', role: 'observer' } } },
+  });
   if (res.status !== 201) throw new Error(`fixture: api key answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data.attributes.token as string;
 }
@@ -25,63 +27,104 @@ async function observerToken(ctx: ConformanceContext): Promise<string> {
  */
 export const secretOperations: ConformanceOperation[] = [
   {
-    method: 'POST', path: '/v1/secrets', variant: 'an external vault, every attribute set',
+    method: 'POST',
+    path: '/v1/secrets',
+    variant: 'an external vault, every attribute set',
     request: () => ({
       body: secret({
-        name: name(), secret: 'token', kind: 'hashicorp_vault', external_vault_mount: 'kv', external_vault_path: 'prod/db',
-        external_vault_version: '2', owner_group_ids: [],
+        name: name(),
+        secret: 'token',
+        kind: 'hashicorp_vault',
+        external_vault_mount: 'kv',
+        external_vault_path: 'prod/db',
+        external_vault_version: '2',
+        owner_group_ids: [],
       }),
     }),
-    status: 201, schema: { reference: 'createSecret', status: 201 },
+    status: 201,
+    schema: { reference: 'createSecret', status: 201 },
   },
   {
-    method: 'POST', path: '/v1/secrets', variant: 'only the required name and secret',
+    method: 'POST',
+    path: '/v1/secrets',
+    variant: 'only the required name and secret',
     request: () => ({ body: secret({ name: name(), secret: 'token' }) }),
-    status: 201, schema: { reference: 'createSecret', status: 201 },
+    status: 201,
+    schema: { reference: 'createSecret', status: 201 },
   },
   {
-    method: 'POST', path: '/v1/secrets', variant: 'secret missing',
+    method: 'POST',
+    path: '/v1/secrets',
+    variant: 'secret missing',
     request: () => ({ body: secret({ name: name() }) }),
-    status: 422, schema: { reference: 'createSecret', status: 422 },
+    status: 422,
+    schema: { reference: 'createSecret', status: 422 },
   },
   {
-    method: 'POST', path: '/v1/secrets', variant: 'no credential',
+    method: 'POST',
+    path: '/v1/secrets',
+    variant: 'no credential',
     request: () => ({ body: secret({ name: name(), secret: 'x' }), token: null }),
-    status: 401, schema: { reference: 'createSecret', status: 401 },
+    status: 401,
+    schema: { reference: 'createSecret', status: 401 },
   },
   { method: 'GET', path: '/v1/secrets', status: 200, schema: { reference: 'listSecrets', status: 200 } },
   {
-    method: 'GET', path: '/v1/secrets', variant: 'sorted, a page of one',
+    method: 'GET',
+    path: '/v1/secrets',
+    variant: 'sorted, a page of one',
     request: () => ({ query: 'sort=-created_at&page[size]=1' }),
-    status: 200, schema: { reference: 'listSecrets', status: 200 },
+    status: 200,
+    schema: { reference: 'listSecrets', status: 200 },
   },
   {
-    method: 'GET', path: '/v1/secrets/{id}',
+    method: 'GET',
+    path: '/v1/secrets/{id}',
     request: async (ctx) => ({ params: { id: await freshSecret(ctx) } }),
-    status: 200, schema: { reference: 'getSecret', status: 200 },
+    status: 200,
+    schema: { reference: 'getSecret', status: 200 },
   },
   {
-    method: 'GET', path: '/v1/secrets/{id}', variant: 'an observer, who may not write it: no vault fields',
+    method: 'GET',
+    path: '/v1/secrets/{id}',
+    variant: 'an observer, who may not write it: no vault fields',
     request: async (ctx) => {
       const res = await ctx.call('POST', '/v1/secrets', {
-        body: secret({ name: name(), secret: 'token', kind: 'hashicorp_vault', external_vault_mount: 'kv', external_vault_path: 'prod/db', external_vault_version: 2 }),
+        body: secret({
+          name: name(),
+          secret: 'token',
+          kind: 'hashicorp_vault',
+          external_vault_mount: 'kv',
+          external_vault_path: 'prod/db',
+          external_vault_version: 2,
+        }),
       });
       if (res.status !== 201) throw new Error(`fixture: secret answered ${res.status}: ${JSON.stringify(res.body)}`);
       return { params: { id: res.body.data.id }, token: await observerToken(ctx) };
     },
-    status: 200, schema: { reference: 'getSecret', status: 200 },
+    status: 200,
+    schema: { reference: 'getSecret', status: 200 },
   },
   {
-    method: 'PUT', path: '/v1/secrets/{id}',
-    request: async (ctx) => ({ params: { id: await freshSecret(ctx) }, body: secret({ name: name(), secret: 'rotated', external_vault_version: 1 }) }),
-    status: 200, schema: { reference: 'updateSecret', status: 200 },
+    method: 'PUT',
+    path: '/v1/secrets/{id}',
+    request: async (ctx) => ({
+      params: { id: await freshSecret(ctx) },
+      body: secret({ name: name(), secret: 'rotated', external_vault_version: 1 }),
+    }),
+    status: 200,
+    schema: { reference: 'updateSecret', status: 200 },
   },
   {
-    method: 'DELETE', path: '/v1/secrets/{id}',
+    method: 'DELETE',
+    path: '/v1/secrets/{id}',
     request: async (ctx) => ({ params: { id: await freshSecret(ctx) } }),
-    status: 200, schema: { reference: 'deleteSecret', status: 200 },
+    status: 200,
+    schema: { reference: 'deleteSecret', status: 200 },
   },
   ...unknownIdRows('/v1/secrets/{id}', [
-    ['GET', 'getSecret'], ['PUT', 'updateSecret', secret({ name: 'x' })], ['DELETE', 'deleteSecret'],
+    ['GET', 'getSecret'],
+    ['PUT', 'updateSecret', secret({ name: 'x' })],
+    ['DELETE', 'deleteSecret'],
   ]),
 ];

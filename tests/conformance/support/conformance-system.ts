@@ -54,7 +54,9 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
     const raised = ['--rate-limit-read', '10000', '--rate-limit-write', '10000'];
     const team = ['--team-id', String(boot.team.id)];
     const token = (await system.cli('api-keys', 'create', ...team, '--name', 'conformance', '--role', 'admin', ...raised)).token;
-    const userToken = (await system.cli('api-keys', 'create', ...team, '--name', 'me', '--kind', 'personal', '--user-id', String(boot.user.id), ...raised)).token;
+    const userToken = (
+      await system.cli('api-keys', 'create', ...team, '--name', 'me', '--kind', 'personal', '--user-id', String(boot.user.id), ...raised)
+    ).token;
 
     const call: ConformanceContext['call'] = (method, path, options = {}) =>
       api(system.gatewayUrl, method, path, { token: options.token === null ? undefined : (options.token ?? token), body: options.body });
@@ -66,9 +68,11 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
     const unique = () => randomUUID().slice(0, 8);
     const create: ConformanceContext['create'] = {
       environment: () => created('/v1/environments', 'environments', { name: `Env ${unique()}` }),
-      webhookEndpoint: (url = receiver.url) => created('/v1/webhooks/endpoints', 'webhooks_endpoints', { name: `Hook ${unique()}`, url, event_types: ['environment.created'] }),
+      webhookEndpoint: (url = receiver.url) =>
+        created('/v1/webhooks/endpoints', 'webhooks_endpoints', { name: `Hook ${unique()}`, url, event_types: ['environment.created'] }),
       apiKey: () => created('/v1/api_keys', 'api_keys', { name: `Key ${unique()}`, kind: 'global' }),
-      oauthApplication: () => created('/v1/oauth_applications', 'oauth_applications', { name: `App ${unique()}`, scopes: ['ir.environments:read'] }),
+      oauthApplication: () =>
+        created('/v1/oauth_applications', 'oauth_applications', { name: `App ${unique()}`, scopes: ['ir.environments:read'] }),
     };
 
     // The first delivery of a new endpoint that has reached `status`; the environment created makes it.
@@ -84,11 +88,16 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
       }
     };
     const issueOAuthToken = async () => {
-      const app = await call('POST', '/v1/oauth_applications', { body: { data: { type: 'oauth_applications', attributes: { name: `App ${unique()}`, scopes: ['ir.environments:read'] } } } });
+      const app = await call('POST', '/v1/oauth_applications', {
+        body: { data: { type: 'oauth_applications', attributes: { name: `App ${unique()}`, scopes: ['ir.environments:read'] } } },
+      });
       const { client_id, client_secret } = app.body.data.attributes;
       const res = await fetch(`${system.authUrl}/oauth/token`, {
         method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'ir.environments:read' }),
       });
       const tokens = (await res.json()) as { access_token?: string };

@@ -19,7 +19,13 @@ const ids = nullable('array', { items: { type: 'string' } });
 const wallClock = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' };
 const DAY_NAMES = ['S', 'M', 'T', 'W', 'R', 'F', 'U'];
 const activeTimes = {
-  type: 'array', items: { type: 'object', additionalProperties: false, required: ['start_time', 'end_time'], properties: { start_time: wallClock, end_time: wallClock } },
+  type: 'array',
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['start_time', 'end_time'],
+    properties: { start_time: wallClock, end_time: wallClock },
+  },
 };
 
 /**
@@ -36,36 +42,46 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   service: [
     {
-      because: 'docs/api-contract.md §2 (Documents): chat lists are chat_* where the reference says slack_* (the contract wins over the reference on attribute names)',
+      because:
+        'docs/api-contract.md §2 (Documents): chat lists are chat_* where the reference says slack_* (the contract wins over the reference on attribute names)',
       renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
     },
     {
-      because: "docs/decisions.md (services and functionalities): the reference's own new_service writes show_uptime, show_uptime_last_days and opsgenie_team_id, and its list filter and bulk entity name opslevel_id: what is written is read back",
+      because:
+        "docs/decisions.md (services and functionalities): the reference's own new_service writes show_uptime, show_uptime_last_days and opsgenie_team_id, and its list filter and bulk entity name opslevel_id: what is written is read back",
       adds: {
-        show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] },
-        opsgenie_team_id: nullable('string'), opslevel_id: nullable('string'),
+        show_uptime: nullable('boolean'),
+        show_uptime_last_days: { enum: [30, 60, 90, null] },
+        opsgenie_team_id: nullable('string'),
+        opslevel_id: nullable('string'),
       },
     },
   ],
   functionality: [
     {
-      because: 'docs/api-contract.md §2 (Documents): chat lists are chat_* where the reference says slack_* (the contract wins over the reference on attribute names)',
+      because:
+        'docs/api-contract.md §2 (Documents): chat lists are chat_* where the reference says slack_* (the contract wins over the reference on attribute names)',
       renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
     },
     {
-      because: "docs/decisions.md (services and functionalities): the reference's own new_functionality writes show_uptime and show_uptime_last_days, and its list filter and bulk entity name opslevel_id: what is written is read back",
+      because:
+        "docs/decisions.md (services and functionalities): the reference's own new_functionality writes show_uptime and show_uptime_last_days, and its list filter and bulk entity name opslevel_id: what is written is read back",
       adds: { show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] }, opslevel_id: nullable('string') },
     },
   ],
   retrospective_process: [
     {
-      because: 'docs/decisions.md (retrospective processes): the default process cannot have criteria, and a process may have none (null clears them): no criteria are null',
+      because:
+        'docs/decisions.md (retrospective processes): the default process cannot have criteria, and a process may have none (null clears them): no criteria are null',
       replaces: {
         retrospective_process_matching_criteria: {
           oneOf: [
             { type: 'null' },
             ...['severity_ids', 'group_ids', 'incident_type_ids'].map((key) => ({
-              type: 'object', additionalProperties: false, required: [key], properties: { [key]: { type: 'array', items: { type: 'string' } } },
+              type: 'object',
+              additionalProperties: false,
+              required: [key],
+              properties: { [key]: { type: 'array', items: { type: 'string' } } },
             })),
           ],
         },
@@ -74,17 +90,24 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   secret: [
     {
-      because: 'docs/decisions.md (secrets), docs/api-contract.md §2 (Documents): the vault fields are external_vault_mount, external_vault_path and external_vault_version (the reference: hashicorp_vault_*)',
-      renames: { hashicorp_vault_mount: 'external_vault_mount', hashicorp_vault_path: 'external_vault_path', hashicorp_vault_version: 'external_vault_version' },
+      because:
+        'docs/decisions.md (secrets), docs/api-contract.md §2 (Documents): the vault fields are external_vault_mount, external_vault_path and external_vault_version (the reference: hashicorp_vault_*)',
+      renames: {
+        hashicorp_vault_mount: 'external_vault_mount',
+        hashicorp_vault_path: 'external_vault_path',
+        hashicorp_vault_version: 'external_vault_version',
+      },
     },
     {
-      because: "docs/decisions.md (secrets), docs/security.md (Secrets): a secret has owner_group_ids; kind is the reference's own create attribute (new_secret), read back",
+      because:
+        "docs/decisions.md (secrets), docs/security.md (Secrets): a secret has owner_group_ids; kind is the reference's own create attribute (new_secret), read back",
       adds: { owner_group_ids: { type: 'array', items: { type: 'string' } }, kind: { enum: ['built_in', 'hashicorp_vault'] } },
     },
   ],
   dashboard: [
     {
-      because: "docs/decisions.md (dashboards), docs/api-contract.md §2 (Documents): a dashboard's {id} is its UUID or its slug (the reference's own path parameter), so the slug is answered",
+      because:
+        "docs/decisions.md (dashboards), docs/api-contract.md §2 (Documents): a dashboard's {id} is its UUID or its slug (the reference's own path parameter), so the slug is answered",
       adds: { slug: { type: 'string' } },
     },
   ],
@@ -96,7 +119,8 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   webhooks_delivery: [
     {
-      because: 'docs/api-contract.md §5 (deliveries are retried and keep their attempts), docs/webhooks.md: a delivery shows its event, state and retry schedule',
+      because:
+        'docs/api-contract.md §5 (deliveries are retried and keep their attempts), docs/webhooks.md: a delivery shows its event, state and retry schedule',
       adds: {
         event_id: { type: 'string', format: 'uuid' },
         event_type: { enum: [...EVENT_TYPES] },
@@ -109,44 +133,58 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   api_key: [
     {
-      because: "docs/api-contract.md §3.1, docs/decisions.md (identity and permissions): kinds are global, group, personal and record (the reference's organization and team are write aliases)",
+      because:
+        "docs/api-contract.md §3.1, docs/decisions.md (identity and permissions): kinds are global, group, personal and record (the reference's organization and team are write aliases)",
       replaces: { kind: { enum: ['global', 'group', 'personal', 'record'] } },
     },
     {
-      because: 'docs/api-contract.md §3.1, docs/design.md (credentials): a key carries roles (null on a personal key, which acts as its user), capabilities, group or record scope and its user; docs/decisions.md (identity and permissions): per-key limits, set by an operator',
+      because:
+        'docs/api-contract.md §3.1, docs/design.md (credentials): a key carries roles (null on a personal key, which acts as its user), capabilities, group or record scope and its user; docs/decisions.md (identity and permissions): per-key limits, set by an operator',
       adds: {
-        role, on_call_role: role,
+        role,
+        on_call_role: role,
         capabilities: { type: 'array', items: { enum: ['read', 'create', 'update', 'delete'] } },
-        group_ids: ids, record_ids: ids,
+        group_ids: ids,
+        record_ids: ids,
         user_id: nullable('integer'),
-        rate_limit_read: nullable('integer'), rate_limit_write: nullable('integer'),
+        rate_limit_read: nullable('integer'),
+        rate_limit_write: nullable('integer'),
       },
     },
   ],
   incident: [
     {
-      because: "docs/decisions.md (incidents): an incident is written with severity_id, service_ids, environment_ids and functionality_ids (the reference's new_incident); what is written is read back, and the records themselves come with include=services|environments|functionalities",
+      because:
+        "docs/decisions.md (incidents): an incident is written with severity_id, service_ids, environment_ids and functionality_ids (the reference's new_incident); what is written is read back, and the records themselves come with include=services|environments|functionalities",
       adds: { severity_id: nullable('string'), service_ids: ids, environment_ids: ids, functionality_ids: ids },
     },
   ],
   communications_template: [
     {
-      because: "docs/communications.md, docs/api-contract.md §2 (Documents): a stage's chat text is chat_content (the reference: slack_content); the stage's attributes are closed here so the reference's name cannot leak",
+      because:
+        "docs/communications.md, docs/api-contract.md §2 (Documents): a stage's chat text is chat_content (the reference: slack_content); the stage's attributes are closed here so the reference's name cannot leak",
       replaces: {
         communication_template_stages: nullable('array', {
           items: {
-            type: 'object', required: ['data'],
+            type: 'object',
+            required: ['data'],
             properties: {
               data: {
-                type: 'object', required: ['id', 'type', 'attributes'],
+                type: 'object',
+                required: ['id', 'type', 'attributes'],
                 properties: {
                   id: { type: 'string' },
                   type: { const: 'communications_template_stages' },
                   attributes: {
-                    type: 'object', additionalProperties: false,
+                    type: 'object',
+                    additionalProperties: false,
                     properties: {
-                      email_body: nullable('string'), email_subject: nullable('string'), chat_content: nullable('string'), sms_content: nullable('string'),
-                      created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' },
+                      email_body: nullable('string'),
+                      email_subject: nullable('string'),
+                      chat_content: nullable('string'),
+                      sms_content: nullable('string'),
+                      created_at: { type: 'string', format: 'date-time' },
+                      updated_at: { type: 'string', format: 'date-time' },
                       communication_stage: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
                       communication_template: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
                     },
@@ -161,16 +199,33 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   ],
   schedule_rotation: [
     {
-      because: "docs/on-call.md (schedules): handoff and active times are wall-clock HH:MM in the rotation's time_zone; the reference's format time (RFC 3339 full-time) needs an offset that would contradict time_zone",
+      because:
+        "docs/on-call.md (schedules): handoff and active times are wall-clock HH:MM in the rotation's time_zone; the reference's format time (RFC 3339 full-time) needs an offset that would contradict time_zone",
       replaces: {
         schedule_rotationable_attributes: {
           oneOf: [
             { type: 'object', additionalProperties: false, required: ['handoff_time'], properties: { handoff_time: wallClock } },
-            { type: 'object', additionalProperties: false, required: ['handoff_time', 'handoff_day'], properties: { handoff_time: wallClock, handoff_day: { enum: DAY_NAMES } } },
-            { type: 'object', additionalProperties: false, required: ['handoff_time', 'handoff_day'], properties: { handoff_time: wallClock, handoff_day: { enum: ['first_day_of_month', 'last_day_of_month'] } } },
             {
-              type: 'object', additionalProperties: false, required: ['shift_length', 'shift_length_unit', 'handoff_time'],
-              properties: { shift_length: { type: 'integer' }, shift_length_unit: { enum: ['hours', 'days', 'weeks'] }, handoff_time: wallClock },
+              type: 'object',
+              additionalProperties: false,
+              required: ['handoff_time', 'handoff_day'],
+              properties: { handoff_time: wallClock, handoff_day: { enum: DAY_NAMES } },
+            },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['handoff_time', 'handoff_day'],
+              properties: { handoff_time: wallClock, handoff_day: { enum: ['first_day_of_month', 'last_day_of_month'] } },
+            },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['shift_length', 'shift_length_unit', 'handoff_time'],
+              properties: {
+                shift_length: { type: 'integer' },
+                shift_length_unit: { enum: ['hours', 'days', 'weeks'] },
+                handoff_time: wallClock,
+              },
             },
           ],
         },
@@ -178,22 +233,26 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       },
     },
     {
-      because: "the reference's schedule_rotation types active_time_type a string but puts its enum (all_day, same_time, custom) under `items`, which no string has: the enum it means is held",
+      because:
+        "the reference's schedule_rotation types active_time_type a string but puts its enum (all_day, same_time, custom) under `items`, which no string has: the enum it means is held",
       replaces: { active_time_type: { type: 'string', enum: ['all_day', 'same_time', 'custom'] } },
     },
   ],
   schedule_rotation_active_day: [
     {
-      because: "docs/on-call.md (schedules): active times are wall-clock HH:MM in the rotation's time_zone, without the offset the reference's format time needs",
+      because:
+        "docs/on-call.md (schedules): active times are wall-clock HH:MM in the rotation's time_zone, without the offset the reference's format time needs",
       replaces: { active_time_attributes: activeTimes },
     },
   ],
   user: [
     {
-      because: 'docs/api-contract.md §3.6: a user has team_id, role and on_call_role (the userinfo claims); docs/oauth.md (client-credentials applications): applications act as service users (is_service_account); docs/design.md (teams and users): one display name where the reference splits first_name, last_name, full_name',
+      because:
+        'docs/api-contract.md §3.6: a user has team_id, role and on_call_role (the userinfo claims); docs/oauth.md (client-credentials applications): applications act as service users (is_service_account); docs/design.md (teams and users): one display name where the reference splits first_name, last_name, full_name',
       adds: {
         name: { type: 'string' },
-        role: { enum: ['admin', 'user', 'observer'] }, on_call_role: { enum: ['admin', 'user', 'observer'] },
+        role: { enum: ['admin', 'user', 'observer'] },
+        on_call_role: { enum: ['admin', 'user', 'observer'] },
         team_id: { type: 'integer' },
         is_service_account: { type: 'boolean' },
       },

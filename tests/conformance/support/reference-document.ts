@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
  * file beside it; `REFERENCE_OPENAPI` points elsewhere (plain or .gz). A missing file
  * fails the suite: a silent skip would read as conformance.
  */
-const REFERENCE_PATH = process.env.REFERENCE_OPENAPI
-  ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reference/rootly-openapi.json.gz');
+const REFERENCE_PATH =
+  process.env.REFERENCE_OPENAPI ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reference/rootly-openapi.json.gz');
 
 export type JsonObject = Record<string, any>;
 
@@ -27,7 +27,9 @@ export function loadReferenceDocument(file = REFERENCE_PATH) {
     const bytes = readFileSync(file);
     document = JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
   } catch (err) {
-    throw new Error(`cannot read the reference OpenAPI document at ${file} (set REFERENCE_OPENAPI): ${(err as Error).message}`, { cause: err });
+    throw new Error(`cannot read the reference OpenAPI document at ${file} (set REFERENCE_OPENAPI): ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   if (!String(document.openapi).startsWith('3.0')) throw new Error(`${file} is OpenAPI ${document.openapi}, not 3.0`);
 
@@ -63,7 +65,8 @@ export function loadReferenceDocument(file = REFERENCE_PATH) {
       const declared = Object.keys(op.responses).join(', ');
       if (!response) throw new Error(`${operationId} declares no ${status} response (it declares ${declared})`);
       const content = Object.values<JsonObject>(response.content ?? {})[0];
-      if (!content?.schema) throw new Error(`${operationId} ${status} declares no body: check against a component instead ({ component, cite })`);
+      if (!content?.schema)
+        throw new Error(`${operationId} ${status} declares no body: check against a component instead ({ component, cite })`);
       return content.schema;
     },
   };

@@ -47,14 +47,20 @@ export function createReferenceValidator(
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: components });
 
   const schemaOf = (target: SchemaTarget): JsonObject => {
-    if ('reference' in target) return convertOpenApi30(reference.responseSchema(target.reference, target.status), COMPONENTS_ID) as JsonObject;
+    if ('reference' in target)
+      return convertOpenApi30(reference.responseSchema(target.reference, target.status), COMPONENTS_ID) as JsonObject;
     if ('spec' in target) return specShapeSchema(target, COMPONENTS_ID);
     if (!(target.component in components)) throw new Error(`the reference has no component schema ${target.component}`);
     return { $ref: `${COMPONENTS_ID}#/$defs/${target.component}` };
   };
   const compiled = new Map<string, ValidateFunction>();
   const validatorFor = (target: SchemaTarget): ValidateFunction => {
-    const key = 'reference' in target ? `${target.reference} ${target.status}` : 'component' in target ? `component:${target.component}` : specShapeKey(target);
+    const key =
+      'reference' in target
+        ? `${target.reference} ${target.status}`
+        : 'component' in target
+          ? `component:${target.component}`
+          : specShapeKey(target);
     let fn = compiled.get(key);
     if (!fn) {
       fn = ajv.compile(schemaOf(target));
@@ -66,7 +72,8 @@ export function createReferenceValidator(
   return {
     validate(target, body) {
       // JSON Schema judges values, and an empty body is none.
-      if ('spec' in target && target.spec === 'empty') return body === undefined ? [] : [`(body): must be empty (got ${JSON.stringify(body)})`];
+      if ('spec' in target && target.spec === 'empty')
+        return body === undefined ? [] : [`(body): must be empty (got ${JSON.stringify(body)})`];
       const fn = validatorFor(target);
       return fn(body) ? [] : (fn.errors ?? []).map(describe);
     },

@@ -41,9 +41,17 @@ export function specShapeSchema(shape: SpecShape, componentsId: string): JsonObj
   const meta = {
     type: 'object',
     properties: {
-      current_page: pageNumber, next_page: pageNumber, prev_page: pageNumber,
-      total_count: { type: 'integer' }, total_pages: { type: 'integer' }, next_cursor: { type: ['string', 'null'] },
+      current_page: pageNumber,
+      next_page: pageNumber,
+      prev_page: pageNumber,
+      total_count: { type: 'integer' },
+      total_pages: { type: 'integer' },
+      next_cursor: { type: ['string', 'null'] },
     },
   };
-  return { type: 'object', properties: { data: { type: 'array', items: resource }, links: component('links'), meta, included }, required: ['data'] };
+  return {
+    type: 'object',
+    properties: { data: { type: 'array', items: resource }, links: component('links'), meta, included },
+    required: ['data'],
+  };
 }

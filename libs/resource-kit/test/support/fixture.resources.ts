@@ -16,7 +16,10 @@ export interface FixtureDeps {
 }
 
 export const boards = defineResource({
-  type: 'boards', path: '/v1/boards', table: 'boards', event: 'board',
+  type: 'boards',
+  path: '/v1/boards',
+  table: 'boards',
+  event: 'board',
   permission: { scope: null, side: 'ir' },
   create: z.strictObject({ name: z.string().min(1), is_private: z.boolean().optional(), owner_group_ids: z.array(z.string()).optional() }),
   update: z.strictObject({ name: z.string().min(1), is_private: z.boolean(), owner_group_ids: z.array(z.string()) }).partial(),
@@ -32,23 +35,37 @@ export const boards = defineResource({
   visibility: (p, action) => [
     { column: 'is_private', equals: false },
     { column: 'owner_user_id', equals: p.user_id },
-    { granted: { table: 'board_grants', key: 'board_id', where: action === 'read' ? { user_id: p.user_id } : { user_id: p.user_id, can_edit: true } } },
-  ],
-  actions: [defineAction({
-    // Renames every board the caller sees: writes through findWhere meet the update visibility too.
-    name: 'rename_all', on: 'collection', capabilities: ['update'], body: z.strictObject({ name: z.string().min(1) }),
-    async run({ body, resource }) {
-      const rows = await resource.findWhere({}, { forUpdate: true });
-      return { document: { data: await Promise.all(rows.map((r) => resource.update(r, { name: body.name }))) } };
+    {
+      granted: {
+        table: 'board_grants',
+        key: 'board_id',
+        where: action === 'read' ? { user_id: p.user_id } : { user_id: p.user_id, can_edit: true },
+      },
     },
-  })],
+  ],
+  actions: [
+    defineAction({
+      // Renames every board the caller sees: writes through findWhere meet the update visibility too.
+      name: 'rename_all',
+      on: 'collection',
+      capabilities: ['update'],
+      body: z.strictObject({ name: z.string().min(1) }),
+      async run({ body, resource }) {
+        const rows = await resource.findWhere({}, { forUpdate: true });
+        return { document: { data: await Promise.all(rows.map((r) => resource.update(r, { name: body.name }))) } };
+      },
+    }),
+  ],
   hooks: {
     defaults: (a, ctx) => ({ is_private: false, owner_group_ids: [], ...a, owner_user_id: ctx.principal.user_id }),
   },
 });
 
 export const cards = defineResource<{ maxPerBoard: number }>({
-  type: 'cards', path: '/v1/cards', table: 'cards', event: 'card',
+  type: 'cards',
+  path: '/v1/cards',
+  table: 'cards',
+  event: 'card',
   collections: [{ path: '/v1/boards/{board_id}/cards' }],
   parent: { resource: 'boards', param: 'board_id', column: 'board_id' },
   permission: { scope: null, side: 'ir' },
@@ -64,12 +81,23 @@ const operator = z.enum(['is', 'is_not']);
 const condition = z.strictObject({ id: z.uuid().optional(), field: z.string().min(1), operator, values: z.array(z.string()).max(10) });
 
 export const rules = defineResource({
-  type: 'rules', path: '/v1/rules', table: 'rules', event: 'rule',
+  type: 'rules',
+  path: '/v1/rules',
+  table: 'rules',
+  event: 'rule',
   permission: { scope: null, side: 'oc' },
   create: z.strictObject({ name: z.string().min(1), conditions: z.array(condition).max(20).optional() }),
   update: z.strictObject({ name: z.string().min(1), conditions: z.array(condition).max(20), urgent_only: z.boolean() }).partial(),
   attributes: ['name', 'conditions'],
-  children: { conditions: { table: 'rule_conditions', key: 'rule_id', mode: 'replace', columns: ['field', 'operator', 'values'], jsonColumns: ['values'] } },
+  children: {
+    conditions: {
+      table: 'rule_conditions',
+      key: 'rule_id',
+      mode: 'replace',
+      columns: ['field', 'operator', 'values'],
+      jsonColumns: ['values'],
+    },
+  },
   updateMethods: ['put'],
   deleteAnswer: 'empty',
   hooks: {
@@ -80,25 +108,39 @@ export const rules = defineResource({
       const others = current.filter((c) => c.field !== 'urgency');
       return { ...attributes, conditions: urgent_only ? [...others, { field: 'urgency', operator: 'is', values: ['high'] }] : others };
     },
-    beforeRemove: ({ existing }) => (existing?.name === 'permanent' ? [{ pointer: '/data', code: 'permanent', detail: 'This rule stays.' }] : []),
+    beforeRemove: ({ existing }) =>
+      existing?.name === 'permanent' ? [{ pointer: '/data', code: 'permanent', detail: 'This rule stays.' }] : [],
   },
 });
 
-const stage = z.strictObject({ id: z.uuid().optional(), _destroy: z.boolean().optional(), name: z.string().min(1).optional(), body: z.string().optional() });
+const stage = z.strictObject({
+  id: z.uuid().optional(),
+  _destroy: z.boolean().optional(),
+  name: z.string().min(1).optional(),
+  body: z.string().optional(),
+});
 
 export const templates = defineResource<{ label: string }>({
-  type: 'templates', path: '/v1/templates', table: 'templates', event: 'template',
+  type: 'templates',
+  path: '/v1/templates',
+  table: 'templates',
+  event: 'template',
   permission: { scope: null, side: 'ir' },
   create: z.strictObject({ name: z.string().min(1), stages_attributes: z.array(stage).optional() }),
   update: z.strictObject({ name: z.string().min(1), stages_attributes: z.array(stage) }).partial(),
   attributes: ['name', 'stages', 'outline'],
-  children: { stages: { table: 'template_stages', key: 'template_id', mode: 'by_id', input: 'stages_attributes', columns: ['name', 'body'] } },
-  unique: { template_stages_template_id_name_unique: { pointer: '/data/attributes/stages_attributes', detail: 'Two stages share a name.' } },
+  children: {
+    stages: { table: 'template_stages', key: 'template_id', mode: 'by_id', input: 'stages_attributes', columns: ['name', 'body'] },
+  },
+  unique: {
+    template_stages_template_id_name_unique: { pointer: '/data/attributes/stages_attributes', detail: 'Two stages share a name.' },
+  },
   computed: { outline: (row) => row.outline },
   hooks: {
     // What a response shows from elsewhere: here the stage count (read in the transaction when there is one) and a label from deps.
     async expand(rows, { tx, deps }) {
-      for (const row of rows) row.outline = `${deps.label} ${String(row.name)}: ${(row.stages as unknown[]).length} stages${tx ? ' (tx)' : ''}`;
+      for (const row of rows)
+        row.outline = `${deps.label} ${String(row.name)}: ${(row.stages as unknown[]).length} stages${tx ? ' (tx)' : ''}`;
     },
   },
 });
@@ -106,43 +148,70 @@ export const templates = defineResource<{ label: string }>({
 const bulkDelete = z.strictObject({ ids: z.array(z.uuid()).min(1).max(100) });
 
 export const tags = defineResource({
-  type: 'tags', path: '/v1/tags', table: 'tags', event: 'tag',
-  collections: [{ path: '/v1/red/tags', fixed: { color: 'red' } }, { path: '/v1/blue/tags', fixed: { color: 'blue' } }],
+  type: 'tags',
+  path: '/v1/tags',
+  table: 'tags',
+  event: 'tag',
+  collections: [
+    { path: '/v1/red/tags', fixed: { color: 'red' } },
+    { path: '/v1/blue/tags', fixed: { color: 'blue' } },
+  ],
   permission: { scope: null, side: 'ir' },
   create: z.strictObject({ name: z.string().min(1) }),
   update: z.strictObject({ name: z.string().min(1) }).partial(),
   attributes: ['name', 'color'],
-  actions: [defineAction({
-    name: 'bulk_delete', on: 'collection', capabilities: ['delete'], body: bulkDelete, hiddenFromRecordKeys: true,
-    async run({ body: { ids }, resource }) {
-      const byId = new Map((await resource.findWhere({ id: ids })).map((r) => [String(r.id), r]));
-      const removed = [];
-      for (const [i, id] of ids.entries()) {
-        // All or nothing: a later unknown id undoes the deletes before it.
-        if (!byId.has(id)) throw new ValidationError([{ pointer: `/ids/${i}`, detail: `No tag "${id}".`, code: 'not_found' }]);
-        removed.push(await resource.remove(byId.get(id) as Row));
-      }
-      return { document: { data: removed } };
-    },
-  }), defineAction({
-    name: 'rename', on: 'item', method: 'put', capabilities: ['update'],
-    body: z.object({ data: z.strictObject({ type: z.literal('tags'), id: z.string().optional(), attributes: z.strictObject({ name: z.string().min(1) }) }) }),
-    async run({ body, record, resource }) {
-      return { document: { data: await resource.update(record as Row, { name: body.data.attributes.name }, 'renamed') } };
-    },
-  }), defineAction({
-    // Reads only, slowly: its record must stay free for writers meanwhile.
-    name: 'peek', on: 'item', capabilities: ['read'],
-    async run({ record, resource }) {
-      await new Promise((r) => setTimeout(r, 400));
-      return { document: { data: resource.serialize(record as Row) } };
-    },
-  })],
+  actions: [
+    defineAction({
+      name: 'bulk_delete',
+      on: 'collection',
+      capabilities: ['delete'],
+      body: bulkDelete,
+      hiddenFromRecordKeys: true,
+      async run({ body: { ids }, resource }) {
+        const byId = new Map((await resource.findWhere({ id: ids })).map((r) => [String(r.id), r]));
+        const removed = [];
+        for (const [i, id] of ids.entries()) {
+          // All or nothing: a later unknown id undoes the deletes before it.
+          if (!byId.has(id)) throw new ValidationError([{ pointer: `/ids/${i}`, detail: `No tag "${id}".`, code: 'not_found' }]);
+          removed.push(await resource.remove(byId.get(id) as Row));
+        }
+        return { document: { data: removed } };
+      },
+    }),
+    defineAction({
+      name: 'rename',
+      on: 'item',
+      method: 'put',
+      capabilities: ['update'],
+      body: z.object({
+        data: z.strictObject({
+          type: z.literal('tags'),
+          id: z.string().optional(),
+          attributes: z.strictObject({ name: z.string().min(1) }),
+        }),
+      }),
+      async run({ body, record, resource }) {
+        return { document: { data: await resource.update(record as Row, { name: body.data.attributes.name }, 'renamed') } };
+      },
+    }),
+    defineAction({
+      // Reads only, slowly: its record must stay free for writers meanwhile.
+      name: 'peek',
+      on: 'item',
+      capabilities: ['read'],
+      async run({ record, resource }) {
+        await new Promise((r) => setTimeout(r, 400));
+        return { document: { data: resource.serialize(record as Row) } };
+      },
+    }),
+  ],
 });
 
 export const tallies = defineResource({
   // Named apart from its JSON:API type, as a second `tallies` declaration of the service would need.
-  type: 'tallies', name: 'board_tallies', path: '/v1/tallies',
+  type: 'tallies',
+  name: 'board_tallies',
+  path: '/v1/tallies',
   // Under one board, or (no parent) under the first board the source is given.
   collections: [{ path: '/v1/boards/{board_id}/tallies' }, { path: '/v1/tallies' }],
   parent: { resource: 'boards', param: 'board_id', column: 'board_id' },
@@ -154,7 +223,12 @@ export const tallies = defineResource({
     params: z.strictObject({ days: z.coerce.number().int().min(1).max(7), board: z.uuid().optional() }),
     async list({ params, parent }) {
       const boardId = parent?.id ?? params.board;
-      const rows = Array.from({ length: Number(params.days) }, (_, i) => ({ id: `${String(boardId)}-${i}`, board_id: boardId, day: i, count: i * 2 }));
+      const rows = Array.from({ length: Number(params.days) }, (_, i) => ({
+        id: `${String(boardId)}-${i}`,
+        board_id: boardId,
+        day: i,
+        count: i * 2,
+      }));
       return { rows, meta: { total_count: rows.length } };
     },
   },

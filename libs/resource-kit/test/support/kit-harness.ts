@@ -2,13 +2,26 @@ import type { Knex } from 'knex';
 import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { createLogger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
-import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import {
+  createTestDatabase,
+  listen,
+  signAsGateway,
+  TEST_PRINCIPAL_KEYS,
+  testPrincipal,
+  type Listening,
+  type TestDatabase,
+} from '@firewatch/testing';
 import { createResourceModules, createResourceRegistry, mountResources, type EventWriter } from '../../src/index.js';
 import { boards, cards, rules, tags, tallies, templates, type FixtureDeps } from './fixture.resources.js';
 
 export interface KitHarness {
   db: TestDatabase;
-  call(method: string, path: string, body?: unknown, principal?: Record<string, unknown>): Promise<{ status: number; body: any; text: string }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    principal?: Record<string, unknown>,
+  ): Promise<{ status: number; body: any; text: string }>;
   events(): Promise<{ type: string; data: any }[]>;
   close(): Promise<void>;
 }
@@ -39,8 +52,15 @@ async function createTables(knex: Knex): Promise<void> {
     t.uuid('board_id').notNullable().references('boards.id').onDelete('CASCADE');
     t.text('title').notNullable();
   });
-  for (const [table, child, key] of [['rules', 'rule_conditions', 'rule_id'], ['templates', 'template_stages', 'template_id']] as const) {
-    await knex.schema.createTable(table, (t) => { base(t); t.integer('team_id').notNullable(); t.text('name').notNullable(); });
+  for (const [table, child, key] of [
+    ['rules', 'rule_conditions', 'rule_id'],
+    ['templates', 'template_stages', 'template_id'],
+  ] as const) {
+    await knex.schema.createTable(table, (t) => {
+      base(t);
+      t.integer('team_id').notNullable();
+      t.text('name').notNullable();
+    });
     await knex.schema.createTable(child, (t) => {
       base(t);
       t.uuid(key).notNullable().references(`${table}.id`).onDelete('CASCADE');
@@ -50,8 +70,17 @@ async function createTables(knex: Knex): Promise<void> {
       if (child === 'template_stages') t.unique([key, 'name'], { indexName: 'template_stages_template_id_name_unique' });
     });
   }
-  await knex.schema.createTable('tags', (t) => { base(t); t.integer('team_id').notNullable(); t.text('name').notNullable(); t.text('color').notNullable(); });
-  await knex.schema.createTable('test_events', (t) => { t.increments('seq'); t.text('type'); t.jsonb('data'); });
+  await knex.schema.createTable('tags', (t) => {
+    base(t);
+    t.integer('team_id').notNullable();
+    t.text('name').notNullable();
+    t.text('color').notNullable();
+  });
+  await knex.schema.createTable('test_events', (t) => {
+    t.increments('seq');
+    t.text('type');
+    t.jsonb('data');
+  });
 }
 
 /** A service over the fixture declarations, on a fresh database; events go to a table inside each transaction. */
@@ -59,14 +88,18 @@ export async function startKitHarness(name: string): Promise<KitHarness> {
   const db = await createTestDatabase(name);
   const knex = db.knex as Knex;
   await createTables(knex);
-  const writeEvent: EventWriter = async (tx, e) => { await tx('test_events').insert({ type: e.type, data: JSON.stringify(e.data) }); };
+  const writeEvent: EventWriter = async (tx, e) => {
+    await tx('test_events').insert({ type: e.type, data: JSON.stringify(e.data) });
+  };
   const registry = createResourceRegistry<FixtureDeps>([boards, cards, rules, templates, tags, tallies]);
   const modules = createResourceModules(registry, { knex, writeEvent, deps: { maxPerBoard: 50, label: 'Template' } });
-  const server: Listening = await listen(createServiceApp({
-    logger: createLogger({ service: 'kit-test', level: 'silent' }),
-    principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'kit-test' }),
-    routers: [mountResources(modules)],
-  }));
+  const server: Listening = await listen(
+    createServiceApp({
+      logger: createLogger({ service: 'kit-test', level: 'silent' }),
+      principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'kit-test' }),
+      routers: [mountResources(modules)],
+    }),
+  );
   return {
     db,
     async call(method, path, body, principal = {}) {

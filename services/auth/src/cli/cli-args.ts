@@ -59,5 +59,10 @@ export function limit(p: Parsed, name: string): number | null | undefined {
 
 export function list(p: Parsed, name: string): string[] | undefined {
   const v = str(p, name);
-  return v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v === undefined
+    ? undefined
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 }

@@ -2,16 +2,17 @@
 import { HttpError, ValidationError } from '@firewatch/errors';
 import { openContext, type CliContext } from './cli-context.js';
 import { UsageError } from './cli-args.js';
-import {
-  apiKeysCreateCommand,
-  apiKeysListCommand,
-  apiKeysRevokeCommand,
-  apiKeysSetLimitsCommand,
-} from './commands/api-keys.command.js';
+import { apiKeysCreateCommand, apiKeysListCommand, apiKeysRevokeCommand, apiKeysSetLimitsCommand } from './commands/api-keys.command.js';
 import { bootstrapCommand } from './commands/bootstrap.command.js';
 import type { Command } from './commands/command.js';
 import {
-  teamsCreateCommand, teamsListCommand, usersAnnounceCommand, usersCreateCommand, usersDeleteCommand, usersListCommand, usersUpdateCommand,
+  teamsCreateCommand,
+  teamsListCommand,
+  usersAnnounceCommand,
+  usersCreateCommand,
+  usersDeleteCommand,
+  usersListCommand,
+  usersUpdateCommand,
 } from './commands/identity.command.js';
 import { helpCommand, migrateCommand } from './commands/maintenance.command.js';
 import { appsCreateCommand, appsListCommand, appsRevokeCommand, keysGenerateCommand } from './commands/oauth.command.js';

@@ -31,7 +31,10 @@ export interface ApiKeyRow {
   updated_at: Date;
 }
 
-export type NewApiKeyRow = Omit<ApiKeyRow, 'last_used_at' | 'revoked_at' | 'created_at' | 'updated_at' | 'previous_prefix' | 'previous_token_hash' | 'grace_period_ends_at'>;
+export type NewApiKeyRow = Omit<
+  ApiKeyRow,
+  'last_used_at' | 'revoked_at' | 'created_at' | 'updated_at' | 'previous_prefix' | 'previous_token_hash' | 'grace_period_ends_at'
+>;
 
 export type ApiKeyPatch = Partial<Omit<ApiKeyRow, 'id' | 'team_id' | 'created_at' | 'updated_at'>>;
 
@@ -93,10 +96,10 @@ export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
       return pageWithTotal<ApiKeyRow>(knex, q, 'api_keys', query.page);
     },
     async listAll(teamId) {
-      return knex<ApiKeyRow>('api_keys').where({ team_id: teamId }).whereNull('revoked_at').orderBy([
-        { column: 'created_at' },
-        { column: 'id' },
-      ]);
+      return knex<ApiKeyRow>('api_keys')
+        .where({ team_id: teamId })
+        .whereNull('revoked_at')
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     },
     async update(teamId, id, patch, tx) {
       if (!UUID.test(id)) return undefined;
@@ -129,9 +132,7 @@ export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
     async touchLastUsed(id, at, intervalMs) {
       await knex('api_keys')
         .where({ id })
-        .andWhere((w) =>
-          w.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(at.getTime() - intervalMs)),
-        )
+        .andWhere((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', new Date(at.getTime() - intervalMs)))
         .update({ last_used_at: at });
     },
   };

@@ -72,12 +72,17 @@ export function redisLoginAttemptsStore(redis: Redis, prefix: string): LoginAtte
   const k = (kind: string, id: string) => `${prefix}oauth:login:${kind}:${id}`;
   return {
     async countSubmission(uid, ttlMs) {
-      const [[, count]] = (await redis.multi().incr(k('interaction', uid)).pexpire(k('interaction', uid), ttlMs).exec()) as [[null, number]];
+      const [[, count]] = (await redis.multi().incr(k('interaction', uid)).pexpire(k('interaction', uid), ttlMs).exec()) as [
+        [null, number],
+      ];
       return count;
     },
     async admit(key, l, now) {
       const keys = [k('lock', key.account), k('account', key.account), k('address', key.address)];
-      const [ok, retry] = (await redis.eval(ADMIT, 3, ...keys, now, l.windowMs, l.accountFailures, l.addressFailures, key.id)) as [number, number];
+      const [ok, retry] = (await redis.eval(ADMIT, 3, ...keys, now, l.windowMs, l.accountFailures, l.addressFailures, key.id)) as [
+        number,
+        number,
+      ];
       return ok === 1 ? { ok: true } : { ok: false, retryAfterMs: retry };
     },
     async fail(key, l, now) {

@@ -26,7 +26,12 @@ export interface OAuthApplicationsRepository {
   list(teamId: number, page: { number: number; size: number }): Promise<{ rows: OAuthApplicationRow[]; total: number }>;
   /** Live applications of the team, counted after locking the team's applications until `tx` ends. */
   countLiveLocked(teamId: number, tx: Tx): Promise<number>;
-  update(teamId: number, id: string, patch: Partial<Pick<OAuthApplicationRow, 'name' | 'description' | 'revoked_at'>>, tx?: Tx): Promise<OAuthApplicationRow | undefined>;
+  update(
+    teamId: number,
+    id: string,
+    patch: Partial<Pick<OAuthApplicationRow, 'name' | 'description' | 'revoked_at'>>,
+    tx?: Tx,
+  ): Promise<OAuthApplicationRow | undefined>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -56,15 +61,21 @@ export function createOAuthApplicationsRepository(knex: Knex): OAuthApplications
     },
     async list(teamId, page) {
       const [rows, [{ count }]] = await Promise.all([
-        live(knex).where({ team_id: teamId }).orderBy([{ column: 'created_at' }, { column: 'id' }])
-          .limit(page.size).offset((page.number - 1) * page.size),
+        live(knex)
+          .where({ team_id: teamId })
+          .orderBy([{ column: 'created_at' }, { column: 'id' }])
+          .limit(page.size)
+          .offset((page.number - 1) * page.size),
         live(knex).where({ team_id: teamId }).count<{ count: string }[]>({ count: '*' }),
       ]);
       return { rows, total: Number(count) };
     },
     async update(teamId, id, patch, tx) {
       if (!UUID.test(id)) return undefined;
-      const [row] = await live(executor(knex, tx)).where({ team_id: teamId, id }).update({ ...patch, updated_at: knex.fn.now() as never }).returning('*');
+      const [row] = await live(executor(knex, tx))
+        .where({ team_id: teamId, id })
+        .update({ ...patch, updated_at: knex.fn.now() as never })
+        .returning('*');
       return row;
     },
   };

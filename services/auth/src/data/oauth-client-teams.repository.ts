@@ -37,7 +37,10 @@ export function createOAuthClientTeamsRepository(knex: Knex): OAuthClientTeamsRe
             .count<{ n: string }[]>({ n: '*' });
           if (Number(n) >= maxPerTeam) return { teamFull: true };
         }
-        await tx('oauth_client_teams').insert({ client_id: clientId, team_id: teamId, bound_by_user_id: userId }).onConflict('client_id').ignore();
+        await tx('oauth_client_teams')
+          .insert({ client_id: clientId, team_id: teamId, bound_by_user_id: userId })
+          .onConflict('client_id')
+          .ignore();
         await tx('oidc_payloads').where({ model: 'Client', id: clientId }).update({ expires_at: null });
         return { teamId: (await teamOf(clientId, tx)) as number };
       });

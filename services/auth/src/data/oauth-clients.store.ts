@@ -17,7 +17,10 @@ export interface OAuthClientsStore {
 export function createOAuthClientsStore(knex: Knex): OAuthClientsStore {
   return {
     async put(clientId, payload, tx) {
-      await executor(knex, tx)(TABLE)
+      await executor(
+        knex,
+        tx,
+      )(TABLE)
         .insert({ model: 'Client', id: clientId, payload: JSON.stringify(payload) })
         .onConflict(['model', 'id'])
         .merge(['payload']);

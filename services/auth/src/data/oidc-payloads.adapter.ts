@@ -12,8 +12,15 @@ const TABLE = 'oidc_payloads';
  * grant and client ids are not secrets.
  */
 export const HASHED_MODELS: ReadonlySet<string> = new Set([
-  'AccessToken', 'AuthorizationCode', 'RefreshToken', 'ClientCredentials', 'DeviceCode',
-  'BackchannelAuthenticationRequest', 'PushedAuthorizationRequest', 'RegistrationAccessToken', 'InitialAccessToken',
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'ClientCredentials',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PushedAuthorizationRequest',
+  'RegistrationAccessToken',
+  'InitialAccessToken',
 ]);
 
 /** The row id under which `id` of `model` is stored. */
@@ -106,7 +113,9 @@ class PgOidcAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
-    await this.knex(TABLE).where({ model: this.model, id: storedId(this.model, id) }).delete();
+    await this.knex(TABLE)
+      .where({ model: this.model, id: storedId(this.model, id) })
+      .delete();
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

@@ -50,7 +50,8 @@ export function draftApiKey(input: CreateApiKeyInput, actorUserId: number | null
   const recordIds = unique(input.record_ids ?? []);
 
   if (kind === 'group' && groupIds.length === 0) issues.push(issue('group_ids', 'group_ids is required for group keys.', 'required'));
-  if (kind !== 'group' && groupIds.length > 0) issues.push(issue(input.group_ids ? 'group_ids' : 'group_id', 'Only group keys take group ids.'));
+  if (kind !== 'group' && groupIds.length > 0)
+    issues.push(issue(input.group_ids ? 'group_ids' : 'group_id', 'Only group keys take group ids.'));
   if (kind === 'record' && recordIds.length === 0) issues.push(issue('record_ids', 'record_ids is required for record keys.', 'required'));
   if (kind !== 'record' && recordIds.length > 0) issues.push(issue('record_ids', 'Only record keys take record ids.'));
 

@@ -8,7 +8,13 @@ import { issueToken } from './api-key-token.js';
 import { toApiKeyResource, type ApiKeyResource, type IssuedApiKey } from './api-key.presenter.js';
 import { checkExpiry, draftApiKey, unknownUser } from './api-key.rules.js';
 import { assertKeyWithin, checkExpiryWithin, type Actor } from './credential-bounds.rules.js';
-import { canonicalKind, type CreateApiKeyInput, type RateLimitsInput, type RotateApiKeyInput, type UpdateApiKeyInput } from './api-key.schemas.js';
+import {
+  canonicalKind,
+  type CreateApiKeyInput,
+  type RateLimitsInput,
+  type RotateApiKeyInput,
+  type UpdateApiKeyInput,
+} from './api-key.schemas.js';
 
 export interface ApiKeyServiceDeps {
   apiKeys: ApiKeysRepository;
@@ -56,11 +62,13 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
           if (!(await users.findInTeam(actor.team_id, draft.user_id, t))) throw unknownUser();
         }
         if ((await apiKeys.countLiveLocked(actor.team_id, t)) >= maxLivePerTeam) {
-          throw new ValidationError([{
-            pointer: '/data',
-            code: 'limit_reached',
-            detail: `A team may hold at most ${maxLivePerTeam} live API keys; revoke one first.`,
-          }]);
+          throw new ValidationError([
+            {
+              pointer: '/data',
+              code: 'limit_reached',
+              detail: `A team may hold at most ${maxLivePerTeam} live API keys; revoke one first.`,
+            },
+          ]);
         }
         const issued = issueToken();
         const row = await apiKeys.insert(
@@ -81,7 +89,9 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
 
     async list(teamId: number, query: ApiKeyListQuery) {
       const filters = query.filters.map((f) =>
-        f.field !== 'kind' ? f : { ...f, value: Array.isArray(f.value) ? f.value.map((v) => canonicalKind(String(v))) : canonicalKind(String(f.value)) },
+        f.field !== 'kind'
+          ? f
+          : { ...f, value: Array.isArray(f.value) ? f.value.map((v) => canonicalKind(String(v))) : canonicalKind(String(f.value)) },
       );
       const { rows, total } = await apiKeys.list(teamId, { ...query, filters });
       return { resources: rows.map(toApiKeyResource), total };

@@ -24,7 +24,13 @@ export function createBootstrapService(deps: { uow: UnitOfWork; identity: Identi
         );
         const key = await deps.apiKeys.create(
           { team_id: team.id, user_id: Number(user.id), principal: null },
-          { name: 'Bootstrap admin key', description: 'Created by firewatch bootstrap', kind: 'global', role: 'admin', on_call_role: 'admin' },
+          {
+            name: 'Bootstrap admin key',
+            description: 'Created by firewatch bootstrap',
+            kind: 'global',
+            role: 'admin',
+            on_call_role: 'admin',
+          },
           tx,
         );
         return { team, user, api_key: key };

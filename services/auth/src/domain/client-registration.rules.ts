@@ -54,7 +54,12 @@ function checkRedirectUris(uris: unknown): { loopbackHttp: boolean; loopbackHttp
  * may adjust the metadata: default scope, `application_type: native` for loopback
  * clients (so any loopback port is accepted, RFC 8252 §7.3).
  */
-export function validateRegistration(ctx: KoaContextWithOIDC | undefined, key: string, value: unknown, metadata: Record<string, unknown>): void {
+export function validateRegistration(
+  ctx: KoaContextWithOIDC | undefined,
+  key: string,
+  value: unknown,
+  metadata: Record<string, unknown>,
+): void {
   // Stored clients are re-validated on every load, without a registration context.
   if (ctx?.oidc?.route !== 'registration' || key !== APPLICATION_ID_PROPERTY) return;
   if (value !== undefined) throw invalid(`${APPLICATION_ID_PROPERTY} is set by the server only`);
@@ -70,7 +75,9 @@ export function validateRegistration(ctx: KoaContextWithOIDC | undefined, key: s
   const grants = Array.isArray(metadata.grant_types) ? metadata.grant_types : ['authorization_code'];
   const refused = grants.find((g) => !REGISTRABLE_GRANTS.has(String(g)));
   if (refused !== undefined) {
-    throw invalid(`grant_types may only contain authorization_code and refresh_token; ${String(refused)} is not registrable (client-credentials applications are created by a team admin)`);
+    throw invalid(
+      `grant_types may only contain authorization_code and refresh_token; ${String(refused)} is not registrable (client-credentials applications are created by a team admin)`,
+    );
   }
 
   if (metadata.scope !== undefined && typeof metadata.scope !== 'string') throw invalid('scope must be a string');

@@ -46,11 +46,13 @@ function actorExpiry(actor: Principal): Date | null {
 export function checkExpiryWithin(actor: Actor, expiresAt: Date | null): void {
   const ceiling = actor.principal ? actorExpiry(actor.principal) : null;
   if (ceiling === null || (expiresAt !== null && expiresAt.getTime() <= ceiling.getTime())) return;
-  throw new ValidationError([{
-    pointer: '/data/attributes/expires_at',
-    code: 'beyond_own_expiry',
-    detail: `expires_at must be set, and no later than your own key's expiry (${ceiling.toISOString()}).`,
-  }]);
+  throw new ValidationError([
+    {
+      pointer: '/data/attributes/expires_at',
+      code: 'beyond_own_expiry',
+      detail: `expires_at must be set, and no later than your own key's expiry (${ceiling.toISOString()}).`,
+    },
+  ]);
 }
 
 function coversEverything(actor: Principal): boolean {
@@ -68,7 +70,8 @@ function coversEverything(actor: Principal): boolean {
 export function assertKeyWithin(actor: Actor, key: KeyShape): void {
   const p = actor.principal;
   if (p === null) return;
-  if (!coversEverything(p)) throw new ForbiddenError('An OAuth token needs the all scope to issue API keys, which are not limited by scopes.');
+  if (!coversEverything(p))
+    throw new ForbiddenError('An OAuth token needs the all scope to issue API keys, which are not limited by scopes.');
   if (key.kind === 'personal') {
     if (p.user_id === null || key.user_id !== p.user_id) throw new ForbiddenError('A personal key can only be issued to its own user.');
   } else {

@@ -42,7 +42,10 @@ function modPow(base: bigint, exp: bigint, mod: bigint): bigint {
 function millerRabin(n: bigint, rounds: number, stream: ByteStream): boolean {
   let d = n - 1n;
   let s = 0;
-  while ((d & 1n) === 0n) { d >>= 1n; s++; }
+  while ((d & 1n) === 0n) {
+    d >>= 1n;
+    s++;
+  }
   for (let i = 0; i < rounds; i++) {
     const a = 2n + (toBig(stream.next(128)) % (n - 3n));
     let x = modPow(a, d, n);
@@ -86,7 +89,14 @@ function b64(n: bigint): string {
 
 export interface RsaPrivateJwk {
   kty: 'RSA';
-  n: string; e: string; d: string; p: string; q: string; dp: string; dq: string; qi: string;
+  n: string;
+  e: string;
+  d: string;
+  p: string;
+  q: string;
+  dp: string;
+  dq: string;
+  qi: string;
   [key: string]: unknown;
 }
 
@@ -100,8 +110,15 @@ export function deriveRsaPrivateJwk(secret: string, label: string): RsaPrivateJw
     const n = p * q;
     const d = modInverse(E, (p - 1n) * (q - 1n));
     const jwk: RsaPrivateJwk = {
-      kty: 'RSA', n: b64(n), e: b64(E), d: b64(d), p: b64(p), q: b64(q),
-      dp: b64(d % (p - 1n)), dq: b64(d % (q - 1n)), qi: b64(modInverse(q, p)),
+      kty: 'RSA',
+      n: b64(n),
+      e: b64(E),
+      d: b64(d),
+      p: b64(p),
+      q: b64(q),
+      dp: b64(d % (p - 1n)),
+      dq: b64(d % (q - 1n)),
+      qi: b64(modInverse(q, p)),
     };
     const key = createPrivateKey({ key: jwk, format: 'jwk' });
     const data = Buffer.from('self-test');

@@ -7,7 +7,10 @@ export type CreateTeamInput = z.infer<typeof createTeamSchema>;
 export const createUserSchema = z.strictObject({
   team_id: z.number().int().min(1).max(2_147_483_647),
   // Lower-cased: the same address in another case is the same user.
-  email: z.email().max(320).transform((e) => e.toLowerCase()),
+  email: z
+    .email()
+    .max(320)
+    .transform((e) => e.toLowerCase()),
   name: z.string().trim().min(1).max(255),
   role: z.enum(ROLES).default('user'),
   on_call_role: z.enum(ROLES).default('user'),
@@ -19,7 +22,11 @@ export type CreateUserInput = z.input<typeof createUserSchema>;
 /** What `users update` may change; team, service-account flag and id are fixed. */
 export const updateUserSchema = z
   .strictObject({
-    email: z.email().max(320).transform((e) => e.toLowerCase()).optional(),
+    email: z
+      .email()
+      .max(320)
+      .transform((e) => e.toLowerCase())
+      .optional(),
     name: z.string().trim().min(1).max(255).optional(),
     role: z.enum(ROLES).optional(),
     on_call_role: z.enum(ROLES).optional(),

@@ -5,7 +5,12 @@ import type { Tx, UnitOfWork } from '../data/transaction.js';
 import type { UsersRepository } from '../data/users.repository.js';
 import { toTeamView, toUserResource } from './identity.presenter.js';
 import {
-  createTeamSchema, createUserSchema, updateUserSchema, type CreateTeamInput, type CreateUserInput, type UpdateUserInput,
+  createTeamSchema,
+  createUserSchema,
+  updateUserSchema,
+  type CreateTeamInput,
+  type CreateUserInput,
+  type UpdateUserInput,
 } from './identity.schemas.js';
 import { validateInput } from './input-validation.js';
 import { hashPassword } from './password-hasher.js';
@@ -107,7 +112,12 @@ export function createIdentityService({ teams, users, uow, outbox }: IdentitySer
       for (let after = 0; ;) {
         const rows = await users.page(after, ANNOUNCE_BATCH, teamId);
         if (!rows.length) return { announced: sent };
-        await uow.run((tx) => outbox.writeAll(tx, rows.map((row) => userEvent('updated', row))));
+        await uow.run((tx) =>
+          outbox.writeAll(
+            tx,
+            rows.map((row) => userEvent('updated', row)),
+          ),
+        );
         sent += rows.length;
         after = rows[rows.length - 1].id;
       }

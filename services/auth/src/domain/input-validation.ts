@@ -13,7 +13,8 @@ export function validateInput<S extends z.ZodType>(schema: S, input: unknown, ba
       const keys = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
       return keys.map((path) => ({
         pointer: [base, ...path.map(String)].join('/'),
-        detail: issue.code === 'unrecognized_keys' ? `Unknown attribute "${path.join('.')}".` : `${path.join('.') || 'input'}: ${issue.message}`,
+        detail:
+          issue.code === 'unrecognized_keys' ? `Unknown attribute "${path.join('.')}".` : `${path.join('.') || 'input'}: ${issue.message}`,
         code: issue.code === 'unrecognized_keys' ? 'unknown_attribute' : issue.code,
       }));
     }),

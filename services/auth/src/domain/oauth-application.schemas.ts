@@ -14,7 +14,9 @@ export const createOAuthApplicationSchema = z.strictObject({
   name: z.string().trim().min(1).max(255),
   description: z.string().max(2000).nullable().optional(),
   scopes: z
-    .array(z.enum(API_SCOPES, { error: 'must be a granular scope (ir.<resource>:read|write, oc.<resource>:read|write) or all, ir.all, oc.all' }))
+    .array(
+      z.enum(API_SCOPES, { error: 'must be a granular scope (ir.<resource>:read|write, oc.<resource>:read|write) or all, ir.all, oc.all' }),
+    )
     .min(1)
     .max(API_SCOPES.length)
     .transform((s) => [...new Set(s)]),

@@ -28,7 +28,15 @@ export interface OAuthApplicationServiceDeps {
 export type OAuthApplicationService = ReturnType<typeof createOAuthApplicationService>;
 
 /** Client-credentials applications, shared by `/v1/oauth_applications` and the CLI. */
-export function createOAuthApplicationService({ applications, users, clients, uow, outbox, maxLivePerTeam = 25, now = () => new Date() }: OAuthApplicationServiceDeps) {
+export function createOAuthApplicationService({
+  applications,
+  users,
+  clients,
+  uow,
+  outbox,
+  maxLivePerTeam = 25,
+  now = () => new Date(),
+}: OAuthApplicationServiceDeps) {
   return {
     /**
      * Creates the application, its service user in the team and its confidential
@@ -41,11 +49,13 @@ export function createOAuthApplicationService({ applications, users, clients, uo
       const secret = newClientSecret();
       const row = await uow.run(async (tx) => {
         if ((await applications.countLiveLocked(actor.team_id, tx)) >= maxLivePerTeam) {
-          throw new ValidationError([{
-            pointer: '/data',
-            code: 'limit_reached',
-            detail: `A team may hold at most ${maxLivePerTeam} live OAuth applications; revoke one first.`,
-          }]);
+          throw new ValidationError([
+            {
+              pointer: '/data',
+              code: 'limit_reached',
+              detail: `A team may hold at most ${maxLivePerTeam} live OAuth applications; revoke one first.`,
+            },
+          ]);
         }
         const serviceUser = await users.insert(
           {

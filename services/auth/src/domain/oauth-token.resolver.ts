@@ -52,10 +52,7 @@ export function createOAuthTokens(deps: OAuthTokensDeps) {
     }
 
     if (!payload.accountId || !/^\d{1,10}$/.test(payload.accountId)) return null;
-    const [user, team] = await Promise.all([
-      deps.users.findById(Number(payload.accountId)),
-      deps.clientTeams.teamOf(payload.clientId),
-    ]);
+    const [user, team] = await Promise.all([deps.users.findById(Number(payload.accountId)), deps.clientTeams.teamOf(payload.clientId)]);
     // A token only works for the team its client is bound to (docs/api-contract.md §3.4).
     if (!user || team !== user.team_id) return null;
     return { user, clientId: payload.clientId, grantId: payload.grantId, scopes: apiScopes(payload.scope), tokenScopes };
@@ -92,7 +89,8 @@ export function createOAuthTokens(deps: OAuthTokensDeps) {
       const has = (s: string) => subject.tokenScopes.includes(s);
       const out: Record<string, unknown> = { ...identityClaims(subject.user) };
       if (has('openid') && has('profile')) Object.assign(out, { name: all.name, updated_at: all.updated_at });
-      if (has('openid') && has('email') && all.email !== undefined) Object.assign(out, { email: all.email, email_verified: all.email_verified });
+      if (has('openid') && has('email') && all.email !== undefined)
+        Object.assign(out, { email: all.email, email_verified: all.email_verified });
       return out;
     },
   };

@@ -39,7 +39,13 @@ function normalise(raw: Record<string, unknown>, index: number): SigningJwk {
   } catch (err) {
     throw new OidcKeyConfigError(`OIDC_JWKS: key ${index} is not a usable RSA private key (${(err as Error).message})`);
   }
-  return { ...raw, kty: 'RSA', alg: 'RS256', use: 'sig', kid: typeof raw.kid === 'string' && raw.kid ? raw.kid : rsaThumbprint(raw as never) };
+  return {
+    ...raw,
+    kty: 'RSA',
+    alg: 'RS256',
+    use: 'sig',
+    kid: typeof raw.kid === 'string' && raw.kid ? raw.kid : rsaThumbprint(raw as never),
+  };
 }
 
 function parseJwks(text: string): SigningJwk[] {

@@ -33,7 +33,6 @@ function scryptAsync(password: string, salt: Buffer, keyLength: number, options:
   });
 }
 
-
 /** `scrypt$N=..,r=..,p=..$<salt b64url>$<hash b64url>` */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);

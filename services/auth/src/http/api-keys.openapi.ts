@@ -1,7 +1,18 @@
 import { API_KEY_KINDS, CAPABILITIES, ROLES } from '@firewatch/auth';
 import {
-  BEARER, errorResponses, fromZod, issuedResourceSchema, jsonApiContent, listParameters, pathParameter, ref, requestDocumentSchema, resourceSchemas, schema,
-  type Json, type OpenApiPart,
+  BEARER,
+  errorResponses,
+  fromZod,
+  issuedResourceSchema,
+  jsonApiContent,
+  listParameters,
+  pathParameter,
+  ref,
+  requestDocumentSchema,
+  resourceSchemas,
+  schema,
+  type Json,
+  type OpenApiPart,
 } from '@firewatch/openapi';
 import { API_KEY_TYPE } from '../domain/api-key.presenter.js';
 import { apiCreateApiKeySchema, rotateApiKeySchema, updateApiKeySchema } from '../domain/api-key.schemas.js';
@@ -46,12 +57,20 @@ export const apiKeysOpenApi: OpenApiPart = {
   paths: {
     '/v1/api_keys': {
       get: {
-        operationId: `list_${T}`, summary: 'List API keys', description: ADMIN, tags, security: BEARER,
+        operationId: `list_${T}`,
+        summary: 'List API keys',
+        description: ADMIN,
+        tags,
+        security: BEARER,
         parameters: listParameters(API_KEY_LIST_SPEC),
         responses: { '200': { description: 'A page of keys', ...jsonApiContent(ref(`${T}_list`)) }, ...errorResponses(400, 401, 403, 429) },
       },
       post: {
-        operationId: `create_${T}`, summary: 'Create an API key', description: `${ADMIN} The answer carries the token, once.`, tags, security: BEARER,
+        operationId: `create_${T}`,
+        summary: 'Create an API key',
+        description: `${ADMIN} The answer carries the token, once.`,
+        tags,
+        security: BEARER,
         requestBody: { required: true, ...jsonApiContent(ref(`new_${T}`)) },
         responses: {
           '201': { description: 'Created; `Location` names the new key', ...jsonApiContent(ref(`issued_${T}`)) },
@@ -61,28 +80,47 @@ export const apiKeysOpenApi: OpenApiPart = {
     },
     '/v1/api_keys/{id}': {
       get: {
-        operationId: `get_${T}`, summary: 'Get an API key', description: ADMIN, tags, security: BEARER, parameters: [id],
+        operationId: `get_${T}`,
+        summary: 'Get an API key',
+        description: ADMIN,
+        tags,
+        security: BEARER,
+        parameters: [id],
         responses: { '200': one('The key'), ...errorResponses(400, 401, 403, 404, 429) },
       },
       put: {
-        operationId: `update_${T}`, summary: 'Update an API key', description: `${ADMIN} Only name, description and expiry change; kind and roles need a new key.`,
-        tags, security: BEARER, parameters: [id],
+        operationId: `update_${T}`,
+        summary: 'Update an API key',
+        description: `${ADMIN} Only name, description and expiry change; kind and roles need a new key.`,
+        tags,
+        security: BEARER,
+        parameters: [id],
         requestBody: { required: true, ...jsonApiContent(ref(`update_${T}`)) },
         responses: { '200': one('The updated key'), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
       },
       delete: {
-        operationId: `delete_${T}`, summary: 'Revoke an API key', description: `${ADMIN} The key stops working at once (within the gateway's credential cache time).`,
-        tags, security: BEARER, parameters: [id],
+        operationId: `delete_${T}`,
+        summary: 'Revoke an API key',
+        description: `${ADMIN} The key stops working at once (within the gateway's credential cache time).`,
+        tags,
+        security: BEARER,
+        parameters: [id],
         responses: { '200': one('The revoked key'), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     '/v1/api_keys/{id}/rotate': {
       post: {
-        operationId: `rotate_${T}`, summary: 'Rotate an API key',
+        operationId: `rotate_${T}`,
+        summary: 'Rotate an API key',
         description: `${ADMIN} Issues a new token; the old one keeps working for \`grace_period_minutes\`. The body is optional.`,
-        tags, security: BEARER, parameters: [id],
+        tags,
+        security: BEARER,
+        parameters: [id],
         requestBody: { required: false, ...jsonApiContent(ref(`rotate_${T}`)) },
-        responses: { '200': { description: 'The key with its new token, shown once', ...jsonApiContent(ref(`issued_${T}`)) }, ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
+        responses: {
+          '200': { description: 'The key with its new token, shown once', ...jsonApiContent(ref(`issued_${T}`)) },
+          ...errorResponses(400, 401, 403, 404, 415, 422, 429),
+        },
       },
     },
   },

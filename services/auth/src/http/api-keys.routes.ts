@@ -106,9 +106,7 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
     await apiKeys.get(principal.team_id, id);
     // The body is optional: a bare POST rotates with the defaults.
     const input =
-      req.body === undefined
-        ? {}
-        : parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: rotateApiKeySchema, ids: [id] });
+      req.body === undefined ? {} : parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: rotateApiKeySchema, ids: [id] });
     sendSecretDocument(res, 200, withToken(await apiKeys.rotate(actorOf(principal), id, input)));
   });
 

@@ -29,10 +29,14 @@ export function internalRouter(deps: { systemTokens: SystemTokens; resolveCreden
   router.post('/credentials/resolve', async (req: Request, res: Response) => {
     const token = (req.body as { token?: unknown } | undefined)?.token;
     if (typeof token !== 'string') {
-      throw new BadRequestError('The body must be a JSON object {"token": string}.', { source: { pointer: '/token' }, code: 'invalid_body' });
+      throw new BadRequestError('The body must be a JSON object {"token": string}.', {
+        source: { pointer: '/token' },
+        code: 'invalid_body',
+      });
     }
     const resolution = await deps.resolveCredential(token);
-    if (!resolution) throw new UnauthorizedError('The credential is unknown, malformed, revoked or expired.', { code: 'invalid_credential' });
+    if (!resolution)
+      throw new UnauthorizedError('The credential is unknown, malformed, revoked or expired.', { code: 'invalid_credential' });
     res.setHeader('Cache-Control', 'no-store');
     res.status(200).json(resolution);
   });

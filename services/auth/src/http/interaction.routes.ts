@@ -69,13 +69,20 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const user = await deps.accounts.find(String(details.session?.accountId));
     if (!user) return renderLogin(res, 200, details);
     const client = await clientOf(details);
-    html(res, 200, consentPage({
-      uid: details.uid, csrf: csrfFor(details.uid), clientName: client?.clientName ?? String(details.params.client_id),
-      userName: `${user.name} <${user.email}>`, teamName: await deps.login.teamName(user.team_id),
-      redirectHost: URL.parse(String(details.params.redirect_uri))?.host ?? String(details.params.redirect_uri),
-      unverified: client?.metadata()[APPLICATION_ID_PROPERTY] === undefined,
-      sections: describeScopes(String(details.params.scope ?? '')),
-    }));
+    html(
+      res,
+      200,
+      consentPage({
+        uid: details.uid,
+        csrf: csrfFor(details.uid),
+        clientName: client?.clientName ?? String(details.params.client_id),
+        userName: `${user.name} <${user.email}>`,
+        teamName: await deps.login.teamName(user.team_id),
+        redirectHost: URL.parse(String(details.params.redirect_uri))?.host ?? String(details.params.redirect_uri),
+        unverified: client?.metadata()[APPLICATION_ID_PROPERTY] === undefined,
+        sections: describeScopes(String(details.params.scope ?? '')),
+      }),
+    );
   });
 
   router.post('/:uid/login', form, async (req, res) => {
@@ -83,7 +90,11 @@ export function interactionRouter(deps: InteractionDeps): Router {
     assertCsrf(req, details.uid);
     if (details.prompt.name !== 'login') throw new errors.SessionNotFound('interaction is not waiting for a login');
     if (!(await deps.throttle.countSubmission(details.uid))) {
-      return html(res, 400, messagePage('Too many attempts', 'Too many sign-in attempts for this request. Return to the application and start again.'));
+      return html(
+        res,
+        400,
+        messagePage('Too many attempts', 'Too many sign-in attempts for this request. Return to the application and start again.'),
+      );
     }
     const body = req.body as Record<string, string | undefined>;
     const email = String(body.email ?? '').slice(0, 320);
@@ -96,7 +107,12 @@ export function interactionRouter(deps: InteractionDeps): Router {
     }
     let outcome: Awaited<ReturnType<OAuthLoginService['authenticate']>>;
     try {
-      outcome = await deps.login.authenticate({ email, password: String(body.password ?? ''), clientId: String(details.params.client_id), teamId });
+      outcome = await deps.login.authenticate({
+        email,
+        password: String(body.password ?? ''),
+        clientId: String(details.params.client_id),
+        teamId,
+      });
     } catch (err) {
       await admission.attempt.abandoned();
       if (!(err instanceof ServiceUnavailableError)) throw err;
@@ -107,7 +123,11 @@ export function interactionRouter(deps: InteractionDeps): Router {
     else await admission.attempt.succeeded();
     if (!outcome.ok) {
       const status = outcome.reason === 'invalid_credentials' ? 401 : outcome.reason === 'other_team' ? 403 : 200;
-      return renderLogin(res, status, details, { email, error: outcome.message, teams: outcome.reason === 'choose_team' ? outcome.teams : undefined });
+      return renderLogin(res, status, details, {
+        email,
+        error: outcome.message,
+        teams: outcome.reason === 'choose_team' ? outcome.teams : undefined,
+      });
     }
     await finish(req, res, { login: { accountId: String(outcome.user.id) } }, false);
   });
@@ -130,10 +150,15 @@ export function interactionRouter(deps: InteractionDeps): Router {
     const grant = details.grantId
       ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: user.id.toString(), clientId }))
       : new provider.Grant({ accountId: user.id.toString(), clientId });
-    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const missing = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
     await finish(req, res, { consent: { grantId } }, true);
   });
@@ -145,7 +170,8 @@ export function interactionRouter(deps: InteractionDeps): Router {
   });
 
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (err instanceof CsrfError) return html(res, 403, messagePage('Request refused', 'The form was not submitted from this page (CSRF check failed).'));
+    if (err instanceof CsrfError)
+      return html(res, 403, messagePage('Request refused', 'The form was not submitted from this page (CSRF check failed).'));
     if (err instanceof ServiceUnavailableError) {
       res.set(err.headers);
       return html(res, 503, messagePage('Try again shortly', err.detail ?? 'The service is unavailable.'));

@@ -47,9 +47,12 @@ ${teamSelect}<button type="submit" id="sign-in">Sign in</button></form>
 
 export function consentPage(v: ConsentView): string {
   const sections = v.sections
-    .map((s) => `<h2>${e(s.title)}</h2><ul class="scopes">${s.lines
-      .map((l) => `<li>${e(l.text)} <small>(${l.scopes.map((x) => `<code>${e(x)}</code>`).join(', ')})</small></li>`)
-      .join('')}</ul>`)
+    .map(
+      (s) =>
+        `<h2>${e(s.title)}</h2><ul class="scopes">${s.lines
+          .map((l) => `<li>${e(l.text)} <small>(${l.scopes.map((x) => `<code>${e(x)}</code>`).join(', ')})</small></li>`)
+          .join('')}</ul>`,
+    )
     .join('');
   const badge = v.unverified
     ? `<p class="warning" id="unverified"><strong>Unverified third-party application.</strong> Anyone can register an application under any name; Firewatch has not checked who is behind "${e(v.clientName)}". Approve only if you started this sign-in from an application you trust.</p>`

@@ -1,6 +1,17 @@
 import {
-  BEARER, errorResponses, fromZod, issuedResourceSchema, jsonApiContent, listParameters, pathParameter, ref, requestDocumentSchema, resourceSchemas, schema,
-  type Json, type OpenApiPart,
+  BEARER,
+  errorResponses,
+  fromZod,
+  issuedResourceSchema,
+  jsonApiContent,
+  listParameters,
+  pathParameter,
+  ref,
+  requestDocumentSchema,
+  resourceSchemas,
+  schema,
+  type Json,
+  type OpenApiPart,
 } from '@firewatch/openapi';
 import { createOAuthApplicationSchema, OAUTH_APPLICATION_TYPE, updateOAuthApplicationSchema } from '../domain/oauth-application.schemas.js';
 
@@ -25,8 +36,12 @@ const attributes: Record<string, Json> = {
 
 const one = (description: string) => ({ description, ...jsonApiContent(ref(`${T}_response`)) });
 const update = (method: string) => ({
-  operationId: `${method === 'put' ? 'update' : 'patch'}_${T}`, summary: 'Update an OAuth application', description: `${ADMIN} Name and description only.`,
-  tags, security: BEARER, parameters: [id],
+  operationId: `${method === 'put' ? 'update' : 'patch'}_${T}`,
+  summary: 'Update an OAuth application',
+  description: `${ADMIN} Name and description only.`,
+  tags,
+  security: BEARER,
+  parameters: [id],
   requestBody: { required: true, ...jsonApiContent(ref(`update_${T}`)) },
   responses: { '200': one('The updated application'), ...errorResponses(400, 401, 403, 404, 415, 422, 429) },
 });
@@ -42,13 +57,23 @@ export const oauthApplicationsOpenApi: OpenApiPart = {
   paths: {
     '/v1/oauth_applications': {
       get: {
-        operationId: `list_${T}`, summary: 'List OAuth applications', description: ADMIN, tags, security: BEARER,
+        operationId: `list_${T}`,
+        summary: 'List OAuth applications',
+        description: ADMIN,
+        tags,
+        security: BEARER,
         parameters: listParameters({ page: { maxSize: 100 } }),
-        responses: { '200': { description: 'A page of applications', ...jsonApiContent(ref(`${T}_list`)) }, ...errorResponses(400, 401, 403, 429) },
+        responses: {
+          '200': { description: 'A page of applications', ...jsonApiContent(ref(`${T}_list`)) },
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
       post: {
-        operationId: `create_${T}`, summary: 'Create an OAuth application', description: `${ADMIN} The answer carries the client secret, once.`,
-        tags, security: BEARER,
+        operationId: `create_${T}`,
+        summary: 'Create an OAuth application',
+        description: `${ADMIN} The answer carries the client secret, once.`,
+        tags,
+        security: BEARER,
         requestBody: { required: true, ...jsonApiContent(ref(`new_${T}`)) },
         responses: {
           '201': { description: 'Created; `Location` names the new application', ...jsonApiContent(ref(`issued_${T}`)) },
@@ -58,14 +83,23 @@ export const oauthApplicationsOpenApi: OpenApiPart = {
     },
     '/v1/oauth_applications/{id}': {
       get: {
-        operationId: `get_${T}`, summary: 'Get an OAuth application', description: ADMIN, tags, security: BEARER, parameters: [id],
+        operationId: `get_${T}`,
+        summary: 'Get an OAuth application',
+        description: ADMIN,
+        tags,
+        security: BEARER,
+        parameters: [id],
         responses: { '200': one('The application'), ...errorResponses(400, 401, 403, 404, 429) },
       },
       put: update('put'),
       patch: update('patch'),
       delete: {
-        operationId: `delete_${T}`, summary: 'Revoke an OAuth application', description: `${ADMIN} Its tokens stop working.`,
-        tags, security: BEARER, parameters: [id],
+        operationId: `delete_${T}`,
+        summary: 'Revoke an OAuth application',
+        description: `${ADMIN} Its tokens stop working.`,
+        tags,
+        security: BEARER,
+        parameters: [id],
         responses: { '200': one('The revoked application'), ...errorResponses(400, 401, 403, 404, 429) },
       },
     },

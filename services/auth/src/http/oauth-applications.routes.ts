@@ -1,11 +1,14 @@
 import { Router, type Request, type Response } from 'express';
-import { assertOnlyParams, paginationLinks, parseListQuery, parseRequestDocument, sendDocument, sendSecretDocument } from '@firewatch/jsonapi';
-import type { IssuedOAuthApplication } from '../domain/oauth-application.presenter.js';
 import {
-  createOAuthApplicationSchema,
-  OAUTH_APPLICATION_TYPE,
-  updateOAuthApplicationSchema,
-} from '../domain/oauth-application.schemas.js';
+  assertOnlyParams,
+  paginationLinks,
+  parseListQuery,
+  parseRequestDocument,
+  sendDocument,
+  sendSecretDocument,
+} from '@firewatch/jsonapi';
+import type { IssuedOAuthApplication } from '../domain/oauth-application.presenter.js';
+import { createOAuthApplicationSchema, OAUTH_APPLICATION_TYPE, updateOAuthApplicationSchema } from '../domain/oauth-application.schemas.js';
 import type { OAuthApplicationService } from '../domain/oauth-application.service.js';
 import { actorOf } from '../domain/credential-bounds.rules.js';
 import { idParam, requireAdmin } from './admin-guard.js';

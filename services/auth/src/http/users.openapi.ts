@@ -21,9 +21,11 @@ export const usersOpenApi: OpenApiPart = {
   paths: {
     '/v1/users/me': {
       get: {
-        operationId: 'get_current_user', summary: "Get the caller's own user",
+        operationId: 'get_current_user',
+        summary: "Get the caller's own user",
         description: 'Any credential that acts for a user (personal keys, OAuth tokens); a team-wide key gets 404 `no_user`.',
-        tags: ['users'], security: BEARER,
+        tags: ['users'],
+        security: BEARER,
         responses: { '200': { description: 'The user', ...jsonApiContent(ref('users_response')) }, ...errorResponses(400, 401, 404, 429) },
       },
     },

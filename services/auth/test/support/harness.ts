@@ -1,7 +1,15 @@
 import { createPrincipalVerifier, createSystemTokens, type SystemTokens } from '@firewatch/auth';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
-import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type Listening, type TestDatabase } from '@firewatch/testing';
+import {
+  createTestDatabase,
+  listen,
+  signAsGateway,
+  TEST_PRINCIPAL_KEYS,
+  testPrincipal,
+  type Listening,
+  type TestDatabase,
+} from '@firewatch/testing';
 import { migrations } from '../../migrations/index.js';
 import { createAuthApp } from '../../src/app.js';
 import { createServices, type AuthServices } from '../../src/create-services.js';
@@ -61,10 +69,22 @@ export async function startHarness(): Promise<Harness> {
   const server: Listening = await listen(createAuthApp({ services, ...checks, logger }));
 
   const t1 = await services.identity.createTeam({ name: 'Team one' });
-  const admin = await services.identity.createUser({ team_id: t1.id, email: 'Admin@One.test', name: 'Admin', role: 'admin', on_call_role: 'admin' });
+  const admin = await services.identity.createUser({
+    team_id: t1.id,
+    email: 'Admin@One.test',
+    name: 'Admin',
+    role: 'admin',
+    on_call_role: 'admin',
+  });
   const user = await services.identity.createUser({ team_id: t1.id, email: 'user@one.test', name: 'User' });
   const t2 = await services.identity.createTeam({ name: 'Team two' });
-  const admin2 = await services.identity.createUser({ team_id: t2.id, email: 'admin@two.test', name: 'Admin 2', role: 'admin', on_call_role: 'admin' });
+  const admin2 = await services.identity.createUser({
+    team_id: t2.id,
+    email: 'admin@two.test',
+    name: 'Admin 2',
+    role: 'admin',
+    on_call_role: 'admin',
+  });
   const team = { id: t1.id, adminId: Number(admin.id), userId: Number(user.id) };
 
   return {

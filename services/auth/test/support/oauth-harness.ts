@@ -36,7 +36,14 @@ async function serve(build: (issuer: string) => http.RequestListener): Promise<{
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   server.on('request', build(url));
-  return { url, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 /** The auth service with its OAuth server on a fresh database, as two replicas. */
@@ -63,9 +70,17 @@ export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Prom
   const start = () =>
     serve((issuer) => {
       const oauth = createOAuthServer({
-        services, logger, issuer, devKeySeed: SECRET, redisUrl: options.redisUrl ?? process.env.TEST_REDIS_URL, redisKeyPrefix: prefix,
-        registrationsPerHour: options.perHour, loginLimits: options.loginLimits, passwordHashing: options.passwordHashing,
-        trustProxy: options.trustProxy, unusedClientDays: options.unusedClientDays,
+        services,
+        logger,
+        issuer,
+        devKeySeed: SECRET,
+        redisUrl: options.redisUrl ?? process.env.TEST_REDIS_URL,
+        redisKeyPrefix: prefix,
+        registrationsPerHour: options.perHour,
+        loginLimits: options.loginLimits,
+        passwordHashing: options.passwordHashing,
+        trustProxy: options.trustProxy,
+        unusedClientDays: options.unusedClientDays,
       });
       servers.push(oauth);
       return createAuthApp({ services, ...checks, logger, oauth: oauth.router, trustProxy: options.trustProxy });
@@ -74,10 +89,31 @@ export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Prom
   const replica = await start();
 
   const t1 = await services.identity.createTeam({ name: 'Blue team' });
-  const user = await services.identity.createUser({ team_id: t1.id, email: 'ann@blue.test', name: 'Ann', role: 'user', on_call_role: 'user', password: PASSWORD });
-  const observer = await services.identity.createUser({ team_id: t1.id, email: 'obi@blue.test', name: 'Obi', role: 'observer', on_call_role: 'observer', password: PASSWORD });
+  const user = await services.identity.createUser({
+    team_id: t1.id,
+    email: 'ann@blue.test',
+    name: 'Ann',
+    role: 'user',
+    on_call_role: 'user',
+    password: PASSWORD,
+  });
+  const observer = await services.identity.createUser({
+    team_id: t1.id,
+    email: 'obi@blue.test',
+    name: 'Obi',
+    role: 'observer',
+    on_call_role: 'observer',
+    password: PASSWORD,
+  });
   const t2 = await services.identity.createTeam({ name: 'Red team' });
-  const other = await services.identity.createUser({ team_id: t2.id, email: 'rob@red.test', name: 'Rob', role: 'admin', on_call_role: 'admin', password: PASSWORD });
+  const other = await services.identity.createUser({
+    team_id: t2.id,
+    email: 'rob@red.test',
+    name: 'Rob',
+    role: 'admin',
+    on_call_role: 'admin',
+    password: PASSWORD,
+  });
 
   return {
     url: main.url,
@@ -107,13 +143,21 @@ export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Prom
 
 /** POST a form (or JSON) to the token-ish endpoints; parsed JSON back. */
 export async function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
 export async function registerClient(url: string, metadata: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const res = await fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(metadata) });
+  const res = await fetch(`${url}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(metadata),
+  });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 
@@ -126,7 +170,12 @@ export function pkcePair() {
 
 /** Registers a public loopback client (201 expected); its client_id. */
 export async function publicClientId(url: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await registerClient(url, { redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test CLI', ...extra });
+  const res = await registerClient(url, {
+    redirect_uris: [LOOPBACK_REDIRECT],
+    token_endpoint_auth_method: 'none',
+    client_name: 'Test CLI',
+    ...extra,
+  });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.client_id as string;
 }
@@ -135,8 +184,13 @@ export async function publicClientId(url: string, extra: Record<string, unknown>
 export async function openInteraction(url: string, clientId: string, params: Record<string, string> = {}) {
   const jar = new CookieJar();
   const q = new URLSearchParams({
-    client_id: clientId, response_type: 'code', redirect_uri: LOOPBACK_REDIRECT, scope: 'openid profile',
-    code_challenge: pkcePair().challenge, code_challenge_method: 'S256', ...params,
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: LOOPBACK_REDIRECT,
+    scope: 'openid profile',
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: 'S256',
+    ...params,
   });
   const step = await follow(jar, `${url}/oauth/authorize?${q}`);
   if (!step.page) throw new Error(`no page: redirected to ${step.redirect}`);
@@ -158,15 +212,25 @@ export function postLogin(jar: CookieJar, page: PageStep, fields: Record<string,
   const target = new URL(`${page.url}/login`);
   const body = new URLSearchParams({ csrf, ...fields }).toString();
   return new Promise((resolve, reject) => {
-    const req = http.request(target, {
-      method: 'POST', localAddress: from,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body), origin: target.origin, cookie: jar.header() },
-    }, (res) => {
-      let html = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (html += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, html }));
-    });
+    const req = http.request(
+      target,
+      {
+        method: 'POST',
+        localAddress: from,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+          origin: target.origin,
+          cookie: jar.header(),
+        },
+      },
+      (res) => {
+        let html = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (html += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, html }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

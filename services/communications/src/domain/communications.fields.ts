@@ -11,8 +11,18 @@ const UUID_SLUG = 'must not read as a UUID: `{id}` in a path would be taken for 
 /** Writable fields the three resources share, as the reference types them. */
 export const fields = {
   // The slug is made from the name: a name that slugifies to a UUID is refused for the same reason.
-  name: z.string().trim().min(1).max(255).refine((name) => !isUuid(slugify(name)), `${UUID_SLUG} (the slug made from this name would)`),
-  slug: z.string().min(1).max(255).regex(SLUG_PATTERN, 'must contain only a-z, 0-9, - and _').refine((slug) => !isUuid(slug), UUID_SLUG),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .refine((name) => !isUuid(slugify(name)), `${UUID_SLUG} (the slug made from this name would)`),
+  slug: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(SLUG_PATTERN, 'must contain only a-z, 0-9, - and _')
+    .refine((slug) => !isUuid(slug), UUID_SLUG),
   description: z.string().max(10_000).nullable(),
   color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #FF0000').nullable(),
   // null asks for the next free position, as leaving it out does on create.
@@ -35,10 +45,12 @@ export const listSorts = ['name', 'slug', 'position', 'created_at', 'updated_at'
 export function inUse(noun: string, templates: Named[]): ValidationIssue[] {
   if (!templates.length) return [];
   const names = templates.map((t) => `"${t.name}" (${t.id})`).join(', ');
-  return [{
-    pointer: '/data',
-    code: 'in_use',
-    detail: `This ${noun} is used by ${templates.length} communications template(s): ${names}. Change or delete them first.`,
-    members: { meta: { communications_template_ids: templates.map((t) => t.id) } },
-  }];
+  return [
+    {
+      pointer: '/data',
+      code: 'in_use',
+      detail: `This ${noun} is used by ${templates.length} communications template(s): ${names}. Change or delete them first.`,
+      members: { meta: { communications_template_ids: templates.map((t) => t.id) } },
+    },
+  ];
 }

@@ -11,7 +11,11 @@ export function createCatalogPropertiesRepository(): CatalogPropertiesLookup {
       if (!ids.length) return new Map();
       // FOR SHARE: a delete of the property, which locks it FOR UPDATE before removing
       // its values, waits for this transaction, and then removes the value written here.
-      const rows = (await tx('catalog_properties').where('team_id', teamId).whereIn('id', [...ids]).forShare().select('id', 'catalog_type')) as {
+      const rows = (await tx('catalog_properties')
+        .where('team_id', teamId)
+        .whereIn('id', [...ids])
+        .forShare()
+        .select('id', 'catalog_type')) as {
         id: string;
         catalog_type: string;
       }[];
@@ -29,7 +33,8 @@ export function createCatalogPropertiesRepository(): CatalogPropertiesLookup {
         .select('id', 'external_id', 'slug')) as { id: string; external_id: string | null; slug: string }[];
       const byKey = new Map<string, string>();
       for (const key of keys) {
-        const match = rows.find((r) => r.id === key.toLowerCase()) ?? rows.find((r) => r.external_id === key) ?? rows.find((r) => r.slug === key);
+        const match =
+          rows.find((r) => r.id === key.toLowerCase()) ?? rows.find((r) => r.external_id === key) ?? rows.find((r) => r.slug === key);
         if (match) byKey.set(key, match.id);
       }
       return byKey;

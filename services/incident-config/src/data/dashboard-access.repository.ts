@@ -12,7 +12,9 @@ export function createDashboardAccessRepository(): DashboardAccessLookup {
       if (!exists) return null;
       const rows = (await tx('dashboard_access')
         .where({ team_id: teamId, dashboard_id: dashboardId })
-        .where((w) => { for (const s of subjects) w.orWhere(s); })
+        .where((w) => {
+          for (const s of subjects) w.orWhere(s);
+        })
         .select(RIGHTS)) as Record<DashboardRight, boolean>[];
       return new Set(RIGHTS.filter((r) => rows.some((row) => row[r])));
     },

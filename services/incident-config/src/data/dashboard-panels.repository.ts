@@ -15,7 +15,10 @@ export function createDashboardPanelsRepository(knex: Knex): DashboardPanelsStor
     },
     async of(teamId, dashboardIds) {
       if (!dashboardIds.length) return [];
-      return knex('dashboard_panels').where('team_id', teamId).whereIn('dashboard_id', [...dashboardIds]).orderBy(['created_at', 'id']);
+      return knex('dashboard_panels')
+        .where('team_id', teamId)
+        .whereIn('dashboard_id', [...dashboardIds])
+        .orderBy(['created_at', 'id']);
     },
   };
 }

@@ -17,4 +17,20 @@ import { retrospectiveProcesses } from './retrospectives/retrospective-processes
 import { secrets } from './secrets/secrets.resource.js';
 
 /** Every resource incident-config serves, by name; adding one here mounts its routes, events and OpenAPI entry. */
-export const registry = createResourceRegistry<IncidentConfigResourceDeps>([environments, catalogProperties, incidentRoles, services, functionalities, incidents, incidentEvents, incidentEventServices, secrets, formSets, formSetConditions, retrospectiveProcesses, dashboards, dashboardPanels, authorizations]);
+export const registry = createResourceRegistry<IncidentConfigResourceDeps>([
+  environments,
+  catalogProperties,
+  incidentRoles,
+  services,
+  functionalities,
+  incidents,
+  incidentEvents,
+  incidentEventServices,
+  secrets,
+  formSets,
+  formSetConditions,
+  retrospectiveProcesses,
+  dashboards,
+  dashboardPanels,
+  authorizations,
+]);

@@ -18,8 +18,16 @@ function scoped<T extends Knex.QueryBuilder>(q: T, scope: Scope, alias: string):
   return q;
 }
 
-interface MemberSlot { schedule_rotation_id: string; user_id: number; left_at: Date | null }
-interface ActiveDayRow { schedule_rotation_id: string; day_name: string; active_time_attributes: TimeWindow[] }
+interface MemberSlot {
+  schedule_rotation_id: string;
+  user_id: number;
+  left_at: Date | null;
+}
+interface ActiveDayRow {
+  schedule_rotation_id: string;
+  day_name: string;
+  active_time_attributes: TimeWindow[];
+}
 
 /**
  * Members and the slots of members whose user was deleted (they keep their place), in
@@ -63,8 +71,10 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
       const q = scoped(knex('schedule_rotations as r').select('r.*'), scope, 'r');
       // The scheduler's look: only rotations that have started and not ended before it.
       if (scope.live) {
-        q.where((w) => w.whereNull('r.end_time').orWhere('r.end_time', '>', new Date(scope.live!.from)))
-          .whereRaw('coalesce(r.start_time, r.created_at) < ?', [new Date(scope.live.to)]);
+        q.where((w) => w.whereNull('r.end_time').orWhere('r.end_time', '>', new Date(scope.live!.from))).whereRaw(
+          'coalesce(r.start_time, r.created_at) < ?',
+          [new Date(scope.live.to)],
+        );
       }
       const { bounds } = scope;
       if (bounds) q.limit(bounds.rotations + 1);
@@ -75,22 +85,39 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
       const slots = await memberSlots(knex, ids, bounds?.memberSlots);
       const members = byKey(slots, 'schedule_rotation_id');
       if (bounds && slots.length > bounds.memberSlots) return rows.map((r) => recordOf(r, members));
-      const days = byKey<ActiveDayRow, 'schedule_rotation_id'>(await knex('schedule_rotation_active_days')
-        .whereRaw('schedule_rotation_id = ANY(?::uuid[])', [ids]).select('schedule_rotation_id', 'day_name', 'active_time_attributes'), 'schedule_rotation_id');
+      const days = byKey<ActiveDayRow, 'schedule_rotation_id'>(
+        await knex('schedule_rotation_active_days')
+          .whereRaw('schedule_rotation_id = ANY(?::uuid[])', [ids])
+          .select('schedule_rotation_id', 'day_name', 'active_time_attributes'),
+        'schedule_rotation_id',
+      );
       return rows.map((r) => recordOf(r, members, days));
     },
     async overrides(scope, from, to, limit) {
-      const q = scoped(knex('override_shifts as o'), scope, 'o').where('o.ends_at', '>', new Date(from)).where('o.starts_at', '<', new Date(to))
+      const q = scoped(knex('override_shifts as o'), scope, 'o')
+        .where('o.ends_at', '>', new Date(from))
+        .where('o.starts_at', '<', new Date(to))
         .select('o.id', 'o.schedule_id', 'o.user_id', 'o.starts_at', 'o.ends_at', 'o.created_at');
       if (limit !== undefined && Number.isFinite(limit)) q.limit(Math.max(0, Math.floor(limit)));
       const rows: { id: string; schedule_id: string; user_id: number; starts_at: Date; ends_at: Date; created_at: Date }[] = await q;
-      return rows.map((o) => ({ id: o.id, schedule_id: o.schedule_id, user_id: o.user_id, starts_at: o.starts_at.getTime(), ends_at: o.ends_at.getTime(), created_at: o.created_at.getTime() }));
+      return rows.map((o) => ({
+        id: o.id,
+        schedule_id: o.schedule_id,
+        user_id: o.user_id,
+        starts_at: o.starts_at.getTime(),
+        ends_at: o.ends_at.getTime(),
+        created_at: o.created_at.getTime(),
+      }));
     },
     async scheduleIds({ teamId, scheduleIds, groupIds, recordIds }) {
       const q = knex('schedules').where({ team_id: teamId }).orderBy('id');
       if (scheduleIds) q.whereIn('id', [...scheduleIds]);
       if (groupIds) q.whereRaw('jsonb_exists_any(owner_group_ids, ?::text[])', [[...groupIds]]);
-      if (recordIds) q.whereIn('id', recordIds.filter((id) => UUID.test(id)));
+      if (recordIds)
+        q.whereIn(
+          'id',
+          recordIds.filter((id) => UUID.test(id)),
+        );
       return (await q.select('id')).map((r: { id: string }) => r.id);
     },
     schedulesAfter: (afterId, limit) => {
@@ -99,10 +126,17 @@ export function createShiftInputsRepository(knex: Knex, users: UsersDeps, logger
     },
     // The reference requires created_by_user_id: a key acting for no user (and an override
     // older than migration 0092) gives the schedule's owner instead.
-    overrideRecords: (teamId, ids) => knex('override_shifts as o').join('schedules as s', 's.id', 'o.schedule_id')
-      .where('o.team_id', teamId).whereRaw('o.id = ANY(?::uuid[])', [[...ids]])
-      .select('o.id', knex.raw('coalesce(o.created_by_user_id, s.owner_user_id) AS created_by_user_id'), 'o.created_at', 'o.updated_at'),
-    skipped: (r) => logger?.warn('shifts: a rotation whose time zone this runtime does not know is left out', { rotation_id: r.id, time_zone: r.time_zone }),
+    overrideRecords: (teamId, ids) =>
+      knex('override_shifts as o')
+        .join('schedules as s', 's.id', 'o.schedule_id')
+        .where('o.team_id', teamId)
+        .whereRaw('o.id = ANY(?::uuid[])', [[...ids]])
+        .select('o.id', knex.raw('coalesce(o.created_by_user_id, s.owner_user_id) AS created_by_user_id'), 'o.created_at', 'o.updated_at'),
+    skipped: (r) =>
+      logger?.warn('shifts: a rotation whose time zone this runtime does not know is left out', {
+        rotation_id: r.id,
+        time_zone: r.time_zone,
+      }),
     // Reads outside a transaction: the users repository takes any query builder.
     users: (teamId, userIds) => users.summaries(knex as unknown as Transaction, teamId, userIds),
   };

@@ -11,15 +11,19 @@ export function createShiftStartsRepository(knex: Knex) {
     /** How far the scheduler has looked, when it first looked and last swept (null: never); null before its first look. */
     async state(): Promise<{ checkedUntil: number; startedAt: number; lastSweptAt: number | null } | null> {
       const row = await knex('shift_scheduler_state').where({ name: STATE }).first('checked_until', 'started_at', 'last_swept_at');
-      return row ? {
-        checkedUntil: (row.checked_until as Date).getTime(), startedAt: (row.started_at as Date).getTime(),
-        lastSweptAt: row.last_swept_at ? (row.last_swept_at as Date).getTime() : null,
-      } : null;
+      return row
+        ? {
+            checkedUntil: (row.checked_until as Date).getTime(),
+            startedAt: (row.started_at as Date).getTime(),
+            lastSweptAt: row.last_swept_at ? (row.last_swept_at as Date).getTime() : null,
+          }
+        : null;
     },
 
     /** Records a sweep for running shifts never announced (never moved back). */
     async swept(at: number): Promise<void> {
-      await knex('shift_scheduler_state').where({ name: STATE })
+      await knex('shift_scheduler_state')
+        .where({ name: STATE })
         .update({ last_swept_at: knex.raw('GREATEST(coalesce(last_swept_at, ?), ?)', [new Date(at), new Date(at)]) });
     },
 
@@ -31,8 +35,10 @@ export function createShiftStartsRepository(knex: Knex) {
     async continuing(starts: readonly ShiftStart[], now: number): Promise<Set<string>> {
       const out = new Set<string>();
       for (const s of starts) {
-        const row = await knex('shift_starts').where({ schedule_id: s.shift.schedule_id, source: s.source, user_id: s.shift.user_id })
-          .whereBetween('starts_at', [new Date(s.shift.starts_at), new Date(now)]).first('shift_key');
+        const row = await knex('shift_starts')
+          .where({ schedule_id: s.shift.schedule_id, source: s.source, user_id: s.shift.user_id })
+          .whereBetween('starts_at', [new Date(s.shift.starts_at), new Date(now)])
+          .first('shift_key');
         if (row) out.add(s.key);
       }
       return out;
@@ -42,7 +48,9 @@ export function createShiftStartsRepository(knex: Knex) {
     async announced(keys: readonly string[]): Promise<Set<string>> {
       const out = new Set<string>();
       for (let i = 0; i < keys.length; i += 1000) {
-        const rows: { shift_key: string }[] = await knex('shift_starts').whereIn('shift_key', keys.slice(i, i + 1000)).select('shift_key');
+        const rows: { shift_key: string }[] = await knex('shift_starts')
+          .whereIn('shift_key', keys.slice(i, i + 1000))
+          .select('shift_key');
         for (const r of rows) out.add(r.shift_key);
       }
       return out;
@@ -61,14 +69,27 @@ export function createShiftStartsRepository(knex: Knex) {
         const chunk = starts.slice(i, i + ANNOUNCE_CHUNK);
         await knex.transaction(async (trx) => {
           const inserted: { shift_key: string }[] = await trx('shift_starts')
-            .insert(chunk.map((s) => ({
-              shift_key: s.key, team_id: s.team_id, schedule_id: s.shift.schedule_id, source: s.source, shift_id: s.shift.id, user_id: s.shift.user_id,
-              starts_at: new Date(s.shift.starts_at), late: s.late,
-            })))
-            .onConflict('shift_key').ignore().returning('shift_key');
+            .insert(
+              chunk.map((s) => ({
+                shift_key: s.key,
+                team_id: s.team_id,
+                schedule_id: s.shift.schedule_id,
+                source: s.source,
+                shift_id: s.shift.id,
+                user_id: s.shift.user_id,
+                starts_at: new Date(s.shift.starts_at),
+                late: s.late,
+              })),
+            )
+            .onConflict('shift_key')
+            .ignore()
+            .returning('shift_key');
           const keys = new Set(inserted.map((r) => r.shift_key));
           const fresh = chunk.filter((s) => keys.has(s.key));
-          await writeEvents(trx, fresh.map((s) => ({ type: 'shift.started', team_id: s.team_id, data: s.event, occurred_at: new Date(s.shift.starts_at) })));
+          await writeEvents(
+            trx,
+            fresh.map((s) => ({ type: 'shift.started', team_id: s.team_id, data: s.event, occurred_at: new Date(s.shift.starts_at) })),
+          );
           mine.push(...fresh);
         });
       }

@@ -23,15 +23,21 @@ export function createUsersRepository(): UsersDeps {
       const ids = validIds(userIds);
       if (!ids.length) return new Set<number>();
       const rows: { user_id: number }[] = await tx('users')
-        .where({ team_id: teamId }).whereIn('user_id', ids).whereNull('deleted_at')
-        .forShare().select('user_id');
+        .where({ team_id: teamId })
+        .whereIn('user_id', ids)
+        .whereNull('deleted_at')
+        .forShare()
+        .select('user_id');
       return new Set(rows.map((r) => r.user_id));
     },
     async summaries(tx, teamId, userIds) {
       const ids = validIds(userIds);
       const out = new Map<number, UserSummary>();
       if (!ids.length) return out;
-      const rows: UserRow[] = await tx('users').where({ team_id: teamId }).whereIn('user_id', ids).select('user_id', 'name', 'email', 'deleted_at');
+      const rows: UserRow[] = await tx('users')
+        .where({ team_id: teamId })
+        .whereIn('user_id', ids)
+        .select('user_id', 'name', 'email', 'deleted_at');
       for (const r of rows) out.set(r.user_id, { id: r.user_id, name: r.name, email: r.email, deleted: r.deleted_at !== null });
       return out;
     },
@@ -48,7 +54,18 @@ export function createUserSyncStore(knex: Knex): UserSyncStore {
       const rows = await tx('users')
         .insert(values)
         .onConflict('user_id')
-        .merge(['team_id', 'name', 'email', 'role', 'on_call_role', 'is_service_account', 'version', 'occurred_at', 'deleted_at', 'updated_at'])
+        .merge([
+          'team_id',
+          'name',
+          'email',
+          'role',
+          'on_call_role',
+          'is_service_account',
+          'version',
+          'occurred_at',
+          'deleted_at',
+          'updated_at',
+        ])
         .where('users.version', '<', change.version)
         .returning('user_id');
       return rows.length > 0;
@@ -57,9 +74,20 @@ export function createUserSyncStore(knex: Knex): UserSyncStore {
       const removed: Row[] = await tx('schedule_rotation_users').where({ team_id: teamId, user_id: userId }).delete().returning('*');
       // Each keeps its turn slot (migrations 0090, 0093) for the turns that began before now; later turns go to the others.
       if (removed.length) {
-        await tx('schedule_rotation_vacancies').insert(removed.map((m) => ({
-          id: m.id, team_id: m.team_id, schedule_rotation_id: m.schedule_rotation_id, user_id: m.user_id, position: m.position, member_created_at: m.created_at, left_at: tx.fn.now(),
-        }))).onConflict('id').ignore();
+        await tx('schedule_rotation_vacancies')
+          .insert(
+            removed.map((m) => ({
+              id: m.id,
+              team_id: m.team_id,
+              schedule_rotation_id: m.schedule_rotation_id,
+              user_id: m.user_id,
+              position: m.position,
+              member_created_at: m.created_at,
+              left_at: tx.fn.now(),
+            })),
+          )
+          .onConflict('id')
+          .ignore();
       }
       return removed;
     },

@@ -45,7 +45,12 @@ export interface SchedulingDeps {
    * cannot both find the time free), then finds an override of it overlapping
    * `[startsAt, endsAt)`.
    */
-  overlappingOverride(tx: Transaction, scheduleId: string, startsAt: Date, endsAt: Date): Promise<{ id: string; starts_at: Date; ends_at: Date } | undefined>;
+  overlappingOverride(
+    tx: Transaction,
+    scheduleId: string,
+    startsAt: Date,
+    endsAt: Date,
+  ): Promise<{ id: string; starts_at: Date; ends_at: Date } | undefined>;
 }
 
 /** Which rotations a read of the engine's input takes (`ShiftsDeps.rotations`). */
@@ -62,7 +67,12 @@ export interface RotationRecord {
   schedule_id: string;
   position: number;
   schedule_rotationable_type: string;
-  schedule_rotationable_attributes: { handoff_time?: string; handoff_day?: string; shift_length?: number; shift_length_unit?: 'hours' | 'days' | 'weeks' };
+  schedule_rotationable_attributes: {
+    handoff_time?: string;
+    handoff_day?: string;
+    shift_length?: number;
+    shift_length_unit?: 'hours' | 'days' | 'weeks';
+  };
   time_zone: string;
   start_time: Date | null;
   end_time: Date | null;
@@ -94,11 +104,19 @@ export interface ShiftsDeps {
    * The team's schedule ids among `scheduleIds` (all when absent) that a group key's groups
    * own (`groupIds`) and a record-scoped key names (`recordIds`); null: no such narrowing.
    */
-  scheduleIds(scope: { teamId: number; scheduleIds?: readonly string[]; groupIds: readonly string[] | null; recordIds: readonly string[] | null }): Promise<string[]>;
+  scheduleIds(scope: {
+    teamId: number;
+    scheduleIds?: readonly string[];
+    groupIds: readonly string[] | null;
+    recordIds: readonly string[] | null;
+  }): Promise<string[]>;
   /** Up to `limit` schedules of every team with ids after `afterId` (null: from the first), by id: the scheduler pages through them. */
   schedulesAfter(afterId: string | null, limit: number): Promise<{ id: string; team_id: number }[]>;
   /** The team's override shifts among `ids`, as GET /v1/shifts' include=shift_override shows them. */
-  overrideRecords(teamId: number, ids: readonly string[]): Promise<{ id: string; created_by_user_id: number; created_at: Date; updated_at: Date }[]>;
+  overrideRecords(
+    teamId: number,
+    ids: readonly string[],
+  ): Promise<{ id: string; created_by_user_id: number; created_at: Date; updated_at: Date }[]>;
   /** Logs a rotation left out of a computation because this runtime does not know its time zone. */
   skipped(rotation: RotationSpec): void;
   /** Users named by shifts, deleted ones included. */

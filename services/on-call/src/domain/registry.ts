@@ -11,4 +11,14 @@ import { schedules } from './schedules/schedules.resource.js';
 import { shifts } from './schedules/shifts.resource.js';
 
 /** Every resource on-call serves, by name; adding one here mounts its routes, events and OpenAPI entry. */
-export const registry = createResourceRegistry<OnCallResourceDeps>([alertUrgencies, alertGroups, alertRetriggerRules, schedules, scheduleRotations, scheduleRotationUsers, scheduleRotationActiveDays, overrideShifts, shifts]);
+export const registry = createResourceRegistry<OnCallResourceDeps>([
+  alertUrgencies,
+  alertGroups,
+  alertRetriggerRules,
+  schedules,
+  scheduleRotations,
+  scheduleRotationUsers,
+  scheduleRotationActiveDays,
+  overrideShifts,
+  shifts,
+]);

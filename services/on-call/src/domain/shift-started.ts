@@ -31,7 +31,14 @@ const shiftSource = (s: Shift): string => (s.override_id ? `override:${s.overrid
  * created for a moment ago, a member added mid-turn): each with its key, late when it
  * began more than `lateAfterMs` before now.
  */
-export function startsBetween(shifts: readonly Shift[], teamOf: ReadonlyMap<string, number>, after: number, now: number, lateAfterMs: number, runningSince?: number): ShiftStart[] {
+export function startsBetween(
+  shifts: readonly Shift[],
+  teamOf: ReadonlyMap<string, number>,
+  after: number,
+  now: number,
+  lateAfterMs: number,
+  runningSince?: number,
+): ShiftStart[] {
   const out: ShiftStart[] = [];
   for (const shift of shifts) {
     const team = teamOf.get(shift.schedule_id);
@@ -39,7 +46,15 @@ export function startsBetween(shifts: readonly Shift[], teamOf: ReadonlyMap<stri
     const running = runningSince !== undefined && shift.starts_at > runningSince && shift.ends_at > now;
     if (shift.starts_at <= after && !running) continue;
     const late = now - shift.starts_at > lateAfterMs;
-    out.push({ key: shiftKey(shift), team_id: team, shift, source: shiftSource(shift), late, swept: shift.starts_at <= after, event: shiftStartedData(shift, late) });
+    out.push({
+      key: shiftKey(shift),
+      team_id: team,
+      shift,
+      source: shiftSource(shift),
+      late,
+      swept: shift.starts_at <= after,
+      event: shiftStartedData(shift, late),
+    });
   }
   return out;
 }
@@ -52,8 +67,13 @@ function shiftStartedData(s: Shift, late: boolean) {
     id: s.id,
     type: 'shifts',
     attributes: {
-      schedule_id: s.schedule_id, rotation_id: s.rotation_id, starts_at: new Date(s.starts_at).toISOString(), ends_at: new Date(s.ends_at).toISOString(),
-      is_override: s.is_override, is_shadow: false, user_id: s.user_id,
+      schedule_id: s.schedule_id,
+      rotation_id: s.rotation_id,
+      starts_at: new Date(s.starts_at).toISOString(),
+      ends_at: new Date(s.ends_at).toISOString(),
+      is_override: s.is_override,
+      is_shadow: false,
+      user_id: s.user_id,
     },
     relationships: {
       shift_override: { data: s.override_id ? { id: s.override_id, type: 'shift_overrides' } : null },

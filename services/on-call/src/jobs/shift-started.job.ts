@@ -49,14 +49,28 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
   let stopped = true;
 
   /** The starts in (after, now] of one batch of schedules; a schedule that cannot be computed is logged and holds up no other. */
-  async function batchStarts(schedules: { id: string; team_id: number }[], after: number, now: number, runningSince?: number): Promise<ShiftStart[]> {
+  async function batchStarts(
+    schedules: { id: string; team_id: number }[],
+    after: number,
+    now: number,
+    runningSince?: number,
+  ): Promise<ShiftStart[]> {
     const scope = { scheduleIds: schedules.map((s) => s.id) };
     const shifts = await planShifts({
-      rotations: await readRotations(options.shifts, { ...scope, live: { from: after, to: now + 1 } }), from: after, to: now + 1, maxWork: WORK_PER_SCHEDULE,
+      rotations: await readRotations(options.shifts, { ...scope, live: { from: after, to: now + 1 } }),
+      from: after,
+      to: now + 1,
+      maxWork: WORK_PER_SCHEDULE,
       overrides: (lo, hi) => options.shifts.overrides(scope, lo, hi),
       skipped: options.shifts.skipped,
       // Its starts in this look are not announced (a later sweep announces those still running): say so at error level.
-      failed: (id, err) => options.logger.error('shift.started: the shifts of a schedule could not be computed; its starts in this look are not announced', { schedule_id: id, from: after, to: now, err }),
+      failed: (id, err) =>
+        options.logger.error('shift.started: the shifts of a schedule could not be computed; its starts in this look are not announced', {
+          schedule_id: id,
+          from: after,
+          to: now,
+          err,
+        }),
     });
     return startsBetween(shifts, new Map(schedules.map((s) => [s.id, s.team_id])), after, now, options.lateAfterMs, runningSince);
   }
@@ -84,7 +98,10 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
         const known = await options.store.announced(starts.map((s) => s.key));
         const fresh = starts.filter((s) => !known.has(s.key));
         // A swept stint already announced from a later start is not announced again.
-        const continuing = await options.store.continuing(fresh.filter((s) => s.swept), now);
+        const continuing = await options.store.continuing(
+          fresh.filter((s) => s.swept),
+          now,
+        );
         const mine = await options.store.announce(fresh.filter((s) => !continuing.has(s.key)));
         announced += mine.length;
         late += mine.filter((s) => s.late).length;
@@ -108,7 +125,9 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
     timer = setTimeout(() => {
       running = tick()
         .catch((err: unknown) => options.logger.error('shift.started scheduler tick failed; retrying next interval', { err }))
-        .finally(() => { if (!stopped) loop(options.intervalMs); });
+        .finally(() => {
+          if (!stopped) loop(options.intervalMs);
+        });
     }, delay);
   }
 

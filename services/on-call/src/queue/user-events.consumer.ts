@@ -31,6 +31,8 @@ export function createUserEventsConsumer(opts: UserEventsConsumerOptions): AmqpC
     bindings: EVENT_QUEUES['on-call'].bindings,
     publishers: opts.publishers,
     prefetch: opts.prefetch ?? 10,
-    handler: async (envelope) => { await sync.handle(envelope); },
+    handler: async (envelope) => {
+      await sync.handle(envelope);
+    },
   });
 }

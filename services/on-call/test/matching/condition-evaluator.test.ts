@@ -1,5 +1,10 @@
 import {
-  evaluateCondition, evaluateConditions, GROUP_VOCABULARY, operatorsFor, RETRIGGER_VOCABULARY, type ConditionKind,
+  evaluateCondition,
+  evaluateConditions,
+  GROUP_VOCABULARY,
+  operatorsFor,
+  RETRIGGER_VOCABULARY,
+  type ConditionKind,
 } from '../../src/domain/matching/index.js';
 import { EVALUATE_CASES } from './evaluate-cases.js';
 import { ALWAYS, BARE, FULL, NEVER, U_HIGH, U_LOW } from './matching-fixtures.js';
@@ -47,13 +52,20 @@ describe('evaluateConditions: match modes', () => {
   const low = { kind: 'urgency', operator: 'is_one_of', record_ids: [U_LOW] } as const;
 
   it.each([
-    ['all', [], true], ['any', [], true],
-    ['all', [high], true], ['any', [high], true],
-    ['all', [low], false], ['any', [low], false],
-    ['all', [high, high], true], ['any', [high, high], true],
-    ['all', [high, low], false], ['any', [high, low], true],
-    ['all', [low, high], false], ['any', [low, high], true],
-    ['all', [low, low], false], ['any', [low, low], false],
+    ['all', [], true],
+    ['any', [], true],
+    ['all', [high], true],
+    ['any', [high], true],
+    ['all', [low], false],
+    ['any', [low], false],
+    ['all', [high, high], true],
+    ['any', [high, high], true],
+    ['all', [high, low], false],
+    ['any', [high, low], true],
+    ['all', [low, high], false],
+    ['any', [low, high], true],
+    ['all', [low, low], false],
+    ['any', [low, low], false],
   ] as const)('%s of %j', (mode, conditions, expected) => {
     expect(evaluateConditions(conditions, mode, FULL).matched).toBe(expected);
   });
@@ -65,7 +77,14 @@ describe('evaluateConditions: match modes', () => {
   });
 
   it('explains every condition, in order, with its id', () => {
-    const result = evaluateConditions([{ ...low, id: 'c-1' }, { ...high, id: 'c-2' }], 'any', FULL);
+    const result = evaluateConditions(
+      [
+        { ...low, id: 'c-1' },
+        { ...high, id: 'c-2' },
+      ],
+      'any',
+      FULL,
+    );
     expect(result.conditions).toEqual([
       expect.objectContaining({ id: 'c-1', index: 0, kind: 'urgency', operator: 'is_one_of', matched: false }),
       expect.objectContaining({ id: 'c-2', index: 1, matched: true, reason: `urgency has "${U_HIGH}"; is_one_of: matched` }),
@@ -73,10 +92,14 @@ describe('evaluateConditions: match modes', () => {
   });
 
   it('says what a payload path found, or that it found nothing', () => {
-    const [found, missing] = evaluateConditions([
-      { kind: 'payload', operator: 'is_one_of', property_field_name: '$.count', values: ['41'] },
-      { kind: 'payload', operator: 'is_set', property_field_name: '$.missing' },
-    ], 'all', FULL).conditions;
+    const [found, missing] = evaluateConditions(
+      [
+        { kind: 'payload', operator: 'is_one_of', property_field_name: '$.count', values: ['41'] },
+        { kind: 'payload', operator: 'is_set', property_field_name: '$.missing' },
+      ],
+      'all',
+      FULL,
+    ).conditions;
     expect(found?.reason).toBe('payload $.count has "42"; is_one_of: did not match');
     expect(missing?.reason).toBe('payload $.missing is not set; is_set: did not match');
   });

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { zodIssuesToValidation } from '@firewatch/jsonapi';
 import {
-  conditionProblems, conditionsSchema, GROUP_VOCABULARY, jsonPathIssue, regexIssue, RETRIGGER_VOCABULARY, type Condition,
+  conditionProblems,
+  conditionsSchema,
+  GROUP_VOCABULARY,
+  jsonPathIssue,
+  regexIssue,
+  RETRIGGER_VOCABULARY,
+  type Condition,
 } from '../../src/domain/matching/index.js';
 import { U_HIGH } from './matching-fixtures.js';
 
@@ -25,42 +31,150 @@ describe('condition validation (re-trigger rules)', () => {
     ['alert field text', { kind: 'alert_field', operator: 'starts_with', property_field_name: 'field-id', values: ['prod'] }],
     ['payload regex', { kind: 'payload', operator: 'matches_regex', property_field_name: '$.priority', values: ['^P[12]$'] }],
     ['payload filter with length()', { kind: 'payload', operator: 'is_set', property_field_name: '$.tags[?length(@) > 2]' }],
-    ['a pathological pattern (RE2 runs it in linear time)', { kind: 'payload', operator: 'matches_regex', property_field_name: '$.m', values: ['(a+)+$'] }],
+    [
+      'a pathological pattern (RE2 runs it in linear time)',
+      { kind: 'payload', operator: 'matches_regex', property_field_name: '$.m', values: ['(a+)+$'] },
+    ],
     ['an id sent back from a read', { id: U_HIGH, kind: 'urgency', operator: 'is_set' }],
   ])('accepts %s', (_name, condition) => {
     expect(issues([condition])).toEqual([]);
   });
 
   it.each([
-    ['a kind outside the vocabulary', { kind: 'attribute', operator: 'is_set', property_field_name: 'summary' }, '/0/kind', /Invalid option/],
+    [
+      'a kind outside the vocabulary',
+      { kind: 'attribute', operator: 'is_set', property_field_name: 'summary' },
+      '/0/kind',
+      /Invalid option/,
+    ],
     ['an unknown operator', { kind: 'urgency', operator: 'is_empty' }, '/0/operator', /Invalid option/],
-    ['a text operator on urgency', { kind: 'urgency', operator: 'contains', values: ['x'] }, '/0/operator', /urgency conditions take only is_one_of, is_not_one_of, is_set, is_not_set/],
+    [
+      'a text operator on urgency',
+      { kind: 'urgency', operator: 'contains', values: ['x'] },
+      '/0/operator',
+      /urgency conditions take only is_one_of, is_not_one_of, is_set, is_not_set/,
+    ],
     ['a regex on service', { kind: 'service', operator: 'matches_regex', values: ['x'] }, '/0/operator', /service conditions take only/],
     ['starts_with on source', { kind: 'source', operator: 'starts_with', values: ['x'] }, '/0/operator', /source conditions take only/],
     ['ends_with on group', { kind: 'group', operator: 'ends_with', values: ['x'] }, '/0/operator', /group conditions take only/],
     ['is_one_of without record ids', { kind: 'urgency', operator: 'is_one_of' }, '/0/record_ids', /needs at least one of the urgency ids/],
     ['a source without ids or aliases', { kind: 'source', operator: 'is_one_of', record_ids: [] }, '/0/record_ids', /alert source ids/],
     ['record ids that are not UUIDs', { kind: 'service', operator: 'is_one_of', record_ids: [U_HIGH, 'svc-1'] }, '/0/record_ids/1', /UUID/],
-    ['values on a service', { kind: 'service', operator: 'is_one_of', record_ids: [U_HIGH], values: ['x'] }, '/0/values', /not used by service conditions/],
-    ['a property name on a group', { kind: 'group', operator: 'is_set', property_field_name: '$.x' }, '/0/property_field_name', /not used by group conditions/],
-    ['record ids on a payload', { kind: 'payload', operator: 'is_one_of', property_field_name: '$.a', values: ['x'], record_ids: [U_HIGH] }, '/0/record_ids', /only by urgency, source, service and group/],
+    [
+      'values on a service',
+      { kind: 'service', operator: 'is_one_of', record_ids: [U_HIGH], values: ['x'] },
+      '/0/values',
+      /not used by service conditions/,
+    ],
+    [
+      'a property name on a group',
+      { kind: 'group', operator: 'is_set', property_field_name: '$.x' },
+      '/0/property_field_name',
+      /not used by group conditions/,
+    ],
+    [
+      'record ids on a payload',
+      { kind: 'payload', operator: 'is_one_of', property_field_name: '$.a', values: ['x'], record_ids: [U_HIGH] },
+      '/0/record_ids',
+      /only by urgency, source, service and group/,
+    ],
     ['a payload without path', { kind: 'payload', operator: 'is_set' }, '/0/property_field_name', /required for payload conditions/],
-    ['an alert field without id', { kind: 'alert_field', operator: 'contains', property_field_name: '', values: ['x'] }, '/0/property_field_name', /required/],
-    ['a path that does not parse', { kind: 'payload', operator: 'is_set', property_field_name: '$.a[' }, '/0/property_field_name', /not a valid JSON Path/],
-    ['a path without root', { kind: 'payload', operator: 'is_set', property_field_name: 'priority' }, '/0/property_field_name', /not a valid JSON Path/],
-    ['a path with match()', { kind: 'payload', operator: 'is_set', property_field_name: "$[?match(@.a, '(a+)+$')]" }, '/0/property_field_name', /function match\(\)/],
-    ['a path with search()', { kind: 'payload', operator: 'is_set', property_field_name: "$[?search(@.a, 'x')]" }, '/0/property_field_name', /function search\(\)/],
-    ['a path that is too long', { kind: 'payload', operator: 'is_set', property_field_name: `$.${'a'.repeat(600)}` }, '/0/property_field_name', /longer than 512|Too big/],
-    ['contains without values', { kind: 'alert_field', operator: 'contains', property_field_name: 'f' }, '/0/values', /contains needs at least one value/],
-    ['is_set with values', { kind: 'payload', operator: 'is_set', property_field_name: '$.a', values: ['x'] }, '/0/values', /not used with is_set/],
-    ['is_not_set with record ids', { kind: 'urgency', operator: 'is_not_set', record_ids: [U_HIGH] }, '/0/record_ids', /not used with is_not_set/],
-    ['a pattern that does not compile', { kind: 'payload', operator: 'matches_regex', property_field_name: '$.a', values: ['ok', '(a'] }, '/0/values/1', /missing closing \)/],
-    ['a backreference', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(a)\\1'] }, '/0/values/0', /not a valid RE2/],
-    ['a lookahead', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(?=a)'] }, '/0/values/0', /not a valid RE2/],
-    ['a huge repeat', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(a{1000}){1000}'] }, '/0/values/0', /invalid repeat count/],
-    ['a pattern that compiles too large', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['ok', '[a-x]{1000}'] }, '/0/values/1', /too complex: it compiles to \d+ instructions, at most 1000/],
-    ['a pattern over 256 characters', { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['a'.repeat(257)] }, '/0/values/0', /longer than 256/],
-    ['a value over 1000 characters', { kind: 'alert_field', operator: 'contains', property_field_name: 'f', values: ['a'.repeat(1_001)] }, '/0/values/0', /Too big/],
+    [
+      'an alert field without id',
+      { kind: 'alert_field', operator: 'contains', property_field_name: '', values: ['x'] },
+      '/0/property_field_name',
+      /required/,
+    ],
+    [
+      'a path that does not parse',
+      { kind: 'payload', operator: 'is_set', property_field_name: '$.a[' },
+      '/0/property_field_name',
+      /not a valid JSON Path/,
+    ],
+    [
+      'a path without root',
+      { kind: 'payload', operator: 'is_set', property_field_name: 'priority' },
+      '/0/property_field_name',
+      /not a valid JSON Path/,
+    ],
+    [
+      'a path with match()',
+      { kind: 'payload', operator: 'is_set', property_field_name: "$[?match(@.a, '(a+)+$')]" },
+      '/0/property_field_name',
+      /function match\(\)/,
+    ],
+    [
+      'a path with search()',
+      { kind: 'payload', operator: 'is_set', property_field_name: "$[?search(@.a, 'x')]" },
+      '/0/property_field_name',
+      /function search\(\)/,
+    ],
+    [
+      'a path that is too long',
+      { kind: 'payload', operator: 'is_set', property_field_name: `$.${'a'.repeat(600)}` },
+      '/0/property_field_name',
+      /longer than 512|Too big/,
+    ],
+    [
+      'contains without values',
+      { kind: 'alert_field', operator: 'contains', property_field_name: 'f' },
+      '/0/values',
+      /contains needs at least one value/,
+    ],
+    [
+      'is_set with values',
+      { kind: 'payload', operator: 'is_set', property_field_name: '$.a', values: ['x'] },
+      '/0/values',
+      /not used with is_set/,
+    ],
+    [
+      'is_not_set with record ids',
+      { kind: 'urgency', operator: 'is_not_set', record_ids: [U_HIGH] },
+      '/0/record_ids',
+      /not used with is_not_set/,
+    ],
+    [
+      'a pattern that does not compile',
+      { kind: 'payload', operator: 'matches_regex', property_field_name: '$.a', values: ['ok', '(a'] },
+      '/0/values/1',
+      /missing closing \)/,
+    ],
+    [
+      'a backreference',
+      { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(a)\\1'] },
+      '/0/values/0',
+      /not a valid RE2/,
+    ],
+    [
+      'a lookahead',
+      { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(?=a)'] },
+      '/0/values/0',
+      /not a valid RE2/,
+    ],
+    [
+      'a huge repeat',
+      { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(a{1000}){1000}'] },
+      '/0/values/0',
+      /invalid repeat count/,
+    ],
+    [
+      'a pattern that compiles too large',
+      { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['ok', '[a-x]{1000}'] },
+      '/0/values/1',
+      /too complex: it compiles to \d+ instructions, at most 1000/,
+    ],
+    [
+      'a pattern over 256 characters',
+      { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['a'.repeat(257)] },
+      '/0/values/0',
+      /longer than 256/,
+    ],
+    [
+      'a value over 1000 characters',
+      { kind: 'alert_field', operator: 'contains', property_field_name: 'f', values: ['a'.repeat(1_001)] },
+      '/0/values/0',
+      /Too big/,
+    ],
     ['an empty value', { kind: 'alert_field', operator: 'contains', property_field_name: 'f', values: [''] }, '/0/values/0', /Too small/],
     ['an unknown field', { kind: 'urgency', operator: 'is_set', weight: 1 }, '/0/weight', /Unknown attribute/],
     ['a condition that is not an object', 'urgency', '/0', /expected object/],
@@ -74,14 +188,14 @@ describe('condition validation (re-trigger rules)', () => {
     expect(issues([ok, ok, bad])).toEqual(at('/data/attributes/conditions/2/values/0', /conditions\.2\.values\.0: is not a valid RE2/));
   });
 
-  it('bounds the characters of a list\'s values and names together (evaluate loads every rule of a team)', () => {
+  it("bounds the characters of a list's values and names together (evaluate loads every rule of a team)", () => {
     const values = (n: number) => Array.from({ length: n }, (_, i) => `${i}-`.padEnd(1_000, 'x'));
     const wide = (n: number) => ({ kind: 'payload', operator: 'is_one_of', property_field_name: '$.a', values: values(n) });
     expect(issues([wide(32)])).toEqual([]);
     expect(issues([wide(32), wide(1)])).toEqual(at('/data/attributes/conditions', /at most 32768 characters/));
   });
 
-  it('refuses a condition id sent twice, at the repeat\'s id (ids compare case-insensitively)', () => {
+  it("refuses a condition id sent twice, at the repeat's id (ids compare case-insensitively)", () => {
     const kept = { id: U_HIGH, kind: 'urgency', operator: 'is_set' };
     expect(issues([kept, { ...kept, operator: 'is_not_set' }])).toEqual(at('/data/attributes/conditions/1/id', /id of condition 0 too/));
     expect(issues([kept, { ...kept, id: U_HIGH.toUpperCase() }])).toEqual(at('/data/attributes/conditions/1/id', /id of condition 0 too/));
@@ -89,23 +203,38 @@ describe('condition validation (re-trigger rules)', () => {
   });
 
   it('reports every problem of a condition', () => {
-    const pointers = issues([{ kind: 'payload', operator: 'matches_regex', property_field_name: 'nope', values: ['('], record_ids: [U_HIGH] }]).map((i) => i.pointer);
-    expect(pointers.sort()).toEqual(['/data/attributes/conditions/0/property_field_name', '/data/attributes/conditions/0/record_ids', '/data/attributes/conditions/0/values/0']);
+    const pointers = issues([
+      { kind: 'payload', operator: 'matches_regex', property_field_name: 'nope', values: ['('], record_ids: [U_HIGH] },
+    ]).map((i) => i.pointer);
+    expect(pointers.sort()).toEqual([
+      '/data/attributes/conditions/0/property_field_name',
+      '/data/attributes/conditions/0/record_ids',
+      '/data/attributes/conditions/0/values/0',
+    ]);
   });
 
   it('normalises what it stores: lists always present, ids in lower case', () => {
     const parsed = attributes.parse({ conditions: [{ kind: 'urgency', operator: 'is_one_of', record_ids: [U_HIGH.toUpperCase()] }] });
-    expect(parsed.conditions).toEqual([{ kind: 'urgency', operator: 'is_one_of', record_ids: [U_HIGH], values: [], property_field_name: null }]);
+    expect(parsed.conditions).toEqual([
+      { kind: 'urgency', operator: 'is_one_of', record_ids: [U_HIGH], values: [], property_field_name: null },
+    ]);
   });
 
   it('holds at most 20 patterns among all conditions', () => {
-    const regex = (n: number) => ({ kind: 'payload', operator: 'matches_regex', property_field_name: '$.a', values: Array.from({ length: n }, (_, i) => `^${i}$`) });
+    const regex = (n: number) => ({
+      kind: 'payload',
+      operator: 'matches_regex',
+      property_field_name: '$.a',
+      values: Array.from({ length: n }, (_, i) => `^${i}$`),
+    });
     expect(issues([regex(10), regex(10)])).toEqual([]);
     expect(issues([regex(10), regex(11)])).toEqual(at('/data/attributes/conditions', /at most 20 matches_regex patterns/));
   });
 
   it('holds at most 50 conditions', () => {
-    expect(issues(Array.from({ length: 51 }, () => ({ kind: 'urgency', operator: 'is_set' })))).toEqual(at('/data/attributes/conditions', /Too big/));
+    expect(issues(Array.from({ length: 51 }, () => ({ kind: 'urgency', operator: 'is_set' })))).toEqual(
+      at('/data/attributes/conditions', /Too big/),
+    );
   });
 });
 
@@ -153,8 +282,17 @@ describe('the checkers used on their own', () => {
   });
 
   it.each([
-    '$..team', '$.items[*].name', "$['a','b']", '$.items[?@.severity == \'high\' && @.service.id == $.service].name', '$..[?@.a]',
-    '$[?length(@) == 2]', '$[?length(@.name) > 3]', '$[?count(@.a) == 1]', '$[?value(@.a) == 1]', '$[?length(value(@.a)) > 1]', '$.a[0:10:2]',
+    '$..team',
+    '$.items[*].name',
+    "$['a','b']",
+    "$.items[?@.severity == 'high' && @.service.id == $.service].name",
+    '$..[?@.a]',
+    '$[?length(@) == 2]',
+    '$[?length(@.name) > 3]',
+    '$[?count(@.a) == 1]',
+    '$[?value(@.a) == 1]',
+    '$[?length(value(@.a)) > 1]',
+    '$.a[0:10:2]',
   ])('jsonPathIssue accepts %s', (path) => {
     expect(jsonPathIssue(path)).toBeNull();
   });

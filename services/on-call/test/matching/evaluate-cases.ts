@@ -1,5 +1,20 @@
 import type { AlertInput, Condition, MatchContext } from '../../src/domain/matching/index.js';
-import { BARE, F_BLANK, F_ENV, FULL, G_OPS, G_X, MANUAL, SRC_DD, SRC_OTHER, SVC_A, SVC_B, SVC_X, U_HIGH, U_LOW } from './matching-fixtures.js';
+import {
+  BARE,
+  F_BLANK,
+  F_ENV,
+  FULL,
+  G_OPS,
+  G_X,
+  MANUAL,
+  SRC_DD,
+  SRC_OTHER,
+  SVC_A,
+  SVC_B,
+  SVC_X,
+  U_HIGH,
+  U_LOW,
+} from './matching-fixtures.js';
 
 /** One evaluate case: a condition, an alert, and whether the condition holds. */
 export interface EvaluateCase {
@@ -38,9 +53,19 @@ export const EVALUATE_CASES: EvaluateCase[] = [
     ['the alert urgency listed', { record_ids: [U_HIGH] }, FULL, false],
     ['an alert without urgency', { record_ids: [U_HIGH] }, BARE, true],
   ]),
-  ...pair('urgency', 'is_set', [['urgency present', {}, FULL, true], ['urgency missing', {}, BARE, false], ['urgency null', {}, { urgency_id: null }, false]]),
-  ...pair('urgency', 'is_not_set', [['urgency present', {}, FULL, false], ['urgency missing', {}, BARE, true]]),
-  ...pair('urgency', 'is_empty', [['urgency present', {}, FULL, false], ['urgency missing', {}, BARE, true]]),
+  ...pair('urgency', 'is_set', [
+    ['urgency present', {}, FULL, true],
+    ['urgency missing', {}, BARE, false],
+    ['urgency null', {}, { urgency_id: null }, false],
+  ]),
+  ...pair('urgency', 'is_not_set', [
+    ['urgency present', {}, FULL, false],
+    ['urgency missing', {}, BARE, true],
+  ]),
+  ...pair('urgency', 'is_empty', [
+    ['urgency present', {}, FULL, false],
+    ['urgency missing', {}, BARE, true],
+  ]),
   ...pair('urgency', 'matches_existing_alert', [
     ['an open alert of the same urgency', {}, FULL, true, { existing_alerts: [{ urgency_id: U_HIGH }] }],
     ['open alerts of other urgencies', {}, FULL, false, { existing_alerts: [{ urgency_id: U_LOW }, BARE] }],
@@ -62,8 +87,16 @@ export const EVALUATE_CASES: EvaluateCase[] = [
     ['the id listed', { record_ids: [SRC_DD] }, FULL, false],
     ['an alert without source', { record_ids: [SRC_DD] }, BARE, true],
   ]),
-  ...pair('source', 'is_set', [['id and alias', {}, FULL, true], ['alias only', {}, MANUAL, true], ['no source', {}, BARE, false]]),
-  ...pair('source', 'is_not_set', [['id and alias', {}, FULL, false], ['alias only', {}, MANUAL, false], ['no source', {}, BARE, true]]),
+  ...pair('source', 'is_set', [
+    ['id and alias', {}, FULL, true],
+    ['alias only', {}, MANUAL, true],
+    ['no source', {}, BARE, false],
+  ]),
+  ...pair('source', 'is_not_set', [
+    ['id and alias', {}, FULL, false],
+    ['alias only', {}, MANUAL, false],
+    ['no source', {}, BARE, true],
+  ]),
 
   ...pair('service', 'is_one_of', [
     ['the first of its services', { record_ids: [SVC_A] }, FULL, true],
@@ -76,8 +109,15 @@ export const EVALUATE_CASES: EvaluateCase[] = [
     ['one of its services', { record_ids: [SVC_B] }, FULL, false],
     ['an alert without services', { record_ids: [SVC_A] }, BARE, true],
   ]),
-  ...pair('service', 'is_set', [['services present', {}, FULL, true], ['an empty list', {}, { service_ids: [] }, false], ['missing', {}, BARE, false]]),
-  ...pair('service', 'is_not_set', [['services present', {}, FULL, false], ['an empty list', {}, { service_ids: [] }, true]]),
+  ...pair('service', 'is_set', [
+    ['services present', {}, FULL, true],
+    ['an empty list', {}, { service_ids: [] }, false],
+    ['missing', {}, BARE, false],
+  ]),
+  ...pair('service', 'is_not_set', [
+    ['services present', {}, FULL, false],
+    ['an empty list', {}, { service_ids: [] }, true],
+  ]),
 
   ...pair('group', 'is_one_of', [
     ['its group', { record_ids: [G_OPS] }, FULL, true],
@@ -89,8 +129,14 @@ export const EVALUATE_CASES: EvaluateCase[] = [
     ['its group', { record_ids: [G_OPS] }, FULL, false],
     ['an alert without groups', { record_ids: [G_OPS] }, BARE, true],
   ]),
-  ...pair('group', 'is_set', [['groups present', {}, FULL, true], ['missing', {}, BARE, false]]),
-  ...pair('group', 'is_not_set', [['groups present', {}, FULL, false], ['missing', {}, BARE, true]]),
+  ...pair('group', 'is_set', [
+    ['groups present', {}, FULL, true],
+    ['missing', {}, BARE, false],
+  ]),
+  ...pair('group', 'is_not_set', [
+    ['groups present', {}, FULL, false],
+    ['missing', {}, BARE, true],
+  ]),
 
   ...pair('alert_field', 'is_one_of', [
     ['its value listed', field(['staging', 'production']), FULL, true],
@@ -109,11 +155,29 @@ export const EVALUATE_CASES: EvaluateCase[] = [
     ['a missing field', field(undefined, 'other'), FULL, false],
     ['an alert without fields', field(), { fields: null }, false],
   ]),
-  ...pair('alert_field', 'is_not_set', [['a filled field', field(), FULL, false], ['a blank field', field(undefined, F_BLANK), FULL, true], ['a missing field', field(), BARE, true]]),
-  ...pair('alert_field', 'contains', [['a substring', field(['duct']), FULL, true], ['no substring', field(['xyz']), FULL, false], ['a missing field', field(['p']), BARE, false]]),
-  ...pair('alert_field', 'does_not_contain', [['no substring', field(['xyz']), FULL, true], ['a substring', field(['xyz', 'prod']), FULL, false], ['a missing field', field(['p']), BARE, true]]),
-  ...pair('alert_field', 'starts_with', [['its prefix', field(['prod']), FULL, true], ['not its prefix', field(['duction']), FULL, false]]),
-  ...pair('alert_field', 'ends_with', [['its suffix', field(['tion']), FULL, true], ['not its suffix', field(['prod']), FULL, false]]),
+  ...pair('alert_field', 'is_not_set', [
+    ['a filled field', field(), FULL, false],
+    ['a blank field', field(undefined, F_BLANK), FULL, true],
+    ['a missing field', field(), BARE, true],
+  ]),
+  ...pair('alert_field', 'contains', [
+    ['a substring', field(['duct']), FULL, true],
+    ['no substring', field(['xyz']), FULL, false],
+    ['a missing field', field(['p']), BARE, false],
+  ]),
+  ...pair('alert_field', 'does_not_contain', [
+    ['no substring', field(['xyz']), FULL, true],
+    ['a substring', field(['xyz', 'prod']), FULL, false],
+    ['a missing field', field(['p']), BARE, true],
+  ]),
+  ...pair('alert_field', 'starts_with', [
+    ['its prefix', field(['prod']), FULL, true],
+    ['not its prefix', field(['duction']), FULL, false],
+  ]),
+  ...pair('alert_field', 'ends_with', [
+    ['its suffix', field(['tion']), FULL, true],
+    ['not its suffix', field(['prod']), FULL, false],
+  ]),
   ...pair('alert_field', 'matches_regex', [
     ['a matching pattern', field(['^prod.*n$']), FULL, true],
     ['a pattern that does not match', field(['^staging']), FULL, false],
@@ -121,7 +185,10 @@ export const EVALUATE_CASES: EvaluateCase[] = [
     ['an inline flag', field(['(?i)^PRODUCTION$']), FULL, true],
     ['a missing field', field(['.*']), BARE, false],
   ]),
-  ...pair('alert_field', 'is_empty', [['a blank field', field(undefined, F_BLANK), FULL, true], ['a filled field', field(), FULL, false]]),
+  ...pair('alert_field', 'is_empty', [
+    ['a blank field', field(undefined, F_BLANK), FULL, true],
+    ['a filled field', field(), FULL, false],
+  ]),
   ...pair('alert_field', 'matches_existing_alert', [
     ['an open alert with the same value', field(), FULL, true, { existing_alerts: [{ fields: { [F_ENV]: 'production' } }] }],
     ['open alerts with other values', field(), FULL, false, { existing_alerts: [{ fields: { [F_ENV]: 'staging' } }] }],
@@ -203,21 +270,36 @@ export const EVALUATE_CASES: EvaluateCase[] = [
     ['a missing path', path('$.missing', ['.*']), FULL, false],
     ['a filter selection', path("$.tags[?@ == 'db']", ['^db$']), FULL, true],
   ]),
-  ...pair('payload', 'is_empty', [['null', path('$.nothing'), FULL, true], ['a string', path('$.priority'), FULL, false]]),
+  ...pair('payload', 'is_empty', [
+    ['null', path('$.nothing'), FULL, true],
+    ['a string', path('$.priority'), FULL, false],
+  ]),
   ...pair('payload', 'matches_existing_alert', [
     ['an open alert on the same host', path('$.host'), FULL, true, { existing_alerts: [{ payload: { host: 'db-1.eu' } }] }],
     ['open alerts on other hosts', path('$.host'), FULL, false, { existing_alerts: [{ payload: { host: 'db-2.eu' } }, BARE] }],
     ['an alert without the value', path('$.host'), BARE, false, { existing_alerts: [BARE] }],
   ]),
 
-  ...pair('attribute', 'is_one_of', [['its summary', path('summary', ['Disk full on db-1']), FULL, true], ['another summary', path('summary', ['x']), FULL, false]]),
+  ...pair('attribute', 'is_one_of', [
+    ['its summary', path('summary', ['Disk full on db-1']), FULL, true],
+    ['another summary', path('summary', ['x']), FULL, false],
+  ]),
   ...pair('attribute', 'is_not_one_of', [['another summary', path('summary', ['x']), FULL, true]]),
-  ...pair('attribute', 'contains', [['a word of the summary', path('summary', ['full']), FULL, true], ['a null description', path('description', ['x']), FULL, false]]),
+  ...pair('attribute', 'contains', [
+    ['a word of the summary', path('summary', ['full']), FULL, true],
+    ['a null description', path('description', ['x']), FULL, false],
+  ]),
   ...pair('attribute', 'does_not_contain', [['a null description', path('description', ['x']), FULL, true]]),
   ...pair('attribute', 'starts_with', [['the URL scheme', path('external_url', ['https://']), FULL, true]]),
   ...pair('attribute', 'ends_with', [['the summary end', path('summary', ['db-1']), FULL, true]]),
-  ...pair('attribute', 'matches_regex', [['the summary', path('summary', ['db-\\d$']), FULL, true], ['the URL', path('external_url', ['^http://']), FULL, false]]),
-  ...pair('attribute', 'is_empty', [['a null description', path('description'), FULL, true], ['a summary', path('summary'), FULL, false]]),
+  ...pair('attribute', 'matches_regex', [
+    ['the summary', path('summary', ['db-\\d$']), FULL, true],
+    ['the URL', path('external_url', ['^http://']), FULL, false],
+  ]),
+  ...pair('attribute', 'is_empty', [
+    ['a null description', path('description'), FULL, true],
+    ['a summary', path('summary'), FULL, false],
+  ]),
   ...pair('attribute', 'matches_existing_alert', [
     ['an open alert with the same summary', path('summary'), FULL, true, { existing_alerts: [{ summary: 'Disk full on db-1' }] }],
   ]),

@@ -1,6 +1,15 @@
 import {
-  COSTS, evaluateCondition, evaluateConditions, EVALUATION_BUDGET_NS, evaluationBudget, EvaluationBudgetExceeded, selectRule, type AlertInput,
-  type Condition, type EvaluationBudget, type RankedRule,
+  COSTS,
+  evaluateCondition,
+  evaluateConditions,
+  EVALUATION_BUDGET_NS,
+  evaluationBudget,
+  EvaluationBudgetExceeded,
+  selectRule,
+  type AlertInput,
+  type Condition,
+  type EvaluationBudget,
+  type RankedRule,
 } from '../../src/domain/matching/index.js';
 
 /**
@@ -25,7 +34,9 @@ describe('the evaluation budget', () => {
   const payload = { items: Array.from({ length: 1_000 }, (_, i) => ({ id: i, name: 'x'.repeat(30), tags: ['a', 'b'] })) };
   const mixed = [
     rule('walk', 1, [{ kind: 'payload', operator: 'contains', property_field_name: '$..name', values: ['y'] }]),
-    rule('regex', 2, [{ kind: 'payload', operator: 'matches_regex', property_field_name: '$.items[*].name', values: ['^x+y$', '[\\pL]{20}z'] }]),
+    rule('regex', 2, [
+      { kind: 'payload', operator: 'matches_regex', property_field_name: '$.items[*].name', values: ['^x+y$', '[\\pL]{20}z'] },
+    ]),
     rule('list', 3, [{ kind: 'payload', operator: 'is_one_of', property_field_name: '$.items[*].tags[*]', values: ['c', 'd'] }]),
   ];
 
@@ -55,7 +66,12 @@ describe('the evaluation budget', () => {
 
   it('queries a payload once per path, but charges every condition that reads it for the nodes it compares', () => {
     const budget = evaluationBudget();
-    const everywhere = (i: number): Condition => ({ kind: 'payload', operator: 'contains', property_field_name: '$..name', values: [`never-${i}`] });
+    const everywhere = (i: number): Condition => ({
+      kind: 'payload',
+      operator: 'contains',
+      property_field_name: '$..name',
+      values: [`never-${i}`],
+    });
     const alert = { payload };
     evaluateConditions([everywhere(0)], 'all', alert, {}, budget);
     const firstCondition = charged(budget);
@@ -68,7 +84,13 @@ describe('the evaluation budget', () => {
   it('charges is_set over many nodes once per path: 200 rules × 50 conditions over 24 000 nulls are answered', () => {
     // Reviewer's case: before, 4.7 s with 7.2 ms charged.
     const nulls = { a: Array.from({ length: 24_000 }, () => null) };
-    const rules = Array.from({ length: 200 }, (_, r) => rule(`r${r}`, r, Array.from({ length: 50 }, (): Condition => ({ kind: 'payload', operator: 'is_set', property_field_name: '$.a[*]' }))));
+    const rules = Array.from({ length: 200 }, (_, r) =>
+      rule(
+        `r${r}`,
+        r,
+        Array.from({ length: 50 }, (): Condition => ({ kind: 'payload', operator: 'is_set', property_field_name: '$.a[*]' })),
+      ),
+    );
     const budget = evaluationBudget();
     expect(selectRule(rules, { payload: nulls }, all, {}, budget).rule).toBeNull();
     expect(charged(budget)).toBeGreaterThanOrEqual(24_000 * COSTS.item + 200 * 50 * COSTS.condition);
@@ -88,20 +110,52 @@ describe('the evaluation budget', () => {
       const again = Number.MAX_SAFE_INTEGER - budget.remaining - first;
       // is_one_of looks each text up in a set of the values; the others compare every pair.
       expect(again).toBeGreaterThan((operator === 'is_one_of' ? 30_000 : 30_000 * 50) * COSTS.item);
-      const rules = Array.from({ length: 200 }, (_, r) => rule(`r${r}`, r, Array.from({ length: 50 }, () => condition)));
+      const rules = Array.from({ length: 200 }, (_, r) =>
+        rule(
+          `r${r}`,
+          r,
+          Array.from({ length: 50 }, () => condition),
+        ),
+      );
       expect(() => selectRule(rules, { payload: texts }, all)).toThrow(EvaluationBudgetExceeded);
     }
   });
 
-  it('charges each pattern\'s compile once per evaluation, cached or not: thousands of large patterns are refused', () => {
+  it("charges each pattern's compile once per evaluation, cached or not: thousands of large patterns are refused", () => {
     // Reviewer's case: 200 rules × 20 patterns of ~960 instructions, 1.9 s an evaluation with 1–3 ms charged.
     const pattern = (r: number, i: number) => `[\\pL\\pN]{${960 + i}}${r}`;
-    const rules = Array.from({ length: 200 }, (_, r) => rule(`r${r}`, r, Array.from({ length: 20 }, (_, i): Condition => ({
-      kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: [pattern(r, i)],
-    }))));
+    const rules = Array.from({ length: 200 }, (_, r) =>
+      rule(
+        `r${r}`,
+        r,
+        Array.from({ length: 20 }, (_, i): Condition => ({
+          kind: 'alert_field',
+          operator: 'matches_regex',
+          property_field_name: 'f',
+          values: [pattern(r, i)],
+        })),
+      ),
+    );
     expect(() => selectRule(rules, { fields: { f: 'x' } }, all)).toThrow(/compiling a pattern/);
-    const once = cost([rule('one', 1, [{ kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: [pattern(0, 0)] }])], { fields: { f: 'x' } });
-    const twice = cost([rule('two', 1, Array.from({ length: 2 }, (): Condition => ({ kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: [pattern(0, 0)] })))], { fields: { f: 'x' } });
+    const once = cost(
+      [rule('one', 1, [{ kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: [pattern(0, 0)] }])],
+      { fields: { f: 'x' } },
+    );
+    const twice = cost(
+      [
+        rule(
+          'two',
+          1,
+          Array.from({ length: 2 }, (): Condition => ({
+            kind: 'alert_field',
+            operator: 'matches_regex',
+            property_field_name: 'f',
+            values: [pattern(0, 0)],
+          })),
+        ),
+      ],
+      { fields: { f: 'x' } },
+    );
     expect(once).toBeGreaterThan(COSTS.compileBase + 960 * COSTS.compileInstruction);
     // The second condition pays its run and itself, not another compile.
     expect(twice - once).toBeLessThan(COSTS.compileBase);
@@ -109,15 +163,32 @@ describe('the evaluation budget', () => {
 
   it('charges names-and-indices paths next to nothing, whatever the payload', () => {
     const big = { big: 'x'.repeat(120_000), priority: 'P1' };
-    const conditions = Array.from({ length: 50 }, (_, i): Condition => ({ kind: 'payload', operator: 'is_one_of', property_field_name: '$.priority', values: [`P${i}`] }));
-    expect(selectRule(Array.from({ length: 100 }, (_, i) => rule(`r${i}`, i, conditions)), { payload: big }, all).rule).toBeNull();
+    const conditions = Array.from({ length: 50 }, (_, i): Condition => ({
+      kind: 'payload',
+      operator: 'is_one_of',
+      property_field_name: '$.priority',
+      values: [`P${i}`],
+    }));
+    expect(
+      selectRule(
+        Array.from({ length: 100 }, (_, i) => rule(`r${i}`, i, conditions)),
+        { payload: big },
+        all,
+      ).rule,
+    ).toBeNull();
   });
 
   it('does not query a path the write-time checks refuse (stored under older rules): it does not match', () => {
     const nested = (depth: number): unknown => (depth === 0 ? 1 : [nested(depth - 1), 1]);
     const budget = evaluationBudget();
     const path = '$..[?@..[?@..[?@..[?@..[?@..*]]]]]';
-    const result = evaluateCondition({ kind: 'payload', operator: 'is_set', property_field_name: path }, 0, { payload: nested(63) }, {}, budget);
+    const result = evaluateCondition(
+      { kind: 'payload', operator: 'is_set', property_field_name: path },
+      0,
+      { payload: nested(63) },
+      {},
+      budget,
+    );
     expect(result.matched).toBe(false);
     // The condition and the parse that judged the path; no query.
     expect(charged(budget)).toBe(COSTS.condition + COSTS.pathChar * path.length);
@@ -125,16 +196,26 @@ describe('the evaluation budget', () => {
 
   it('charges parsing each distinct path: 10 000 distinct long paths are refused', () => {
     // Before: 0.7-1.5 s for 200 rules × 50 distinct 500-character paths, 30 ms charged.
-    const rules = Array.from({ length: 200 }, (_, r) => rule(`r${r}`, r, Array.from({ length: 50 }, (_, c): Condition => ({
-      kind: 'payload', operator: 'is_set', property_field_name: `$.${'a'.repeat(500)}${r * 50 + c}`,
-    }))));
+    const rules = Array.from({ length: 200 }, (_, r) =>
+      rule(
+        `r${r}`,
+        r,
+        Array.from({ length: 50 }, (_, c): Condition => ({
+          kind: 'payload',
+          operator: 'is_set',
+          property_field_name: `$.${'a'.repeat(500)}${r * 50 + c}`,
+        })),
+      ),
+    );
     expect(() => selectRule(rules, { payload: { a: 1 } }, all)).toThrow(/parsing the JSON Path/);
   });
 
-  it('charges a filter by the payload\'s size, depth and the filter\'s tests', () => {
+  it("charges a filter by the payload's size, depth and the filter's tests", () => {
     const flat = { a: Array.from({ length: 1_000 }, (_, i) => i) };
     const plain = cost([rule('p', 1, [{ kind: 'payload', operator: 'is_set', property_field_name: '$.a[*]' }])], { payload: flat });
-    const filtered = cost([rule('f', 1, [{ kind: 'payload', operator: 'is_set', property_field_name: '$.a[?@ > 3 && @ < 9]' }])], { payload: flat });
+    const filtered = cost([rule('f', 1, [{ kind: 'payload', operator: 'is_set', property_field_name: '$.a[?@ > 3 && @ < 9]' }])], {
+      payload: flat,
+    });
     expect(filtered).toBeGreaterThan(plain + 2 * COSTS.filterTest * 1_000 * COSTS.payloadNode);
   });
 });

@@ -25,8 +25,16 @@ export const FULL: AlertInput = {
   group_ids: [G_OPS],
   fields: { [F_ENV]: 'production', [F_BLANK]: '' },
   payload: {
-    priority: 'P1', count: 42, ratio: 0.5, ok: true, nothing: null, empty: '',
-    tags: ['db', 'disk'], labels: { team: 'ops' }, host: 'db-1.eu', none: [],
+    priority: 'P1',
+    count: 42,
+    ratio: 0.5,
+    ok: true,
+    nothing: null,
+    empty: '',
+    tags: ['db', 'disk'],
+    labels: { team: 'ops' },
+    host: 'db-1.eu',
+    none: [],
   },
 };
 

@@ -1,13 +1,28 @@
 import {
-  COSTS, evaluateCondition, EVALUATION_BUDGET_NS, evaluationBudget, EvaluationBudgetExceeded, selectRule, type Condition, type RankedRule,
+  COSTS,
+  evaluateCondition,
+  EVALUATION_BUDGET_NS,
+  evaluationBudget,
+  EvaluationBudgetExceeded,
+  selectRule,
+  type Condition,
+  type RankedRule,
 } from '../../src/domain/matching/index.js';
 import { BARE, FULL, U_HIGH, U_LOW } from './matching-fixtures.js';
 
-interface Rule extends RankedRule { mode: 'all' | 'any' }
+interface Rule extends RankedRule {
+  mode: 'all' | 'any';
+}
 
 const high: Condition = { kind: 'urgency', operator: 'is_one_of', record_ids: [U_HIGH] };
 const low: Condition = { kind: 'urgency', operator: 'is_one_of', record_ids: [U_LOW] };
-const rule = (id: string, position: number | null, conditions: Condition[], extra: Partial<Rule> = {}): Rule => ({ id, position, conditions, mode: 'all', ...extra });
+const rule = (id: string, position: number | null, conditions: Condition[], extra: Partial<Rule> = {}): Rule => ({
+  id,
+  position,
+  conditions,
+  mode: 'all',
+  ...extra,
+});
 const select = (rules: Rule[], alert = FULL) => selectRule(rules, alert, (r) => r.mode);
 
 describe('selectRule', () => {
@@ -15,7 +30,10 @@ describe('selectRule', () => {
     expect(select([])).toEqual({ rule: null, evaluated: [] });
     const result = select([rule('a', 1, [low]), rule('b', 2, [low])]);
     expect(result.rule).toBeNull();
-    expect(result.evaluated.map((v) => [v.rule.id, v.matched])).toEqual([['a', false], ['b', false]]);
+    expect(result.evaluated.map((v) => [v.rule.id, v.matched])).toEqual([
+      ['a', false],
+      ['b', false],
+    ]);
   });
 
   it('takes the matching rule with the lowest position, whatever the order given', () => {
@@ -63,7 +81,9 @@ describe('matches_regex cannot hang the service', () => {
 
   // The issue's one timing requirement, at the engine (HTTP and a loaded CI machine add their own noise).
   it('(a+)+$ and the like against 50 000 a and a !: no match, each under 50 ms once the JIT is warm', () => {
-    evaluateCondition({ kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(b+)+$'] }, 0, { fields: { f: `${'b'.repeat(50_000)}!` } });
+    evaluateCondition({ kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(b+)+$'] }, 0, {
+      fields: { f: `${'b'.repeat(50_000)}!` },
+    });
     for (const [condition, alert] of cases) {
       const started = performance.now();
       const result = evaluateCondition(condition as Condition, 0, alert);
@@ -75,7 +95,15 @@ describe('matches_regex cannot hang the service', () => {
 
   it('is charged its worst case, which the budget holds: the same every time', () => {
     const budget = evaluationBudget();
-    expect(evaluateCondition({ kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(a+)+!$'] }, 0, { fields: { f: pathological } }, {}, budget).matched).toBe(true);
+    expect(
+      evaluateCondition(
+        { kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(a+)+!$'] },
+        0,
+        { fields: { f: pathological } },
+        {},
+        budget,
+      ).matched,
+    ).toBe(true);
     const charged = EVALUATION_BUDGET_NS - budget.remaining;
     expect(charged).toBeGreaterThan(COSTS.regexStep * pathological.length);
     expect(charged).toBeLessThan(EVALUATION_BUDGET_NS / 2);

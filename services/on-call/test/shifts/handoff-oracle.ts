@@ -12,8 +12,12 @@ const WEEKDAY: Record<string, number> = { M: 1, T: 2, W: 3, R: 4, F: 5, U: 6, S:
 export function handoffs(r: RotationSpec, until: number): number[] {
   const zone = r.time_zone;
   const [hh, mm] = r.handoff_time.split(':').map(Number) as [number, number];
-  const atDay = (day: DateTime, minutes = hh * 60 + mm) => day.plus({ days: Math.floor(minutes / 1440) }).startOf('day')
-    .set({ hour: Math.floor((minutes % 1440) / 60), minute: minutes % 60, second: 0, millisecond: 0 }).toMillis();
+  const atDay = (day: DateTime, minutes = hh * 60 + mm) =>
+    day
+      .plus({ days: Math.floor(minutes / 1440) })
+      .startOf('day')
+      .set({ hour: Math.floor((minutes % 1440) / 60), minute: minutes % 60, second: 0, millisecond: 0 })
+      .toMillis();
   const startDay = DateTime.fromMillis(r.starts_at, { zone }).startOf('day');
   const out: number[] = [];
   const everyDays = (step: number, accepts: (d: DateTime) => boolean) => {
@@ -23,9 +27,15 @@ export function handoffs(r: RotationSpec, until: number): number[] {
   };
   const length = r.shift_length ?? 1;
   switch (r.type) {
-    case 'daily': everyDays(1, () => true); break;
-    case 'weekly': everyDays(7, (d) => d.weekday === WEEKDAY[r.handoff_day!]); break;
-    case 'biweekly': everyDays(14, (d) => d.weekday === WEEKDAY[r.handoff_day!]); break;
+    case 'daily':
+      everyDays(1, () => true);
+      break;
+    case 'weekly':
+      everyDays(7, (d) => d.weekday === WEEKDAY[r.handoff_day!]);
+      break;
+    case 'biweekly':
+      everyDays(14, (d) => d.weekday === WEEKDAY[r.handoff_day!]);
+      break;
     case 'monthly': {
       const dayOf = (m: DateTime) => (r.handoff_day === 'last_day_of_month' ? m.endOf('month').startOf('day') : m.startOf('month'));
       let month = startDay.startOf('month');
@@ -34,7 +44,8 @@ export function handoffs(r: RotationSpec, until: number): number[] {
       break;
     }
     case 'custom':
-      if (r.shift_length_unit === 'days' || r.shift_length_unit === 'weeks') everyDays(r.shift_length_unit === 'weeks' ? 7 * length : length, () => true);
+      if (r.shift_length_unit === 'days' || r.shift_length_unit === 'weeks')
+        everyDays(r.shift_length_unit === 'weeks' ? 7 * length : length, () => true);
       else if (24 % length === 0) {
         // Wall clock: handoff_time + n·length on every local day.
         const all: number[] = [];
@@ -47,7 +58,12 @@ export function handoffs(r: RotationSpec, until: number): number[] {
         // Elapsed hours from handoff_time on the start's local day.
         const period = length * 3_600_000;
         const origin = atDay(startDay);
-        for (let h = origin + Math.floor((r.starts_at - origin) / period) * period; out.length === 0 || out[out.length - 1]! <= until; h += period) out.push(h);
+        for (
+          let h = origin + Math.floor((r.starts_at - origin) / period) * period;
+          out.length === 0 || out[out.length - 1]! <= until;
+          h += period
+        )
+          out.push(h);
       }
   }
   return out;

@@ -13,7 +13,16 @@ export const hours = (s: { starts_at: number; ends_at: number }) => (s.ends_at -
 
 export function rotation(overrides: Partial<RotationSpec> & Pick<RotationSpec, 'type' | 'time_zone' | 'starts_at'>): RotationSpec {
   return {
-    id: 'r1', schedule_id: 's1', position: 1, handoff_time: '09:00', handoff_day: null, shift_length: null, shift_length_unit: null,
-    ends_at: null, members: [1, 2, 3], active: null, ...overrides,
+    id: 'r1',
+    schedule_id: 's1',
+    position: 1,
+    handoff_time: '09:00',
+    handoff_day: null,
+    shift_length: null,
+    shift_length_unit: null,
+    ends_at: null,
+    members: [1, 2, 3],
+    active: null,
+    ...overrides,
   };
 }

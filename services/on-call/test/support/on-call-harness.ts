@@ -19,7 +19,9 @@ export interface OnCallHarness extends ServiceHarness {
  */
 export async function startOnCall(options: { eventPattern?: string; shiftReads?: ShiftReadBounds } = {}): Promise<OnCallHarness> {
   const harness = await startServiceHarness({
-    audience: 'on-call', migrations, eventPattern: options.eventPattern,
+    audience: 'on-call',
+    migrations,
+    eventPattern: options.eventPattern,
     createApp: (deps) => createOnCallApp({ ...deps, shiftReads: options.shiftReads }),
   });
   return {

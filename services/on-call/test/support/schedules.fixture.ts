@@ -9,7 +9,10 @@ type Attributes = Record<string, unknown>;
 export const doc = (type: string, attributes: Attributes) => ({ body: { data: { type, attributes } } });
 /** The pointers of a 422's errors. */
 export const pointers = (res: { body: { errors: { source?: { pointer?: string } }[] } }) => res.body.errors.map((e) => e.source?.pointer);
-export const weekly = { schedule_rotationable_type: 'ScheduleWeeklyRotation', schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' } };
+export const weekly = {
+  schedule_rotationable_type: 'ScheduleWeeklyRotation',
+  schedule_rotationable_attributes: { handoff_time: '09:00', handoff_day: 'M' },
+};
 
 /**
  * on-call with every event collected and the users the schedule suites name: 11, 12 and 14
@@ -18,7 +21,11 @@ export const weekly = { schedule_rotationable_type: 'ScheduleWeeklyRotation', sc
 export async function startWithUsers(): Promise<OnCallHarness> {
   const h = await startOnCall({ eventPattern: '#' });
   await seedUsers(h.db.knex as Knex, [
-    { team_id: 1, user_id: 11 }, { team_id: 1, user_id: 12 }, { team_id: 1, user_id: 14 }, { team_id: 2, user_id: 21 }, { team_id: 1, user_id: 13, deleted: true },
+    { team_id: 1, user_id: 11 },
+    { team_id: 1, user_id: 12 },
+    { team_id: 1, user_id: 14 },
+    { team_id: 2, user_id: 21 },
+    { team_id: 1, user_id: 13, deleted: true },
   ]);
   return h;
 }
@@ -32,13 +39,18 @@ export async function createSchedule(h: OnCallHarness, attributes: Attributes = 
 
 /** POST of a rotation named Primary under a schedule. */
 export const rotationIn = (h: OnCallHarness, scheduleId: string, attributes: Attributes, principal?: Attributes) =>
-  h.call('POST', `/v1/schedules/${scheduleId}/schedule_rotations`, { ...doc('schedule_rotations', { name: 'Primary', ...attributes }), principal });
+  h.call('POST', `/v1/schedules/${scheduleId}/schedule_rotations`, {
+    ...doc('schedule_rotations', { name: 'Primary', ...attributes }),
+    principal,
+  });
 
 /** A new schedule with one daily rotation. */
 export async function createRotation(h: OnCallHarness): Promise<{ scheduleId: string; rotationId: string }> {
   const scheduleId = await createSchedule(h);
   const res = await rotationIn(h, scheduleId, {
-    schedule_rotationable_type: 'ScheduleDailyRotation', schedule_rotationable_attributes: { handoff_time: '09:00' }, active_time_type: 'custom',
+    schedule_rotationable_type: 'ScheduleDailyRotation',
+    schedule_rotationable_attributes: { handoff_time: '09:00' },
+    active_time_type: 'custom',
   });
   expect(res.status).toBe(201);
   return { scheduleId, rotationId: res.body.data.id };

@@ -17,17 +17,20 @@ export async function seedUsers(knex: Knex, users: SeedUser[]): Promise<void> {
   if (!users.length) return;
   const now = new Date();
   await knex('users')
-    .insert(users.map((u) => ({
-      user_id: u.user_id,
-      team_id: u.team_id,
-      name: u.name ?? `User ${u.user_id}`,
-      email: u.email ?? `user${u.user_id}@team${u.team_id}.test`,
-      role: 'user',
-      on_call_role: 'user',
-      is_service_account: false,
-      version: 1,
-      occurred_at: now,
-      deleted_at: u.deleted ? now : null,
-    })))
-    .onConflict('user_id').merge();
+    .insert(
+      users.map((u) => ({
+        user_id: u.user_id,
+        team_id: u.team_id,
+        name: u.name ?? `User ${u.user_id}`,
+        email: u.email ?? `user${u.user_id}@team${u.team_id}.test`,
+        role: 'user',
+        on_call_role: 'user',
+        is_service_account: false,
+        version: 1,
+        occurred_at: now,
+        deleted_at: u.deleted ? now : null,
+      })),
+    )
+    .onConflict('user_id')
+    .merge();
 }

@@ -1,15 +1,32 @@
 import { toUserChange } from '../../src/domain/users/user-event.js';
 
 const envelope = (type: string, data: Record<string, unknown> = {}, occurred_at = '2026-11-23T10:00:00.000Z') => ({
-  id: 'e1', type, occurred_at, team_id: 4,
-  data: { id: '12', type: 'users', attributes: { name: 'Ana', email: 'ana@x.test', role: 'user', on_call_role: 'admin', team_id: 4, is_service_account: false }, meta: { version: 3 }, ...data },
+  id: 'e1',
+  type,
+  occurred_at,
+  team_id: 4,
+  data: {
+    id: '12',
+    type: 'users',
+    attributes: { name: 'Ana', email: 'ana@x.test', role: 'user', on_call_role: 'admin', team_id: 4, is_service_account: false },
+    meta: { version: 3 },
+    ...data,
+  },
 });
 
 describe('toUserChange', () => {
   it("reads a user event into the read model's row; only a deletion sets deleted_at", () => {
     expect(toUserChange(envelope('user.updated'))).toEqual({
-      user_id: 12, team_id: 4, name: 'Ana', email: 'ana@x.test', role: 'user', on_call_role: 'admin', is_service_account: false,
-      version: 3, occurred_at: new Date('2026-11-23T10:00:00.000Z'), deleted_at: null,
+      user_id: 12,
+      team_id: 4,
+      name: 'Ana',
+      email: 'ana@x.test',
+      role: 'user',
+      on_call_role: 'admin',
+      is_service_account: false,
+      version: 3,
+      occurred_at: new Date('2026-11-23T10:00:00.000Z'),
+      deleted_at: null,
     });
     expect(toUserChange(envelope('user.deleted'))).toMatchObject({ deleted_at: new Date('2026-11-23T10:00:00.000Z') });
   });

@@ -52,26 +52,44 @@ export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: num
           );
         }
         if (outcome.released.length) {
-          await trx(DELIVERIES).whereIn('id', outcome.released.map((r) => r.id)).whereIn('lease_token', outcome.released.map((r) => r.lease_token))
+          await trx(DELIVERIES)
+            .whereIn(
+              'id',
+              outcome.released.map((r) => r.id),
+            )
+            .whereIn(
+              'lease_token',
+              outcome.released.map((r) => r.lease_token),
+            )
             .update({ leased_until: null, lease_token: null });
         }
         const e = outcome.endpoint;
         if (e.lastSucceeded === true) {
           await trx(ENDPOINTS).where({ id: e.id }).whereNotNull('failing_since').update({ failing_since: null });
         } else if (e.lastSucceeded === false) {
-          const [row] = await trx(ENDPOINTS).where({ id: e.id })
+          const [row] = await trx(ENDPOINTS)
+            .where({ id: e.id })
             .update({ failing_since: trx.raw('COALESCE(failing_since, ?)', [e.firstFailureAt]) })
             .returning(['failing_since']);
           const failingFor = row ? Date.now() - new Date(row.failing_since).getTime() : 0;
           if (e.gone) await disable(trx, e.id, 'the receiver answered 410 Gone');
-          else if (row && failingFor >= deps.disableAfterMs) await disable(trx, e.id, `every attempt failed since ${new Date(row.failing_since).toISOString()}`);
+          else if (row && failingFor >= deps.disableAfterMs)
+            await disable(trx, e.id, `every attempt failed since ${new Date(row.failing_since).toISOString()}`);
         }
       });
     },
   };
 
   async function disable(trx: Knex.Transaction, id: string, reason: string): Promise<void> {
-    const [row] = await trx(ENDPOINTS).where({ id, enabled: true }).update({ enabled: false, disabled_reason: reason, updated_at: trx.fn.now() }).returning('*');
-    if (row) await writeEvent(trx, { type: 'webhooks_endpoint.updated', team_id: row.team_id, data: endpointEventData(serialize(webhooksEndpoints, row)) });
+    const [row] = await trx(ENDPOINTS)
+      .where({ id, enabled: true })
+      .update({ enabled: false, disabled_reason: reason, updated_at: trx.fn.now() })
+      .returning('*');
+    if (row)
+      await writeEvent(trx, {
+        type: 'webhooks_endpoint.updated',
+        team_id: row.team_id,
+        data: endpointEventData(serialize(webhooksEndpoints, row)),
+      });
   }
 }

@@ -26,12 +26,23 @@ export function createIntakeRepository(knex: Knex): IntakeRepository {
         for (const endpoint of endpoints) {
           if (endpoint.team_id !== event.team_id || !subscribes(endpoint.event_types, event.type)) continue;
           payload ??= deliveryPayload(event);
-          rows.push({ team_id: event.team_id, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, payload, next_attempt_at: knex.fn.now() });
+          rows.push({
+            team_id: event.team_id,
+            endpoint_id: endpoint.id,
+            event_id: event.id,
+            event_type: event.type,
+            payload,
+            next_attempt_at: knex.fn.now(),
+          });
         }
       }
       let inserted = 0;
       for (let i = 0; i < rows.length; i += CHUNK) {
-        const ids = await knex(DELIVERIES).insert(rows.slice(i, i + CHUNK)).onConflict(['endpoint_id', 'event_id']).ignore().returning('id');
+        const ids = await knex(DELIVERIES)
+          .insert(rows.slice(i, i + CHUNK))
+          .onConflict(['endpoint_id', 'event_id'])
+          .ignore()
+          .returning('id');
         inserted += ids.length;
       }
       return inserted;

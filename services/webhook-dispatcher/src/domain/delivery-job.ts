@@ -21,7 +21,12 @@ export interface JobDeps {
 }
 
 /** The request headers of one attempt (custom headers already opened): ours last, so nothing can override them. */
-export function attemptHeaders(d: ClaimedDelivery, secret: string, custom: readonly CustomHeader[], now = new Date()): Record<string, string> {
+export function attemptHeaders(
+  d: ClaimedDelivery,
+  secret: string,
+  custom: readonly CustomHeader[],
+  now = new Date(),
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const h of custom) headers[h.name] = h.value;
   return { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, ...webhookHeaders(secret, d.id, d.payload, now) };
@@ -36,7 +41,9 @@ export function attemptHeaders(d: ClaimedDelivery, secret: string, custom: reado
 export async function runDeliveryJob(group: ClaimedDelivery[], deps: JobDeps): Promise<JobOutcome> {
   const started = Date.now();
   const outcome: JobOutcome = {
-    attempts: [], updates: [], released: [],
+    attempts: [],
+    updates: [],
+    released: [],
     endpoint: { id: group[0].endpoint_id, lastSucceeded: null, gone: false, firstFailureAt: null },
   };
   // Opened once per job (one endpoint), kept in memory only for its requests.
@@ -59,14 +66,24 @@ export async function runDeliveryJob(group: ClaimedDelivery[], deps: JobDeps): P
     const now = new Date();
     const next = nextTransition(result, d.failures, deps.retry, now);
     outcome.attempts.push({
-      delivery_id: d.id, attempt_number: d.attempt_count + 1, trigger: d.next_trigger, url: d.url,
-      status_code: result.statusCode, duration_ms: result.durationMs,
-      response_body: result.responseBody === null ? null : result.responseBody.slice(0, STORED_BODY_MAX), error: result.error,
+      delivery_id: d.id,
+      attempt_number: d.attempt_count + 1,
+      trigger: d.next_trigger,
+      url: d.url,
+      status_code: result.statusCode,
+      duration_ms: result.durationMs,
+      response_body: result.responseBody === null ? null : result.responseBody.slice(0, STORED_BODY_MAX),
+      error: result.error,
     });
     outcome.updates.push({
-      id: d.id, lease_token: d.lease_token, status: next.status,
-      next_attempt_at: next.nextAttemptAt?.toISOString() ?? null, delivered_at: next.deliveredAt?.toISOString() ?? null,
-      failures: next.failures, last_status_code: result.statusCode, last_error: result.error,
+      id: d.id,
+      lease_token: d.lease_token,
+      status: next.status,
+      next_attempt_at: next.nextAttemptAt?.toISOString() ?? null,
+      delivered_at: next.deliveredAt?.toISOString() ?? null,
+      failures: next.failures,
+      last_status_code: result.statusCode,
+      last_error: result.error,
     });
     outcome.endpoint.lastSucceeded = next.succeeded;
     if (!next.succeeded) {

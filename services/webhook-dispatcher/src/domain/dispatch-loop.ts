@@ -51,7 +51,10 @@ export function createDispatchLoop(opts: DispatchLoopOptions) {
       const groups = new Map<string, ClaimedDelivery[]>();
       for (const row of rows) groups.set(row.endpoint_id, [...(groups.get(row.endpoint_id) ?? []), row]);
       for (const group of groups.values()) {
-        const job: Promise<void> = runGroup(group).finally(() => { active.delete(job); wake(); });
+        const job: Promise<void> = runGroup(group).finally(() => {
+          active.delete(job);
+          wake();
+        });
         active.add(job);
       }
       if (rows.length < opts.claimBatch) return;
@@ -60,7 +63,10 @@ export function createDispatchLoop(opts: DispatchLoopOptions) {
 
   function wake(): void {
     if (stopping) return;
-    if (claiming) { again = true; return; }
+    if (claiming) {
+      again = true;
+      return;
+    }
     claiming = claimLoop().finally(() => {
       claiming = null;
       if (again) wake();
@@ -81,7 +87,9 @@ export function createDispatchLoop(opts: DispatchLoopOptions) {
       await claiming;
       await Promise.allSettled([...active]);
     },
-    get stopping() { return stopping; },
+    get stopping() {
+      return stopping;
+    },
     stats,
   };
 }

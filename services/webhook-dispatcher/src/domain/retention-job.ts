@@ -30,7 +30,9 @@ export function createRetentionJob(opts: RetentionJobOptions) {
   }
 
   function tick(): void {
-    running ??= runOnce().finally(() => { running = null; });
+    running ??= runOnce().finally(() => {
+      running = null;
+    });
   }
 
   return {

@@ -11,6 +11,8 @@ export function createHealthApp(readiness: ReadinessChecks): Express {
   app.disable('x-powered-by');
   app.use(requestIdMiddleware());
   app.use(healthRoutes(readiness));
-  app.use((_req, res) => { res.status(404).json({ errors: [{ status: '404', code: 'not_found', title: 'Not Found' }] }); });
+  app.use((_req, res) => {
+    res.status(404).json({ errors: [{ status: '404', code: 'not_found', title: 'Not Found' }] });
+  });
   return app;
 }

@@ -91,7 +91,10 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
         lookup,
         headers: { ...headers, 'content-length': String(payload.length) },
       });
-      timer = setTimeout(() => { timedOut = true; req.destroy(new Error('attempt deadline')); }, opts.timeoutMs);
+      timer = setTimeout(() => {
+        timedOut = true;
+        req.destroy(new Error('attempt deadline'));
+      }, opts.timeoutMs);
       req.on('error', (err: Error & { code?: string }) => {
         if (timedOut) return fail(`timed out after ${opts.timeoutMs} ms`);
         failWith(publicAttemptError(err), `${err.code ?? ''} ${err.message}`.trim());
@@ -99,12 +102,13 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
-        const done = () => finish({
-          statusCode: res.statusCode ?? null,
-          responseBody: Buffer.concat(chunks).toString('utf8'),
-          retryAfterMs: parseRetryAfter(res.headers['retry-after'] as string | undefined),
-          error: size > opts.maxResponseBytes ? `response body larger than ${opts.maxResponseBytes} bytes, truncated` : null,
-        });
+        const done = () =>
+          finish({
+            statusCode: res.statusCode ?? null,
+            responseBody: Buffer.concat(chunks).toString('utf8'),
+            retryAfterMs: parseRetryAfter(res.headers['retry-after'] as string | undefined),
+            error: size > opts.maxResponseBytes ? `response body larger than ${opts.maxResponseBytes} bytes, truncated` : null,
+          });
         res.on('data', (chunk: Buffer) => {
           const room = opts.maxResponseBytes - size;
           size += chunk.length;

@@ -1,7 +1,11 @@
 import type { Logger } from '@firewatch/logger';
 import type { IntakeEvent, IntakeRepository } from '../domain/dispatch.types.js';
 
-interface Pending { event: IntakeEvent; resolve(): void; reject(err: Error): void }
+interface Pending {
+  event: IntakeEvent;
+  resolve(): void;
+  reject(err: Error): void;
+}
 
 /**
  * The queue consumer's handler. Events arriving while a batch is being written are
@@ -10,7 +14,12 @@ interface Pending { event: IntakeEvent; resolve(): void; reject(err: Error): voi
  * message is acked) only once its batch is committed; a failed batch rejects all of
  * its events, which the broker then redelivers.
  */
-export function createEventIntake(deps: { repository: IntakeRepository; logger: Logger; maxBatch?: number; onStored(count: number): void }) {
+export function createEventIntake(deps: {
+  repository: IntakeRepository;
+  logger: Logger;
+  maxBatch?: number;
+  onStored(count: number): void;
+}) {
   const maxBatch = deps.maxBatch ?? 500;
   let queue: Pending[] = [];
   let writing: Promise<void> | null = null;

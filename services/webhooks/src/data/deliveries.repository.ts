@@ -32,7 +32,10 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
     async listByEndpoint(teamId, endpointId, query) {
       const q = knex(DELIVERIES).where({ team_id: teamId, endpoint_id: endpointId });
       if (query.status) q.whereIn('status', query.status);
-      q.orderBy([{ column: 'created_at', order: query.direction }, { column: 'seq', order: query.direction }]);
+      q.orderBy([
+        { column: 'created_at', order: query.direction },
+        { column: 'seq', order: query.direction },
+      ]);
       return pageWithTotal<DeliveryRow>(knex, q, DELIVERIES, query.page);
     },
     async find(teamId, id) {
@@ -46,7 +49,9 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
         .clone()
         .select(`${ATTEMPTS}.*`, knex.raw('count(*) over() as __total'))
         .orderBy([{ column: 'delivery_id' }, { column: 'attempt_number' }])
-        .modify((b) => { if (page) b.limit(page.size).offset((page.number - 1) * page.size); })) as (AttemptRow & { __total?: string })[];
+        .modify((b) => {
+          if (page) b.limit(page.size).offset((page.number - 1) * page.size);
+        })) as (AttemptRow & { __total?: string })[];
       const total = rows.length ? Number(rows[0].__total) : 0;
       for (const r of rows) delete r.__total;
       return { rows, total };
@@ -56,7 +61,9 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
       const ranked = knex(ATTEMPTS)
         .whereIn('delivery_id', deliveryIds)
         .select(`${ATTEMPTS}.*`, knex.raw('row_number() over (partition by delivery_id order by attempt_number desc) as __rank'));
-      const rows = (await knex.from(ranked.as('ranked')).where('__rank', '<=', perDelivery)
+      const rows = (await knex
+        .from(ranked.as('ranked'))
+        .where('__rank', '<=', perDelivery)
         .orderBy([{ column: 'delivery_id' }, { column: 'attempt_number' }])) as (AttemptRow & { __rank?: string })[];
       for (const r of rows) delete r.__rank;
       return rows;

@@ -23,7 +23,10 @@ export function createPlainHeaderValuesStore(knex: Knex): PlainHeaderValuesStore
             .select('id', 'custom_headers')) as { id: string; custom_headers: StoredCustomHeader[] }[];
           for (const row of rows) {
             const rewritten = rewrite(row.custom_headers);
-            if (rewritten) await trx('webhooks_endpoints').where({ id: row.id }).update({ custom_headers: JSON.stringify(rewritten) });
+            if (rewritten)
+              await trx('webhooks_endpoints')
+                .where({ id: row.id })
+                .update({ custom_headers: JSON.stringify(rewritten) });
           }
           return rows.length;
         });

@@ -11,5 +11,9 @@ import type { Permission } from '@firewatch/auth';
  * API may subscribe or read them back (security issue 19, finding 1).
  */
 export const WEBHOOKS_PERMISSION = {
-  scope: null, side: 'ir', adminOnly: true, unrestricted: true, allScope: true,
+  scope: null,
+  side: 'ir',
+  adminOnly: true,
+  unrestricted: true,
+  allScope: true,
 } as const satisfies Omit<Permission, 'action'>;

@@ -1,6 +1,15 @@
 import {
-  BEARER, errorResponses, includeParameter, jsonApiContent, listParameters, pathParameter, ref, resourceSchemas, schema,
-  type Json, type OpenApiPart,
+  BEARER,
+  errorResponses,
+  includeParameter,
+  jsonApiContent,
+  listParameters,
+  pathParameter,
+  ref,
+  resourceSchemas,
+  schema,
+  type Json,
+  type OpenApiPart,
 } from '@firewatch/openapi';
 import { describePermission } from '@firewatch/auth';
 import { INCLUDED_ATTEMPTS_MAX } from '../domain/deliveries/deliveries.service.js';
@@ -52,37 +61,69 @@ export const deliveriesOpenApi: OpenApiPart = {
   paths: {
     '/v1/webhooks/endpoints/{endpoint_id}/deliveries': {
       get: {
-        operationId: `list_${DELIVERY}`, summary: "List an endpoint's deliveries", description: `Newest first unless \`sort=created_at\`. ${PERMISSION}`,
-        tags, security: BEARER,
+        operationId: `list_${DELIVERY}`,
+        summary: "List an endpoint's deliveries",
+        description: `Newest first unless \`sort=created_at\`. ${PERMISSION}`,
+        tags,
+        security: BEARER,
         parameters: [
           pathParameter('endpoint_id', 'The endpoint id (UUID) or slug.'),
           ...listParameters({ page: DELIVERY_PAGE, sorts: ['created_at'] }),
           include,
           { name: 'filter[status]', in: 'query', schema: schema.enum(DELIVERY_STATUSES) },
-          { name: 'filter[status][in]', in: 'query', schema: { type: 'string' }, description: `Comma-separated: ${DELIVERY_STATUSES.join(', ')}.` },
+          {
+            name: 'filter[status][in]',
+            in: 'query',
+            schema: { type: 'string' },
+            description: `Comma-separated: ${DELIVERY_STATUSES.join(', ')}.`,
+          },
         ],
-        responses: { '200': { description: 'A page of deliveries', ...jsonApiContent(ref(`${DELIVERY}_list`)) }, ...errorResponses(400, 401, 403, 404, 429) },
+        responses: {
+          '200': { description: 'A page of deliveries', ...jsonApiContent(ref(`${DELIVERY}_list`)) },
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
       },
     },
     '/v1/webhooks/deliveries/{id}': {
       get: {
-        operationId: `get_${DELIVERY}`, summary: 'Get a delivery', description: PERMISSION, tags, security: BEARER, parameters: [id, include],
-        responses: { '200': { description: 'The delivery', ...jsonApiContent(ref(`${DELIVERY}_response`)) }, ...errorResponses(400, 401, 403, 404, 429) },
+        operationId: `get_${DELIVERY}`,
+        summary: 'Get a delivery',
+        description: PERMISSION,
+        tags,
+        security: BEARER,
+        parameters: [id, include],
+        responses: {
+          '200': { description: 'The delivery', ...jsonApiContent(ref(`${DELIVERY}_response`)) },
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
       },
     },
     '/v1/webhooks/deliveries/{id}/attempts': {
       get: {
-        operationId: `list_${ATTEMPT}`, summary: "List a delivery's attempts", description: `Oldest first. ${PERMISSION}`,
-        tags, security: BEARER, parameters: [id, ...listParameters({ page: DELIVERY_PAGE })],
-        responses: { '200': { description: 'A page of attempts', ...jsonApiContent(ref(`${ATTEMPT}_list`)) }, ...errorResponses(400, 401, 403, 404, 429) },
+        operationId: `list_${ATTEMPT}`,
+        summary: "List a delivery's attempts",
+        description: `Oldest first. ${PERMISSION}`,
+        tags,
+        security: BEARER,
+        parameters: [id, ...listParameters({ page: DELIVERY_PAGE })],
+        responses: {
+          '200': { description: 'A page of attempts', ...jsonApiContent(ref(`${ATTEMPT}_list`)) },
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
       },
     },
     '/v1/webhooks/deliveries/{id}/deliver': {
       post: {
-        operationId: `deliver_${DELIVERY}`, summary: 'Send a delivery again',
+        operationId: `deliver_${DELIVERY}`,
+        summary: 'Send a delivery again',
         description: `Due now, on a fresh retry ladder, with the same \`webhook-id\`; 409 \`endpoint_disabled\` while its endpoint is disabled. No request body. ${PERMISSION}`,
-        tags, security: BEARER, parameters: [id],
-        responses: { '200': { description: 'The delivery, pending again', ...jsonApiContent(ref(`${DELIVERY}_response`)) }, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        tags,
+        security: BEARER,
+        parameters: [id],
+        responses: {
+          '200': { description: 'The delivery, pending again', ...jsonApiContent(ref(`${DELIVERY}_response`)) },
+          ...errorResponses(400, 401, 403, 404, 409, 429),
+        },
       },
     },
   },

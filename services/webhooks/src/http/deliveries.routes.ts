@@ -27,15 +27,27 @@ export function createDeliveriesRouter(service: DeliveriesService): Router {
 
   router.get('/v1/webhooks/endpoints/:endpointId/deliveries', async (req, res) => {
     const list = parseListQuery(query(req), LIST_SPEC);
-    const status = list.filters.filter((f) => f.field === 'status').flatMap((f) => (Array.isArray(f.value) ? f.value : [f.value])).map(String);
+    const status = list.filters
+      .filter((f) => f.field === 'status')
+      .flatMap((f) => (Array.isArray(f.value) ? f.value : [f.value]))
+      .map(String);
     const unknown = status.find((s) => !STATUSES.has(s));
     if (unknown !== undefined || list.filters.some((f) => f.field === 'status' && !['eq', 'in'].includes(f.op))) {
-      throw new BadRequestError('filter[status] takes pending, delivered or failed (eq or in).', { source: { parameter: 'filter[status]' } });
+      throw new BadRequestError('filter[status] takes pending, delivered or failed (eq or in).', {
+        source: { parameter: 'filter[status]' },
+      });
     }
     const direction = list.sort[0]?.direction ?? 'desc';
-    const result = await service.listForEndpoint(getPrincipal(req), req.params.endpointId as string, {
-      page: list.page, direction, status: status.length ? status : undefined,
-    }, list.include);
+    const result = await service.listForEndpoint(
+      getPrincipal(req),
+      req.params.endpointId as string,
+      {
+        page: list.page,
+        direction,
+        status: status.length ? status : undefined,
+      },
+      list.include,
+    );
     const { links, meta } = paginationLinks(req.path, query(req), list.page, result.total);
     sendDocument(res, 200, { data: result.records, ...(result.included.length ? { included: result.included } : {}), links, meta });
   });

@@ -25,10 +25,16 @@ export const eventTypesOpenApi: OpenApiPart = {
   paths: {
     '/v1/webhooks/event_types': {
       get: {
-        operationId: `list_${T}`, summary: 'List the event types endpoints may subscribe to',
-        description: 'Any role may read it (OAuth: `all` or `ir.all`): it names event types and carries no record. Endpoints and deliveries need an unrestricted admin.',
-        tags: ['webhooks/event_types'], security: BEARER,
-        responses: { '200': { description: 'Every event type', ...jsonApiContent(ref(`${T}_list`)) }, ...errorResponses(400, 401, 403, 429) },
+        operationId: `list_${T}`,
+        summary: 'List the event types endpoints may subscribe to',
+        description:
+          'Any role may read it (OAuth: `all` or `ir.all`): it names event types and carries no record. Endpoints and deliveries need an unrestricted admin.',
+        tags: ['webhooks/event_types'],
+        security: BEARER,
+        responses: {
+          '200': { description: 'Every event type', ...jsonApiContent(ref(`${T}_list`)) },
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
   },

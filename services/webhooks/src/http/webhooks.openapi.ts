@@ -5,5 +5,9 @@ import { eventTypesOpenApi } from './event-types.openapi.js';
 
 /** The webhooks service's API: the endpoints resource (kit-built) and the hand-written deliveries and event types. */
 export function webhooksOpenApiDocument(registry: AnyResourceRegistry): OpenApiDocument {
-  return assembleDocument({ title: 'Firewatch webhooks', version: '1.0.0' }, [eventTypesOpenApi, ...registryOpenApi(registry), deliveriesOpenApi]);
+  return assembleDocument({ title: 'Firewatch webhooks', version: '1.0.0' }, [
+    eventTypesOpenApi,
+    ...registryOpenApi(registry),
+    deliveriesOpenApi,
+  ]);
 }

@@ -36,6 +36,8 @@ export function ensureDispatcherQueue(opts: { amqpUrl: string; logger: Logger; q
   return {
     start: () => conn.start(),
     stop: () => conn.close(),
-    get declared() { return declared; },
+    get declared() {
+      return declared;
+    },
   };
 }

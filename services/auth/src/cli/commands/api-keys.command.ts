@@ -13,8 +13,19 @@ export const apiKeysCreateCommand: Command = {
   async run(args, { services }) {
     const s = { type: 'string' } as const;
     const p = parse(args, {
-      'team-id': s, name: s, kind: s, description: s, 'user-id': s, role: s, 'on-call-role': s, capabilities: s,
-      'expires-at': s, 'group-ids': s, 'record-ids': s, 'rate-limit-read': s, 'rate-limit-write': s,
+      'team-id': s,
+      name: s,
+      kind: s,
+      description: s,
+      'user-id': s,
+      role: s,
+      'on-call-role': s,
+      capabilities: s,
+      'expires-at': s,
+      'group-ids': s,
+      'record-ids': s,
+      'rate-limit-read': s,
+      'rate-limit-write': s,
     });
     const teamId = requiredInt(p, 'team-id');
     const input = validateInput(createApiKeySchema, {

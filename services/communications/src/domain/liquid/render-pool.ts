@@ -28,7 +28,10 @@ export const POOL_LIMITS = {
 
 /** A job ended because it went past a bound of the pool: its worker was ended, the service is fine. */
 export class LiquidLimitError extends Error {
-  constructor(readonly limit: 'time' | 'memory' | 'crash', detail: string) {
+  constructor(
+    readonly limit: 'time' | 'memory' | 'crash',
+    detail: string,
+  ) {
     super(detail);
   }
 }
@@ -74,8 +77,14 @@ export function createLiquidPool(limits: typeof POOL_LIMITS = POOL_LIMITS, liqui
     // A worker that cannot start is the service's fault, not the template's: a plain Error (500).
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the Liquid worker did not start in time')), limits.startMs);
-      worker.once('message', (m) => { clearTimeout(timer); if (m === READY) resolve(); });
-      worker.once('exit', () => { clearTimeout(timer); reject(new Error('the Liquid worker stopped while starting')); });
+      worker.once('message', (m) => {
+        clearTimeout(timer);
+        if (m === READY) resolve();
+      });
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        reject(new Error('the Liquid worker stopped while starting'));
+      });
     });
     ready.catch(() => {});
     const thread = { worker, ready };
@@ -105,11 +114,19 @@ export function createLiquidPool(limits: typeof POOL_LIMITS = POOL_LIMITS, liqui
         outcome();
       };
       const onMessage = (reply: R) => settle(true, () => resolve(reply));
-      const onError = (err: Error & { code?: string }) => settle(false, () => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new LiquidLimitError('memory', `it needed more than the ${limits.heapMb} MB of memory Liquid may use`)
-        : new LiquidLimitError('crash', 'the Liquid worker failed')));
+      const onError = (err: Error & { code?: string }) =>
+        settle(false, () =>
+          reject(
+            err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? new LiquidLimitError('memory', `it needed more than the ${limits.heapMb} MB of memory Liquid may use`)
+              : new LiquidLimitError('crash', 'the Liquid worker failed'),
+          ),
+        );
       const onExit = () => settle(false, () => reject(new LiquidLimitError('crash', 'the Liquid worker stopped')));
-      const timer = setTimeout(() => settle(false, () => reject(new LiquidLimitError('time', `it took longer than the ${budgetMs} ms it may take`))), budgetMs);
+      const timer = setTimeout(
+        () => settle(false, () => reject(new LiquidLimitError('time', `it took longer than the ${budgetMs} ms it may take`))),
+        budgetMs,
+      );
       worker.on('message', onMessage).once('error', onError).once('exit', onExit);
       worker.postMessage(job);
     });
@@ -120,7 +137,10 @@ export function createLiquidPool(limits: typeof POOL_LIMITS = POOL_LIMITS, liqui
       return await slots.run(() => onWorker<R>(job, budgetMs));
     } catch (err) {
       if (err instanceof BusyError) {
-        throw new ServiceUnavailableError('Templates are being rendered at capacity; try again in a moment.', { code: 'liquid_busy', headers: { 'Retry-After': '1' } });
+        throw new ServiceUnavailableError('Templates are being rendered at capacity; try again in a moment.', {
+          code: 'liquid_busy',
+          headers: { 'Retry-After': '1' },
+        });
       }
       throw err;
     }

@@ -25,11 +25,12 @@ export type LiquidLimits = typeof LIQUID_LIMITS;
 
 /** What the pool asks a worker: parse sources (write time), or render them with variables (previews). */
 export type WorkerJob =
-  | { kind: 'parse'; sources: string[] }
-  | { kind: 'render'; sources: (string | null)[]; variables: Record<string, unknown> };
+  { kind: 'parse'; sources: string[] } | { kind: 'render'; sources: (string | null)[]; variables: Record<string, unknown> };
 
 /** A parse job's answer: why each source does not parse, by index (null: it parses). */
-export interface ParseReply { errors: (string | null)[] }
+export interface ParseReply {
+  errors: (string | null)[];
+}
 
 /** A render job's answer: the outputs by index (null stays null), or the first failure. */
 export type RenderReply = { ok: true; outputs: (string | null)[] } | { ok: false; index: number; message: string };

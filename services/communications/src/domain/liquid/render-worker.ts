@@ -111,7 +111,8 @@ async function render(sources: readonly (string | null)[], variables: Record<str
       return { ok: false, index, message: firstLine(err) };
     }
     total += out.length;
-    if (total > limits.totalOutput) return { ok: false, index, message: `the preview's rendered text is longer than ${limits.totalOutput} characters in all` };
+    if (total > limits.totalOutput)
+      return { ok: false, index, message: `the preview's rendered text is longer than ${limits.totalOutput} characters in all` };
     outputs.push(out);
   }
   return { ok: true, outputs };

@@ -20,9 +20,16 @@ export interface RenderedStage {
  * The first failure ends the preview with an issue naming the stage and the field; a
  * preview stopped by the pool's time or memory bound names that bound.
  */
-export async function renderTemplateStages(liquid: LiquidPool, rows: readonly Row[], variables: Record<string, unknown>): Promise<{ stages: RenderedStage[] } | { issue: string }> {
+export async function renderTemplateStages(
+  liquid: LiquidPool,
+  rows: readonly Row[],
+  variables: Record<string, unknown>,
+): Promise<{ stages: RenderedStage[] } | { issue: string }> {
   const sources = rows.flatMap((row) => CONTENT_FIELDS.map((field) => (typeof row[field] === 'string' ? (row[field] as string) : null)));
-  const at = (index: number) => ({ stage: String(rows[Math.floor(index / CONTENT_FIELDS.length)].communication_stage_name), field: CONTENT_FIELDS[index % CONTENT_FIELDS.length] });
+  const at = (index: number) => ({
+    stage: String(rows[Math.floor(index / CONTENT_FIELDS.length)].communication_stage_name),
+    field: CONTENT_FIELDS[index % CONTENT_FIELDS.length],
+  });
   let reply;
   try {
     reply = await liquid.render(sources, variables);
@@ -37,7 +44,10 @@ export async function renderTemplateStages(liquid: LiquidPool, rows: readonly Ro
   const outputs = reply.outputs;
   return {
     stages: rows.map((row, r) => {
-      const out = Object.fromEntries(CONTENT_FIELDS.map((field, f) => [field, outputs[r * CONTENT_FIELDS.length + f]])) as Record<ContentField, string | null>;
+      const out = Object.fromEntries(CONTENT_FIELDS.map((field, f) => [field, outputs[r * CONTENT_FIELDS.length + f]])) as Record<
+        ContentField,
+        string | null
+      >;
       return {
         id: String(row.id),
         communication_stage: { id: String(row.communication_stage_id), name: String(row.communication_stage_name) },

@@ -25,16 +25,25 @@ export const communicationsStages = defineResource<CommunicationsDeps>({
   limit: { max: 500, detail: 'A team may have at most {max} communications stages.' },
   filters: listFilters,
   sorts: listSorts,
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   // Left out, or set to null, a position puts the record last.
   position: {},
   updateMethods: ['patch'],
   unique: {
-    communications_stages_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications stage with this name already exists.' },
+    communications_stages_team_id_name_unique: {
+      pointer: '/data/attributes/name',
+      detail: 'A communications stage with this name already exists.',
+    },
   },
   hooks: {
     async beforeRemove(ctx) {
-      return inUse('communications stage', await ctx.deps.communications.templates.ofStage(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
+      return inUse(
+        'communications stage',
+        await ctx.deps.communications.templates.ofStage(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)),
+      );
     },
   },
 });

@@ -23,7 +23,12 @@ async function templateIssues(attributes: Row, ctx: HookContext<CommunicationsDe
   // Re-sending the template's own type is no reference to check (a record-scoped key may not list it).
   if (typeof attributes.communication_type_id === 'string' && attributes.communication_type_id !== ctx.existing?.communication_type_id) {
     const [type] = await store.types.held(ctx.tx, team, visible([attributes.communication_type_id]));
-    if (!type) issues.push({ pointer: '/data/attributes/communication_type_id', code: 'not_found', detail: `No communications type of this team has id "${attributes.communication_type_id}".` });
+    if (!type)
+      issues.push({
+        pointer: '/data/attributes/communication_type_id',
+        code: 'not_found',
+        detail: `No communications type of this team has id "${attributes.communication_type_id}".`,
+      });
   }
   const entries = attributes[INPUT] as StageEntry[] | null | undefined;
   if (Array.isArray(entries)) {
@@ -63,7 +68,10 @@ export const communicationsTemplates = defineResource<CommunicationsDeps>({
   event: 'communications_template',
   permission: { scope: null, side: 'ir' },
   summary: { singular: 'communications template', plural: 'communications templates' },
-  create: z.strictObject({ ...writable, [INPUT]: createEntries.nullable() }).partial().required({ name: true, communication_type_id: true }),
+  create: z
+    .strictObject({ ...writable, [INPUT]: createEntries.nullable() })
+    .partial()
+    .required({ name: true, communication_type_id: true }),
   update: z.strictObject({ ...writable, [INPUT]: updateEntries.nullable() }).partial(),
   attributes: ['name', 'position', 'slug', 'description', 'communication_type_id', 'communication_type', 'communication_template_stages'],
   attributeSchemas: templateAttributeSchemas,
@@ -86,12 +94,18 @@ export const communicationsTemplates = defineResource<CommunicationsDeps>({
   page: { defaultSize: 20, maxSize: 20 },
   filters: { ...listFilters, communication_type_id: 'uuid' },
   sorts: listSorts,
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   // Left out, or set to null, a position puts the record last.
   position: {},
   updateMethods: ['patch'],
   unique: {
-    communications_templates_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications template with this name already exists.' },
+    communications_templates_team_id_name_unique: {
+      pointer: '/data/attributes/name',
+      detail: 'A communications template with this name already exists.',
+    },
   },
   actions: [previewAction],
   hooks: {

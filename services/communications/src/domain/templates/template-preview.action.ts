@@ -9,15 +9,18 @@ import { previewSchema } from './template-preview.shape.js';
 const body = z.strictObject({
   data: z.strictObject({
     type: z.literal('communications_template_previews'),
-    attributes: z.strictObject({
-      /** What the templates' `{{ ... }}` name, e.g. `{"incident": {"title": "DB down", "severity": "sev1"}}`. */
-      variables: z.record(z.string(), z.unknown())
-        .superRefine((v, ctx) => {
-          const problem = variablesProblem(v);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        })
-        .default({}),
-    }).default({ variables: {} }),
+    attributes: z
+      .strictObject({
+        /** What the templates' `{{ ... }}` name, e.g. `{"incident": {"title": "DB down", "severity": "sev1"}}`. */
+        variables: z
+          .record(z.string(), z.unknown())
+          .superRefine((v, ctx) => {
+            const problem = variablesProblem(v);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          })
+          .default({}),
+      })
+      .default({ variables: {} }),
   }),
 });
 
@@ -34,11 +37,16 @@ export const previewAction = defineAction<CommunicationsDeps, z.infer<typeof bod
   capabilities: ['read'],
   body,
   summary: 'Renders a communications template with variables',
-  response: { status: 200, schema: previewSchema, description: 'The template\'s stages rendered with the variables.' },
+  response: { status: 200, schema: previewSchema, description: "The template's stages rendered with the variables." },
   async run({ record, deps, body: { data } }) {
     const template = record as Row;
-    const rendered = await renderTemplateStages(deps.liquid, (template.communication_template_stages as Row[]) ?? [], data.attributes.variables);
-    if ('issue' in rendered) throw new ValidationError([{ pointer: '/data/attributes/variables', code: 'render_failed', detail: rendered.issue }]);
+    const rendered = await renderTemplateStages(
+      deps.liquid,
+      (template.communication_template_stages as Row[]) ?? [],
+      data.attributes.variables,
+    );
+    if ('issue' in rendered)
+      throw new ValidationError([{ pointer: '/data/attributes/variables', code: 'render_failed', detail: rendered.issue }]);
     return {
       status: 200,
       document: {

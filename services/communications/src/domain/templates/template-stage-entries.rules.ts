@@ -5,10 +5,20 @@ import { CONTENT_FIELDS, FIELD_MAX, TEMPLATE_MAX, type ContentField } from '../l
 import { LiquidLimitError, type LiquidPool } from '../liquid/render-pool.js';
 import { fields } from '../communications.fields.js';
 
-const content = Object.fromEntries(CONTENT_FIELDS.map((f) => [f, z.string().max(FIELD_MAX[f]).nullable()])) as Record<ContentField, z.ZodNullable<z.ZodString>>;
+const content = Object.fromEntries(CONTENT_FIELDS.map((f) => [f, z.string().max(FIELD_MAX[f]).nullable()])) as Record<
+  ContentField,
+  z.ZodNullable<z.ZodString>
+>;
 
 /** On create every entry names its stage. */
-export const createEntries = z.array(z.strictObject({ communication_stage_id: fields.id, ...content }).partial().required({ communication_stage_id: true })).max(TEMPLATE_MAX.entries);
+export const createEntries = z
+  .array(
+    z
+      .strictObject({ communication_stage_id: fields.id, ...content })
+      .partial()
+      .required({ communication_stage_id: true }),
+  )
+  .max(TEMPLATE_MAX.entries);
 
 /**
  * On update an entry with the `id` of one of the template's stages changes it
@@ -16,17 +26,30 @@ export const createEntries = z.array(z.strictObject({ communication_stage_id: fi
  * that stage. An entry names one or the other. `id: null` is the reference's (its `id`
  * is nullable) and means no id.
  */
-export const updateEntries = z.array(
-  z.strictObject({ id: fields.id.nullable(), communication_stage_id: fields.id, ...content, _destroy: z.boolean() }).partial().superRefine((e, ctx) => {
-    if ((e.id == null) === (e.communication_stage_id === undefined)) {
-      ctx.addIssue({ code: 'custom', message: 'names either id (a stage of this template, to change) or communication_stage_id (to add one), not both or neither' });
-    } else if (e._destroy !== undefined && e.id == null) {
-      ctx.addIssue({ code: 'custom', path: ['_destroy'], message: 'only an entry with an id can be destroyed' });
-    }
-  }).transform(({ id, ...entry }) => (id == null ? entry : { id, ...entry })),
-).max(TEMPLATE_MAX.entries);
+export const updateEntries = z
+  .array(
+    z
+      .strictObject({ id: fields.id.nullable(), communication_stage_id: fields.id, ...content, _destroy: z.boolean() })
+      .partial()
+      .superRefine((e, ctx) => {
+        if ((e.id == null) === (e.communication_stage_id === undefined)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'names either id (a stage of this template, to change) or communication_stage_id (to add one), not both or neither',
+          });
+        } else if (e._destroy !== undefined && e.id == null) {
+          ctx.addIssue({ code: 'custom', path: ['_destroy'], message: 'only an entry with an id can be destroyed' });
+        }
+      })
+      .transform(({ id, ...entry }) => (id == null ? entry : { id, ...entry })),
+  )
+  .max(TEMPLATE_MAX.entries);
 
-export type StageEntry = Partial<Record<ContentField, string | null>> & { id?: string; communication_stage_id?: string; _destroy?: boolean };
+export type StageEntry = Partial<Record<ContentField, string | null>> & {
+  id?: string;
+  communication_stage_id?: string;
+  _destroy?: boolean;
+};
 
 /** What the template's checks need to know of the stages it refers to. */
 export interface EntryContext {
@@ -49,7 +72,10 @@ const contentOf = (e: Row | StageEntry) => CONTENT_FIELDS.reduce((n, f) => n + l
  * past its bounds (TEMPLATE_MAX, counting the entries it keeps), Liquid that does not
  * parse (naming the stage and field).
  */
-export async function entryIssues(entries: readonly StageEntry[], { current, stageNames, pointer, liquid }: EntryContext): Promise<ValidationIssue[]> {
+export async function entryIssues(
+  entries: readonly StageEntry[],
+  { current, stageNames, pointer, liquid }: EntryContext,
+): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   const byId = new Map(current.map((r) => [String(r.id), r]));
   const destroyed = new Set(entries.filter((e) => e.id && e._destroy).map((e) => e.id));
@@ -70,7 +96,11 @@ export async function entryIssues(entries: readonly StageEntry[], { current, sta
         return;
       }
       if (seen.has(entry.id)) {
-        issues.push({ pointer: `${at}/id`, code: 'duplicate_entry', detail: `Entry ${i}: an earlier entry already names the stage entry "${entry.id}"; name each at most once.` });
+        issues.push({
+          pointer: `${at}/id`,
+          code: 'duplicate_entry',
+          detail: `Entry ${i}: an earlier entry already names the stage entry "${entry.id}"; name each at most once.`,
+        });
         return;
       }
       seen.add(entry.id);
@@ -82,11 +112,19 @@ export async function entryIssues(entries: readonly StageEntry[], { current, sta
       const stageId = entry.communication_stage_id!;
       const name = stageNames.get(stageId);
       if (name === undefined) {
-        issues.push({ pointer: `${at}/communication_stage_id`, code: 'not_found', detail: `Entry ${i}: no communications stage of this team has id "${stageId}".` });
+        issues.push({
+          pointer: `${at}/communication_stage_id`,
+          code: 'not_found',
+          detail: `Entry ${i}: no communications stage of this team has id "${stageId}".`,
+        });
         return;
       }
       if (taken.has(stageId)) {
-        issues.push({ pointer: `${at}/communication_stage_id`, code: 'duplicate_stage', detail: `Entry ${i}: the template already has content for stage "${name}"; change that entry by its id.` });
+        issues.push({
+          pointer: `${at}/communication_stage_id`,
+          code: 'duplicate_stage',
+          detail: `Entry ${i}: the template already has content for stage "${name}"; change that entry by its id.`,
+        });
         return;
       }
       taken.add(stageId);
@@ -94,12 +132,20 @@ export async function entryIssues(entries: readonly StageEntry[], { current, sta
       total += contentOf(entry);
       count += 1;
       if (count === TEMPLATE_MAX.entries + 1) {
-        issues.push({ pointer: at, code: 'too_many_entries', detail: `Entry ${i}: a template may have content for at most ${TEMPLATE_MAX.entries} stages.` });
+        issues.push({
+          pointer: at,
+          code: 'too_many_entries',
+          detail: `Entry ${i}: a template may have content for at most ${TEMPLATE_MAX.entries} stages.`,
+        });
       }
     }
     if (!tooBig && total > TEMPLATE_MAX.content) {
       tooBig = true;
-      issues.push({ pointer: at, code: 'template_too_large', detail: `Entry ${i}: with it the template's stages would hold ${total} characters; a template may hold at most ${TEMPLATE_MAX.content}.` });
+      issues.push({
+        pointer: at,
+        code: 'template_too_large',
+        detail: `Entry ${i}: with it the template's stages would hold ${total} characters; a template may hold at most ${TEMPLATE_MAX.content}.`,
+      });
     }
     for (const field of CONTENT_FIELDS) {
       const source = entry[field];
@@ -110,7 +156,12 @@ export async function entryIssues(entries: readonly StageEntry[], { current, sta
   try {
     const { errors } = await liquid.parse(toParse.map((p) => p.source));
     toParse.forEach(({ at, stageName, field }, k) => {
-      if (errors[k] !== null) issues.push({ pointer: at, code: 'invalid_liquid', detail: `Stage "${stageName}", ${field}: the Liquid does not parse: ${errors[k]}` });
+      if (errors[k] !== null)
+        issues.push({
+          pointer: at,
+          code: 'invalid_liquid',
+          detail: `Stage "${stageName}", ${field}: the Liquid does not parse: ${errors[k]}`,
+        });
     });
   } catch (err) {
     if (!(err instanceof LiquidLimitError)) throw err;

@@ -2,8 +2,12 @@ import { jsonValue, type Row } from '@firewatch/resource-kit';
 
 const text = { type: ['string', 'null'] };
 const named = (what: string) => ({
-  type: 'object', required: ['id', 'name'],
-  properties: { id: { type: 'string', description: `The communication ${what} ID` }, name: { type: 'string', description: `The communication ${what} name` } },
+  type: 'object',
+  required: ['id', 'name'],
+  properties: {
+    id: { type: 'string', description: `The communication ${what} ID` },
+    name: { type: 'string', description: `The communication ${what} name` },
+  },
 });
 
 /** One stage row (names added by the declaration's `expand`) as docs/communications.md shows it: a `data` object. */
@@ -34,19 +38,26 @@ export const templateAttributeSchemas: Record<string, Record<string, unknown>> =
   communication_template_stages: {
     type: 'array',
     items: {
-      type: 'object', required: ['data'],
+      type: 'object',
+      required: ['data'],
       properties: {
         data: {
-          type: 'object', required: ['id', 'type', 'attributes'],
+          type: 'object',
+          required: ['id', 'type', 'attributes'],
           properties: {
             id: { type: 'string' },
             type: { type: 'string', enum: ['communications_template_stages'] },
             attributes: {
               type: 'object',
               properties: {
-                email_body: text, email_subject: text, chat_content: text, sms_content: text,
-                created_at: { type: 'string', format: 'date-time' }, updated_at: { type: 'string', format: 'date-time' },
-                communication_stage: named('stage'), communication_template: named('template'),
+                email_body: text,
+                email_subject: text,
+                chat_content: text,
+                sms_content: text,
+                created_at: { type: 'string', format: 'date-time' },
+                updated_at: { type: 'string', format: 'date-time' },
+                communication_stage: named('stage'),
+                communication_template: named('template'),
               },
             },
           },

@@ -27,16 +27,25 @@ export const communicationsTypes = defineResource<CommunicationsDeps>({
   limit: { max: 500, detail: 'A team may have at most {max} communications types.' },
   filters: listFilters,
   sorts: listSorts,
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   // Left out, or set to null, a position puts the record last.
   position: {},
   updateMethods: ['patch'],
   unique: {
-    communications_types_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A communications type with this name already exists.' },
+    communications_types_team_id_name_unique: {
+      pointer: '/data/attributes/name',
+      detail: 'A communications type with this name already exists.',
+    },
   },
   hooks: {
     async beforeRemove(ctx) {
-      return inUse('communications type', await ctx.deps.communications.templates.ofType(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)));
+      return inUse(
+        'communications type',
+        await ctx.deps.communications.templates.ofType(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id)),
+      );
     },
   },
 });

@@ -31,7 +31,9 @@ export function bulkDeleteAction(family: BulkFamily) {
     response: {
       schema: {
         type: 'object',
-        properties: { data: { type: 'object', properties: { deleted_external_ids: ids, failed_external_ids: ids, not_found_external_ids: ids } } },
+        properties: {
+          data: { type: 'object', properties: { deleted_external_ids: ids, failed_external_ids: ids, not_found_external_ids: ids } },
+        },
       },
     },
     async run({ body: request, resource }) {

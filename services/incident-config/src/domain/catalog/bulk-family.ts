@@ -26,12 +26,14 @@ export interface EntityProblem {
 
 /** A 422 naming each failed entity by position and external_id; throwing it rolls the batch back. */
 export function entityErrors(problems: readonly EntityProblem[]): ValidationError {
-  return new ValidationError(problems.map((p) => ({
-    pointer: `/entities/${p.index}`,
-    code: 'invalid_entity',
-    detail: `Entity ${p.index} (${p.external_id}): ${p.errors.join('; ')}`,
-    members: { index: p.index, external_id: p.external_id, errors: p.errors },
-  })));
+  return new ValidationError(
+    problems.map((p) => ({
+      pointer: `/entities/${p.index}`,
+      code: 'invalid_entity',
+      detail: `Entity ${p.index} (${p.external_id}): ${p.errors.join('; ')}`,
+      members: { index: p.index, external_id: p.external_id, errors: p.errors },
+    })),
+  );
 }
 
 /**

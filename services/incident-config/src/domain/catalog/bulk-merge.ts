@@ -19,7 +19,8 @@ export function mergeFields(current: unknown, fields: readonly FieldValue[]): Pr
 /** JSON with object keys sorted: jsonb hands keys back in its own order, which is no change. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
 }
 
 /** The attributes whose value differs from the stored row's. */

@@ -12,9 +12,13 @@ const MAX_ENTITIES = 100;
  * `catalog_field_id` is the reference's other name for `catalog_property_id`.
  */
 const propertyKey = z.string().min(1).max(255);
-const field = z.strictObject({ catalog_field_id: propertyKey.optional(), catalog_property_id: propertyKey.optional(), value: z.string().max(10_000) })
+const field = z
+  .strictObject({ catalog_field_id: propertyKey.optional(), catalog_property_id: propertyKey.optional(), value: z.string().max(10_000) })
   .refine((f) => (f.catalog_field_id ?? f.catalog_property_id) !== undefined, 'needs catalog_field_id or catalog_property_id')
-  .refine((f) => !f.catalog_field_id || !f.catalog_property_id || f.catalog_field_id === f.catalog_property_id, 'names two different properties');
+  .refine(
+    (f) => !f.catalog_field_id || !f.catalog_property_id || f.catalog_field_id === f.catalog_property_id,
+    'names two different properties',
+  );
 
 function entitySchema(family: BulkFamily) {
   return z.strictObject({
@@ -42,7 +46,12 @@ function bodySchema(entity: z.ZodType) {
  * record to update, a name for new records. `existing`: the records the caller sees, by
  * external_id; several when different owner sets each hold it (unique per owner set).
  */
-function judge(raw: readonly Row[], entity: z.ZodType<Entity>, existing: ReadonlyMap<string, Row[]>, noun: string): { entities: Entity[]; problems: EntityProblem[] } {
+function judge(
+  raw: readonly Row[],
+  entity: z.ZodType<Entity>,
+  existing: ReadonlyMap<string, Row[]>,
+  noun: string,
+): { entities: Entity[]; problems: EntityProblem[] } {
   const seen = new Set<string>();
   const entities: Entity[] = [];
   const problems: EntityProblem[] = [];
@@ -53,7 +62,10 @@ function judge(raw: readonly Row[], entity: z.ZodType<Entity>, existing: Readonl
     if (parsed.success) {
       const found = existing.get(externalId) ?? [];
       if (seen.has(externalId)) errors.push('external_id appears more than once in the batch');
-      else if (found.length > 1) errors.push(`external_id names ${found.length} records of different owner groups (${noun} ids ${found.map((r) => String(r.id)).join(', ')}); update each by id`);
+      else if (found.length > 1)
+        errors.push(
+          `external_id names ${found.length} records of different owner groups (${noun} ids ${found.map((r) => String(r.id)).join(', ')}); update each by id`,
+        );
       else if (!found.length && parsed.data.name === undefined) errors.push('name is required for a new record');
       entities.push(parsed.data);
     }
@@ -74,7 +86,8 @@ async function resolveFields(entities: Entity[], ids: (keys: string[]) => Promis
   const resolved = entities.map((entity, index) => {
     if (!entity.fields) return entity;
     const unknown = entity.fields.map(keyOf).filter((k) => !found.has(k));
-    if (unknown.length) problems.push({ index, external_id: entity.external_id, errors: unknown.map((k) => `fields: no catalog property "${k}"`) });
+    if (unknown.length)
+      problems.push({ index, external_id: entity.external_id, errors: unknown.map((k) => `fields: no catalog property "${k}"`) });
     return { ...entity, fields: entity.fields.map((f) => ({ catalog_property_id: found.get(keyOf(f)) ?? keyOf(f), value: f.value })) };
   });
   if (problems.length) throw entityErrors(problems);
@@ -113,7 +126,9 @@ export function bulkUpsertAction(family: BulkFamily) {
     hiddenFromRecordKeys: true,
     body,
     summary: `Create or update up to ${MAX_ENTITIES} ${family.type} by external_id`,
-    response: { schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: `#/components/schemas/${family.type}_resource` } } } } },
+    response: {
+      schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: `#/components/schemas/${family.type}_resource` } } } },
+    },
     async run({ body: { entities: raw }, resource, deps, tx, principal }) {
       // Batches of one team take turns, and the rows they update stay locked: two batches
       // cannot both create one external_id, nor merge fields into the same stale value.
@@ -125,7 +140,9 @@ export function bulkUpsertAction(family: BulkFamily) {
       }
       const judged = judge(raw, entity, existing, family.noun);
       if (judged.problems.length) throw entityErrors(judged.problems);
-      const entities = await resolveFields(judged.entities, (ids) => deps.catalogProperties.idsByKey(tx, principal.team_id, family.catalogType, ids));
+      const entities = await resolveFields(judged.entities, (ids) =>
+        deps.catalogProperties.idsByKey(tx, principal.team_id, family.catalogType, ids),
+      );
       const owners = family.ownerGroups && principal.group_ids !== null ? { [family.ownerGroups.column]: principal.group_ids } : {};
       const data = [];
       for (const [index, item] of entities.entries()) {

@@ -7,7 +7,11 @@ const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
 
 /** Lists may be sent as null to clear them; they are stored and returned as []. */
 export const list = <T extends z.ZodType>(item: T, max: number) =>
-  z.array(item).max(max).nullable().transform((v) => v ?? []);
+  z
+    .array(item)
+    .max(max)
+    .nullable()
+    .transform((v) => v ?? []);
 
 const text = (max = 255) => z.string().max(max).nullable();
 /** Stored as PostgreSQL writes uuids, so a listed id compares equal to the record's. */
@@ -55,14 +59,43 @@ export const catalogEntityFields = {
 
 /** Response attributes both families return, in the reference's order (`managed_by` is read-only). */
 export const CATALOG_ENTITY_ATTRIBUTES = [
-  'name', 'slug', 'managed_by', 'description', 'public_description', 'notify_emails', 'color', 'position',
-  'show_uptime', 'show_uptime_last_days', 'backstage_id', 'external_id', 'pagerduty_id', 'opsgenie_id',
-  'opsgenie_team_id', 'cortex_id', 'opslevel_id', 'service_now_ci_sys_id', 'environment_ids', 'service_ids',
-  'owner_group_ids', 'owner_user_ids', 'escalation_policy_id', 'chat_channels', 'chat_aliases', 'properties',
+  'name',
+  'slug',
+  'managed_by',
+  'description',
+  'public_description',
+  'notify_emails',
+  'color',
+  'position',
+  'show_uptime',
+  'show_uptime_last_days',
+  'backstage_id',
+  'external_id',
+  'pagerduty_id',
+  'opsgenie_id',
+  'opsgenie_team_id',
+  'cortex_id',
+  'opslevel_id',
+  'service_now_ci_sys_id',
+  'environment_ids',
+  'service_ids',
+  'owner_group_ids',
+  'owner_user_ids',
+  'escalation_policy_id',
+  'chat_channels',
+  'chat_aliases',
+  'properties',
 ] as const;
 
 export const CATALOG_ENTITY_JSON_COLUMNS = [
-  'notify_emails', 'environment_ids', 'service_ids', 'owner_group_ids', 'owner_user_ids', 'chat_channels', 'chat_aliases', 'properties',
+  'notify_emails',
+  'environment_ids',
+  'service_ids',
+  'owner_group_ids',
+  'owner_user_ids',
+  'chat_channels',
+  'chat_aliases',
+  'properties',
 ] as const;
 
 /**
@@ -72,7 +105,10 @@ export const CATALOG_ENTITY_JSON_COLUMNS = [
 export const OWNER_GROUPS = { column: 'owner_group_ids' } as const;
 
 /** Id lists naming records of this service: each id newly listed must be one the caller sees (a 422 otherwise). */
-export const CATALOG_ENTITY_REFERENCES: Readonly<Record<string, ReferencedResource>> = { environment_ids: 'environments', service_ids: 'services' };
+export const CATALOG_ENTITY_REFERENCES: Readonly<Record<string, ReferencedResource>> = {
+  environment_ids: 'environments',
+  service_ids: 'services',
+};
 
 /** The reference's list filters of both families; `name` and `slug` also take eq/not_eq/in/not_in. */
 export const catalogEntityFilters: Record<string, FilterSpec> = {
@@ -90,6 +126,13 @@ export const CATALOG_ENTITY_SORTS = ['name', 'slug', 'position', 'created_at', '
 
 /** Empty lists rather than nulls on create, as the reference returns them. */
 export const catalogEntityDefaults = (attributes: Record<string, unknown>) => ({
-  notify_emails: [], environment_ids: [], service_ids: [], owner_group_ids: [], owner_user_ids: [],
-  chat_channels: [], chat_aliases: [], properties: [], ...attributes,
+  notify_emails: [],
+  environment_ids: [],
+  service_ids: [],
+  owner_group_ids: [],
+  owner_user_ids: [],
+  chat_channels: [],
+  chat_aliases: [],
+  properties: [],
+  ...attributes,
 });

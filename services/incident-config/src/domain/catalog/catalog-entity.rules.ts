@@ -17,6 +17,15 @@ export function catalogEntityIssues(catalogType: CatalogType) {
   return async (attributes: Row, ctx: HookContext<CatalogEntityDeps>): Promise<ValidationIssue[]> => {
     const issues = await referenceIssues(attributes, ctx, CATALOG_ENTITY_REFERENCES);
     if (!Array.isArray(attributes.properties)) return issues;
-    return [...issues, ...await propertyValueIssues(ctx.deps.catalogProperties, ctx.tx, ctx.principal.team_id, catalogType, attributes.properties as PropertyValue[])];
+    return [
+      ...issues,
+      ...(await propertyValueIssues(
+        ctx.deps.catalogProperties,
+        ctx.tx,
+        ctx.principal.team_id,
+        catalogType,
+        attributes.properties as PropertyValue[],
+      )),
+    ];
   };
 }

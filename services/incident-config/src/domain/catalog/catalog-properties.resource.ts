@@ -6,9 +6,24 @@ import { functionalities } from './functionalities.resource.js';
 import { services } from './services.resource.js';
 
 /** The records holding each catalog's property values. */
-const HOLDERS: Partial<Record<string, AnyResourceDefinition>> = { environment: environments, service: services, functionality: functionalities };
+const HOLDERS: Partial<Record<string, AnyResourceDefinition>> = {
+  environment: environments,
+  service: services,
+  functionality: functionalities,
+};
 
-const KINDS = ['text', 'reference', 'boolean', 'service', 'functionality', 'environment', 'group', 'cause', 'incident_type', 'user'] as const;
+const KINDS = [
+  'text',
+  'reference',
+  'boolean',
+  'service',
+  'functionality',
+  'environment',
+  'group',
+  'cause',
+  'incident_type',
+  'user',
+] as const;
 const MANAGED_BY = ['web', 'admin_web', 'api', 'terraform', 'pulumi', 'backstage', 'catalog_sync'] as const;
 
 const writable = {
@@ -41,17 +56,31 @@ export const catalogProperties = defineResource<CatalogPropertiesDeps>({
   type: 'catalog_properties',
   path: '/v1/catalog_properties',
   collections: catalogs.map(({ path, catalog_type, family }) => ({
-    path, fixed: { catalog_type }, summary: `${family} catalog`,
+    path,
+    fixed: { catalog_type },
+    summary: `${family} catalog`,
   })),
   table: 'catalog_properties',
   event: 'catalog_property',
   permission: { scope: 'ir.catalogs', side: 'ir' },
   summary: { singular: 'catalog property', plural: 'catalog properties' },
-  create: z.strictObject({ ...writable, multiple: z.boolean() }).partial().required({ name: true, kind: true }),
+  create: z
+    .strictObject({ ...writable, multiple: z.boolean() })
+    .partial()
+    .required({ name: true, kind: true }),
   update: z.strictObject(writable).partial(),
   attributes: [
-    'catalog_id', 'name', 'slug', 'kind', 'kind_catalog_id', 'multiple', 'position', 'required', 'catalog_type',
-    'external_id', 'managed_by',
+    'catalog_id',
+    'name',
+    'slug',
+    'kind',
+    'kind_catalog_id',
+    'multiple',
+    'position',
+    'required',
+    'catalog_type',
+    'external_id',
+    'managed_by',
   ],
   attributeSchemas: {
     catalog_id: { type: ['string', 'null'], description: 'Null for the built-in catalogs (environments, services, functionalities).' },
@@ -61,19 +90,29 @@ export const catalogProperties = defineResource<CatalogPropertiesDeps>({
   slug: { from: 'name' },
   filters: { slug: 'string', name: 'string', kind: 'string', created_at: 'date' },
   sorts: ['created_at', 'updated_at', 'position'],
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   updateMethods: ['put'],
   limit: { max: 50, per: 'catalog_type', detail: 'exceeds max fields per catalog' },
   unique: {
     catalog_properties_team_id_catalog_type_external_id_unique: {
-      pointer: '/data/attributes/external_id', detail: 'Another property of this catalog has this external_id.',
+      pointer: '/data/attributes/external_id',
+      detail: 'Another property of this catalog has this external_id.',
     },
   },
   hooks: {
     defaults: (attributes) => ({ multiple: false, required: false, managed_by: 'api', ...attributes }),
     validate(attributes, ctx) {
       if (!ctx.existing || attributes.catalog_type === undefined || attributes.catalog_type === ctx.existing.catalog_type) return [];
-      return [{ pointer: '/data/attributes/catalog_type', code: 'immutable', detail: 'A property cannot move to another catalog; create one there instead.' }];
+      return [
+        {
+          pointer: '/data/attributes/catalog_type',
+          code: 'immutable',
+          detail: 'A property cannot move to another catalog; create one there instead.',
+        },
+      ];
     },
     async beforeRemove({ existing, principal, tx, deps }) {
       const holder = existing && HOLDERS[String(existing.catalog_type)];

@@ -19,13 +19,18 @@ export async function propertyValueIssues(
   catalogType: string,
   values: readonly PropertyValue[],
 ): Promise<ValidationIssue[]> {
-  const catalogs = await lookup.catalogTypesOf(tx, teamId, values.map((v) => v.catalog_property_id));
+  const catalogs = await lookup.catalogTypesOf(
+    tx,
+    teamId,
+    values.map((v) => v.catalog_property_id),
+  );
   return values.flatMap((v, i) => {
     const found = catalogs.get(v.catalog_property_id);
     if (found === catalogType) return [];
-    const detail = found === undefined
-      ? `No catalog property "${v.catalog_property_id}".`
-      : `Catalog property "${v.catalog_property_id}" belongs to the ${found} catalog, not the ${catalogType} catalog.`;
+    const detail =
+      found === undefined
+        ? `No catalog property "${v.catalog_property_id}".`
+        : `Catalog property "${v.catalog_property_id}" belongs to the ${found} catalog, not the ${catalogType} catalog.`;
     return [{ pointer: `/data/attributes/properties/${i}/catalog_property_id`, code: 'invalid_reference', detail }];
   });
 }

@@ -21,11 +21,17 @@ const writable = {
   properties: shared.properties,
 };
 
-const create = z.strictObject({ ...writable, name: writable.name }).partial().required({ name: true });
+const create = z
+  .strictObject({ ...writable, name: writable.name })
+  .partial()
+  .required({ name: true });
 
 /** A bulk upsert entity's attributes besides external_id, name and fields (the reference's bulk_upsert_environments). */
 const bulk = {
-  type: 'environments', noun: 'environment', catalogType: 'environment', name: writable.name,
+  type: 'environments',
+  noun: 'environment',
+  catalogType: 'environment',
+  name: writable.name,
   attributes: z.strictObject(writable).pick({ description: true, color: true, position: true, notify_emails: true }),
 };
 
@@ -43,8 +49,17 @@ export const environments = defineResource<CatalogPropertiesDeps>({
   create,
   update: z.strictObject(writable).partial(),
   attributes: [
-    'name', 'slug', 'managed_by', 'external_id', 'description', 'color', 'notify_emails', 'position',
-    'chat_channels', 'chat_aliases', 'properties',
+    'name',
+    'slug',
+    'managed_by',
+    'external_id',
+    'description',
+    'color',
+    'notify_emails',
+    'position',
+    'chat_channels',
+    'chat_aliases',
+    'properties',
   ],
   jsonColumns: ['notify_emails', 'chat_channels', 'chat_aliases', 'properties'],
   slug: { from: 'name' },
@@ -58,17 +73,29 @@ export const environments = defineResource<CatalogPropertiesDeps>({
     updated_at: 'date',
   },
   sorts: ['name', 'slug', 'position', 'color', 'created_at', 'updated_at'],
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   unique: {
     environments_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An environment with this name already exists.' },
-    environments_team_id_external_id_unique: { pointer: '/data/attributes/external_id', detail: 'An environment with this external_id already exists.' },
+    environments_team_id_external_id_unique: {
+      pointer: '/data/attributes/external_id',
+      detail: 'An environment with this external_id already exists.',
+    },
   },
   actions: [bulkUpsertAction(bulk), bulkDeleteAction(bulk)],
   hooks: {
     defaults: (attributes) => ({ properties: [], notify_emails: [], chat_channels: [], chat_aliases: [], ...attributes }),
     async validate(attributes, ctx) {
       if (!Array.isArray(attributes.properties)) return [];
-      return propertyValueIssues(ctx.deps.catalogProperties, ctx.tx, ctx.principal.team_id, 'environment', attributes.properties as PropertyValue[]);
+      return propertyValueIssues(
+        ctx.deps.catalogProperties,
+        ctx.tx,
+        ctx.principal.team_id,
+        'environment',
+        attributes.properties as PropertyValue[],
+      );
     },
   },
 });

@@ -22,10 +22,17 @@ export async function referenceIssues(
     const ids = attributes[attribute];
     if (!Array.isArray(ids) || !ids.length) continue;
     const held = new Set((ctx.existing?.[attribute] as string[] | undefined) ?? []);
-    const found = await ctx.visibleIds(resource, (ids as string[]).filter((id) => !held.has(id)));
+    const found = await ctx.visibleIds(
+      resource,
+      (ids as string[]).filter((id) => !held.has(id)),
+    );
     (ids as string[]).forEach((id, i) => {
       if (!held.has(id) && !found.has(id)) {
-        issues.push({ pointer: `/data/attributes/${attribute}/${i}`, code: 'invalid_reference', detail: `${attribute}: no ${resource} record "${id}".` });
+        issues.push({
+          pointer: `/data/attributes/${attribute}/${i}`,
+          code: 'invalid_reference',
+          detail: `${attribute}: no ${resource} record "${id}".`,
+        });
       }
     });
   }

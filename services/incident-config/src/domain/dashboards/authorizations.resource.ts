@@ -5,7 +5,10 @@ import { dashboardRights, dashboardVisibility, notGranted, type DashboardRight }
 import type { DashboardsDeps } from './dashboard-stores.js';
 
 /** Each permission and the column holding it (one per permission, so visibility rules match it by equality). */
-const COLUMN_OF = { read: 'can_read', update: 'can_update', authorize: 'can_authorize', destroy: 'can_destroy' } as const satisfies Record<string, DashboardRight>;
+const COLUMN_OF = { read: 'can_read', update: 'can_update', authorize: 'can_authorize', destroy: 'can_destroy' } as const satisfies Record<
+  string,
+  DashboardRight
+>;
 const PERMISSIONS = Object.keys(COLUMN_OF) as (keyof typeof COLUMN_OF)[];
 
 const permissions = z.array(z.enum(PERMISSIONS)).max(10);
@@ -57,14 +60,23 @@ export const authorizations = defineResource<DashboardsDeps>({
   sorts: ['created_at', 'updated_at'],
   updateMethods: ['put'],
   unique: {
-    authorizations_grantee_unique: { pointer: '/data/attributes/grantee_id', detail: 'This grantee already has a grant on this dashboard; change its permissions instead.' },
+    authorizations_grantee_unique: {
+      pointer: '/data/attributes/grantee_id',
+      detail: 'This grantee already has a grant on this dashboard; change its permissions instead.',
+    },
   },
-  visibility: dashboardVisibility('authorization_access', 'authorization_id', { read: 'can_read', create: 'can_authorize', update: 'can_authorize', delete: 'can_authorize' }),
+  visibility: dashboardVisibility('authorization_access', 'authorization_id', {
+    read: 'can_read',
+    create: 'can_authorize',
+    update: 'can_authorize',
+    delete: 'can_authorize',
+  }),
   hooks: {
     async validate(attributes, ctx) {
       const dashboardId = String(ctx.existing?.authorizable_id ?? attributes.authorizable_id);
       const rights = await dashboardRights(ctx.deps, ctx.tx, ctx.principal, dashboardId);
-      if (!rights) return [{ pointer: '/data/attributes/authorizable_id', code: 'invalid_reference', detail: `No dashboard "${dashboardId}".` }];
+      if (!rights)
+        return [{ pointer: '/data/attributes/authorizable_id', code: 'invalid_reference', detail: `No dashboard "${dashboardId}".` }];
       if (!rights.has('can_authorize')) throw notGranted('grant access to it');
       // A grantor hands on at most what it holds: `authorize` alone cannot become update or
       // destroy, for others or (through its own grant, or the team's) for itself.

@@ -17,7 +17,10 @@ export interface Subject {
  * holds only what the team holds.
  */
 export function subjectsOf(principal: Principal): Subject[] {
-  const subjects: Subject[] = [{ subject_type: 'Team', subject_id: String(principal.team_id) }, { subject_type: 'Public', subject_id: '*' }];
+  const subjects: Subject[] = [
+    { subject_type: 'Team', subject_id: String(principal.team_id) },
+    { subject_type: 'Public', subject_id: '*' },
+  ];
   if (principal.user_id !== null) subjects.push({ subject_type: 'User', subject_id: String(principal.user_id) });
   return subjects;
 }
@@ -54,7 +57,12 @@ export interface DashboardAccessDeps {
 const ALL_RIGHTS: DashboardRight[] = ['can_read', 'can_update', 'can_destroy', 'can_authorize'];
 
 /** The principal's rights on a dashboard of its team; null when it does not exist or cannot be seen. */
-export async function dashboardRights(deps: DashboardAccessDeps, tx: Transaction, principal: Principal, dashboardId: string): Promise<Set<DashboardRight> | null> {
+export async function dashboardRights(
+  deps: DashboardAccessDeps,
+  tx: Transaction,
+  principal: Principal,
+  dashboardId: string,
+): Promise<Set<DashboardRight> | null> {
   const rights = await deps.dashboardAccess.rightsOn(tx, principal.team_id, dashboardId, subjectsOf(principal));
   if (rights === null) return null;
   if (seesAllDashboards(principal)) return new Set(ALL_RIGHTS);

@@ -9,10 +9,13 @@ import type { DashboardsDeps } from './dashboard-stores.js';
 export const DASHBOARD_COLORS = ['#FCF2CF', '#D7F5E1', '#E9E2FF', '#FAE6E8', '#FAEEE6'] as const;
 
 /** `<ISO 8601 timestamp> to <ISO 8601 timestamp>`, the form the reference's panel `range` takes. */
-const range = z.string().max(200).refine((value) => {
-  const parts = value.split(' to ');
-  return parts.length === 2 && parts.every((p) => /^\d{4}-\d{2}-\d{2}T/.test(p) && !Number.isNaN(Date.parse(p)));
-}, 'must be two ISO 8601 timestamps joined by " to "');
+const range = z
+  .string()
+  .max(200)
+  .refine((value) => {
+    const parts = value.split(' to ');
+    return parts.length === 2 && parts.every((p) => /^\d{4}-\d{2}-\d{2}T/.test(p) && !Number.isNaN(Date.parse(p)));
+  }, 'must be two ISO 8601 timestamps joined by " to "');
 
 const writable = {
   name: z.string().trim().min(1).max(255),
@@ -43,7 +46,8 @@ async function mayChangeAccess(attributes: Row, existing: Row, ctx: HookContext<
   const rights = await dashboardRights(ctx.deps, ctx.tx, ctx.principal, String(existing.id));
   if (!rights?.has('can_authorize')) throw notGranted('change its owner or who sees it');
   const owns = ctx.principal.user_id !== null && ctx.principal.user_id === existing.user_id;
-  if (existing.owner === 'user' && attributes.owner === 'team' && !admin && !owns) throw notGranted('hand it to the team, which only its owner or an admin may');
+  if (existing.owner === 'user' && attributes.owner === 'team' && !admin && !owns)
+    throw notGranted('hand it to the team, which only its owner or an admin may');
 }
 
 /**
@@ -59,7 +63,10 @@ export const dashboards = defineResource<DashboardsDeps>({
   event: 'dashboard',
   permission: { scope: null, side: 'ir' },
   // Its panels and grants go with it (ON DELETE CASCADE), each announced.
-  cascades: [{ resource: 'dashboard_panels', column: 'dashboard_id' }, { resource: 'authorizations', column: 'authorizable_id' }],
+  cascades: [
+    { resource: 'dashboard_panels', column: 'dashboard_id' },
+    { resource: 'authorizations', column: 'authorizable_id' },
+  ],
   summary: { singular: 'dashboard', plural: 'dashboards' },
   create: z.strictObject(writable).partial().required({ name: true, owner: true }),
   update: z.strictObject(writable).partial(),
@@ -73,7 +80,12 @@ export const dashboards = defineResource<DashboardsDeps>({
   slug: { from: 'name', hidden: (row) => row.owner === 'user' && row.public !== true },
   sorts: ['name', 'created_at', 'updated_at'],
   updateMethods: ['put'],
-  visibility: dashboardVisibility('dashboard_access', 'dashboard_id', { read: 'can_read', create: 'can_read', update: 'can_update', delete: 'can_destroy' }),
+  visibility: dashboardVisibility('dashboard_access', 'dashboard_id', {
+    read: 'can_read',
+    create: 'can_read',
+    update: 'can_update',
+    delete: 'can_destroy',
+  }),
   includes: { panels: panelsInclude },
   actions: [duplicateDashboardAction, setDefaultDashboardAction],
   hooks: {
@@ -81,7 +93,13 @@ export const dashboards = defineResource<DashboardsDeps>({
     async validate(attributes, ctx) {
       const becomesUsers = attributes.owner === 'user' && ctx.existing?.owner !== 'user';
       if (becomesUsers && ctx.principal.user_id === null) {
-        return [{ pointer: '/data/attributes/owner', code: 'no_user', detail: 'This credential acts for no user, so it cannot own a dashboard; use owner "team".' }];
+        return [
+          {
+            pointer: '/data/attributes/owner',
+            code: 'no_user',
+            detail: 'This credential acts for no user, so it cannot own a dashboard; use owner "team".',
+          },
+        ];
       }
       if (ctx.existing) await mayChangeAccess(attributes, ctx.existing, ctx);
       return [];
@@ -94,4 +112,3 @@ export const dashboards = defineResource<DashboardsDeps>({
     },
   },
 });
-

@@ -18,7 +18,9 @@ export const duplicateDashboardAction = defineAction<DashboardsDeps>({
   async run({ principal, tx, deps, record, resource }) {
     const source = record as Row;
     if (principal.user_id === null && source.owner !== 'team') {
-      throw new ValidationError([{ pointer: '/data', code: 'no_user', detail: 'This credential acts for no user, so it can copy only team dashboards.' }]);
+      throw new ValidationError([
+        { pointer: '/data', code: 'no_user', detail: 'This credential acts for no user, so it can copy only team dashboards.' },
+      ]);
     }
     const attributes: Row = { name: `${String(source.name)} (copy)`, owner: principal.user_id === null ? 'team' : 'user' };
     for (const a of COPIED) attributes[a] = source[a];

@@ -6,4 +6,9 @@ import type { DashboardsDeps } from './dashboard-stores.js';
  * sees since it sees their dashboard.
  */
 export const panelsInclude: IncludeLoader<DashboardsDeps> = async (rows, { principal, deps, serializeAs }) =>
-  (await deps.dashboardPanels.of(principal.team_id, rows.map((r) => String(r.id)))).map((row) => serializeAs('dashboard_panels', row));
+  (
+    await deps.dashboardPanels.of(
+      principal.team_id,
+      rows.map((r) => String(r.id)),
+    )
+  ).map((row) => serializeAs('dashboard_panels', row));

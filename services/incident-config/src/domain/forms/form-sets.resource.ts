@@ -3,11 +3,24 @@ import { defineResource, SLUG_PATTERN } from '@firewatch/resource-kit';
 
 /** The reference's built-in forms; any other entry names a custom form by its slug. */
 export const BUILT_IN_FORMS = [
-  'web_new_incident_form', 'web_update_incident_form', 'web_incident_post_mortem_form', 'web_incident_mitigation_form',
-  'web_incident_resolution_form', 'web_incident_cancellation_form', 'web_scheduled_incident_form', 'web_update_scheduled_incident_form',
-  'slack_new_incident_form', 'slack_update_incident_form', 'slack_update_incident_status_form', 'slack_incident_mitigation_form',
-  'slack_incident_resolution_form', 'slack_incident_cancellation_form', 'slack_scheduled_incident_form',
-  'slack_update_scheduled_incident_form', 'google_chat_new_incident_form', 'google_chat_update_incident_form',
+  'web_new_incident_form',
+  'web_update_incident_form',
+  'web_incident_post_mortem_form',
+  'web_incident_mitigation_form',
+  'web_incident_resolution_form',
+  'web_incident_cancellation_form',
+  'web_scheduled_incident_form',
+  'web_update_scheduled_incident_form',
+  'slack_new_incident_form',
+  'slack_update_incident_form',
+  'slack_update_incident_status_form',
+  'slack_incident_mitigation_form',
+  'slack_incident_resolution_form',
+  'slack_incident_cancellation_form',
+  'slack_scheduled_incident_form',
+  'slack_update_scheduled_incident_form',
+  'google_chat_new_incident_form',
+  'google_chat_update_incident_form',
 ] as const;
 
 const forms = z

@@ -38,7 +38,10 @@ export const incidentRoles = defineResource({
     created_at: 'date',
   },
   sorts: ['name', 'slug', 'position', 'enabled', 'created_at', 'updated_at'],
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   updateMethods: ['put'],
   unique: {
     incident_roles_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'An incident role with this name already exists.' },

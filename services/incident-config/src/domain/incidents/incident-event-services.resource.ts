@@ -9,12 +9,20 @@ const recordId = z.uuid().transform((id) => id.toLowerCase());
 async function eventServiceIssues(attributes: Row, ctx: HookContext): Promise<ValidationIssue[]> {
   const issues: ValidationIssue[] = [];
   if (ctx.parent && attributes.incident_event_id !== undefined && attributes.incident_event_id !== ctx.parent.id) {
-    issues.push({ pointer: '/data/attributes/incident_event_id', code: 'mismatch', detail: 'incident_event_id must be the event of the path.' });
+    issues.push({
+      pointer: '/data/attributes/incident_event_id',
+      code: 'mismatch',
+      detail: 'incident_event_id must be the event of the path.',
+    });
   }
   if (typeof attributes.service_id === 'string') {
     const found = await ctx.visibleIds('services', [attributes.service_id]);
     if (!found.has(attributes.service_id)) {
-      issues.push({ pointer: '/data/attributes/service_id', code: 'invalid_reference', detail: `service_id: no services record "${attributes.service_id}".` });
+      issues.push({
+        pointer: '/data/attributes/service_id',
+        code: 'invalid_reference',
+        detail: `service_id: no services record "${attributes.service_id}".`,
+      });
     }
   }
   return issues;
@@ -45,7 +53,8 @@ export const incidentEventServices = defineResource({
   updateMethods: ['put'],
   unique: {
     incident_event_services_incident_event_id_service_id_unique: {
-      pointer: '/data/attributes/service_id', detail: 'This event already rates this service.',
+      pointer: '/data/attributes/service_id',
+      detail: 'This event already rates this service.',
     },
   },
   hooks: {

@@ -79,8 +79,13 @@ export function transition(current: IncidentState, action: IncidentAction, now: 
     case 'restart':
       // The incident is ongoing again: the ends it had no longer hold.
       Object.assign(changes, {
-        started_at: current.started_at ?? now, mitigated_at: null, mitigation_message: null, resolved_at: null,
-        resolution_message: null, cancelled_at: null, cancellation_message: null,
+        started_at: current.started_at ?? now,
+        mitigated_at: null,
+        mitigation_message: null,
+        resolved_at: null,
+        resolution_message: null,
+        cancelled_at: null,
+        cancellation_message: null,
       });
       break;
   }

@@ -24,12 +24,17 @@ const writable = {
   service_ids: list(recordId, 100),
   environment_ids: list(recordId, 100),
   functionality_ids: list(recordId, 100),
-  labels: z.record(z.string().min(1).max(255), z.string().max(1_000)).nullable()
-    .refine((l) => !l || Object.keys(l).length <= 50, 'holds at most 50 labels').transform((l) => l ?? {}),
+  labels: z
+    .record(z.string().min(1).max(255), z.string().max(1_000))
+    .nullable()
+    .refine((l) => !l || Object.keys(l).length <= 50, 'holds at most 50 labels')
+    .transform((l) => l ?? {}),
 };
 
 const REFERENCES: Readonly<Record<string, ReferencedResource>> = {
-  service_ids: 'services', environment_ids: 'environments', functionality_ids: 'functionalities',
+  service_ids: 'services',
+  environment_ids: 'environments',
+  functionality_ids: 'functionalities',
 };
 
 /** Checks of a write that need the records it names or the record's past. */
@@ -68,13 +73,27 @@ export const incidents = defineResource({
   create: z.strictObject({ ...writable, title: writable.title.nullable(), status: z.enum(INITIAL_STATUSES) }).partial(),
   update: z.strictObject({ ...writable, ...Object.fromEntries(MESSAGES.map((m) => [m, text(10_000)])) }).partial(),
   attributes: [
-    'title', 'slug', 'kind', 'status', 'private', 'summary', 'public_title', 'severity_id', 'service_ids', 'environment_ids',
-    'functionality_ids', 'labels', ...TIMESTAMPS, ...MESSAGES,
+    'title',
+    'slug',
+    'kind',
+    'status',
+    'private',
+    'summary',
+    'public_title',
+    'severity_id',
+    'service_ids',
+    'environment_ids',
+    'functionality_ids',
+    'labels',
+    ...TIMESTAMPS,
+    ...MESSAGES,
   ],
   attributeSchemas: {
     slug: { type: 'string' },
     status: { type: 'string', enum: [...INCIDENT_STATUSES], description: 'Changed by the status actions only.' },
-    ...Object.fromEntries(TIMESTAMPS.map((t) => [t, { type: ['string', 'null'], format: 'date-time', description: 'Set by the status actions.' }])),
+    ...Object.fromEntries(
+      TIMESTAMPS.map((t) => [t, { type: ['string', 'null'], format: 'date-time', description: 'Set by the status actions.' }]),
+    ),
   },
   jsonColumns: ['service_ids', 'environment_ids', 'functionality_ids', 'labels'],
   // A private incident's slug is unlisted: no create may tell that one holds a title.
@@ -106,7 +125,13 @@ export const incidents = defineResource({
     defaults: (attributes) => {
       const { status, ...rest } = attributes;
       return {
-        kind: 'normal', private: false, service_ids: [], environment_ids: [], functionality_ids: [], labels: {}, ...rest,
+        kind: 'normal',
+        private: false,
+        service_ids: [],
+        environment_ids: [],
+        functionality_ids: [],
+        labels: {},
+        ...rest,
         // The reference generates a title when none is given.
         title: rest.title ?? 'Untitled incident',
         ...initialState((status as (typeof INITIAL_STATUSES)[number] | undefined) ?? 'started', new Date()),

@@ -7,7 +7,10 @@ const STARTER_TEMPLATE = 'starter_template';
 const DEFAULT_PROCESS = { name: 'Default', description: 'Used for incidents no other retrospective process matches.' };
 const CRITERIA = '/data/attributes/retrospective_process_matching_criteria';
 
-const ids = z.array(z.string().min(1).max(255)).max(100).transform((v) => [...new Set(v)]);
+const ids = z
+  .array(z.string().min(1).max(255))
+  .max(100)
+  .transform((v) => [...new Set(v)]);
 /** The reference's oneOf: incidents match by severity, by group or by incident type. */
 const criteria = z
   .union([z.strictObject({ severity_ids: ids }), z.strictObject({ group_ids: ids }), z.strictObject({ incident_type_ids: ids })])
@@ -23,8 +26,18 @@ type Ctx = HookContext<RetrospectiveProcessesDeps>;
 
 async function copyFromIssues(copyFrom: unknown, ctx: Ctx): Promise<ValidationIssue[]> {
   if (typeof copyFrom !== 'string' || copyFrom === STARTER_TEMPLATE) return [];
-  const known = z.uuid().safeParse(copyFrom).success && (await ctx.deps.retrospectiveProcesses.exists(ctx.tx, ctx.principal.team_id, copyFrom.toLowerCase()));
-  return known ? [] : [{ pointer: '/data/attributes/copy_from', code: 'invalid_reference', detail: `copy_from: no retrospective process "${copyFrom}", nor "${STARTER_TEMPLATE}".` }];
+  const known =
+    z.uuid().safeParse(copyFrom).success &&
+    (await ctx.deps.retrospectiveProcesses.exists(ctx.tx, ctx.principal.team_id, copyFrom.toLowerCase()));
+  return known
+    ? []
+    : [
+        {
+          pointer: '/data/attributes/copy_from',
+          code: 'invalid_reference',
+          detail: `copy_from: no retrospective process "${copyFrom}", nor "${STARTER_TEMPLATE}".`,
+        },
+      ];
 }
 
 /**
@@ -41,23 +54,33 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
   event: 'retrospective_process',
   permission: { scope: 'ir.retrospectives', side: 'ir' },
   summary: { singular: 'retrospective process', plural: 'retrospective processes' },
-  create: z.strictObject({ ...writable, copy_from: z.string().min(1).max(255) }).partial().required({ name: true, copy_from: true }),
+  create: z
+    .strictObject({ ...writable, copy_from: z.string().min(1).max(255) })
+    .partial()
+    .required({ name: true, copy_from: true }),
   update: z.strictObject(writable).partial(),
   attributes: ['name', 'description', 'is_default', 'retrospective_process_matching_criteria'],
   attributeSchemas: {
-    is_default: { type: 'boolean', description: 'The fallback process, made with the team\'s first one; read-only.' },
+    is_default: { type: 'boolean', description: "The fallback process, made with the team's first one; read-only." },
     retrospective_process_matching_criteria: {
-      anyOf: [{ type: 'object' }, { type: 'null' }], description: 'One of severity_ids, group_ids or incident_type_ids; null: matches nothing by itself (the default process always).',
+      anyOf: [{ type: 'object' }, { type: 'null' }],
+      description: 'One of severity_ids, group_ids or incident_type_ids; null: matches nothing by itself (the default process always).',
     },
   },
   jsonColumns: ['retrospective_process_matching_criteria'],
   filters: { name: 'string', is_default: 'boolean', created_at: 'date' },
   sorts: ['name', 'is_default', 'created_at', 'updated_at'],
   // The fallback first: it is made in the same transaction (and instant) as the first process.
-  defaultSort: [{ field: 'is_default', direction: 'desc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'is_default', direction: 'desc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   updateMethods: ['put'],
   unique: {
-    retrospective_processes_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A retrospective process with this name already exists.' },
+    retrospective_processes_team_id_name_unique: {
+      pointer: '/data/attributes/name',
+      detail: 'A retrospective process with this name already exists.',
+    },
   },
   // The reference's include names; none of those records is served here, so nothing is included.
   includes: Object.fromEntries(['retrospective_steps', 'severities', 'incident_types', 'groups'].map((name) => [name, async () => []])),
@@ -65,22 +88,39 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
     async defaults(attributes, ctx) {
       // A team's first process brings its default along, announced as any create is.
       // A first process itself called "Default" leaves the fallback another name, not a 409.
-      const taken = String(attributes.name ?? '').trim().toLowerCase() === DEFAULT_PROCESS.name.toLowerCase();
+      const taken =
+        String(attributes.name ?? '')
+          .trim()
+          .toLowerCase() === DEFAULT_PROCESS.name.toLowerCase();
       const fallback = taken ? { ...DEFAULT_PROCESS, name: `${DEFAULT_PROCESS.name} (fallback)` } : DEFAULT_PROCESS;
       const made = await ctx.deps.retrospectiveProcesses.ensureDefault(ctx.tx, ctx.principal.team_id, fallback);
-      if (made) await ctx.deps.writeEvent(ctx.tx, { type: 'retrospective_process.created', team_id: ctx.principal.team_id, data: serialize(retrospectiveProcesses, made) });
+      if (made)
+        await ctx.deps.writeEvent(ctx.tx, {
+          type: 'retrospective_process.created',
+          team_id: ctx.principal.team_id,
+          data: serialize(retrospectiveProcesses, made),
+        });
       return { description: null, retrospective_process_matching_criteria: null, ...attributes, is_default: false };
     },
     async validate(attributes, ctx) {
       if (ctx.existing?.is_default && attributes.retrospective_process_matching_criteria) {
-        return [{ pointer: CRITERIA, code: 'default_process', detail: 'The default process is the fallback and cannot have matching criteria.' }];
+        return [
+          { pointer: CRITERIA, code: 'default_process', detail: 'The default process is the fallback and cannot have matching criteria.' },
+        ];
       }
       return copyFromIssues(attributes.copy_from, ctx);
     },
     toColumns: ({ copy_from: _copied, ...columns }: Row) => columns,
     // The default process is the one row a team may not delete; everything else is open.
-    beforeRemove: ({ existing }) => (existing?.is_default
-      ? [{ pointer: '/data', code: 'default_process', detail: "The team's default process is its fallback and cannot be deleted; rename it instead." }]
-      : []),
+    beforeRemove: ({ existing }) =>
+      existing?.is_default
+        ? [
+            {
+              pointer: '/data',
+              code: 'default_process',
+              detail: "The team's default process is its fallback and cannot be deleted; rename it instead.",
+            },
+          ]
+        : [],
   },
 });

@@ -15,7 +15,13 @@ const KINDS = ['built_in', 'hashicorp_vault'] as const;
 const VAULT_ATTRIBUTES = ['external_vault_mount', 'external_vault_path', 'external_vault_version'] as const;
 const vaultText = z.string().max(1_000).nullable();
 // The reference types the version a string on create and an integer on update; both are taken.
-const vaultVersion = z.union([z.number().int().min(0).max(1_000_000), z.string().regex(/^\d{1,7}$/, 'must be a whole number').transform(Number)]);
+const vaultVersion = z.union([
+  z.number().int().min(0).max(1_000_000),
+  z
+    .string()
+    .regex(/^\d{1,7}$/, 'must be a whole number')
+    .transform(Number),
+]);
 
 const writable = {
   name: z.string().trim().min(1).max(255),
@@ -24,7 +30,11 @@ const writable = {
   external_vault_mount: vaultText.transform((v) => v ?? 'secret'),
   external_vault_path: vaultText,
   external_vault_version: vaultVersion.nullable().transform((v) => v ?? 0),
-  owner_group_ids: z.array(z.string().min(1).max(255)).max(100).nullable().transform((v) => [...new Set(v ?? [])]),
+  owner_group_ids: z
+    .array(z.string().min(1).max(255))
+    .max(100)
+    .nullable()
+    .transform((v) => [...new Set(v ?? [])]),
 };
 
 /**
@@ -43,7 +53,10 @@ export const secrets = defineResource<SecretsDeps>({
   event: 'secret',
   permission: { scope: null, side: 'ir' },
   summary: { singular: 'secret', plural: 'secrets' },
-  create: z.strictObject({ ...writable, kind: z.enum(KINDS) }).partial().required({ name: true, secret: true }),
+  create: z
+    .strictObject({ ...writable, kind: z.enum(KINDS) })
+    .partial()
+    .required({ name: true, secret: true }),
   // The reference's update requires the name and cannot change the kind.
   update: z.strictObject(writable).partial().required({ name: true }),
   attributes: ['name', 'kind', 'secret', 'external_vault_mount', 'external_vault_path', 'external_vault_version', 'owner_group_ids'],
@@ -57,7 +70,10 @@ export const secrets = defineResource<SecretsDeps>({
   // Per owner set (migration 0070), so that a conflict is with a secret the writer sees. A
   // record-scoped key, which sees only what it lists, renames and moves none (the kit's 403).
   unique: {
-    secrets_team_id_owner_set_name_unique: { pointer: '/data/attributes/name', detail: 'A secret with this name and these owner groups already exists.' },
+    secrets_team_id_owner_set_name_unique: {
+      pointer: '/data/attributes/name',
+      detail: 'A secret with this name and these owner groups already exists.',
+    },
   },
   computed: { secret: () => REDACTED_SECRET },
   attributeSchemas: {
@@ -68,7 +84,13 @@ export const secrets = defineResource<SecretsDeps>({
     owner_group_ids: { type: 'array', items: { type: 'string' } },
   },
   hooks: {
-    defaults: (attributes) => ({ kind: 'built_in', external_vault_mount: 'secret', external_vault_version: 0, owner_group_ids: [], ...attributes }),
+    defaults: (attributes) => ({
+      kind: 'built_in',
+      external_vault_mount: 'secret',
+      external_vault_version: 0,
+      owner_group_ids: [],
+      ...attributes,
+    }),
     toColumns(attributes, ctx) {
       const { secret: plain, ...columns } = attributes;
       return typeof plain === 'string' ? { ...columns, secret_ciphertext: ctx.deps.secretBox.seal(plain) } : columns;

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineAction, type Row } from '@firewatch/resource-kit';
 import {
-  alertInputSchema, evaluateConditions, evaluationBudget, evaluationOrder, type AlertInput, type ConditionExplanation, type MatchMode,
+  alertInputSchema,
+  evaluateConditions,
+  evaluationBudget,
+  evaluationOrder,
+  type AlertInput,
+  type ConditionExplanation,
+  type MatchMode,
 } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { withinBudget } from './alerts.shared.js';
@@ -20,13 +26,19 @@ const body = z.strictObject({
       escalation_policy_ids: ids.optional(),
       functionality_ids: ids.optional(),
       /** Alerts open in groups now, for matches_existing_alert: each in the group it names. */
-      existing_alerts: z.array(alertInputSchema.extend({ alert_group_id: z.uuid().transform((id) => id.toLowerCase()) })).max(100).optional(),
+      existing_alerts: z
+        .array(alertInputSchema.extend({ alert_group_id: z.uuid().transform((id) => id.toLowerCase()) }))
+        .max(100)
+        .optional(),
     }),
   }),
 });
 type Body = z.infer<typeof body>['data']['attributes'];
 
-interface Target { target_type: string; target_id: string }
+interface Target {
+  target_type: string;
+  target_id: string;
+}
 
 /** Whether a group applies to the alert: it has no targets, or one of them is the alert's. */
 function targeted(group: Row, input: Body): boolean {
@@ -45,8 +57,14 @@ function targeted(group: Row, input: Body): boolean {
 function explained(conditions: StoredGroupCondition[], e: ConditionExplanation) {
   const c = conditions[e.index];
   return {
-    id: e.id, index: e.index, property_field_type: c.property_field_type, property_field_name: c.property_field_name,
-    property_field_condition_type: c.property_field_condition_type, conditionable_id: c.conditionable_id, matched: e.matched, reason: e.reason,
+    id: e.id,
+    index: e.index,
+    property_field_type: c.property_field_type,
+    property_field_name: c.property_field_name,
+    property_field_condition_type: c.property_field_condition_type,
+    conditionable_id: c.conditionable_id,
+    matched: e.matched,
+    reason: e.reason,
   };
 }
 
@@ -65,16 +83,28 @@ export const alertGroupEvaluateAction = defineAction<OnCallResourceDeps, z.infer
   body,
   summary: 'Which alert group an alert would join, and why',
   response: {
-    status: 200, schema: evaluationDocument,
-    description: 'The group the alert would join (or none), with each group\'s verdict and each condition\'s',
+    status: 200,
+    schema: evaluationDocument,
+    description: "The group the alert would join (or none), with each group's verdict and each condition's",
   },
-  async run({ body: { data: { attributes: input } }, resource }) {
+  async run({
+    body: {
+      data: { attributes: input },
+    },
+    resource,
+  }) {
     const alert: AlertInput = input.alert;
     const existing = input.existing_alerts ?? [];
-    const groups = evaluationOrder((await resource.findWhere({})).map((row) => ({
-      row, id: String(row.id), position: null, created_at: row.created_at as Date, stored: row.conditions as StoredGroupCondition[],
-      conditions: (row.conditions as StoredGroupCondition[]).map(toEngineCondition),
-    })));
+    const groups = evaluationOrder(
+      (await resource.findWhere({})).map((row) => ({
+        row,
+        id: String(row.id),
+        position: null,
+        created_at: row.created_at as Date,
+        stored: row.conditions as StoredGroupCondition[],
+        conditions: (row.conditions as StoredGroupCondition[]).map(toEngineCondition),
+      })),
+    );
     // One budget for the whole evaluation: 100 groups of 50 conditions over a large payload would otherwise hold the process for seconds.
     const budget = evaluationBudget();
     let winner: (typeof groups)[number] | undefined;
@@ -82,13 +112,23 @@ export const alertGroupEvaluateAction = defineAction<OnCallResourceDeps, z.infer
       const isTargeted = targeted(g.row, input);
       // matches_existing_alert compares with the alerts of the group being judged only.
       const result = isTargeted
-        ? evaluateConditions(g.conditions, g.row.condition_type as MatchMode, alert, {
-          existing_alerts: existing.filter((a) => a.alert_group_id === g.id),
-        }, budget)
+        ? evaluateConditions(
+            g.conditions,
+            g.row.condition_type as MatchMode,
+            alert,
+            {
+              existing_alerts: existing.filter((a) => a.alert_group_id === g.id),
+            },
+            budget,
+          )
         : { matched: false, conditions: [] };
       if (result.matched && !winner) winner = g;
       return {
-        alert_group_id: g.id, name: g.row.name, condition_type: g.row.condition_type, targeted: isTargeted, matched: result.matched,
+        alert_group_id: g.id,
+        name: g.row.name,
+        condition_type: g.row.condition_type,
+        targeted: isTargeted,
+        matched: result.matched,
         conditions: result.conditions.map((e) => explained(g.stored, e)),
       };
     };

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import {
-  conditionChars, conditionProblems, GROUP_VOCABULARY, MAX_CONDITION_CHARS, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_JSON_PATH_LENGTH, MAX_PATTERNS,
-  MAX_VALUE_LENGTH, patternCount, refineUniqueIds, type Condition, type ConditionProblem,
+  conditionChars,
+  conditionProblems,
+  GROUP_VOCABULARY,
+  MAX_CONDITION_CHARS,
+  MAX_CONDITIONS,
+  MAX_CONDITION_VALUES,
+  MAX_JSON_PATH_LENGTH,
+  MAX_PATTERNS,
+  MAX_VALUE_LENGTH,
+  patternCount,
+  refineUniqueIds,
+  type Condition,
+  type ConditionProblem,
 } from '../matching/index.js';
 
 /**
@@ -13,7 +24,15 @@ import {
 
 export const PROPERTY_FIELD_TYPES = ['attribute', 'payload', 'alert_field'] as const;
 export const GROUP_CONDITION_TYPES = [
-  'is_one_of', 'is_not_one_of', 'contains', 'does_not_contain', 'starts_with', 'ends_with', 'matches_regex', 'is_empty', 'matches_existing_alert',
+  'is_one_of',
+  'is_not_one_of',
+  'contains',
+  'does_not_contain',
+  'starts_with',
+  'ends_with',
+  'matches_regex',
+  'is_empty',
+  'matches_existing_alert',
 ] as const;
 
 const text = z.string().max(MAX_VALUE_LENGTH);
@@ -46,8 +65,14 @@ export interface StoredGroupCondition {
 }
 
 export const CONDITION_COLUMNS = [
-  'property_field_type', 'property_field_name', 'property_field_condition_type', 'property_field_value', 'property_field_values',
-  'alert_urgency_ids', 'conditionable_type', 'conditionable_id',
+  'property_field_type',
+  'property_field_name',
+  'property_field_condition_type',
+  'property_field_value',
+  'property_field_values',
+  'alert_urgency_ids',
+  'conditionable_type',
+  'conditionable_id',
 ] as const;
 
 export function stored(c: GroupConditionInput): StoredGroupCondition {
@@ -73,22 +98,33 @@ function engineValues(c: StoredGroupCondition): string[] {
 
 /** The engine's view of a group condition (the `alert_urgency` attribute is an urgency condition, matched by id). */
 export function toEngineCondition(c: StoredGroupCondition): Condition {
-  const base = { ...(c.id ? { id: c.id } : {}), operator: c.property_field_condition_type, values: engineValues(c), record_ids: c.alert_urgency_ids ?? [] };
-  if (c.property_field_type === 'attribute' && c.property_field_name === 'alert_urgency') return { ...base, kind: 'urgency', property_field_name: null };
-  if (c.property_field_type === 'alert_field') return { ...base, kind: 'alert_field', property_field_name: c.conditionable_id ?? c.property_field_name };
+  const base = {
+    ...(c.id ? { id: c.id } : {}),
+    operator: c.property_field_condition_type,
+    values: engineValues(c),
+    record_ids: c.alert_urgency_ids ?? [],
+  };
+  if (c.property_field_type === 'attribute' && c.property_field_name === 'alert_urgency')
+    return { ...base, kind: 'urgency', property_field_name: null };
+  if (c.property_field_type === 'alert_field')
+    return { ...base, kind: 'alert_field', property_field_name: c.conditionable_id ?? c.property_field_name };
   return { ...base, kind: c.property_field_type, property_field_name: c.property_field_name };
 }
 
 /** Where an engine problem lies in the group condition as written. */
 function pathOf(c: StoredGroupCondition, p: ConditionProblem): (string | number)[] {
   switch (p.field) {
-    case 'kind': return ['property_field_type'];
-    case 'operator': return ['property_field_condition_type'];
-    case 'record_ids': return p.index === undefined ? ['alert_urgency_ids'] : ['alert_urgency_ids', p.index];
+    case 'kind':
+      return ['property_field_type'];
+    case 'operator':
+      return ['property_field_condition_type'];
+    case 'record_ids':
+      return p.index === undefined ? ['alert_urgency_ids'] : ['alert_urgency_ids', p.index];
     case 'property_field_name':
       return c.property_field_type === 'alert_field' && c.property_field_name === null ? ['conditionable_id'] : ['property_field_name'];
     case 'values': {
-      if (p.index === undefined) return c.property_field_values.length || !c.property_field_value ? ['property_field_values'] : ['property_field_value'];
+      if (p.index === undefined)
+        return c.property_field_values.length || !c.property_field_value ? ['property_field_values'] : ['property_field_value'];
       return p.index < c.property_field_values.length ? ['property_field_values', p.index] : ['property_field_value'];
     }
   }
@@ -106,20 +142,28 @@ export function groupConditionProblems(c: StoredGroupCondition): { path: (string
 /** An entry as patternCount and conditionChars read it (operator, values, names), whatever shape it came in. */
 function asEngine(entry: unknown): Pick<Condition, 'operator' | 'values' | 'property_field_name'> {
   const c = (entry ?? {}) as Partial<StoredGroupCondition>;
-  const values = [...(Array.isArray(c.property_field_values) ? c.property_field_values : []), ...(c.property_field_value ? [c.property_field_value] : [])];
+  const values = [
+    ...(Array.isArray(c.property_field_values) ? c.property_field_values : []),
+    ...(c.property_field_value ? [c.property_field_value] : []),
+  ];
   const names = [c.property_field_name, c.conditionable_id].filter((n): n is string => typeof n === 'string');
   return { operator: c.property_field_condition_type as Condition['operator'], values, property_field_name: names.join('') };
 }
 
 /** A zod schema of a group's condition list, checked and stored-shaped; its patterns bounded together, as re-trigger rules' are. */
-export const groupConditionsSchema = z.array(
-  groupConditionInput.transform(stored).superRefine((c, ctx) => {
-    for (const p of groupConditionProblems(c)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
-  }),
-).max(MAX_CONDITIONS)
+export const groupConditionsSchema = z
+  .array(
+    groupConditionInput.transform(stored).superRefine((c, ctx) => {
+      for (const p of groupConditionProblems(c)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+    }),
+  )
+  .max(MAX_CONDITIONS)
   // zod runs these even when an entry failed (and so was not transformed): read the entries defensively.
   .refine((cs) => groupPatternCount(cs) <= MAX_PATTERNS, `hold at most ${MAX_PATTERNS} matches_regex patterns together`)
-  .refine((cs) => groupConditionChars(cs) <= MAX_CONDITION_CHARS, `hold at most ${MAX_CONDITION_CHARS} characters of values and property names together`)
+  .refine(
+    (cs) => groupConditionChars(cs) <= MAX_CONDITION_CHARS,
+    `hold at most ${MAX_CONDITION_CHARS} characters of values and property names together`,
+  )
   .superRefine(refineUniqueIds);
 
 /** How many matches_regex patterns a group's conditions hold, whatever shape they came in. */

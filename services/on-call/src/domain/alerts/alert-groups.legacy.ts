@@ -13,12 +13,19 @@ import type { StoredGroupCondition } from './alert-groups.conditions.js';
 export const legacyInput = {
   group_by_alert_title: z.union([z.literal(1), z.literal(0)]),
   group_by_alert_urgency: z.union([z.literal(1), z.literal(0)]),
-  attributes: z.array(z.strictObject({
-    json_path: z.string().min(1).superRefine((path, ctx) => {
-      const issue = jsonPathIssue(path);
-      if (issue) ctx.addIssue({ code: 'custom', message: issue });
-    }),
-  })).max(50),
+  attributes: z
+    .array(
+      z.strictObject({
+        json_path: z
+          .string()
+          .min(1)
+          .superRefine((path, ctx) => {
+            const issue = jsonPathIssue(path);
+            if (issue) ctx.addIssue({ code: 'custom', message: issue });
+          }),
+      }),
+    )
+    .max(50),
 };
 
 export interface LegacyAttributes {
@@ -38,8 +45,14 @@ const sameAlert = (type: StoredGroupCondition['property_field_type'], name: stri
   conditionable_id: null,
 });
 
-const isSameAlert = (c: Pick<StoredGroupCondition, 'property_field_type' | 'property_field_condition_type' | 'property_field_name'>, type: string, name?: string) =>
-  c.property_field_type === type && c.property_field_condition_type === 'matches_existing_alert' && (name === undefined || c.property_field_name === name);
+const isSameAlert = (
+  c: Pick<StoredGroupCondition, 'property_field_type' | 'property_field_condition_type' | 'property_field_name'>,
+  type: string,
+  name?: string,
+) =>
+  c.property_field_type === type &&
+  c.property_field_condition_type === 'matches_existing_alert' &&
+  (name === undefined || c.property_field_name === name);
 
 const TITLE = ['attribute', 'summary'] as const;
 const URGENCY = ['attribute', 'alert_urgency'] as const;

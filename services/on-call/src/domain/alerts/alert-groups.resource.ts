@@ -5,7 +5,12 @@ import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { MAX_CONDITION_CHARS, MAX_CONDITIONS, MAX_PATTERNS } from '../matching/index.js';
 import { unknownUrgencies } from './alerts.shared.js';
 import {
-  CONDITION_COLUMNS, groupConditionChars, groupConditionsSchema, groupPatternCount, presentCondition, type StoredGroupCondition,
+  CONDITION_COLUMNS,
+  groupConditionChars,
+  groupConditionsSchema,
+  groupPatternCount,
+  presentCondition,
+  type StoredGroupCondition,
 } from './alert-groups.conditions.js';
 import { alertGroupEvaluateAction } from './alert-group-evaluate.action.js';
 import { applyLegacy, legacyInput, legacyOf, type LegacyAttributes } from './alert-groups.legacy.js';
@@ -21,15 +26,17 @@ const writable = {
   /** Minutes the group stays open to new alerts. */
   time_window: z.number().int().min(1).max(MAX_TIME_WINDOW_MINUTES),
   condition_type: z.enum(['all', 'any']),
-  targets: z.array(target).max(50).refine(
-    (ts) => new Set(ts.map((t) => `${t.target_type}:${t.target_id}`)).size === ts.length, 'lists a target more than once',
-  ),
+  targets: z
+    .array(target)
+    .max(50)
+    .refine((ts) => new Set(ts.map((t) => `${t.target_type}:${t.target_id}`)).size === ts.length, 'lists a target more than once'),
   conditions: groupConditionsSchema,
   ...legacyInput,
 };
 
 /** A stored condition row as the children writer takes it back: its id (kept) and its columns. */
-const asEntry = (row: Row) => ({ id: String(row.id), ...Object.fromEntries(CONDITION_COLUMNS.map((c) => [c, row[c] ?? null])) }) as StoredGroupCondition;
+const asEntry = (row: Row) =>
+  ({ id: String(row.id), ...Object.fromEntries(CONDITION_COLUMNS.map((c) => [c, row[c] ?? null])) }) as StoredGroupCondition;
 
 /**
  * The legacy attributes, taken out and applied to the conditions (alert-groups.legacy.ts):
@@ -39,7 +46,8 @@ function mappingLegacy(attributes: Row, existing: Row | undefined): Row {
   const { group_by_alert_title, group_by_alert_urgency, attributes: paths, ...rest } = attributes;
   const legacy = { group_by_alert_title, group_by_alert_urgency, attributes: paths } as LegacyAttributes;
   if (Object.values(legacy).every((v) => v === undefined)) return attributes;
-  const current = (rest.conditions as StoredGroupCondition[] | undefined) ?? ((existing?.conditions as Row[] | undefined) ?? []).map(asEntry);
+  const current =
+    (rest.conditions as StoredGroupCondition[] | undefined) ?? ((existing?.conditions as Row[] | undefined) ?? []).map(asEntry);
   return { ...rest, conditions: applyLegacy(current, legacy) };
 }
 
@@ -60,8 +68,17 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
   create: z.strictObject(writable).partial().required({ name: true }),
   update: z.strictObject(writable).partial(),
   attributes: [
-    'name', 'description', 'slug', 'condition_type', 'time_window', 'group_by_alert_title', 'group_by_alert_urgency', 'targets',
-    'attributes', 'conditions', 'deleted_at',
+    'name',
+    'description',
+    'slug',
+    'condition_type',
+    'time_window',
+    'group_by_alert_title',
+    'group_by_alert_urgency',
+    'targets',
+    'attributes',
+    'conditions',
+    'deleted_at',
   ],
   attributeSchemas: alertGroupSchemas,
   jsonColumns: ['targets'],
@@ -74,8 +91,12 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
   },
   children: {
     conditions: {
-      table: 'alert_group_conditions', key: 'alert_group_id', mode: 'replace',
-      columns: CONDITION_COLUMNS, jsonColumns: ['property_field_values', 'alert_urgency_ids'], present: presentCondition,
+      table: 'alert_group_conditions',
+      key: 'alert_group_id',
+      mode: 'replace',
+      columns: CONDITION_COLUMNS,
+      jsonColumns: ['property_field_values', 'alert_urgency_ids'],
+      present: presentCondition,
     },
   },
   slug: { from: 'name' },
@@ -97,15 +118,33 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
       // The legacy attributes add conditions after the schema counted them (prepare): count again.
       const issues: ValidationIssue[] = [];
       if (conditions.length > MAX_CONDITIONS) {
-        issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group holds at most ${MAX_CONDITIONS} conditions, legacy attributes included; this one would hold ${conditions.length}.` });
+        issues.push({
+          pointer: '/data/attributes/conditions',
+          code: 'too_many',
+          detail: `An alert group holds at most ${MAX_CONDITIONS} conditions, legacy attributes included; this one would hold ${conditions.length}.`,
+        });
       }
       if (groupPatternCount(conditions) > MAX_PATTERNS) {
-        issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group holds at most ${MAX_PATTERNS} matches_regex patterns.` });
+        issues.push({
+          pointer: '/data/attributes/conditions',
+          code: 'too_many',
+          detail: `An alert group holds at most ${MAX_PATTERNS} matches_regex patterns.`,
+        });
       }
       if (groupConditionChars(conditions) > MAX_CONDITION_CHARS) {
-        issues.push({ pointer: '/data/attributes/conditions', code: 'too_many', detail: `An alert group's conditions hold at most ${MAX_CONDITION_CHARS} characters of values and property names, legacy attributes included.` });
+        issues.push({
+          pointer: '/data/attributes/conditions',
+          code: 'too_many',
+          detail: `An alert group's conditions hold at most ${MAX_CONDITION_CHARS} characters of values and property names, legacy attributes included.`,
+        });
       }
-      return [...issues, ...await unknownUrgencies(ctx, conditions.map((c) => ({ field: 'alert_urgency_ids', ids: c.alert_urgency_ids ?? [] })))];
+      return [
+        ...issues,
+        ...(await unknownUrgencies(
+          ctx,
+          conditions.map((c) => ({ field: 'alert_urgency_ids', ids: c.alert_urgency_ids ?? [] })),
+        )),
+      ];
     },
   },
 });

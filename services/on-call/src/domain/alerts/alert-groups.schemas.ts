@@ -14,10 +14,20 @@ const nullableString = { type: ['string', 'null'] };
 /** OpenAPI schemas of the response attributes the write schemas do not describe (computed, or shaped by `presentCondition`). */
 export const alertGroupSchemas: Record<string, Record<string, unknown>> = {
   slug: { type: 'string' },
-  group_by_alert_title: { type: 'boolean', deprecated: true, description: 'Whether a summary matches_existing_alert condition is among the conditions.' },
-  group_by_alert_urgency: { type: 'boolean', deprecated: true, description: 'Whether an alert_urgency matches_existing_alert condition is among the conditions.' },
+  group_by_alert_title: {
+    type: 'boolean',
+    deprecated: true,
+    description: 'Whether a summary matches_existing_alert condition is among the conditions.',
+  },
+  group_by_alert_urgency: {
+    type: 'boolean',
+    deprecated: true,
+    description: 'Whether an alert_urgency matches_existing_alert condition is among the conditions.',
+  },
   attributes: {
-    type: 'array', deprecated: true, description: 'The JSON paths of the payload matches_existing_alert conditions.',
+    type: 'array',
+    deprecated: true,
+    description: 'The JSON paths of the payload matches_existing_alert conditions.',
     items: { type: 'object', properties: { json_path: { type: 'string' } }, required: ['json_path'] },
   },
   deleted_at: { type: ['string', 'null'], format: 'date-time' },
@@ -35,7 +45,11 @@ export const alertGroupSchemas: Record<string, Record<string, unknown>> = {
         property_field_values: strings,
         values: {
           type: 'array',
-          items: { type: 'object', properties: { record_id: { type: 'string' }, record_type: { type: 'string', enum: ['AlertUrgency'] } }, required: ['record_id', 'record_type'] },
+          items: {
+            type: 'object',
+            properties: { record_id: { type: 'string' }, record_type: { type: 'string', enum: ['AlertUrgency'] } },
+            required: ['record_id', 'record_type'],
+          },
         },
         alert_urgency_ids: { type: ['array', 'null'], items: { type: 'string' } },
         conditionable_type: { type: ['string', 'null'], enum: ['AlertField', null] },
@@ -49,10 +63,14 @@ const explanation = {
   type: 'object',
   required: ['id', 'index', 'property_field_type', 'property_field_condition_type', 'matched', 'reason'],
   properties: {
-    id: { type: ['string', 'null'] }, index: { type: 'integer' },
-    property_field_type: { type: 'string', enum: [...PROPERTY_FIELD_TYPES] }, property_field_name: nullableString,
-    property_field_condition_type: { type: 'string', enum: [...GROUP_CONDITION_TYPES] }, conditionable_id: nullableString,
-    matched: { type: 'boolean' }, reason: { type: 'string', description: 'What the alert had and what was asked.' },
+    id: { type: ['string', 'null'] },
+    index: { type: 'integer' },
+    property_field_type: { type: 'string', enum: [...PROPERTY_FIELD_TYPES] },
+    property_field_name: nullableString,
+    property_field_condition_type: { type: 'string', enum: [...GROUP_CONDITION_TYPES] },
+    conditionable_id: nullableString,
+    matched: { type: 'boolean' },
+    reason: { type: 'string', description: 'What the alert had and what was asked.' },
   },
 };
 
@@ -83,9 +101,12 @@ export const evaluationDocument: Record<string, unknown> = {
                 type: 'object',
                 required: ['alert_group_id', 'name', 'condition_type', 'targeted', 'matched', 'conditions'],
                 properties: {
-                  alert_group_id: { type: 'string' }, name: { type: 'string' }, condition_type: { type: 'string', enum: ['all', 'any'] },
-                  targeted: { type: 'boolean', description: 'The group has no targets, or one of them is the alert\'s.' },
-                  matched: { type: 'boolean' }, conditions: { type: 'array', items: explanation },
+                  alert_group_id: { type: 'string' },
+                  name: { type: 'string' },
+                  condition_type: { type: 'string', enum: ['all', 'any'] },
+                  targeted: { type: 'boolean', description: "The group has no targets, or one of them is the alert's." },
+                  matched: { type: 'boolean' },
+                  conditions: { type: 'array', items: explanation },
                 },
               },
             },

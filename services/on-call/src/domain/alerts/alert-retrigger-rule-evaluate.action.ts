@@ -15,20 +15,38 @@ const body = z.strictObject({
   }),
 });
 
-interface StoredRule extends RankedRule { row: Row }
+interface StoredRule extends RankedRule {
+  row: Row;
+}
 
 function ranked(row: Row): StoredRule {
   const conditions = (row.conditions as Row[]).map((c): Condition => ({
-    id: String(c.id), kind: c.kind as Condition['kind'], operator: c.operator as Condition['operator'],
-    record_ids: c.record_ids as string[], values: c.values as string[], property_field_name: c.property_field_name as string | null,
+    id: String(c.id),
+    kind: c.kind as Condition['kind'],
+    operator: c.operator as Condition['operator'],
+    record_ids: c.record_ids as string[],
+    values: c.values as string[],
+    property_field_name: c.property_field_name as string | null,
   }));
   return { id: String(row.id), position: Number(row.position), created_at: row.created_at as Date, conditions, row };
 }
 
 function verdict({ rule, matched, conditions }: RuleVerdict<StoredRule>) {
   return {
-    alert_retrigger_rule_id: rule.id, name: rule.row.name, position: rule.position, match_mode: rule.row.match_mode, matched,
-    conditions: conditions.map((c) => ({ id: c.id, index: c.index, kind: c.kind, operator: c.operator, property_field_name: c.property_field_name, matched: c.matched, reason: c.reason })),
+    alert_retrigger_rule_id: rule.id,
+    name: rule.row.name,
+    position: rule.position,
+    match_mode: rule.row.match_mode,
+    matched,
+    conditions: conditions.map((c) => ({
+      id: c.id,
+      index: c.index,
+      kind: c.kind,
+      operator: c.operator,
+      property_field_name: c.property_field_name,
+      matched: c.matched,
+      reason: c.reason,
+    })),
   };
 }
 
@@ -47,9 +65,13 @@ const ruleVerdictSchema = {
         type: 'object',
         required: ['id', 'index', 'kind', 'operator', 'property_field_name', 'matched', 'reason'],
         properties: {
-          id: { type: 'string', format: 'uuid' }, index: { type: 'integer' }, kind: retriggerConditionSchema.properties.kind,
-          operator: retriggerConditionSchema.properties.operator, property_field_name: { type: ['string', 'null'] },
-          matched: { type: 'boolean' }, reason: { type: 'string' },
+          id: { type: 'string', format: 'uuid' },
+          index: { type: 'integer' },
+          kind: retriggerConditionSchema.properties.kind,
+          operator: retriggerConditionSchema.properties.operator,
+          property_field_name: { type: ['string', 'null'] },
+          matched: { type: 'boolean' },
+          reason: { type: 'string' },
         },
       },
     },
@@ -70,10 +92,21 @@ const responseSchema = {
           type: 'object',
           required: ['alert_retrigger_rule_id', 'timeout_minutes', 'retrigger', 'rules'],
           properties: {
-            alert_retrigger_rule_id: { type: ['string', 'null'], format: 'uuid', description: 'The rule that decides; null when none matches.' },
-            timeout_minutes: { type: ['integer', 'null'], description: 'The deciding rule\'s timeout; null: the alert is not re-triggered.' },
+            alert_retrigger_rule_id: {
+              type: ['string', 'null'],
+              format: 'uuid',
+              description: 'The rule that decides; null when none matches.',
+            },
+            timeout_minutes: {
+              type: ['integer', 'null'],
+              description: "The deciding rule's timeout; null: the alert is not re-triggered.",
+            },
             retrigger: { type: 'boolean', description: 'Whether the alert would be re-triggered at all.' },
-            rules: { type: 'array', items: ruleVerdictSchema, description: 'Every rule tried, in evaluation order, up to the deciding one.' },
+            rules: {
+              type: 'array',
+              items: ruleVerdictSchema,
+              description: 'Every rule tried, in evaluation order, up to the deciding one.',
+            },
           },
         },
       },
@@ -94,14 +127,30 @@ export const alertRetriggerRuleEvaluateAction = defineAction<OnCallResourceDeps,
   method: 'post',
   capabilities: ['read'],
   body,
-  summary: 'Which re-trigger rule decides an alert\'s timeout, and why',
-  response: { status: 200, schema: responseSchema, description: 'The deciding rule (or none), its timeout, and each rule\'s and condition\'s verdict' },
-  async run({ body: { data: { attributes: { alert } } }, resource }) {
+  summary: "Which re-trigger rule decides an alert's timeout, and why",
+  response: {
+    status: 200,
+    schema: responseSchema,
+    description: "The deciding rule (or none), its timeout, and each rule's and condition's verdict",
+  },
+  async run({
+    body: {
+      data: {
+        attributes: { alert },
+      },
+    },
+    resource,
+  }) {
     const rules = (await resource.findWhere({})).map(ranked);
     const modeOf = (r: StoredRule) => ((r.row.match_mode as RetriggerMatchMode) === 'match-any-rule' ? 'any' : 'all');
     const { rule, evaluated } = withinBudget(() => selectRule(rules, alert, modeOf));
     const timeout = rule ? (rule.row.timeout_minutes as number | null) : null;
-    const attributes = { alert_retrigger_rule_id: rule?.id ?? null, timeout_minutes: timeout, retrigger: timeout !== null, rules: evaluated.map(verdict) };
+    const attributes = {
+      alert_retrigger_rule_id: rule?.id ?? null,
+      timeout_minutes: timeout,
+      retrigger: timeout !== null,
+      rules: evaluated.map(verdict),
+    };
     return { status: 200, document: { data: { id: randomUUID(), type: TYPE, attributes } } };
   },
 });

@@ -15,12 +15,18 @@ const writable = {
   conditions: conditionsSchema(RETRIGGER_VOCABULARY),
 };
 
-interface WrittenCondition { kind: string; record_ids: string[] }
+interface WrittenCondition {
+  kind: string;
+  record_ids: string[];
+}
 
 /** Urgency conditions name the team's own urgencies. */
 async function urgencyIssues(attributes: Row, ctx: HookContext<OnCallResourceDeps>): Promise<ValidationIssue[]> {
   const conditions = (attributes.conditions as WrittenCondition[] | undefined) ?? [];
-  return unknownUrgencies(ctx, conditions.map((c) => ({ field: 'record_ids', ids: c.kind === 'urgency' ? c.record_ids : [] })));
+  return unknownUrgencies(
+    ctx,
+    conditions.map((c) => ({ field: 'record_ids', ids: c.kind === 'urgency' ? c.record_ids : [] })),
+  );
 }
 
 /**
@@ -43,16 +49,27 @@ export const alertRetriggerRules = defineResource<OnCallResourceDeps>({
   attributeSchemas: retriggerRuleSchemas,
   children: {
     conditions: {
-      table: 'alert_retrigger_rule_conditions', key: 'alert_retrigger_rule_id', mode: 'replace',
-      columns: ['kind', 'operator', 'record_ids', 'values', 'property_field_name'], jsonColumns: ['record_ids', 'values'],
+      table: 'alert_retrigger_rule_conditions',
+      key: 'alert_retrigger_rule_id',
+      mode: 'replace',
+      columns: ['kind', 'operator', 'record_ids', 'values', 'property_field_name'],
+      jsonColumns: ['record_ids', 'values'],
       // property_field_name is a string, never null (docs/on-call.md): a condition without one leaves it out.
       present: ({ id, kind, operator, record_ids, values, property_field_name }) => ({
-        id: String(id), kind, operator, record_ids, values, ...(property_field_name == null ? {} : { property_field_name }),
+        id: String(id),
+        kind,
+        operator,
+        record_ids,
+        values,
+        ...(property_field_name == null ? {} : { property_field_name }),
       }),
     },
   },
   sorts: ['name', 'position', 'created_at', 'updated_at'],
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   // A rule created without a position is tried after the team's others.
   position: { max: MAX_POSITION },
   // Evaluation reads every rule of the team, so their number is bounded.

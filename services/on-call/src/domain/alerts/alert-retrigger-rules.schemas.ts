@@ -31,5 +31,8 @@ export const retriggerConditionSchema = {
 /** OpenAPI schemas of response attributes the write schemas describe differently. */
 export const retriggerRuleSchemas: Record<string, Record<string, unknown>> = {
   conditions: { type: 'array', items: retriggerConditionSchema },
-  timeout_minutes: { type: ['integer', 'null'], description: 'Minutes after acknowledgment at which the alert is re-triggered; null: never.' },
+  timeout_minutes: {
+    type: ['integer', 'null'],
+    description: 'Minutes after acknowledgment at which the alert is re-triggered; null: never.',
+  },
 };

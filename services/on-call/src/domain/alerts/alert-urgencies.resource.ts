@@ -30,7 +30,10 @@ export const alertUrgencies = defineResource<OnCallResourceDeps>({
     created_at: 'date',
   },
   sorts: ['name', 'position', 'created_at', 'updated_at'],
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   // position is NOT NULL in the response schema: null or absent means "at the end".
   position: { max: MAX_POSITION },
   updateMethods: ['put'],
@@ -43,7 +46,13 @@ export const alertUrgencies = defineResource<OnCallResourceDeps>({
       const uses = await ctx.deps.urgencies.uses(ctx.tx, ctx.principal.team_id, String(ctx.existing!.id));
       const named = Object.entries(uses).flatMap(([type, records]) => records.map((r) => `${type} "${r.name}" (${r.id})`));
       if (!named.length) return [];
-      return [{ pointer: '/data', code: 'in_use', detail: `The alert urgency is named in conditions of ${named.slice(0, 10).join(', ')}${named.length > 10 ? ', …' : ''}; change those first.` }];
+      return [
+        {
+          pointer: '/data',
+          code: 'in_use',
+          detail: `The alert urgency is named in conditions of ${named.slice(0, 10).join(', ')}${named.length > 10 ? ', …' : ''}; change those first.`,
+        },
+      ];
     },
   },
 });

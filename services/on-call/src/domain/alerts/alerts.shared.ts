@@ -36,12 +36,24 @@ export interface UrgencyReferences {
  * A 422 invalid_reference for each urgency id a condition names that is not one of the
  * team's (this service's own records, so checked here; the look-up locks them FOR SHARE).
  */
-export async function unknownUrgencies(ctx: HookContext<OnCallResourceDeps>, conditions: readonly UrgencyReferences[]): Promise<ValidationIssue[]> {
+export async function unknownUrgencies(
+  ctx: HookContext<OnCallResourceDeps>,
+  conditions: readonly UrgencyReferences[],
+): Promise<ValidationIssue[]> {
   const named = [...new Set(conditions.flatMap((c) => c.ids))];
   if (!named.length) return [];
   const known = await ctx.deps.urgencies.existingIds(ctx.tx, ctx.principal.team_id, named);
-  return conditions.flatMap((c, i) => c.ids.flatMap((id, j) => (known.has(id) ? [] : [{
-    pointer: `/data/attributes/conditions/${i}/${c.field}/${j}`, code: 'invalid_reference', detail: `No alert urgency "${id}" exists in this team.`,
-  }])));
+  return conditions.flatMap((c, i) =>
+    c.ids.flatMap((id, j) =>
+      known.has(id)
+        ? []
+        : [
+            {
+              pointer: `/data/attributes/conditions/${i}/${c.field}/${j}`,
+              code: 'invalid_reference',
+              detail: `No alert urgency "${id}" exists in this team.`,
+            },
+          ],
+    ),
+  );
 }
-

@@ -28,17 +28,22 @@ export const alertInputSchema = z.strictObject({
   service_ids: recordIds,
   group_ids: recordIds,
   /** Alert field values by alert field id. */
-  fields: z.record(z.string().min(1).max(255), z.string().max(MAX_FIELD_LENGTH).nullable())
+  fields: z
+    .record(z.string().min(1).max(255), z.string().max(MAX_FIELD_LENGTH).nullable())
     .refine((f) => Object.keys(f).length <= 100, 'holds at most 100 fields')
-    .nullable().optional(),
+    .nullable()
+    .optional(),
   // Depth first, without recursion: z.json() and JSON.stringify recurse, and a 1 MB body of
   // nested arrays would otherwise overflow the stack (a 500 instead of a 422).
-  payload: z.unknown()
+  payload: z
+    .unknown()
     .refine((p) => depthWithin(p, MAX_PAYLOAD_DEPTH), { message: `nests deeper than ${MAX_PAYLOAD_DEPTH} levels`, abort: true })
     .pipe(z.json())
     .refine((p) => Buffer.byteLength(JSON.stringify(p)) <= MAX_PAYLOAD_BYTES, `is larger than ${MAX_PAYLOAD_BYTES} bytes of JSON`)
     .optional()
-    .describe(`The JSON payload the alert arrived with: any JSON value, at most ${MAX_PAYLOAD_BYTES} bytes, nested at most ${MAX_PAYLOAD_DEPTH} levels.`),
+    .describe(
+      `The JSON payload the alert arrived with: any JSON value, at most ${MAX_PAYLOAD_BYTES} bytes, nested at most ${MAX_PAYLOAD_DEPTH} levels.`,
+    ),
 }) satisfies z.ZodType<AlertInput>;
 
 /** Whether no object or array in `value` lies deeper than `max` levels (iteratively). */

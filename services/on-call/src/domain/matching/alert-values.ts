@@ -58,7 +58,10 @@ function queryCost(alert: AlertInput, path: string, work: PathWork, budget: Eval
   // A filter's test costs several node visits, and may compare a subtree with another:
   // summed over the nodes, at most the payload's depth times its size.
   const factor = work.fanout * work.segments * (1 + work.tests * (COSTS.filterTest + depth));
-  return [COSTS.query + (COSTS.payloadNode * nodes + COSTS.payloadByte * Math.max(bytes, 1)) * factor, `the JSON Path ${path} over a payload of ${bytes} bytes`];
+  return [
+    COSTS.query + (COSTS.payloadNode * nodes + COSTS.payloadByte * Math.max(bytes, 1)) * factor,
+    `the JSON Path ${path} over a payload of ${bytes} bytes`,
+  ];
 }
 
 /**
@@ -102,7 +105,11 @@ export function observe(alert: AlertInput, condition: Condition, budget: Evaluat
       return withSet({ texts: ids(alert.group_ids) });
     case 'source': {
       const alias = one(alert.source)[0];
-      return { texts: ids(one(alert.source_id)), ...(alias === undefined ? {} : { alias }), set: alias !== undefined || one(alert.source_id).length > 0 };
+      return {
+        texts: ids(one(alert.source_id)),
+        ...(alias === undefined ? {} : { alias }),
+        set: alias !== undefined || one(alert.source_id).length > 0,
+      };
     }
     case 'alert_field':
       return withSet({ texts: one(Object.hasOwn(alert.fields ?? {}, name) ? alert.fields?.[name] : null) });

@@ -1,6 +1,14 @@
 import { observe } from './alert-values.js';
 import type { Observed } from './condition.types.js';
-import type { AlertInput, Condition, ConditionExplanation, ConditionSetResult, MatchContext, MatchMode, Operator } from './condition.types.js';
+import type {
+  AlertInput,
+  Condition,
+  ConditionExplanation,
+  ConditionSetResult,
+  MatchContext,
+  MatchMode,
+  Operator,
+} from './condition.types.js';
 import { COSTS, evaluationBudget, spend, type EvaluationBudget } from './evaluation-budget.js';
 import { regexFinds } from './safe-regex.js';
 
@@ -43,8 +51,12 @@ function characters(texts: readonly string[]): number {
 function isOneOf(condition: Condition, seen: Observed, budget: EvaluationBudget): boolean {
   const values = condition.values ?? [];
   const recordIds = condition.record_ids ?? [];
-  spend(budget, COSTS.item * (seen.texts.length + 1 + values.length + recordIds.length) + COSTS.char * (characters(seen.texts) + (seen.alias?.length ?? 0)),
-    `${seen.texts.length} values against ${values.length + recordIds.length} listed`);
+  spend(
+    budget,
+    COSTS.item * (seen.texts.length + 1 + values.length + recordIds.length) +
+      COSTS.char * (characters(seen.texts) + (seen.alias?.length ?? 0)),
+    `${seen.texts.length} values against ${values.length + recordIds.length} listed`,
+  );
   if (RECORD_KINDS.includes(condition.kind)) {
     const ids = new Set(recordIds.map((v) => v.toLowerCase()));
     if (seen.texts.some((t) => ids.has(t))) return true;
@@ -59,7 +71,11 @@ function matchesExisting(condition: Condition, seen: Observed, context: MatchCon
   const mine = offered(seen);
   return (context.existing_alerts ?? []).some((other) => {
     const theirs = new Set(offered(observe(other, condition, budget)));
-    spend(budget, COSTS.item * (mine.length + theirs.size + 1) + COSTS.char * characters(mine), `${mine.length} values against an existing alert's ${theirs.size}`);
+    spend(
+      budget,
+      COSTS.item * (mine.length + theirs.size + 1) + COSTS.char * characters(mine),
+      `${mine.length} values against an existing alert's ${theirs.size}`,
+    );
     return mine.some((t) => theirs.has(t));
   });
 }
@@ -71,8 +87,11 @@ function textTest(operator: Operator, condition: Condition, seen: Observed, budg
   if (!test) return false;
   if (operator !== 'matches_regex') {
     // Each pair: a call, and at worst a scan of the text (includes) per value.
-    spend(budget, COSTS.item * seen.texts.length * values.length + COSTS.char * characters(seen.texts) * values.length,
-      `${seen.texts.length} values × ${values.length} ${operator} comparisons`);
+    spend(
+      budget,
+      COSTS.item * seen.texts.length * values.length + COSTS.char * characters(seen.texts) * values.length,
+      `${seen.texts.length} values × ${values.length} ${operator} comparisons`,
+    );
   }
   return seen.texts.some((text) => values.some((value) => test(text, value, budget)));
 }
@@ -107,7 +126,11 @@ function reason(condition: Condition, seen: Observed, matched: boolean): string 
  * (share it); a condition judged on its own gets a fresh one.
  */
 export function evaluateCondition(
-  condition: Condition, index: number, alert: AlertInput, context: MatchContext = {}, budget: EvaluationBudget = evaluationBudget(),
+  condition: Condition,
+  index: number,
+  alert: AlertInput,
+  context: MatchContext = {},
+  budget: EvaluationBudget = evaluationBudget(),
 ): ConditionExplanation {
   spend(budget, COSTS.condition, 'judging a condition');
   const seen = observe(alert, condition, budget);
@@ -129,7 +152,11 @@ export function evaluateCondition(
  * outcome is known, so an operator sees the whole picture.
  */
 export function evaluateConditions(
-  conditions: readonly Condition[], mode: MatchMode, alert: AlertInput, context: MatchContext = {}, budget: EvaluationBudget = evaluationBudget(),
+  conditions: readonly Condition[],
+  mode: MatchMode,
+  alert: AlertInput,
+  context: MatchContext = {},
+  budget: EvaluationBudget = evaluationBudget(),
 ): ConditionSetResult {
   const explained = conditions.map((c, i) => evaluateCondition(c, i, alert, context, budget));
   if (explained.length === 0) return { matched: true, conditions: [] };

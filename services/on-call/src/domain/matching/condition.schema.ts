@@ -41,8 +41,10 @@ const filled = (list: readonly unknown[] | null | undefined) => (list?.length ??
 
 function recordKindProblems(c: Condition): ConditionProblem[] {
   const out: ConditionProblem[] = [];
-  if (c.property_field_name) out.push({ field: 'property_field_name', message: `is not used by ${c.kind} conditions (only by alert_field and payload)` });
-  if (c.kind !== 'source' && filled(c.values)) out.push({ field: 'values', message: `is not used by ${c.kind} conditions; list the records in record_ids` });
+  if (c.property_field_name)
+    out.push({ field: 'property_field_name', message: `is not used by ${c.kind} conditions (only by alert_field and payload)` });
+  if (c.kind !== 'source' && filled(c.values))
+    out.push({ field: 'values', message: `is not used by ${c.kind} conditions; list the records in record_ids` });
   if (MEMBERSHIP.includes(c.operator)) {
     const wanted = c.kind === 'source' ? filled(c.record_ids) || filled(c.values) : filled(c.record_ids);
     const what = c.kind === 'source' ? 'alert source ids (or, in values, source aliases)' : `${c.kind} ids`;
@@ -53,17 +55,20 @@ function recordKindProblems(c: Condition): ConditionProblem[] {
 
 function propertyKindProblems(c: Condition): ConditionProblem[] {
   const out: ConditionProblem[] = [];
-  if (filled(c.record_ids)) out.push({ field: 'record_ids', message: `is not used by ${c.kind} conditions (only by urgency, source, service and group)` });
+  if (filled(c.record_ids))
+    out.push({ field: 'record_ids', message: `is not used by ${c.kind} conditions (only by urgency, source, service and group)` });
   const name = c.property_field_name ?? '';
   if (name === '') out.push({ field: 'property_field_name', message: `is required for ${c.kind} conditions` });
-  else if (name.length > MAX_JSON_PATH_LENGTH) out.push({ field: 'property_field_name', message: `is longer than ${MAX_JSON_PATH_LENGTH} characters` });
+  else if (name.length > MAX_JSON_PATH_LENGTH)
+    out.push({ field: 'property_field_name', message: `is longer than ${MAX_JSON_PATH_LENGTH} characters` });
   else if (c.kind === 'payload') {
     const issue = jsonPathIssue(name);
     if (issue) out.push({ field: 'property_field_name', message: issue });
   } else if (c.kind === 'attribute' && !(ALERT_ATTRIBUTES as readonly string[]).includes(name)) {
     out.push({ field: 'property_field_name', message: `must be one of ${ALERT_ATTRIBUTES.join(', ')}` });
   }
-  if (!OPERANDLESS.includes(c.operator) && !filled(c.values)) out.push({ field: 'values', message: `${c.operator} needs at least one value` });
+  if (!OPERANDLESS.includes(c.operator) && !filled(c.values))
+    out.push({ field: 'values', message: `${c.operator} needs at least one value` });
   if (c.operator === 'matches_regex') {
     (c.values ?? []).forEach((pattern, index) => {
       // An over-long value is the schema's to report (its maxLength), once.
@@ -78,7 +83,8 @@ function propertyKindProblems(c: Condition): ConditionProblem[] {
 export function conditionProblems(condition: Condition, vocabulary: Vocabulary): ConditionProblem[] {
   const allowed = operatorsFor(vocabulary, condition.kind);
   if (!allowed.length) return [{ field: 'kind', message: `must be one of ${Object.keys(vocabulary.kinds).join(', ')}` }];
-  if (!allowed.includes(condition.operator)) return [{ field: 'operator', message: `${condition.kind} conditions take only ${allowed.join(', ')}` }];
+  if (!allowed.includes(condition.operator))
+    return [{ field: 'operator', message: `${condition.kind} conditions take only ${allowed.join(', ')}` }];
   const out: ConditionProblem[] = [];
   if (OPERANDLESS.includes(condition.operator)) {
     for (const field of ['record_ids', 'values'] as const) {
@@ -91,7 +97,9 @@ export function conditionProblems(condition: Condition, vocabulary: Vocabulary):
 }
 
 /** The stored shape: lists always present, record ids in lower case, so equal conditions compare equal. */
-function normalized(c: z.infer<ReturnType<typeof conditionInput>>): Condition & { record_ids: string[]; values: string[]; property_field_name: string | null } {
+function normalized(
+  c: z.infer<ReturnType<typeof conditionInput>>,
+): Condition & { record_ids: string[]; values: string[]; property_field_name: string | null } {
   return {
     ...(c.id === undefined ? {} : { id: c.id.toLowerCase() }),
     kind: c.kind,
@@ -146,20 +154,31 @@ export function refineUniqueIds(conditions: readonly unknown[], ctx: z.Refinemen
     if (typeof id !== 'string') return;
     const first = seen.get(id.toLowerCase());
     if (first === undefined) seen.set(id.toLowerCase(), j);
-    else ctx.addIssue({ code: 'custom', path: [j, 'id'], message: `is the id of condition ${first} too; a condition's id may appear once` });
+    else
+      ctx.addIssue({ code: 'custom', path: [j, 'id'], message: `is the id of condition ${first} too; a condition's id may appear once` });
   });
 }
 
 /** How many characters of values and property names `conditions` hold together (entries read defensively). */
 export function conditionChars(conditions: readonly Pick<Condition, 'values' | 'property_field_name'>[]): number {
-  return conditions.reduce((n, c) => n + (Array.isArray(c?.values) ? c.values.reduce((m, v) => m + (typeof v === 'string' ? v.length : 0), 0) : 0)
-    + (typeof c?.property_field_name === 'string' ? c.property_field_name.length : 0), 0);
+  return conditions.reduce(
+    (n, c) =>
+      n +
+      (Array.isArray(c?.values) ? c.values.reduce((m, v) => m + (typeof v === 'string' ? v.length : 0), 0) : 0) +
+      (typeof c?.property_field_name === 'string' ? c.property_field_name.length : 0),
+    0,
+  );
 }
 
 /** A zod schema of a rule's or group's whole condition list. */
 export function conditionsSchema(vocabulary: Vocabulary) {
-  return z.array(conditionSchema(vocabulary)).max(MAX_CONDITIONS)
+  return z
+    .array(conditionSchema(vocabulary))
+    .max(MAX_CONDITIONS)
     .refine((cs) => patternCount(cs) <= MAX_PATTERNS, `hold at most ${MAX_PATTERNS} matches_regex patterns together`)
-    .refine((cs) => conditionChars(cs) <= MAX_CONDITION_CHARS, `hold at most ${MAX_CONDITION_CHARS} characters of values and property names together`)
+    .refine(
+      (cs) => conditionChars(cs) <= MAX_CONDITION_CHARS,
+      `hold at most ${MAX_CONDITION_CHARS} characters of values and property names together`,
+    )
     .superRefine(refineUniqueIds);
 }

@@ -13,13 +13,28 @@ export type ConditionKind = (typeof CONDITION_KINDS)[number];
  * and the alert groups' is_empty and matches_existing_alert (docs/on-call.md).
  */
 export const OPERATORS = [
-  'is_one_of', 'is_not_one_of', 'is_set', 'is_not_set', 'is_empty',
-  'contains', 'does_not_contain', 'starts_with', 'ends_with', 'matches_regex', 'matches_existing_alert',
+  'is_one_of',
+  'is_not_one_of',
+  'is_set',
+  'is_not_set',
+  'is_empty',
+  'contains',
+  'does_not_contain',
+  'starts_with',
+  'ends_with',
+  'matches_regex',
+  'matches_existing_alert',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 /** Operators that compare text; the native kinds (records by id) never take them. */
-export const TEXT_OPERATORS = ['contains', 'does_not_contain', 'starts_with', 'ends_with', 'matches_regex'] as const satisfies readonly Operator[];
+export const TEXT_OPERATORS = [
+  'contains',
+  'does_not_contain',
+  'starts_with',
+  'ends_with',
+  'matches_regex',
+] as const satisfies readonly Operator[];
 
 /** The attributes of an alert an `attribute` condition may name. */
 export const ALERT_ATTRIBUTES = ['summary', 'description', 'external_url'] as const;

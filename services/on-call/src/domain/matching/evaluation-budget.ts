@@ -49,7 +49,9 @@ export const EVALUATION_BUDGET_NS = 100_000_000;
 /** Thrown when an evaluation would cost more than its budget. */
 export class EvaluationBudgetExceeded extends Error {
   constructor(readonly what: string) {
-    super(`The alert is too much to evaluate against these conditions in one request (${what}); send a smaller payload or shorter fields, or use fewer or simpler conditions.`);
+    super(
+      `The alert is too much to evaluate against these conditions in one request (${what}); send a smaller payload or shorter fields, or use fewer or simpler conditions.`,
+    );
     this.name = 'EvaluationBudgetExceeded';
   }
 }

@@ -5,8 +5,18 @@
  */
 export * from './condition.types.js';
 export {
-  conditionChars, conditionProblems, conditionSchema, conditionsSchema, MAX_CONDITION_CHARS, MAX_CONDITIONS, MAX_CONDITION_VALUES, MAX_PATTERNS,
-  MAX_VALUE_LENGTH, patternCount, refineUniqueIds, type ConditionProblem,
+  conditionChars,
+  conditionProblems,
+  conditionSchema,
+  conditionsSchema,
+  MAX_CONDITION_CHARS,
+  MAX_CONDITIONS,
+  MAX_CONDITION_VALUES,
+  MAX_PATTERNS,
+  MAX_VALUE_LENGTH,
+  patternCount,
+  refineUniqueIds,
+  type ConditionProblem,
 } from './condition.schema.js';
 export { evaluateCondition, evaluateConditions } from './condition-evaluator.js';
 export { evaluationOrder, selectRule, type RankedRule, type RuleSelection, type RuleVerdict } from './rule-selector.js';

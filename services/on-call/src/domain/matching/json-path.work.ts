@@ -47,9 +47,15 @@ export interface PathWork {
 type Segments = readonly (Segment | { type: 'SingularQuerySegment' })[];
 
 function singular(segments: Segments): boolean {
-  return segments.every((s) => s.type === 'SingularQuerySegment' || (s.type === 'ChildSegment' && (s.node.type === 'MemberNameShorthand'
-    || (s.node.type === 'BracketedSelection' && s.node.selectors.length === 1
-      && (s.node.selectors[0].type === 'NameSelector' || s.node.selectors[0].type === 'IndexSelector')))));
+  return segments.every(
+    (s) =>
+      s.type === 'SingularQuerySegment' ||
+      (s.type === 'ChildSegment' &&
+        (s.node.type === 'MemberNameShorthand' ||
+          (s.node.type === 'BracketedSelection' &&
+            s.node.selectors.length === 1 &&
+            (s.node.selectors[0].type === 'NameSelector' || s.node.selectors[0].type === 'IndexSelector')))),
+  );
 }
 
 const SINGULAR_ONLY = 'may use only singular queries inside a filter (@.a.b, @[0], $.x): no wildcard, descendant, slice or filter there';
@@ -68,13 +74,25 @@ class FilterCheck {
 
   logical(e: LogicalExpr): void {
     switch (e.type) {
-      case 'LogicalOrExpr': case 'LogicalAndExpr': this.logical(e.left); this.logical(e.right); return;
-      case 'LogicalNotExpr': this.logical(e.expression); return;
-      case 'ComparisonExpr': this.tests++; this.comparable(e.left); this.comparable(e.right); return;
+      case 'LogicalOrExpr':
+      case 'LogicalAndExpr':
+        this.logical(e.left);
+        this.logical(e.right);
+        return;
+      case 'LogicalNotExpr':
+        this.logical(e.expression);
+        return;
+      case 'ComparisonExpr':
+        this.tests++;
+        this.comparable(e.left);
+        this.comparable(e.right);
+        return;
       case 'TestExpr':
         if (e.expression.type === 'FunctionExpr') {
           known(e.expression);
-          throw new Error(`uses ${e.expression.name}() as a test, but it gives a value (RFC 9535 §2.4.3): compare it, as in ${e.expression.name}(@.a) > 0`);
+          throw new Error(
+            `uses ${e.expression.name}() as a test, but it gives a value (RFC 9535 §2.4.3): compare it, as in ${e.expression.name}(@.a) > 0`,
+          );
         }
         this.tests++;
         this.query(e.expression);
@@ -99,7 +117,8 @@ class FilterCheck {
       // ValueType: a literal, a singular query, or a function giving a value.
       if (arg.type === 'FunctionExpr') this.valueFunction(arg);
       else if (arg.type === 'FilterQuery') this.query(arg);
-      else if (arg.type !== 'Literal') throw new Error('calls length() on a test; it takes a value (a literal, a singular query or a function)');
+      else if (arg.type !== 'Literal')
+        throw new Error('calls length() on a test; it takes a value (a literal, a singular query or a function)');
     } else if (arg.type === 'FilterQuery') this.query(arg);
     else throw new Error(`calls ${f.name}() on something other than a query; it takes the nodes of a query (RFC 9535 §2.4.3)`);
   }
@@ -131,6 +150,7 @@ export function pathWork(ast: JsonPathQuery): PathWork | string {
   if (fanout > MAX_FANOUT) return `selects each node up to ${fanout} times (its bracketed selectors multiplied); at most ${MAX_FANOUT}`;
   const work: PathWork = { simple: segments === 0, fanout, segments, tests };
   const factor = fanout * Math.max(segments, 1) * (1 + tests);
-  if (factor > MAX_PATH_WORK) return `is too much work: ${fanout} × ${segments} segments × ${1 + tests} tests per node, at most ${MAX_PATH_WORK}; simplify it`;
+  if (factor > MAX_PATH_WORK)
+    return `is too much work: ${fanout} × ${segments} segments × ${1 + tests} tests per node, at most ${MAX_PATH_WORK}; simplify it`;
   return work;
 }

@@ -32,10 +32,12 @@ function stamp(value: RankedRule['created_at']): string {
 
 /** Rules in evaluation order: ascending position, then creation, then id. */
 export function evaluationOrder<R extends RankedRule>(rules: readonly R[]): R[] {
-  return [...rules].sort((a, b) =>
-    (a.position ?? Number.POSITIVE_INFINITY) - (b.position ?? Number.POSITIVE_INFINITY)
-    || stamp(a.created_at).localeCompare(stamp(b.created_at))
-    || a.id.localeCompare(b.id));
+  return [...rules].sort(
+    (a, b) =>
+      (a.position ?? Number.POSITIVE_INFINITY) - (b.position ?? Number.POSITIVE_INFINITY) ||
+      stamp(a.created_at).localeCompare(stamp(b.created_at)) ||
+      a.id.localeCompare(b.id),
+  );
 }
 
 /**

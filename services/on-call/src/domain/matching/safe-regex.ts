@@ -42,7 +42,8 @@ function compile(pattern: string): RE2JS | string {
     const message = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
     return `is not a valid RE2 regular expression (${message})`;
   }
-  if (re.programSize() > MAX_PROGRAM_SIZE) return `is too complex: it compiles to ${re.programSize()} instructions, at most ${MAX_PROGRAM_SIZE} are allowed (use smaller repeat counts)`;
+  if (re.programSize() > MAX_PROGRAM_SIZE)
+    return `is too complex: it compiles to ${re.programSize()} instructions, at most ${MAX_PROGRAM_SIZE} are allowed (use smaller repeat counts)`;
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(pattern, re);
   return re;
@@ -53,14 +54,17 @@ export function regexIssue(pattern: string): string | null {
   if (pattern.length > MAX_PATTERN_LENGTH) return `is longer than ${MAX_PATTERN_LENGTH} characters`;
   // Judged before compiling: the compile is what would be slow.
   const folded = foldedRunes(pattern);
-  if (folded > MAX_FOLDED_RUNES) return `is too costly to compile case-insensitively: its class ranges fold ${folded} characters, at most ${MAX_FOLDED_RUNES} (narrow the ranges or drop (?i))`;
+  if (folded > MAX_FOLDED_RUNES)
+    return `is too costly to compile case-insensitively: its class ranges fold ${folded} characters, at most ${MAX_FOLDED_RUNES} (narrow the ranges or drop (?i))`;
   const re = compile(pattern);
   return typeof re === 'string' ? re : null;
 }
 
 /** The estimated cost of compiling `pattern` into `size` instructions. */
 function compileCost(pattern: string, size: number): number {
-  return COSTS.compileBase + COSTS.compileChar * pattern.length + COSTS.compileInstruction * size + COSTS.compileFold * foldedRunes(pattern);
+  return (
+    COSTS.compileBase + COSTS.compileChar * pattern.length + COSTS.compileInstruction * size + COSTS.compileFold * foldedRunes(pattern)
+  );
 }
 
 /** `pattern` compiled, paid for once per evaluation: its worst case before, its estimate after. */
@@ -89,7 +93,11 @@ function compiledFor(pattern: string, budget: EvaluationBudget): RE2JS | null {
 export function regexFinds(pattern: string, input: string, budget: EvaluationBudget): boolean {
   const re = compiledFor(pattern, budget);
   if (!re) return false;
-  spend(budget, COSTS.item + COSTS.regexStep * re.programSize() * (input.length + 1), `a pattern of ${re.programSize()} instructions over ${input.length} characters`);
+  spend(
+    budget,
+    COSTS.item + COSTS.regexStep * re.programSize() * (input.length + 1),
+    `a pattern of ${re.programSize()} instructions over ${input.length} characters`,
+  );
   // test() needs no submatches, so re2js runs its DFA where it can.
   return re.test(input);
 }

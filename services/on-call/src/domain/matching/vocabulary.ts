@@ -13,13 +13,22 @@ const NATIVE = ['is_one_of', 'is_not_one_of', 'is_set', 'is_not_set'] as const s
  */
 export const RETRIGGER_VOCABULARY: Vocabulary = {
   kinds: {
-    urgency: NATIVE, source: NATIVE, service: NATIVE, group: NATIVE,
+    urgency: NATIVE,
+    source: NATIVE,
+    service: NATIVE,
+    group: NATIVE,
     alert_field: [...NATIVE, ...TEXT_OPERATORS],
     payload: [...NATIVE, ...TEXT_OPERATORS],
   },
 };
 
-const GROUP_OPERATORS = ['is_one_of', 'is_not_one_of', ...TEXT_OPERATORS, 'is_empty', 'matches_existing_alert'] as const satisfies readonly Operator[];
+const GROUP_OPERATORS = [
+  'is_one_of',
+  'is_not_one_of',
+  ...TEXT_OPERATORS,
+  'is_empty',
+  'matches_existing_alert',
+] as const satisfies readonly Operator[];
 
 /**
  * Alert groups (docs/on-call.md): property_field_condition_type's nine operators on
@@ -28,7 +37,9 @@ const GROUP_OPERATORS = ['is_one_of', 'is_not_one_of', ...TEXT_OPERATORS, 'is_em
  */
 export const GROUP_VOCABULARY: Vocabulary = {
   kinds: {
-    attribute: GROUP_OPERATORS, payload: GROUP_OPERATORS, alert_field: GROUP_OPERATORS,
+    attribute: GROUP_OPERATORS,
+    payload: GROUP_OPERATORS,
+    alert_field: GROUP_OPERATORS,
     urgency: ['is_one_of', 'is_not_one_of', 'is_empty', 'matches_existing_alert'],
   },
 };

@@ -20,10 +20,15 @@ async function timeIssues(attributes: Row, ctx: HookContext<OnCallResourceDeps>)
     return [{ pointer: '/data/attributes/ends_at', detail: `An override shift lasts at most ${MAX_OVERRIDE_DAYS} days.` }];
   }
   const clash = await ctx.deps.scheduling.overlappingOverride(ctx.tx, String(ctx.parent!.id), startsAt, endsAt);
-  return clash ? [{
-    pointer: '/data/attributes/starts_at', code: 'overlaps',
-    detail: `Overlaps the override shift ${clash.id} (${clash.starts_at.toISOString()} to ${clash.ends_at.toISOString()}) of this schedule.`,
-  }] : [];
+  return clash
+    ? [
+        {
+          pointer: '/data/attributes/starts_at',
+          code: 'overlaps',
+          detail: `Overlaps the override shift ${clash.id} (${clash.starts_at.toISOString()} to ${clash.ends_at.toISOString()}) of this schedule.`,
+        },
+      ]
+    : [];
 }
 
 /**
@@ -48,7 +53,10 @@ export const overrideShifts = defineResource<OnCallResourceDeps>({
   update: z.strictObject({ user_id: userId }),
   attributes: ['schedule_id', 'rotation_id', 'starts_at', 'ends_at', 'is_override', 'user_id'],
   computed: { rotation_id: () => null, is_override: () => true },
-  relationships: { schedule: { type: 'schedules', column: 'schedule_id', resource: 'schedules' }, user: { type: 'users', column: 'user_id' } },
+  relationships: {
+    schedule: { type: 'schedules', column: 'schedule_id', resource: 'schedules' },
+    user: { type: 'users', column: 'user_id' },
+  },
   includes: { user: usersInclude('user_id') },
   attributeSchemas: {
     schedule_id: { type: 'string', format: 'uuid', description: 'The schedule' },
@@ -64,7 +72,7 @@ export const overrideShifts = defineResource<OnCallResourceDeps>({
   hooks: {
     async validate(attributes, ctx) {
       const users = await teamUserIssues(ctx, { user_id: attributes.user_id });
-      return ctx.existing ? users : [...users, ...await timeIssues(attributes, ctx)];
+      return ctx.existing ? users : [...users, ...(await timeIssues(attributes, ctx))];
     },
     // Who created it, for GET /v1/shifts' include=shift_override (null: a key acting for no user).
     toColumns: (attributes, ctx) => (ctx.existing ? attributes : { ...attributes, created_by_user_id: ctx.principal.user_id }),

@@ -36,9 +36,13 @@ export const scheduleRotationActiveDays = defineResource<OnCallResourceDeps>({
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   updateMethods: ['put'],
   unique: {
-    schedule_rotation_active_days_rotation_day_unique: { pointer: '/data/attributes/day_name', detail: 'The rotation already has active times for this day.' },
+    schedule_rotation_active_days_rotation_day_unique: {
+      pointer: '/data/attributes/day_name',
+      detail: 'The rotation already has active times for this day.',
+    },
   },
   hooks: {
-    validate: (attributes) => windowIssues((attributes.active_time_attributes as ActiveWindow[] | undefined) ?? [], '/data/attributes/active_time_attributes'),
+    validate: (attributes) =>
+      windowIssues((attributes.active_time_attributes as ActiveWindow[] | undefined) ?? [], '/data/attributes/active_time_attributes'),
   },
 });

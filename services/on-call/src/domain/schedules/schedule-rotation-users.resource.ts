@@ -39,13 +39,19 @@ export const scheduleRotationUsers = defineResource<OnCallResourceDeps>({
   includes: { user: usersInclude('user_id') },
   attributeSchemas: { schedule_rotation_id: { type: 'string', format: 'uuid', description: 'The rotation' } },
   sorts: ['position', 'created_at', 'updated_at'],
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   // A member added without a position takes the rotation's last turn.
   position: { per: 'schedule_rotation_id' },
   limit: { max: MAX_USERS_PER_ROTATION, per: 'schedule_rotation_id', detail: 'A rotation has at most {max} users.' },
   updateMethods: ['put'],
   unique: {
-    schedule_rotation_users_rotation_user_unique: { pointer: '/data/attributes/user_id', detail: 'This user is already a member of the rotation.' },
+    schedule_rotation_users_rotation_user_unique: {
+      pointer: '/data/attributes/user_id',
+      detail: 'This user is already a member of the rotation.',
+    },
   },
   hooks: {
     validate: (attributes, ctx) => teamUserIssues(ctx, { user_id: attributes.user_id }),

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import {
-  ACTIVE_TIME_TYPES, activeDays, activityIssues, ROTATION_TYPES, rotationableAttributes, rotationableIssues, rotationAttributeSchemas,
+  ACTIVE_TIME_TYPES,
+  activeDays,
+  activityIssues,
+  ROTATION_TYPES,
+  rotationableAttributes,
+  rotationableIssues,
+  rotationAttributeSchemas,
   type RotationType,
 } from './schedule-rotations.schemas.js';
 import { activeWindows, instant, timeZone } from './schedule-times.schemas.js';
@@ -44,11 +50,24 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
   event: 'schedule_rotation',
   permission: { scope: 'oc.schedules', side: 'oc' },
   summary: { singular: 'schedule rotation', plural: 'schedule rotations' },
-  create: z.strictObject(writable).partial().required({ name: true, schedule_rotationable_type: true, schedule_rotationable_attributes: true }),
+  create: z
+    .strictObject(writable)
+    .partial()
+    .required({ name: true, schedule_rotationable_type: true, schedule_rotationable_attributes: true }),
   update: z.strictObject(writable).partial(),
   attributes: [
-    'schedule_id', 'name', 'position', 'schedule_rotationable_type', 'active_all_week', 'active_days', 'active_time_type',
-    'active_time_attributes', 'time_zone', 'schedule_rotationable_attributes', 'start_time', 'end_time',
+    'schedule_id',
+    'name',
+    'position',
+    'schedule_rotationable_type',
+    'active_all_week',
+    'active_days',
+    'active_time_type',
+    'active_time_attributes',
+    'time_zone',
+    'schedule_rotationable_attributes',
+    'start_time',
+    'end_time',
   ],
   // The reference's schedule_rotation answers no timestamps (its attributes are closed here).
   timestamps: false,
@@ -56,17 +75,28 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
   attributeSchemas: rotationAttributeSchemas,
   jsonColumns: ['schedule_rotationable_attributes', 'active_days', 'active_time_attributes'],
   sorts: ['position', 'name', 'created_at', 'updated_at'],
-  defaultSort: [{ field: 'position', direction: 'asc' }, { field: 'created_at', direction: 'asc' }],
+  defaultSort: [
+    { field: 'position', direction: 'asc' },
+    { field: 'created_at', direction: 'asc' },
+  ],
   // A rotation added without a position comes after the schedule's others (lower positions win overlaps).
   position: { per: 'schedule_id' },
   limit: { max: MAX_ROTATIONS_PER_SCHEDULE, per: 'schedule_id', detail: 'A schedule has at most {max} rotations.' },
   updateMethods: ['put'],
-  cascades: [{ resource: 'schedule_rotation_users', column: 'schedule_rotation_id' }, { resource: 'schedule_rotation_active_days', column: 'schedule_rotation_id' }],
+  cascades: [
+    { resource: 'schedule_rotation_users', column: 'schedule_rotation_id' },
+    { resource: 'schedule_rotation_active_days', column: 'schedule_rotation_id' },
+  ],
   hooks: {
     defaults(attributes) {
       return {
-        time_zone: 'Etc/UTC', start_time: null, end_time: null,
-        active_all_week: true, active_days: [], active_time_type: 'all_day', active_time_attributes: [],
+        time_zone: 'Etc/UTC',
+        start_time: null,
+        end_time: null,
+        active_all_week: true,
+        active_days: [],
+        active_time_type: 'all_day',
+        active_time_attributes: [],
         ...attributes,
       };
     },
@@ -78,7 +108,10 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
       ];
       const [start, end] = [millis(merged.start_time), millis(merged.end_time)];
       if (start !== undefined && end !== undefined && start >= end) {
-        issues.push({ pointer: `/data/attributes/${'end_time' in attributes ? 'end_time' : 'start_time'}`, detail: 'end_time must be after start_time.' });
+        issues.push({
+          pointer: `/data/attributes/${'end_time' in attributes ? 'end_time' : 'start_time'}`,
+          detail: 'end_time must be after start_time.',
+        });
       }
       return issues;
     },

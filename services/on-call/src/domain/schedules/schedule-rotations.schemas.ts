@@ -1,10 +1,21 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { Row } from '@firewatch/resource-kit';
-import { ACTIVE_WINDOWS_SCHEMA, DAY_NAMES, TIME_OF_DAY_SCHEMA as time, timeOfDay, windowIssues, type ActiveWindow } from './schedule-times.schemas.js';
+import {
+  ACTIVE_WINDOWS_SCHEMA,
+  DAY_NAMES,
+  TIME_OF_DAY_SCHEMA as time,
+  timeOfDay,
+  windowIssues,
+  type ActiveWindow,
+} from './schedule-times.schemas.js';
 
 export const ROTATION_TYPES = [
-  'ScheduleDailyRotation', 'ScheduleWeeklyRotation', 'ScheduleBiweeklyRotation', 'ScheduleMonthlyRotation', 'ScheduleCustomRotation',
+  'ScheduleDailyRotation',
+  'ScheduleWeeklyRotation',
+  'ScheduleBiweeklyRotation',
+  'ScheduleMonthlyRotation',
+  'ScheduleCustomRotation',
 ] as const;
 export type RotationType = (typeof ROTATION_TYPES)[number];
 
@@ -20,12 +31,14 @@ export const MAX_SHIFT_LENGTH: Record<(typeof SHIFT_LENGTH_UNITS)[number], numbe
  * decided by its type (`rotationableIssues`), on the merged record, so that a PUT changing
  * only the type is judged against the attributes it keeps.
  */
-export const rotationableAttributes = z.strictObject({
-  handoff_time: timeOfDay,
-  handoff_day: z.string().max(32),
-  shift_length: z.number().int().min(1).max(MAX_SHIFT_LENGTH.hours),
-  shift_length_unit: z.enum(SHIFT_LENGTH_UNITS),
-}).partial();
+export const rotationableAttributes = z
+  .strictObject({
+    handoff_time: timeOfDay,
+    handoff_day: z.string().max(32),
+    shift_length: z.number().int().min(1).max(MAX_SHIFT_LENGTH.hours),
+    shift_length_unit: z.enum(SHIFT_LENGTH_UNITS),
+  })
+  .partial();
 
 const KEYS_OF: Record<RotationType, readonly string[]> = {
   ScheduleDailyRotation: ['handoff_time'],
@@ -51,7 +64,8 @@ export function rotationableIssues(type: RotationType, attributes: Row): Validat
     if (attributes[key] === undefined) issues.push({ pointer: `${AT}/${key}`, detail: `${type} needs ${key}.` });
   }
   for (const key of Object.keys(attributes)) {
-    if (!wanted.includes(key)) issues.push({ pointer: `${AT}/${key}`, detail: `${type} does not take ${key} (it takes ${wanted.join(', ')}).` });
+    if (!wanted.includes(key))
+      issues.push({ pointer: `${AT}/${key}`, detail: `${type} does not take ${key} (it takes ${wanted.join(', ')}).` });
   }
   const days = HANDOFF_DAYS[type];
   if (days && attributes.handoff_day !== undefined && !days.includes(String(attributes.handoff_day))) {
@@ -81,7 +95,9 @@ export function activityIssues(rotation: Row): ValidationIssue[] {
   return [...issues, ...windowIssues(windows, '/data/attributes/active_time_attributes')];
 }
 
-export const activeDays = z.array(z.enum(DAY_NAMES)).max(DAY_NAMES.length)
+export const activeDays = z
+  .array(z.enum(DAY_NAMES))
+  .max(DAY_NAMES.length)
   .refine((days) => new Set(days).size === days.length, 'names a day more than once');
 
 /** Response schemas of what the write schemas describe only loosely (the stored, normalised forms). */
@@ -90,11 +106,27 @@ export const rotationAttributeSchemas: Record<string, Record<string, unknown>> =
   schedule_rotationable_attributes: {
     oneOf: [
       { type: 'object', additionalProperties: false, required: ['handoff_time'], properties: { handoff_time: time } },
-      { type: 'object', additionalProperties: false, required: ['handoff_time', 'handoff_day'], properties: { handoff_time: time, handoff_day: { type: 'string', enum: [...DAY_NAMES] } } },
-      { type: 'object', additionalProperties: false, required: ['handoff_time', 'handoff_day'], properties: { handoff_time: time, handoff_day: { type: 'string', enum: [...MONTHLY_HANDOFF_DAYS] } } },
       {
-        type: 'object', additionalProperties: false, required: ['shift_length', 'shift_length_unit', 'handoff_time'],
-        properties: { shift_length: { type: 'integer' }, shift_length_unit: { type: 'string', enum: [...SHIFT_LENGTH_UNITS] }, handoff_time: time },
+        type: 'object',
+        additionalProperties: false,
+        required: ['handoff_time', 'handoff_day'],
+        properties: { handoff_time: time, handoff_day: { type: 'string', enum: [...DAY_NAMES] } },
+      },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['handoff_time', 'handoff_day'],
+        properties: { handoff_time: time, handoff_day: { type: 'string', enum: [...MONTHLY_HANDOFF_DAYS] } },
+      },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['shift_length', 'shift_length_unit', 'handoff_time'],
+        properties: {
+          shift_length: { type: 'integer' },
+          shift_length_unit: { type: 'string', enum: [...SHIFT_LENGTH_UNITS] },
+          handoff_time: time,
+        },
       },
     ],
   },

@@ -12,8 +12,9 @@ export const MAX_WINDOWS_PER_DAY = 24;
  * taken too), stored and answered as `HH:MM`. An offset is refused: the rotation's
  * `time_zone` says where the clock is, and a second one could only contradict it.
  */
-export const timeOfDay = z.string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d(:00)?$/, 'must be a time of day HH:MM (24-hour, in the rotation\'s time_zone, no offset)')
+export const timeOfDay = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d(:00)?$/, "must be a time of day HH:MM (24-hour, in the rotation's time_zone, no offset)")
   .transform((t) => t.slice(0, 5));
 
 const activeWindow = z.strictObject({ start_time: timeOfDay, end_time: timeOfDay });
@@ -22,9 +23,18 @@ export type ActiveWindow = z.infer<typeof activeWindow>;
 export const activeWindows = z.array(activeWindow).max(MAX_WINDOWS_PER_DAY);
 
 /** OpenAPI of a stored time of day and of a day's windows, as answered. */
-export const TIME_OF_DAY_SCHEMA = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, wall clock in the rotation\'s time_zone' };
+export const TIME_OF_DAY_SCHEMA = {
+  type: 'string',
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: "HH:MM, wall clock in the rotation's time_zone",
+};
 export const ACTIVE_WINDOWS_SCHEMA = {
-  type: 'array', items: { type: 'object', required: ['start_time', 'end_time'], properties: { start_time: TIME_OF_DAY_SCHEMA, end_time: TIME_OF_DAY_SCHEMA } },
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['start_time', 'end_time'],
+    properties: { start_time: TIME_OF_DAY_SCHEMA, end_time: TIME_OF_DAY_SCHEMA },
+  },
 };
 
 const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
@@ -39,7 +49,10 @@ export function windowIssues(windows: readonly ActiveWindow[], pointer: string):
   const issues: ValidationIssue[] = [];
   windows.forEach((w, i) => {
     if (minutes(w.start_time) >= endMinutes(w.end_time)) {
-      issues.push({ pointer: `${pointer}/${i}/end_time`, detail: `end_time ${w.end_time} is not after start_time ${w.start_time} (00:00 means the end of the day; a window cannot cross midnight).` });
+      issues.push({
+        pointer: `${pointer}/${i}/end_time`,
+        detail: `end_time ${w.end_time} is not after start_time ${w.start_time} (00:00 means the end of the day; a window cannot cross midnight).`,
+      });
     }
   });
   if (issues.length) return issues;
@@ -47,7 +60,10 @@ export function windowIssues(windows: readonly ActiveWindow[], pointer: string):
   for (let k = 1; k < order.length; k++) {
     const before = order[k - 1];
     if (minutes(order[k].w.start_time) < endMinutes(before.w.end_time)) {
-      issues.push({ pointer: `${pointer}/${order[k].i}/start_time`, detail: `overlaps the window ${before.w.start_time}–${before.w.end_time}.` });
+      issues.push({
+        pointer: `${pointer}/${order[k].i}/start_time`,
+        detail: `overlaps the window ${before.w.start_time}–${before.w.end_time}.`,
+      });
     }
   }
   return issues;
@@ -80,11 +96,14 @@ const LATEST = Date.UTC(2200, 0, 1);
  * that neither PostgreSQL (year 0) nor a shift computation stepping from it meets an
  * absurd date.
  */
-export const instant = z.iso.datetime({ offset: true }).transform((s) => new Date(s))
+export const instant = z.iso
+  .datetime({ offset: true })
+  .transform((s) => new Date(s))
   .refine((d) => d.getTime() >= EARLIEST && d.getTime() < LATEST, 'must be between 1970 and 2199');
 
 export const timeZone = z.string().transform((name, ctx) => {
   const zone = ianaZone(name);
-  if (zone === undefined) ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not an IANA time zone name (e.g. Europe/Berlin, Etc/UTC).` });
+  if (zone === undefined)
+    ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not an IANA time zone name (e.g. Europe/Berlin, Etc/UTC).` });
   return zone ?? name;
 });

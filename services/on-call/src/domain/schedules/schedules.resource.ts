@@ -13,9 +13,16 @@ export const MAX_SCHEDULES_PER_TEAM = 500;
 const writable = {
   name: z.string().trim().min(1).max(255),
   description: z.string().max(10_000).nullable(),
-  all_time_coverage: z.boolean().nullable().transform((v) => v ?? false),
+  all_time_coverage: z
+    .boolean()
+    .nullable()
+    .transform((v) => v ?? false),
   owner_user_id: userId,
-  owner_group_ids: z.array(z.string().min(1).max(255)).max(100).nullable().transform((v) => [...new Set(v ?? [])]),
+  owner_group_ids: z
+    .array(z.string().min(1).max(255))
+    .max(100)
+    .nullable()
+    .transform((v) => [...new Set(v ?? [])]),
 };
 
 /**
@@ -52,7 +59,10 @@ export const schedules = defineResource<OnCallResourceDeps>({
   sorts: ['name', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   updateMethods: ['put'],
-  cascades: [{ resource: 'schedule_rotations', column: 'schedule_id' }, { resource: 'override_shifts', column: 'schedule_id' }],
+  cascades: [
+    { resource: 'schedule_rotations', column: 'schedule_id' },
+    { resource: 'override_shifts', column: 'schedule_id' },
+  ],
   hooks: {
     defaults: (attributes) => ({ description: null, all_time_coverage: false, owner_group_ids: [], ...attributes }),
     validate: (attributes, ctx) => teamUserIssues(ctx, { owner_user_id: attributes.owner_user_id }),

@@ -2,8 +2,11 @@ import { activeWeekOf, TooManyInputsError, type RotationSpec, type RotationType 
 import type { RotationRecord, RotationScope, ShiftsDeps } from '../on-call.deps.js';
 
 const TYPES: Record<string, RotationType> = {
-  ScheduleDailyRotation: 'daily', ScheduleWeeklyRotation: 'weekly', ScheduleBiweeklyRotation: 'biweekly',
-  ScheduleMonthlyRotation: 'monthly', ScheduleCustomRotation: 'custom',
+  ScheduleDailyRotation: 'daily',
+  ScheduleWeeklyRotation: 'weekly',
+  ScheduleBiweeklyRotation: 'biweekly',
+  ScheduleMonthlyRotation: 'monthly',
+  ScheduleCustomRotation: 'custom',
 };
 
 /** A stored rotation as the shift engine's input. */
@@ -35,6 +38,7 @@ export async function readRotations(shifts: ShiftsDeps, scope: RotationScope): P
   const records = await shifts.rotations(scope);
   const { bounds } = scope;
   if (bounds && records.length > bounds.rotations) throw new TooManyInputsError('rotations', bounds.rotations);
-  if (bounds && records.reduce((n, r) => n + r.member_slots.length, 0) > bounds.memberSlots) throw new TooManyInputsError('member slots', bounds.memberSlots);
+  if (bounds && records.reduce((n, r) => n + r.member_slots.length, 0) > bounds.memberSlots)
+    throw new TooManyInputsError('member slots', bounds.memberSlots);
   return records.filter((r) => TYPES[r.schedule_rotationable_type]).map(rotationSpec);
 }

@@ -6,7 +6,9 @@ import { overrideShifts } from './override-shifts.resource.js';
 import { shiftParams } from './shifts.params.js';
 import { listShifts, MAX_WORK, SHIFT_READ_BOUNDS, WORK_PER_ROTATION } from './shifts.source.js';
 
-const ids = (rows: Row[], column: string) => [...new Set(rows.map((r) => r[column]).filter((v): v is number | string => v !== null && v !== undefined))];
+const ids = (rows: Row[], column: string) => [
+  ...new Set(rows.map((r) => r[column]).filter((v): v is number | string => v !== null && v !== undefined)),
+];
 
 const count = (n: number) => n.toLocaleString('en-US');
 const SHIFTS_DESCRIPTION = `Computed from the schedules' rotations and override shifts, never stored. One request reads at most ${count(SHIFT_READ_BOUNDS.rotations)} rotations and ${count(SHIFT_READ_BOUNDS.memberSlots)} member slots (members and the slots of deleted users) of the schedules asked for (400 \`selection_too_large\` beyond: name fewer with \`schedule_ids[]\`), and does at most ${count(MAX_WORK)} work units plus ${WORK_PER_ROTATION} a rotation (400 \`range_too_large\` beyond: a shorter range or fewer schedules); \`from\`..\`to\` spans at most 366 days.`;
@@ -27,8 +29,13 @@ export const shifts = defineResource<OnCallResourceDeps>({
   attributes: ['schedule_id', 'rotation_id', 'starts_at', 'ends_at', 'is_override', 'is_shadow', 'user_id'],
   timestamps: false,
   attributeSchemas: {
-    schedule_id: { type: 'string' }, rotation_id: { type: ['string', 'null'] }, starts_at: { type: 'string', format: 'date-time' },
-    ends_at: { type: 'string', format: 'date-time' }, is_override: { type: 'boolean' }, is_shadow: { type: 'boolean' }, user_id: { type: ['integer', 'null'] },
+    schedule_id: { type: 'string' },
+    rotation_id: { type: ['string', 'null'] },
+    starts_at: { type: 'string', format: 'date-time' },
+    ends_at: { type: 'string', format: 'date-time' },
+    is_override: { type: 'boolean' },
+    is_shadow: { type: 'boolean' },
+    user_id: { type: ['integer', 'null'] },
   },
   relationships: {
     shift_override: { type: 'shift_overrides', column: 'override_id' },
@@ -41,10 +48,18 @@ export const shifts = defineResource<OnCallResourceDeps>({
     shift_override: async (rows, { principal, deps }) => {
       authorize(principal, { ...overrideShifts.permission, action: 'read' });
       // A record-scoped key reads the override shifts it lists, here as through their own path.
-      const listed = ids(rows, 'override_id').map(String).filter((id) => principal.record_ids === null || principal.record_ids.includes(id));
+      const listed = ids(rows, 'override_id')
+        .map(String)
+        .filter((id) => principal.record_ids === null || principal.record_ids.includes(id));
       return (await deps.shifts.overrideRecords(principal.team_id, listed)).map((o) => ({
-        id: o.id, type: 'shift_overrides',
-        attributes: { shift_id: o.id, created_by_user_id: o.created_by_user_id, created_at: o.created_at.toISOString(), updated_at: o.updated_at.toISOString() },
+        id: o.id,
+        type: 'shift_overrides',
+        attributes: {
+          shift_id: o.id,
+          created_by_user_id: o.created_by_user_id,
+          created_at: o.created_at.toISOString(),
+          updated_at: o.updated_at.toISOString(),
+        },
       }));
     },
     user: usersInclude('user_id'),

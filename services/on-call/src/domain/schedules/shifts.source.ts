@@ -34,8 +34,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** A final shift as the `shifts` declaration serialises it. */
 export function shiftRow(s: Shift): Row {
   return {
-    id: s.id, schedule_id: s.schedule_id, rotation_id: s.rotation_id, override_id: s.override_id, user_id: s.user_id,
-    starts_at: iso(s.starts_at), ends_at: iso(s.ends_at), is_override: s.is_override, is_shadow: false,
+    id: s.id,
+    schedule_id: s.schedule_id,
+    rotation_id: s.rotation_id,
+    override_id: s.override_id,
+    user_id: s.user_id,
+    starts_at: iso(s.starts_at),
+    ends_at: iso(s.ends_at),
+    is_override: s.is_override,
+    is_shadow: false,
   };
 }
 
@@ -44,29 +51,46 @@ export function shiftRow(s: Shift): Row {
  * as for GET /v1/schedules; a record-scoped key: the schedules it names), or of those among
  * `scheduleIds`, overlapping [from, to).
  */
-export async function teamShifts(deps: OnCallResourceDeps, principal: Principal, from: number, to: number, scheduleIds?: readonly string[]): Promise<Shift[]> {
+export async function teamShifts(
+  deps: OnCallResourceDeps,
+  principal: Principal,
+  from: number,
+  to: number,
+  scheduleIds?: readonly string[],
+): Promise<Shift[]> {
   const teamId = principal.team_id;
   const schedules = await deps.shifts.scheduleIds({ teamId, scheduleIds, groupIds: principal.group_ids, recordIds: principal.record_ids });
   if (!schedules.length) return [];
   const scope = { teamId, scheduleIds: schedules };
   const rotations = await readRotations(deps.shifts, { ...scope, bounds: deps.shiftReads }).catch((err: unknown) => {
     if (!(err instanceof TooManyInputsError)) throw err;
-    throw new BadRequestError(`the schedules asked for hold more than ${err.limit} ${err.what}, more than one request reads; name fewer schedules with schedule_ids[] (or ask one schedule's shifts at /v1/schedules/{id}/shifts).`, {
-      source: { parameter: 'schedule_ids[]' }, code: 'selection_too_large',
-    });
+    throw new BadRequestError(
+      `the schedules asked for hold more than ${err.limit} ${err.what}, more than one request reads; name fewer schedules with schedule_ids[] (or ask one schedule's shifts at /v1/schedules/{id}/shifts).`,
+      {
+        source: { parameter: 'schedule_ids[]' },
+        code: 'selection_too_large',
+      },
+    );
   });
   const maxWork = MAX_WORK + WORK_PER_ROTATION * rotations.length;
   try {
     return await planShifts({
-      rotations, from, to, maxWork,
+      rotations,
+      from,
+      to,
+      maxWork,
       overrides: (lo, hi, limit) => deps.shifts.overrides(scope, lo, hi, limit),
       skipped: deps.shifts.skipped,
     });
   } catch (err) {
     if (!(err instanceof TooManyShiftsError)) throw err;
-    throw new BadRequestError(`computing from..to for these schedules' rotations takes more than ${maxWork} work units (turns, active windows, shifts); ask for a shorter range or fewer schedules (schedule_ids[]).`, {
-      source: { parameter: 'to' }, code: 'range_too_large',
-    });
+    throw new BadRequestError(
+      `computing from..to for these schedules' rotations takes more than ${maxWork} work units (turns, active windows, shifts); ask for a shorter range or fewer schedules (schedule_ids[]).`,
+      {
+        source: { parameter: 'to' },
+        code: 'range_too_large',
+      },
+    );
   }
 }
 
@@ -83,8 +107,11 @@ export async function listShifts(ctx: { principal: Principal; deps: OnCallResour
   return {
     rows: shifts.slice((number - 1) * size, number * size).map(shiftRow),
     meta: {
-      current_page: number, next_page: number < totalPages ? number + 1 : null, prev_page: number > 1 ? Math.min(number - 1, totalPages) : null,
-      total_count: total, total_pages: totalPages,
+      current_page: number,
+      next_page: number < totalPages ? number + 1 : null,
+      prev_page: number > 1 ? Math.min(number - 1, totalPages) : null,
+      total_count: total,
+      total_pages: totalPages,
     },
   };
 }

@@ -29,7 +29,8 @@ export function activeWeekOf(settings: ActiveSettings): ActiveWeek | null {
   const week: ActiveWeek = {};
   for (const day of days) {
     if (type === 'same_time') week[day] = settings.active_time_attributes ?? [];
-    else if (type === 'custom') week[day] = settings.active_day_rows?.filter((r) => r.day_name === day).flatMap((r) => r.active_time_attributes) ?? [];
+    else if (type === 'custom')
+      week[day] = settings.active_day_rows?.filter((r) => r.day_name === day).flatMap((r) => r.active_time_attributes) ?? [];
     else week[day] = ALL_DAY;
   }
   return week;

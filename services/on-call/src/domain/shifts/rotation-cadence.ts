@@ -1,7 +1,16 @@
 import type { IANAZone } from 'luxon';
 import type { DayCode, RotationSpec } from './shift.types.js';
 import {
-  addDays, addMonths, type CivilDate, type ClockTime, daysInMonth, instantOf, localOf, parseClock, weekdayOf, zoneOf,
+  addDays,
+  addMonths,
+  type CivilDate,
+  type ClockTime,
+  daysInMonth,
+  instantOf,
+  localOf,
+  parseClock,
+  weekdayOf,
+  zoneOf,
 } from './local-time.js';
 
 const HOUR = 3_600_000;
@@ -96,7 +105,8 @@ export function cadenceOf(rotation: RotationSpec): Cadence {
       return monthly(start, zone, clock, rotation.handoff_day === 'last_day_of_month');
     case 'custom': {
       const length = Math.max(1, rotation.shift_length ?? 1);
-      if (rotation.shift_length_unit === 'hours') return 24 % length === 0 ? wallClockHours(start, zone, clock, length) : everyHours(start, zone, clock, length);
+      if (rotation.shift_length_unit === 'hours')
+        return 24 % length === 0 ? wallClockHours(start, zone, clock, length) : everyHours(start, zone, clock, length);
       return everyDays(start, zone, clock, rotation.shift_length_unit === 'weeks' ? 7 * length : length, any);
     }
   }

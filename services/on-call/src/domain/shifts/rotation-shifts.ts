@@ -22,7 +22,10 @@ function activeTimeline(rotation: RotationSpec, budget: WorkBudget | undefined, 
         const from = until > s ? until : s;
         // A week ahead, but never past the range asked (`limit`): a short look computes its days only.
         const to = Math.max(e, Math.min(from + WEEK, limit));
-        spans = mergeIntervals([...spans.filter(([, se]) => se > s), ...activeIntervals(rotation.active!, rotation.time_zone, from, to, budget)]);
+        spans = mergeIntervals([
+          ...spans.filter(([, se]) => se > s),
+          ...activeIntervals(rotation.active!, rotation.time_zone, from, to, budget),
+        ]);
         until = to;
       }
       while (spans.length && spans[0]![1] <= s) spans.shift();
@@ -78,7 +81,15 @@ function stretchEnd(rotation: RotationSpec, t: number, ceiling: number, budget: 
  * followed outward only as far as they reach (a 52-week turn read for a minute costs
  * about a day of windows, not a year).
  */
-function piecesNear(rotation: RotationSpec, timeline: ReturnType<typeof activeTimeline>, s: number, e: number, from: number, to: number, budget: WorkBudget | undefined): Interval[] {
+function piecesNear(
+  rotation: RotationSpec,
+  timeline: ReturnType<typeof activeTimeline>,
+  s: number,
+  e: number,
+  from: number,
+  to: number,
+  budget: WorkBudget | undefined,
+): Interval[] {
   const cs = Math.max(s, from);
   const ce = Math.min(e, to);
   if (cs >= ce) return [];
@@ -122,7 +133,7 @@ export function rotationShifts(rotation: RotationSpec, from: number, to: number,
     const next = cadence.at(k + 1);
     const s = Math.max(turnStart, rotation.starts_at);
     const slot = dealer(k);
-    const e = Math.min(next, end, slot === null ? -Infinity : leftAt.get(slot) ?? Infinity);
+    const e = Math.min(next, end, slot === null ? -Infinity : (leftAt.get(slot) ?? Infinity));
     if (s >= to || s >= end) break;
     charge(budget);
     // An empty turn (two hourly handoffs made one by spring-forward) is its member's, with no shift.

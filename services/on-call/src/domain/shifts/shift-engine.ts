@@ -51,7 +51,14 @@ export function shiftWindow(rotations: readonly RotationSpec[], from: number, to
  * whole, sorted by start: overrides first (of two overlapping, the later-created wins), then
  * rotations by position (lower wins), each getting only the time nothing above it holds.
  */
-function scheduleShifts(rotations: readonly RotationSpec[], overrides: readonly OverrideSpec[], from: number, to: number, budget: WorkBudget, known?: Window): Shift[] {
+function scheduleShifts(
+  rotations: readonly RotationSpec[],
+  overrides: readonly OverrideSpec[],
+  from: number,
+  to: number,
+  budget: WorkBudget,
+  known?: Window,
+): Shift[] {
   const window = known ?? shiftWindow(rotations, from, to, budget);
   const covered = new CoveredTime();
   const out: Shift[] = [];
@@ -64,8 +71,14 @@ function scheduleShifts(rotations: readonly RotationSpec[], overrides: readonly 
     for (const [s, e] of pieces) {
       charge(budget);
       out.push({
-        id: whole ? o.id : shiftId(['override', o.id, s, e]), schedule_id: o.schedule_id, rotation_id: null, override_id: o.id,
-        user_id: o.user_id, starts_at: s, ends_at: e, is_override: true,
+        id: whole ? o.id : shiftId(['override', o.id, s, e]),
+        schedule_id: o.schedule_id,
+        rotation_id: null,
+        override_id: o.id,
+        user_id: o.user_id,
+        starts_at: s,
+        ends_at: e,
+        is_override: true,
       });
     }
   }
@@ -75,8 +88,14 @@ function scheduleShifts(rotations: readonly RotationSpec[], overrides: readonly 
       for (const [s, e] of covered.uncovered(shift.starts_at, shift.ends_at)) {
         charge(budget);
         out.push({
-          id: shiftId([rotation.id, shift.user_id, s, e]), schedule_id: rotation.schedule_id, rotation_id: rotation.id, override_id: null,
-          user_id: shift.user_id, starts_at: s, ends_at: e, is_override: false,
+          id: shiftId([rotation.id, shift.user_id, s, e]),
+          schedule_id: rotation.schedule_id,
+          rotation_id: rotation.id,
+          override_id: null,
+          user_id: shift.user_id,
+          starts_at: s,
+          ends_at: e,
+          is_override: false,
         });
       }
     }
@@ -86,7 +105,9 @@ function scheduleShifts(rotations: readonly RotationSpec[], overrides: readonly 
 }
 
 export const compareShifts = (a: Shift, b: Shift) =>
-  a.starts_at - b.starts_at || (a.schedule_id < b.schedule_id ? -1 : a.schedule_id > b.schedule_id ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  a.starts_at - b.starts_at ||
+  (a.schedule_id < b.schedule_id ? -1 : a.schedule_id > b.schedule_id ? 1 : 0) ||
+  (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * The final shifts of every schedule in the query overlapping [from, to): pure, so the

@@ -60,7 +60,8 @@ export async function planShifts(plan: ShiftPlan): Promise<Shift[]> {
   }
   // Without `failed` (a request), each override read is charged first, and no more are read
   // than the budget left can pay for: a schedule's many overrides cost a 400, not a large read.
-  const read = plan.failed ? await plan.overrides(lo - OVERRIDE_REACH, hi + OVERRIDE_REACH)
+  const read = plan.failed
+    ? await plan.overrides(lo - OVERRIDE_REACH, hi + OVERRIDE_REACH)
     : await plan.overrides(lo - OVERRIDE_REACH, hi + OVERRIDE_REACH, shared.left + 1);
   if (!plan.failed) charge(shared, read.length);
   const overrides = groupBy(read);
@@ -70,9 +71,16 @@ export async function planShifts(plan: ShiftPlan): Promise<Shift[]> {
     // An override-only schedule gets its own budget too: one team's overrides never spend another's.
     const budget = budgets.get(id) ?? (plan.failed ? workBudget(plan.maxWork) : shared);
     attempt(id, () => {
-      out.push(...computeShifts({
-        rotations: rotations.get(id) ?? [], overrides: overrides.get(id) ?? [], from: plan.from, to: plan.to, budget, windows,
-      }));
+      out.push(
+        ...computeShifts({
+          rotations: rotations.get(id) ?? [],
+          overrides: overrides.get(id) ?? [],
+          from: plan.from,
+          to: plan.to,
+          budget,
+          windows,
+        }),
+      );
     });
     // The scheduler shares the event loop with requests: it lets them in between schedules.
     if (plan.failed) await new Promise<void>((resolve) => setImmediate(resolve));

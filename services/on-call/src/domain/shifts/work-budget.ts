@@ -21,7 +21,10 @@ export class TooManyShiftsError extends Error {
  * more rotations or member slots than one request may read (`ShiftReadBounds`).
  */
 export class TooManyInputsError extends Error {
-  constructor(readonly what: 'rotations' | 'member slots', readonly limit: number) {
+  constructor(
+    readonly what: 'rotations' | 'member slots',
+    readonly limit: number,
+  ) {
     super(`the schedules asked for hold more than ${limit} ${what}`);
   }
 }

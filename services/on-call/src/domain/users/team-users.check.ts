@@ -9,11 +9,14 @@ import type { OnCallResourceDeps } from '../on-call.deps.js';
  * the id it had is not judged again: a user deleted since stays named where it was.
  */
 export async function teamUserIssues(ctx: HookContext<OnCallResourceDeps>, named: Record<string, unknown>): Promise<ValidationIssue[]> {
-  const entries = Object.entries(named)
-    .filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] !== ctx.existing?.[e[0]]);
+  const entries = Object.entries(named).filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] !== ctx.existing?.[e[0]]);
   if (!entries.length) return [];
   const known = await ctx.deps.users.existing(ctx.tx, ctx.principal.team_id, [...new Set(entries.map(([, id]) => id))]);
-  return entries.filter(([, id]) => !known.has(id)).map(([attribute, id]) => ({
-    pointer: `/data/attributes/${attribute}`, code: 'invalid_reference', detail: `${attribute}: ${id} is not a user of this team.`,
-  }));
+  return entries
+    .filter(([, id]) => !known.has(id))
+    .map(([attribute, id]) => ({
+      pointer: `/data/attributes/${attribute}`,
+      code: 'invalid_reference',
+      detail: `${attribute}: ${id} is not a user of this team.`,
+    }));
 }

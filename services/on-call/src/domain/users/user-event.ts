@@ -22,7 +22,10 @@ const USER_EVENT_TYPES = ['user.created', 'user.updated', 'user.deleted'] as con
 // What auth's user-events.ts sends: the user resource with its version in meta.
 const userData = z.object({
   // auth's integer ids; anything else could never be stored, however often redelivered.
-  id: z.string().regex(/^[1-9]\d{0,9}$/).refine((id) => Number(id) <= 2_147_483_647, 'is not a user id'),
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/)
+    .refine((id) => Number(id) <= 2_147_483_647, 'is not a user id'),
   type: z.literal('users'),
   attributes: z.object({
     name: z.string(),

@@ -26,11 +26,14 @@ export function createUserSync({ store, logger }: { store: UserSyncStore; logger
         if (!(await store.apply(tx, change))) return 'stale';
         if (change.deleted_at) {
           const removed = await store.removeMemberships(tx, change.team_id, change.user_id);
-          await store.writeEvents(tx, removed.map((row) => ({
-            type: `${scheduleRotationUsers.event}.deleted`,
-            team_id: change.team_id,
-            data: serialize(scheduleRotationUsers, row),
-          })));
+          await store.writeEvents(
+            tx,
+            removed.map((row) => ({
+              type: `${scheduleRotationUsers.event}.deleted`,
+              team_id: change.team_id,
+              data: serialize(scheduleRotationUsers, row),
+            })),
+          );
         }
         return 'applied';
       });

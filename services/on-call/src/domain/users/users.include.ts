@@ -14,7 +14,9 @@ export function usersInclude(column: string): IncludeLoader<OnCallResourceDeps> 
     if (!ids.length) return [];
     const found = await deps.shifts.users(principal.team_id, ids);
     return [...found.values()].map((u) => ({
-      id: String(u.id), type: 'users', attributes: { email: u.email, full_name: u.name, name: u.name, deleted: u.deleted },
+      id: String(u.id),
+      type: 'users',
+      attributes: { email: u.email, full_name: u.name, name: u.name, deleted: u.deleted },
     }));
   };
 }

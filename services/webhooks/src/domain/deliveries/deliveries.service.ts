@@ -23,7 +23,12 @@ export function createDeliveriesService(deps: { repository: DeliveriesRepository
   }
 
   async function attemptsOf(rows: DeliveryRow[]) {
-    return (await repository.latestAttempts(rows.map((r) => r.id), INCLUDED_ATTEMPTS_MAX)).map(toAttemptResource);
+    return (
+      await repository.latestAttempts(
+        rows.map((r) => r.id),
+        INCLUDED_ATTEMPTS_MAX,
+      )
+    ).map(toAttemptResource);
   }
 
   return {

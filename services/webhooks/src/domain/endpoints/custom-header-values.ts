@@ -45,9 +45,16 @@ function keepsStored(existing: readonly StoredCustomHeader[] | undefined, header
  * overwrites a credential with asterisks by accident.
  */
 export function headerValueIssues(incoming: readonly CustomHeader[], existing?: readonly StoredCustomHeader[]): ValidationIssue[] {
-  return incoming.flatMap((h, i) => (MASK_SHAPE.test(h.value) && !keepsStored(existing, h)
-    ? [{ pointer: `/data/attributes/custom_headers/${i}/value`, detail: 'is a masked value that does not match the current value of this header; send the real value' }]
-    : []));
+  return incoming.flatMap((h, i) =>
+    MASK_SHAPE.test(h.value) && !keepsStored(existing, h)
+      ? [
+          {
+            pointer: `/data/attributes/custom_headers/${i}/value`,
+            detail: 'is a masked value that does not match the current value of this header; send the real value',
+          },
+        ]
+      : [],
+  );
 }
 
 /**
@@ -55,7 +62,11 @@ export function headerValueIssues(incoming: readonly CustomHeader[], existing?: 
  * mask of the stored header of the same name (case-insensitive) keeps the stored value,
  * so a PUT of what a GET returned changes nothing.
  */
-export function sealHeaderValues(incoming: readonly CustomHeader[], existing: readonly StoredCustomHeader[] | undefined, box: SecretBox): StoredCustomHeader[] {
+export function sealHeaderValues(
+  incoming: readonly CustomHeader[],
+  existing: readonly StoredCustomHeader[] | undefined,
+  box: SecretBox,
+): StoredCustomHeader[] {
   return incoming.map((h) => {
     const kept = keepsStored(existing, h);
     if (kept) return 'sealed' in kept ? { name: h.name, sealed: kept.sealed, hint: kept.hint } : seal(h.name, kept.value, box);

@@ -10,9 +10,27 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** Headers the dispatcher sets itself or that belong to the connection: never overridable. */
 const RESERVED = new Set([
-  'content-type', 'content-length', 'content-encoding', 'host', 'user-agent', 'connection', 'keep-alive',
-  'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding',
-  'upgrade', 'expect', 'date', 'via', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'host',
+  'user-agent',
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+  'date',
+  'via',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
 ]);
 const RESERVED_PREFIXES = ['webhook-', 'x-firewatch-', ':'];
 
@@ -27,7 +45,7 @@ const header = z.strictObject({
     .string()
     .min(1)
     .max(NAME_MAX)
-    .regex(TOKEN, 'must be an HTTP header name (letters, digits and !#$%&\'*+-.^_`|~)')
+    .regex(TOKEN, "must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)")
     .refine((n) => !isReservedHeader(n), 'is a reserved header name (content-type, host, user-agent, webhook-*, hop-by-hop, ...)'),
   value: z.string().max(VALUE_MAX).regex(FIELD_VALUE, 'must not contain control characters such as CR or LF'),
 });

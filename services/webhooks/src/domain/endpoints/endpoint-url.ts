@@ -22,8 +22,10 @@ export function endpointUrlSchema(allowHttp: boolean) {
         return;
       }
       const schemes = allowHttp ? ['https:', 'http:'] : ['https:'];
-      if (!schemes.includes(url.protocol)) ctx.addIssue({ code: 'custom', message: allowHttp ? 'must be an http or https URL' : 'must be an https URL' });
-      if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'must not carry credentials; send them as a custom header' });
+      if (!schemes.includes(url.protocol))
+        ctx.addIssue({ code: 'custom', message: allowHttp ? 'must be an http or https URL' : 'must be an https URL' });
+      if (url.username || url.password)
+        ctx.addIssue({ code: 'custom', message: 'must not carry credentials; send them as a custom header' });
       if (url.hash) ctx.addIssue({ code: 'custom', message: 'must not have a fragment' });
       if (!url.hostname) ctx.addIssue({ code: 'custom', message: 'must name a host' });
     });

@@ -31,10 +31,13 @@ const base = {
   custom_headers: customHeadersSchema,
 };
 
-const secret = z.string().max(200).superRefine((s, ctx) => {
-  const problem = secretProblem(s);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+const secret = z
+  .string()
+  .max(200)
+  .superRefine((s, ctx) => {
+    const problem = secretProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 // Whether plain http is allowed is a deployment setting, checked in `validate`.
 const create = z
@@ -70,17 +73,30 @@ export const webhooksEndpoints = defineResource<EndpointsDeps>({
   filters: { slug: 'string', name: 'string' },
   sorts: ['name', 'slug', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
-  limit: { max: (deps) => deps.maxEndpointsPerTeam, detail: 'This team already has {max} webhook endpoints, the most it may have; delete one first.' },
+  limit: {
+    max: (deps) => deps.maxEndpointsPerTeam,
+    detail: 'This team already has {max} webhook endpoints, the most it may have; delete one first.',
+  },
   computed: {
     secret: (row) => maskSecret(String(row.secret_hint ?? '')),
     custom_headers: (row) => maskHeaderValues(row.custom_headers as StoredCustomHeader[] | null),
   },
   attributeSchemas: {
     secret: { type: 'string', description: 'Masked (whsec_****abcd) except in the create response.' },
-    url: { type: 'string', maxLength: URL_MAX, description: 'Whole in API answers; masked past its host (https://hooks.example.com/****) in webhooks_endpoint.* events.' },
+    url: {
+      type: 'string',
+      maxLength: URL_MAX,
+      description: 'Whole in API answers; masked past its host (https://hooks.example.com/****) in webhooks_endpoint.* events.',
+    },
   },
   hooks: {
-    defaults: (attributes) => ({ event_types: [], custom_headers: [], enabled: true, ...attributes, secret: attributes.secret ?? generateSecret() }),
+    defaults: (attributes) => ({
+      event_types: [],
+      custom_headers: [],
+      enabled: true,
+      ...attributes,
+      secret: attributes.secret ?? generateSecret(),
+    }),
     validate(attributes, ctx) {
       if (typeof attributes.url === 'string' && !ctx.deps.allowHttp && new URL(attributes.url).protocol !== 'https:') {
         return [{ pointer: '/data/attributes/url', code: 'custom', detail: 'url: must be an https URL' }];
@@ -92,7 +108,11 @@ export const webhooksEndpoints = defineResource<EndpointsDeps>({
       const { secret: plain, ...rest } = attributes;
       const columns: Row = { ...rest };
       if (Array.isArray(attributes.custom_headers)) {
-        columns.custom_headers = sealHeaderValues(attributes.custom_headers as CustomHeader[], storedHeaders(ctx.existing), ctx.deps.secretBox);
+        columns.custom_headers = sealHeaderValues(
+          attributes.custom_headers as CustomHeader[],
+          storedHeaders(ctx.existing),
+          ctx.deps.secretBox,
+        );
       }
       if (typeof plain === 'string') {
         columns.secret_ciphertext = ctx.deps.secretBox.seal(plain);
