@@ -1,5 +1,6 @@
-// `pnpm test`: type-checks and builds every package, then runs every test suite
-// (unit, component, end-to-end) against real PostgreSQL, RabbitMQ and Redis.
+// `pnpm test`: type-checks and builds every package, lints the workspace (scripts/lint.mjs),
+// then runs every test suite (unit, component, end-to-end) against real PostgreSQL,
+// RabbitMQ and Redis.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { root } from './dev-env.mjs';
@@ -11,6 +12,7 @@ function run(args, label) {
 }
 
 run([path.join(root, 'node_modules/typescript/bin/tsc'), '-b'], 'tsc -b (type-check and build)');
+run([path.join(root, 'scripts/lint.mjs')], 'lint (ESLint, Prettier, dependency-cruiser)');
 run(
   [
     '--experimental-vm-modules',
