@@ -18,6 +18,7 @@ import * as incidentCreators from './20261123-0062-incident-creators.js';
 import * as secretNamesPerOwnerSet from './20261123-0070-secret-names-per-owner-set.js';
 import * as unlistedSlugs from './20261123-0071-unlisted-slugs.js';
 import * as catalogKeysPerOwnerSet from './20261123-0072-catalog-keys-per-owner-set.js';
+import * as dashboardHexColors from './20261125-0080-dashboard-hex-colors.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -40,4 +41,5 @@ export const migrations: Migrations = {
   '20261123-0070-secret-names-per-owner-set': secretNamesPerOwnerSet,
   '20261123-0071-unlisted-slugs': unlistedSlugs,
   '20261123-0072-catalog-keys-per-owner-set': catalogKeysPerOwnerSet,
+  '20261125-0080-dashboard-hex-colors': dashboardHexColors,
 };

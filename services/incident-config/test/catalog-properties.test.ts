@@ -24,7 +24,7 @@ describe('catalog properties', () => {
     const { id, attributes } = created.body.data;
     expect(created.body.data.type).toBe('catalog_properties');
     expect(attributes).toMatchObject({
-      catalog_id: null,
+      catalog_id: 'ae206384-ebad-4160-9281-44419e16c2e5',
       name: 'Cost centre',
       slug: 'cost-centre',
       kind: 'text',
@@ -67,8 +67,18 @@ describe('catalog properties', () => {
     expect(mine[0].body).toMatchObject({ team_id: 1, data: { id, type: 'catalog_properties' } });
   });
 
+  it("accepts the specification's create, without kind, and gives each built-in catalog a fixed catalog_id", async () => {
+    const spec = { kind_catalog_id: 'c1', multiple: true, position: 2, required: true };
+    const res = await create('functionalities', { name: 'Owner team', ...spec, external_id: 'owner' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.attributes).toMatchObject({ kind: 'reference', ...spec, catalog_id: 'e713b4ba-7c8a-4352-84de-98787c2d0622' });
+    expect((await create('functionalities', { name: 'Notes' })).body.data.attributes.kind).toBe('text');
+    const service = (await create('services', { name: 'Notes' })).body.data.attributes;
+    expect(service.catalog_id).toBe('20740af2-9453-4fda-9ea2-86956fe775bd');
+    expect((await create('services', { name: 'More notes' })).body.data.attributes.catalog_id).toBe(service.catalog_id);
+  });
+
   it.each([
-    ['missing kind', { name: 'x' }, '/data/attributes/kind'],
     ['missing name', { kind: 'text' }, '/data/attributes/name'],
     ['unknown kind', { name: 'x', kind: 'number' }, '/data/attributes/kind'],
     ['unknown catalog type', { name: 'x', kind: 'text', catalog_type: 'alerts' }, '/data/attributes/catalog_type'],

@@ -78,12 +78,19 @@ describe('dashboards', () => {
     expect(mine().map((e) => e.routingKey)).toEqual(['dashboard.created', 'dashboard.updated', 'dashboard.deleted']);
   });
 
+  it.each(['#FF0000', '#abc', '#1a2B3c'])('takes any hex colour code, such as %s', async (color) => {
+    const res = await create({ name: `Colour ${color}`, owner: 'team', color });
+    expect(res.status).toBe(201);
+    expect(res.body.data.attributes.color).toBe(color);
+  });
+
   it.each([
     ['missing name', { owner: 'team' }, '/data/attributes/name'],
     ['missing owner', { name: 'x' }, '/data/attributes/owner'],
     ['an unknown owner', { name: 'x', owner: 'group' }, '/data/attributes/owner'],
     ['an unknown period', { name: 'x', owner: 'team', period: 'year' }, '/data/attributes/period'],
-    ['a colour outside the palette', { name: 'x', owner: 'team', color: '#FF0000' }, '/data/attributes/color'],
+    ['a colour that is not a hex code', { name: 'x', owner: 'team', color: 'red' }, '/data/attributes/color'],
+    ['a hex code of four digits', { name: 'x', owner: 'team', color: '#FF00' }, '/data/attributes/color'],
     ['a range that is not "<t1> to <t2>"', { name: 'x', owner: 'team', range: 'last week' }, '/data/attributes/range'],
     ['a non-boolean public', { name: 'x', owner: 'team', public: 'yes' }, '/data/attributes/public'],
     ['an unknown attribute', { name: 'x', owner: 'team', team_id: 2 }, '/data/attributes/team_id'],

@@ -67,7 +67,6 @@ describe('incident event services', () => {
   });
 
   it.each([
-    ['no status', (f: Fixture) => ({ service_id: f.service }), '/data/attributes/status'],
     ['an unknown status', (f: Fixture) => ({ service_id: f.service, status: 'degraded' }), '/data/attributes/status'],
     ['no service_id', () => ({ status: 'operational' }), '/data/attributes/service_id'],
     ['a service that does not exist', () => ({ service_id: randomUUID(), status: 'operational' }), '/data/attributes/service_id'],
@@ -82,6 +81,13 @@ describe('incident event services', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toContain(pointer);
     expect(await h.db.knex(type).where({ incident_event_id: f.event }).count({ n: '*' })).toEqual([{ n: 0 }]);
+  });
+
+  it("creates the specification's body, the event and the service only, as operational", async () => {
+    const f = await fixture('Spec only');
+    const res = await post(f.event, { incident_event_id: f.event, service_id: f.service });
+    expect(res.status).toBe(201);
+    expect(res.body.data.attributes).toEqual({ incident_event_id: f.event, service_id: f.service, status: 'operational' });
   });
 
   it("refuses another team's service as a 422 naming service_id, and a service rated twice on one event as a 409", async () => {

@@ -97,7 +97,10 @@ describe('retrospective processes', () => {
       body: body({ retrospective_process_matching_criteria: null }),
       principal: team,
     });
-    expect(cleared.body.data.attributes.retrospective_process_matching_criteria).toBeNull();
+    // The specification has the criteria an object: none are an empty list, never null.
+    expect(cleared.body.data.attributes.retrospective_process_matching_criteria).toEqual({ severity_ids: [] });
+    const reread = await h.call('GET', `/v1/retrospective_processes/${id}`, { principal: team });
+    expect(reread.body.data.attributes.retrospective_process_matching_criteria).toEqual({ severity_ids: [] });
     expect((await h.call('PATCH', `/v1/retrospective_processes/${id}`, { body: body({ name: 'x' }), principal: team })).status).toBe(404);
     const deleted = await h.call('DELETE', `/v1/retrospective_processes/${id}`, { principal: team });
     expect(deleted.status).toBe(200);
@@ -132,7 +135,7 @@ describe('retrospective processes', () => {
     expect(renamed.body.data.attributes).toMatchObject({
       name: 'Fallback',
       is_default: true,
-      retrospective_process_matching_criteria: null,
+      retrospective_process_matching_criteria: { severity_ids: [] },
     });
     expect((await h.call('GET', `/v1/retrospective_processes/${defaultId}`, { principal: team })).status).toBe(200);
   });

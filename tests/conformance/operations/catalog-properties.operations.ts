@@ -41,8 +41,25 @@ function catalogRows(family: string, list: string, create: string): ConformanceO
     {
       method: 'POST',
       path,
-      variant: 'kind missing',
-      request: () => ({ body: property({ name: 'No kind' }) }),
+      variant: "the specification's attributes only (kind defaults)",
+      request: () => ({
+        body: property({
+          name: `Spec ${randomUUID().slice(0, 8)}`,
+          kind_catalog_id: 'c1',
+          multiple: false,
+          position: 1,
+          required: false,
+          external_id: `ext-${randomUUID()}`,
+        }),
+      }),
+      status: 201,
+      schema: { reference: create, status: 201 },
+    },
+    {
+      method: 'POST',
+      path,
+      variant: 'name missing',
+      request: () => ({ body: property({ kind: 'text' }) }),
       status: 422,
       schema: { reference: create, status: 422 },
     },

@@ -78,6 +78,14 @@ export const dashboardOperations: ConformanceOperation[] = [
   {
     method: 'POST',
     path: '/v1/dashboards',
+    variant: 'a hex colour beyond the reference five',
+    request: () => ({ body: dashboard({ name: name(), owner: 'team', color: '#1a2B3c' }) }),
+    status: 201,
+    schema: { reference: 'createDashboard', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/dashboards',
     variant: "the team's, only the required name and owner",
     request: () => ({ body: dashboard({ name: name(), owner: 'team' }) }),
     status: 201,

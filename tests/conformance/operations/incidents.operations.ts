@@ -232,6 +232,17 @@ export const incidentOperations: ConformanceOperation[] = [
   {
     method: 'POST',
     path: '/v1/events/{incident_event_id}/services',
+    variant: "the specification's attributes only (status defaults)",
+    request: async (ctx) => {
+      const id = await event(ctx);
+      return { params: { incident_event_id: id }, body: ratingDoc({ incident_event_id: id, service_id: await service(ctx) }) };
+    },
+    status: 201,
+    schema: { reference: 'createIncidentEventService', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/events/{incident_event_id}/services',
     variant: 'a service of no record',
     request: async (ctx) => ({
       params: { incident_event_id: await event(ctx) },

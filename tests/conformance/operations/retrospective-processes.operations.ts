@@ -32,6 +32,14 @@ export const retrospectiveProcessOperations: ConformanceOperation[] = [
   {
     method: 'POST',
     path: '/v1/retrospective_processes',
+    variant: 'criteria null (answered as an empty object)',
+    request: () => ({ body: process({ name: name(), copy_from: 'starter_template', retrospective_process_matching_criteria: null }) }),
+    status: 201,
+    schema: { reference: 'createRetrospectiveProcess', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/retrospective_processes',
     variant: 'copied from another process',
     request: async (ctx) => ({ body: process({ name: name(), copy_from: await retrospectiveProcess(ctx) }) }),
     status: 201,

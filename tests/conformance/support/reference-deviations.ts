@@ -69,25 +69,6 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       adds: { show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] }, opslevel_id: nullable('string') },
     },
   ],
-  retrospective_process: [
-    {
-      because:
-        'docs/decisions.md (retrospective processes): the default process cannot have criteria, and a process may have none (null clears them): no criteria are null',
-      replaces: {
-        retrospective_process_matching_criteria: {
-          oneOf: [
-            { type: 'null' },
-            ...['severity_ids', 'group_ids', 'incident_type_ids'].map((key) => ({
-              type: 'object',
-              additionalProperties: false,
-              required: [key],
-              properties: { [key]: { type: 'array', items: { type: 'string' } } },
-            })),
-          ],
-        },
-      },
-    },
-  ],
   secret: [
     {
       because:
@@ -109,6 +90,11 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       because:
         "docs/decisions.md (dashboards), docs/api-contract.md §2 (Documents): a dashboard's {id} is its UUID or its slug (the reference's own path parameter), so the slug is answered",
       adds: { slug: { type: 'string' } },
+    },
+    {
+      because:
+        "docs/decisions.md (defaults for what only the reference requires): the specification has color a hex colour code, so any #RGB or #RRGGBB, not the reference's five",
+      replaces: { color: { type: ['string', 'null'], pattern: '^#([0-9a-fA-F]{3}){1,2}$' } },
     },
   ],
   webhooks_endpoint: [

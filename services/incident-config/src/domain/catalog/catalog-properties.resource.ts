@@ -1,16 +1,9 @@
 import { z } from 'zod';
-import { defineResource, serialize, type AnyResourceDefinition } from '@firewatch/resource-kit';
-import { CATALOG_TYPES, type CatalogPropertiesDeps } from './catalog-properties.lookup.js';
-import { environments } from './environments.resource.js';
-import { functionalities } from './functionalities.resource.js';
-import { services } from './services.resource.js';
+import { defineResource } from '@firewatch/resource-kit';
+import { CATALOG_TYPES, VALUE_CATALOGS, type CatalogPropertiesDeps, type ValueCatalog } from './catalog-properties.lookup.js';
 
-/** The records holding each catalog's property values. */
-const HOLDERS: Partial<Record<string, AnyResourceDefinition>> = {
-  environment: environments,
-  service: services,
-  functionality: functionalities,
-};
+/** The declaration (its name in the registry) of the records holding each catalog's property values. */
+const HOLDERS: Record<ValueCatalog, string> = { environment: 'environments', service: 'services', functionality: 'functionalities' };
 
 const KINDS = [
   'text',
@@ -24,6 +17,16 @@ const KINDS = [
   'incident_type',
   'user',
 ] as const;
+/**
+ * The ids of the built-in catalogs, which have no catalog record: fixed, so a client may
+ * keep them (docs/decisions.md, Defaults).
+ */
+export const BUILT_IN_CATALOG_IDS: Partial<Record<string, string>> = {
+  environment: 'ae206384-ebad-4160-9281-44419e16c2e5',
+  service: '20740af2-9453-4fda-9ea2-86956fe775bd',
+  functionality: 'e713b4ba-7c8a-4352-84de-98787c2d0622',
+};
+
 const MANAGED_BY = ['web', 'admin_web', 'api', 'terraform', 'pulumi', 'backstage', 'catalog_sync'] as const;
 
 const writable = {
@@ -64,10 +67,15 @@ export const catalogProperties = defineResource<CatalogPropertiesDeps>({
   event: 'catalog_property',
   permission: { scope: 'ir.catalogs', side: 'ir' },
   summary: { singular: 'catalog property', plural: 'catalog properties' },
+  // The specification's create has no `kind`, which the reference requires: it defaults (see `defaults`).
   create: z
-    .strictObject({ ...writable, multiple: z.boolean() })
+    .strictObject({
+      ...writable,
+      kind: writable.kind.describe('Default: `reference` when `kind_catalog_id` is set, else `text`.'),
+      multiple: z.boolean(),
+    })
     .partial()
-    .required({ name: true, kind: true }),
+    .required({ name: true }),
   update: z.strictObject(writable).partial(),
   attributes: [
     'catalog_id',
@@ -83,10 +91,14 @@ export const catalogProperties = defineResource<CatalogPropertiesDeps>({
     'managed_by',
   ],
   attributeSchemas: {
-    catalog_id: { type: ['string', 'null'], description: 'Null for the built-in catalogs (environments, services, functionalities).' },
+    catalog_id: {
+      type: 'string',
+      description: 'The catalog; the built-in catalogs (environments, services, functionalities) have fixed ids.',
+    },
     slug: { type: 'string' },
     managed_by: { type: 'string', enum: [...MANAGED_BY], description: 'Which source manages this property (read-only).' },
   },
+  computed: { catalog_id: (row) => row.catalog_id ?? BUILT_IN_CATALOG_IDS[String(row.catalog_type)] ?? null },
   slug: { from: 'name' },
   filters: { slug: 'string', name: 'string', kind: 'string', created_at: 'date' },
   sorts: ['created_at', 'updated_at', 'position'],
@@ -103,7 +115,13 @@ export const catalogProperties = defineResource<CatalogPropertiesDeps>({
     },
   },
   hooks: {
-    defaults: (attributes) => ({ multiple: false, required: false, managed_by: 'api', ...attributes }),
+    defaults: (attributes) => ({
+      kind: attributes.kind_catalog_id == null ? 'text' : 'reference',
+      multiple: false,
+      required: false,
+      managed_by: 'api',
+      ...attributes,
+    }),
     validate(attributes, ctx) {
       if (!ctx.existing || attributes.catalog_type === undefined || attributes.catalog_type === ctx.existing.catalog_type) return [];
       return [
@@ -114,12 +132,12 @@ export const catalogProperties = defineResource<CatalogPropertiesDeps>({
         },
       ];
     },
-    async beforeRemove({ existing, principal, tx, deps }) {
-      const holder = existing && HOLDERS[String(existing.catalog_type)];
-      if (!existing || !holder?.table) return [];
+    async beforeRemove({ existing, principal, tx, deps, announce }) {
+      const catalog = VALUE_CATALOGS.find((c) => c === existing?.catalog_type);
+      if (!existing || !catalog) return [];
       // The property row is locked (FOR UPDATE) by now, so no write can add a value meanwhile.
-      for (const row of await deps.catalogProperties.removeValues(tx, principal.team_id, holder.table, String(existing.id))) {
-        await deps.writeEvent(tx, { type: `${holder.event}.updated`, team_id: principal.team_id, data: serialize(holder, row) });
+      for (const row of await deps.catalogProperties.removeValues(tx, principal.team_id, catalog, String(existing.id))) {
+        await announce(HOLDERS[catalog], 'updated', row);
       }
       return [];
     },

@@ -6,7 +6,12 @@ import { duplicateDashboardAction } from './duplicate-dashboard.action.js';
 import { setDefaultDashboardAction } from './set-default-dashboard.action.js';
 import type { DashboardsDeps } from './dashboard-stores.js';
 
-export const DASHBOARD_COLORS = ['#FCF2CF', '#D7F5E1', '#E9E2FF', '#FAE6E8', '#FAEEE6'] as const;
+/** The colours the reference's enum lists; any hex colour code is accepted (docs/decisions.md, Defaults). */
+const DASHBOARD_COLORS = ['#FCF2CF', '#D7F5E1', '#E9E2FF', '#FAE6E8', '#FAEEE6'] as const;
+const hexColor = z
+  .string()
+  .regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'must be a hex colour code, #RGB or #RRGGBB')
+  .describe(`A hex colour code (#RGB or #RRGGBB); the reference lists ${DASHBOARD_COLORS.join(', ')}.`);
 
 /** `<ISO 8601 timestamp> to <ISO 8601 timestamp>`, the form the reference's panel `range` takes. */
 const range = z
@@ -25,7 +30,7 @@ const writable = {
   range: range.nullable(),
   period: z.enum(['day', 'week', 'month']).nullable(),
   auto_refresh: z.boolean(),
-  color: z.enum(DASHBOARD_COLORS).nullable(),
+  color: hexColor.nullable(),
   icon: z.string().max(255),
 };
 

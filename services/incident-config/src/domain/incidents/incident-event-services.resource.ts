@@ -45,7 +45,12 @@ export const incidentEventServices = defineResource({
   permission: { scope: 'ir.incidents', side: 'ir' },
   summary: { singular: 'incident event service', plural: 'incident event services' },
   // incident_event_id comes from the path; the reference's body also names it, so it is accepted when equal.
-  create: z.strictObject({ incident_event_id: recordId.optional(), service_id: recordId, status: z.enum(STATUSES) }),
+  // The specification's create has no status, which the reference requires (docs/decisions.md, Defaults).
+  create: z.strictObject({
+    incident_event_id: recordId.optional(),
+    service_id: recordId,
+    status: z.enum(STATUSES).default('operational').describe('Default: `operational`.'),
+  }),
   update: z.strictObject({ status: z.enum(STATUSES) }),
   attributes: ['incident_event_id', 'service_id', 'status'],
   // The reference's incident_event_service has no timestamps (and closes its attributes).

@@ -11,10 +11,19 @@ const ids = z
   .array(z.string().min(1).max(255))
   .max(100)
   .transform((v) => [...new Set(v)]);
-/** The reference's oneOf: incidents match by severity, by group or by incident type. */
+/** Criteria that match nothing by themselves; what the specification's object shape holds when there are none. */
+const NO_CRITERIA = { severity_ids: [] };
+/** Whether criteria name nothing (null, or every list empty). */
+const isEmpty = (c: unknown) => c == null || Object.values(c as Record<string, unknown[]>).every((v) => v.length === 0);
+
+/**
+ * The reference's oneOf: incidents match by severity, by group or by incident type. Null
+ * is taken as none; answers always carry an object (docs/decisions.md, Defaults).
+ */
 const criteria = z
   .union([z.strictObject({ severity_ids: ids }), z.strictObject({ group_ids: ids }), z.strictObject({ incident_type_ids: ids })])
-  .nullable();
+  .nullable()
+  .transform((c) => c ?? NO_CRITERIA);
 
 const writable = {
   name: z.string().trim().min(1).max(255),
@@ -63,11 +72,13 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
   attributeSchemas: {
     is_default: { type: 'boolean', description: "The fallback process, made with the team's first one; read-only." },
     retrospective_process_matching_criteria: {
-      anyOf: [{ type: 'object' }, { type: 'null' }],
-      description: 'One of severity_ids, group_ids or incident_type_ids; null: matches nothing by itself (the default process always).',
+      type: 'object',
+      description:
+        'One of severity_ids, group_ids or incident_type_ids. `{"severity_ids": []}` when there are none (also sent as null): matches nothing by itself (the default process always).',
     },
   },
   jsonColumns: ['retrospective_process_matching_criteria'],
+  computed: { retrospective_process_matching_criteria: (row) => row.retrospective_process_matching_criteria ?? NO_CRITERIA },
   filters: { name: 'string', is_default: 'boolean', created_at: 'date' },
   sorts: ['name', 'is_default', 'created_at', 'updated_at'],
   // The fallback first: it is made in the same transaction (and instant) as the first process.
@@ -100,10 +111,10 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
           team_id: ctx.principal.team_id,
           data: serialize(retrospectiveProcesses, made),
         });
-      return { description: null, retrospective_process_matching_criteria: null, ...attributes, is_default: false };
+      return { description: null, retrospective_process_matching_criteria: NO_CRITERIA, ...attributes, is_default: false };
     },
     async validate(attributes, ctx) {
-      if (ctx.existing?.is_default && attributes.retrospective_process_matching_criteria) {
+      if (ctx.existing?.is_default && !isEmpty(attributes.retrospective_process_matching_criteria)) {
         return [
           { pointer: CRITERIA, code: 'default_process', detail: 'The default process is the fallback and cannot have matching criteria.' },
         ];
