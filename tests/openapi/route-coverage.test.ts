@@ -4,7 +4,7 @@ import { createLogger } from '@firewatch/logger';
 import { listOperations } from '@firewatch/openapi';
 import { createSecretBox } from '@firewatch/secret-box';
 import { TEST_PRINCIPAL_KEYS } from '@firewatch/testing';
-import { createRouteMatcher, type UpstreamName } from '../../gateway/src/domain/routes.js';
+import { createRouteMatcher, ROUTES, type UpstreamName } from '../../gateway/src/domain/routes.js';
 import { createAuthApp } from '../../services/auth/src/app.js';
 import { createServices } from '../../services/auth/src/create-services.js';
 import { createCommunicationsApp } from '../../services/communications/src/app.js';
@@ -89,6 +89,14 @@ describe('the public OpenAPI document against the mounted routes', () => {
       .filter((r) => r.path.startsWith('/v1/') && match(r.path.replace(/\{[^}]+\}/g, 'x')) !== upstream)
       .map((r) => key(r.method, r.path));
     expect(strays).toEqual([]);
+  });
+
+  // And the other way: a collection the table sends to a service that serves nothing there
+  // would answer that service's 404 for a family the gateway claims exists.
+  it('routes no /v1 collection to a service that mounts nothing under it', () => {
+    const mounted = Object.values(apps()).flatMap(({ upstream, app }) => mountedRoutes(app).map((r) => `${upstream} ${r.path.split('/')[2]}`));
+    const served = new Set(mounted);
+    expect(ROUTES.filter((r) => !served.has(`${r.upstream} ${r.prefix.slice(4)}`)).map((r) => r.prefix)).toEqual([]);
   });
 
   it('documents no route that no service mounts', () => {

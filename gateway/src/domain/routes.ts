@@ -20,7 +20,6 @@ export const ROUTES: readonly Route[] = [
     'services',
     'functionalities',
     'catalog_properties',
-    'catalogs',
     'incident_roles',
     'retrospective_processes',
     'form_set_conditions',
