@@ -94,7 +94,9 @@ describe('the public OpenAPI document against the mounted routes', () => {
   // And the other way: a collection the table sends to a service that serves nothing there
   // would answer that service's 404 for a family the gateway claims exists.
   it('routes no /v1 collection to a service that mounts nothing under it', () => {
-    const mounted = Object.values(apps()).flatMap(({ upstream, app }) => mountedRoutes(app).map((r) => `${upstream} ${r.path.split('/')[2]}`));
+    const mounted = Object.values(apps()).flatMap(({ upstream, app }) =>
+      mountedRoutes(app).map((r) => `${upstream} ${r.path.split('/')[2]}`),
+    );
     const served = new Set(mounted);
     expect(ROUTES.filter((r) => !served.has(`${r.upstream} ${r.prefix.slice(4)}`)).map((r) => r.prefix)).toEqual([]);
   });
