@@ -48,7 +48,27 @@ export function createResourceRegistry<D>(declarations: readonly ResourceDefinit
       if (!get(link.resource).table) throw new Error(`${nameOf(def)}: cascades names ${link.resource}, which stores nothing`);
     }
   }
+  // Modules follow parents and cascades recursively when they are wired: a loop would never end.
+  assertAcyclic(declarations, 'parent', (def) => (def.parent ? [def.parent.resource] : []));
+  assertAcyclic(declarations, 'cascades', (def) => (def.cascades ?? []).map((c) => c.resource));
   return { declarations, get };
+}
+
+/** Throws when following `next` from some declaration leads back to it. */
+function assertAcyclic<D>(
+  declarations: readonly ResourceDefinition<D>[],
+  what: string,
+  next: (def: ResourceDefinition<D>) => string[],
+): void {
+  const byName = new Map(declarations.map((d) => [nameOf(d), d]));
+  const done = new Set<string>();
+  const visit = (name: string, path: string[]): void => {
+    if (path.includes(name)) throw new Error(`${what} go round in a loop: ${[...path, name].join(' -> ')}`);
+    if (done.has(name)) return;
+    for (const n of next(byName.get(name)!)) visit(n, [...path, name]);
+    done.add(name);
+  };
+  for (const def of declarations) visit(nameOf(def), []);
 }
 
 /** A registry whatever its deps, for what only reads declarations (the OpenAPI document). */

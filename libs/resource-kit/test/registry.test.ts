@@ -44,4 +44,12 @@ describe('a registry of declarations by name', () => {
       ]),
     ).toThrow('x: cascades names board_tallies, which stores nothing');
   });
+
+  it('refuses parents or cascades that go round in a loop, which wiring would follow forever', () => {
+    const a = plain({ type: 'a', parent: { resource: 'b', param: 'b_id', column: 'b_id' }, collections: [{ path: '/v1/b/{b_id}/a' }] });
+    const b = plain({ type: 'b', parent: { resource: 'a', param: 'a_id', column: 'a_id' }, collections: [{ path: '/v1/a/{a_id}/b' }] });
+    expect(() => createResourceRegistry([a, b])).toThrow('parent go round in a loop: a -> b -> a');
+    const c = plain({ type: 'c', cascades: [{ resource: 'c', column: 'c_id' }] });
+    expect(() => createResourceRegistry([c])).toThrow('cascades go round in a loop: c -> c');
+  });
 });
