@@ -4,6 +4,7 @@ import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { jsonApiBody, mediaTypeMiddleware } from '@firewatch/jsonapi';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
 import { healthRoutes, type ReadinessChecks } from './health.routes.js';
+import { idempotencyMiddleware, type IdempotencyOptions } from './idempotency.middleware.js';
 
 export interface ServiceAppDeps {
   logger: Logger;
@@ -16,6 +17,8 @@ export interface ServiceAppDeps {
   /** Served unauthenticated at `/openapi.json` (internal port only). */
   openapi?: unknown;
   bodyLimit?: string | number;
+  /** `Idempotency-Key` on `/v1` writes, kept in this database; every service that serves writes sets it. */
+  idempotency?: IdempotencyOptions;
 }
 
 /**
@@ -55,6 +58,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   // once per layer mounted at a path, and every API request passes these.
   const v1 = express.Router();
   v1.use(principalMiddleware(deps.principals), mediaTypeMiddleware(), jsonApiBody(deps.bodyLimit ?? '1mb'));
+  if (deps.idempotency) v1.use(idempotencyMiddleware(deps.idempotency, deps.logger));
   app.use('/v1', v1);
   for (const router of deps.routers) app.use(router);
   app.use(notFoundMiddleware());
