@@ -34,12 +34,13 @@ export function createIncluder(
   declaration: (name: string) => AnyResourceDefinition,
 ) {
   const serializeAs = (name: string, row: Row) => serialize(declaration(name), row);
+  const permissionOf = (name: string) => declaration(name).permission;
   return async function included(rows: Row[], names: readonly string[], principal: Principal): Promise<ResourceObject[]> {
     const seen = new Map<string, ResourceObject>();
     for (const name of names) {
       const loader = def.includes?.[name];
       let objects: ResourceObject[];
-      if (loader) objects = await loader(rows, { principal, tx: undefined, deps, serializeAs });
+      if (loader) objects = await loader(rows, { principal, tx: undefined, deps, serializeAs, permissionOf });
       else {
         const rel = def.relationships![name];
         const ids = new Set(

@@ -39,6 +39,11 @@ export interface IncludeContext<D> {
   deps: D;
   /** A row as the declaration of that name in the service's registry serialises it (a panel of a dashboard). */
   serializeAs(name: string, row: Row): ResourceObject;
+  /**
+   * The `permission` of the registry's declaration `name`: a loader that reads records of
+   * another resource authorizes the read with it, as a direct read of that resource would.
+   */
+  permissionOf(name: string): ResourceDefinition['permission'];
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '@firewatch/errors';
 import type { Principal } from '@firewatch/auth';
+import type { ResourceObject } from '@firewatch/jsonapi';
 import type { Row, Transaction } from './resource-shapes.js';
 
 /** Context handed to a resource's hooks. */
@@ -20,6 +21,15 @@ export interface HookContext<D = unknown> {
    * `service_ids`), so that naming an id tells nothing of records the caller cannot see.
    */
   visibleIds(name: string, ids: readonly string[]): Promise<Set<string>>;
+  /** A row as the registry's declaration `name` serialises it in its answers and events. */
+  serializeAs(name: string, row: Row): ResourceObject;
+  /**
+   * Writes the event `<event>.<action>` of the registry's declaration `name` (e.g.
+   * `environment.updated`) for `row`, serialised as `serializeAs` does, for the caller's
+   * team and in `tx`: a record a hook changes beside its own is announced as a write of
+   * that record would be, and only if the write commits.
+   */
+  announce(name: string, action: string, row: Row): Promise<void>;
 }
 
 /**

@@ -39,6 +39,7 @@ export function createResourceWrites(
     access,
     announceCascade,
     visibleIdsOf,
+    declaration,
   }: {
     repository: ResourceRepository;
     writeEvent: EventWriter;
@@ -46,6 +47,8 @@ export function createResourceWrites(
     access: ResourceAccess;
     announceCascade?: CascadeAnnouncer;
     visibleIdsOf: VisibleIdsOf;
+    /** The service's declarations by name (its registry), for `HookContext.serializeAs` and `announce`. */
+    declaration(name: string): AnyResourceDefinition;
   },
 ) {
   const slugs = createSlugs(def, repository);
@@ -75,12 +78,17 @@ export function createResourceWrites(
     return { ...attributes, position: Math.min(next, def.position.max ?? Number.MAX_SAFE_INTEGER) };
   }
 
+  const serializeAs = (name: string, row: Row) => serialize(declaration(name), row);
   const contextOf = (tx: Transaction, principal: Principal, more: { existing?: Row; parent?: Row }): HookContext => ({
     principal,
     tx,
     deps,
     ...more,
     visibleIds: (name, ids) => visibleIdsOf(tx, principal, name, ids),
+    serializeAs,
+    async announce(name, action, row) {
+      await writeEvent(tx, { type: `${declaration(name).event}.${action}`, team_id: principal.team_id, data: serializeAs(name, row) });
+    },
   });
 
   const emit = (tx: Transaction, principal: Principal, action: string, record: ResourceObject) =>

@@ -61,6 +61,7 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     access,
     announceCascade,
     visibleIdsOf,
+    declaration,
   });
   const included = createIncluder(def, related, deps, declaration);
 

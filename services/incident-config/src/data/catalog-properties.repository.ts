@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import type { Row } from '@firewatch/resource-kit';
-import type { CatalogPropertiesLookup } from '../domain/catalog/catalog-properties.lookup.js';
+import type { CatalogPropertiesLookup, ValueCatalog } from '../domain/catalog/catalog-properties.lookup.js';
+
+/** The table of each catalog's records, which hold its property values. */
+const VALUE_TABLES: Record<ValueCatalog, string> = { environment: 'environments', service: 'services', functionality: 'functionalities' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,14 +42,14 @@ export function createCatalogPropertiesRepository(): CatalogPropertiesLookup {
       }
       return byKey;
     },
-    async removeValues(tx: Knex.Transaction, teamId, table, propertyId) {
+    async removeValues(tx: Knex.Transaction, teamId, catalog, propertyId) {
       const result = await tx.raw(
         `UPDATE ?? SET properties = (SELECT coalesce(jsonb_agg(p), '[]'::jsonb) FROM jsonb_array_elements(properties) p
                                      WHERE p->>'catalog_property_id' <> ?),
                        updated_at = now()
           WHERE team_id = ? AND properties @> jsonb_build_array(jsonb_build_object('catalog_property_id', ?::text))
           RETURNING *`,
-        [table, propertyId, teamId, propertyId],
+        [VALUE_TABLES[catalog], propertyId, teamId, propertyId],
       );
       return result.rows as Row[];
     },

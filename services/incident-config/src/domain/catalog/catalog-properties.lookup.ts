@@ -1,8 +1,11 @@
-import type { EventWriter, Row, Transaction } from '@firewatch/resource-kit';
+import type { Row, Transaction } from '@firewatch/resource-kit';
 
 /** The catalogs a property may belong to (the reference's `catalog_type`). */
 export const CATALOG_TYPES = ['catalog', 'cause', 'environment', 'functionality', 'incident_type', 'service', 'team'] as const;
 export type CatalogType = (typeof CATALOG_TYPES)[number];
+/** The catalogs whose records (environments, services, functionalities) hold property values served here. */
+export const VALUE_CATALOGS = ['environment', 'service', 'functionality'] as const;
+export type ValueCatalog = (typeof VALUE_CATALOGS)[number];
 
 /**
  * Reads of catalog properties that other resources' hooks need, inside their transaction;
@@ -17,13 +20,11 @@ export interface CatalogPropertiesLookup {
    * An id of another catalog's property is kept, for the write's check to name the catalog.
    */
   idsByKey(tx: Transaction, teamId: number, catalogType: string, keys: readonly string[]): Promise<Map<string, string>>;
-  /** Removes the property's values from the team's records in `table`; the rows changed. */
-  removeValues(tx: Transaction, teamId: number, table: string, propertyId: string): Promise<Row[]>;
+  /** Removes the property's values from the team's records of `catalog`; the rows changed. */
+  removeValues(tx: Transaction, teamId: number, catalog: ValueCatalog, propertyId: string): Promise<Row[]>;
 }
 
 /** What incident-config hands its declarations (`createResourceModule(def, { deps })`). */
 export interface CatalogPropertiesDeps {
   catalogProperties: CatalogPropertiesLookup;
-  /** Announces records a hook changes beside its own (a deleted property's holders). */
-  writeEvent: EventWriter;
 }
