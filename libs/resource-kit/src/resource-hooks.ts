@@ -38,8 +38,8 @@ export interface HookContext<D = unknown> {
  *
  * | step | create | update | delete |
  * |---|---|---|---|
- * | 1 | body parsed by `create` (422) | record loaded (404/403), body parsed by `update` | record loaded (404/403) |
- * | 2 | parent loaded, permission | permission on the record | permission on the record |
+ * | 1 | body parsed by `create` (422) | record loaded and locked, permission on it (404/403) | record loaded and locked, permission on it (404/403) |
+ * | 2 | permission, parent loaded (404) | body parsed by `update` (422) | |
  * | 3 | **prepare** | **prepare** | **beforeRemove** |
  * | 4 | unique values (kit), **defaults** | unique values, owner groups (kit) | cascades announced (kit) |
  * | 5 | owner groups (kit) | **validate** | row deleted |
@@ -62,7 +62,7 @@ export interface ResourceHooks<D = unknown> {
    * (children attached) on update.
    */
   prepare?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
-  /** Fills defaults on create (e.g. the next position, empty lists). */
+  /** Fills defaults on create (e.g. empty lists; the `position` key places a record last). */
   defaults?(attributes: Row, ctx: HookContext<D>): Promise<Row> | Row;
   /** Checks needing the database or several attributes; issues make a 422. */
   validate?(attributes: Row, ctx: HookContext<D>): Promise<ValidationIssue[]> | ValidationIssue[];

@@ -7,7 +7,8 @@ import { createDeliveriesService } from './domain/deliveries/deliveries.service.
 import { endpointEventData } from './domain/endpoints/endpoint-events.js';
 import type { SecretBox } from '@firewatch/secret-box';
 import { registry } from './domain/registry.js';
-import type { EndpointsDeps } from './domain/endpoints/webhooks-endpoints.resource.js';
+import type { WebhooksResourceDeps } from './domain/webhooks.deps.js';
+import { webhooksEndpoints } from './domain/endpoints/webhooks-endpoints.resource.js';
 import { createDeliveriesRouter } from './http/deliveries.routes.js';
 import { createEventTypesRouter } from './http/event-types.routes.js';
 import { webhooksOpenApiDocument } from './http/webhooks.openapi.js';
@@ -21,7 +22,7 @@ export interface WebhooksDeps extends KitAppShell {
 }
 
 export function createWebhooksApp(deps: WebhooksDeps): Express {
-  const endpointsDeps: EndpointsDeps = {
+  const endpointsDeps: WebhooksResourceDeps = {
     allowHttp: deps.allowHttp,
     secretBox: deps.secretBox,
     maxEndpointsPerTeam: deps.maxEndpointsPerTeam ?? 50,
@@ -31,10 +32,11 @@ export function createWebhooksApp(deps: WebhooksDeps): Express {
     deps: endpointsDeps,
     writeEvent: (tx, event) => writeEvent(tx, { ...event, data: endpointEventData(event.data as ResourceObject) }),
     // Event types and deliveries first: their paths are more specific than /endpoints/:id.
-    routersBefore: ([endpoints]) => [
-      createEventTypesRouter(),
-      createDeliveriesRouter(createDeliveriesService({ repository: createDeliveriesRepository(deps.knex), endpoints: endpoints.service })),
-    ],
+    routersBefore: (modules) => {
+      const endpoints = modules.find((m) => m.definition.type === webhooksEndpoints.type)!;
+      const deliveries = createDeliveriesService({ repository: createDeliveriesRepository(deps.knex), endpoints: endpoints.service });
+      return [createEventTypesRouter(), createDeliveriesRouter(deliveries)];
+    },
     openapi: webhooksOpenApiDocument(registry),
   });
 }

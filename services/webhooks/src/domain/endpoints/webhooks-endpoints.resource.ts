@@ -4,18 +4,9 @@ import { headerValueIssues, maskHeaderValues, sealHeaderValues, type StoredCusto
 import { customHeadersSchema, type CustomHeader } from './custom-headers.js';
 import { endpointUrlSchema, URL_MAX } from './endpoint-url.js';
 import { isEventType } from '../deliveries/event-types.js';
-import type { SecretBox } from '@firewatch/secret-box';
+import type { WebhooksResourceDeps } from '../webhooks.deps.js';
 import { generateSecret, maskSecret, secretHint, secretProblem } from './webhook-secret.js';
 import { WEBHOOKS_PERMISSION } from '../webhooks-permission.js';
-
-/** What the webhooks service hands the declaration's hooks. */
-export interface EndpointsDeps {
-  /** Accept http:// URLs (loopback receivers in tests); https only otherwise. */
-  allowHttp: boolean;
-  secretBox: SecretBox;
-  /** Endpoints one team may have (every event fans out to each of them). */
-  maxEndpointsPerTeam: number;
-}
 
 const eventTypes = z
   .array(z.string().refine(isEventType, 'is not a known event type (see GET /v1/webhooks/event_types)'))
@@ -58,7 +49,7 @@ const storedHeaders = (row: Row | undefined) => row?.custom_headers as StoredCus
  * reach any of it (WEBHOOKS_PERMISSION); they see the URL whole, its events carry it
  * masked past the host (endpoint-events.ts).
  */
-export const webhooksEndpoints = defineResource<EndpointsDeps>({
+export const webhooksEndpoints = defineResource<WebhooksResourceDeps>({
   type: 'webhooks_endpoints',
   path: '/v1/webhooks/endpoints',
   table: 'webhooks_endpoints',
