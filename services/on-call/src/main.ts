@@ -5,6 +5,7 @@ import { configSchema } from './config.js';
 import { createShiftInputsRepository } from './data/shift-inputs.repository.js';
 import { createShiftStartsRepository } from './data/shift-starts.repository.js';
 import { createUsersRepository, usersReadModelEmpty } from './data/users.repository.js';
+import { registry } from './domain/registry.js';
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
 import { createUserEventsConsumer } from './queue/user-events.consumer.js';
 
@@ -19,6 +20,7 @@ await runKitService({
       logger,
       queue: config.USERS_QUEUE,
       publishers: config.AMQP_PUBLISHERS,
+      memberships: registry.get('schedule_rotation_users'),
     });
     await users.start();
     if (await usersReadModelEmpty(knex))

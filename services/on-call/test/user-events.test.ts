@@ -5,6 +5,7 @@ import type { AmqpConsumer } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
 import { createTestBrokerUsers, type TestBrokerUsers } from '@firewatch/service-testing';
 import { createUsersRepository } from '../src/data/users.repository.js';
+import { registry } from '../src/domain/registry.js';
 import { createUserEventsConsumer } from '../src/queue/user-events.consumer.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 import { seedUsers } from './support/users.fixture.js';
@@ -36,6 +37,7 @@ beforeAll(async () => {
     queue,
     exchange,
     publishers: broker.publishers,
+    memberships: registry.get('schedule_rotation_users'),
   });
   await consumer.start();
 });

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { createAmqpConsumer, EVENT_QUEUES, type AmqpConsumer, type PublisherUsers } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
+import type { AnyResourceDefinition } from '@firewatch/resource-kit';
 import { createUserSyncStore } from '../data/users.repository.js';
 import { createUserSync } from '../domain/users/user-sync.js';
 
@@ -15,6 +16,8 @@ export interface UserEventsConsumerOptions {
   /** Defaults to `firewatch.events` (tests use their own). */
   exchange?: string;
   prefetch?: number;
+  /** The registry's declaration of rotation memberships (`schedule_rotation_users`), whose deletes a user's deletion announces. */
+  memberships: AnyResourceDefinition;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface UserEventsConsumerOptions {
  * each event is applied once or, redelivered, changes nothing (versions decide).
  */
 export function createUserEventsConsumer(opts: UserEventsConsumerOptions): AmqpConsumer {
-  const sync = createUserSync({ store: createUserSyncStore(opts.knex), logger: opts.logger });
+  const sync = createUserSync({ store: createUserSyncStore(opts.knex), logger: opts.logger, memberships: opts.memberships });
   return createAmqpConsumer({
     amqpUrl: opts.amqpUrl,
     logger: opts.logger,

@@ -2,7 +2,6 @@ import { authorize } from '@firewatch/auth';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { usersInclude } from '../users/users.include.js';
-import { overrideShifts } from './override-shifts.resource.js';
 import { shiftParams } from './shifts.params.js';
 import { listShifts, MAX_WORK, SHIFT_READ_BOUNDS, WORK_PER_ROTATION } from './shifts.source.js';
 
@@ -45,8 +44,8 @@ export const shifts = defineResource<OnCallResourceDeps>({
   includes: {
     // The reference's shift_override: the override shift (its id) and who created it. A
     // read of override shifts, so it needs their permission, as GET /v1/override_shifts does.
-    shift_override: async (rows, { principal, deps }) => {
-      authorize(principal, { ...overrideShifts.permission, action: 'read' });
+    shift_override: async (rows, { principal, deps, permissionOf }) => {
+      authorize(principal, { ...permissionOf('override_shifts'), action: 'read' });
       // A record-scoped key reads the override shifts it lists, here as through their own path.
       const listed = ids(rows, 'override_id')
         .map(String)

@@ -1,7 +1,6 @@
 import type { EventEnvelope } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
-import { serialize } from '@firewatch/resource-kit';
-import { scheduleRotationUsers } from '../schedules/schedule-rotation-users.resource.js';
+import { serialize, type AnyResourceDefinition } from '@firewatch/resource-kit';
 import { toUserChange } from './user-event.js';
 import type { UserSyncStore } from './user-sync-store.js';
 
@@ -14,7 +13,16 @@ export type UserSyncOutcome = 'applied' | 'stale' | 'invalid';
  * `schedule_rotation_user.deleted` event. A malformed event is logged and dropped: no
  * redelivery would make it valid.
  */
-export function createUserSync({ store, logger }: { store: UserSyncStore; logger: Logger }) {
+export function createUserSync({
+  store,
+  logger,
+  memberships,
+}: {
+  store: UserSyncStore;
+  logger: Logger;
+  /** The registry's declaration of rotation memberships (`schedule_rotation_users`): a removal is announced as its delete is. */
+  memberships: AnyResourceDefinition;
+}) {
   return {
     async handle(envelope: EventEnvelope): Promise<UserSyncOutcome> {
       const change = toUserChange(envelope);
@@ -29,9 +37,9 @@ export function createUserSync({ store, logger }: { store: UserSyncStore; logger
           await store.writeEvents(
             tx,
             removed.map((row) => ({
-              type: `${scheduleRotationUsers.event}.deleted`,
+              type: `${memberships.event}.deleted`,
               team_id: change.team_id,
-              data: serialize(scheduleRotationUsers, row),
+              data: serialize(memberships, row),
             })),
           );
         }
