@@ -6,7 +6,7 @@ import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
 import type { GatewayConfig } from './config.js';
 import type { CredentialResolver } from './domain/credential-resolver.js';
-import type { RateLimitStore } from './data/rate-limit.store.js';
+import type { RateLimitStore } from './domain/rate-limit.store.js';
 import { createUpstreamOpenApiClient } from './data/upstream-openapi.client.js';
 import { type ApiDocumentSource, createApiDocumentSource } from './domain/api-document.source.js';
 import { createRouteMatcher, ROUTES, type Route, type UpstreamName } from './domain/routes.js';

@@ -7,7 +7,7 @@ import { createMemoryRateLimitStore } from './data/memory-rate-limit.store.js';
 import { connectRedis } from './data/redis-client.js';
 import { createRedisRateLimitStore } from './data/redis-rate-limit.store.js';
 import { createCredentialResolver } from './domain/credential-resolver.js';
-import type { RateLimitStore } from './data/rate-limit.store.js';
+import type { RateLimitStore } from './domain/rate-limit.store.js';
 
 await runService({
   name: 'gateway',

@@ -1,5 +1,5 @@
 import { createMemoryRateLimitStore } from '../src/data/memory-rate-limit.store.js';
-import type { RateLimitStore } from '../src/data/rate-limit.store.js';
+import type { RateLimitStore } from '../src/domain/rate-limit.store.js';
 
 describe('in-memory sliding window', () => {
   const T0 = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { connectRedis } from '../src/data/redis-client.js';
 import { createRedisRateLimitStore } from '../src/data/redis-rate-limit.store.js';
-import { RateLimitStoreUnavailableError } from '../src/data/rate-limit.store.js';
+import { RateLimitStoreUnavailableError } from '../src/data/rate-limit-store.error.js';
 import { dropKeys, silent, uniquePrefix } from './support/gateway-harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,12 +1,7 @@
 import type { Principal, SystemTokens } from '@firewatch/auth';
 import { BadGatewayError, ServiceUnavailableError } from '@firewatch/errors';
 import type { Logger } from '@firewatch/logger';
-
-/** Per-credential limits agreed with the account manager; null means "the configured default". */
-export interface CredentialLimits {
-  read: number | null;
-  write: number | null;
-}
+import type { CredentialLimits } from '../domain/rate-limit.policy.js';
 
 /** The auth service's answer for a credential it knows. */
 export interface ResolvedCredentialAnswer {

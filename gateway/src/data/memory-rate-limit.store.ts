@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { RateLimitHit, RateLimitStore } from './rate-limit.store.js';
+import type { RateLimitHit, RateLimitStore } from '../domain/rate-limit.store.js';
 
 interface Log {
   /** Accepted request times, oldest first. */

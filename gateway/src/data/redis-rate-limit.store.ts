@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { type RateLimitHit, type RateLimitStore, RateLimitStoreUnavailableError } from './rate-limit.store.js';
+import type { RateLimitHit, RateLimitStore } from '../domain/rate-limit.store.js';
+import { RateLimitStoreUnavailableError } from './rate-limit-store.error.js';
 
 /**
  * One atomic step of the sliding-window logs of a request (its key's, its user's, its

@@ -1,5 +1,5 @@
 import { BusyError, createConcurrencyLimit } from '@firewatch/concurrency';
-import type { RateLimitStore } from '../data/rate-limit.store.js';
+import type { RateLimitStore } from './rate-limit.store.js';
 
 export interface AuthFailureGuardOptions {
   store: RateLimitStore;

@@ -1,7 +1,10 @@
 import type { Principal } from '@firewatch/auth';
-import type { CredentialLimits } from '../data/auth-service.client.js';
 
-export type { CredentialLimits };
+/** Per-credential limits agreed with the account manager; null means "the configured default". */
+export interface CredentialLimits {
+  read: number | null;
+  write: number | null;
+}
 
 export type Bucket = 'read' | 'write';
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { CredentialResolver } from '../domain/credential-resolver.js';
-import type { RateLimitStore } from '../data/rate-limit.store.js';
+import type { RateLimitStore } from '../domain/rate-limit.store.js';
 
 export interface HealthOptions {
   store: RateLimitStore;

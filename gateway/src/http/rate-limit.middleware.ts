@@ -2,7 +2,8 @@ import type { RequestHandler } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '@firewatch/errors';
 import { bucketOf, rateLimitLogs, type Bucket, type RateLimitPolicy } from '../domain/rate-limit.policy.js';
 import type { ResolvedCredential } from '../domain/credential-resolver.js';
-import { type RateLimitHit, type RateLimitLog, type RateLimitStore, RateLimitStoreUnavailableError } from '../data/rate-limit.store.js';
+import { RateLimitStoreUnavailableError } from '../data/rate-limit-store.error.js';
+import type { RateLimitHit, RateLimitLog, RateLimitStore } from '../domain/rate-limit.store.js';
 import { stateOf } from './request-state.js';
 
 export interface RateLimitMiddlewareOptions {

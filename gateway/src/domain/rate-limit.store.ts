@@ -31,11 +31,3 @@ export interface RateLimitStore {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
-
-/** Raised when the store is unreachable; the gateway then refuses rather than lets through. */
-export class RateLimitStoreUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super('The rate-limit store is unavailable.', { cause });
-    this.name = 'RateLimitStoreUnavailableError';
-  }
-}
