@@ -88,6 +88,16 @@ export class NotAcceptableError extends HttpError {
   }
 }
 
+/**
+ * 412: the request's `If-Match` names no current entity tag of the record (another write
+ * came first); the write changed nothing.
+ */
+export class PreconditionFailedError extends HttpError {
+  constructor(detail = 'The record has changed since the entity tag in If-Match was issued; read it again.') {
+    super(412, 'Precondition Failed', 'precondition_failed', { detail, source: { header: 'If-Match' } });
+  }
+}
+
 export class PayloadTooLargeError extends HttpError {
   constructor(detail = 'The request body is too large.') {
     super(413, 'Payload Too Large', 'payload_too_large', { detail });

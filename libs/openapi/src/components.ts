@@ -80,6 +80,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Unknown id, or a record of another team',
   406: 'Accept excludes application/vnd.api+json',
   409: 'Conflict with the current state (a uniqueness rule, a disabled parent)',
+  412: 'If-Match names no current entity tag of the record; nothing changed',
   413: 'Request body too large',
   415: 'Content-Type is not application/vnd.api+json',
   422: 'Validation failed; each error names its attribute in source.pointer',

@@ -8,6 +8,7 @@ export {
   schema,
   type ResourceSchemaOptions,
 } from './resource-schemas.js';
+export { IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, taggedResponse } from './conditional.js';
 export { includeParameter, listParameters, pathParameter, type ListParametersSpec } from './parameters.js';
 export { collectionTag, listOperations, type OperationEntry } from './operations.js';
 export { assembleDocument, type DocumentInfo } from './assemble-document.js';
