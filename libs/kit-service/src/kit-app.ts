@@ -45,7 +45,8 @@ export interface KitAppParts<D> {
 /**
  * The express app of a kit service: every declaration of its registry wired to the
  * database and mounted (`mountResources`), behind the shared service shell
- * (`createServiceApp`: health, principal check, media types, one error mapper).
+ * (`createServiceApp`: health, principal check, media types, Idempotency-Key kept in
+ * `shell.knex`, one error mapper).
  */
 export function createKitApp<D>(shell: KitAppShell, parts: KitAppParts<D>): Express {
   const modules = createResourceModules(parts.registry, { knex: shell.knex, writeEvent: parts.writeEvent ?? writeEvent, deps: parts.deps });
@@ -56,5 +57,6 @@ export function createKitApp<D>(shell: KitAppShell, parts: KitAppParts<D>): Expr
     readiness: shell.readiness,
     bodyLimit: shell.bodyLimit,
     openapi: parts.openapi,
+    idempotency: { knex: shell.knex },
   });
 }

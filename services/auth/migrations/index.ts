@@ -1,5 +1,6 @@
 import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
+import { idempotencyMigration } from '@firewatch/http';
 import { teamsUsersMigration } from './20250601-0001-teams-users.migration.js';
 import { apiKeysMigration } from './20250601-0002-api-keys.migration.js';
 import { oauthMigration } from './20250610-0003-oauth.migration.js';
@@ -16,4 +17,5 @@ export const migrations: Migrations = {
   '20250620_0004_users_email_index': usersEmailIndexMigration,
   '20250620_0005_oauth_hashed_token_ids': oauthHashedTokenIdsMigration,
   '20261123_0006_users_version': usersVersionMigration,
+  '20261125_0007_idempotency_keys': idempotencyMigration,
 };

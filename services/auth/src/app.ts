@@ -1,4 +1,5 @@
 import { Router, type Express } from 'express';
+import type { Knex } from 'knex';
 import type { PrincipalVerifier, SystemTokens } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
 import { createServiceApp } from '@firewatch/http';
@@ -12,6 +13,11 @@ import type { TrustedProxies } from '@firewatch/config';
 
 export interface AuthAppDeps {
   services: AuthServices;
+  /**
+   * The auth database, which keeps the Idempotency-Key answers of `/v1` writes; the
+   * process always passes it, tests that send no key may leave it out.
+   */
+  knex?: Knex;
   /** Verifies the gateway-signed principal on `/v1`. */
   principals: PrincipalVerifier;
   /** Verifies the gateway's calls to `/internal`. */
@@ -32,7 +38,7 @@ export interface AuthAppDeps {
  * prefixes, so the OAuth provider (node-oidc-provider) can be mounted as the last router
  * here, at the root, and still see raw bodies.
  */
-export function createAuthApp({ services, principals, systemTokens, logger, readiness, oauth, trustProxy }: AuthAppDeps): Express {
+export function createAuthApp({ services, knex, principals, systemTokens, logger, readiness, oauth, trustProxy }: AuthAppDeps): Express {
   const v1 = Router();
   v1.use('/api_keys', apiKeysRouter(services.apiKeys));
   v1.use('/users', usersRouter(services.identity));
@@ -52,6 +58,7 @@ export function createAuthApp({ services, principals, systemTokens, logger, read
     // not take credential resolution, and with it the whole API, out of service.
     readiness: readiness ?? { database: services.ping },
     openapi: authOpenApiDocument(),
+    idempotency: knex && { knex },
   });
   // `req.ip` is then the right-most X-Forwarded-For address that no trusted proxy added.
   app.set('trust proxy', trustProxy ?? false);

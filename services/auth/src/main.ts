@@ -25,6 +25,7 @@ await runService({
     const oauth = createOAuthServer({ services, logger, issuer, devKeySeed: config.DEV_KEY_SEED, ...oauthServerSettings(config) });
     const app = createAuthApp({
       services,
+      knex,
       principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: 'auth' }),
       systemTokens: createSystemTokens(config.SYSTEM_TOKEN_SECRET),
       logger,

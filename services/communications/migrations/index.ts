@@ -1,5 +1,6 @@
 import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
+import { idempotencyMigration } from '@firewatch/http';
 import * as typesStages from './20261123-0001-types-stages.js';
 import * as templates from './20261123-0002-templates.js';
 
@@ -8,4 +9,5 @@ export const migrations: Migrations = {
   '20261123-0000-outbox': outboxMigration,
   '20261123-0001-types-stages': typesStages,
   '20261123-0002-templates': templates,
+  '20261125-0003-idempotency-keys': idempotencyMigration,
 };

@@ -1,5 +1,6 @@
 import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
+import { idempotencyMigration } from '@firewatch/http';
 import * as environments from './20261122-0001-environments.js';
 import * as catalogProperties from './20261123-0010-catalog-properties.js';
 import * as incidentRoles from './20261123-0011-incident-roles.js';
@@ -41,5 +42,6 @@ export const migrations: Migrations = {
   '20261123-0070-secret-names-per-owner-set': secretNamesPerOwnerSet,
   '20261123-0071-unlisted-slugs': unlistedSlugs,
   '20261123-0072-catalog-keys-per-owner-set': catalogKeysPerOwnerSet,
+  '20261125-0080-idempotency-keys': idempotencyMigration,
   '20261125-0080-dashboard-hex-colors': dashboardHexColors,
 };

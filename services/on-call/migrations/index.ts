@@ -1,5 +1,6 @@
 import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
+import { idempotencyMigration } from '@firewatch/http';
 import * as alertUrgencies from './20261123-0001-alert-urgencies.js';
 import * as alertGroups from './20261123-0002-alert-groups.js';
 import * as alertRetriggerRules from './20261123-0020-alert-retrigger-rules.js';
@@ -31,4 +32,5 @@ export const migrations: Migrations = {
   '20261123-0093-vacancy-left-at': vacancyLeftAt,
   '20261123-0094-shift-scheduler-last-swept-at': lastSweptAt,
   '20261123-0095-shift-start-sources': shiftStartSources,
+  '20261125-0096-idempotency-keys': idempotencyMigration,
 };

@@ -1,5 +1,6 @@
 import type { Migrations } from '@firewatch/db';
 import { outboxMigration } from '@firewatch/events';
+import { idempotencyMigration } from '@firewatch/http';
 import * as endpoints from './20261201-0001-webhooks-endpoints.js';
 import * as deliveries from './20261201-0002-webhooks-deliveries.js';
 import * as deliveriesCreatedAt from './20261215-0003-webhooks-deliveries-created-at.js';
@@ -16,4 +17,5 @@ export const migrations: Migrations = {
   '20261201-0002-webhooks-deliveries': deliveries,
   '20261215-0003-webhooks-deliveries-created-at': deliveriesCreatedAt,
   '20261220-0004-webhooks-endpoints-admin-review': adminReview,
+  '20261221-0005-idempotency-keys': idempotencyMigration,
 };

@@ -83,7 +83,7 @@ export async function startOAuthHarness(options: OAuthHarnessOptions = {}): Prom
         unusedClientDays: options.unusedClientDays,
       });
       servers.push(oauth);
-      return createAuthApp({ services, ...checks, logger, oauth: oauth.router, trustProxy: options.trustProxy });
+      return createAuthApp({ services, knex: db.knex, ...checks, logger, oauth: oauth.router, trustProxy: options.trustProxy });
     });
   const main = await start();
   const replica = await start();
