@@ -93,6 +93,21 @@ describe('gateway proxying', () => {
     }
   });
 
+  it('passes If-Match and If-None-Match through, and a 304 back with its ETag and the rate-limit headers', async () => {
+    const res = await fetch(`${gateway.url}/v1/incidents/tagged`, { headers: bearer(token, { 'if-none-match': '"v1"' }) });
+    expect(res.status).toBe(304);
+    expect(res.headers.get('etag')).toBe('"v1"');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('1000, 1000;window=60');
+    expect(await res.text()).toBe('');
+    const write = await fetch(`${gateway.url}/v1/incidents/tagged`, {
+      method: 'PUT',
+      headers: bearer(token, { 'if-match': '"v1"', 'content-type': JSONAPI }),
+      body: '{}',
+    });
+    expect(write.status).toBe(200);
+    expect((await readJson(write)).headers['if-match']).toBe('"v1"');
+  });
+
   it('streams POST, PUT and PATCH bodies through intact', async () => {
     const body = JSON.stringify({ data: { type: 'incidents', attributes: { title: 'é'.repeat(20_000) } } });
     for (const method of ['POST', 'PUT', 'PATCH']) {

@@ -98,6 +98,8 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       } else if (req.path === '/v1/incidents/slow') {
         const timer = setTimeout(() => res.json(echo), 1500);
         res.on('close', () => clearTimeout(timer));
+      } else if (req.path === '/v1/incidents/tagged' && req.headers['if-none-match'] === '"v1"') {
+        res.status(304).setHeader('ETag', '"v1"').end();
       } else if (req.path === '/v1/incidents/missing') {
         res
           .status(404)
