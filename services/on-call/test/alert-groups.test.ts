@@ -111,6 +111,51 @@ describe('alert groups', () => {
     ]);
   });
 
+  it('creates conditions written as the specification has them, giving each a type and a condition type', async () => {
+    const created = await h.create('alert_groups', {
+      name: 'Spec conditions',
+      conditions: [
+        { property_field_name: 'summary', property_field_values: ['db down'] },
+        { property_field_name: '$.host', property_field_value: 'db-1' },
+        { property_field_name: 'alert_urgency', alert_urgency_ids: [high] },
+        { conditionable_type: 'AlertField', conditionable_id: 'environment', property_field_values: ['prod'] },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const kinds = created.body.data.attributes.conditions.map((c: Record<string, unknown>) => [
+      c.property_field_type,
+      c.property_field_condition_type,
+    ]);
+    expect(kinds).toEqual([
+      ['attribute', 'is_one_of'],
+      ['payload', 'is_one_of'],
+      ['attribute', 'is_one_of'],
+      ['alert_field', 'is_one_of'],
+    ]);
+  });
+
+  it('includes the urgencies its conditions name, and takes the names of the records targets name', async () => {
+    const team = { team_id: 31 };
+    const urgency = (await h.create('alert_urgencies', { name: 'Low', description: 'later' }, { principal: team })).body.data.id;
+    const groupId = (
+      await h.create(
+        'alert_groups',
+        { name: 'Included', conditions: [{ property_field_name: 'alert_urgency', alert_urgency_ids: [urgency] }] },
+        { principal: team },
+      )
+    ).body.data.id;
+    const listed = await h.call('GET', '/v1/alert_groups?include=alert_urgencies,groups,services,escalation_policies,functionalities', {
+      principal: team,
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data[0].relationships.alert_urgencies.data).toEqual([{ id: urgency, type: 'alert_urgencies' }]);
+    expect(listed.body.included).toEqual([
+      expect.objectContaining({ id: urgency, type: 'alert_urgencies', attributes: expect.objectContaining({ name: 'Low' }) }),
+    ]);
+    expect((await h.call('GET', `/v1/alert_groups/${groupId}?include=alert_urgencies`, { principal: team })).body.included).toHaveLength(1);
+    expect((await h.call('GET', '/v1/alert_groups?include=alerts', { principal: team })).status).toBe(400);
+  });
+
   it('maps the legacy attributes onto conditions and reports them as booleans', async () => {
     const created = await h.create('alert_groups', {
       name: 'Legacy',
@@ -294,7 +339,7 @@ describe('alert groups', () => {
         },
         '/data/attributes/conditions/0/property_field_values',
       ],
-      [{ name: 'x', conditions: [{ property_field_condition_type: 'is_empty' }] }, '/data/attributes/conditions/0/property_field_type'],
+      [{ name: 'x', conditions: [{ property_field_condition_type: 'is_empty' }] }, '/data/attributes/conditions/0/property_field_name'],
       [{ name: 'x', unknown: 1 }, '/data/attributes/unknown'],
       [
         {

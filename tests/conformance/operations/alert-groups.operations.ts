@@ -166,6 +166,25 @@ export const alertGroupOperations: ConformanceOperation[] = [
   {
     method: 'POST',
     path: '/v1/alert_groups',
+    variant: "conditions with the specification's fields only (types default)",
+    request: async (ctx) => ({
+      body: group({
+        name: `Spec ${unique()}`,
+        description: 'As the specification writes it',
+        time_window: 15,
+        conditions: [
+          { property_field_name: 'summary', property_field_value: 'db', property_field_values: ['db down'] },
+          { property_field_name: 'alert_urgency', alert_urgency_ids: [await alertUrgency(ctx)] },
+          { conditionable_type: 'AlertField', conditionable_id: randomUUID(), property_field_values: ['eu'] },
+        ],
+      }),
+    }),
+    status: 201,
+    schema: { reference: 'createAlertGroup', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/alert_groups',
     variant: 'only the required name',
     request: () => ({ body: group({ name: `Plain ${unique()}` }) }),
     status: 201,
@@ -174,8 +193,8 @@ export const alertGroupOperations: ConformanceOperation[] = [
   {
     method: 'POST',
     path: '/v1/alert_groups',
-    variant: 'a condition without its operator',
-    request: () => ({ body: group({ name: 'x', conditions: [{ property_field_type: 'payload', property_field_name: '$.a' }] }) }),
+    variant: 'a payload condition whose name is no JSON path',
+    request: () => ({ body: group({ name: 'x', conditions: [{ property_field_type: 'payload', property_field_name: 'host' }] }) }),
     status: 422,
     schema: { reference: 'createAlertGroup', status: 422 },
   },
@@ -193,6 +212,17 @@ export const alertGroupOperations: ConformanceOperation[] = [
     request: async (ctx) => {
       await alertGroup(ctx);
       return {};
+    },
+    status: 200,
+    schema: { reference: 'listAlertGroups', status: 200 },
+  },
+  {
+    method: 'GET',
+    path: '/v1/alert_groups',
+    variant: 'include of every name the list takes',
+    request: async (ctx) => {
+      await alertGroup(ctx);
+      return { query: 'include=alert_urgencies,groups,services,escalation_policies,functionalities' };
     },
     status: 200,
     schema: { reference: 'listAlertGroups', status: 200 },

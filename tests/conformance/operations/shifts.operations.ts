@@ -125,10 +125,24 @@ export const shiftOperations: ConformanceOperation[] = [
   {
     method: 'GET',
     path: '/v1/shifts',
-    variant: 'to missing',
-    request: () => ({ query: 'from=2026-01-01T00:00:00Z' }),
-    status: 400,
-    schema: errorDocument,
+    variant: 'from only: the seven days from it',
+    request: async (ctx) => {
+      await scheduleWithShifts(ctx);
+      return { query: 'from=2026-10-12T00:00:00Z' };
+    },
+    status: 200,
+    schema: { reference: 'listShifts', status: 200 },
+  },
+  {
+    method: 'GET',
+    path: '/v1/shifts',
+    variant: 'no range, as the specification allows: the next seven days',
+    request: async (ctx) => {
+      await scheduleWithShifts(ctx);
+      return {};
+    },
+    status: 200,
+    schema: { reference: 'listShifts', status: 200 },
   },
   {
     method: 'GET',

@@ -37,11 +37,20 @@ export const GROUP_CONDITION_TYPES = [
 
 const text = z.string().max(MAX_VALUE_LENGTH);
 
-/** One condition as written; `id` (from a read) keeps its row. */
+/**
+ * One condition as written; `id` (from a read) keeps its row. The specification's
+ * condition has no property_field_type nor property_field_condition_type, which the
+ * reference requires: they default (`stored`; docs/decisions.md, Defaults).
+ */
 export const groupConditionInput = z.strictObject({
   id: z.uuid().optional(),
-  property_field_type: z.enum(PROPERTY_FIELD_TYPES),
-  property_field_condition_type: z.enum(GROUP_CONDITION_TYPES),
+  property_field_type: z
+    .enum(PROPERTY_FIELD_TYPES)
+    .optional()
+    .describe(
+      'Default: `alert_field` when conditionable_type or conditionable_id is set, `payload` when property_field_name is a JSON path ($...), else `attribute`.',
+    ),
+  property_field_condition_type: z.enum(GROUP_CONDITION_TYPES).optional().describe('Default: `is_one_of`.'),
   property_field_name: z.string().max(MAX_JSON_PATH_LENGTH).nullable().optional(),
   property_field_value: text.nullable().optional(),
   property_field_values: z.array(text.min(1)).max(MAX_CONDITION_VALUES).nullable().optional(),
@@ -75,12 +84,19 @@ export const CONDITION_COLUMNS = [
   'conditionable_id',
 ] as const;
 
+/** The type a condition written without one has: what its other fields name. */
+function impliedType(c: GroupConditionInput): StoredGroupCondition['property_field_type'] {
+  if (c.conditionable_type || c.conditionable_id) return 'alert_field';
+  return c.property_field_name?.startsWith('$') ? 'payload' : 'attribute';
+}
+
 export function stored(c: GroupConditionInput): StoredGroupCondition {
-  const alertField = c.property_field_type === 'alert_field';
+  const type = c.property_field_type ?? impliedType(c);
+  const alertField = type === 'alert_field';
   return {
     ...(c.id === undefined ? {} : { id: c.id.toLowerCase() }),
-    property_field_type: c.property_field_type,
-    property_field_condition_type: c.property_field_condition_type,
+    property_field_type: type,
+    property_field_condition_type: c.property_field_condition_type ?? 'is_one_of',
     property_field_name: c.property_field_name ?? null,
     property_field_value: c.property_field_value ?? null,
     property_field_values: c.property_field_values ?? [],

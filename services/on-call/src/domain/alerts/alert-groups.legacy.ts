@@ -10,9 +10,11 @@ import type { StoredGroupCondition } from './alert-groups.conditions.js';
  * them back reports whether those conditions are there.
  */
 
+const superseded = { deprecated: true, description: 'Superseded by conditions (docs/api-contract.md §7).' };
+
 export const legacyInput = {
-  group_by_alert_title: z.union([z.literal(1), z.literal(0)]),
-  group_by_alert_urgency: z.union([z.literal(1), z.literal(0)]),
+  group_by_alert_title: z.union([z.literal(1), z.literal(0)]).meta(superseded),
+  group_by_alert_urgency: z.union([z.literal(1), z.literal(0)]).meta(superseded),
   attributes: z
     .array(
       z.strictObject({
@@ -25,7 +27,8 @@ export const legacyInput = {
           }),
       }),
     )
-    .max(50),
+    .max(50)
+    .meta(superseded),
 };
 
 export interface LegacyAttributes {

@@ -17,6 +17,10 @@ import { applyLegacy, legacyInput, legacyOf, type LegacyAttributes } from './ale
 import { alertGroupSchemas, MAX_ALERT_GROUPS, MAX_TIME_WINDOW_MINUTES } from './alert-groups.schemas.js';
 
 export const TARGET_TYPES = ['Group', 'Service', 'EscalationPolicy', 'Functionality'] as const;
+/** The include names of the records a target names, one per target type. */
+const TARGET_INCLUDES = ['groups', 'services', 'escalation_policies', 'functionalities'];
+/** The row member (not a column) holding the urgency ids of a group's conditions, for the include. */
+const URGENCY_IDS = 'condition_urgency_ids';
 
 const target = z.strictObject({ target_type: z.enum(TARGET_TYPES), target_id: z.uuid().transform((id) => id.toLowerCase()) });
 
@@ -99,6 +103,10 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
       present: presentCondition,
     },
   },
+  // include=alert_urgencies: the urgencies the conditions name, read as GET /v1/alert_urgencies reads them.
+  relationships: { alert_urgencies: { type: 'alert_urgencies', column: URGENCY_IDS, many: true, resource: 'alert_urgencies' } },
+  // The reference names no include values; these are the records targets name, none served by on-call (docs/decisions.md, Defaults).
+  includes: Object.fromEntries(TARGET_INCLUDES.map((name) => [name, async () => []])),
   slug: { from: 'name' },
   filters: { slug: 'string', name: 'string' },
   sorts: ['name', 'slug', 'created_at', 'updated_at'],
@@ -111,6 +119,12 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
   },
   actions: [alertGroupEvaluateAction],
   hooks: {
+    expand: async (rows) => {
+      for (const row of rows)
+        row[URGENCY_IDS] = [
+          ...new Set(((row.conditions as Row[] | undefined) ?? []).flatMap((c) => (c.alert_urgency_ids as string[] | null) ?? [])),
+        ];
+    },
     prepare: (attributes, ctx) => mappingLegacy(attributes, ctx.existing),
     defaults: (attributes) => ({ condition_type: 'all', time_window: 60, targets: [], description: null, conditions: [], ...attributes }),
     async validate(attributes, ctx) {

@@ -5,7 +5,7 @@ import { BadRequestError } from '@firewatch/errors';
 import { planShifts, TooManyInputsError, TooManyShiftsError, type Shift } from '../shifts/index.js';
 import type { OnCallResourceDeps, ShiftReadBounds } from '../on-call.deps.js';
 import { readRotations } from './shift-inputs.js';
-import { instantOfParam, type ShiftParams } from './shifts.params.js';
+import { rangeOf, type ShiftParams } from './shifts.params.js';
 
 /**
  * The work one request may do (src/domain/shifts/work-budget.ts: a unit per turn, per
@@ -98,7 +98,8 @@ export async function teamShifts(
 export async function listShifts(ctx: { principal: Principal; deps: OnCallResourceDeps; params: Row; page: Page; parent?: Row }) {
   const params = ctx.params as ShiftParams;
   const scheduleIds = ctx.parent ? [String(ctx.parent.id)] : params['schedule_ids[]'];
-  let shifts = await teamShifts(ctx.deps, ctx.principal, instantOfParam(params.from), instantOfParam(params.to), scheduleIds);
+  const { from, to } = rangeOf(params);
+  let shifts = await teamShifts(ctx.deps, ctx.principal, from, to, scheduleIds);
   const users = params['user_ids[]'];
   if (users) shifts = shifts.filter((s) => users.includes(s.user_id));
   const { number, size } = ctx.page;
