@@ -1,4 +1,5 @@
 import { BEARER, COMMON_SCHEMAS, SECURITY_SCHEMES } from './components.js';
+import { declareIdempotentWrites } from './idempotency.js';
 import { collectionTag, listOperations } from './operations.js';
 import type { Json, OpenApiDocument, OpenApiPart, PathItem } from './openapi.types.js';
 
@@ -28,7 +29,8 @@ export function tagOperations(document: OpenApiDocument): OpenApiDocument {
 
 /**
  * One service's OpenAPI 3.1 document from what its routers and kit resources declare,
- * with the shared components (errors document, links, meta) and the bearer scheme.
+ * with the shared components (errors document, links, meta), the bearer scheme and
+ * `Idempotency-Key` on every write.
  * Throws when two parts declare the same operation or one schema name in two shapes:
  * either is a mistake in the service's code, which its tests then catch.
  */
@@ -49,6 +51,7 @@ export function assembleDocument(info: DocumentInfo, parts: OpenApiPart[]): Open
     for (const [name, schema] of Object.entries(part.schemas))
       addComponent(schemas, name, schema, (n) => fail(`schema ${n} is declared twice, differently`));
   }
+  declareIdempotentWrites({ paths });
   return tagOperations({
     openapi: '3.1.0',
     info,
