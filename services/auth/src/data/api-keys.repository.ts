@@ -3,7 +3,8 @@ import type { ApiKeyKind, Capability, Role } from '@firewatch/auth';
 import { lockForTransaction, pageWithTotal } from '@firewatch/db';
 import type { FilterCondition, SortField } from '@firewatch/jsonapi';
 import { applyApiKeyFilters, applyApiKeySort } from './api-keys.query.js';
-import { executor, type Tx } from './transaction.js';
+import type { Tx } from '../domain/unit-of-work.js';
+import { executor } from './transaction.js';
 
 export interface ApiKeyRow {
   id: string;

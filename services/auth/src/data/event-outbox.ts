@@ -1,15 +1,5 @@
 import { writeEvent, writeEvents } from '@firewatch/events';
-import type { Tx } from './transaction.js';
-
-export interface EventOutbox {
-  /**
-   * Records an event in the transaction of the change that caused it (transactional
-   * outbox, docs/design.md "Events"): it is published exactly when the change commits.
-   */
-  write(tx: Tx, event: { type: string; team_id: number; data: unknown }): Promise<void>;
-  /** {@link EventOutbox.write} for many events in one statement per thousand. */
-  writeAll(tx: Tx, events: readonly { type: string; team_id: number; data: unknown }[]): Promise<void>;
-}
+import type { EventOutbox } from '../domain/event-outbox.js';
 
 /** The one place this service writes events. */
 export function createEventOutbox(): EventOutbox {

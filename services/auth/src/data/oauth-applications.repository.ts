@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { lockForTransaction } from '@firewatch/db';
-import { executor, type Tx } from './transaction.js';
+import type { Tx } from '../domain/unit-of-work.js';
+import { executor } from './transaction.js';
 
 export interface OAuthApplicationRow {
   id: string;

@@ -1,20 +1,6 @@
 import type { Knex } from 'knex';
 import { lockForTransaction } from '@firewatch/db';
-
-/** The outcome of a binding: the team the client is bound to, or the team's cap reached. */
-export type BindResult = { teamId: number } | { teamFull: true };
-
-export interface OAuthClientTeamsRepository {
-  /** The team a client works against, once a user of that team authorized it. */
-  teamOf(clientId: string): Promise<number | undefined>;
-  /**
-   * Binds the client to `teamId` unless it is bound already; returns the team it is
-   * bound to afterwards (the first binding wins when two consents race). A new binding
-   * is refused when the team already has `maxPerTeam` bound clients. A bound client is
-   * in use, so its registration no longer expires.
-   */
-  bind(clientId: string, teamId: number, userId: number, maxPerTeam?: number): Promise<BindResult>;
-}
+import type { BindResult, OAuthClientTeamsRepository } from '../domain/oauth-clients.store.js';
 
 export function createOAuthClientTeamsRepository(knex: Knex): OAuthClientTeamsRepository {
   const teamOf = async (clientId: string, db: Knex = knex) => {

@@ -1,18 +1,8 @@
 import type { Knex } from 'knex';
-import type { AdapterPayload } from 'oidc-provider';
-import { executor, type Tx } from './transaction.js';
+import type { OAuthClientsStore } from '../domain/oauth-clients.store.js';
+import { executor } from './transaction.js';
 
 const TABLE = 'oidc_payloads';
-
-/**
- * Clients written outside the provider (admin-created client-credentials applications),
- * in the same rows the provider's Client adapter reads, so it sees them at once.
- */
-export interface OAuthClientsStore {
-  put(clientId: string, payload: AdapterPayload, tx?: Tx): Promise<void>;
-  /** Removes the client and every token, code and grant issued to it. */
-  remove(clientId: string, tx?: Tx): Promise<void>;
-}
 
 export function createOAuthClientsStore(knex: Knex): OAuthClientsStore {
   return {

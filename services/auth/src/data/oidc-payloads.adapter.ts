@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { LiveToken } from '../domain/oauth-token.resolver.js';
 
 const TABLE = 'oidc_payloads';
 
@@ -162,11 +163,6 @@ export async function pruneExpiredPayloads(knex: Knex, graceSeconds = 3600, batc
     total += deleted.rowCount ?? 0;
     if ((deleted.rowCount ?? 0) < batch) return total;
   }
-}
-
-export interface LiveToken {
-  model: 'AccessToken' | 'ClientCredentials';
-  payload: AdapterPayload;
 }
 
 /** The access token (either kind) whose value is `token`, unless expired or revoked. */

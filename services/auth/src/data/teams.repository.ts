@@ -1,18 +1,6 @@
 import type { Knex } from 'knex';
-import { executor, type Tx } from './transaction.js';
-
-export interface TeamRow {
-  id: number;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface TeamsRepository {
-  insert(values: { name: string }, tx?: Tx): Promise<TeamRow>;
-  findById(id: number, tx?: Tx): Promise<TeamRow | undefined>;
-  list(): Promise<TeamRow[]>;
-}
+import type { TeamRow, TeamsRepository } from '../domain/teams.store.js';
+import { executor } from './transaction.js';
 
 export function createTeamsRepository(knex: Knex): TeamsRepository {
   return {

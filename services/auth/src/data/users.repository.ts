@@ -1,45 +1,8 @@
 import type { Knex } from 'knex';
-import type { Role } from '@firewatch/auth';
 import { isUniqueViolation } from '@firewatch/db';
 import { ConflictError } from '@firewatch/errors';
-import { executor, type Tx } from './transaction.js';
-
-export interface UserRow {
-  id: number;
-  team_id: number;
-  email: string;
-  name: string;
-  role: Role;
-  on_call_role: Role;
-  password_hash: string | null;
-  is_service_account: boolean;
-  /** Raised by every change (and the deletion): the order of this user's events. */
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export type NewUserRow = Pick<UserRow, 'team_id' | 'email' | 'name' | 'role' | 'on_call_role' | 'password_hash' | 'is_service_account'>;
-export type UserChanges = Partial<Pick<UserRow, 'email' | 'name' | 'role' | 'on_call_role' | 'password_hash'>>;
-
-export interface UsersRepository {
-  insert(values: NewUserRow, tx?: Tx): Promise<UserRow>;
-  /** Applies `changes` and raises `version`; undefined when the team has no such user. */
-  update(teamId: number, id: number, changes: UserChanges, tx: Tx): Promise<UserRow | undefined>;
-  /** Deletes the user; returns it as it was, its version raised once more, or undefined. */
-  remove(teamId: number, id: number, tx: Tx): Promise<UserRow | undefined>;
-  /** True when a live OAuth application acts as this user (deleting it would take the application along). */
-  heldByLiveApplication(id: number, tx: Tx): Promise<boolean>;
-  /** Up to `limit` users with an id above `afterId` (of one team, or all), in id order. */
-  page(afterId: number, limit: number, teamId?: number): Promise<UserRow[]>;
-  findInTeam(teamId: number, id: number, tx?: Tx): Promise<UserRow | undefined>;
-  findByEmail(teamId: number, email: string): Promise<UserRow | undefined>;
-  listByTeam(teamId: number): Promise<UserRow[]>;
-  /** Any team's user by id (OAuth subjects are user ids). */
-  findById(id: number): Promise<UserRow | undefined>;
-  /** Users who may sign in with this email, in any team (emails are unique per team only). */
-  findLoginCandidates(email: string): Promise<UserRow[]>;
-}
+import type { UserRow, UsersRepository } from '../domain/users.store.js';
+import { executor } from './transaction.js';
 
 export function createUsersRepository(knex: Knex): UsersRepository {
   return {

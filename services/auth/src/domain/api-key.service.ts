@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError, type ValidationIssue } from '@firewatch/errors';
 import type { ApiKeyListQuery, ApiKeyPatch, ApiKeyRow, ApiKeysRepository } from '../data/api-keys.repository.js';
-import type { EventOutbox } from '../data/event-outbox.js';
-import type { Tx, UnitOfWork } from '../data/transaction.js';
-import type { UsersRepository } from '../data/users.repository.js';
+import type { EventOutbox } from './event-outbox.js';
+import type { Tx, UnitOfWork } from './unit-of-work.js';
+import type { UsersRepository } from './users.store.js';
 import { issueToken } from './api-key-token.js';
 import { toApiKeyResource, type ApiKeyResource, type IssuedApiKey } from './api-key.presenter.js';
 import { checkExpiry, draftApiKey, unknownUser } from './api-key.rules.js';

@@ -1,4 +1,4 @@
-import type { UnitOfWork } from '../data/transaction.js';
+import type { UnitOfWork } from './unit-of-work.js';
 import type { ApiKeyService } from './api-key.service.js';
 import type { IdentityService } from './identity.service.js';
 

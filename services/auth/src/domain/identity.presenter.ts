@@ -1,6 +1,6 @@
 import type { ResourceObject } from '@firewatch/jsonapi';
-import type { TeamRow } from '../data/teams.repository.js';
-import type { UserRow } from '../data/users.repository.js';
+import type { TeamRow } from './teams.store.js';
+import type { UserRow } from './users.store.js';
 
 export interface UserAttributes extends Record<string, unknown> {
   email: string;

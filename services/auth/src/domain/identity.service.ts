@@ -1,8 +1,8 @@
 import { ConflictError, NotFoundError, ValidationError } from '@firewatch/errors';
-import type { EventOutbox } from '../data/event-outbox.js';
-import type { TeamsRepository } from '../data/teams.repository.js';
-import type { Tx, UnitOfWork } from '../data/transaction.js';
-import type { UsersRepository } from '../data/users.repository.js';
+import type { EventOutbox } from './event-outbox.js';
+import type { TeamsRepository } from './teams.store.js';
+import type { Tx, UnitOfWork } from './unit-of-work.js';
+import type { UsersRepository } from './users.store.js';
 import { toTeamView, toUserResource } from './identity.presenter.js';
 import {
   createTeamSchema,

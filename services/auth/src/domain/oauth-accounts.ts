@@ -1,4 +1,4 @@
-import type { UserRow, UsersRepository } from '../data/users.repository.js';
+import type { UserRow, UsersRepository } from './users.store.js';
 
 export interface OAuthAccounts {
   /** The user behind an OAuth subject (`sub` is the user id as a string). */

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@firewatch/errors';
-import type { EventOutbox } from '../data/event-outbox.js';
+import type { EventOutbox } from './event-outbox.js';
 import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
-import type { OAuthClientsStore } from '../data/oauth-clients.store.js';
-import type { UnitOfWork } from '../data/transaction.js';
-import type { UsersRepository } from '../data/users.repository.js';
+import type { OAuthClientsStore } from './oauth-clients.store.js';
+import type { UnitOfWork } from './unit-of-work.js';
+import type { UsersRepository } from './users.store.js';
 import { APPLICATION_ID_PROPERTY } from './client-registration.rules.js';
 import { newClientSecret, protectClientPayload } from './client-secret.js';
 import { assertApplicationWithin, type Actor } from './credential-bounds.rules.js';

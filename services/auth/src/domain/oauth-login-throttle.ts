@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ServiceUnavailableError } from '@firewatch/errors';
-import type { LoginAttemptsStore, LoginLimits } from '../data/login-attempts.store.js';
+import type { LoginAttemptsStore, LoginLimits } from './login-attempts.store.js';
 
 /** Submissions of the login form allowed per interaction; the next one must start again. */
 export const SUBMISSIONS_PER_INTERACTION = 5;

@@ -1,7 +1,7 @@
 import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
-import type { OAuthClientTeamsRepository } from '../data/oauth-client-teams.repository.js';
-import type { TeamsRepository } from '../data/teams.repository.js';
-import type { UserRow, UsersRepository } from '../data/users.repository.js';
+import type { OAuthClientTeamsRepository } from './oauth-clients.store.js';
+import type { TeamsRepository } from './teams.store.js';
+import type { UserRow, UsersRepository } from './users.store.js';
 import { hashPassword, verifyPassword } from './password-hasher.js';
 
 export type LoginOutcome =

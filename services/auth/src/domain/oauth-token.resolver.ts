@@ -1,11 +1,17 @@
 import { CAPABILITIES, type Principal } from '@firewatch/auth';
 import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
-import type { OAuthClientTeamsRepository } from '../data/oauth-client-teams.repository.js';
-import type { LiveToken } from '../data/oidc-payloads.adapter.js';
-import type { UserRow, UsersRepository } from '../data/users.repository.js';
+import type { AdapterPayload } from 'oidc-provider';
 import type { Resolution } from './credential.types.js';
 import { identityClaims } from './oauth-accounts.js';
 import { apiScopes, splitScope } from './oauth-scopes.js';
+import type { OAuthClientTeamsRepository } from './oauth-clients.store.js';
+import type { UserRow, UsersRepository } from './users.store.js';
+
+/** An access token (either kind) the OIDC store holds, unexpired and unrevoked. */
+export interface LiveToken {
+  model: 'AccessToken' | 'ClientCredentials';
+  payload: AdapterPayload;
+}
 
 export interface OAuthTokensDeps {
   findLiveAccessToken(token: string): Promise<LiveToken | undefined>;

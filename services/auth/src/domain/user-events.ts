@@ -1,4 +1,4 @@
-import type { UserRow } from '../data/users.repository.js';
+import type { UserRow } from './users.store.js';
 import { toUserResource } from './identity.presenter.js';
 
 export type UserAction = 'created' | 'updated' | 'deleted';

@@ -9,7 +9,7 @@ import { migrations } from '../../migrations/index.js';
 import { createAuthApp } from '../../src/app.js';
 import { createOAuthServer, type OAuthServer } from '../../src/create-oauth-server.js';
 import { createServices, type AuthServices } from '../../src/create-services.js';
-import type { LoginLimits } from '../../src/data/login-attempts.store.js';
+import type { LoginLimits } from '../../src/domain/login-attempts.store.js';
 import type { ConcurrencyLimitOptions } from '@firewatch/concurrency';
 import { CookieJar, follow, type PageStep } from '../../../../tests/support/oauth-flow.js';
 import { callerChecks, SECRET } from './harness.js';
