@@ -73,6 +73,41 @@ describe('schedule rotations', () => {
     expect((await h.call('GET', `/v1/schedule_rotations/${id}`)).status).toBe(404);
   });
 
+  it("creates a rotation with the reference's schedule_rotation_members, as its users in position order", async () => {
+    const scheduleId = await schedule();
+    const created = await rotationIn(scheduleId, {
+      ...weekly,
+      schedule_rotation_members: [
+        { member_type: 'User', member_id: '12', position: 2 },
+        { member_type: 'User', member_id: '11', position: 1 },
+        { member_type: 'User', member_id: 14 },
+      ],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.attributes).not.toHaveProperty('schedule_rotation_members');
+    const users = await h.call('GET', `/v1/schedule_rotations/${created.body.data.id}/schedule_rotation_users`);
+    expect(users.body.data.map((u: { attributes: { user_id: number } }) => u.attributes.user_id)).toEqual([11, 12, 14]);
+
+    for (const [members, pointer] of [
+      [[{ member_type: 'Schedule', member_id: scheduleId }], '/data/attributes/schedule_rotation_members/0/member_type'],
+      [[{ member_type: 'User', member_id: '21' }], '/data/attributes/schedule_rotation_members/0/member_id'],
+      [[{ member_type: 'User', member_id: '13' }], '/data/attributes/schedule_rotation_members/0/member_id'],
+      [
+        [
+          { member_type: 'User', member_id: '11' },
+          { member_type: 'User', member_id: 11 },
+        ],
+        '/data/attributes/schedule_rotation_members',
+      ],
+    ] as const) {
+      const refused = await rotationIn(scheduleId, { ...weekly, name: 'Refused', schedule_rotation_members: members });
+      expect([pointer, refused.status]).toEqual([pointer, 422]);
+      expect(pointers(refused)).toContain(pointer);
+    }
+    const rotations = await h.call('GET', `/v1/schedules/${scheduleId}/schedule_rotations`);
+    expect(rotations.body.data).toHaveLength(1);
+  });
+
   it('refuses attributes that do not fit the type, with a pointer to each', async () => {
     const scheduleId = await schedule();
     const cases: [Record<string, unknown>, string[]][] = [
@@ -148,7 +183,6 @@ describe('schedule rotations', () => {
         },
         ['/data/attributes/active_time_attributes/1/start_time'],
       ],
-      [{ ...weekly, schedule_rotation_members: [] }, ['/data/attributes/schedule_rotation_members']],
     ];
     for (const [attributes, expected] of cases) {
       const res = await rotationIn(scheduleId, attributes);

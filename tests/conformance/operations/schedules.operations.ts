@@ -223,6 +223,21 @@ const rotationOperations: ConformanceOperation[] = [
   {
     method: 'POST',
     path: '/v1/schedules/{schedule_id}/schedule_rotations',
+    variant: "with the reference's schedule_rotation_members",
+    request: async (ctx) => ({
+      params: { schedule_id: await schedule(ctx) },
+      body: doc('schedule_rotations', {
+        name: `R ${unique()}`,
+        ...weekly,
+        schedule_rotation_members: [{ member_type: 'User', member_id: String(await ownerId(ctx)), position: 1 }],
+      }),
+    }),
+    status: 201,
+    schema: { reference: 'createScheduleRotation', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/schedules/{schedule_id}/schedule_rotations',
     variant: 'attributes of another type',
     request: async (ctx) => ({
       params: { schedule_id: await schedule(ctx) },

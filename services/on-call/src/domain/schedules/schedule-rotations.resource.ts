@@ -12,6 +12,8 @@ import {
   type RotationType,
 } from './schedule-rotations.schemas.js';
 import { activeWindows, instant, timeZone } from './schedule-times.schemas.js';
+import { teamUserIssues } from '../users/team-users.check.js';
+import { MAX_USERS_PER_ROTATION } from './schedule-rotation-users.resource.js';
 
 /** Rotations are layered and computed per schedule, so a schedule holds a bounded number. */
 export const MAX_ROTATIONS_PER_SCHEDULE = 20;
@@ -29,6 +31,25 @@ const writable = {
   active_time_type: z.enum(ACTIVE_TIME_TYPES),
   active_time_attributes: activeWindows,
 };
+
+const MEMBERS = 'schedule_rotation_members';
+
+/**
+ * The reference's create body names the rotation's members: users by id, in `position`
+ * order. Schedules as members (the reference's schedule nesting) are not served.
+ */
+const members = z
+  .array(
+    z.strictObject({
+      member_type: z.literal('User', 'must be User: schedules as members (schedule nesting) are not served'),
+      member_id: z.union([z.string().regex(/^[1-9]\d{0,9}$/, 'must be a user id'), z.number().int().min(1)]).transform(Number),
+      position: z.number().int().min(0).max(1_000_000).optional(),
+    }),
+  )
+  .max(MAX_USERS_PER_ROTATION)
+  .refine((ms) => new Set(ms.map((m) => m.member_id)).size === ms.length, 'names a user more than once')
+  .nullable()
+  .describe('The members (users) the rotation starts with, in position order; each becomes a schedule_rotation_user.');
 
 const millis = (v: unknown) => (v instanceof Date ? v.getTime() : undefined);
 
@@ -51,7 +72,7 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
   permission: { scope: 'oc.schedules', side: 'oc' },
   summary: { singular: 'schedule rotation', plural: 'schedule rotations' },
   create: z
-    .strictObject(writable)
+    .strictObject({ ...writable, [MEMBERS]: members })
     .partial()
     .required({ name: true, schedule_rotationable_type: true, schedule_rotationable_attributes: true }),
   update: z.strictObject(writable).partial(),
@@ -87,7 +108,25 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
     { resource: 'schedule_rotation_users', column: 'schedule_rotation_id' },
     { resource: 'schedule_rotation_active_days', column: 'schedule_rotation_id' },
   ],
+  // Written on create only (the reference's create body); read back as schedule_rotation_users.
+  children: {
+    [MEMBERS]: { table: 'schedule_rotation_users', key: 'schedule_rotation_id', mode: 'replace', columns: ['team_id', 'user_id'] },
+  },
   hooks: {
+    prepare(attributes, ctx) {
+      const sent = attributes[MEMBERS] as { member_id: number; position?: number }[] | null | undefined;
+      if (sent === undefined) return attributes;
+      // Sorted by position (a stable sort keeps the sent order among equals and unset ones).
+      // `sent_at` (the index as sent) lets validate point at the entry; only the columns are written.
+      const entries = (sent ?? []).map((m, sent_at) => ({
+        team_id: ctx.principal.team_id,
+        user_id: m.member_id,
+        sent_at,
+        position: m.position,
+      }));
+      entries.sort((a, b) => (a.position ?? Infinity) - (b.position ?? Infinity));
+      return { ...attributes, [MEMBERS]: entries.map(({ position: _position, ...entry }) => entry) };
+    },
     defaults(attributes) {
       return {
         time_zone: 'Etc/UTC',
@@ -100,8 +139,9 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
         ...attributes,
       };
     },
-    validate(attributes, ctx) {
+    async validate(attributes, ctx) {
       const merged: Row = { ...ctx.existing, ...attributes };
+      const named = ((attributes[MEMBERS] as Row[] | undefined) ?? []).map((m) => [`${MEMBERS}/${String(m.sent_at)}/member_id`, m.user_id]);
       const issues = [
         ...rotationableIssues(merged.schedule_rotationable_type as RotationType, merged.schedule_rotationable_attributes as Row),
         ...activityIssues(merged),
@@ -113,7 +153,7 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
           detail: 'end_time must be after start_time.',
         });
       }
-      return issues;
+      return [...issues, ...(await teamUserIssues(ctx, Object.fromEntries(named)))];
     },
   },
 });
