@@ -76,27 +76,3 @@ export function applyFilters(
     else applyOne(q, c, specs[c.field]);
   }
 }
-
-/**
- * One page of `q` (already filtered and ordered) with the total count in the same round
- * trip (a window count); only a page past the end costs a second, counting query.
- */
-export async function pageWithTotal<T extends object>(
-  knex: Knex,
-  q: Knex.QueryBuilder,
-  table: string,
-  page: { number: number; size: number },
-): Promise<{ rows: T[]; total: number }> {
-  const rows = (await q
-    .clone()
-    .select(`${table}.*`, knex.raw('count(*) over() as __total'))
-    .limit(page.size)
-    .offset((page.number - 1) * page.size)) as (T & { __total?: string | number })[];
-  let total = rows.length ? Number(rows[0].__total) : 0;
-  if (!rows.length && page.number > 1) {
-    const [{ count }] = (await q.clone().clearOrder().count({ count: '*' })) as { count: string | number }[];
-    total = Number(count);
-  }
-  for (const r of rows) delete r.__total;
-  return { rows, total };
-}

@@ -14,12 +14,14 @@ export interface Links {
   last: string | null;
 }
 
+/** A collection's meta: numbers and totals on offset pages (null on cursor pages), `next_cursor` whenever there is a next page. */
 export interface Meta {
-  current_page: number;
-  next_page: number | null;
-  prev_page: number | null;
-  total_count: number;
-  total_pages: number;
+  current_page?: number | null;
+  next_page?: number | null;
+  prev_page?: number | null;
+  total_count?: number | null;
+  total_pages?: number | null;
+  next_cursor?: string;
 }
 
 export interface SingleDocument {

@@ -157,7 +157,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListQuerySp
     extra: {},
   };
   for (const key of Object.keys(query)) {
-    if (key === 'page[number]' || key === 'page[size]') continue;
+    if (key === 'page[number]' || key === 'page[size]' || key === 'page[after]') continue;
     if (key.startsWith('filter[')) out.filters.push(parseFilter(key, single(query, key), spec.filters ?? {}));
     else if (key === 'sort') out.sort = parseSort(single(query, key), spec.sorts ?? []);
     else if (key === 'include') out.include = parseInclude(single(query, key), spec.includes ?? []);

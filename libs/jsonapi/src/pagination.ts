@@ -4,6 +4,14 @@ import type { Links, Meta } from './document.js';
 export interface Page {
   number: number;
   size: number;
+  /** `page[after]`: a cursor page continuing after the row this cursor names (no offset, no total). */
+  after?: string;
+}
+
+/** What a list found for a page: the total on offset pages, the cursor after its last row when there is a next page. */
+export interface PageFound {
+  total?: number;
+  nextCursor?: string;
 }
 
 export interface PageOptions {
@@ -23,35 +31,65 @@ function positiveInt(raw: unknown, parameter: string, max?: number): number {
   return n;
 }
 
-/** Reads `page[number]` and `page[size]`; bad values are 400, never silently clamped. */
+function cursorParam(raw: unknown, query: Record<string, unknown>): string {
+  const bad = (detail: string) => new BadRequestError(detail, { source: { parameter: 'page[after]' }, code: 'invalid_page' });
+  if (typeof raw !== 'string' || raw === '') throw bad('page[after] must be given once, as a cursor from meta.next_cursor.');
+  if (query['page[number]'] !== undefined) throw bad('page[after] and page[number] cannot be combined: a cursor page has no number.');
+  return raw;
+}
+
+/** Reads `page[number]`, `page[size]` and `page[after]`; bad values are 400, never silently clamped. */
 export function parsePage(query: Record<string, unknown>, options: PageOptions): Page {
   const number = query['page[number]'] === undefined ? 1 : positiveInt(query['page[number]'], 'page[number]', 1_000_000);
   const size = query['page[size]'] === undefined ? options.defaultSize : positiveInt(query['page[size]'], 'page[size]', options.maxSize);
-  return { number, size };
+  if (query['page[after]'] === undefined) return { number, size };
+  return { number, size, after: cursorParam(query['page[after]'], query) };
 }
 
-/** `links` and `meta` of a page, keeping every other query parameter of the request. */
-export function paginationLinks(baseUrl: string, query: Record<string, unknown>, page: Page, total: number): { links: Links; meta: Meta } {
+function linkTo(baseUrl: string, query: Record<string, unknown>, page: Record<string, string>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (!k.startsWith('page[') && typeof v === 'string') params.set(k, v);
+  }
+  for (const [k, v] of Object.entries(page)) params.set(k, v);
+  return `${baseUrl}?${params.toString().replace(/%5B/g, '[').replace(/%5D/g, ']')}`;
+}
+
+/**
+ * `links` and `meta` of a page, keeping every other query parameter of the request. An
+ * offset page has its numbers and totals; a cursor page (`page[after]`) has none, only
+ * `links.next`. Both carry `meta.next_cursor` when there is a next page, and leave it out
+ * at the end.
+ */
+export function paginationLinks(
+  baseUrl: string,
+  query: Record<string, unknown>,
+  page: Page,
+  found: PageFound,
+): { links: Links; meta: Meta } {
+  const size = String(page.size);
+  const cursor = found.nextCursor === undefined ? {} : { next_cursor: found.nextCursor };
+  const after = (c: string | undefined) => (c === undefined ? null : linkTo(baseUrl, query, { 'page[after]': c, 'page[size]': size }));
+  const numbered = (n: number) => linkTo(baseUrl, query, { 'page[number]': String(n), 'page[size]': size });
+  if (page.after !== undefined) {
+    return {
+      links: { self: after(page.after) ?? numbered(1), first: numbered(1), prev: null, next: after(found.nextCursor), last: null },
+      // The reference requires these members; a cursor page has no numbers and counts nothing.
+      meta: { current_page: null, next_page: null, prev_page: null, total_count: null, total_pages: null, ...cursor },
+    };
+  }
+  const total = found.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / page.size));
-  const link = (n: number) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) {
-      if (k !== 'page[number]' && k !== 'page[size]' && typeof v === 'string') params.set(k, v);
-    }
-    params.set('page[number]', String(n));
-    params.set('page[size]', String(page.size));
-    return `${baseUrl}?${params.toString().replace(/%5B/g, '[').replace(/%5D/g, ']')}`;
-  };
   const next = page.number < totalPages ? page.number + 1 : null;
   const prev = page.number > 1 ? Math.min(page.number - 1, totalPages) : null;
   return {
     links: {
-      self: link(page.number),
-      first: link(1),
-      prev: prev === null ? null : link(prev),
-      next: next === null ? null : link(next),
-      last: link(totalPages),
+      self: numbered(page.number),
+      first: numbered(1),
+      prev: prev === null ? null : numbered(prev),
+      next: next === null ? null : numbered(next),
+      last: numbered(totalPages),
     },
-    meta: { current_page: page.number, next_page: next, prev_page: prev, total_count: total, total_pages: totalPages },
+    meta: { current_page: page.number, next_page: next, prev_page: prev, total_count: total, total_pages: totalPages, ...cursor },
   };
 }

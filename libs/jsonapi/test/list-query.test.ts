@@ -1,5 +1,5 @@
 import { BadRequestError } from '@firewatch/errors';
-import { paginationLinks, parseListQuery } from '../src/index.js';
+import { paginationLinks, parseListQuery, parsePage } from '../src/index.js';
 
 const spec = {
   filters: { name: 'string', created_at: 'date', search: 'search', position: 'integer' } as const,
@@ -89,7 +89,12 @@ describe('uuid_list filters', () => {
 
 describe('paginationLinks', () => {
   it('builds links and meta keeping other parameters', () => {
-    const { links, meta } = paginationLinks('/v1/environments', { 'filter[name]': 'a', 'page[size]': '2' }, { number: 2, size: 2 }, 5);
+    const { links, meta } = paginationLinks(
+      '/v1/environments',
+      { 'filter[name]': 'a', 'page[size]': '2' },
+      { number: 2, size: 2 },
+      { total: 5 },
+    );
     expect(meta).toEqual({ current_page: 2, next_page: 3, prev_page: 1, total_count: 5, total_pages: 3 });
     expect(links.self).toBe('/v1/environments?filter[name]=a&page[number]=2&page[size]=2');
     expect(links.last).toContain('page[number]=3');
@@ -97,9 +102,25 @@ describe('paginationLinks', () => {
   });
 
   it('has no next or prev on a single page', () => {
-    const { links, meta } = paginationLinks('/x', {}, { number: 1, size: 20 }, 0);
+    const { links, meta } = paginationLinks('/x', {}, { number: 1, size: 20 }, { total: 0 });
     expect(links.next).toBeNull();
     expect(links.prev).toBeNull();
     expect(meta.total_pages).toBe(1);
+  });
+
+  it('gives a cursor page next_cursor and links.next with page[after], and no totals', () => {
+    const query = { 'filter[name]': 'a', 'page[after]': 'abc' };
+    const { links, meta } = paginationLinks('/x', query, { number: 1, size: 2, after: 'abc' }, { nextCursor: 'def' });
+    expect(meta).toMatchObject({ total_count: null, current_page: null, next_cursor: 'def' });
+    expect(links.self).toBe('/x?filter[name]=a&page[after]=abc&page[size]=2');
+    expect(links.next).toBe('/x?filter[name]=a&page[after]=def&page[size]=2');
+    expect(paginationLinks('/x', query, { number: 1, size: 2, after: 'abc' }, {}).links.next).toBeNull();
+  });
+});
+
+describe('parsePage', () => {
+  it('reads page[after], and refuses it with page[number]', () => {
+    expect(parsePage({ 'page[after]': 'abc' }, { defaultSize: 20, maxSize: 100 })).toEqual({ number: 1, size: 20, after: 'abc' });
+    expect(() => parsePage({ 'page[after]': 'abc', 'page[number]': '1' }, { defaultSize: 20, maxSize: 100 })).toThrow(/cannot be combined/);
   });
 });

@@ -53,9 +53,15 @@ export const COMMON_SCHEMAS: Json = {
   },
   meta: {
     type: 'object',
-    properties: Object.fromEntries(
-      ['current_page', 'next_page', 'prev_page', 'total_count', 'total_pages'].map((k) => [k, nullable('integer')]),
-    ),
+    properties: {
+      // Null on cursor pages (page[after]), which count nothing.
+      ...Object.fromEntries(['current_page', 'next_page', 'prev_page', 'total_count', 'total_pages'].map((k) => [k, nullable('integer')])),
+      next_cursor: {
+        type: 'string',
+        description:
+          'Present when there is a next page: pass it as page[after] for the rows after this page, in the same sort and filters.',
+      },
+    },
   },
   rate_limited: {
     type: 'object',

@@ -9,6 +9,8 @@ export interface ListParametersSpec {
   sorts?: readonly string[];
   includes?: readonly string[];
   page?: { maxSize: number };
+  /** `page[after]` too (stored collections; computed ones page by number only). */
+  cursor?: boolean;
 }
 
 // The operators besides the bare `filter[x]` (eq, or search) that parseListQuery accepts per kind.
@@ -60,6 +62,15 @@ export function listParameters(spec: ListParametersSpec): Json[] {
     query('page[number]', { type: 'integer', minimum: 1 }),
     query('page[size]', { type: 'integer', minimum: 1, maximum: spec.page?.maxSize ?? 100 }),
   ];
+  if (spec.cursor) {
+    params.push(
+      query(
+        'page[after]',
+        { type: 'string' },
+        "A cursor from meta.next_cursor: the page after that one's last row, in the same sort and filters (not with page[number]). A cursor page has no totals; a cursor of another list is a 400 invalid_cursor.",
+      ),
+    );
+  }
   for (const [name, kind] of Object.entries(spec.filters ?? {})) {
     params.push(query(`filter[${name}]`, VALUE_SCHEMA[kind], FILTER_HELP[kind]));
     for (const op of EXTRA_OPS[kind]) {

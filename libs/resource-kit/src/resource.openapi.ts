@@ -4,13 +4,17 @@ import {
   BEARER as security,
   errorResponses as errors,
   fromZod,
+  IF_MATCH,
+  IF_NONE_MATCH,
   includeParameter,
   jsonApiContent as content,
   listParameters,
+  NOT_MODIFIED,
   pathParameter,
   ref,
   requestDocumentSchema,
   resourceSchemas,
+  taggedResponse,
   type Json,
 } from '@firewatch/openapi';
 import { nameOf, operationsOf, type AnyResourceDefinition } from './resource-definition.js';
@@ -28,6 +32,7 @@ function queryParams(def: AnyResourceDefinition): Json[] {
     sorts: spec.sorts,
     includes: spec.includes,
     page: { maxSize: spec.page?.maxSize ?? 100 },
+    cursor: !def.source,
   });
   for (const [name, schema] of Object.entries(def.source?.params.shape ?? {})) {
     const required = !(schema as z.ZodType).safeParse(undefined).success;
@@ -134,6 +139,7 @@ function itemOps(def: AnyResourceDefinition, parent?: AnyResourceDefinition): Js
   const noun = nouns(def).one;
   const parameters = pathParameters(itemPathOf(def), def, parent);
   const one = { '200': { description: 'success', ...content(ref(`${t}_response`)) } };
+  const tagged = { '200': taggedResponse(one['200']) };
   const includes = includeNames(def);
   const out: Json = {};
   if (ops.has('get')) {
@@ -142,8 +148,8 @@ function itemOps(def: AnyResourceDefinition, parent?: AnyResourceDefinition): Js
       summary: `Get ${noun}`,
       ...permissionNote(def),
       security,
-      parameters: [...parameters, ...(includes.length ? [includeParameter(includes)] : [])],
-      responses: { ...one, ...errors(400, 401, 403, 404, 429) },
+      parameters: [...parameters, ...(includes.length ? [includeParameter(includes)] : []), IF_NONE_MATCH],
+      responses: { ...tagged, ...NOT_MODIFIED, ...errors(400, 401, 403, 404, 429) },
     };
   }
   if (ops.has('update')) {
@@ -153,9 +159,9 @@ function itemOps(def: AnyResourceDefinition, parent?: AnyResourceDefinition): Js
         summary: `Update ${noun}`,
         ...permissionNote(def, writersLead(def)),
         security,
-        parameters,
+        parameters: [...parameters, IF_MATCH],
         requestBody: { required: true, ...content(ref(`update_${t}`)) },
-        responses: { ...one, ...errors(400, 401, 403, 404, 409, 415, 422, 429) },
+        responses: { ...tagged, ...errors(400, 401, 403, 404, 409, 412, 415, 422, 429) },
       };
     }
   }
@@ -167,8 +173,8 @@ function itemOps(def: AnyResourceDefinition, parent?: AnyResourceDefinition): Js
       summary: `Delete ${noun}`,
       ...permissionNote(def, writersLead(def)),
       security,
-      parameters,
-      responses: { ...answer, ...errors(401, 403, 404, ...refusable, 429) },
+      parameters: [...parameters, IF_MATCH],
+      responses: { ...answer, ...errors(401, 403, 404, 412, ...refusable, 429) },
     };
   }
   return out;
@@ -183,19 +189,21 @@ function actionOp(
 ): Json {
   const status = String(action.response?.status ?? 200);
   const missing = action.on === 'item' || action.hiddenFromRecordKeys || def.parent ? [404] : [];
+  // An item action that writes judges If-Match on the locked record (resource.service.ts).
+  const guarded = action.on === 'item' && action.capabilities.some((c) => c !== 'read');
   return {
     operationId: `${action.name}_${nameOf(def)}${suffix}`,
     summary: action.summary ?? `${action.name.replace(/_/g, ' ')} (${nouns(def).many})`,
     ...permissionNote(def),
     security,
-    parameters: pathParameters(path, def, parent),
+    parameters: [...pathParameters(path, def, parent), ...(guarded ? [IF_MATCH] : [])],
     ...(action.body ? { requestBody: { required: true, ...content(fromZod(action.body)) } } : {}),
     responses: {
       [status]: {
         description: action.response?.description ?? 'success',
         ...(action.response?.schema ? content(action.response.schema) : {}),
       },
-      ...errors(400, 401, 403, ...missing, 409, 415, 422, 429),
+      ...errors(400, 401, 403, ...missing, 409, ...(guarded ? [412] : []), 415, 422, 429),
     },
   };
 }

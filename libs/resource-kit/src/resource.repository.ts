@@ -4,7 +4,8 @@ import {
   applyFilters,
   createPreparedSelects,
   isUniqueViolation,
-  pageWithTotal,
+  listPage,
+  nullableColumns,
   type PlainBinding,
   uniqueConstraintName,
 } from '@firewatch/db';
@@ -45,10 +46,11 @@ function plainScopeValues(scope: RowScope): PlainBinding[] | undefined {
   return values.every(isPlain) ? [scope.teamId, ...values] : undefined;
 }
 
-/** One page of rows and the count of all that match. */
+/** One page of rows: the count of all that match on offset pages, the cursor after it when there is a next page. */
 export interface ListResult {
   rows: Row[];
-  total: number;
+  total?: number;
+  nextCursor?: string;
 }
 
 /** Persistence of one stored resource; every read is bound to a RowScope, every write to a team. */
@@ -115,10 +117,16 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       const q = applyScope(knex(table), table, scope);
       applyFilters(q, query.filters, def.filters ?? {});
       const sort = query.sort.length ? query.sort : (def.defaultSort ?? [{ field: 'created_at', direction: 'asc' }]);
-      for (const s of sort) q.orderBy(`${table}.${s.field}`, s.direction, s.direction === 'asc' ? 'last' : 'first');
-      q.orderBy(`${table}.id`, 'asc'); // a stable order makes pages disjoint
-      const page = await pageWithTotal<Row>(knex, q, table, query.page);
-      return { rows: await attachChildren(undefined, page.rows), total: page.total };
+      const nullable = await nullableColumns(knex, table);
+      // The id breaks ties (pages stay disjoint), in the last field's direction so that one index serves both.
+      const order = [
+        ...sort.map((s) => ({ column: `${table}.${s.field}`, direction: s.direction, nullable: nullable.has(s.field) })),
+        { column: `${table}.id`, direction: sort[sort.length - 1]?.direction ?? 'asc' },
+      ];
+      // A cursor continues the same list only: the caller's team and scope, the filters (in any order).
+      const filters = query.filters.map((f) => JSON.stringify(f)).sort();
+      const page = await listPage<Row>(knex, q, { table, order, page: query.page, binding: [scope, filters] });
+      return { ...page, rows: await attachChildren(undefined, page.rows) };
     },
     async find(tx, scope, idOrSlug, forUpdate = false) {
       const column = isUuid(idOrSlug) ? 'id' : def.slug ? 'slug' : undefined;

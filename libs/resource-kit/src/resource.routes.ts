@@ -4,12 +4,14 @@ import { BadRequestError } from '@firewatch/errors';
 import {
   assertOnlyParams,
   type FilterKind,
+  ifMatchOf,
   type ListQuerySpec,
   paginationLinks,
   parseListQuery,
   parseRequestDocument,
   sendDocument,
   sendSecretDocument,
+  sendTaggedDocument,
   singleDocument,
 } from '@firewatch/jsonapi';
 import { operationsOf, type AnyResourceDefinition } from './resource-definition.js';
@@ -70,6 +72,12 @@ function collectionRoutes(def: AnyResourceDefinition, service: ResourceService, 
         const q = parseListQuery(query(req), spec);
         const call = { route, params: stringParams(req) };
         if (def.source) {
+          // A computed collection has no stored order to seek in: offset pages only.
+          if (q.page.after !== undefined)
+            throw new BadRequestError('This collection is computed: it pages by page[number] only.', {
+              source: { parameter: 'page[after]' },
+              code: 'unknown_parameter',
+            });
           const { records, meta, included } = await service.computed(
             getPrincipal(req),
             sourceParams(def, q.extra),
@@ -79,8 +87,8 @@ function collectionRoutes(def: AnyResourceDefinition, service: ResourceService, 
           );
           return void sendDocument(res, 200, { data: records, ...(included.length ? { included } : {}), meta });
         }
-        const { records, total, included } = await service.list(getPrincipal(req), q, call);
-        const { links, meta } = paginationLinks(req.path, query(req), q.page, total);
+        const { records, found, included } = await service.list(getPrincipal(req), q, call);
+        const { links, meta } = paginationLinks(req.path, query(req), q.page, found);
         sendDocument(res, 200, { data: records, ...(included.length ? { included } : {}), links, meta });
       },
     });
@@ -114,7 +122,7 @@ function itemRoutes(def: AnyResourceDefinition, service: ResourceService): Route
       path,
       handler: async (req, res) => {
         const { record, included } = await service.get(getPrincipal(req), stringParams(req).id, includeParam(req, def));
-        sendDocument(res, 200, singleDocument(record, included));
+        sendTaggedDocument(req, res, 200, singleDocument(record, included));
       },
     });
   }
@@ -128,7 +136,7 @@ function itemRoutes(def: AnyResourceDefinition, service: ResourceService): Route
           attributes: def.update!,
           ids: [id, String(existing.id), ...(typeof existing.slug === 'string' ? [existing.slug] : [])],
         }) as Row;
-      sendDocument(res, 200, singleDocument(await service.update(getPrincipal(req), id, read)));
+      sendTaggedDocument(req, res, 200, singleDocument(await service.update(getPrincipal(req), id, read, ifMatchOf(req))));
     };
     for (const method of def.updateMethods ?? ['put', 'patch']) out.push({ phase: 1, method, path, handler });
   }
@@ -139,13 +147,20 @@ function itemRoutes(def: AnyResourceDefinition, service: ResourceService): Route
       path,
       handler: async (req, res) => {
         assertOnlyParams(query(req), []);
-        const record = await service.remove(getPrincipal(req), stringParams(req).id);
+        const record = await service.remove(getPrincipal(req), stringParams(req).id, ifMatchOf(req));
         if (def.deleteAnswer === 'empty') res.status(200).end();
         else sendDocument(res, 200, singleDocument(record));
       },
     });
   }
   return out;
+}
+
+/** An item action's answer that is the record itself (`{data}` of the declaration's type and id), so it carries the record's ETag. */
+function isRecordAnswer(def: AnyResourceDefinition, document: unknown, idOrSlug: string): boolean {
+  const { data, ...rest } = document as { data?: { type?: unknown; id?: unknown; attributes?: { slug?: unknown } } };
+  if (Object.keys(rest).length || !data || Array.isArray(data) || data.type !== def.type) return false;
+  return data.id === idOrSlug || data.attributes?.slug === idOrSlug;
 }
 
 function actionRoute(def: AnyResourceDefinition, service: ResourceService, action: ActionSpec<unknown>): RouteEntry[] {
@@ -158,8 +173,10 @@ function actionRoute(def: AnyResourceDefinition, service: ResourceService, actio
     handler: async (req, res) => {
       assertOnlyParams(query(req), []);
       const id = action.on === 'item' ? stringParams(req).id : undefined;
-      const result = await service.act(action, getPrincipal(req), req.body, { route, params: stringParams(req) }, id);
+      const result = await service.act(action, getPrincipal(req), req.body, { route, params: stringParams(req) }, id, ifMatchOf(req));
       if (result.document === undefined) res.status(result.status ?? 200).end();
+      else if (id !== undefined && isRecordAnswer(def, result.document, id))
+        sendTaggedDocument(req, res, result.status ?? 200, result.document);
       else sendDocument(res, result.status ?? 200, result.document as never);
     },
   }));

@@ -1,6 +1,15 @@
 import type { Principal } from '@firewatch/auth';
 import { NotFoundError, ValidationError } from '@firewatch/errors';
-import { assertDocumentId, zodIssuesToValidation, type ListQuery, type Page, type ResourceObject } from '@firewatch/jsonapi';
+import {
+  assertDocumentId,
+  assertIfMatch,
+  singleDocument,
+  zodIssuesToValidation,
+  type EntityTagCondition,
+  type ListQuery,
+  type Page,
+  type ResourceObject,
+} from '@firewatch/jsonapi';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import type { ActionSpec, EventWriter, Row, Transaction } from './resource-shapes.js';
 import type { ResourceRepository } from './resource.repository.js';
@@ -64,6 +73,12 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     declaration,
   });
   const included = createIncluder(def, related, deps, declaration);
+  // `If-Match` is judged against the record as a GET answers this caller, once it is locked:
+  // two writers holding the same tag cannot both pass.
+  const preconditioned = (principal: Principal, locked: Row, ifMatch: EntityTagCondition | undefined) => {
+    assertIfMatch(ifMatch, singleDocument(access.present(principal, locked)));
+    return locked;
+  };
 
   return {
     definition: def,
@@ -100,8 +115,8 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     async list(principal: Principal, query: ListQuery, call: CollectionCall) {
       access.can(principal, 'read');
       const parentRow = await access.parentOf(undefined, principal, call, 'read');
-      const { rows, total } = await repository.list(access.scopeFor(principal, access.whereOf(call, parentRow)), query);
-      return { records: rows.map((r) => access.present(principal, r)), total, included: await included(rows, query.include, principal) };
+      const { rows, ...found } = await repository.list(access.scopeFor(principal, access.whereOf(call, parentRow)), query);
+      return { records: rows.map((r) => access.present(principal, r)), found, included: await included(rows, query.include, principal) };
     },
 
     async get(principal: Principal, idOrSlug: string, include: string[] = []): Promise<Loaded> {
@@ -122,25 +137,41 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     /**
      * `readAttributes` parses the request body once the record is known to exist and be
      * the caller's, so an unknown id is a 404 before the body is judged; it receives the
-     * record, whose id (and slug) a `data.id` in the body must name.
+     * record, whose id (and slug) a `data.id` in the body must name. A stale `ifMatch` is a
+     * 412 before the body is judged.
      */
-    async update(principal: Principal, idOrSlug: string, readAttributes: (existing: Row) => Row): Promise<ResourceObject> {
+    async update(
+      principal: Principal,
+      idOrSlug: string,
+      readAttributes: (existing: Row) => Row,
+      ifMatch?: EntityTagCondition,
+    ): Promise<ResourceObject> {
       return repository.transaction(async (tx) => {
-        const existing = await access.load(tx, principal, idOrSlug, 'update', true);
+        const existing = preconditioned(principal, await access.load(tx, principal, idOrSlug, 'update', true), ifMatch);
         return updateIn(tx, principal, existing, readAttributes(existing));
       });
     },
 
-    async remove(principal: Principal, idOrSlug: string): Promise<ResourceObject> {
-      return repository.transaction(async (tx) => removeIn(tx, principal, await access.load(tx, principal, idOrSlug, 'delete', true)));
+    async remove(principal: Principal, idOrSlug: string, ifMatch?: EntityTagCondition): Promise<ResourceObject> {
+      return repository.transaction(async (tx) =>
+        removeIn(tx, principal, preconditioned(principal, await access.load(tx, principal, idOrSlug, 'delete', true), ifMatch)),
+      );
     },
 
     /**
      * Runs an action in one transaction. The record (item actions; locked unless the
      * action only reads) or the parent (nested collections) is found first, so an unknown
-     * id is a 404 before the body is judged; a body's `data.id` must name the record.
+     * id is a 404 before the body is judged; a body's `data.id` must name the record. An item
+     * action that writes judges `ifMatch` on the locked record.
      */
-    async act(action: ActionSpec<unknown>, principal: Principal, rawBody: unknown, call: CollectionCall, idOrSlug?: string) {
+    async act(
+      action: ActionSpec<unknown>,
+      principal: Principal,
+      rawBody: unknown,
+      call: CollectionCall,
+      idOrSlug?: string,
+      ifMatch?: EntityTagCondition,
+    ) {
       if (action.hiddenFromRecordKeys && principal.record_ids !== null) throw new NotFoundError();
       const [first, ...rest] = action.capabilities;
       if (idOrSlug === undefined) for (const c of action.capabilities) access.can(principal, c);
@@ -156,6 +187,7 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
               access.can(principal, c, record);
               await access.admits(tx, principal, record, c);
             }
+            if (writes) preconditioned(principal, record, ifMatch);
             const bodyId = (rawBody as { data?: { id?: unknown } } | undefined)?.data?.id;
             if (bodyId !== undefined)
               assertDocumentId(bodyId, [idOrSlug, String(record.id), ...(typeof record.slug === 'string' ? [record.slug] : [])]);

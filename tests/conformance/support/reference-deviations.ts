@@ -34,6 +34,13 @@ const activeTimes = {
  * so this map cannot silently drift from the reference document.
  */
 export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviation[]>> = {
+  meta: [
+    {
+      because:
+        'docs/api-contract.md §2 (Query parameters, Cursor pages): a cursor page counts nothing, so its totals and page numbers are null, as the reference has them on its alert event feed (alert_event_feed_meta)',
+      replaces: { total_count: nullable('integer'), total_pages: nullable('integer') },
+    },
+  ],
   environment: [
     {
       because: 'docs/api-contract.md §2 (Documents): the chat lists are chat_channels and chat_aliases (the reference: slack_*)',

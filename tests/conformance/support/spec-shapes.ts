@@ -44,8 +44,9 @@ export function specShapeSchema(shape: SpecShape, componentsId: string): JsonObj
       current_page: pageNumber,
       next_page: pageNumber,
       prev_page: pageNumber,
-      total_count: { type: 'integer' },
-      total_pages: { type: 'integer' },
+      // Null on cursor pages, which count nothing (docs/api-contract.md §2, Query parameters).
+      total_count: pageNumber,
+      total_pages: pageNumber,
       next_cursor: { type: ['string', 'null'] },
     },
   };

@@ -25,6 +25,9 @@ export const boards = defineResource({
   update: z.strictObject({ name: z.string().min(1), is_private: z.boolean(), owner_group_ids: z.array(z.string()) }).partial(),
   attributes: ['name', 'slug', 'is_private', 'owner_user_id', 'owner_group_ids'],
   jsonColumns: ['owner_group_ids'],
+  filters: { name: 'string', is_private: 'boolean' },
+  // owner_user_id may be NULL: cursor pages must place NULLs as ORDER BY does.
+  sorts: ['name', 'owner_user_id', 'created_at'],
   // A private board's slug stays off the sequence others probe.
   slug: { from: 'name', hidden: (row) => row.is_private === true },
   ownerGroups: { column: 'owner_group_ids' },

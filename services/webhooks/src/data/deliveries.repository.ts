@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { pageWithTotal } from '@firewatch/db';
+import { listPage, type ListPage } from '@firewatch/db';
+import type { Page } from '@firewatch/jsonapi';
 
 export const DELIVERIES = 'webhooks_deliveries';
 export const ATTEMPTS = 'webhooks_delivery_attempts';
@@ -8,20 +9,24 @@ export type DeliveryRow = Record<string, unknown> & { id: string; endpoint_id: s
 export type AttemptRow = Record<string, unknown> & { id: string; delivery_id: string };
 
 export interface DeliveryListQuery {
-  page: { number: number; size: number };
+  page: Page;
   status?: string[];
   direction: 'asc' | 'desc';
 }
 
 /** The API's reads and writes of deliveries; every query is bound to a team. */
 export interface DeliveriesRepository {
-  listByEndpoint(teamId: number, endpointId: string, query: DeliveryListQuery): Promise<{ rows: DeliveryRow[]; total: number }>;
+  listByEndpoint(teamId: number, endpointId: string, query: DeliveryListQuery): Promise<ListPage<DeliveryRow>>;
   find(teamId: number, id: string): Promise<DeliveryRow | undefined>;
-  attempts(deliveryIds: string[], page?: { number: number; size: number }): Promise<{ rows: AttemptRow[]; total: number }>;
+  /** A page of one delivery's attempts, in attempt order. */
+  attempts(deliveryId: string, page: Page): Promise<ListPage<AttemptRow>>;
   /** At most the `perDelivery` latest attempts of each delivery, oldest first within each. */
   latestAttempts(deliveryIds: string[], perDelivery: number): Promise<AttemptRow[]>;
-  /** Makes the delivery due now on a fresh retry ladder, marked as a manual attempt. */
-  scheduleNow(teamId: number, id: string): Promise<DeliveryRow | undefined>;
+  /**
+   * Makes the delivery due now on a fresh retry ladder, marked as a manual attempt.
+   * `precondition` sees the row locked first and may throw to change nothing.
+   */
+  scheduleNow(teamId: number, id: string, precondition?: (current: DeliveryRow) => void): Promise<DeliveryRow | undefined>;
   endpointEnabled(teamId: number, endpointId: string): Promise<boolean>;
 }
 
@@ -32,29 +37,26 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
     async listByEndpoint(teamId, endpointId, query) {
       const q = knex(DELIVERIES).where({ team_id: teamId, endpoint_id: endpointId });
       if (query.status) q.whereIn('status', query.status);
-      q.orderBy([
-        { column: 'created_at', order: query.direction },
-        { column: 'seq', order: query.direction },
-      ]);
-      return pageWithTotal<DeliveryRow>(knex, q, DELIVERIES, query.page);
+      // seq breaks ties of created_at (one transaction's deliveries share it), in intake order.
+      const order = [
+        { column: 'created_at', direction: query.direction },
+        { column: 'seq', direction: query.direction },
+      ];
+      const binding = [teamId, endpointId, [...(query.status ?? [])].sort()];
+      return listPage<DeliveryRow>(knex, q, { table: DELIVERIES, order, page: query.page, binding });
     },
     async find(teamId, id) {
       if (!UUID.test(id)) return undefined;
       return (await knex(DELIVERIES).where({ team_id: teamId, id: id.toLowerCase() }).first()) as DeliveryRow | undefined;
     },
-    async attempts(deliveryIds, page) {
-      if (!deliveryIds.length) return { rows: [], total: 0 };
-      const q = knex(ATTEMPTS).whereIn('delivery_id', deliveryIds);
-      const rows = (await q
-        .clone()
-        .select(`${ATTEMPTS}.*`, knex.raw('count(*) over() as __total'))
-        .orderBy([{ column: 'delivery_id' }, { column: 'attempt_number' }])
-        .modify((b) => {
-          if (page) b.limit(page.size).offset((page.number - 1) * page.size);
-        })) as (AttemptRow & { __total?: string })[];
-      const total = rows.length ? Number(rows[0].__total) : 0;
-      for (const r of rows) delete r.__total;
-      return { rows, total };
+    async attempts(deliveryId, page) {
+      // The caller has found the delivery in its team; the cursor is bound to the delivery.
+      const q = knex(ATTEMPTS).where('delivery_id', deliveryId);
+      const order = [
+        { column: 'attempt_number', direction: 'asc' as const },
+        { column: 'id', direction: 'asc' as const },
+      ];
+      return listPage<AttemptRow>(knex, q, { table: ATTEMPTS, order, page, binding: [deliveryId] });
     },
     async latestAttempts(deliveryIds, perDelivery) {
       if (!deliveryIds.length) return [];
@@ -68,13 +70,19 @@ export function createDeliveriesRepository(knex: Knex): DeliveriesRepository {
       for (const r of rows) delete r.__rank;
       return rows;
     },
-    async scheduleNow(teamId, id) {
+    async scheduleNow(teamId, id, precondition) {
       if (!UUID.test(id)) return undefined;
-      const [row] = await knex(DELIVERIES)
-        .where({ team_id: teamId, id: id.toLowerCase() })
-        .update({ status: 'pending', next_attempt_at: knex.fn.now(), failures: 0, next_trigger: 'manual', updated_at: knex.fn.now() })
-        .returning('*');
-      return row as DeliveryRow | undefined;
+      return knex.transaction(async (tx) => {
+        const where = { team_id: teamId, id: id.toLowerCase() };
+        const current = (await tx(DELIVERIES).where(where).first().forUpdate()) as DeliveryRow | undefined;
+        if (!current) return undefined;
+        precondition?.(current);
+        const [row] = await tx(DELIVERIES)
+          .where(where)
+          .update({ status: 'pending', next_attempt_at: knex.fn.now(), failures: 0, next_trigger: 'manual', updated_at: knex.fn.now() })
+          .returning('*');
+        return row as DeliveryRow | undefined;
+      });
     },
     async endpointEnabled(teamId, endpointId) {
       const row = await knex('webhooks_endpoints').where({ team_id: teamId, id: endpointId }).first('enabled');

@@ -1,13 +1,17 @@
 import {
   BEARER,
   errorResponses,
+  IF_MATCH,
+  IF_NONE_MATCH,
   includeParameter,
   jsonApiContent,
   listParameters,
+  NOT_MODIFIED,
   pathParameter,
   ref,
   resourceSchemas,
   schema,
+  taggedResponse,
   type Json,
   type OpenApiPart,
 } from '@firewatch/openapi';
@@ -68,7 +72,7 @@ export const deliveriesOpenApi: OpenApiPart = {
         security: BEARER,
         parameters: [
           pathParameter('endpoint_id', 'The endpoint id (UUID) or slug.'),
-          ...listParameters({ page: DELIVERY_PAGE, sorts: ['created_at'] }),
+          ...listParameters({ page: DELIVERY_PAGE, sorts: ['created_at'], cursor: true }),
           include,
           { name: 'filter[status]', in: 'query', schema: schema.enum(DELIVERY_STATUSES) },
           {
@@ -91,9 +95,10 @@ export const deliveriesOpenApi: OpenApiPart = {
         description: PERMISSION,
         tags,
         security: BEARER,
-        parameters: [id, include],
+        parameters: [id, include, IF_NONE_MATCH],
         responses: {
-          '200': { description: 'The delivery', ...jsonApiContent(ref(`${DELIVERY}_response`)) },
+          '200': taggedResponse({ description: 'The delivery', ...jsonApiContent(ref(`${DELIVERY}_response`)) }),
+          ...NOT_MODIFIED,
           ...errorResponses(400, 401, 403, 404, 429),
         },
       },
@@ -105,7 +110,7 @@ export const deliveriesOpenApi: OpenApiPart = {
         description: `Oldest first. ${PERMISSION}`,
         tags,
         security: BEARER,
-        parameters: [id, ...listParameters({ page: DELIVERY_PAGE })],
+        parameters: [id, ...listParameters({ page: DELIVERY_PAGE, cursor: true })],
         responses: {
           '200': { description: 'A page of attempts', ...jsonApiContent(ref(`${ATTEMPT}_list`)) },
           ...errorResponses(400, 401, 403, 404, 429),
@@ -119,10 +124,10 @@ export const deliveriesOpenApi: OpenApiPart = {
         description: `Due now, on a fresh retry ladder, with the same \`webhook-id\`; 409 \`endpoint_disabled\` while its endpoint is disabled. No request body. ${PERMISSION}`,
         tags,
         security: BEARER,
-        parameters: [id],
+        parameters: [id, IF_MATCH],
         responses: {
-          '200': { description: 'The delivery, pending again', ...jsonApiContent(ref(`${DELIVERY}_response`)) },
-          ...errorResponses(400, 401, 403, 404, 409, 429),
+          '200': taggedResponse({ description: 'The delivery, pending again', ...jsonApiContent(ref(`${DELIVERY}_response`)) }),
+          ...errorResponses(400, 401, 403, 404, 409, 412, 429),
         },
       },
     },

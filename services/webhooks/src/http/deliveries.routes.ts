@@ -1,7 +1,15 @@
 import { Router, type Request } from 'express';
 import { getPrincipal } from '@firewatch/auth';
 import { BadRequestError } from '@firewatch/errors';
-import { assertOnlyParams, paginationLinks, parseListQuery, sendDocument, singleDocument } from '@firewatch/jsonapi';
+import {
+  assertOnlyParams,
+  ifMatchOf,
+  paginationLinks,
+  parseListQuery,
+  sendDocument,
+  sendTaggedDocument,
+  singleDocument,
+} from '@firewatch/jsonapi';
 import type { DeliveriesService } from '../domain/deliveries/deliveries.service.js';
 
 /** Pages of deliveries and of attempts; deliveries.openapi.ts documents the same bounds. */
@@ -48,25 +56,25 @@ export function createDeliveriesRouter(service: DeliveriesService): Router {
       },
       list.include,
     );
-    const { links, meta } = paginationLinks(req.path, query(req), list.page, result.total);
+    const { links, meta } = paginationLinks(req.path, query(req), list.page, result.found);
     sendDocument(res, 200, { data: result.records, ...(result.included.length ? { included: result.included } : {}), links, meta });
   });
 
   router.get('/v1/webhooks/deliveries/:id', async (req, res) => {
     const { record, included } = await service.get(getPrincipal(req), req.params.id as string, includeOnly(req));
-    sendDocument(res, 200, singleDocument(record, included));
+    sendTaggedDocument(req, res, 200, singleDocument(record, included));
   });
 
   router.get('/v1/webhooks/deliveries/:id/attempts', async (req, res) => {
     const list = parseListQuery(query(req), { page: DELIVERY_PAGE });
-    const { records, total } = await service.attempts(getPrincipal(req), req.params.id as string, list.page);
-    const { links, meta } = paginationLinks(req.path, query(req), list.page, total);
+    const { records, found } = await service.attempts(getPrincipal(req), req.params.id as string, list.page);
+    const { links, meta } = paginationLinks(req.path, query(req), list.page, found);
     sendDocument(res, 200, { data: records, links, meta });
   });
 
   router.post('/v1/webhooks/deliveries/:id/deliver', async (req, res) => {
     assertOnlyParams(query(req), []);
-    sendDocument(res, 200, singleDocument(await service.redeliver(getPrincipal(req), req.params.id as string)));
+    sendTaggedDocument(req, res, 200, singleDocument(await service.redeliver(getPrincipal(req), req.params.id as string, ifMatchOf(req))));
   });
 
   return router;

@@ -1,5 +1,6 @@
 import { authorize, type Principal } from '@firewatch/auth';
 import { ConflictError, NotFoundError } from '@firewatch/errors';
+import { assertIfMatch, type EntityTagCondition, type Page } from '@firewatch/jsonapi';
 import type { ResourceService } from '@firewatch/resource-kit';
 import type { DeliveriesRepository, DeliveryListQuery, DeliveryRow } from '../../data/deliveries.repository.js';
 import { toAttemptResource, toDeliveryResource } from './deliveries.presenter.js';
@@ -34,25 +35,30 @@ export function createDeliveriesService(deps: { repository: DeliveriesRepository
   return {
     async listForEndpoint(principal: Principal, endpointIdOrSlug: string, query: DeliveryListQuery, include: string[]) {
       const { record: endpoint } = await deps.endpoints.get(principal, endpointIdOrSlug);
-      const { rows, total } = await repository.listByEndpoint(principal.team_id, endpoint.id, query);
-      return { records: rows.map(toDeliveryResource), total, included: include.includes('attempts') ? await attemptsOf(rows) : [] };
+      const { rows, ...found } = await repository.listByEndpoint(principal.team_id, endpoint.id, query);
+      return { records: rows.map(toDeliveryResource), found, included: include.includes('attempts') ? await attemptsOf(rows) : [] };
     },
     async get(principal: Principal, id: string, include: string[]) {
       const row = await load(principal, id, 'read');
       return { record: toDeliveryResource(row), included: include.includes('attempts') ? await attemptsOf([row]) : [] };
     },
-    async attempts(principal: Principal, id: string, page: { number: number; size: number }) {
+    async attempts(principal: Principal, id: string, page: Page) {
       const row = await load(principal, id, 'read');
-      const { rows, total } = await repository.attempts([row.id], page);
-      return { records: rows.map(toAttemptResource), total };
+      const { rows, ...found } = await repository.attempts(row.id, page);
+      return { records: rows.map(toAttemptResource), found };
     },
-    /** Sends the delivery again now (the dispatcher picks it up within its poll interval), with the same webhook-id. */
-    async redeliver(principal: Principal, id: string) {
+    /**
+     * Sends the delivery again now (the dispatcher picks it up within its poll interval), with the same webhook-id.
+     * `ifMatch` (a request's If-Match) is judged on the locked row, as a GET answers it: a stale tag is a 412.
+     */
+    async redeliver(principal: Principal, id: string, ifMatch?: EntityTagCondition) {
       const row = await load(principal, id, 'update');
       if (!(await repository.endpointEnabled(principal.team_id, row.endpoint_id))) {
         throw new ConflictError('The endpoint of this delivery is disabled; enable it first.', { code: 'endpoint_disabled' });
       }
-      const updated = await repository.scheduleNow(principal.team_id, row.id);
+      const updated = await repository.scheduleNow(principal.team_id, row.id, (current) =>
+        assertIfMatch(ifMatch, { data: toDeliveryResource(current) }),
+      );
       if (!updated) throw new NotFoundError(`No webhook delivery with id "${id}".`);
       return toDeliveryResource(updated);
     },
