@@ -96,7 +96,14 @@ describe('/v1/api_keys', () => {
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).not.toContain('"token"');
     expect(res.body.data.map((k: { attributes: { name: string } }) => k.attributes.name)).toEqual(['a-one', 'b-two']);
-    expect(res.body.meta).toEqual({ current_page: 1, next_page: 2, prev_page: null, total_count: 4, total_pages: 2 });
+    expect(res.body.meta).toEqual({
+      current_page: 1,
+      next_page: 2,
+      prev_page: null,
+      total_count: 4,
+      total_pages: 2,
+      next_cursor: expect.any(String),
+    });
     expect(res.body.links.next).toBe('/v1/api_keys?sort=name&page[number]=2&page[size]=2');
     const last = await h.request('GET', res.body.links.last);
     expect(last.body.data.map((k: { attributes: { name: string } }) => k.attributes.name)).toEqual(['c-three', 'Deploy bot']);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { applyFilters, type CustomFilter } from '@firewatch/db';
+import { applyFilters, type CustomFilter, type OrderKey } from '@firewatch/db';
 import type { FilterCondition, SortField } from '@firewatch/jsonapi';
 
 const SORTABLE = new Set(['name', 'kind', 'created_at', 'updated_at', 'expires_at', 'last_used_at']);
@@ -27,13 +27,12 @@ export function applyApiKeyFilters(q: Knex.QueryBuilder, filters: FilterConditio
   applyFilters(q, filters, {}, CUSTOM);
 }
 
-/** Orders by the requested fields, then by creation and id so pages never overlap. */
-export function applyApiKeySort(q: Knex.QueryBuilder, sort: SortField[]): void {
-  for (const s of sort) {
+/** The requested fields, then creation and id so pages never overlap; `nullable`: the columns that may be NULL. */
+export function apiKeyOrder(sort: SortField[], nullable: ReadonlySet<string>): OrderKey[] {
+  const requested = sort.map((s) => {
     if (!SORTABLE.has(s.field)) throw new Error(`Unsupported api key sort ${s.field}`);
     // Names sort as people read them, whatever the database collation.
-    if (s.field === 'name') q.orderByRaw(`lower(name) ${s.direction === 'desc' ? 'desc' : 'asc'}`);
-    else q.orderBy(s.field, s.direction);
-  }
-  q.orderBy('created_at', 'asc').orderBy('id', 'asc');
+    return { column: s.field, direction: s.direction, nullable: nullable.has(s.field), lower: s.field === 'name' };
+  });
+  return [...requested, { column: 'created_at', direction: 'asc' }, { column: 'id', direction: 'asc' }];
 }

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { ApiKeyKind, Capability, Role } from '@firewatch/auth';
-import { lockForTransaction, pageWithTotal } from '@firewatch/db';
-import type { FilterCondition, SortField } from '@firewatch/jsonapi';
-import { applyApiKeyFilters, applyApiKeySort } from './api-keys.query.js';
+import { listPage, lockForTransaction, nullableColumns, type ListPage } from '@firewatch/db';
+import type { FilterCondition, Page, SortField } from '@firewatch/jsonapi';
+import { apiKeyOrder, applyApiKeyFilters } from './api-keys.query.js';
 import type { Tx } from '../domain/unit-of-work.js';
 import { executor } from './transaction.js';
 
@@ -48,7 +48,7 @@ export interface ResolvableApiKeyRow extends ApiKeyRow {
 export interface ApiKeyListQuery {
   filters: FilterCondition[];
   sort: SortField[];
-  page: { number: number; size: number };
+  page: Page;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -56,10 +56,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface ApiKeysRepository {
   insert(row: NewApiKeyRow, tx?: Tx): Promise<ApiKeyRow>;
   /** A live (not revoked) key of the team; undefined for other teams' keys and non-UUID ids. */
-  findLive(teamId: number, id: string, tx?: Tx): Promise<ApiKeyRow | undefined>;
+  /** `forUpdate` (inside `tx`) locks the row until the transaction ends. */
+  findLive(teamId: number, id: string, tx?: Tx, forUpdate?: boolean): Promise<ApiKeyRow | undefined>;
   /** Any live key regardless of team: operator commands only. */
   findLiveAnyTeam(id: string): Promise<ApiKeyRow | undefined>;
-  list(teamId: number, query: ApiKeyListQuery): Promise<{ rows: ApiKeyRow[]; total: number }>;
+  list(teamId: number, query: ApiKeyListQuery): Promise<ListPage<ApiKeyRow>>;
   listAll(teamId: number): Promise<ApiKeyRow[]>;
   /** Updates a live key of the team; undefined when there is none. */
   update(teamId: number, id: string, patch: ApiKeyPatch, tx?: Tx): Promise<ApiKeyRow | undefined>;
@@ -82,9 +83,10 @@ export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
       const [created] = await executor(knex, tx)<ApiKeyRow>('api_keys').insert(row).returning('*');
       return created;
     },
-    async findLive(teamId, id, tx) {
+    async findLive(teamId, id, tx, forUpdate = false) {
       if (!UUID.test(id)) return undefined;
-      return live(executor(knex, tx), teamId, id).first();
+      const q = live(executor(knex, tx), teamId, id).first();
+      return forUpdate ? q.forUpdate() : q;
     },
     async findLiveAnyTeam(id) {
       if (!UUID.test(id)) return undefined;
@@ -93,8 +95,9 @@ export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
     async list(teamId, query) {
       const q = knex('api_keys').where({ team_id: teamId }).whereNull('revoked_at');
       applyApiKeyFilters(q, query.filters);
-      applyApiKeySort(q, query.sort);
-      return pageWithTotal<ApiKeyRow>(knex, q, 'api_keys', query.page);
+      const order = apiKeyOrder(query.sort, await nullableColumns(knex, 'api_keys'));
+      const binding = [teamId, query.filters.map((f) => JSON.stringify(f)).sort()];
+      return listPage<ApiKeyRow>(knex, q, { table: 'api_keys', order, page: query.page, binding });
     },
     async listAll(teamId) {
       return knex<ApiKeyRow>('api_keys')

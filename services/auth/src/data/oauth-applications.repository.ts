@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { lockForTransaction } from '@firewatch/db';
+import { listPage, lockForTransaction, type ListPage } from '@firewatch/db';
+import type { Page } from '@firewatch/jsonapi';
 import type { Tx } from '../domain/unit-of-work.js';
 import { executor } from './transaction.js';
 
@@ -21,10 +22,11 @@ export type NewOAuthApplicationRow = Omit<OAuthApplicationRow, 'revoked_at' | 'c
 
 export interface OAuthApplicationsRepository {
   insert(values: NewOAuthApplicationRow, tx?: Tx): Promise<OAuthApplicationRow>;
-  findLive(teamId: number, id: string, tx?: Tx): Promise<OAuthApplicationRow | undefined>;
+  /** `forUpdate` (inside `tx`) locks the row until the transaction ends. */
+  findLive(teamId: number, id: string, tx?: Tx, forUpdate?: boolean): Promise<OAuthApplicationRow | undefined>;
   findLiveAnyTeam(id: string): Promise<OAuthApplicationRow | undefined>;
   findLiveByClientId(clientId: string): Promise<OAuthApplicationRow | undefined>;
-  list(teamId: number, page: { number: number; size: number }): Promise<{ rows: OAuthApplicationRow[]; total: number }>;
+  list(teamId: number, page: Page): Promise<ListPage<OAuthApplicationRow>>;
   /** Live applications of the team, counted after locking the team's applications until `tx` ends. */
   countLiveLocked(teamId: number, tx: Tx): Promise<number>;
   update(
@@ -44,9 +46,10 @@ export function createOAuthApplicationsRepository(knex: Knex): OAuthApplications
       const [row] = await executor(knex, tx)<OAuthApplicationRow>('oauth_applications').insert(values).returning('*');
       return row;
     },
-    async findLive(teamId, id, tx) {
+    async findLive(teamId, id, tx, forUpdate = false) {
       if (!UUID.test(id)) return undefined;
-      return live(executor(knex, tx)).where({ team_id: teamId, id }).first();
+      const q = live(executor(knex, tx)).where({ team_id: teamId, id }).first();
+      return forUpdate ? q.forUpdate() : q;
     },
     async findLiveAnyTeam(id) {
       if (!UUID.test(id)) return undefined;
@@ -61,15 +64,16 @@ export function createOAuthApplicationsRepository(knex: Knex): OAuthApplications
       return live(knex).where({ client_id: clientId }).first();
     },
     async list(teamId, page) {
-      const [rows, [{ count }]] = await Promise.all([
-        live(knex)
-          .where({ team_id: teamId })
-          .orderBy([{ column: 'created_at' }, { column: 'id' }])
-          .limit(page.size)
-          .offset((page.number - 1) * page.size),
-        live(knex).where({ team_id: teamId }).count<{ count: string }[]>({ count: '*' }),
-      ]);
-      return { rows, total: Number(count) };
+      const order = [
+        { column: 'created_at', direction: 'asc' as const },
+        { column: 'id', direction: 'asc' as const },
+      ];
+      return listPage<OAuthApplicationRow>(knex, live(knex).where({ team_id: teamId }), {
+        table: 'oauth_applications',
+        order,
+        page,
+        binding: [teamId],
+      });
     },
     async update(teamId, id, patch, tx) {
       if (!UUID.test(id)) return undefined;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError, type ValidationIssue } from '@firewatch/errors';
+import { assertIfMatch, type EntityTagCondition } from '@firewatch/jsonapi';
 import type { ApiKeyListQuery, ApiKeyPatch, ApiKeyRow, ApiKeysRepository } from '../data/api-keys.repository.js';
 import type { EventOutbox } from './event-outbox.js';
 import type { Tx, UnitOfWork } from './unit-of-work.js';
@@ -41,8 +42,17 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
     return resource;
   }
 
-  async function change(teamId: number, id: string, patch: ApiKeyPatch, action: 'updated' | 'deleted') {
+  /** The live key, locked until `tx` ends, once `ifMatch` (a request's If-Match) matches it as a GET answers it: else 412. */
+  async function lockedLive(tx: Tx, teamId: number, id: string, ifMatch: EntityTagCondition | undefined): Promise<ApiKeyRow> {
+    const row = await apiKeys.findLive(teamId, id, tx, true);
+    if (!row) throw new NotFoundError();
+    assertIfMatch(ifMatch, { data: toApiKeyResource(row) });
+    return row;
+  }
+
+  async function change(teamId: number, id: string, patch: ApiKeyPatch, action: 'updated' | 'deleted', ifMatch?: EntityTagCondition) {
     return uow.run(async (tx) => {
+      await lockedLive(tx, teamId, id, ifMatch);
       const row = await apiKeys.update(teamId, id, patch, tx);
       if (!row) throw new NotFoundError();
       return emit(tx, action, row);
@@ -93,8 +103,8 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
           ? f
           : { ...f, value: Array.isArray(f.value) ? f.value.map((v) => canonicalKind(String(v))) : canonicalKind(String(f.value)) },
       );
-      const { rows, total } = await apiKeys.list(teamId, { ...query, filters });
-      return { resources: rows.map(toApiKeyResource), total };
+      const { rows, ...found } = await apiKeys.list(teamId, { ...query, filters });
+      return { resources: rows.map(toApiKeyResource), found };
     },
 
     async listAll(teamId: number): Promise<ApiKeyResource[]> {
@@ -114,7 +124,7 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
       return { ...toApiKeyResource(row), team_id: row.team_id };
     },
 
-    async update(actor: Actor, id: string, input: UpdateApiKeyInput): Promise<ApiKeyResource> {
+    async update(actor: Actor, id: string, input: UpdateApiKeyInput, ifMatch?: EntityTagCondition): Promise<ApiKeyResource> {
       const issues: ValidationIssue[] = [];
       const patch: ApiKeyPatch = {};
       if (input.name !== undefined) patch.name = input.name;
@@ -122,12 +132,12 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
       if (input.expires_at !== undefined) patch.expires_at = checkExpiry(input.expires_at, now(), issues);
       validateOrThrow(issues);
       if (patch.expires_at !== undefined) checkExpiryWithin(actor, patch.expires_at);
-      return change(actor.team_id, id, patch, 'updated');
+      return change(actor.team_id, id, patch, 'updated', ifMatch);
     },
 
     /** Revokes at once: the key disappears from the API and stops resolving. */
-    async revoke(teamId: number, id: string): Promise<ApiKeyResource> {
-      return change(teamId, id, { revoked_at: now() }, 'deleted');
+    async revoke(teamId: number, id: string, ifMatch?: EntityTagCondition): Promise<ApiKeyResource> {
+      return change(teamId, id, { revoked_at: now() }, 'deleted', ifMatch);
     },
 
     /**
@@ -135,7 +145,7 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
      * (default 0: refused at once), so clients can roll without downtime. A new token is
      * a new credential in the caller's hands, so the key must be within the caller's bounds.
      */
-    async rotate(actor: Actor, id: string, input: RotateApiKeyInput): Promise<IssuedApiKey> {
+    async rotate(actor: Actor, id: string, input: RotateApiKeyInput, ifMatch?: EntityTagCondition): Promise<IssuedApiKey> {
       const teamId = actor.team_id;
       const at = now();
       const issues: ValidationIssue[] = [];
@@ -143,8 +153,7 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
       validateOrThrow(issues);
       const graceMs = (input.grace_period_minutes ?? 0) * MINUTE_MS;
       return uow.run(async (tx) => {
-        const current = await apiKeys.findLive(teamId, id, tx);
-        if (!current) throw new NotFoundError();
+        const current = await lockedLive(tx, teamId, id, ifMatch);
         assertKeyWithin(actor, { ...current, expires_at: expiresAt !== undefined ? expiresAt : current.expires_at });
         const issued = issueToken();
         const row = await apiKeys.update(

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@firewatch/errors';
+import { assertIfMatch, type EntityTagCondition, type Page } from '@firewatch/jsonapi';
 import type { EventOutbox } from './event-outbox.js';
 import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
 import type { OAuthClientsStore } from './oauth-clients.store.js';
-import type { UnitOfWork } from './unit-of-work.js';
+import type { Tx, UnitOfWork } from './unit-of-work.js';
 import type { UsersRepository } from './users.store.js';
 import { APPLICATION_ID_PROPERTY } from './client-registration.rules.js';
 import { newClientSecret, protectClientPayload } from './client-secret.js';
@@ -37,6 +38,13 @@ export function createOAuthApplicationService({
   maxLivePerTeam = 25,
   now = () => new Date(),
 }: OAuthApplicationServiceDeps) {
+  /** The live application, locked until `tx` ends, once `ifMatch` (a request's If-Match) matches it as a GET answers it: else 412. */
+  async function lockedLive(tx: Tx, teamId: number, id: string, ifMatch: EntityTagCondition | undefined): Promise<void> {
+    const row = await applications.findLive(teamId, id, tx, true);
+    if (!row) throw new NotFoundError();
+    assertIfMatch(ifMatch, { data: toOAuthApplicationResource(row) });
+  }
+
   return {
     /**
      * Creates the application, its service user in the team and its confidential
@@ -102,9 +110,9 @@ export function createOAuthApplicationService({
       return { resource: toOAuthApplicationResource(row), client_secret: secret };
     },
 
-    async list(teamId: number, page: { number: number; size: number }) {
-      const { rows, total } = await applications.list(teamId, page);
-      return { resources: rows.map(toOAuthApplicationResource), total };
+    async list(teamId: number, page: Page) {
+      const { rows, ...found } = await applications.list(teamId, page);
+      return { resources: rows.map(toOAuthApplicationResource), found };
     },
 
     async get(teamId: number, id: string): Promise<OAuthApplicationResource> {
@@ -120,15 +128,24 @@ export function createOAuthApplicationService({
       return { ...toOAuthApplicationResource(row), team_id: row.team_id };
     },
 
-    async update(teamId: number, id: string, input: UpdateOAuthApplicationInput): Promise<OAuthApplicationResource> {
-      const row = await applications.update(teamId, id, input);
-      if (!row) throw new NotFoundError();
-      return toOAuthApplicationResource(row);
+    async update(
+      teamId: number,
+      id: string,
+      input: UpdateOAuthApplicationInput,
+      ifMatch?: EntityTagCondition,
+    ): Promise<OAuthApplicationResource> {
+      return uow.run(async (tx) => {
+        await lockedLive(tx, teamId, id, ifMatch);
+        const row = await applications.update(teamId, id, input, tx);
+        if (!row) throw new NotFoundError();
+        return toOAuthApplicationResource(row);
+      });
     },
 
     /** Deletes the client and its tokens at once; the gateway refuses them on its next resolve. */
-    async revoke(teamId: number, id: string): Promise<OAuthApplicationResource> {
+    async revoke(teamId: number, id: string, ifMatch?: EntityTagCondition): Promise<OAuthApplicationResource> {
       return uow.run(async (tx) => {
+        await lockedLive(tx, teamId, id, ifMatch);
         const row = await applications.update(teamId, id, { revoked_at: now() }, tx);
         if (!row) throw new NotFoundError();
         await clients.remove(row.client_id, tx);

@@ -3,11 +3,13 @@ import { API_KEY_KINDS } from '@firewatch/auth';
 import { BadRequestError } from '@firewatch/errors';
 import {
   assertOnlyParams,
+  ifMatchOf,
   paginationLinks,
   parseListQuery,
   parseRequestDocument,
   sendDocument,
   sendSecretDocument,
+  sendTaggedDocument,
   type ListQuery,
   type ListQuerySpec,
 } from '@firewatch/jsonapi';
@@ -64,8 +66,8 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
     const principal = admin(req, 'read');
     const query = parseListQuery(req.query, API_KEY_LIST_SPEC);
     checkFilterValues(query.filters);
-    const { resources, total } = await apiKeys.list(principal.team_id, query);
-    sendDocument(res, 200, { data: resources, ...paginationLinks(req.baseUrl, req.query, query.page, total) });
+    const { resources, found } = await apiKeys.list(principal.team_id, query);
+    sendDocument(res, 200, { data: resources, ...paginationLinks(req.baseUrl, req.query, query.page, found) });
   });
 
   router.post('/', async (req: Request, res: Response) => {
@@ -80,7 +82,7 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
   router.get('/:id', async (req: Request, res: Response) => {
     const principal = admin(req, 'read');
     assertOnlyParams(req.query, []);
-    sendDocument(res, 200, { data: await apiKeys.get(principal.team_id, idParam(req)) });
+    sendTaggedDocument(req, res, 200, { data: await apiKeys.get(principal.team_id, idParam(req)) });
   });
 
   router.put('/:id', async (req: Request, res: Response) => {
@@ -90,13 +92,13 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
     // Look the key up first so another team's id answers 404 before any 422 about the body.
     await apiKeys.get(principal.team_id, id);
     const input = parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: updateApiKeySchema, ids: [id] });
-    sendDocument(res, 200, { data: await apiKeys.update(actorOf(principal), id, input) });
+    sendTaggedDocument(req, res, 200, { data: await apiKeys.update(actorOf(principal), id, input, ifMatchOf(req)) });
   });
 
   router.delete('/:id', async (req: Request, res: Response) => {
     const principal = admin(req, 'delete');
     assertOnlyParams(req.query, []);
-    sendDocument(res, 200, { data: await apiKeys.revoke(principal.team_id, idParam(req)) });
+    sendDocument(res, 200, { data: await apiKeys.revoke(principal.team_id, idParam(req), ifMatchOf(req)) });
   });
 
   router.post('/:id/rotate', async (req: Request, res: Response) => {
@@ -107,7 +109,7 @@ export function apiKeysRouter(apiKeys: ApiKeyService): Router {
     // The body is optional: a bare POST rotates with the defaults.
     const input =
       req.body === undefined ? {} : parseRequestDocument(req.body, { type: API_KEY_TYPE, attributes: rotateApiKeySchema, ids: [id] });
-    sendSecretDocument(res, 200, withToken(await apiKeys.rotate(actorOf(principal), id, input)));
+    sendSecretDocument(res, 200, withToken(await apiKeys.rotate(actorOf(principal), id, input, ifMatchOf(req))));
   });
 
   return router;

@@ -1,11 +1,13 @@
 import { Router, type Request, type Response } from 'express';
 import {
   assertOnlyParams,
+  ifMatchOf,
   paginationLinks,
   parseListQuery,
   parseRequestDocument,
   sendDocument,
   sendSecretDocument,
+  sendTaggedDocument,
 } from '@firewatch/jsonapi';
 import type { IssuedOAuthApplication } from '../domain/oauth-application.presenter.js';
 import { createOAuthApplicationSchema, OAUTH_APPLICATION_TYPE, updateOAuthApplicationSchema } from '../domain/oauth-application.schemas.js';
@@ -25,8 +27,8 @@ export function oauthApplicationsRouter(applications: OAuthApplicationService): 
   router.get('/', async (req: Request, res: Response) => {
     const principal = requireAdmin(req, 'read');
     const query = parseListQuery(req.query, { page: { defaultSize: 20, maxSize: 100 } });
-    const { resources, total } = await applications.list(principal.team_id, query.page);
-    sendDocument(res, 200, { data: resources, ...paginationLinks(req.baseUrl, req.query, query.page, total) });
+    const { resources, found } = await applications.list(principal.team_id, query.page);
+    sendDocument(res, 200, { data: resources, ...paginationLinks(req.baseUrl, req.query, query.page, found) });
   });
 
   router.post('/', async (req: Request, res: Response) => {
@@ -41,7 +43,7 @@ export function oauthApplicationsRouter(applications: OAuthApplicationService): 
   router.get('/:id', async (req: Request, res: Response) => {
     const principal = requireAdmin(req, 'read');
     assertOnlyParams(req.query, []);
-    sendDocument(res, 200, { data: await applications.get(principal.team_id, idParam(req)) });
+    sendTaggedDocument(req, res, 200, { data: await applications.get(principal.team_id, idParam(req)) });
   });
 
   const update = async (req: Request, res: Response) => {
@@ -50,7 +52,7 @@ export function oauthApplicationsRouter(applications: OAuthApplicationService): 
     const id = idParam(req);
     await applications.get(principal.team_id, id);
     const input = parseRequestDocument(req.body, { type: OAUTH_APPLICATION_TYPE, attributes: updateOAuthApplicationSchema, ids: [id] });
-    sendDocument(res, 200, { data: await applications.update(principal.team_id, id, input) });
+    sendTaggedDocument(req, res, 200, { data: await applications.update(principal.team_id, id, input, ifMatchOf(req)) });
   };
   router.put('/:id', update);
   router.patch('/:id', update);
@@ -58,7 +60,7 @@ export function oauthApplicationsRouter(applications: OAuthApplicationService): 
   router.delete('/:id', async (req: Request, res: Response) => {
     const principal = requireAdmin(req, 'delete');
     assertOnlyParams(req.query, []);
-    sendDocument(res, 200, { data: await applications.revoke(principal.team_id, idParam(req)) });
+    sendDocument(res, 200, { data: await applications.revoke(principal.team_id, idParam(req), ifMatchOf(req)) });
   });
 
   return router;
