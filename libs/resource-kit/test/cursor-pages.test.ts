@@ -97,6 +97,10 @@ describe('cursor pages', () => {
     await refused(`page[after]=${cursor}`);
     await refused('page[after]=bm90LWEtY3Vyc29y');
     await refused(`page[after]=${Buffer.from('{"d":"x","v":[]}').toString('base64url')}`);
+    // The digest binds the list, not the values: values edited to fit no column are a 400, not a 500.
+    const edited = JSON.parse(Buffer.from(String((await list('page[size]=1')).body.meta.next_cursor), 'base64url').toString());
+    edited.v[0] = 'not a time';
+    await refused(`page[after]=${Buffer.from(JSON.stringify(edited)).toString('base64url')}`);
     await refused(`sort=name&page[number]=2&page[after]=${cursor}`, undefined, 'invalid_page');
     await refused('page[after]=', undefined, 'invalid_page');
   });
