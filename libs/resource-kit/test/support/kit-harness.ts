@@ -21,7 +21,8 @@ export interface KitHarness {
     path: string,
     body?: unknown,
     principal?: Record<string, unknown>,
-  ): Promise<{ status: number; body: any; text: string }>;
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; text: string; headers: Headers }>;
   events(): Promise<{ type: string; data: any }[]>;
   close(): Promise<void>;
 }
@@ -102,17 +103,18 @@ export async function startKitHarness(name: string): Promise<KitHarness> {
   );
   return {
     db,
-    async call(method, path, body, principal = {}) {
+    async call(method, path, body, principal = {}, headers = {}) {
       const res = await fetch(`${server.url}${path}`, {
         method,
         headers: {
           [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal(principal), 'kit-test', method, path),
           ...(body === undefined ? {} : { 'content-type': 'application/vnd.api+json' }),
+          ...headers,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
-      return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
+      return { status: res.status, text, body: text ? JSON.parse(text) : undefined, headers: res.headers };
     },
     events: async () => (await knex('test_events').orderBy('seq')) as { type: string; data: any }[],
     async close() {
