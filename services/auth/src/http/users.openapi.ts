@@ -1,5 +1,17 @@
 import { ROLES } from '@firewatch/auth';
-import { BEARER, errorResponses, jsonApiContent, ref, resourceSchemas, schema, type Json, type OpenApiPart } from '@firewatch/openapi';
+import {
+  BEARER,
+  errorResponses,
+  IF_NONE_MATCH,
+  jsonApiContent,
+  NOT_MODIFIED,
+  ref,
+  resourceSchemas,
+  schema,
+  taggedResponse,
+  type Json,
+  type OpenApiPart,
+} from '@firewatch/openapi';
 
 // As toUserResource writes them.
 const attributes: Record<string, Json> = {
@@ -26,7 +38,12 @@ export const usersOpenApi: OpenApiPart = {
         description: 'Any credential that acts for a user (personal keys, OAuth tokens); a team-wide key gets 404 `no_user`.',
         tags: ['users'],
         security: BEARER,
-        responses: { '200': { description: 'The user', ...jsonApiContent(ref('users_response')) }, ...errorResponses(400, 401, 404, 429) },
+        parameters: [IF_NONE_MATCH],
+        responses: {
+          '200': taggedResponse({ description: 'The user', ...jsonApiContent(ref('users_response')) }),
+          ...NOT_MODIFIED,
+          ...errorResponses(400, 401, 404, 429),
+        },
       },
     },
   },

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { getPrincipal } from '@firewatch/auth';
 import { NotFoundError } from '@firewatch/errors';
-import { assertOnlyParams, sendDocument } from '@firewatch/jsonapi';
+import { assertOnlyParams, sendTaggedDocument } from '@firewatch/jsonapi';
 import type { IdentityService } from '../domain/identity.service.js';
 
 /** `/v1/users`: for now only the caller's own record. */
@@ -14,7 +14,7 @@ export function usersRouter(identity: IdentityService): Router {
     const principal = getPrincipal(req);
     assertOnlyParams(req.query, []);
     if (principal.user_id === null) throw new NotFoundError('This credential acts for the team, not for a user.', { code: 'no_user' });
-    sendDocument(res, 200, { data: await identity.getUser(principal.team_id, principal.user_id) });
+    sendTaggedDocument(req, res, 200, { data: await identity.getUser(principal.team_id, principal.user_id) });
   });
 
   return router;

@@ -47,6 +47,8 @@ export interface RequestOptions {
   /** Raw body text, sent as is (malformed JSON tests). */
   raw?: string;
   contentType?: string;
+  /** Further request headers (If-Match, If-None-Match). */
+  headers?: Record<string, string>;
 }
 
 export interface Reply {
@@ -95,7 +97,7 @@ export async function startHarness(): Promise<Harness> {
     team,
     otherTeam: { id: t2.id, adminId: Number(admin2.id) },
     async request(method, path, options = {}) {
-      const headers: Record<string, string> = { accept: JSONAPI };
+      const headers: Record<string, string> = { accept: JSONAPI, ...options.headers };
       if (options.as !== null) {
         const principal = testPrincipal({ team_id: team.id, user_id: team.adminId, ...options.as });
         headers['x-firewatch-principal'] = await signAsGateway(principal, 'auth', method, path);
