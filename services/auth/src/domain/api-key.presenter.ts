@@ -1,5 +1,5 @@
 import type { ResourceObject } from '@firewatch/jsonapi';
-import type { ApiKeyRow } from '../data/api-keys.repository.js';
+import type { ApiKeyRow } from './api-key.store.js';
 
 export const API_KEY_TYPE = 'api_keys';
 

@@ -1,5 +1,5 @@
 import type { Principal } from '@firewatch/auth';
-import type { ApiKeysRepository, ResolvableApiKeyRow } from '../data/api-keys.repository.js';
+import type { ApiKeysRepository, ResolvableApiKeyRow } from './api-key.store.js';
 import { tokenMatches, tokenPrefix } from './api-key-token.js';
 import type { Resolution } from './credential.types.js';
 

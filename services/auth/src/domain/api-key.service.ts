@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError, type ValidationIssue } from '@firewatch/errors';
 import { assertIfMatch, type EntityTagCondition } from '@firewatch/jsonapi';
-import type { ApiKeyListQuery, ApiKeyPatch, ApiKeyRow, ApiKeysRepository } from '../data/api-keys.repository.js';
+import type { ApiKeyListQuery, ApiKeyPatch, ApiKeyRow, ApiKeysRepository } from './api-key.store.js';
 import type { EventOutbox } from './event-outbox.js';
 import type { Tx, UnitOfWork } from './unit-of-work.js';
 import type { UsersRepository } from './users.store.js';

@@ -1,5 +1,5 @@
 import type { ResourceObject } from '@firewatch/jsonapi';
-import type { OAuthApplicationRow } from '../data/oauth-applications.repository.js';
+import type { OAuthApplicationRow } from './oauth-application.store.js';
 import { OAUTH_APPLICATION_TYPE } from './oauth-application.schemas.js';
 
 export interface OAuthApplicationAttributes extends Record<string, unknown> {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '@firewatch/errors';
 import { assertIfMatch, type EntityTagCondition, type Page } from '@firewatch/jsonapi';
 import type { EventOutbox } from './event-outbox.js';
-import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
+import type { OAuthApplicationsRepository } from './oauth-application.store.js';
 import type { OAuthClientsStore } from './oauth-clients.store.js';
 import type { Tx, UnitOfWork } from './unit-of-work.js';
 import type { UsersRepository } from './users.store.js';

@@ -1,4 +1,4 @@
-import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
+import type { OAuthApplicationsRepository } from './oauth-application.store.js';
 import type { OAuthClientTeamsRepository } from './oauth-clients.store.js';
 import type { TeamsRepository } from './teams.store.js';
 import type { UserRow, UsersRepository } from './users.store.js';

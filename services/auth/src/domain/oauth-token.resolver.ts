@@ -1,5 +1,5 @@
 import { CAPABILITIES, type Principal } from '@firewatch/auth';
-import type { OAuthApplicationsRepository } from '../data/oauth-applications.repository.js';
+import type { OAuthApplicationsRepository } from './oauth-application.store.js';
 import type { AdapterPayload } from 'oidc-provider';
 import type { Resolution } from './credential.types.js';
 import { identityClaims } from './oauth-accounts.js';

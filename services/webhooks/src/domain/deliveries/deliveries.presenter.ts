@@ -1,5 +1,5 @@
 import type { ResourceObject } from '@firewatch/jsonapi';
-import type { AttemptRow, DeliveryRow } from '../../data/deliveries.repository.js';
+import type { AttemptRow, DeliveryRow } from './deliveries.store.js';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null));
 

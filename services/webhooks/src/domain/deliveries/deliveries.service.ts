@@ -2,7 +2,7 @@ import { authorize, type Principal } from '@firewatch/auth';
 import { ConflictError, NotFoundError } from '@firewatch/errors';
 import { assertIfMatch, type EntityTagCondition, type Page } from '@firewatch/jsonapi';
 import type { ResourceService } from '@firewatch/resource-kit';
-import type { DeliveriesRepository, DeliveryListQuery, DeliveryRow } from '../../data/deliveries.repository.js';
+import type { DeliveriesRepository, DeliveryListQuery, DeliveryRow } from './deliveries.store.js';
 import { toAttemptResource, toDeliveryResource } from './deliveries.presenter.js';
 import { WEBHOOKS_PERMISSION } from '../webhooks-permission.js';
 
