@@ -16,7 +16,7 @@ module.exports = {
     {
       name: 'domain-is-framework-free',
       severity: 'error',
-      comment: 'Domain code does not import express, knex or amqplib (dependencies point http/queue -> domain -> data).',
+      comment: 'Domain code does not import express, knex or amqplib (dependencies point to the domain: http/queue -> domain <- data).',
       from: { path: '^(services/[^/]+|gateway)/src/domain/' },
       to: { dependencyTypesNot: ['type-only'], path: ['node_modules/(express|knex|amqplib)/'] },
     },
@@ -31,9 +31,17 @@ module.exports = {
       name: 'data-imports-only-domain-types',
       severity: 'error',
       comment:
-        'Data code implements what the domain declares and never calls it: from domain/ it imports types only (dependencies point http/queue -> domain -> data).',
+        'Data code implements what the domain declares and never calls it: from domain/ it imports types only (dependencies point to the domain: http/queue -> domain <- data).',
       from: { path: '^(services/[^/]+|gateway)/src/data/' },
       to: { dependencyTypesNot: ['type-only'], path: '^(services/[^/]+|gateway)/src/domain/' },
+    },
+    {
+      name: 'domain-does-not-import-data',
+      severity: 'error',
+      comment:
+        'The domain declares what it needs (repository interfaces, row types) and data implements it: domain code imports nothing from data/, types included, so the two point one way in both shapes.',
+      from: { path: '^(services/[^/]+|gateway)/src/domain/' },
+      to: { path: '^(services/[^/]+|gateway)/src/data/' },
     },
     {
       name: 'no-unresolvable',

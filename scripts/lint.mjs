@@ -1,6 +1,6 @@
 // `pnpm lint` (and the test command's first step after the build): ESLint, Prettier's
 // check and dependency-cruiser's import-graph rules (no cycle; domain code free of express,
-// knex and amqplib; data depends on domain for types only), over the whole workspace.
+// knex and amqplib and from data/; data depends on domain for types only), over the whole workspace.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { root } from './dev-env.mjs';
