@@ -36,6 +36,33 @@ const gadgets = defineResource({
   },
 });
 
+// Another declaration over the same rows, reaching gadgets by name only: its delete
+// announces the row as gadgets announce theirs, its include serialises it as a gadget.
+let includePermission: unknown;
+const echoes = defineResource({
+  type: 'echoes',
+  path: '/v1/echoes',
+  table: 'gadgets',
+  event: 'echo',
+  permission: { scope: null, side: 'ir' },
+  create: z.strictObject({ name: z.string() }),
+  update: z.strictObject({ name: z.string() }).partial(),
+  attributes: ['name'],
+  includes: {
+    gadget: async (rows, { permissionOf, serializeAs }) => {
+      includePermission = permissionOf('gadgets');
+      return rows.map((row) => serializeAs('gadgets', row));
+    },
+  },
+  hooks: {
+    defaults: (a) => ({ ...a, token_stored: 'ohce' }),
+    async beforeRemove({ existing, announce }) {
+      await announce('gadgets', 'touched', existing!);
+      return [];
+    },
+  },
+});
+
 const events: { type: string; data: any }[] = [];
 let db: TestDatabase;
 let server: Listening;
@@ -61,7 +88,7 @@ beforeAll(async () => {
     t.text('token_stored').notNullable();
     t.timestamps(true, true);
   });
-  const [module] = createResourceModules(createResourceRegistry([gadgets]), {
+  const modules = createResourceModules(createResourceRegistry([gadgets, echoes]), {
     knex: db.knex as Knex,
     writeEvent: async (_tx, e) => {
       events.push(e as never);
@@ -72,7 +99,7 @@ beforeAll(async () => {
     createServiceApp({
       logger: createLogger({ service: 't', level: 'silent' }),
       principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'kit-test' }),
-      routers: [module.router],
+      routers: modules.map((m) => m.router),
     }),
   );
 });
@@ -96,5 +123,20 @@ describe('resource hooks', () => {
     expect(
       (await call('PATCH', `/v1/gadgets/${id}`, { data: { type: 'gadgets', attributes: { name: 'b' } } })).body.data.attributes,
     ).toMatchObject({ name: 'b', token: '****dcba' });
+  });
+
+  it('reaches another declaration by name: announces a row with its event and serialiser, and reads its permission', async () => {
+    const created = await call('POST', '/v1/echoes', { data: { type: 'echoes', attributes: { name: 'e' } } });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const read = await call('GET', `/v1/echoes/${id}?include=gadget`);
+    expect(read.body.included).toEqual([
+      expect.objectContaining({ id, type: 'gadgets', attributes: expect.objectContaining({ token: '****ohce' }) }),
+    ]);
+    expect(includePermission).toEqual(gadgets.permission);
+    expect((await call('DELETE', `/v1/echoes/${id}`)).status).toBe(200);
+    const touched = events.filter((e) => e.type === 'environment.touched');
+    expect(touched).toEqual([expect.objectContaining({ data: expect.objectContaining({ id, type: 'gadgets' }) })]);
+    expect(touched[0].data.attributes).toMatchObject({ name: 'e', token: '****ohce' });
   });
 });
