@@ -30,6 +30,7 @@ function apps(): Record<string, { upstream: UpstreamName; app: import('express')
       upstream: 'auth',
       app: createAuthApp({
         services: createServices({ knex: db, logger }),
+        knex: db,
         principals: principals('auth'),
         systemTokens: createSystemTokens('route-coverage-test-secret-0123456789'),
         logger,

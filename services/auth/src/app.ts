@@ -13,11 +13,8 @@ import type { TrustedProxies } from '@firewatch/config';
 
 export interface AuthAppDeps {
   services: AuthServices;
-  /**
-   * The auth database, which keeps the Idempotency-Key answers of `/v1` writes; the
-   * process always passes it, tests that send no key may leave it out.
-   */
-  knex?: Knex;
+  /** The auth database, which keeps the Idempotency-Key answers of `/v1` writes. */
+  knex: Knex;
   /** Verifies the gateway-signed principal on `/v1`. */
   principals: PrincipalVerifier;
   /** Verifies the gateway's calls to `/internal`. */
@@ -58,7 +55,7 @@ export function createAuthApp({ services, knex, principals, systemTokens, logger
     // not take credential resolution, and with it the whole API, out of service.
     readiness: readiness ?? { database: services.ping },
     openapi: authOpenApiDocument(),
-    idempotency: knex && { knex },
+    idempotency: { knex },
   });
   // `req.ip` is then the right-most X-Forwarded-For address that no trusted proxy added.
   app.set('trust proxy', trustProxy ?? false);

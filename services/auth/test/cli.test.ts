@@ -49,7 +49,7 @@ beforeAll(async () => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run ./node_modules/.bin/tsc -b services/auth first`);
   db = await createTestDatabase('fw_auth_cli');
   const logger = createLogger({ service: 'auth-test', level: 'silent' });
-  server = await listen(createAuthApp({ services: createServices({ knex: db.knex, logger }), ...checks, logger }));
+  server = await listen(createAuthApp({ services: createServices({ knex: db.knex, logger }), knex: db.knex, ...checks, logger }));
 });
 afterAll(async () => {
   await server.close();

@@ -68,7 +68,7 @@ export async function startHarness(): Promise<Harness> {
   const logger = createLogger({ service: 'auth-test', level: 'silent' });
   const services = createServices({ knex: db.knex, logger });
   const checks = callerChecks();
-  const server: Listening = await listen(createAuthApp({ services, ...checks, logger }));
+  const server: Listening = await listen(createAuthApp({ services, knex: db.knex, ...checks, logger }));
 
   const t1 = await services.identity.createTeam({ name: 'Team one' });
   const admin = await services.identity.createUser({
