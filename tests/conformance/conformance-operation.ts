@@ -12,6 +12,8 @@ export interface ConformanceRequest {
   body?: unknown;
   /** The credential; `null` sends none. Default: the suite's global admin key. */
   token?: string | null;
+  /** Further request headers (If-Match, If-None-Match, Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /** One row of the conformance table: a call through the gateway and what its body must match. */
@@ -48,6 +50,43 @@ export function unknownIdRows(path: string, calls: [HttpMethod, string, unknown?
     status: 404,
     schema: { reference, status: 404 },
   }));
+}
+
+/** Our additions the reference lacks (docs/api-contract.md §2, Entity tags): a 304 has no body, a 412 is an errors document. */
+const ENTITY_TAGS = 'docs/api-contract.md §2 (Entity tags and conditional requests)';
+
+/**
+ * The entity-tag rows of an item path: a GET whose If-None-Match names the current tag
+ * is a 304 with no body; a write with a stale If-Match is a 412. `create` makes a fresh record;
+ * `writes`: method and body of each write.
+ */
+export function entityTagRows(
+  path: string,
+  create: (ctx: ConformanceContext) => Promise<string>,
+  writes: [HttpMethod, unknown?][],
+): ConformanceOperation[] {
+  return [
+    {
+      method: 'GET',
+      path,
+      variant: 'If-None-Match names the current ETag',
+      request: async (ctx) => {
+        const id = await create(ctx);
+        const read = await ctx.call('GET', fillPath(path, { id }));
+        return { params: { id }, headers: { 'if-none-match': String(read.headers.get('etag')) } };
+      },
+      status: 304,
+      schema: { spec: 'empty', cite: ENTITY_TAGS },
+    },
+    ...writes.map(([method, body]): ConformanceOperation => ({
+      method,
+      path,
+      variant: 'If-Match names a stale ETag',
+      request: async (ctx) => ({ params: { id: await create(ctx) }, body, headers: { 'if-match': '"stale"' } }),
+      status: 412,
+      schema: { spec: 'errors', cite: ENTITY_TAGS },
+    })),
+  ];
 }
 
 /** `{id}` → its value; a placeholder without one is a table bug. */

@@ -19,7 +19,11 @@ export interface ConformanceContext {
   token: string;
   /** A personal key of the team's admin user, for `/v1/users/me`. */
   userToken: string;
-  call(method: string, path: string, options?: { body?: unknown; token?: string | null }): Promise<ApiResponse>;
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string | null; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
   /** Each call makes a new record through the gateway and returns its id. */
   create: {
     environment(): Promise<string>;
@@ -59,7 +63,11 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
     ).token;
 
     const call: ConformanceContext['call'] = (method, path, options = {}) =>
-      api(system.gatewayUrl, method, path, { token: options.token === null ? undefined : (options.token ?? token), body: options.body });
+      api(system.gatewayUrl, method, path, {
+        token: options.token === null ? undefined : (options.token ?? token),
+        body: options.body,
+        headers: options.headers,
+      });
     const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
       const res = await call('POST', path, { body: { data: { type, attributes } } });
       if (res.status !== 201) throw new Error(`fixture: POST ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
