@@ -3,9 +3,11 @@ import { alertGroupOperations, alertUrgencyOperations } from './operations/alert
 import { alertRetriggerRuleOperations } from './operations/alert-retrigger-rules.operations.js';
 import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
+import { cursorPageOperations } from './operations/cursor-pages.operations.js';
 import { communicationsOperations } from './operations/communications.operations.js';
 import { authorizationOperations, dashboardOperations } from './operations/dashboards.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
+import { idempotencyOperations } from './operations/idempotency.operations.js';
 import { formSetOperations } from './operations/form-sets.operations.js';
 import { identityOperations } from './operations/identity.operations.js';
 import { incidentRoleOperations } from './operations/incident-roles.operations.js';
@@ -37,6 +39,8 @@ const OPERATIONS: ConformanceOperation[] = [
   ...alertRetriggerRuleOperations,
   ...scheduleOperations,
   ...shiftOperations,
+  ...cursorPageOperations,
+  ...idempotencyOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
   ...catalogEntityOperations,
 ];
@@ -60,7 +64,7 @@ async function check(op: ConformanceOperation): Promise<void> {
   }
   const request = (await op.request?.(ctx)) ?? {};
   const path = fillPath(op.path, request.params) + (request.query ? `?${request.query}` : '');
-  const res = await ctx.call(op.method, path, { body: request.body, token: request.token });
+  const res = await ctx.call(op.method, path, { body: request.body, token: request.token, headers: request.headers });
   if (res.status !== op.status)
     throw new Error(`${op.method} ${path} answered ${res.status}, not ${op.status}: ${JSON.stringify(res.body)}`);
   // Spec 1: responses are JSON:API documents (a body the reference leaves empty has no media type).
