@@ -1,4 +1,4 @@
-import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
+import { type ConformanceOperation, entityTagRows, unknownIdRows } from '../conformance-operation.js';
 import { environmentProperty } from './catalog-properties.operations.js';
 
 const environment = (attributes: Record<string, unknown>) => ({ data: { type: 'environments', attributes } });
@@ -152,4 +152,17 @@ export const environmentOperations: ConformanceOperation[] = [
     ['PUT', 'updateEnvironment', environment({ description: 'x' })],
     ['DELETE', 'deleteEnvironment'],
   ]),
+  {
+    method: 'PUT',
+    path: '/v1/environments/{id}',
+    variant: 'If-Match names the current ETag',
+    request: async (ctx) => {
+      const id = await ctx.create.environment();
+      const etag = String((await ctx.call('GET', `/v1/environments/${id}`)).headers.get('etag'));
+      return { params: { id }, body: environment({ description: 'Guarded' }), headers: { 'if-match': etag } };
+    },
+    status: 200,
+    schema: { reference: 'updateEnvironment', status: 200 },
+  },
+  ...entityTagRows('/v1/environments/{id}', (ctx) => ctx.create.environment(), [['PUT', environment({ description: 'x' })], ['DELETE']]),
 ];

@@ -1,4 +1,4 @@
-import { type ConformanceOperation, unknownIdRows } from '../conformance-operation.js';
+import { type ConformanceOperation, entityTagRows, unknownIdRows } from '../conformance-operation.js';
 
 const apiKey = (attributes: Record<string, unknown>) => ({ data: { type: 'api_keys', attributes } });
 const application = (attributes: Record<string, unknown>) => ({ data: { type: 'oauth_applications', attributes } });
@@ -102,6 +102,7 @@ export const identityOperations: ConformanceOperation[] = [
     ['DELETE', 'deleteApiKey'],
   ]),
   ...unknownIdRows('/v1/api_keys/{id}/rotate', [['POST', 'rotateApiKey', apiKey({})]]),
+  ...entityTagRows('/v1/api_keys/{id}', (ctx) => ctx.create.apiKey(), [['PUT', apiKey({ name: 'x' })], ['DELETE']]),
   {
     method: 'GET',
     path: '/v1/users/me',

@@ -117,6 +117,14 @@ export const webhookOperations: ConformanceOperation[] = [
     status: 200,
     schema: { reference: 'deliverWebhooksDelivery', status: 200 },
   },
+  {
+    method: 'POST',
+    path: '/v1/webhooks/deliveries/{id}/deliver',
+    variant: 'If-Match names a stale ETag',
+    request: async (ctx) => ({ params: { id: (await ctx.delivery()).id }, headers: { 'if-match': '"stale"' } }),
+    status: 412,
+    schema: { spec: 'errors', cite: 'docs/api-contract.md §2 (Entity tags and conditional requests)' },
+  },
   ...unknownIdRows('/v1/webhooks/endpoints/{id}', [
     ['GET', 'getWebhooksEndpoint'],
     ['PUT', 'updateWebhooksEndpoint', endpoint({ name: 'x' })],
