@@ -137,7 +137,16 @@ describe('retrospective processes', () => {
       is_default: true,
       retrospective_process_matching_criteria: { severity_ids: [] },
     });
-    expect((await h.call('GET', `/v1/retrospective_processes/${defaultId}`, { principal: team })).status).toBe(200);
+    const read = await h.call('GET', `/v1/retrospective_processes/${defaultId}`, { principal: team });
+    expect(read.status).toBe(200);
+    // What a read answers can be sent back: empty criteria (or null) are none, not a 500.
+    for (const none of [read.body.data.attributes.retrospective_process_matching_criteria, null, { group_ids: [] }]) {
+      const again = await h.call('PUT', `/v1/retrospective_processes/${defaultId}`, {
+        body: body({ name: 'Fallback', retrospective_process_matching_criteria: none }),
+        principal: team,
+      });
+      expect([again.status, again.body.data?.attributes.retrospective_process_matching_criteria]).toEqual([200, { severity_ids: [] }]);
+    }
   });
 
   it.each([

@@ -121,7 +121,12 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
       }
       return copyFromIssues(attributes.copy_from, ctx);
     },
-    toColumns: ({ copy_from: _copied, ...columns }: Row) => columns,
+    // Criteria that name nothing are stored as none: the default process's check constraint
+    // admits only that, and answers show none as the empty object either way.
+    toColumns: ({ copy_from: _copied, ...columns }: Row) =>
+      'retrospective_process_matching_criteria' in columns && isEmpty(columns.retrospective_process_matching_criteria)
+        ? { ...columns, retrospective_process_matching_criteria: null }
+        : columns,
     // The default process is the one row a team may not delete; everything else is open.
     beforeRemove: ({ existing }) =>
       existing?.is_default
