@@ -124,7 +124,17 @@ export function idempotencyMiddleware(options: IdempotencyOptions, logger: Logge
             for (const name of KEPT_HEADERS) if (res.hasHeader(name)) headers[name] = String(res.getHeader(name));
             const secret = String(res.getHeader('cache-control') ?? '').includes('no-store');
             const kept = secret || body.length > MAX_KEPT_ANSWER_BYTES ? null : body;
-            await store.complete(scope, key, claim, { status: res.statusCode, headers, body: kept });
+            // The write has committed: a lost answer would let a retry after the abandon window
+            // run it again, so a failed store is tried twice more before giving up.
+            for (let attempt = 1; ; attempt += 1) {
+              try {
+                await store.complete(scope, key, claim, { status: res.statusCode, headers, body: kept });
+                break;
+              } catch (err) {
+                if (attempt === 3) throw err;
+                await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+              }
+            }
           } catch (err) {
             // The answer still goes out; the key stays in progress until it counts as abandoned.
             logger.error('idempotency answer not stored', { error: err });

@@ -71,14 +71,14 @@ export function createIdempotencyStore(knex: Knex): IdempotencyStore {
 
   return {
     async claim(scope, key, fingerprint) {
+      // Housekeeping before the claim: were it to fail after, the key would stay in progress
+      // (409) for a request that never ran.
+      await purgeExpired();
       // A row can vanish between the failed insert and the read (its run failed and was
       // released); then the insert is tried again.
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const claim = await tryClaim(scope, key, fingerprint);
-        if (claim) {
-          await purgeExpired();
-          return { kind: 'claimed', claim };
-        }
+        if (claim) return { kind: 'claimed', claim };
         const row = await table().where({ scope, key }).first<Row | undefined>('fingerprint', 'status', 'headers', 'body');
         if (!row) continue;
         if (row.status === null) return { kind: 'in_progress', fingerprint: row.fingerprint };
