@@ -40,6 +40,11 @@ export function assertDeclaration(def: AnyResourceDefinition): void {
     throw new Error(`${def.type}: every collection path of a creatable child names {${def.parent.param}}`);
   }
   if ((ops.has('create') && !def.create) || (ops.has('update') && !def.update)) throw new Error(`${def.type}: writes need their schemas`);
+  for (const [attribute, spec] of Object.entries(def.children ?? {})) {
+    // Announced children are announced on create only: an update could not say which changed.
+    if (spec.announce && def.update?.shape[spec.input ?? attribute])
+      throw new Error(`${def.type}: ${attribute} is announced, so updates may not write it`);
+  }
   if ((ops.has('create') || ops.has('update') || ops.has('delete')) && !def.event)
     throw new Error(`${def.type}: writes need an event stem`);
   // Who may update a row is judged from the row alone; update visibility needs the database.

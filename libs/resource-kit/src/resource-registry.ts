@@ -19,6 +19,9 @@ function referencesOf(def: ResourceDefinition<never>): { name: string; from: str
     ...Object.entries(def.relationships ?? {}).flatMap(([rel, r]) =>
       r.resource ? [{ name: r.resource, from: `relationships.${rel}` }] : [],
     ),
+    ...Object.entries(def.children ?? {}).flatMap(([child, c]) =>
+      c.announce ? [{ name: c.announce, from: `children.${child}.announce` }] : [],
+    ),
     ...(def.cascades ?? []).map((c) => ({ name: c.resource, from: 'cascades' })),
   ];
 }

@@ -61,6 +61,13 @@ export interface ChildSpec {
   orderBy?: string;
   /** The response shape of one row; default `{ id, ...columns }`. */
   present?(row: Row): unknown;
+  /**
+   * The rows are records of this declaration of the registry (e.g. a rotation's members,
+   * written with the rotation): each row a create writes is announced as that
+   * declaration's `<event>.created`, after the owner's. Create-only: the update schema may
+   * not carry the attribute.
+   */
+  announce?: string;
 }
 
 /** What an action's `run` receives; `B` is its parsed body. */

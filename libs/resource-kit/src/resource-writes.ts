@@ -111,6 +111,11 @@ export function createResourceWrites(
     const [row] = await repository.attachChildren(tx, [inserted]);
     const record = serialize(def, row);
     await emit(tx, principal, 'created', record);
+    // Child rows that are records of another declaration are announced as its creates.
+    for (const [attribute, spec] of Object.entries(def.children ?? {})) {
+      if (spec.announce)
+        for (const child of (row[attribute] as Row[] | undefined) ?? []) await ctx.announce(spec.announce, 'created', child);
+    }
     const shown = access.present(principal, row, record);
     if (!hooks.revealOnCreate) return shown;
     return { ...shown, attributes: { ...shown.attributes, ...hooks.revealOnCreate(attrs, row) } };

@@ -87,6 +87,13 @@ describe('schedule rotations', () => {
     expect(created.body.data.attributes).not.toHaveProperty('schedule_rotation_members');
     const users = await h.call('GET', `/v1/schedule_rotations/${created.body.data.id}/schedule_rotation_users`);
     expect(users.body.data.map((u: { attributes: { user_id: number } }) => u.attributes.user_id)).toEqual([11, 12, 14]);
+    // Each member is announced as a rotation user, as a create of one through its own path is.
+    const rotationId = created.body.data.id;
+    type Event = { body: { type: string; data: { attributes: { schedule_rotation_id?: string } } } };
+    const mine = (es: Event[]) =>
+      es.filter((e) => e.body.type === 'schedule_rotation_user.created' && e.body.data.attributes.schedule_rotation_id === rotationId);
+    await h.events!.waitFor((es) => mine(es as Event[]).length === 3);
+    expect(mine(h.events!.events as Event[]).map((e) => e.body.data)).toEqual(users.body.data);
 
     for (const [members, pointer] of [
       [[{ member_type: 'Schedule', member_id: scheduleId }], '/data/attributes/schedule_rotation_members/0/member_type'],

@@ -110,7 +110,13 @@ export const scheduleRotations = defineResource<OnCallResourceDeps>({
   ],
   // Written on create only (the reference's create body); read back as schedule_rotation_users.
   children: {
-    [MEMBERS]: { table: 'schedule_rotation_users', key: 'schedule_rotation_id', mode: 'replace', columns: ['team_id', 'user_id'] },
+    [MEMBERS]: {
+      table: 'schedule_rotation_users',
+      key: 'schedule_rotation_id',
+      mode: 'replace',
+      columns: ['team_id', 'user_id'],
+      announce: 'schedule_rotation_users',
+    },
   },
   hooks: {
     prepare(attributes, ctx) {
