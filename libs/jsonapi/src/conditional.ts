@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { PreconditionFailedError } from '@firewatch/errors';
-import { sendDocument } from './media-type.js';
+import { sendDocumentJson } from './media-type.js';
 
 /**
  * The strong entity tag of a document: a hash of its JSON as this caller is answered it
@@ -10,8 +10,10 @@ import { sendDocument } from './media-type.js';
  * allows only strong comparison there).
  */
 export function entityTag(document: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 32)}"`;
+  return tagOfJson(JSON.stringify(document));
 }
+
+const tagOfJson = (json: string) => `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
 
 /** An `If-Match` or `If-None-Match` value: `*` or the listed tags (a `W/` tag kept as sent). */
 export type EntityTagCondition = '*' | readonly string[];
@@ -43,7 +45,9 @@ export function assertIfMatch(condition: EntityTagCondition | undefined, current
  * (weak comparison, RFC 9110 §13.1.2) is answered 304 with the tag and no body.
  */
 export function sendTaggedDocument(req: Request, res: Response, status: number, document: unknown): void {
-  const tag = entityTag(document);
+  // One serialisation serves both the tag and the body: item GETs are the hot path.
+  const json = JSON.stringify(document);
+  const tag = tagOfJson(json);
   res.setHeader('ETag', tag);
   const none = req.method === 'GET' || req.method === 'HEAD' ? conditionOf(req.get('if-none-match')) : undefined;
   const bare = (t: string) => t.replace(/^W\//, '');
@@ -52,5 +56,5 @@ export function sendTaggedDocument(req: Request, res: Response, status: number, 
     res.end();
     return;
   }
-  sendDocument(res, status, document);
+  sendDocumentJson(res, status, json);
 }

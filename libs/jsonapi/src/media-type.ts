@@ -72,7 +72,12 @@ export function jsonApiBody(limit: string | number = '1mb'): RequestHandler[] {
  * ext/profile) and hash the body for an ETag nobody asked for.
  */
 export function sendDocument(res: Response, status: number, body: unknown): void {
-  const payload = Buffer.from(JSON.stringify(body));
+  sendDocumentJson(res, status, JSON.stringify(body));
+}
+
+/** Sends a document already serialised (`JSON.stringify` of it), so a caller that hashed the text need not build it twice. */
+export function sendDocumentJson(res: Response, status: number, json: string): void {
+  const payload = Buffer.from(json);
   res.statusCode = status;
   res.setHeader('Content-Type', MEDIA_TYPE);
   res.setHeader('Content-Length', payload.length);
