@@ -6,10 +6,13 @@ import type { RetrospectiveProcessStore } from '../domain/retrospectives/retrosp
 export function createRetrospectiveProcessesRepository(): RetrospectiveProcessStore {
   return {
     async ensureDefault(tx: Knex.Transaction, teamId, { name, description }) {
-      // Two first creates racing: the partial unique index lets one default in, the other does nothing.
+      // Two first creates racing: one default gets in, the other does nothing. No conflict
+      // target: the loser may meet the winner's row on the name index rather than on the
+      // one-default index (the arbiter is checked first, the name when the row goes in),
+      // which a targeted DO NOTHING would raise as a unique violation (a 500).
       const result = await tx.raw(
         `INSERT INTO retrospective_processes (team_id, name, description, is_default) VALUES (?, ?, ?, true)
-         ON CONFLICT (team_id) WHERE is_default DO NOTHING RETURNING *`,
+         ON CONFLICT DO NOTHING RETURNING *`,
         [teamId, name, description],
       );
       return (result.rows as Row[])[0];
