@@ -12,3 +12,4 @@ export { generatePrincipalKeys } from './principal-keys.js';
 export { authorize, describePermission, type Permission } from './authorize.js';
 export { principalMiddleware, getPrincipal } from './principal.middleware.js';
 export { expandScopes, GRANULAR_SCOPES, META_SCOPES, IR_RESOURCES, OC_RESOURCES } from './scopes.js';
+export { legacyGroupId } from './legacy-group-id.js';
