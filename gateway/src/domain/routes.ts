@@ -14,7 +14,7 @@ function owned(upstream: UpstreamName, collections: string[]): Route[] {
 
 /** Which service owns which public path. The one place a new collection is wired in. */
 export const ROUTES: readonly Route[] = [
-  ...owned('auth', ['api_keys', 'users', 'oauth_applications']),
+  ...owned('auth', ['api_keys', 'users', 'oauth_applications', 'teams']),
   ...owned('incident-config', [
     'environments',
     'services',

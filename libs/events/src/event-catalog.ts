@@ -42,7 +42,7 @@ const CRUD_RESOURCES = {
     'override_shift',
   ],
   webhooks: ['webhooks_endpoint'],
-  auth: ['api_key'],
+  auth: ['api_key', 'group'],
 } as const;
 
 const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolved', 'cancelled', 'restarted', 'deleted'].map(
