@@ -31,6 +31,8 @@ export const ROUTES: readonly Route[] = [
     'incidents',
     'events',
     'incident_event_services',
+    'severities',
+    'incident_types',
   ]),
   ...owned('communications', ['communications']),
   ...owned('on-call', [
