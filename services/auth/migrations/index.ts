@@ -7,6 +7,9 @@ import { oauthMigration } from './20250610-0003-oauth.migration.js';
 import { usersEmailIndexMigration } from './20250620-0004-users-email-index.migration.js';
 import { oauthHashedTokenIdsMigration } from './20250620-0005-oauth-hashed-token-ids.migration.js';
 import { usersVersionMigration } from './20261123-0006-users-version.migration.js';
+import { groupsMigration } from './20261125-0020-groups.migration.js';
+import { keyGroupsMigration } from './20261125-0021-key-groups.migration.js';
+import { usersProfileMigration } from './20261125-0030-users-profile.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
 export const migrations: Migrations = {
@@ -18,4 +21,7 @@ export const migrations: Migrations = {
   '20250620_0005_oauth_hashed_token_ids': oauthHashedTokenIdsMigration,
   '20261123_0006_users_version': usersVersionMigration,
   '20261125_0007_idempotency_keys': idempotencyMigration,
+  '20261125_0020_groups': groupsMigration,
+  '20261125_0021_key_groups': keyGroupsMigration,
+  '20261125_0030_users_profile': usersProfileMigration,
 };
