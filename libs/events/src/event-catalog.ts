@@ -129,6 +129,8 @@ export type EventConsumer = (typeof EVENT_CONSUMERS)[number];
  * and emails).
  */
 export const EVENT_QUEUES: Readonly<Record<EventConsumer, EventQueue>> = Object.freeze({
-  'on-call': { queue: 'on-call.users', bindings: ['user.*'] },
+  // on-call's read models: auth's users and teams, incident-config's services and functionalities (alert group targets).
+  // The queue keeps its first name so that a deployment keeps its queue (docs/decisions.md, "On-call's event queue").
+  'on-call': { queue: 'on-call.users', bindings: ['user.*', 'group.*', 'service.*', 'functionality.*'] },
   'webhook-dispatcher': { queue: 'webhook-dispatcher', bindings: [...new Set(EVENT_TYPES.map(familyOf))].map((family) => `${family}.*`) },
 });

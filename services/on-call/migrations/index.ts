@@ -13,6 +13,7 @@ import * as overrideCreators from './20261123-0092-override-shift-creators.js';
 import * as vacancyLeftAt from './20261123-0093-vacancy-left-at.js';
 import * as lastSweptAt from './20261123-0094-shift-scheduler-last-swept-at.js';
 import * as shiftStartSources from './20261123-0095-shift-start-sources.js';
+import * as targets from './20261125-0140-targets.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -33,4 +34,5 @@ export const migrations: Migrations = {
   '20261123-0094-shift-scheduler-last-swept-at': lastSweptAt,
   '20261123-0095-shift-start-sources': shiftStartSources,
   '20261125-0096-idempotency-keys': idempotencyMigration,
+  '20261125-0140-targets': targets,
 };

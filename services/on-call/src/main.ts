@@ -7,14 +7,14 @@ import { createShiftStartsRepository } from './data/shift-starts.repository.js';
 import { createUsersRepository, usersReadModelEmpty } from './data/users.repository.js';
 import { registry } from './domain/registry.js';
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
-import { createUserEventsConsumer } from './queue/user-events.consumer.js';
+import { createEventsConsumer } from './queue/events.consumer.js';
 
 await runKitService({
   name: 'on-call',
   schema: configSchema,
   migrations,
   async start({ config, logger, knex, relay }) {
-    const users = createUserEventsConsumer({
+    const events = createEventsConsumer({
       knex,
       amqpUrl: config.AMQP_URL,
       logger,
@@ -22,7 +22,7 @@ await runKitService({
       publishers: config.AMQP_PUBLISHERS,
       memberships: registry.get('schedule_rotation_users'),
     });
-    await users.start();
+    await events.start();
     if (await usersReadModelEmpty(knex))
       logger.info('no users known yet: users made before on-call first ran arrive after `firewatch users announce` (docs/on-call.md)');
     const shiftStarted = createShiftStartedJob({
@@ -37,15 +37,15 @@ await runKitService({
     shiftStarted.start();
     return {
       app: createOnCallApp,
-      // The users consumer is on the broker too: one check for both connections.
+      // The events consumer is on the broker too: one check for both connections.
       readiness: {
         broker: async () => {
-          if (!relay.stats.connected || !users.connected) throw new Error('broker not connected');
+          if (!relay.stats.connected || !events.connected) throw new Error('broker not connected');
         },
       },
       async stop() {
         await shiftStarted.stop();
-        await users.stop();
+        await events.stop();
       },
     };
   },

@@ -6,7 +6,7 @@ import { createLogger } from '@firewatch/logger';
 import { createTestBrokerUsers, type TestBrokerUsers } from '@firewatch/service-testing';
 import { createUsersRepository } from '../src/data/users.repository.js';
 import { registry } from '../src/domain/registry.js';
-import { createUserEventsConsumer } from '../src/queue/user-events.consumer.js';
+import { createEventsConsumer } from '../src/queue/events.consumer.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 import { seedUsers } from './support/users.fixture.js';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   conn = await amqp.connect(broker.users.auth!.url);
   ch = await conn.createChannel();
   admin = await amqp.connect(AMQP);
-  consumer = createUserEventsConsumer({
+  consumer = createEventsConsumer({
     knex,
     amqpUrl: broker.users['on-call']!.url,
     logger: createLogger({ service: 'test', level: 'silent' }),

@@ -5,13 +5,15 @@ import { createAlertUrgenciesRepository } from './alert-urgencies.repository.js'
 import { createUsersRepository } from './users.repository.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
 import { createShiftInputsRepository } from './shift-inputs.repository.js';
+import { createTargetsRepository } from './targets.repository.js';
 
-/** The queries on-call's declarations need beyond the kit's own: urgencies, users, scheduling (settings are app.ts's). */
+/** The queries on-call's declarations need beyond the kit's own: urgencies, users, targets, scheduling (settings are app.ts's). */
 export function createRecordsRepository(knex: Knex, logger?: Logger): Omit<OnCallResourceDeps, 'shiftReads'> {
   const users = createUsersRepository();
   return {
     urgencies: createAlertUrgenciesRepository(),
     users,
+    targets: createTargetsRepository(),
     shifts: createShiftInputsRepository(knex, users, logger),
     scheduling: createSchedulingRepository(),
   };

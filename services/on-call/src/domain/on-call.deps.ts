@@ -1,5 +1,6 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import type { OverrideSpec, RotationSpec, TimeWindow } from './shifts/index.js';
+import type { TargetsDeps } from './targets/targets.deps.js';
 import type { UserSummary, UsersDeps } from './users/users.deps.js';
 
 /**
@@ -11,6 +12,8 @@ export interface OnCallResourceDeps {
   urgencies: UrgenciesDeps;
   /** The team's users, from the read model of auth's `user.*` events (users/users.deps.ts). */
   users: UsersDeps;
+  /** What alert groups may target, from the read model of other services' events (targets/targets.deps.ts). */
+  targets: TargetsDeps;
   scheduling: SchedulingDeps;
   /** What shift computation reads (GET /v1/shifts, the shift.started scheduler). */
   shifts: ShiftsDeps;

@@ -13,16 +13,14 @@ import {
   type StoredGroupCondition,
 } from './alert-groups.conditions.js';
 import { alertGroupEvaluateAction } from './alert-group-evaluate.action.js';
+import { targetsInput, typedTargets } from './alert-group-targets.js';
 import { applyLegacy, legacyInput, legacyOf, type LegacyAttributes } from './alert-groups.legacy.js';
 import { alertGroupSchemas, MAX_ALERT_GROUPS, MAX_TIME_WINDOW_MINUTES } from './alert-groups.schemas.js';
 
-export const TARGET_TYPES = ['Group', 'Service', 'EscalationPolicy', 'Functionality'] as const;
 /** The include names of the records a target names, one per target type. */
 const TARGET_INCLUDES = ['groups', 'services', 'escalation_policies', 'functionalities'];
 /** The row member (not a column) holding the urgency ids of a group's conditions, for the include. */
 const URGENCY_IDS = 'condition_urgency_ids';
-
-const target = z.strictObject({ target_type: z.enum(TARGET_TYPES), target_id: z.uuid().transform((id) => id.toLowerCase()) });
 
 const writable = {
   name: z.string().trim().min(1).max(255),
@@ -30,10 +28,7 @@ const writable = {
   /** Minutes the group stays open to new alerts. */
   time_window: z.number().int().min(1).max(MAX_TIME_WINDOW_MINUTES),
   condition_type: z.enum(['all', 'any']),
-  targets: z
-    .array(target)
-    .max(50)
-    .refine((ts) => new Set(ts.map((t) => `${t.target_type}:${t.target_id}`)).size === ts.length, 'lists a target more than once'),
+  targets: targetsInput,
   conditions: groupConditionsSchema,
   ...legacyInput,
 };
@@ -125,7 +120,8 @@ export const alertGroups = defineResource<OnCallResourceDeps>({
           ...new Set(((row.conditions as Row[] | undefined) ?? []).flatMap((c) => (c.alert_urgency_ids as string[] | null) ?? [])),
         ];
     },
-    prepare: (attributes, ctx) => mappingLegacy(attributes, ctx.existing),
+    // Targets sent by id alone get their type here, before the write's other checks (alert-group-targets.ts).
+    prepare: (attributes, ctx) => typedTargets(mappingLegacy(attributes, ctx.existing), ctx),
     defaults: (attributes) => ({ condition_type: 'all', time_window: 60, targets: [], description: null, conditions: [], ...attributes }),
     async validate(attributes, ctx) {
       const conditions = (attributes.conditions as StoredGroupCondition[] | undefined) ?? [];

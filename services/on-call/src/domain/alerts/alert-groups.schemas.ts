@@ -1,3 +1,4 @@
+import { TARGET_TYPES } from '../targets/targets.deps.js';
 import { GROUP_CONDITION_TYPES, PROPERTY_FIELD_TYPES } from './alert-groups.conditions.js';
 
 /**
@@ -31,6 +32,15 @@ export const alertGroupSchemas: Record<string, Record<string, unknown>> = {
     items: { type: 'object', properties: { json_path: { type: 'string' } }, required: ['json_path'] },
   },
   deleted_at: { type: ['string', 'null'], format: 'date-time' },
+  // Sent without target_type, a target gets it from its id: answers always carry it.
+  targets: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['target_type', 'target_id'],
+      properties: { target_type: { type: 'string', enum: [...TARGET_TYPES] }, target_id: { type: 'string', format: 'uuid' } },
+    },
+  },
   conditions: {
     type: 'array',
     items: {
