@@ -104,12 +104,19 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
   };
   const usersQueue = `on-call.users${dbSuffix}`;
   const webhookQueue = `webhook-dispatcher${dbSuffix}`;
+  const groupsQueue = `incident-config.groups${dbSuffix}`;
   // Each service logs in to the broker as its own user, with only its own rights.
   const brokerUsers = BUS_SERVICES.map((service) => {
     const user = `firewatch-${service}${dbSuffix}`;
     const password = s[amqpPasswordKey(service)];
     const url = Object.assign(new URL(b.amqp), { username: user, password });
-    return { service, user, password, url: url.toString(), queue: { 'on-call': usersQueue, 'webhook-dispatcher': webhookQueue }[service] };
+    return {
+      service,
+      user,
+      password,
+      url: url.toString(),
+      queue: { 'on-call': usersQueue, 'incident-config': groupsQueue, 'webhook-dispatcher': webhookQueue }[service],
+    };
   });
   const amqp = (service) => ({ AMQP_URL: brokerUsers.find((u) => u.service === service).url });
   // Consumers know each publishing service by its user (the dispatcher publishes nothing).
@@ -155,6 +162,9 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       SERVICE_NAME: 'incident-config',
       PORT: String(p.incidentConfig),
       DATABASE_URL: database('incident-config').url,
+      // Its own queue of group events per suffix, as on-call's users queue.
+      GROUPS_QUEUE: groupsQueue,
+      AMQP_PUBLISHERS,
     },
     communications: {
       ...common,
@@ -213,7 +223,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     /** What {@link provisionBroker} creates: one broker user per service. */
     brokerUsers,
     /** What {@link provisionBroker} declares: each consumer's queue and its `.dead` queue (a private stack deletes them). */
-    queues: [usersQueue, webhookQueue].flatMap((q) => [q, `${q}.dead`]),
+    queues: [usersQueue, groupsQueue, webhookQueue].flatMap((q) => [q, `${q}.dead`]),
     urls: {
       gateway: `http://127.0.0.1:${p.gateway}`,
       auth: `http://127.0.0.1:${p.auth}`,

@@ -4,9 +4,9 @@
 //   RABBITMQ_ADMIN_URL=http://admin:pw@rabbitmq:15672 \
 //   node scripts/provision-broker.mjs auth=amqp://firewatch-auth:pw@rabbitmq:5672 ...
 // Each argument is a service's name and its AMQP_URL: that URL's user becomes the service's
-// broker user (see libs/events brokerGrant). USERS_QUEUE and WEBHOOK_QUEUE name the on-call
-// and dispatcher queues when they are not the default. Run by `docker compose` once before
-// the services start; `pnpm start` does the same through dev-env.mjs.
+// broker user (see libs/events brokerGrant). USERS_QUEUE, GROUPS_QUEUE and WEBHOOK_QUEUE name
+// the on-call, incident-config and dispatcher queues when they are not the default. Run by
+// `docker compose` once before the services start; `pnpm start` does the same through dev-env.mjs.
 //   node scripts/provision-broker.mjs --grants
 // prints each service's rights and each consumer's queues and bindings as JSON instead, for
 // setups that declare them otherwise (e.g. the RabbitMQ messaging topology operator's
@@ -25,7 +25,11 @@ const {
   declareEventQueue,
   provisionBrokerUser,
 } = await import(path.join(root, 'libs/events/dist/index.js'));
-const queues = { 'on-call': process.env.USERS_QUEUE || undefined, 'webhook-dispatcher': process.env.WEBHOOK_QUEUE || undefined };
+const queues = {
+  'on-call': process.env.USERS_QUEUE || undefined,
+  'incident-config': process.env.GROUPS_QUEUE || undefined,
+  'webhook-dispatcher': process.env.WEBHOOK_QUEUE || undefined,
+};
 if (process.argv[2] === '--grants') {
   for (const service of BUS_SERVICES) console.log(JSON.stringify({ service, ...brokerGrant(service, { queue: queues[service] }) }));
   for (const consumer of EVENT_CONSUMERS) {

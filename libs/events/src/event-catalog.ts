@@ -29,6 +29,8 @@ const CRUD_RESOURCES = {
     'secret',
     'authorization',
     'incident_event_service',
+    'severity',
+    'incident_type',
   ],
   communications: ['communications_type', 'communications_stage', 'communications_template'],
   'on-call': [
@@ -118,7 +120,7 @@ export interface EventQueue {
 }
 
 /** The services that consume events, each from one queue of its own. */
-export const EVENT_CONSUMERS = ['on-call', 'webhook-dispatcher'] as const;
+export const EVENT_CONSUMERS = ['on-call', 'incident-config', 'webhook-dispatcher'] as const;
 
 export type EventConsumer = (typeof EVENT_CONSUMERS)[number];
 
@@ -132,5 +134,7 @@ export const EVENT_QUEUES: Readonly<Record<EventConsumer, EventQueue>> = Object.
   // on-call's read models: auth's users and teams, incident-config's services and functionalities (alert group targets).
   // The queue keeps its first name so that a deployment keeps its queue (docs/decisions.md, "On-call's event queue").
   'on-call': { queue: 'on-call.users', bindings: ['user.*', 'group.*', 'service.*', 'functionality.*'] },
+  // Owner groups and retrospective criteria name teams: incident-config keeps auth's groups.
+  'incident-config': { queue: 'incident-config.groups', bindings: ['group.*'] },
   'webhook-dispatcher': { queue: 'webhook-dispatcher', bindings: [...new Set(EVENT_TYPES.map(familyOf))].map((family) => `${family}.*`) },
 });

@@ -21,7 +21,11 @@ import { amqpUrl, deleteTopology, logger, recordMessages, uniqueName, waitUntil 
 const management = process.env.TEST_AMQP_MANAGEMENT_URL!;
 const exchange = uniqueName('test.events.grants');
 const deadLetterExchange = uniqueName('test.events.grants.dlx');
-const queues = { 'on-call': uniqueName('test.grants.on-call.users'), 'webhook-dispatcher': uniqueName('test.grants.dispatcher') };
+const queues = {
+  'on-call': uniqueName('test.grants.on-call.users'),
+  'incident-config': uniqueName('test.grants.incident-config.groups'),
+  'webhook-dispatcher': uniqueName('test.grants.dispatcher'),
+};
 const usersQueue = queues['on-call'];
 const dispatcherQueue = queues['webhook-dispatcher'];
 const prefix = `fw-test-${randomBytes(4).toString('hex')}-`;
@@ -34,12 +38,12 @@ let adminChannel: Channel;
 // As provisioning does: the administrator declares exchanges, queues and bindings; then the users.
 beforeAll(async () => {
   await declareEventExchanges(management, { exchange, deadLetterExchange });
-  for (const consumer of ['on-call', 'webhook-dispatcher'] as const) {
+  for (const consumer of ['on-call', 'incident-config', 'webhook-dispatcher'] as const) {
     await declareEventQueue(management, { consumer, queue: queues[consumer], exchange, deadLetterExchange });
   }
   for (const service of services) {
     const password = randomBytes(16).toString('hex');
-    const queue = service === 'on-call' || service === 'webhook-dispatcher' ? queues[service] : undefined;
+    const queue = service === 'on-call' || service === 'incident-config' || service === 'webhook-dispatcher' ? queues[service] : undefined;
     await provisionBrokerUser(management, { service, user: user(service), password, exchange, queue });
     urls[service] = Object.assign(new URL(amqpUrl()), { username: user(service), password }).toString();
   }
@@ -204,6 +208,21 @@ describe('who may listen to what', () => {
     const types: string[] = [];
     for (let m = await adminChannel.get(dispatcherQueue); m; m = await adminChannel.get(dispatcherQueue)) types.push(m.fields.routingKey);
     expect(types).toEqual(['api_key.created', 'incident.created']);
+  });
+
+  it("binds incident-config's queue to auth's group events alone, which only incident-config's user may read", async () => {
+    const groupsQueue = queues['incident-config'];
+    await asService('auth', (ch) => publish(ch, 'user.created', { userId: user('auth') }));
+    await asService('auth', (ch) => publish(ch, 'group.created', { userId: user('auth') }));
+    await asService('incident-config', (ch) => publish(ch, 'service.created', { userId: user('incident-config') }));
+    await waitUntil(async () => (await messages(groupsQueue)) === 1, 5000, 'the group event');
+    expect(await asService('on-call', (ch) => ch.get(groupsQueue))).toMatchObject(refused);
+    expect(await asService('incident-config', (ch) => ch.bindQueue(groupsQueue, exchange, 'user.*'))).toMatchObject(refused);
+    const got = await asService('incident-config', async (ch) => {
+      const m = await ch.get(groupsQueue, { noAck: true });
+      if (!m || m.fields.routingKey !== 'group.created') throw new Error(`not the group event: ${m && m.fields.routingKey}`);
+    });
+    expect(got).toEqual({ confirmed: true, closedWith: undefined });
   });
 });
 

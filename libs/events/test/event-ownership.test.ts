@@ -44,7 +44,7 @@ describe('broker grants', () => {
       configure: '^$',
       write: '^(firewatch\\.events)$',
       read: '^$',
-      topic: { exchange: 'firewatch.events', write: '^(user|api_key)\\.[a-z_]+$', read: '^$' },
+      topic: { exchange: 'firewatch.events', write: '^(user|api_key|group)\\.[a-z_]+$', read: '^$' },
     });
     const topic = new RegExp(brokerGrant('incident-config').topic.write);
     expect(topic.test('incident.resolved')).toBe(true);
@@ -65,6 +65,9 @@ describe('broker grants', () => {
       read: '^(on-call\\.users)$',
       topic: { read: '^$' },
     });
+    // incident-config reads the groups its owner_group_ids name from a queue of its own.
+    expect(brokerGrant('incident-config')).toMatchObject({ configure: '^$', read: '^(incident-config\\.groups)$', topic: { read: '^$' } });
+    expect(EVENT_QUEUES['incident-config'].bindings).toEqual(['group.*']);
     // Provisioning declares the dispatcher's queue: the webhooks service has no right on it.
     expect(brokerGrant('webhooks')).toMatchObject({ configure: '^$', write: '^(firewatch\\.events)$', read: '^$' });
   });
