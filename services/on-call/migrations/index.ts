@@ -14,6 +14,7 @@ import * as vacancyLeftAt from './20261123-0093-vacancy-left-at.js';
 import * as lastSweptAt from './20261123-0094-shift-scheduler-last-swept-at.js';
 import * as shiftStartSources from './20261123-0095-shift-start-sources.js';
 import * as targets from './20261125-0140-targets.js';
+import * as alertsIn from './20261125-0200-alerts-in.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -35,4 +36,5 @@ export const migrations: Migrations = {
   '20261123-0095-shift-start-sources': shiftStartSources,
   '20261125-0096-idempotency-keys': idempotencyMigration,
   '20261125-0140-targets': targets,
+  '20261125-0200-alerts-in': alertsIn,
 };
