@@ -64,7 +64,7 @@ export interface ResourceDefinition<D = unknown> {
   path: string;
   /** Collection paths when they are not `path`: nested (`{param}` bound by `parent`) or several. */
   collections?: readonly CollectionRoute[];
-  parent?: ParentSpec;
+  parent?: ParentSpec<D>;
   /** Absent for a computed resource (`source`). */
   table?: string;
   /** Singular event stem: `environment` gives `environment.created|updated|deleted`. */
@@ -155,6 +155,8 @@ export interface ResourceDefinition<D = unknown> {
   /** Response attributes computed from the stored row rather than read from a column of that name (e.g. a masked secret). */
   computed?: Record<string, (row: Row) => unknown>;
   summary?: { singular: string; plural: string };
+  /** What the OpenAPI list and create operations say first about the collection (e.g. the records a team starts with). */
+  description?: string;
 }
 
 /** A declaration whatever its deps, for lists of declarations and references between them. */

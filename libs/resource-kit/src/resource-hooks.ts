@@ -53,9 +53,18 @@ export interface HookContext<D = unknown> {
  * | 13 | answer (`writersOnly`), then **revealOnCreate** | | |
  *
  * Reads load rows (team, visibility, record list, owner groups), run **expand**, and
- * serialise. Hooks are methods so that a declaration of any `D` is a declaration.
+ * serialise. **beforeAccess** runs before all of it, in every operation. Hooks are
+ * methods so that a declaration of any `D` is a declaration.
  */
 export interface ResourceHooks<D = unknown> {
+  /**
+   * Runs first in every operation on the declaration's records: lists, gets, writes,
+   * actions, includes of it and another write naming its ids (`visibleIds`), e.g. a
+   * team's starting records made on its first request. `tx` is the operation's
+   * transaction (writes, `visibleIds`); undefined on reads, which run in none: the hook
+   * opens its own if it writes.
+   */
+  beforeAccess?(ctx: { principal: Principal; tx: Transaction | undefined; deps: D }): Promise<void>;
   /**
    * Rewrites the parsed attributes of a create or an update before anything else sees
    * them: e.g. legacy attributes mapped onto a children attribute. `ctx.existing`

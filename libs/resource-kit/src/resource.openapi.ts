@@ -60,16 +60,9 @@ function writersLead(def: AnyResourceDefinition): string | undefined {
   return "Writes need the admin role or a group-scoped key holding one of the record's owner groups (403 `not_granted` otherwise).";
 }
 
-function pathParameters(path: string, def: AnyResourceDefinition, parent?: AnyResourceDefinition): Json[] {
+function pathParameters(path: string, def: AnyResourceDefinition, parent?: string): Json[] {
   return pathParams(path).map((name) =>
-    pathParameter(
-      name,
-      name === 'id'
-        ? def.slug
-          ? 'UUID or slug'
-          : 'UUID'
-        : `The parent ${parent?.summary?.singular ?? 'record'} (UUID${parent?.slug ? ' or slug' : ''})`,
-    ),
+    pathParameter(name, name === 'id' ? (def.slug ? 'UUID or slug' : 'UUID') : (parent ?? 'The parent record (UUID)')),
   );
 }
 
@@ -98,7 +91,7 @@ function schemasOf(def: AnyResourceDefinition): Json {
   };
 }
 
-function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffix: string, parent?: AnyResourceDefinition): Json {
+function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffix: string, parent?: string): Json {
   const ops = operationsOf(def);
   const t = nameOf(def);
   const { one, many } = nouns(def);
@@ -110,7 +103,7 @@ function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffi
     out.get = {
       operationId: `list_${t}${suffix}`,
       summary: `List ${many}${where}`,
-      ...permissionNote(def, def.source?.description),
+      ...permissionNote(def, [def.description, def.source?.description].filter(Boolean).join(' ')),
       security,
       parameters: [...parameters, ...queryParams(def)],
       responses: { '200': { description: 'success', ...content(ref(`${t}_list`)) }, ...errors(400, 401, 403, ...parentMissing, 429) },
@@ -120,7 +113,7 @@ function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffi
     out.post = {
       operationId: `create_${t}${suffix}`,
       summary: `Create ${one}${where}`,
-      ...permissionNote(def, writersLead(def)),
+      ...permissionNote(def, [def.description, writersLead(def)].filter(Boolean).join(' ')),
       security,
       parameters,
       requestBody: { required: true, ...content(ref(`new_${t}`)) },
@@ -133,7 +126,7 @@ function collectionOps(def: AnyResourceDefinition, route: CollectionRoute, suffi
   return out;
 }
 
-function itemOps(def: AnyResourceDefinition, parent?: AnyResourceDefinition): Json {
+function itemOps(def: AnyResourceDefinition, parent?: string): Json {
   const ops = operationsOf(def);
   const t = nameOf(def);
   const noun = nouns(def).one;
@@ -180,13 +173,7 @@ function itemOps(def: AnyResourceDefinition, parent?: AnyResourceDefinition): Js
   return out;
 }
 
-function actionOp(
-  def: AnyResourceDefinition,
-  action: ActionSpec<unknown>,
-  path: string,
-  suffix: string,
-  parent?: AnyResourceDefinition,
-): Json {
+function actionOp(def: AnyResourceDefinition, action: ActionSpec<unknown>, path: string, suffix: string, parent?: string): Json {
   const status = String(action.response?.status ?? 200);
   const missing = action.on === 'item' || action.hiddenFromRecordKeys || def.parent ? [404] : [];
   // An item action that writes judges If-Match on the locked record (resource.service.ts).
@@ -208,9 +195,17 @@ function actionOp(
   };
 }
 
+/** How the parent's path parameter is described: the parent declaration's noun, or a loaded parent's own. */
+function parentText(def: AnyResourceDefinition, registry: AnyResourceRegistry): string | undefined {
+  if (!def.parent) return undefined;
+  if ('load' in def.parent) return `The ${def.parent.noun} (${def.parent.idFormat})`;
+  const parent = registry.get(def.parent.resource);
+  return `The parent ${parent.summary?.singular ?? 'record'} (UUID${parent.slug ? ' or slug' : ''})`;
+}
+
 /** The paths and component schemas of one declared resource, as `assembleDocument` takes them. */
 function resourceOpenApi(def: AnyResourceDefinition, registry: AnyResourceRegistry): { paths: Json; schemas: Json } {
-  const parent = def.parent ? registry.get(def.parent.resource) : undefined;
+  const parent = parentText(def, registry);
   const paths: Record<string, Json> = {};
   const add = (path: string, ops: Json) => {
     if (Object.keys(ops).length) paths[path] = { ...(paths[path] ?? {}), ...ops };

@@ -73,6 +73,9 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     declaration,
   });
   const included = createIncluder(def, related, deps, declaration);
+  const beforeAccess = async (tx: Transaction | undefined, principal: Principal) => {
+    if (def.hooks?.beforeAccess) await def.hooks.beforeAccess({ principal, tx, deps });
+  };
   // `If-Match` is judged against the record as a GET answers this caller, once it is locked:
   // two writers holding the same tag cannot both pass.
   const preconditioned = (principal: Principal, locked: Row, ifMatch: EntityTagCondition | undefined) => {
@@ -85,6 +88,7 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
 
     /** The record if the caller may see it (and, with `update`, change what hangs under it), else 404/403. */
     async visible(tx: Transaction | undefined, principal: Principal, idOrSlug: string, need: ParentNeed = 'read'): Promise<Row> {
+      await beforeAccess(tx, principal);
       const row = await access.load(tx, principal, idOrSlug, 'read');
       await access.admits(tx, principal, row, need);
       return row;
@@ -98,6 +102,7 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
      */
     async visibleByIds(principal: Principal, ids: readonly string[]): Promise<ResourceObject[]> {
       access.can(principal, 'read');
+      await beforeAccess(undefined, principal);
       const rows = ids.length ? await repository.findAll(undefined, { ...access.scopeFor(principal), ids }) : [];
       return rows.map((r) => access.present(principal, r));
     },
@@ -108,18 +113,21 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
      * ends. Not a UUID: no record.
      */
     async visibleIds(tx: Transaction, principal: Principal, ids: readonly string[]): Promise<Set<string>> {
+      await beforeAccess(tx, principal);
       const wanted = [...new Set(ids)].filter(isUuid);
       return wanted.length ? repository.idsForShare(tx, { ...access.scopeFor(principal), ids: wanted }) : new Set();
     },
 
     async list(principal: Principal, query: ListQuery, call: CollectionCall) {
       access.can(principal, 'read');
+      await beforeAccess(undefined, principal);
       const parentRow = await access.parentOf(undefined, principal, call, 'read');
       const { rows, ...found } = await repository.list(access.scopeFor(principal, access.whereOf(call, parentRow)), query);
       return { records: rows.map((r) => access.present(principal, r)), found, included: await included(rows, query.include, principal) };
     },
 
     async get(principal: Principal, idOrSlug: string, include: string[] = []): Promise<Loaded> {
+      await beforeAccess(undefined, principal);
       const row = await access.load(undefined, principal, idOrSlug, 'read');
       return { record: access.present(principal, row), included: await included([row], include, principal) };
     },
@@ -128,6 +136,7 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
       access.can(principal, 'create');
       return retryingSlugRaces(def, () =>
         repository.transaction(async (tx) => {
+          await beforeAccess(tx, principal);
           const parentRow = await access.parentOf(tx, principal, call, 'update');
           return createIn(tx, principal, attributes, access.whereOf(call, parentRow), parentRow);
         }),
@@ -147,15 +156,17 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
       ifMatch?: EntityTagCondition,
     ): Promise<ResourceObject> {
       return repository.transaction(async (tx) => {
+        await beforeAccess(tx, principal);
         const existing = preconditioned(principal, await access.load(tx, principal, idOrSlug, 'update', true), ifMatch);
         return updateIn(tx, principal, existing, readAttributes(existing));
       });
     },
 
     async remove(principal: Principal, idOrSlug: string, ifMatch?: EntityTagCondition): Promise<ResourceObject> {
-      return repository.transaction(async (tx) =>
-        removeIn(tx, principal, preconditioned(principal, await access.load(tx, principal, idOrSlug, 'delete', true), ifMatch)),
-      );
+      return repository.transaction(async (tx) => {
+        await beforeAccess(tx, principal);
+        return removeIn(tx, principal, preconditioned(principal, await access.load(tx, principal, idOrSlug, 'delete', true), ifMatch));
+      });
     },
 
     /**
@@ -177,6 +188,7 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
       if (idOrSlug === undefined) for (const c of action.capabilities) access.can(principal, c);
       return retryingSlugRaces(def, () =>
         repository.transaction(async (tx) => {
+          await beforeAccess(tx, principal);
           let record: Row | undefined;
           let parentRow: Row | undefined;
           if (idOrSlug !== undefined) {
@@ -204,6 +216,7 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     /** A computed collection: the source lists its rows from validated parameters, with what `include` names. */
     async computed(principal: Principal, params: Row, page: Page, call: CollectionCall, include: readonly string[] = []) {
       access.can(principal, 'read');
+      await beforeAccess(undefined, principal);
       const parentRow = await access.parentOf(undefined, principal, call, 'read');
       const { rows, meta } = await def.source!.list({ principal, deps, params, page, parent: parentRow });
       return { records: rows.map((r) => access.present(principal, r)), meta, included: await included(rows, include, principal) };

@@ -20,6 +20,7 @@ import * as secretNamesPerOwnerSet from './20261123-0070-secret-names-per-owner-
 import * as unlistedSlugs from './20261123-0071-unlisted-slugs.js';
 import * as catalogKeysPerOwnerSet from './20261123-0072-catalog-keys-per-owner-set.js';
 import * as dashboardHexColors from './20261125-0080-dashboard-hex-colors.js';
+import * as severitiesIncidentTypes from './20261125-0090-severities-incident-types.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -44,4 +45,5 @@ export const migrations: Migrations = {
   '20261123-0072-catalog-keys-per-owner-set': catalogKeysPerOwnerSet,
   '20261125-0080-idempotency-keys': idempotencyMigration,
   '20261125-0080-dashboard-hex-colors': dashboardHexColors,
+  '20261125-0090-severities-incident-types': severitiesIncidentTypes,
 };

@@ -3,6 +3,7 @@ import { writeEvent } from '@firewatch/events';
 import { createKitApp, type KitAppShell } from '@firewatch/kit-service';
 import type { SecretBox } from '@firewatch/secret-box';
 import { createCatalogPropertiesRepository } from './data/catalog-properties.repository.js';
+import { createClassificationsRepository } from './data/classifications.repository.js';
 import { createDashboardAccessRepository } from './data/dashboard-access.repository.js';
 import { createDashboardDefaultsRepository } from './data/dashboard-defaults.repository.js';
 import { createDashboardPanelsRepository } from './data/dashboard-panels.repository.js';
@@ -26,6 +27,7 @@ export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
     dashboardAccess: createDashboardAccessRepository(),
     dashboardPanels: createDashboardPanelsRepository(deps.knex),
     dashboardDefaults: createDashboardDefaultsRepository(),
+    classifications: createClassificationsRepository(deps.knex),
   };
   return createKitApp(deps, { registry, deps: resourceDeps, openapi: incidentConfigOpenApiDocument() });
 }

@@ -7,6 +7,8 @@ import { services } from './catalog/services.resource.js';
 import { authorizations } from './dashboards/authorizations.resource.js';
 import { dashboardPanels } from './dashboards/dashboard-panels.resource.js';
 import { dashboards } from './dashboards/dashboards.resource.js';
+import { incidentTypes } from './classifications/incident-types.resource.js';
+import { severities } from './classifications/severities.resource.js';
 import { formSetConditions } from './forms/form-set-conditions.resource.js';
 import { formSets } from './forms/form-sets.resource.js';
 import { incidentRoles } from './incident-roles/incident-roles.resource.js';
@@ -33,4 +35,6 @@ export const registry = createResourceRegistry<IncidentConfigResourceDeps>([
   dashboards,
   dashboardPanels,
   authorizations,
+  severities,
+  incidentTypes,
 ]);

@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+import type { Row } from '@firewatch/resource-kit';
+import type { ClassificationStore } from '../domain/classifications/classification.lookup.js';
+
+/** Where each kind is named: an incident's column and the retrospective criteria's key. */
+const NAMED_BY = {
+  severity: { incidents: (q: Knex.QueryBuilder, id: string) => q.where('severity_id', id), criteria: 'severity_ids' },
+  incident_type: {
+    incidents: (q: Knex.QueryBuilder, id: string) => q.whereRaw('incident_type_ids @> ?::jsonb', [JSON.stringify([id])]),
+    criteria: 'incident_type_ids',
+  },
+} as const;
+
+/**
+ * Severities' seeding and the in-use reads of severities and incident types. Teams known
+ * to be seeded are remembered: the marker is never removed, so after the first request
+ * of a team a process asks nothing more.
+ */
+export function createClassificationsRepository(knex: Knex): ClassificationStore {
+  const seeded = new Set<number>();
+  return {
+    async seedOnce(tx: Knex.Transaction | undefined, teamId, seed) {
+      if (seeded.has(teamId)) return;
+      if (await (tx ?? knex)('severity_seeds').where('team_id', teamId).first('team_id')) {
+        seeded.add(teamId);
+        return;
+      }
+      // The first to insert the marker seeds; another racing waits on the marker's key until
+      // that transaction ends, then inserts nothing (or, if it rolled back, seeds itself).
+      const claim = async (trx: Knex.Transaction) => {
+        const claimed = await trx.raw('INSERT INTO severity_seeds (team_id) VALUES (?) ON CONFLICT DO NOTHING RETURNING team_id', [teamId]);
+        if (claimed.rows.length) await seed(trx);
+      };
+      if (tx) {
+        // The caller's transaction may yet roll back, taking the seed with it: not remembered.
+        await claim(tx);
+        return;
+      }
+      await knex.transaction(claim);
+      seeded.add(teamId);
+    },
+    async insertSeverities(tx: Knex.Transaction, teamId, rows) {
+      if (!rows.length) return [];
+      return (await tx('severities')
+        .insert(rows.map((r) => ({ ...r, team_id: teamId })))
+        .returning('*')) as Row[];
+    },
+    async usersOf(tx: Knex.Transaction, teamId, kind, id) {
+      const named = NAMED_BY[kind];
+      const [{ count }] = (await named.incidents(tx('incidents').where('team_id', teamId), id).count({ count: '*' })) as {
+        count: string;
+      }[];
+      const processes = (await tx('retrospective_processes')
+        .where('team_id', teamId)
+        .whereRaw('retrospective_process_matching_criteria -> ? @> ?::jsonb', [named.criteria, JSON.stringify([id])])
+        .orderBy('name')
+        .pluck('name')) as string[];
+      return { incidents: Number(count), retrospectiveProcesses: processes };
+    },
+  };
+}

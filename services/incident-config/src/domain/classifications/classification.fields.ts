@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { ValidationIssue } from '@firewatch/errors';
+import type { HookContext } from '@firewatch/resource-kit';
+import { catalogEntityFields as shared } from '../catalog/catalog-entity.fields.js';
+import type { Classification, ClassificationsDeps } from './classification.lookup.js';
+
+/**
+ * The writable attributes severities and incident types share: the reference's, with the
+ * specification's `chat_*` names for its `slack_*`.
+ */
+export const classificationFields = {
+  name: shared.name,
+  slug: shared.slug,
+  description: shared.description,
+  color: shared.color,
+  position: shared.position,
+  notify_emails: shared.notify_emails,
+  chat_channels: shared.chat_channels,
+  chat_aliases: shared.chat_aliases,
+};
+
+export const CLASSIFICATION_JSON_COLUMNS = ['notify_emails', 'chat_channels', 'chat_aliases'] as const;
+
+/** Empty lists rather than nulls on create, as the reference returns them. */
+export const classificationDefaults = { description: null, color: null, notify_emails: [], chat_channels: [], chat_aliases: [] };
+
+/** The reference's sorts of both lists; the position first by default, as a team orders them. */
+export const CLASSIFICATION_SORTS = ['name', 'slug', 'position', 'color', 'created_at', 'updated_at'] as const;
+export const CLASSIFICATION_DEFAULT_SORT = [
+  { field: 'position', direction: 'asc' },
+  { field: 'created_at', direction: 'asc' },
+] as const;
+
+const NOUNS: Record<Classification, string> = { severity: 'severity', incident_type: 'incident type' };
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * The 422 that refuses deleting a severity or incident type something still names,
+ * naming those users; none when nothing does. The record is locked by the delete, and a
+ * write naming it share-locks it (`visibleIds`), so none can start naming it meanwhile.
+ */
+export async function inUseIssues(kind: Classification, ctx: HookContext<ClassificationsDeps>): Promise<ValidationIssue[]> {
+  const { incidents, retrospectiveProcesses } = await ctx.deps.classifications.usersOf(
+    ctx.tx,
+    ctx.principal.team_id,
+    kind,
+    String(ctx.existing!.id),
+  );
+  const users = [
+    ...(incidents ? [plural(incidents, 'incident')] : []),
+    ...(retrospectiveProcesses.length
+      ? [
+          `the retrospective process${retrospectiveProcesses.length === 1 ? '' : 'es'} ${retrospectiveProcesses.map((n) => `"${n}"`).join(', ')}`,
+        ]
+      : []),
+  ];
+  if (!users.length) return [];
+  return [
+    {
+      pointer: '/data',
+      code: 'in_use',
+      detail: `This ${NOUNS[kind]} is in use by ${users.join(' and ')}; change those first.`,
+    },
+  ];
+}
+
+/** The severity level of the reference's enum. */
+export const SEVERITY_LEVELS = ['critical', 'high', 'medium', 'low'] as const;
+export const severityLevel = z.enum(SEVERITY_LEVELS);

@@ -1,0 +1,33 @@
+import type { EventWriter, Row, Transaction } from '@firewatch/resource-kit';
+
+/** What a severity or an incident type is named by elsewhere in the service. */
+export type Classification = 'severity' | 'incident_type';
+
+/** The records naming one severity or incident type: a delete of it is refused while any does. */
+export interface ClassificationUsers {
+  incidents: number;
+  /** Names of the retrospective processes whose matching criteria list it. */
+  retrospectiveProcesses: string[];
+}
+
+/** The reads and writes the severities and incident types declarations need, in their transaction. */
+export interface ClassificationStore {
+  /**
+   * Runs `seed` once per team ever: in a transaction (`tx`, else one of its own) that first
+   * claims the team's marker row, so two first requests racing seed once (the second waits
+   * for the first and finds the marker), and a team that deleted every seeded row is not
+   * seeded again.
+   */
+  seedOnce(tx: Transaction | undefined, teamId: number, seed: (tx: Transaction) => Promise<void>): Promise<void>;
+  /** Inserts the team's starting severities; the rows made. */
+  insertSeverities(tx: Transaction, teamId: number, rows: readonly Row[]): Promise<Row[]>;
+  /** What names the severity or incident type `id` of the team. */
+  usersOf(tx: Transaction, teamId: number, kind: Classification, id: string): Promise<ClassificationUsers>;
+}
+
+/** What the severities and incident types declarations need in their `deps`. */
+export interface ClassificationsDeps {
+  classifications: ClassificationStore;
+  /** Announces the severities a team starts with. */
+  writeEvent: EventWriter;
+}
