@@ -19,6 +19,8 @@ export type {
   ChildSpec,
   CollectionRoute,
   LimitSpec,
+  DeclaredParent,
+  LoadedParent,
   ParentSpec,
   RelationshipSpec,
   EventWriter,

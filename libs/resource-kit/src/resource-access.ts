@@ -18,7 +18,8 @@ export type ParentNeed = 'read' | 'update';
 
 /** A parent's service as its children use it. */
 export interface ParentAccess {
-  visible(tx: Transaction | undefined, principal: Principal, idOrSlug: string, need?: ParentNeed): Promise<Row>;
+  /** `of`: whether a collection request names the parent or a record under it is being reached. */
+  visible(tx: Transaction | undefined, principal: Principal, idOrSlug: string, need?: ParentNeed, of?: 'collection' | 'item'): Promise<Row>;
 }
 
 /**
@@ -107,9 +108,11 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
     if (def.parent && parent) {
       // A hidden parent hides its child with the child's own 404: naming the parent would
       // tell that the child exists, and whose it is.
-      await parent.visible(tx, principal, String(row[def.parent.column]), action === 'read' ? 'read' : 'update').catch((err: unknown) => {
-        throw err instanceof NotFoundError ? missing() : err;
-      });
+      await parent
+        .visible(tx, principal, String(row[def.parent.column]), action === 'read' ? 'read' : 'update', 'item')
+        .catch((err: unknown) => {
+          throw err instanceof NotFoundError ? missing() : err;
+        });
     }
     can(principal, action, row);
     await admits(tx, principal, row, action);
@@ -124,7 +127,7 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
     need: ParentNeed,
   ): Promise<Row | undefined> {
     if (!def.parent || !parent || !call.route.path.includes(`{${def.parent.param}}`)) return undefined;
-    return parent.visible(tx, principal, call.params[def.parent.param] ?? '', need);
+    return parent.visible(tx, principal, call.params[def.parent.param] ?? '', need, 'collection');
   }
 
   /** The column values a collection path implies: its fixed ones and the parent's id. */

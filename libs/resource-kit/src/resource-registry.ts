@@ -1,5 +1,6 @@
 import { nameOf, type ResourceDefinition } from './resource-definition.js';
 import { assertDeclaration } from './resource-paths.js';
+import { parentDeclaration } from './resource-shapes.js';
 
 /**
  * A service's declarations, each found by its name (`name`, else `type`). References
@@ -12,10 +13,16 @@ export interface ResourceRegistry<D = unknown> {
   get(name: string): ResourceDefinition<D>;
 }
 
+/** The declaration `def`'s parent names: none, or one (a loaded parent names none). */
+function parentsOf(def: ResourceDefinition<never>): string[] {
+  const name = parentDeclaration(def.parent);
+  return name === undefined ? [] : [name];
+}
+
 /** Every declaration name `def` refers to, with what refers to it. */
 function referencesOf(def: ResourceDefinition<never>): { name: string; from: string }[] {
   return [
-    ...(def.parent ? [{ name: def.parent.resource, from: 'parent' }] : []),
+    ...parentsOf(def).map((name) => ({ name, from: 'parent' })),
     ...Object.entries(def.relationships ?? {}).flatMap(([rel, r]) =>
       r.resource ? [{ name: r.resource, from: `relationships.${rel}` }] : [],
     ),
@@ -52,7 +59,7 @@ export function createResourceRegistry<D>(declarations: readonly ResourceDefinit
     }
   }
   // Modules follow parents and cascades recursively when they are wired: a loop would never end.
-  assertAcyclic(declarations, 'parent', (def) => (def.parent ? [def.parent.resource] : []));
+  assertAcyclic(declarations, 'parent', parentsOf);
   assertAcyclic(declarations, 'cascades', (def) => (def.cascades ?? []).map((c) => c.resource));
   return { declarations, get };
 }

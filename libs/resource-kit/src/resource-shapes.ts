@@ -27,14 +27,52 @@ export interface CollectionRoute {
  * The record a nested collection hangs under (`/v1/schedules/{schedule_id}/...`). It is
  * loaded through its own declaration, so a parent of another team, hidden from the
  * caller or outside a record-scoped key is a 404, and its id is written to `column`.
+ * A parent that is no declaration of the service (on-call's users, a read model of
+ * another service's records) is found by `load` instead: {@link LoadedParent}.
  */
-export interface ParentSpec {
+export type ParentSpec<D = unknown> = DeclaredParent | LoadedParent<D>;
+
+/** A parent that is a declaration of the registry. */
+export interface DeclaredParent {
   /** The parent's declaration, by name (`name`, else `type`) in the service's registry. */
   resource: string;
   /** The path parameter naming the parent (id, or slug where the parent has one). */
   param: string;
   /** The column of this resource holding the parent's id. */
   column: string;
+}
+
+/**
+ * A parent the service finds itself (`/v1/users/{user_id}/email_addresses`, users being
+ * auth's): `load` answers the parent row (its `id` is written to `column`) when the
+ * caller may `need` it, else undefined, which is the 404 a hidden declared parent gets,
+ * for the collection and for every item under it alike. A method, so a declaration of any
+ * `D` is a declaration.
+ */
+export interface LoadedParent<D = unknown> {
+  param: string;
+  column: string;
+  /** What the parent is, for messages and OpenAPI (`user`), and how its param is written (`integer id`). */
+  noun: string;
+  idFormat: string;
+  /**
+   * `of`: `collection` for a list or create under the parent (a create may lock the
+   * parent against its deletion); `item` when the parent of a record already found (and,
+   * for a write, locked) is checked.
+   */
+  load(ctx: {
+    tx: Transaction | undefined;
+    principal: Principal;
+    deps: D;
+    id: string;
+    need: 'read' | 'update';
+    of: 'collection' | 'item';
+  }): Promise<Row | undefined>;
+}
+
+/** The declaration a parent names; undefined for a loaded one. */
+export function parentDeclaration(parent: ParentSpec<never> | undefined): string | undefined {
+  return parent && 'resource' in parent ? parent.resource : undefined;
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { Router } from 'express';
+import { NotFoundError } from '@firewatch/errors';
 import { nameOf, type AnyResourceDefinition } from './resource-definition.js';
-import type { EventWriter } from './resource-shapes.js';
+import type { EventWriter, LoadedParent } from './resource-shapes.js';
+import type { ParentAccess } from './resource-access.js';
 import type { ResourceRegistry } from './resource-registry.js';
 import { createResourceRepository, type ResourceRepository } from './resource.repository.js';
 import { mountRoutes, resourceRoutes, type RouteEntry } from './resource.routes.js';
@@ -38,6 +40,17 @@ const readOnly: EventWriter = async () => {
   throw new Error('a read-only service cannot write events');
 };
 
+/** A parent the declaration finds itself: what `load` does not answer is a 404. */
+function loadedParentAccess<D>(parent: LoadedParent<D>, deps: D): ParentAccess {
+  return {
+    async visible(tx, principal, id, need = 'read', of = 'collection') {
+      const row = await parent.load({ tx, principal, deps, id, need, of });
+      if (!row) throw new NotFoundError(`No ${parent.noun} with id "${id}".`);
+      return row;
+    },
+  };
+}
+
 /**
  * Wires every declaration of a registry: its repository, service and routes. A nested
  * resource loads its parent, `include` loads related records, and hooks check the ids a
@@ -61,7 +74,7 @@ export function createResourceModules<D>(registry: ResourceRegistry<D>, options:
         repository: repositoryOf(def),
         writeEvent: readOnly,
         deps,
-        parent: def.parent ? readerOf(def.parent.resource) : undefined,
+        parent: parentAccessOf(def),
         related: {},
         declaration: registry.get,
         referenced: readerOf,
@@ -69,6 +82,10 @@ export function createResourceModules<D>(registry: ResourceRegistry<D>, options:
       readers.set(name, reader);
     }
     return reader;
+  };
+  const parentAccessOf = (def: AnyResourceDefinition): ParentAccess | undefined => {
+    if (!def.parent) return undefined;
+    return 'load' in def.parent ? loadedParentAccess(def.parent, deps) : readerOf(def.parent.resource);
   };
   return registry.declarations.map((definition) => {
     const related = Object.fromEntries(
@@ -78,7 +95,7 @@ export function createResourceModules<D>(registry: ResourceRegistry<D>, options:
       repository: repositoryOf(definition),
       writeEvent: options.writeEvent,
       deps,
-      parent: definition.parent ? readerOf(definition.parent.resource) : undefined,
+      parent: parentAccessOf(definition),
       related,
       declaration: registry.get,
       referenced: readerOf,
