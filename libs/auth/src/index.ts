@@ -3,6 +3,7 @@ export {
   createPrincipalSigner,
   createPrincipalVerifier,
   PRINCIPAL_HEADER,
+  type IngestionPrincipal,
   type PrincipalSigner,
   type PrincipalTarget,
   type PrincipalVerifier,

@@ -17,18 +17,33 @@ export interface PrincipalTarget {
   path: string;
 }
 
+/**
+ * What the gateway signs for an alert source's ingestion request (`/ingest/...`,
+ * docs/security.md, "Alert ingestion"): it names no team, user or right, only the source
+ * the path names; the service judges the source's own secret. A `/v1` verification
+ * refuses it, so it can never stand for a caller of the API.
+ */
+export interface IngestionPrincipal {
+  kind: 'ingestion';
+  source_id: string;
+}
+
+const isIngestion = (p: object): boolean => (p as { kind?: unknown }).kind === 'ingestion';
+
 export interface PrincipalSigner {
   /**
    * Signs `principal` for one method and path of one service. Memoised per
    * (`cacheKey`, target) for half the token's life, so a client repeating one request
    * (polling) costs one signature every few seconds; distinct requests cost one each.
    */
-  sign(principal: Principal, target: PrincipalTarget, cacheKey?: string): Promise<string>;
+  sign(principal: Principal | IngestionPrincipal, target: PrincipalTarget, cacheKey?: string): Promise<string>;
 }
 
 export interface PrincipalVerifier {
   /** The principal when the token is genuine, unexpired, and for this service and request; else null. */
   verify(token: string | undefined, request: { method: string; path: string }): Promise<Principal | null>;
+  /** The same for an ingestion request: its {@link IngestionPrincipal}, else null (an API principal included). */
+  verifyIngestion(token: string | undefined, request: { method: string; path: string }): Promise<IngestionPrincipal | null>;
 }
 
 interface Memo<T> {
@@ -80,7 +95,7 @@ export function createPrincipalSigner(options: { privateKey: JWK; ttlSeconds?: n
 }
 
 interface Verified {
-  principal: Principal;
+  principal: Principal | IngestionPrincipal;
   htm: unknown;
   htu: unknown;
 }
@@ -102,7 +117,7 @@ export function createPrincipalVerifier(options: { publicKeys: JSONWebKeySet; au
     try {
       const { payload } = await jwtVerify(token, keys, { issuer: ISSUER, audience: options.audience, algorithms: ALGORITHMS });
       if (typeof payload.p !== 'object' || payload.p === null || payload.exp === undefined) return null;
-      const value = { principal: payload.p as Principal, htm: payload.htm, htu: payload.htu };
+      const value = { principal: payload.p as Principal | IngestionPrincipal, htm: payload.htm, htu: payload.htu };
       remember(verified, max, token, value, payload.exp * 1000);
       return value;
     } catch (err) {
@@ -111,12 +126,21 @@ export function createPrincipalVerifier(options: { publicKeys: JSONWebKeySet; au
     }
   }
 
+  async function checkFor(token: string | undefined, request: { method: string; path: string }) {
+    if (!token) return null;
+    const found = await check(token);
+    if (!found || found.htm !== request.method || found.htu !== request.path) return null;
+    return found.principal;
+  }
+
   return {
     async verify(token, request) {
-      if (!token) return null;
-      const found = await check(token);
-      if (!found || found.htm !== request.method || found.htu !== request.path) return null;
-      return found.principal;
+      const principal = await checkFor(token, request);
+      return principal && !isIngestion(principal) ? (principal as Principal) : null;
+    },
+    async verifyIngestion(token, request) {
+      const principal = await checkFor(token, request);
+      return principal && isIngestion(principal) ? (principal as IngestionPrincipal) : null;
     },
   };
 }

@@ -26,6 +26,20 @@ describe('principal tokens', () => {
     expect(await verifierFor('incident-config').verify(token, { method: 'GET', path: '/v1/environments/prod' })).toEqual(principal);
   });
 
+  it('keeps ingestion principals and API principals apart', async () => {
+    const signer = createPrincipalSigner({ privateKey: keys.privateKey });
+    const path = '/ingest/alert_sources/5b0f3c56-5d0e-4c4e-9e1a-4a7a8f0e2b11';
+    const ingestion = { kind: 'ingestion' as const, source_id: '5b0f3c56-5d0e-4c4e-9e1a-4a7a8f0e2b11' };
+    const token = await signer.sign(ingestion, { audience: 'on-call', method: 'POST', path });
+    const verifier = verifierFor('on-call');
+    expect(await verifier.verifyIngestion(token, { method: 'POST', path })).toEqual(ingestion);
+    // An ingestion token never stands for an API caller, nor an API token for ingestion.
+    expect(await verifier.verify(token, { method: 'POST', path })).toBeNull();
+    const api = await signer.sign(principal, { audience: 'on-call', method: 'POST', path });
+    expect(await verifier.verifyIngestion(api, { method: 'POST', path })).toBeNull();
+    expect(await verifier.verifyIngestion(token, { method: 'POST', path: `${path}x` })).toBeNull();
+  });
+
   it('is refused by another service, for another method or path, and when forged', async () => {
     const signer = createPrincipalSigner({ privateKey: keys.privateKey });
     const token = await signer.sign(principal, target);
