@@ -21,6 +21,8 @@ import * as unlistedSlugs from './20261123-0071-unlisted-slugs.js';
 import * as catalogKeysPerOwnerSet from './20261123-0072-catalog-keys-per-owner-set.js';
 import * as dashboardHexColors from './20261125-0080-dashboard-hex-colors.js';
 import * as severitiesIncidentTypes from './20261125-0090-severities-incident-types.js';
+import * as groups from './20261125-0100-groups.js';
+import * as ownerGroupsAsTeamIds from './20261125-0101-owner-groups-as-team-ids.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -46,4 +48,6 @@ export const migrations: Migrations = {
   '20261125-0080-idempotency-keys': idempotencyMigration,
   '20261125-0080-dashboard-hex-colors': dashboardHexColors,
   '20261125-0090-severities-incident-types': severitiesIncidentTypes,
+  '20261125-0100-groups': groups,
+  '20261125-0101-owner-groups-as-team-ids': ownerGroupsAsTeamIds,
 };

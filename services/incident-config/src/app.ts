@@ -7,6 +7,7 @@ import { createClassificationsRepository } from './data/classifications.reposito
 import { createDashboardAccessRepository } from './data/dashboard-access.repository.js';
 import { createDashboardDefaultsRepository } from './data/dashboard-defaults.repository.js';
 import { createDashboardPanelsRepository } from './data/dashboard-panels.repository.js';
+import { createGroupDirectory } from './data/groups.repository.js';
 import { createRetrospectiveProcessesRepository } from './data/retrospective-processes.repository.js';
 import type { IncidentConfigResourceDeps } from './domain/incident-config.deps.js';
 import { registry } from './domain/registry.js';
@@ -28,6 +29,7 @@ export function createIncidentConfigApp(deps: IncidentConfigDeps): Express {
     dashboardPanels: createDashboardPanelsRepository(deps.knex),
     dashboardDefaults: createDashboardDefaultsRepository(),
     classifications: createClassificationsRepository(deps.knex),
+    groups: createGroupDirectory(),
   };
   return createKitApp(deps, { registry, deps: resourceDeps, openapi: incidentConfigOpenApiDocument() });
 }

@@ -3,12 +3,13 @@ import { createSecretBox, resealInBackground, sealedColumn } from '@firewatch/se
 import { migrations } from '../migrations/index.js';
 import { createIncidentConfigApp } from './app.js';
 import { configSchema } from './config.js';
+import { createGroupEventsConsumer } from './queue/group-events.consumer.js';
 
 await runKitService({
   name: 'incident-config',
   schema: configSchema,
   migrations,
-  async start({ config, logger, knex }) {
+  async start({ config, logger, knex, relay }) {
     const secretBox = createSecretBox({
       keys: config.SECRET_ENCRYPTION_KEYS,
       devKeySeed: config.DEV_KEY_SEED,
@@ -20,9 +21,24 @@ await runKitService({
       what: 'secrets',
       setting: 'SECRET_ENCRYPTION_KEYS',
     });
+    const groups = createGroupEventsConsumer({
+      knex,
+      amqpUrl: config.AMQP_URL,
+      logger,
+      queue: config.GROUPS_QUEUE,
+      publishers: config.AMQP_PUBLISHERS,
+    });
+    await groups.start();
     return {
       app: (shell) => createIncidentConfigApp({ ...shell, secretBox }),
+      // The groups consumer is on the broker too: one check for both connections.
+      readiness: {
+        broker: async () => {
+          if (!relay.stats.connected || !groups.connected) throw new Error('broker not connected');
+        },
+      },
       async stop() {
+        await groups.stop();
         await resealing;
       },
     };

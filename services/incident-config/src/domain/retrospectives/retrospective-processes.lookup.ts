@@ -1,4 +1,5 @@
 import type { EventWriter, Row, Transaction } from '@firewatch/resource-kit';
+import type { GroupsDeps } from '../groups/group-references.js';
 
 /** The retrospective-process reads and writes the declaration's hooks need, in their transaction. */
 export interface RetrospectiveProcessStore {
@@ -8,8 +9,8 @@ export interface RetrospectiveProcessStore {
   exists(tx: Transaction, teamId: number, id: string): Promise<boolean>;
 }
 
-/** What the retrospective processes declaration needs in its `deps`. */
-export interface RetrospectiveProcessesDeps {
+/** What the retrospective processes declaration needs in its `deps` (the tenant's teams: criteria's group_ids). */
+export interface RetrospectiveProcessesDeps extends GroupsDeps {
   retrospectiveProcesses: RetrospectiveProcessStore;
   /** Announces the default process made alongside a team's first one. */
   writeEvent: EventWriter;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { SecretBox } from '@firewatch/secret-box';
+import { groupIssues, normalGroupId, type GroupsDeps } from '../groups/group-references.js';
 
-/** What the secrets declaration needs from the service. */
-export interface SecretsDeps {
+/** What the secrets declaration needs from the service (the tenant's teams: owner_group_ids). */
+export interface SecretsDeps extends GroupsDeps {
   secretBox: SecretBox;
 }
 
@@ -30,8 +31,9 @@ const writable = {
   external_vault_mount: vaultText.transform((v) => v ?? 'secret'),
   external_vault_path: vaultText,
   external_vault_version: vaultVersion.nullable().transform((v) => v ?? 0),
+  // Teams' ids (GET /v1/teams), each a team of the tenant (the validate hook).
   owner_group_ids: z
-    .array(z.string().min(1).max(255))
+    .array(z.string().min(1).max(255).transform(normalGroupId))
     .max(100)
     .nullable()
     .transform((v) => [...new Set(v ?? [])]),
@@ -91,6 +93,15 @@ export const secrets = defineResource<SecretsDeps>({
       owner_group_ids: [],
       ...attributes,
     }),
+    validate: (attributes, ctx) =>
+      Array.isArray(attributes.owner_group_ids)
+        ? groupIssues(ctx.deps, ctx.tx, ctx.principal.team_id, {
+            attribute: 'owner_group_ids',
+            pointer: '/data/attributes/owner_group_ids',
+            ids: attributes.owner_group_ids as string[],
+            held: ctx.existing?.owner_group_ids as string[] | undefined,
+          })
+        : [],
     toColumns(attributes, ctx) {
       const { secret: plain, ...columns } = attributes;
       return typeof plain === 'string' ? { ...columns, secret_ciphertext: ctx.deps.secretBox.seal(plain) } : columns;
