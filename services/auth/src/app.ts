@@ -38,7 +38,7 @@ export interface AuthAppDeps {
 export function createAuthApp({ services, knex, principals, systemTokens, logger, readiness, oauth, trustProxy }: AuthAppDeps): Express {
   const v1 = Router();
   v1.use('/api_keys', apiKeysRouter(services.apiKeys));
-  v1.use('/users', usersRouter(services.identity));
+  v1.use('/users', usersRouter(services.identity, services.users));
   v1.use('/oauth_applications', oauthApplicationsRouter(services.oauth.applications));
 
   const root = Router();

@@ -8,6 +8,7 @@ import { createOAuthClientsStore } from './data/oauth-clients.store.js';
 import { createOidcAdapterFactory, findLiveAccessToken } from './data/oidc-payloads.adapter.js';
 import { createTeamsRepository } from './data/teams.repository.js';
 import { createUnitOfWork } from './data/transaction.js';
+import { createUserCredentialsRepository } from './data/user-credentials.repository.js';
 import { createUsersRepository } from './data/users.repository.js';
 import { createApiKeyResolver } from './domain/api-key.resolver.js';
 import { createApiKeyService } from './domain/api-key.service.js';
@@ -20,6 +21,7 @@ import { createOAuthApplicationService } from './domain/oauth-application.servic
 import { createOAuthLoginService } from './domain/oauth-login.service.js';
 import type { OAuthTokenResolver } from './domain/credential.types.js';
 import { createOAuthTokens } from './domain/oauth-token.resolver.js';
+import { createUsersService } from './domain/users.service.js';
 
 export interface ServicesOptions {
   knex: Knex;
@@ -46,6 +48,7 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
   const outbox = createEventOutbox();
   const apiKeys = createApiKeyService({ apiKeys: apiKeysRepo, users, uow, outbox, maxLivePerTeam: options.limits?.apiKeysPerTeam, now });
   const identity = createIdentityService({ teams, users, uow, outbox });
+  const usersService = createUsersService({ users, credentials: createUserCredentialsRepository(), uow, outbox, now });
   const oauthTokens = createOAuthTokens({ findLiveAccessToken: (t) => findLiveAccessToken(knex, t), users, clientTeams, applications });
   const resolveCredential = createCredentialResolver({
     resolveApiKey: createApiKeyResolver({
@@ -58,6 +61,8 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
   return {
     apiKeys,
     identity,
+    /** The users directory (`/v1/users`) and a user's deletion. */
+    users: usersService,
     bootstrap: createBootstrapService({ uow, identity, apiKeys }),
     resolveCredential,
     oauth: {

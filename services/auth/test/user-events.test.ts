@@ -31,7 +31,7 @@ describe('user.* events', () => {
     });
     const id = Number(created.id);
     await h.services.identity.updateUser(h.team.id, id, { name: 'Ana Lima', password: 'another long password' });
-    await h.services.identity.deleteUser(h.team.id, id);
+    await h.services.users.remove(operator(h.team.id), String(id));
     const events = await userEvents(from);
     expect(events.map((e) => e.type)).toEqual(['user.created', 'user.updated', 'user.deleted']);
     for (const e of events) {
@@ -39,11 +39,16 @@ describe('user.* events', () => {
       expect(e.data).toMatchObject({
         id: String(id),
         type: 'users',
-        attributes: { team_id: h.team.id, email: 'ana@one.test', role: 'user', on_call_role: 'admin' },
+        attributes: { team_id: h.team.id, email: 'ana@one.test', role: 'user', on_call_role: 'admin', time_zone: 'Etc/UTC' },
       });
       expect(JSON.stringify(e)).not.toMatch(/password|hash|correct horse|\$argon|\$scrypt/i);
     }
     expect(events.map((e) => e.data.attributes.name)).toEqual(['Ana', 'Ana Lima', 'Ana Lima']);
+    expect(events.map((e) => [e.data.attributes.first_name, e.data.attributes.last_name])).toEqual([
+      ['Ana', null],
+      ['Ana', 'Lima'],
+      ['Ana', 'Lima'],
+    ]);
     expect(events.map((e) => e.data.meta.version)).toEqual([1, 2, 3]);
     expect(await h.db.knex('users').where({ id }).first()).toBeUndefined();
   });
@@ -64,7 +69,7 @@ describe('user.* events', () => {
     await expect(h.services.identity.updateUser(h.team.id, h.otherTeam.adminId, { name: 'Taken over' })).rejects.toMatchObject({
       status: 404,
     });
-    await expect(h.services.identity.deleteUser(h.team.id, h.otherTeam.adminId)).rejects.toMatchObject({ status: 404 });
+    await expect(h.services.users.remove(operator(h.team.id), String(h.otherTeam.adminId))).rejects.toMatchObject({ status: 404 });
     expect(await userEvents(from)).toEqual([]);
     expect((await h.db.knex('users').where({ id: h.otherTeam.adminId }).first()).name).toBe('Admin 2');
   });
@@ -79,10 +84,10 @@ describe('user.* events', () => {
       data: { type: 'users', attributes: { is_service_account: true, name: 'Bridge (OAuth application)' } },
     });
     const serviceUserId = Number(event.data.id);
-    await expect(h.services.identity.deleteUser(h.team.id, serviceUserId)).rejects.toMatchObject({ status: 409 });
+    await expect(h.services.users.remove(operator(h.team.id), String(serviceUserId))).rejects.toMatchObject({ status: 409 });
     expect(await userEvents(from)).toHaveLength(1);
     await h.services.oauth.applications.revoke(h.team.id, app.resource.id);
-    await h.services.identity.deleteUser(h.team.id, serviceUserId);
+    await h.services.users.remove(operator(h.team.id), String(serviceUserId));
     expect((await userEvents(from)).map((e) => e.type)).toEqual(['user.created', 'user.deleted']);
   });
 

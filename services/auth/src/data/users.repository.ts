@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { isUniqueViolation } from '@firewatch/db';
+import { isUniqueViolation, listPage, lockForTransaction } from '@firewatch/db';
 import { ConflictError } from '@firewatch/errors';
 import type { UserRow, UsersRepository } from '../domain/users.store.js';
 import { executor } from './transaction.js';
+import { applyUserFilters, userOrder } from './users.query.js';
 
 export function createUsersRepository(knex: Knex): UsersRepository {
   return {
@@ -38,8 +39,23 @@ export function createUsersRepository(knex: Knex): UsersRepository {
       const q = knex<UserRow>('users').where('id', '>', afterId).orderBy('id').limit(limit);
       return teamId === undefined ? q : q.where({ team_id: teamId });
     },
-    async findInTeam(teamId, id, tx) {
-      return executor(knex, tx)<UserRow>('users').where({ team_id: teamId, id }).first();
+    async list(teamId, query) {
+      const q = knex('users').where({ team_id: teamId });
+      applyUserFilters(q, query.filters);
+      // The path is bound too: a cursor of another list of the team (API keys) is no cursor here.
+      const binding = ['users', teamId, query.filters.map((f) => JSON.stringify(f)).sort()];
+      return listPage<UserRow>(knex, q, { table: 'users', order: userOrder(query.sort), page: query.page, binding });
+    },
+    async findInTeam(teamId, id, tx, forUpdate = false) {
+      const q = executor(knex, tx)<UserRow>('users').where({ team_id: teamId, id }).first();
+      return forUpdate ? q.forUpdate() : q;
+    },
+    async countAdminsLocked(teamId, tx) {
+      await lockForTransaction(tx, 'users_admins', teamId);
+      const [{ count }] = await tx('users')
+        .where({ team_id: teamId, role: 'admin', is_service_account: false })
+        .count<{ count: string }[]>({ count: '*' });
+      return Number(count);
     },
     async findByEmail(teamId, email) {
       return knex<UserRow>('users').where({ team_id: teamId, email: email.toLowerCase() }).first();

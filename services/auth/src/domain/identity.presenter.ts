@@ -4,7 +4,12 @@ import type { UserRow } from './users.store.js';
 
 export interface UserAttributes extends Record<string, unknown> {
   email: string;
+  first_name: string | null;
+  last_name: string | null;
+  full_name: string;
+  /** The full name again, under the name userinfo's claim and the first clients knew. */
   name: string;
+  time_zone: string;
   role: UserRow['role'];
   on_call_role: UserRow['on_call_role'];
   team_id: number;
@@ -13,14 +18,18 @@ export interface UserAttributes extends Record<string, unknown> {
   updated_at: string;
 }
 
-/** A user as the API and the CLI show it; the password hash never leaves the data layer. */
+/** A user as the API, its events and the CLI show it; the password hash never leaves the data layer. */
 export function toUserResource(row: UserRow): ResourceObject<UserAttributes> {
   return {
     id: String(row.id),
     type: 'users',
     attributes: {
       email: row.email,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      full_name: row.name,
       name: row.name,
+      time_zone: row.time_zone,
       role: row.role,
       on_call_role: row.on_call_role,
       team_id: row.team_id,

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, ValidationError } from '@firewatch/errors';
+import { NotFoundError, ValidationError } from '@firewatch/errors';
 import type { EventOutbox } from './event-outbox.js';
 import type { TeamsRepository } from './teams.store.js';
 import type { Tx, UnitOfWork } from './unit-of-work.js';
@@ -15,6 +15,7 @@ import {
 import { validateInput } from './input-validation.js';
 import { hashPassword } from './password-hasher.js';
 import { userEvent } from './user-events.js';
+import { splitName } from './users.rules.js';
 
 export interface IdentityServiceDeps {
   teams: TeamsRepository;
@@ -60,6 +61,9 @@ export function createIdentityService({ teams, users, uow, outbox }: IdentitySer
             team_id: values.team_id,
             email: values.email,
             name: values.name,
+            // An application's service user is no person with a first and last name.
+            ...(values.is_service_account ? {} : splitName(values.name)),
+            ...(values.time_zone ? { time_zone: values.time_zone } : {}),
             role: values.role,
             on_call_role: values.on_call_role,
             password_hash: passwordHash,
@@ -73,31 +77,26 @@ export function createIdentityService({ teams, users, uow, outbox }: IdentitySer
       return tx ? run(tx) : uow.run(run);
     },
 
-    /** Changes a user of the team (another team's user is unknown); emits `user.updated`. */
+    /**
+     * Changes a user of the team (another team's user is unknown) as the operator does
+     * (CLI): a new name splits into first and last name; emits `user.updated`. The API's
+     * changes, bounded by who makes them, are users.service.ts's.
+     */
     async updateUser(teamId: number, userId: number, input: UpdateUserInput) {
       const { password, ...changes } = validateInput(updateUserSchema, input);
       const passwordHash = password ? await hashPassword(password) : undefined;
       return uow.run(async (tx) => {
-        const row = await users.update(teamId, userId, { ...changes, ...(passwordHash ? { password_hash: passwordHash } : {}) }, tx);
+        const current = await users.findInTeam(teamId, userId, tx, true);
+        if (!current) throw new NotFoundError(`No user ${userId} in team ${teamId}.`);
+        const names = changes.name && !current.is_service_account ? splitName(changes.name) : {};
+        const row = await users.update(
+          teamId,
+          userId,
+          { ...changes, ...names, ...(passwordHash ? { password_hash: passwordHash } : {}) },
+          tx,
+        );
         if (!row) throw new NotFoundError(`No user ${userId} in team ${teamId}.`);
         await outbox.write(tx, userEvent('updated', row));
-        return toUserResource(row);
-      });
-    },
-
-    /**
-     * Deletes a user of the team and emits `user.deleted` (on-call drops it from its
-     * rotations). Its personal API keys stop resolving; a live OAuth application's
-     * service user is refused, since deleting it would delete the application.
-     */
-    async deleteUser(teamId: number, userId: number) {
-      return uow.run(async (tx) => {
-        if (await users.heldByLiveApplication(userId, tx)) {
-          throw new ConflictError(`User ${userId} is the service user of a live OAuth application; revoke the application instead.`);
-        }
-        const row = await users.remove(teamId, userId, tx);
-        if (!row) throw new NotFoundError(`No user ${userId} in team ${teamId}.`);
-        await outbox.write(tx, userEvent('deleted', row));
         return toUserResource(row);
       });
     },

@@ -1,11 +1,18 @@
 import type { Role } from '@firewatch/auth';
+import type { ListPage } from '@firewatch/db';
+import type { FilterCondition, Page, SortField } from '@firewatch/jsonapi';
 import type { Tx } from './unit-of-work.js';
 
 export interface UserRow {
   id: number;
   team_id: number;
   email: string;
+  /** The display name, the full name: first and last name joined (users.rules.ts). */
   name: string;
+  first_name: string | null;
+  last_name: string | null;
+  /** An IANA name (time-zone.rules.ts). */
+  time_zone: string;
   role: Role;
   on_call_role: Role;
   password_hash: string | null;
@@ -16,8 +23,17 @@ export interface UserRow {
   updated_at: Date;
 }
 
-export type NewUserRow = Pick<UserRow, 'team_id' | 'email' | 'name' | 'role' | 'on_call_role' | 'password_hash' | 'is_service_account'>;
-export type UserChanges = Partial<Pick<UserRow, 'email' | 'name' | 'role' | 'on_call_role' | 'password_hash'>>;
+export type NewUserRow = Pick<UserRow, 'team_id' | 'email' | 'name' | 'role' | 'on_call_role' | 'password_hash' | 'is_service_account'> &
+  Partial<Pick<UserRow, 'first_name' | 'last_name' | 'time_zone'>>;
+export type UserChanges = Partial<
+  Pick<UserRow, 'email' | 'name' | 'first_name' | 'last_name' | 'time_zone' | 'role' | 'on_call_role' | 'password_hash'>
+>;
+
+export interface UserListQuery {
+  filters: FilterCondition[];
+  sort: SortField[];
+  page: Page;
+}
 
 export interface UsersRepository {
   insert(values: NewUserRow, tx?: Tx): Promise<UserRow>;
@@ -29,7 +45,16 @@ export interface UsersRepository {
   heldByLiveApplication(id: number, tx: Tx): Promise<boolean>;
   /** Up to `limit` users with an id above `afterId` (of one team, or all), in id order. */
   page(afterId: number, limit: number, teamId?: number): Promise<UserRow[]>;
-  findInTeam(teamId: number, id: number, tx?: Tx): Promise<UserRow | undefined>;
+  /** One page of the team's users (`GET /v1/users`), by offset or by cursor. */
+  list(teamId: number, query: UserListQuery): Promise<ListPage<UserRow>>;
+  /** `forUpdate` (inside `tx`) locks the row until the transaction ends. */
+  findInTeam(teamId: number, id: number, tx?: Tx, forUpdate?: boolean): Promise<UserRow | undefined>;
+  /**
+   * The team's people with the admin role (service users aside), counted once no other
+   * transaction can change who they are until `tx` ends: two admins removing each other
+   * at once cannot leave the team without one.
+   */
+  countAdminsLocked(teamId: number, tx: Tx): Promise<number>;
   findByEmail(teamId: number, email: string): Promise<UserRow | undefined>;
   listByTeam(teamId: number): Promise<UserRow[]>;
   /** Any team's user by id (OAuth subjects are user ids). */

@@ -1,5 +1,6 @@
 import type { Role } from '@firewatch/auth';
 import { int, parse, required, requiredInt, str } from '../cli-args.js';
+import { operator } from '../../domain/credential-bounds.rules.js';
 import { userView, type Command } from './command.js';
 
 export const teamsCreateCommand: Command = {
@@ -21,8 +22,8 @@ export const teamsListCommand: Command = {
 };
 
 export const usersCreateCommand: Command = {
-  usage: 'users create --team-id N --email E --name N [--role R] [--on-call-role R] [--password P] [--service-account]',
-  summary: 'Create a user (roles: admin, user, observer; default user).',
+  usage: 'users create --team-id N --email E --name N [--role R] [--on-call-role R] [--time-zone Z] [--password P] [--service-account]',
+  summary: 'Create a user (roles: admin, user, observer; default user; time zone: IANA, default Etc/UTC).',
   async run(args, { services }) {
     const p = parse(args, {
       'team-id': { type: 'string' },
@@ -30,6 +31,7 @@ export const usersCreateCommand: Command = {
       name: { type: 'string' },
       role: { type: 'string' },
       'on-call-role': { type: 'string' },
+      'time-zone': { type: 'string' },
       password: { type: 'string' },
       'service-account': { type: 'boolean' },
     });
@@ -39,6 +41,7 @@ export const usersCreateCommand: Command = {
       name: required(p, 'name'),
       role: str(p, 'role') as Role | undefined,
       on_call_role: str(p, 'on-call-role') as Role | undefined,
+      time_zone: str(p, 'time-zone'),
       password: str(p, 'password'),
       is_service_account: p.values['service-account'] === true,
     });
@@ -56,7 +59,7 @@ export const usersListCommand: Command = {
 };
 
 export const usersUpdateCommand: Command = {
-  usage: 'users update --team-id N --id N [--email E] [--name N] [--role R] [--on-call-role R] [--password P]',
+  usage: 'users update --team-id N --id N [--email E] [--name N] [--role R] [--on-call-role R] [--time-zone Z] [--password P]',
   summary: 'Change a user (emits user.updated).',
   async run(args, { services }) {
     const p = parse(args, {
@@ -66,6 +69,7 @@ export const usersUpdateCommand: Command = {
       name: { type: 'string' },
       role: { type: 'string' },
       'on-call-role': { type: 'string' },
+      'time-zone': { type: 'string' },
       password: { type: 'string' },
     });
     const user = await services.identity.updateUser(requiredInt(p, 'team-id'), requiredInt(p, 'id'), {
@@ -73,6 +77,7 @@ export const usersUpdateCommand: Command = {
       name: str(p, 'name'),
       role: str(p, 'role') as Role | undefined,
       on_call_role: str(p, 'on-call-role') as Role | undefined,
+      time_zone: str(p, 'time-zone'),
       password: str(p, 'password'),
     });
     return userView(user);
@@ -81,10 +86,10 @@ export const usersUpdateCommand: Command = {
 
 export const usersDeleteCommand: Command = {
   usage: 'users delete --team-id N --id N',
-  summary: 'Delete a user (emits user.deleted; on-call removes it from its rotations).',
+  summary: 'Delete a user: revokes its personal API keys and OAuth grants, emits user.deleted (on-call removes it from its rotations).',
   async run(args, { services }) {
     const p = parse(args, { 'team-id': { type: 'string' }, id: { type: 'string' } });
-    return userView(await services.identity.deleteUser(requiredInt(p, 'team-id'), requiredInt(p, 'id')));
+    return userView(await services.users.remove(operator(requiredInt(p, 'team-id')), String(requiredInt(p, 'id'))));
   },
 };
 

@@ -1,0 +1,86 @@
+import { ForbiddenError, ValidationError } from '@firewatch/errors';
+import type { UpdateUserAttributes } from './users.schemas.js';
+import type { UserChanges, UserRow } from './users.store.js';
+
+/** Who changes a user: a team admin, or the user acting as themselves (personal key, OAuth token). */
+export type UserEditor = 'admin' | 'self';
+
+/** What a user may change of their own record without being an admin. */
+const SELF_EDITABLE: ReadonlySet<string> = new Set(['first_name', 'last_name', 'time_zone']);
+/** What an OAuth application's service user takes from its application, not from a person. */
+const FROM_APPLICATION = ['email', 'role', 'on_call_role'] as const;
+
+/** The full name: first and last name joined, as the reference's full_name reads. */
+export function fullName(first: string | null, last: string | null): string {
+  return [first, last].filter((part) => part).join(' ');
+}
+
+/** A display name as first name (its first word) and last name (the rest, or null). */
+export function splitName(name: string): { first_name: string; last_name: string | null } {
+  const [first, ...rest] = name.trim().split(/\s+/);
+  return { first_name: first ?? '', last_name: rest.length ? rest.join(' ') : null };
+}
+
+/** 403 when a user acting as themselves sends anything but their own name and time zone. */
+export function assertEditorMay(editor: UserEditor, input: UpdateUserAttributes): void {
+  if (editor === 'admin') return;
+  const others = Object.keys(input).filter((k) => input[k as keyof UpdateUserAttributes] !== undefined && !SELF_EDITABLE.has(k));
+  if (others.length) {
+    throw new ForbiddenError(
+      `Only team admins may change ${others.join(', ')}; you may change your own first_name, last_name and time_zone.`,
+    );
+  }
+}
+
+/**
+ * The row changes `input` makes to `row`; a 422 for what the user's kind forbids. The
+ * full name follows the first and last names, and someone must be left to call the user.
+ */
+export function userChanges(row: UserRow, input: UpdateUserAttributes): UserChanges {
+  const changes: UserChanges = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
+  }
+  if (row.is_service_account) {
+    const fixed = FROM_APPLICATION.filter((k) => changes[k] !== undefined && changes[k] !== row[k]);
+    if (fixed.length) {
+      throw new ValidationError(
+        fixed.map((k) => ({
+          pointer: `/data/attributes/${k}`,
+          code: 'service_account',
+          detail: `${k} of an OAuth application's service user follows the application; change or revoke the application instead.`,
+        })),
+      );
+    }
+  }
+  if (changes.first_name !== undefined || changes.last_name !== undefined) {
+    const name = fullName(
+      changes.first_name === undefined ? row.first_name : changes.first_name,
+      changes.last_name === undefined ? row.last_name : changes.last_name,
+    );
+    if (!name) {
+      throw new ValidationError([
+        { pointer: '/data/attributes/first_name', code: 'required', detail: 'A user needs a first or a last name; both cannot be empty.' },
+      ]);
+    }
+    changes.name = name;
+  }
+  return changes;
+}
+
+/** True when the change takes the admin role from a person who has it. */
+export function demotesAdmin(row: UserRow, changes: UserChanges): boolean {
+  return !row.is_service_account && row.role === 'admin' && changes.role !== undefined && changes.role !== 'admin';
+}
+
+/** 422 `last_admin`: a team keeps at least one person who may manage it. */
+export function lastAdmin(action: 'delete' | 'demote'): ValidationError {
+  const what = action === 'delete' ? 'delete' : 'take the admin role from';
+  return new ValidationError([
+    {
+      pointer: action === 'delete' ? '/data' : '/data/attributes/role',
+      code: 'last_admin',
+      detail: `Cannot ${what} the team's last admin; make another user admin first.`,
+    },
+  ]);
+}
