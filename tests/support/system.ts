@@ -126,11 +126,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const webhookQueue = `webhook-dispatcher${suffix}`;
   // And its own on-call users queue (auth's user.* events), deleted with the system.
   const usersQueue = `on-call.users${suffix}`;
+  // And its own incident-config groups queue (auth's group.* events).
+  const groupsQueue = `incident-config.groups${suffix}`;
   // As deployed: each process logs in to the broker as its own user, with only its rights,
   // and the consumers' queues are declared beforehand (their users may not).
   const broker = await createTestBrokerUsers(['auth', 'incident-config', 'communications', 'on-call', 'webhooks', 'webhook-dispatcher'], {
     prefix: `fw-e2e-${suffix.slice(5)}-`,
-    queues: { 'on-call': usersQueue, 'webhook-dispatcher': webhookQueue },
+    queues: { 'on-call': usersQueue, 'incident-config': groupsQueue, 'webhook-dispatcher': webhookQueue },
   });
   const amqpAs = (service: BusService) => {
     const url = new URL(broker.users[service]!.url);
@@ -152,7 +154,14 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       // a short refresh-token grace keeps the reuse-detection tests quick (docs/oauth.md).
       OAUTH_REFRESH_GRACE_SECONDS: '2',
     },
-    'incident-config': { ...common, ...amqpAs('incident-config'), PORT: String(icPort), DATABASE_URL: dbUrl[databases.ic] },
+    'incident-config': {
+      ...common,
+      ...amqpAs('incident-config'),
+      PORT: String(icPort),
+      DATABASE_URL: dbUrl[databases.ic],
+      GROUPS_QUEUE: groupsQueue,
+      AMQP_PUBLISHERS,
+    },
     'on-call': {
       ...common,
       ...amqpAs('on-call'),
@@ -236,7 +245,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     }
     await client.end();
     if (options.webhooks) await deleteQueues(process.env.TEST_AMQP_URL!, [webhookQueue, `${webhookQueue}.dead`]);
-    await deleteQueues(process.env.TEST_AMQP_URL!, [usersQueue, `${usersQueue}.dead`]);
+    await deleteQueues(process.env.TEST_AMQP_URL!, [usersQueue, `${usersQueue}.dead`, groupsQueue, `${groupsQueue}.dead`]);
     await broker.remove();
   };
   const startOne = async (p: (typeof procs)[number]) => {
