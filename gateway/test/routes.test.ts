@@ -19,6 +19,32 @@ describe('route table', () => {
     expect(match('/v1/schedule_rotation_users/1')).toBe('on-call');
     expect(match('/v1/override_shifts/1')).toBe('on-call');
     expect(match('/v1/webhooks/endpoints/1')).toBe('webhooks');
+    expect(match('/v1/email_addresses/1')).toBe('on-call');
+    expect(match('/v1/phone_numbers/1')).toBe('on-call');
+    expect(match('/v1/notification_rules/1')).toBe('on-call');
+  });
+
+  it("sends a user's contact methods and notification rules to on-call and the rest of /v1/users to auth", () => {
+    expect(match('/v1/users/7/email_addresses')).toBe('on-call');
+    expect(match('/v1/users/7/phone_numbers')).toBe('on-call');
+    expect(match('/v1/users/7/notification_rules')).toBe('on-call');
+    expect(match('/v1/users/7/notification_rules/extra')).toBe('on-call');
+    expect(match('/v1/users/{user_id}/phone_numbers')).toBe('on-call');
+    expect(match('/v1/users')).toBe('auth');
+    expect(match('/v1/users/')).toBe('auth');
+    expect(match('/v1/users/me')).toBe('auth');
+    expect(match('/v1/users/7')).toBe('auth');
+    expect(match('/v1/users/7/')).toBe('auth');
+    expect(match('/v1/users/7/email_addressesX')).toBe('auth');
+    expect(match('/v1/users//email_addresses')).toBe('auth');
+    expect(match('/v1/users/7/roles')).toBe('auth');
+  });
+
+  it('routes a nested collection without its parent collection, and nothing else under that parent', () => {
+    const only = createRouteMatcher([{ prefix: '/v1/things/{thing_id}/parts', upstream: 'on-call' }]);
+    expect(only('/v1/things/1/parts')).toBe('on-call');
+    expect(only('/v1/things/1')).toBeUndefined();
+    expect(only('/v1/things')).toBeUndefined();
   });
 
   it('matches whole path segments only', () => {
@@ -31,10 +57,17 @@ describe('route table', () => {
     expect(match('/environments')).toBeUndefined();
   });
 
-  it('keeps every prefix once and each one segment deep', () => {
+  it('keeps every prefix once, each one segment deep or nested once', () => {
     expect(new Set(ROUTES.map((r) => r.prefix)).size).toBe(ROUTES.length);
-    expect(ROUTES).toHaveLength(29);
+    expect(ROUTES).toHaveLength(38);
     expect(() => createRouteMatcher([{ prefix: '/v1/a/b', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
+    expect(() => createRouteMatcher([{ prefix: '/v1/a/{id}/b/{c}/d', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
+    expect(() =>
+      createRouteMatcher([
+        { prefix: '/v1/a/{id}/b', upstream: 'auth' },
+        { prefix: '/v1/a/{a_id}/b', upstream: 'webhooks' },
+      ]),
+    ).toThrow(/twice/);
     expect(() =>
       createRouteMatcher([
         { prefix: '/v1/a', upstream: 'auth' },

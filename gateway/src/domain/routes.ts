@@ -3,13 +3,21 @@ export const UPSTREAMS = ['auth', 'incident-config', 'communications', 'on-call'
 export type UpstreamName = (typeof UPSTREAMS)[number];
 
 export interface Route {
-  /** A `/v1/<collection>` path prefix, matched on whole path segments. */
+  /**
+   * A `/v1/<collection>` path prefix, or `/v1/<collection>/{param}/<collection>` for a
+   * collection nested under another service's record (`/v1/users/{user_id}/phone_numbers`
+   * is on-call's, `/v1/users` auth's); matched on whole path segments.
+   */
   prefix: string;
   upstream: UpstreamName;
 }
 
 function owned(upstream: UpstreamName, collections: string[]): Route[] {
   return collections.map((c) => ({ prefix: `/v1/${c}`, upstream }));
+}
+
+function nestedUnder(upstream: UpstreamName, parent: string, collections: string[]): Route[] {
+  return collections.map((c) => ({ prefix: `/v1/${parent}/${c}`, upstream }));
 }
 
 /** Which service owns which public path. The one place a new collection is wired in. */
@@ -45,30 +53,51 @@ export const ROUTES: readonly Route[] = [
     'schedule_rotation_users',
     'schedule_rotation_active_days',
     'override_shifts',
+    'email_addresses',
+    'phone_numbers',
+    'notification_rules',
   ]),
+  // Users are auth's; their contact methods and notification rules are on-call's (it pages).
+  ...nestedUnder('on-call', 'users/{user_id}', ['email_addresses', 'phone_numbers', 'notification_rules']),
   ...owned('webhooks', ['webhooks']),
 ];
 
 export type RouteMatcher = (path: string) => UpstreamName | undefined;
 
-const SINGLE_SEGMENT = /^\/v1\/[a-z0-9_-]+$/;
+const PREFIX = /^\/v1\/([a-z0-9_-]+)(?:\/\{[a-z_]+\}\/([a-z0-9_-]+))?$/;
+
+/** What one first segment routes to: its own upstream, and collections nested under its records. */
+interface SegmentRoute {
+  upstream?: UpstreamName;
+  nested?: Map<string, UpstreamName>;
+}
 
 /**
- * Builds a matcher over `/v1/<collection>` prefixes. Every prefix is one segment deep, so
- * a match is one Map lookup of the path's second segment: `/v1/environmentsX` and
- * `/v1/environments-old` do not match `/v1/environments`.
+ * Builds a matcher over the route prefixes. A match is one Map lookup of the path's second
+ * segment (`/v1/environmentsX` and `/v1/environments-old` do not match
+ * `/v1/environments`); only a segment with nested routes (`users`) looks further, at the
+ * fourth: `/v1/users/7/phone_numbers/...` goes to the nested route's upstream, the rest
+ * of `/v1/users/...` to the segment's own.
  */
 export function createRouteMatcher(routes: readonly Route[] = ROUTES): RouteMatcher {
-  const bySegment = new Map<string, UpstreamName>();
+  const bySegment = new Map<string, SegmentRoute>();
   for (const route of routes) {
-    if (!SINGLE_SEGMENT.test(route.prefix)) throw new Error(`Route prefix must be /v1/<collection>: ${route.prefix}`);
-    const segment = route.prefix.slice(4);
-    if (bySegment.has(segment)) throw new Error(`Route prefix listed twice: ${route.prefix}`);
-    bySegment.set(segment, route.upstream);
+    const [, segment, sub] = PREFIX.exec(route.prefix) ?? [];
+    if (!segment) throw new Error(`Route prefix must be /v1/<collection> or /v1/<collection>/{param}/<collection>: ${route.prefix}`);
+    const entry = bySegment.get(segment) ?? {};
+    if (sub ? entry.nested?.has(sub) : entry.upstream) throw new Error(`Route prefix listed twice: ${route.prefix}`);
+    if (sub) (entry.nested ??= new Map()).set(sub, route.upstream);
+    else entry.upstream = route.upstream;
+    bySegment.set(segment, entry);
   }
   return (path) => {
     if (!path.startsWith('/v1/')) return undefined;
     const end = path.indexOf('/', 4);
-    return bySegment.get(end === -1 ? path.slice(4) : path.slice(4, end));
+    const entry = bySegment.get(end === -1 ? path.slice(4) : path.slice(4, end));
+    if (!entry?.nested || end === -1) return entry?.upstream;
+    const idEnd = path.indexOf('/', end + 1);
+    if (idEnd <= end + 1) return entry.upstream;
+    const subEnd = path.indexOf('/', idEnd + 1);
+    return entry.nested.get(subEnd === -1 ? path.slice(idEnd + 1) : path.slice(idEnd + 1, subEnd)) ?? entry.upstream;
   };
 }
