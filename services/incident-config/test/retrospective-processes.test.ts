@@ -28,8 +28,11 @@ describe('retrospective processes', () => {
   it("makes the team's default with its first process, announces both, and keeps one default", async () => {
     const team = freshTeam();
     expect((await list(team)).body.data).toEqual([]);
+    const severe = await Promise.all(
+      ['sev0', 'sev1'].map(async (s) => (await h.call('GET', `/v1/severities/${s}`, { principal: team })).body.data.id),
+    );
     const created = await create(
-      { name: 'Security', copy_from: 'starter_template', retrospective_process_matching_criteria: { severity_ids: ['sev0', 'sev1'] } },
+      { name: 'Security', copy_from: 'starter_template', retrospective_process_matching_criteria: { severity_ids: severe } },
       team,
     );
     expect(created.status).toBe(201);
@@ -37,7 +40,7 @@ describe('retrospective processes', () => {
       name: 'Security',
       description: null,
       is_default: false,
-      retrospective_process_matching_criteria: { severity_ids: ['sev0', 'sev1'] },
+      retrospective_process_matching_criteria: { severity_ids: severe },
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

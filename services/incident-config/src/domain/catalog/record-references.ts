@@ -2,7 +2,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import type { HookContext, Row } from '@firewatch/resource-kit';
 
 /** Declarations of this service whose ids other records list (a service's environment_ids, an incident's functionality_ids). */
-export type ReferencedResource = 'environments' | 'services' | 'functionalities';
+export type ReferencedResource = 'environments' | 'services' | 'functionalities' | 'incident_types';
 
 /**
  * A 422 issue for each id a write newly names, per id-list attribute present in

@@ -24,6 +24,7 @@ const writable = {
   service_ids: list(recordId, 100),
   environment_ids: list(recordId, 100),
   functionality_ids: list(recordId, 100),
+  incident_type_ids: list(recordId, 100),
   labels: z
     .record(z.string().min(1).max(255), z.string().max(1_000))
     .nullable()
@@ -35,11 +36,25 @@ const REFERENCES: Readonly<Record<string, ReferencedResource>> = {
   service_ids: 'services',
   environment_ids: 'environments',
   functionality_ids: 'functionalities',
+  incident_type_ids: 'incident_types',
 };
+
+/**
+ * A 422 when `severity_id` newly names no severity of the team. The one the incident holds
+ * passes, as `referenceIssues` lets held ids pass: a severity in use cannot be deleted, so
+ * only a value written before severities were served names none, and a PUT sending back
+ * what it read must not fail on it.
+ */
+async function severityIssues(attributes: Row, ctx: HookContext): Promise<ValidationIssue[]> {
+  const id = attributes.severity_id;
+  if (typeof id !== 'string' || id === ctx.existing?.severity_id) return [];
+  if ((await ctx.visibleIds('severities', [id])).has(id)) return [];
+  return [{ pointer: '/data/attributes/severity_id', code: 'invalid_reference', detail: `severity_id: no severity "${id}".` }];
+}
 
 /** Checks of a write that need the records it names or the record's past. */
 async function incidentIssues(attributes: Row, ctx: HookContext): Promise<ValidationIssue[]> {
-  const issues = await referenceIssues(attributes, ctx, REFERENCES);
+  const issues = [...(await referenceIssues(attributes, ctx, REFERENCES)), ...(await severityIssues(attributes, ctx))];
   if (ctx.existing?.private === true && attributes.private === false) {
     issues.push({ pointer: '/data/attributes/private', code: 'immutable', detail: 'A private incident cannot be made public again.' });
   }
@@ -84,6 +99,7 @@ export const incidents = defineResource({
     'service_ids',
     'environment_ids',
     'functionality_ids',
+    'incident_type_ids',
     'labels',
     ...TIMESTAMPS,
     ...MESSAGES,
@@ -95,13 +111,14 @@ export const incidents = defineResource({
       TIMESTAMPS.map((t) => [t, { type: ['string', 'null'], format: 'date-time', description: 'Set by the status actions.' }]),
     ),
   },
-  jsonColumns: ['service_ids', 'environment_ids', 'functionality_ids', 'labels'],
+  jsonColumns: ['service_ids', 'environment_ids', 'functionality_ids', 'incident_type_ids', 'labels'],
   // A private incident's slug is unlisted: no create may tell that one holds a title.
   slug: { from: 'title', hidden: (row) => row.private === true },
   relationships: {
     services: { type: 'services', column: 'service_ids', many: true, resource: 'services' },
     environments: { type: 'environments', column: 'environment_ids', many: true, resource: 'environments' },
     functionalities: { type: 'functionalities', column: 'functionality_ids', many: true, resource: 'functionalities' },
+    incident_types: { type: 'incident_types', column: 'incident_type_ids', many: true, resource: 'incident_types' },
   },
   filters: {
     search: { kind: 'search', columns: ['title', 'summary'] },
@@ -112,6 +129,9 @@ export const incidents = defineResource({
     service_ids: 'uuid_list',
     environment_ids: 'uuid_list',
     functionality_ids: 'uuid_list',
+    incident_type_ids: 'uuid_list',
+    // The reference's name for the same filter.
+    type_ids: { kind: 'uuid_list', column: 'incident_type_ids' },
     created_at: 'date',
     updated_at: 'date',
     ...Object.fromEntries(TIMESTAMPS.map((t) => [t, 'date' as const])),
@@ -130,6 +150,7 @@ export const incidents = defineResource({
         service_ids: [],
         environment_ids: [],
         functionality_ids: [],
+        incident_type_ids: [],
         labels: {},
         ...rest,
         // The reference generates a title when none is given.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, serialize, type HookContext, type ResourceDefinition, type Row } from '@firewatch/resource-kit';
 import type { RetrospectiveProcessesDeps } from './retrospective-processes.lookup.js';
+import { criteriaReferenceIssues } from './matching-criteria.rules.js';
 
 const STARTER_TEMPLATE = 'starter_template';
 const DEFAULT_PROCESS = { name: 'Default', description: 'Used for incidents no other retrospective process matches.' };
@@ -9,6 +10,17 @@ const CRITERIA = '/data/attributes/retrospective_process_matching_criteria';
 
 const ids = z
   .array(z.string().min(1).max(255))
+  .max(100)
+  .transform((v) => [...new Set(v)]);
+/** Ids of severities or incident types: UUIDs as PostgreSQL writes them, so the in-use checks find them. */
+const recordIds = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(255)
+      .transform((id) => id.toLowerCase()),
+  )
   .max(100)
   .transform((v) => [...new Set(v)]);
 /** Criteria that match nothing by themselves; what the specification's object shape holds when there are none. */
@@ -21,7 +33,11 @@ const isEmpty = (c: unknown) => c == null || Object.values(c as Record<string, u
  * is taken as none; answers always carry an object (docs/decisions.md, Defaults).
  */
 const criteria = z
-  .union([z.strictObject({ severity_ids: ids }), z.strictObject({ group_ids: ids }), z.strictObject({ incident_type_ids: ids })])
+  .union([
+    z.strictObject({ severity_ids: recordIds }),
+    z.strictObject({ group_ids: ids }),
+    z.strictObject({ incident_type_ids: recordIds }),
+  ])
   .nullable()
   .transform((c) => c ?? NO_CRITERIA);
 
@@ -119,7 +135,7 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
           { pointer: CRITERIA, code: 'default_process', detail: 'The default process is the fallback and cannot have matching criteria.' },
         ];
       }
-      return copyFromIssues(attributes.copy_from, ctx);
+      return [...(await copyFromIssues(attributes.copy_from, ctx)), ...(await criteriaReferenceIssues(attributes, ctx))];
     },
     // Criteria that name nothing are stored as none: the default process's check constraint
     // admits only that, and answers show none as the empty object either way.
