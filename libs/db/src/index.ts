@@ -4,7 +4,7 @@ export { ensureDatabase, databaseName } from './ensure-database.js';
 export { isUniqueViolation, uniqueConstraintName } from './pg-errors.js';
 export { openDatabase, type OpenDatabaseOptions } from './open-database.js';
 export { lockForTransaction } from './advisory-lock.js';
-export { provisionServiceDatabase, type ServiceDatabase } from './provision.js';
+export { provisionServiceDatabase, type ProvisionReport, type ServiceDatabase } from './provision.js';
 export { applyFilters, escapeLike, type CustomFilter, type FilterColumns } from './list-query.js';
 export { listPage, nullableColumns, type ListPage, type ListPageOptions, type OrderKey } from './keyset-page.js';
 export { createPreparedSelects, type PlainBinding, type PreparedSelects } from './prepared-select.js';
