@@ -12,8 +12,12 @@ RUN pnpm install --frozen-lockfile \
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build --chown=node:node /app /app
-USER node
+# Owned by root and read-only to the process: it cannot rewrite its own code (Kubernetes
+# also mounts the root filesystem read-only, deploy/kubernetes).
+COPY --from=build /app /app
+# The image's `node` user by number: Kubernetes' runAsNonRoot can only verify a numeric
+# user (deploy/kubernetes runs as 1000:1000 too).
+USER 1000:1000
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 
@@ -54,7 +58,9 @@ ENV PORT=8086
 EXPOSE 8086
 CMD ["node", "--max-semi-space-size=8", "services/webhook-dispatcher/dist/src/main.js"]
 
-# One-shot: each service's database role and database (scripts/provision-databases.mjs).
+# One-shot: each service's database role and database (scripts/provision-databases.mjs);
+# with another command, the broker's users (scripts/provision-broker.mjs) or every
+# service's migrations (scripts/migrate.mjs).
 FROM runtime AS provision
 HEALTHCHECK NONE
 CMD ["node", "scripts/provision-databases.mjs"]
