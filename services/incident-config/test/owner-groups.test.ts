@@ -1,13 +1,16 @@
+import type { Knex } from 'knex';
 import { startIncidentConfig, type IncidentConfigHarness } from './support/incident-config-harness.js';
+import { DB, OPS, seedGroups } from './support/groups.fixture.js';
 
 let h: IncidentConfigHarness;
 beforeAll(async () => {
   h = await startIncidentConfig();
+  await seedGroups(h.db.knex as Knex, 1, [OPS, DB]);
 });
 afterAll(async () => h?.close());
 
 type Attrs = Record<string, unknown>;
-const ops = { group_ids: ['ops'] };
+const ops = { group_ids: [OPS] };
 const body = (type: string, attributes: Attrs) => ({ data: { type, attributes } });
 const create = (type: string, attributes: Attrs, principal?: Attrs) =>
   h.call('POST', `/v1/${type}`, { body: body(type, attributes), principal });
@@ -18,9 +21,9 @@ describe.each(['services', 'functionalities'])('%s and group-scoped keys', (type
   const records: Record<string, string> = {};
   beforeAll(async () => {
     for (const [name, groups] of [
-      ['ours', ['ops']],
-      ['theirs', ['db']],
-      ['shared', ['ops', 'db']],
+      ['ours', [OPS]],
+      ['theirs', [DB]],
+      ['shared', [OPS, DB]],
       ['nobodys', []],
     ] as const) {
       const res = await create(type, { name: `${type} ${name}`, external_id: `${type}-${name}`, owner_group_ids: groups });
@@ -43,14 +46,14 @@ describe.each(['services', 'functionalities'])('%s and group-scoped keys', (type
   });
 
   it('lets a group key create only within its groups and keep other owners on a shared record', async () => {
-    for (const groups of [['db'], [], undefined]) {
+    for (const groups of [[DB], [], undefined]) {
       const res = await create(type, { name: `${type} elsewhere ${String(groups)}`, ...(groups ? { owner_group_ids: groups } : {}) }, ops);
       expect(res.status).toBe(403);
     }
-    expect((await create(type, { name: `${type} made by ops`, owner_group_ids: ['ops'] }, ops)).status).toBe(201);
-    const dropDb = await h.call('PUT', `/v1/${type}/${records.shared}`, { body: body(type, { owner_group_ids: ['ops'] }), principal: ops });
+    expect((await create(type, { name: `${type} made by ops`, owner_group_ids: [OPS] }, ops)).status).toBe(201);
+    const dropDb = await h.call('PUT', `/v1/${type}/${records.shared}`, { body: body(type, { owner_group_ids: [OPS] }), principal: ops });
     expect(dropDb.status).toBe(403);
-    const away = await h.call('PUT', `/v1/${type}/${records.ours}`, { body: body(type, { owner_group_ids: ['db'] }), principal: ops });
+    const away = await h.call('PUT', `/v1/${type}/${records.ours}`, { body: body(type, { owner_group_ids: [DB] }), principal: ops });
     expect(away.status).toBe(403);
   });
 
@@ -66,8 +69,8 @@ describe.each(['services', 'functionalities'])('%s and group-scoped keys', (type
     });
     expect(res.status).toBe(200);
     expect(res.body.data.map((r: { attributes: Attrs }) => [r.attributes.external_id, r.attributes.owner_group_ids])).toEqual([
-      [`${type}-ours`, ['ops']],
-      [`${type}-bulk-new`, ['ops']],
+      [`${type}-ours`, [OPS]],
+      [`${type}-bulk-new`, [OPS]],
     ]);
     // Another group's record is not the key's to update, nor to learn of: naming its external_id
     // makes the key's own record (unique per owner set), and the other stays as it was.
@@ -77,11 +80,11 @@ describe.each(['services', 'functionalities'])('%s and group-scoped keys', (type
     });
     expect(theirs.status).toBe(200);
     expect(theirs.body.data[0].id).not.toBe(records.theirs);
-    expect(theirs.body.data[0].attributes).toMatchObject({ external_id: `${type}-theirs`, owner_group_ids: ['ops'] });
+    expect(theirs.body.data[0].attributes).toMatchObject({ external_id: `${type}-theirs`, owner_group_ids: [OPS] });
     expect(await h.db.knex(type).where({ id: records.theirs }).first()).toMatchObject({
       name: `${type} theirs`,
       description: null,
-      owner_group_ids: ['db'],
+      owner_group_ids: [DB],
     });
   });
 
@@ -108,8 +111,8 @@ describe.each(['services', 'functionalities'])('%s and group-scoped keys', (type
 
 describe('incidents including services for a group key', () => {
   it('include only the services its groups own', async () => {
-    const mine = (await create('services', { name: 'Included ops', owner_group_ids: ['ops'] })).body.data.id;
-    const other = (await create('services', { name: 'Included db', owner_group_ids: ['db'] })).body.data.id;
+    const mine = (await create('services', { name: 'Included ops', owner_group_ids: [OPS] })).body.data.id;
+    const other = (await create('services', { name: 'Included db', owner_group_ids: [DB] })).body.data.id;
     const incident = (await create('incidents', { title: 'Owner groups', service_ids: [mine, other] })).body.data.id;
     const got = await h.call('GET', `/v1/incidents/${incident}?include=services`, { principal: ops });
     expect(got.status).toBe(200);

@@ -1,14 +1,17 @@
+import type { Knex } from 'knex';
 import { startIncidentConfig, type IncidentConfigHarness } from './support/incident-config-harness.js';
+import { DB, OPS, seedGroups } from './support/groups.fixture.js';
 
 let h: IncidentConfigHarness;
 beforeAll(async () => {
   h = await startIncidentConfig();
+  await seedGroups(h.db.knex as Knex, 1, [OPS, DB]);
 });
 afterAll(async () => h?.close());
 
 type Attrs = Record<string, unknown>;
 type Answer = Awaited<ReturnType<IncidentConfigHarness['call']>>;
-const ops = { group_ids: ['ops'] };
+const ops = { group_ids: [OPS] };
 const body = (type: string, attributes: Attrs) => ({ data: { type, attributes } });
 const create = (type: string, attributes: Attrs, principal?: Attrs) =>
   h.call('POST', `/v1/${type}`, { body: body(type, attributes), principal });
@@ -30,9 +33,9 @@ describe('ids a write names, for a group key', () => {
   let theirs: string;
   let theirFunctionality: string;
   beforeAll(async () => {
-    ours = idOf(await create('services', { name: 'Ops service', owner_group_ids: ['ops'] }));
-    theirs = idOf(await create('services', { name: 'Db service', owner_group_ids: ['db'] }));
-    theirFunctionality = idOf(await create('functionalities', { name: 'Db functionality', owner_group_ids: ['db'] }));
+    ours = idOf(await create('services', { name: 'Ops service', owner_group_ids: [OPS] }));
+    theirs = idOf(await create('services', { name: 'Db service', owner_group_ids: [DB] }));
+    theirFunctionality = idOf(await create('functionalities', { name: 'Db functionality', owner_group_ids: [DB] }));
   });
 
   it("are only its groups' services and functionalities on an incident, as if the others did not exist", async () => {
@@ -58,7 +61,7 @@ describe('ids a write names, for a group key', () => {
 
   it("are only its groups' services on a functionality, a service, and an incident event's ratings", async () => {
     for (const type of ['functionalities', 'services']) {
-      const res = await create(type, { name: `${type} depending`, owner_group_ids: ['ops'], service_ids: [theirs] }, ops);
+      const res = await create(type, { name: `${type} depending`, owner_group_ids: [OPS], service_ids: [theirs] }, ops);
       expect(refused(res)).toEqual([['invalid_reference', '/data/attributes/service_ids/0']]);
     }
     const incident = idOf(await create('incidents', { title: 'Rated' }, ops));

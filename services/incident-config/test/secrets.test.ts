@@ -1,6 +1,8 @@
+import type { Knex } from 'knex';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createSecretBox, resealStale, sealedColumn } from '@firewatch/secret-box';
 import { startIncidentConfig, testSecretBox, type IncidentConfigHarness } from './support/incident-config-harness.js';
+import { DB, OPS, seedGroups } from './support/groups.fixture.js';
 
 let h: IncidentConfigHarness;
 
@@ -144,19 +146,20 @@ describe('secrets', () => {
 
   it('shows a group-scoped key only the secrets of its groups, and lets it create only within them', async () => {
     const team = { team_id: 73 };
-    const ops = { team_id: 73, group_ids: ['ops'] };
-    const opsSecret = (await create({ name: 'ops_only', secret: 'v', owner_group_ids: ['ops'] }, team)).body.data.id;
-    const dbSecret = (await create({ name: 'db_only', secret: 'v', owner_group_ids: ['db'] }, team)).body.data.id;
+    await seedGroups(h.db.knex as Knex, 73, [OPS, DB]);
+    const ops = { team_id: 73, group_ids: [OPS] };
+    const opsSecret = (await create({ name: 'ops_only', secret: 'v', owner_group_ids: [OPS] }, team)).body.data.id;
+    const dbSecret = (await create({ name: 'db_only', secret: 'v', owner_group_ids: [DB] }, team)).body.data.id;
     await create({ name: 'nobody', secret: 'v' }, team);
 
     const listed = await h.call('GET', '/v1/secrets', { principal: ops });
     expect(listed.body.data.map((r: { id: string }) => r.id)).toEqual([opsSecret]);
     expect((await h.call('GET', `/v1/secrets/${dbSecret}`, { principal: ops })).status).toBe(404);
     expect((await h.call('DELETE', `/v1/secrets/${dbSecret}`, { principal: ops })).status).toBe(404);
-    expect((await create({ name: 'elsewhere', secret: 'v', owner_group_ids: ['db'] }, ops)).status).toBe(403);
-    expect((await create({ name: 'mine', secret: 'v', owner_group_ids: ['ops'] }, ops)).status).toBe(201);
+    expect((await create({ name: 'elsewhere', secret: 'v', owner_group_ids: [DB] }, ops)).status).toBe(403);
+    expect((await create({ name: 'mine', secret: 'v', owner_group_ids: [OPS] }, ops)).status).toBe(201);
     const moved = await h.call('PUT', `/v1/secrets/${opsSecret}`, {
-      body: body({ name: 'ops_only', owner_group_ids: ['db'] }),
+      body: body({ name: 'ops_only', owner_group_ids: [DB] }),
       principal: ops,
     });
     expect(moved.status).toBe(403);
