@@ -3,7 +3,12 @@ import type { Row } from '@firewatch/resource-kit';
 import type { CatalogPropertiesLookup, ValueCatalog } from '../domain/catalog/catalog-properties.lookup.js';
 
 /** The table of each catalog's records, which hold its property values. */
-const VALUE_TABLES: Record<ValueCatalog, string> = { environment: 'environments', service: 'services', functionality: 'functionalities' };
+const VALUE_TABLES: Record<ValueCatalog, string> = {
+  environment: 'environments',
+  service: 'services',
+  functionality: 'functionalities',
+  incident_type: 'incident_types',
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,8 +3,8 @@ import type { Row, Transaction } from '@firewatch/resource-kit';
 /** The catalogs a property may belong to (the reference's `catalog_type`). */
 export const CATALOG_TYPES = ['catalog', 'cause', 'environment', 'functionality', 'incident_type', 'service', 'team'] as const;
 export type CatalogType = (typeof CATALOG_TYPES)[number];
-/** The catalogs whose records (environments, services, functionalities) hold property values served here. */
-export const VALUE_CATALOGS = ['environment', 'service', 'functionality'] as const;
+/** The catalogs whose records (environments, services, functionalities, incident types) hold property values served here. */
+export const VALUE_CATALOGS = ['environment', 'service', 'functionality', 'incident_type'] as const;
 export type ValueCatalog = (typeof VALUE_CATALOGS)[number];
 
 /**

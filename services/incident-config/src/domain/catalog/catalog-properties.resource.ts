@@ -3,7 +3,12 @@ import { defineResource } from '@firewatch/resource-kit';
 import { CATALOG_TYPES, VALUE_CATALOGS, type CatalogPropertiesDeps, type ValueCatalog } from './catalog-properties.lookup.js';
 
 /** The declaration (its name in the registry) of the records holding each catalog's property values. */
-const HOLDERS: Record<ValueCatalog, string> = { environment: 'environments', service: 'services', functionality: 'functionalities' };
+const HOLDERS: Record<ValueCatalog, string> = {
+  environment: 'environments',
+  service: 'services',
+  functionality: 'functionalities',
+  incident_type: 'incident_types',
+};
 
 const KINDS = [
   'text',
@@ -25,6 +30,7 @@ export const BUILT_IN_CATALOG_IDS: Partial<Record<string, string>> = {
   environment: 'ae206384-ebad-4160-9281-44419e16c2e5',
   service: '20740af2-9453-4fda-9ea2-86956fe775bd',
   functionality: 'e713b4ba-7c8a-4352-84de-98787c2d0622',
+  incident_type: '40488a42-12c7-40ba-a315-b0f631341a2d',
 };
 
 const MANAGED_BY = ['web', 'admin_web', 'api', 'terraform', 'pulumi', 'backstage', 'catalog_sync'] as const;
@@ -45,6 +51,7 @@ const catalogs = [
   { path: '/v1/functionalities/properties', catalog_type: 'functionality', family: 'functionalities' },
   { path: '/v1/services/properties', catalog_type: 'service', family: 'services' },
   { path: '/v1/environments/properties', catalog_type: 'environment', family: 'environments' },
+  { path: '/v1/incident_types/properties', catalog_type: 'incident_type', family: 'incident types' },
 ] as const;
 
 /**

@@ -36,6 +36,7 @@ export const incidentTypes: ResourceDefinition<Deps> = defineResource<Deps>({
   jsonColumns: [...CLASSIFICATION_JSON_COLUMNS, 'properties'],
   slug: { from: 'name' },
   position: {},
+  updateMethods: ['put'],
   filters: {
     slug: 'string',
     name: 'string',

@@ -35,6 +35,7 @@ export const severities: ResourceDefinition<ClassificationsDeps> = defineResourc
   jsonColumns: CLASSIFICATION_JSON_COLUMNS,
   slug: { from: 'name' },
   position: {},
+  updateMethods: ['put'],
   filters: {
     search: { kind: 'search', columns: ['name', 'description'] },
     slug: 'string',
