@@ -5,7 +5,7 @@ import { configSchema } from './config.js';
 import { createShiftInputsRepository } from './data/shift-inputs.repository.js';
 import { createShiftStartsRepository } from './data/shift-starts.repository.js';
 import { createUsersRepository, usersReadModelEmpty } from './data/users.repository.js';
-import { registry } from './domain/registry.js';
+import { PERSONAL_DECLARATIONS, registry } from './domain/registry.js';
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
 import { createEventsConsumer } from './queue/events.consumer.js';
 
@@ -21,6 +21,7 @@ await runKitService({
       queue: config.USERS_QUEUE,
       publishers: config.AMQP_PUBLISHERS,
       memberships: registry.get('schedule_rotation_users'),
+      personal: PERSONAL_DECLARATIONS.map(registry.get),
     });
     await events.start();
     if (await usersReadModelEmpty(knex))

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { createLogger } from '@firewatch/logger';
 import { createUserSyncStore } from '../src/data/users.repository.js';
 import { createUserSync } from '../src/domain/users/user-sync.js';
-import { registry } from '../src/domain/registry.js';
+import { PERSONAL_DECLARATIONS, registry } from '../src/domain/registry.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 import { seedUsers } from './support/users.fixture.js';
 
@@ -68,6 +68,7 @@ describe('a user deleted in auth', () => {
       store: createUserSyncStore(h.db.knex as Knex),
       logger: createLogger({ service: 'test', level: 'silent' }),
       memberships: registry.get('schedule_rotation_users'),
+      personal: PERSONAL_DECLARATIONS.map(registry.get),
     });
     expect(await sync.handle(deleted(22) as never)).toBe('applied');
 

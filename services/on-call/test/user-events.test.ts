@@ -5,7 +5,7 @@ import type { AmqpConsumer } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
 import { createTestBrokerUsers, type TestBrokerUsers } from '@firewatch/service-testing';
 import { createUsersRepository } from '../src/data/users.repository.js';
-import { registry } from '../src/domain/registry.js';
+import { PERSONAL_DECLARATIONS, registry } from '../src/domain/registry.js';
 import { createEventsConsumer } from '../src/queue/events.consumer.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 import { seedUsers } from './support/users.fixture.js';
@@ -38,6 +38,7 @@ beforeAll(async () => {
     exchange,
     publishers: broker.publishers,
     memberships: registry.get('schedule_rotation_users'),
+    personal: PERSONAL_DECLARATIONS.map(registry.get),
   });
   await consumer.start();
 });

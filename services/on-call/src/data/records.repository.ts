@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import type { OnCallResourceDeps } from '../domain/on-call.deps.js';
 import { createAlertUrgenciesRepository } from './alert-urgencies.repository.js';
+import { createContactsRepository } from './contacts.repository.js';
 import { createUsersRepository } from './users.repository.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
 import { createShiftInputsRepository } from './shift-inputs.repository.js';
@@ -16,5 +17,6 @@ export function createRecordsRepository(knex: Knex, logger?: Logger): Omit<OnCal
     targets: createTargetsRepository(),
     shifts: createShiftInputsRepository(knex, users, logger),
     scheduling: createSchedulingRepository(),
+    contacts: createContactsRepository(knex),
   };
 }

@@ -61,6 +61,7 @@ export function createUserSyncStore(knex: Knex): UserSyncStore {
           'role',
           'on_call_role',
           'is_service_account',
+          'time_zone',
           'version',
           'occurred_at',
           'deleted_at',
@@ -90,6 +91,9 @@ export function createUserSyncStore(knex: Knex): UserSyncStore {
           .ignore();
       }
       return removed;
+    },
+    async removeOwned(tx, table, teamId, userId) {
+      return tx(table).where({ team_id: teamId, user_id: userId }).delete().returning('*');
     },
     async writeEvents(tx, events) {
       await writeEvents(tx, events);

@@ -1,4 +1,5 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
+import type { ContactsDeps } from './contacts/contacts.deps.js';
 import type { OverrideSpec, RotationSpec, TimeWindow } from './shifts/index.js';
 import type { TargetsDeps } from './targets/targets.deps.js';
 import type { UserSummary, UsersDeps } from './users/users.deps.js';
@@ -15,6 +16,8 @@ export interface OnCallResourceDeps {
   /** What alert groups may target, from the read model of other services' events (targets/targets.deps.ts). */
   targets: TargetsDeps;
   scheduling: SchedulingDeps;
+  /** Users' contact methods and notification rules beyond the kit's own queries (contacts/contacts.deps.ts). */
+  contacts: ContactsDeps;
   /** What shift computation reads (GET /v1/shifts, the shift.started scheduler). */
   shifts: ShiftsDeps;
   /** The most one GET /v1/shifts reads before computing. */

@@ -9,6 +9,9 @@ import { scheduleRotationUsers } from './schedules/schedule-rotation-users.resou
 import { scheduleRotations } from './schedules/schedule-rotations.resource.js';
 import { schedules } from './schedules/schedules.resource.js';
 import { shifts } from './schedules/shifts.resource.js';
+import { userEmailAddresses } from './contacts/user-email-addresses.resource.js';
+import { userNotificationRules } from './contacts/user-notification-rules.resource.js';
+import { userPhoneNumbers } from './contacts/user-phone-numbers.resource.js';
 
 /** Every resource on-call serves, by name; adding one here mounts its routes, events and OpenAPI entry. */
 export const registry = createResourceRegistry<OnCallResourceDeps>([
@@ -21,4 +24,10 @@ export const registry = createResourceRegistry<OnCallResourceDeps>([
   scheduleRotationActiveDays,
   overrideShifts,
   shifts,
+  userEmailAddresses,
+  userPhoneNumbers,
+  userNotificationRules,
 ]);
+
+/** What a user owns, by declaration name, in the order a deletion of the user removes it: rules before the contact methods they name. */
+export const PERSONAL_DECLARATIONS = ['user_notification_rules', 'user_phone_numbers', 'user_email_addresses'] as const;

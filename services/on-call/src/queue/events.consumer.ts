@@ -21,6 +21,8 @@ export interface EventsConsumerOptions {
   prefetch?: number;
   /** The registry's declaration of rotation memberships (`schedule_rotation_users`), whose deletes a user's deletion announces. */
   memberships: AnyResourceDefinition;
+  /** The registry's declarations of what a user owns (notification rules, then contact methods), deleted with the user. */
+  personal: readonly AnyResourceDefinition[];
 }
 
 type Handle = (envelope: EventEnvelope) => Promise<unknown>;
@@ -30,8 +32,13 @@ type Handle = (envelope: EventEnvelope) => Promise<unknown>;
  * auth's `user.*` feed the users read model, incident-config's `service.*` and
  * `functionality.*` and auth's `group.*` the known targets of alert groups.
  */
-export function eventHandlers(opts: Pick<EventsConsumerOptions, 'knex' | 'logger' | 'memberships'>): Record<string, Handle> {
-  const users = createUserSync({ store: createUserSyncStore(opts.knex), logger: opts.logger, memberships: opts.memberships });
+export function eventHandlers(opts: Pick<EventsConsumerOptions, 'knex' | 'logger' | 'memberships' | 'personal'>): Record<string, Handle> {
+  const users = createUserSync({
+    store: createUserSyncStore(opts.knex),
+    logger: opts.logger,
+    memberships: opts.memberships,
+    personal: opts.personal,
+  });
   const targets = createTargetSync({ store: createTargetSyncStore(opts.knex), logger: opts.logger });
   return { user: users.handle, ...Object.fromEntries(TARGET_FAMILIES.map((family) => [family, targets.handle])) };
 }

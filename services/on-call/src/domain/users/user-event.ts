@@ -10,6 +10,8 @@ export interface UserChange {
   role: string;
   on_call_role: string;
   is_service_account: boolean;
+  /** The user's IANA time zone, when auth's event tells it (the paging engine's local time); else null. */
+  time_zone: string | null;
   /** auth's counter of the user's changes: the read model keeps the highest. */
   version: number;
   occurred_at: Date;
@@ -33,6 +35,8 @@ const userData = z.object({
     role: z.string(),
     on_call_role: z.string(),
     is_service_account: z.boolean().default(false),
+    // Events from before auth kept time zones carry none.
+    time_zone: z.string().min(1).max(100).nullable().default(null),
   }),
   meta: z.object({ version: z.number().int().min(1) }),
 });
