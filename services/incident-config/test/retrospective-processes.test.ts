@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { startIncidentConfig, type IncidentConfigHarness } from './support/incident-config-harness.js';
+import { OPS, seedGroups } from './support/groups.fixture.js';
 
 let h: IncidentConfigHarness;
 
@@ -84,17 +86,18 @@ describe('retrospective processes', () => {
 
   it('gets, updates with PUT and deletes a process, with events', async () => {
     const team = freshTeam();
+    await seedGroups(h.db.knex as Knex, team.team_id, [OPS]);
     const { id } = (await create({ name: 'Ops', copy_from: 'starter_template', description: 'For ops' }, team)).body.data;
     expect((await h.call('GET', `/v1/retrospective_processes/${id}`, { principal: team })).body.data.attributes.name).toBe('Ops');
     const updated = await h.call('PUT', `/v1/retrospective_processes/${id}`, {
-      body: body({ description: null, retrospective_process_matching_criteria: { group_ids: ['g1'] } }),
+      body: body({ description: null, retrospective_process_matching_criteria: { group_ids: [OPS] } }),
       principal: team,
     });
     expect(updated.status).toBe(200);
     expect(updated.body.data.attributes).toMatchObject({
       name: 'Ops',
       description: null,
-      retrospective_process_matching_criteria: { group_ids: ['g1'] },
+      retrospective_process_matching_criteria: { group_ids: [OPS] },
     });
     const cleared = await h.call('PUT', `/v1/retrospective_processes/${id}`, {
       body: body({ retrospective_process_matching_criteria: null }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import { defineResource, serialize, type HookContext, type ResourceDefinition, type Row } from '@firewatch/resource-kit';
 import type { RetrospectiveProcessesDeps } from './retrospective-processes.lookup.js';
+import { criteriaGroupIssues } from './criteria-groups.rules.js';
 import { criteriaReferenceIssues } from './matching-criteria.rules.js';
 
 const STARTER_TEMPLATE = 'starter_template';
@@ -12,7 +13,7 @@ const ids = z
   .array(z.string().min(1).max(255))
   .max(100)
   .transform((v) => [...new Set(v)]);
-/** Ids of severities or incident types: UUIDs as PostgreSQL writes them, so the in-use checks find them. */
+/** Ids of severities, incident types or teams: UUIDs as PostgreSQL writes them, so the in-use checks find them. */
 const recordIds = z
   .array(
     z
@@ -35,7 +36,7 @@ const isEmpty = (c: unknown) => c == null || Object.values(c as Record<string, u
 const criteria = z
   .union([
     z.strictObject({ severity_ids: recordIds }),
-    z.strictObject({ group_ids: ids }),
+    z.strictObject({ group_ids: recordIds }),
     z.strictObject({ incident_type_ids: recordIds }),
   ])
   .nullable()
@@ -135,7 +136,11 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
           { pointer: CRITERIA, code: 'default_process', detail: 'The default process is the fallback and cannot have matching criteria.' },
         ];
       }
-      return [...(await copyFromIssues(attributes.copy_from, ctx)), ...(await criteriaReferenceIssues(attributes, ctx))];
+      return [
+        ...(await copyFromIssues(attributes.copy_from, ctx)),
+        ...(await criteriaReferenceIssues(attributes, ctx)),
+        ...(await criteriaGroupIssues(attributes, ctx)),
+      ];
     },
     // Criteria that name nothing are stored as none: the default process's check constraint
     // admits only that, and answers show none as the empty object either way.
