@@ -2,21 +2,39 @@ import { ROLES } from '@firewatch/auth';
 import {
   BEARER,
   errorResponses,
+  fromZod,
+  IF_MATCH,
   IF_NONE_MATCH,
   jsonApiContent,
+  listParameters,
   NOT_MODIFIED,
+  pathParameter,
   ref,
+  requestDocumentSchema,
   resourceSchemas,
   schema,
   taggedResponse,
   type Json,
   type OpenApiPart,
 } from '@firewatch/openapi';
+import { updateUserAttributesSchema } from '../domain/users.schemas.js';
+import { USER_LIST_SPEC } from './users.routes.js';
 
-// As toUserResource writes them.
+const T = 'users';
+const tags = ['users'];
+const id = pathParameter('id', 'The user id (an integer).');
+const READ =
+  'Any credential of the team that holds the `read` capability, OAuth tokens whatever their scopes (no granular scope names users).';
+const ADMIN = 'Team admins only, with a credential limited by neither records nor groups (OAuth: `all` or `ir.all`).';
+
+// As toUserResource writes them; the password hash never appears.
 const attributes: Record<string, Json> = {
   email: { type: 'string', format: 'email' },
-  name: schema.string(),
+  first_name: schema.nullable('string'),
+  last_name: schema.nullable('string'),
+  full_name: schema.string('First and last name joined.'),
+  name: schema.string('The full name again (the userinfo claim of that name).'),
+  time_zone: schema.string('An IANA time zone name; Etc/UTC until one is chosen.'),
   role: schema.enum(ROLES),
   on_call_role: schema.enum(ROLES),
   team_id: { type: 'integer' },
@@ -25,25 +43,72 @@ const attributes: Record<string, Json> = {
   updated_at: schema.dateTime(),
 };
 
-const { users_resource, users_response } = resourceSchemas('users', attributes);
+const one = (description: string) => ({ description, ...jsonApiContent(ref(`${T}_response`)) });
 
-/** `GET /v1/users/me`, as users.routes.ts serves it. */
+/** `/v1/users`, `/v1/users/{id}` and `/v1/users/me`, as users.routes.ts serves them. */
 export const usersOpenApi: OpenApiPart = {
-  schemas: { users_resource, users_response },
+  schemas: {
+    ...resourceSchemas(T, attributes),
+    [`update_${T}`]: requestDocumentSchema(T, fromZod(updateUserAttributesSchema), { withId: true }),
+  },
   paths: {
+    '/v1/users': {
+      get: {
+        operationId: `list_${T}`,
+        summary: "List the team's users",
+        description: `${READ} \`filter[name]\` and \`filter[search]\` match a case-insensitive part of the first, last or full name (search: or the email); \`filter[email]\` is the whole address, in any case.`,
+        tags,
+        security: BEARER,
+        parameters: listParameters({ ...USER_LIST_SPEC, cursor: true }),
+        responses: {
+          '200': { description: 'A page of users', ...jsonApiContent(ref(`${T}_list`)) },
+          ...errorResponses(400, 401, 403, 429),
+        },
+      },
+    },
     '/v1/users/me': {
       get: {
         operationId: 'get_current_user',
         summary: "Get the caller's own user",
         description: 'Any credential that acts for a user (personal keys, OAuth tokens); a team-wide key gets 404 `no_user`.',
-        tags: ['users'],
+        tags,
         security: BEARER,
         parameters: [IF_NONE_MATCH],
         responses: {
-          '200': taggedResponse({ description: 'The user', ...jsonApiContent(ref('users_response')) }),
+          '200': taggedResponse(one('The user')),
           ...NOT_MODIFIED,
           ...errorResponses(400, 401, 404, 429),
         },
+      },
+    },
+    '/v1/users/{id}': {
+      get: {
+        operationId: `get_${T}`,
+        summary: 'Get a user',
+        description: `${READ} Another team's user is a 404.`,
+        tags,
+        security: BEARER,
+        parameters: [id, IF_NONE_MATCH],
+        responses: { '200': taggedResponse(one('The user')), ...NOT_MODIFIED, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+      put: {
+        operationId: `update_${T}`,
+        summary: 'Update a user',
+        description: `${ADMIN} Or the user themselves (a personal key or OAuth token of theirs; OAuth: \`all\` or \`ir.all\`), who may change only their own \`first_name\`, \`last_name\` and \`time_zone\` (403 otherwise). Taking the admin role from the team's last admin is a 422 \`last_admin\`; an OAuth application's service user takes its email and roles from the application (422 \`service_account\`).`,
+        tags,
+        security: BEARER,
+        parameters: [id, IF_MATCH],
+        requestBody: { required: true, ...jsonApiContent(ref(`update_${T}`)) },
+        responses: { '200': taggedResponse(one('The updated user')), ...errorResponses(400, 401, 403, 404, 409, 412, 415, 422, 429) },
+      },
+      delete: {
+        operationId: `delete_${T}`,
+        summary: 'Delete a user',
+        description: `${ADMIN} Revokes the user's personal API keys and OAuth sessions, grants and tokens at once. Deleting yourself is a 422 \`self_deletion\`, the team's last admin a 422 \`last_admin\`; a live OAuth application's service user is a 409 (revoke the application).`,
+        tags,
+        security: BEARER,
+        parameters: [id, IF_MATCH],
+        responses: { '200': one('The deleted user'), ...errorResponses(400, 401, 403, 404, 409, 412, 422, 429) },
       },
     },
   },
