@@ -3,8 +3,10 @@ import { alertGroupOperations, alertUrgencyOperations } from './operations/alert
 import { alertRetriggerRuleOperations } from './operations/alert-retrigger-rules.operations.js';
 import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
+import { classificationOperations } from './operations/classifications.operations.js';
 import { cursorPageOperations } from './operations/cursor-pages.operations.js';
 import { communicationsOperations } from './operations/communications.operations.js';
+import { contactOperations } from './operations/contacts.operations.js';
 import { authorizationOperations, dashboardOperations } from './operations/dashboards.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
 import { idempotencyOperations } from './operations/idempotency.operations.js';
@@ -16,6 +18,7 @@ import { retrospectiveProcessOperations } from './operations/retrospective-proce
 import { scheduleOperations } from './operations/schedules.operations.js';
 import { secretOperations } from './operations/secrets.operations.js';
 import { shiftOperations } from './operations/shifts.operations.js';
+import { userOperations } from './operations/users.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
 import { type ConformanceContext, startConformanceSystem } from './support/conformance-system.js';
 import { createReferenceValidator } from './support/reference-validator.js';
@@ -30,15 +33,18 @@ const OPERATIONS: ConformanceOperation[] = [
   ...retrospectiveProcessOperations,
   ...webhookOperations,
   ...identityOperations,
+  ...userOperations,
   ...dashboardOperations,
   ...authorizationOperations,
   ...incidentOperations,
+  ...classificationOperations,
   ...communicationsOperations,
   ...alertUrgencyOperations,
   ...alertGroupOperations,
   ...alertRetriggerRuleOperations,
   ...scheduleOperations,
   ...shiftOperations,
+  ...contactOperations,
   ...cursorPageOperations,
   ...idempotencyOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.

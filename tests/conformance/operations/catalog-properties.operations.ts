@@ -88,6 +88,7 @@ export const catalogPropertyOperations: ConformanceOperation[] = [
   ...catalogRows('environments', 'listEnvironmentCatalogProperties', 'createEnvironmentCatalogProperty'),
   ...catalogRows('services', 'listServiceCatalogProperties', 'createServiceCatalogProperty'),
   ...catalogRows('functionalities', 'listFunctionalityCatalogProperties', 'createFunctionalityCatalogProperty'),
+  ...catalogRows('incident_types', 'listIncidentTypeCatalogProperties', 'createIncidentTypeCatalogProperty'),
   {
     method: 'GET',
     path: '/v1/catalog_properties/{id}',

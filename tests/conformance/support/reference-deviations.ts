@@ -148,8 +148,20 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   incident: [
     {
       because:
-        "docs/decisions.md (incidents): an incident is written with severity_id, service_ids, environment_ids and functionality_ids (the reference's new_incident); what is written is read back, and the records themselves come with include=services|environments|functionalities",
-      adds: { severity_id: nullable('string'), service_ids: ids, environment_ids: ids, functionality_ids: ids },
+        "docs/decisions.md (incidents): an incident is written with severity_id, service_ids, environment_ids, functionality_ids and incident_type_ids (the reference's new_incident); what is written is read back, and the records themselves come with include=services|environments|functionalities|incident_types",
+      adds: { severity_id: nullable('string'), service_ids: ids, environment_ids: ids, functionality_ids: ids, incident_type_ids: ids },
+    },
+  ],
+  severity: [
+    {
+      because: 'docs/api-contract.md §2 (Documents): the chat lists are chat_channels and chat_aliases (the reference: slack_*)',
+      renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
+    },
+  ],
+  incident_type: [
+    {
+      because: 'docs/api-contract.md §2 (Documents): the chat lists are chat_channels and chat_aliases (the reference: slack_*)',
+      renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
     },
   ],
   communications_template: [
@@ -241,7 +253,7 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
   user: [
     {
       because:
-        'docs/api-contract.md §3.6: a user has team_id, role and on_call_role (the userinfo claims); docs/oauth.md (client-credentials applications): applications act as service users (is_service_account); docs/design.md (teams and users): one display name where the reference splits first_name, last_name, full_name',
+        "docs/api-contract.md §3.6 and §3.7 (the users directory): a user has team_id, role and on_call_role (the userinfo claims), and name, the full name again under the userinfo claim's name; docs/oauth.md (client-credentials applications): applications act as service users (is_service_account)",
       adds: {
         name: { type: 'string' },
         role: { enum: ['admin', 'user', 'observer'] },
