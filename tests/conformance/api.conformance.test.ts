@@ -6,7 +6,6 @@ import { catalogPropertyOperations } from './operations/catalog-properties.opera
 import { classificationOperations } from './operations/classifications.operations.js';
 import { cursorPageOperations } from './operations/cursor-pages.operations.js';
 import { communicationsOperations } from './operations/communications.operations.js';
-import { contactOperations } from './operations/contacts.operations.js';
 import { authorizationOperations, dashboardOperations } from './operations/dashboards.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
 import { idempotencyOperations } from './operations/idempotency.operations.js';
@@ -18,7 +17,6 @@ import { retrospectiveProcessOperations } from './operations/retrospective-proce
 import { scheduleOperations } from './operations/schedules.operations.js';
 import { secretOperations } from './operations/secrets.operations.js';
 import { shiftOperations } from './operations/shifts.operations.js';
-import { userOperations } from './operations/users.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
 import { type ConformanceContext, startConformanceSystem } from './support/conformance-system.js';
 import { createReferenceValidator } from './support/reference-validator.js';
@@ -33,7 +31,6 @@ const OPERATIONS: ConformanceOperation[] = [
   ...retrospectiveProcessOperations,
   ...webhookOperations,
   ...identityOperations,
-  ...userOperations,
   ...dashboardOperations,
   ...authorizationOperations,
   ...incidentOperations,
@@ -44,7 +41,6 @@ const OPERATIONS: ConformanceOperation[] = [
   ...alertRetriggerRuleOperations,
   ...scheduleOperations,
   ...shiftOperations,
-  ...contactOperations,
   ...cursorPageOperations,
   ...idempotencyOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
