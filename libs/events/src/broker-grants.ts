@@ -14,7 +14,7 @@ export interface BrokerGrant {
 
 /** Names a grant is made over; tests use private ones. */
 export interface BrokerGrantOptions {
-  /** The consumer's queue (on-call: `USERS_QUEUE`, the dispatcher: `WEBHOOK_QUEUE`); defaults as configured. */
+  /** The consumer's queue (on-call: `USERS_QUEUE`, incident-config: `GROUPS_QUEUE`, the dispatcher: `WEBHOOK_QUEUE`); defaults as configured. */
   queue?: string;
   exchange?: string;
 }
