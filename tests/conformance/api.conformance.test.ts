@@ -6,6 +6,7 @@ import { catalogPropertyOperations } from './operations/catalog-properties.opera
 import { classificationOperations } from './operations/classifications.operations.js';
 import { cursorPageOperations } from './operations/cursor-pages.operations.js';
 import { communicationsOperations } from './operations/communications.operations.js';
+import { contactOperations } from './operations/contacts.operations.js';
 import { authorizationOperations, dashboardOperations } from './operations/dashboards.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
 import { idempotencyOperations } from './operations/idempotency.operations.js';
@@ -41,6 +42,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...alertRetriggerRuleOperations,
   ...scheduleOperations,
   ...shiftOperations,
+  ...contactOperations,
   ...cursorPageOperations,
   ...idempotencyOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.
