@@ -9,10 +9,6 @@ const STARTER_TEMPLATE = 'starter_template';
 const DEFAULT_PROCESS = { name: 'Default', description: 'Used for incidents no other retrospective process matches.' };
 const CRITERIA = '/data/attributes/retrospective_process_matching_criteria';
 
-const ids = z
-  .array(z.string().min(1).max(255))
-  .max(100)
-  .transform((v) => [...new Set(v)]);
 /** Ids of severities, incident types or teams: UUIDs as PostgreSQL writes them, so the in-use checks find them. */
 const recordIds = z
   .array(
