@@ -39,6 +39,8 @@ const gadgets = defineResource({
 // Another declaration over the same rows, reaching gadgets by name only: its delete
 // announces the row as gadgets announce theirs, its include serialises it as a gadget.
 let includePermission: unknown;
+/** Each beforeAccess call of echoes: whether it ran in the operation's transaction. */
+const accesses: boolean[] = [];
 const echoes = defineResource({
   type: 'echoes',
   path: '/v1/echoes',
@@ -55,6 +57,9 @@ const echoes = defineResource({
     },
   },
   hooks: {
+    beforeAccess: async ({ tx, principal }) => {
+      if (principal.team_id) accesses.push(tx !== undefined);
+    },
     defaults: (a) => ({ ...a, token_stored: 'ohce' }),
     async beforeRemove({ existing, announce }) {
       await announce('gadgets', 'touched', existing!);
@@ -138,5 +143,17 @@ describe('resource hooks', () => {
     const touched = events.filter((e) => e.type === 'environment.touched');
     expect(touched).toEqual([expect.objectContaining({ data: expect.objectContaining({ id, type: 'gadgets' }) })]);
     expect(touched[0].data.attributes).toMatchObject({ name: 'e', token: '****ohce' });
+  });
+
+  it('runs beforeAccess first in every operation: reads without a transaction, writes in theirs', async () => {
+    accesses.length = 0;
+    const id = (await call('POST', '/v1/echoes', { data: { type: 'echoes', attributes: { name: 'f' } } })).body.data.id;
+    await call('GET', '/v1/echoes');
+    await call('GET', `/v1/echoes/${id}`);
+    await call('PATCH', `/v1/echoes/${id}`, { data: { type: 'echoes', attributes: { name: 'g' } } });
+    await call('DELETE', `/v1/echoes/${id}`);
+    // A 404 still asked first: the hook runs before the record is looked up.
+    expect((await call('GET', `/v1/echoes/${id}`)).status).toBe(404);
+    expect(accesses).toEqual([true, false, false, true, true, false]);
   });
 });
