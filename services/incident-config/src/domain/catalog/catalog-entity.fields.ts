@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FilterSpec } from '@firewatch/resource-kit';
 import { SLUG_PATTERN } from '@firewatch/resource-kit';
-import { normalGroupId } from '../groups/group-references.js';
+import { normalGroupId, OWNER_GROUPS_DESCRIPTION } from '../groups/group-references.js';
 import type { ReferencedResource } from './record-references.js';
 
 const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}){1,2}$/;
@@ -51,7 +51,7 @@ export const catalogEntityFields = {
   environment_ids: list(recordId, 100),
   service_ids: list(recordId, 100),
   // Teams' ids (GET /v1/teams), each a team of the tenant (catalog-entity.rules.ts).
-  owner_group_ids: list(z.string().min(1).max(255).transform(normalGroupId), 100),
+  owner_group_ids: list(z.string().min(1).max(255).transform(normalGroupId), 100).describe(OWNER_GROUPS_DESCRIPTION),
   owner_user_ids: list(z.number().int().positive(), 100),
   escalation_policy_id: text(),
   chat_channels: list(chatRef, 100),

@@ -49,5 +49,9 @@ export async function groupIssues(deps: GroupsDeps, tx: Transaction, teamId: num
   );
 }
 
+/** What the OpenAPI document says of `owner_group_ids`. */
+export const OWNER_GROUPS_DESCRIPTION =
+  'Ids of teams of the tenant (GET /v1/teams). Each id a write newly names must be a team (422 otherwise); one made a moment ago is accepted within seconds.';
+
 /** Team ids as stored and compared: PostgreSQL's lower-case spelling of a UUID. */
 export const normalGroupId = (id: string) => id.toLowerCase();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { SecretBox } from '@firewatch/secret-box';
-import { groupIssues, normalGroupId, type GroupsDeps } from '../groups/group-references.js';
+import { groupIssues, normalGroupId, OWNER_GROUPS_DESCRIPTION, type GroupsDeps } from '../groups/group-references.js';
 
 /** What the secrets declaration needs from the service (the tenant's teams: owner_group_ids). */
 export interface SecretsDeps extends GroupsDeps {
@@ -36,7 +36,8 @@ const writable = {
     .array(z.string().min(1).max(255).transform(normalGroupId))
     .max(100)
     .nullable()
-    .transform((v) => [...new Set(v ?? [])]),
+    .transform((v) => [...new Set(v ?? [])])
+    .describe(OWNER_GROUPS_DESCRIPTION),
 };
 
 /**
