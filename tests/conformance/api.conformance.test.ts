@@ -18,6 +18,7 @@ import { retrospectiveProcessOperations } from './operations/retrospective-proce
 import { scheduleOperations } from './operations/schedules.operations.js';
 import { secretOperations } from './operations/secrets.operations.js';
 import { shiftOperations } from './operations/shifts.operations.js';
+import { userOperations } from './operations/users.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
 import { type ConformanceContext, startConformanceSystem } from './support/conformance-system.js';
 import { createReferenceValidator } from './support/reference-validator.js';
@@ -32,6 +33,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...retrospectiveProcessOperations,
   ...webhookOperations,
   ...identityOperations,
+  ...userOperations,
   ...dashboardOperations,
   ...authorizationOperations,
   ...incidentOperations,

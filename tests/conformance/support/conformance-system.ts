@@ -31,6 +31,8 @@ export interface ConformanceContext {
     webhookEndpoint(url?: string): Promise<string>;
     apiKey(): Promise<string>;
     oauthApplication(): Promise<string>;
+    /** A plain user of the team (the API makes none: the CLI does, as an operator). */
+    user(): Promise<string>;
   };
   /** A delivery the receiver accepted (made once, on first use). */
   delivery(): Promise<DeliveryFixture>;
@@ -81,6 +83,10 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
       apiKey: () => created('/v1/api_keys', 'api_keys', { name: `Key ${unique()}`, kind: 'global' }),
       oauthApplication: () =>
         created('/v1/oauth_applications', 'oauth_applications', { name: `App ${unique()}`, scopes: ['ir.environments:read'] }),
+      user: async () => {
+        const n = unique();
+        return String((await system.cli('users', 'create', ...team, '--email', `user-${n}@conformance.test`, '--name', `User ${n}`)).id);
+      },
     };
 
     // The first delivery of a new endpoint that has reached `status`; the environment created makes it.
