@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { authorizeViaPages, CookieJar, follow, submit } from '../../../tests/support/oauth-flow.js';
 import { storedId } from '../src/data/oidc-payloads.adapter.js';
+import { operator } from '../src/domain/credential-bounds.rules.js';
 import { PASSWORD, postForm, registerClient, startOAuthHarness, type OAuthHarness } from './support/oauth-harness.js';
 
 let h: OAuthHarness;
@@ -216,6 +217,22 @@ describe('refresh tokens', () => {
       client_id: clientId,
     });
     expect(revoked.status).toBe(200);
+    expect((await h.resolve(tokens.access_token)).status).toBe(401);
+    expect((await refresh(clientId, tokens.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
+  it("deleting a user ends its sessions, grants and tokens in the user's transaction", async () => {
+    const email = 'leaver@blue.test';
+    const user = await h.services.identity.createUser({ team_id: h.team.id, email, name: 'Lee Leaver', password: PASSWORD });
+    const clientId = await publicClient();
+    const { code, verifier } = await codeFor(clientId, email);
+    const tokens = (await exchange(clientId, code!, verifier)).body;
+    expect((await h.resolve(tokens.access_token)).body.principal).toMatchObject({ user_id: Number(user.id) });
+    const held = () => h.db.knex('oidc_payloads').whereRaw("payload->>'accountId' = ?", [user.id]).pluck('model');
+    expect(new Set(await held())).toEqual(new Set(['Session', 'Grant', 'AccessToken', 'RefreshToken', 'AuthorizationCode']));
+
+    await h.services.users.remove(operator(h.team.id), user.id);
+    expect(await held()).toEqual([]);
     expect((await h.resolve(tokens.access_token)).status).toBe(401);
     expect((await refresh(clientId, tokens.refresh_token)).body.error).toBe('invalid_grant');
   });
