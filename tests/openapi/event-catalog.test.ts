@@ -13,6 +13,7 @@ interface Declaration {
   type: string;
   name?: string;
   event?: string;
+  operations?: readonly string[];
 }
 interface Registry {
   declarations: readonly Declaration[];
@@ -20,6 +21,7 @@ interface Registry {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CRUD = ['created', 'updated', 'deleted'];
+const OPERATION_OF: Record<string, string> = { created: 'create', updated: 'update', deleted: 'delete' };
 
 /**
  * Events that hand-written code writes, by the service whose outbox holds them (and so
@@ -29,8 +31,9 @@ const CRUD = ['created', 'updated', 'deleted'];
 const HAND_WRITTEN: Record<string, readonly string[]> = {
   // domain/api-key.service.ts; domain/user-events.ts (internal: on-call's read model).
   auth: [...CRUD.map((a) => `api_key.${a}`), ...CRUD.map((a) => `user.${a}`)],
-  // data/shift-starts.repository.ts, the scheduler's announcements.
-  'on-call': ['shift.started'],
+  // data/shift-starts.repository.ts, the scheduler's announcements; domain/alerts-in/alert-intake.ts (alerts from
+  // POST /v1/alerts and ingestion) and the alerts' acknowledge and resolve actions.
+  'on-call': ['shift.started', ...['created', 'updated', 'acknowledged', 'resolved'].map((a) => `alert.${a}`)],
   // The dispatcher disables a failing endpoint in the webhooks database, whose outbox webhooks relays.
   webhooks: ['webhooks_endpoint.updated'],
 };
@@ -73,7 +76,9 @@ beforeAll(async () => {
     const { registry } = (await import(file)) as { registry?: Registry };
     if (!registry) throw new Error(`${path.relative(root, file)} builds a registry but exports none named registry`);
     for (const d of registry.declarations) {
-      if (d.event) for (const action of CRUD) add(service, `${d.event}.${action}`, nameOf(d));
+      // A declaration emits the events of the operations it serves (alerts are never deleted, nor created by the kit).
+      const serves = (action: string) => !d.operations || d.operations.includes(OPERATION_OF[action]);
+      if (d.event) for (const action of CRUD) if (serves(action)) add(service, `${d.event}.${action}`, nameOf(d));
     }
     const incidents = registry.declarations.find((d) => service === 'incident-config' && nameOf(d) === 'incidents');
     if (incidents?.event) for (const type of incidentActionEvents(incidents.event)) add(service, type, 'incidents status actions');

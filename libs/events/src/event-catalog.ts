@@ -37,6 +37,7 @@ const CRUD_RESOURCES = {
     'alert_urgency',
     'alert_group',
     'alert_retrigger_rule',
+    'alert_source',
     'schedule',
     'schedule_rotation',
     'schedule_rotation_active_day',
@@ -54,6 +55,9 @@ const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolve
   (a) => `incident.${a}`,
 );
 
+/** Alerts are never deleted; acknowledge and resolve are their own events (on-call, issue 23). */
+const ALERT_TYPES = ['created', 'updated', 'acknowledged', 'resolved'].map((a) => `alert.${a}`);
+
 /** A computed on-call shift began (on-call's scheduler; each shift once, `meta.late` when announced after downtime). */
 const SHIFT_TYPES = ['shift.started'];
 
@@ -65,6 +69,7 @@ const SHIFT_TYPES = ['shift.started'];
 export const EVENT_TYPES: readonly string[] = Object.freeze([
   ...INCIDENT_TYPES,
   ...SHIFT_TYPES,
+  ...ALERT_TYPES,
   ...Object.values(CRUD_RESOURCES)
     .flat()
     .flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`)),
@@ -101,7 +106,7 @@ export const EVENT_FAMILIES: Readonly<Record<BusService, readonly string[]>> = O
   auth: ['user', ...CRUD_RESOURCES.auth],
   'incident-config': ['incident', ...CRUD_RESOURCES['incident-config']],
   communications: [...CRUD_RESOURCES.communications],
-  'on-call': ['shift', ...CRUD_RESOURCES['on-call']],
+  'on-call': ['shift', 'alert', ...CRUD_RESOURCES['on-call']],
   webhooks: [...CRUD_RESOURCES.webhooks],
   'webhook-dispatcher': [],
 });

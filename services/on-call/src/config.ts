@@ -12,6 +12,12 @@ export const configSchema = z.object({
   /** shift.started: how often the scheduler looks, how far back it catches up after downtime, when a start counts as late. */
   SHIFT_STARTED_INTERVAL_MS: z.coerce.number().int().min(100).default(2000),
   SHIFT_STARTED_CATCH_UP_HOURS: z.coerce.number().min(0).max(168).default(24),
+  /** The largest payload an alert source may post (docs/on-call.md, "Ingestion"); the gateway's BODY_LIMIT_BYTES bounds it too. */
+  INGEST_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(512 * 1024),
   SHIFT_STARTED_LATE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
 });
 

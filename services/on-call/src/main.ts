@@ -37,7 +37,7 @@ await runKitService({
     });
     shiftStarted.start();
     return {
-      app: createOnCallApp,
+      app: (shell) => createOnCallApp({ ...shell, ingestBodyLimitBytes: config.INGEST_BODY_LIMIT_BYTES }),
       // The events consumer is on the broker too: one check for both connections.
       readiness: {
         broker: async () => {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import type { OnCallResourceDeps } from '../domain/on-call.deps.js';
 import { createAlertUrgenciesRepository } from './alert-urgencies.repository.js';
+import { createAlertsInRepository } from './alerts-in.repository.js';
 import { createContactsRepository } from './contacts.repository.js';
 import { createUsersRepository } from './users.repository.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
@@ -13,6 +14,7 @@ export function createRecordsRepository(knex: Knex, logger?: Logger): Omit<OnCal
   const users = createUsersRepository();
   return {
     urgencies: createAlertUrgenciesRepository(),
+    alertsIn: createAlertsInRepository(),
     users,
     targets: createTargetsRepository(),
     shifts: createShiftInputsRepository(knex, users, logger),

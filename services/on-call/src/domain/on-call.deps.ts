@@ -1,4 +1,5 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
+import type { AlertsInDeps } from './alerts-in/alerts-in.deps.js';
 import type { ContactsDeps } from './contacts/contacts.deps.js';
 import type { OverrideSpec, RotationSpec, TimeWindow } from './shifts/index.js';
 import type { TargetsDeps } from './targets/targets.deps.js';
@@ -11,6 +12,8 @@ import type { UserSummary, UsersDeps } from './users/users.deps.js';
 export interface OnCallResourceDeps {
   /** The team's alert urgencies as conditions name them. */
   urgencies: UrgenciesDeps;
+  /** Alert events (the timeline) the alert writes add (alerts-in/alerts-in.deps.ts). */
+  alertsIn: AlertsInDeps;
   /** The team's users, from the read model of auth's `user.*` events (users/users.deps.ts). */
   users: UsersDeps;
   /** What alert groups may target, from the read model of other services' events (targets/targets.deps.ts). */

@@ -1,5 +1,8 @@
 import { createResourceRegistry } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from './on-call.deps.js';
+import { alertSources } from './alert-sources/alert-sources.resource.js';
+import { alertEvents } from './alerts-in/alert-events.resource.js';
+import { alerts } from './alerts-in/alerts.resource.js';
 import { alertGroups } from './alerts/alert-groups.resource.js';
 import { alertRetriggerRules } from './alerts/alert-retrigger-rules.resource.js';
 import { alertUrgencies } from './alerts/alert-urgencies.resource.js';
@@ -18,6 +21,9 @@ export const registry = createResourceRegistry<OnCallResourceDeps>([
   alertUrgencies,
   alertGroups,
   alertRetriggerRules,
+  alertSources,
+  alerts,
+  alertEvents,
   schedules,
   scheduleRotations,
   scheduleRotationUsers,

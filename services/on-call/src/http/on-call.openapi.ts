@@ -1,6 +1,7 @@
 import { assembleDocument, type Json, type OpenApiDocument } from '@firewatch/openapi';
 import { registryOpenApi } from '@firewatch/resource-kit';
 import { registry } from '../domain/registry.js';
+import { alertsInOpenApi } from './alerts-in.openapi.js';
 
 const SHIFT_LISTS = ['/v1/shifts', '/v1/schedules/{id}/shifts'];
 
@@ -23,5 +24,7 @@ function deprecateShiftUser(document: OpenApiDocument): OpenApiDocument {
 
 /** The on-call service's API: every kit-built resource it serves. */
 export function onCallOpenApiDocument(): OpenApiDocument {
-  return deprecateShiftUser(assembleDocument({ title: 'Firewatch on-call', version: '1.0.0' }, registryOpenApi(registry)));
+  return deprecateShiftUser(
+    assembleDocument({ title: 'Firewatch on-call', version: '1.0.0' }, [...registryOpenApi(registry), alertsInOpenApi]),
+  );
 }

@@ -1,0 +1,76 @@
+import type { Knex } from 'knex';
+import { writeEvent } from '@firewatch/events';
+import type { Row } from '@firewatch/resource-kit';
+import type { AlertIntakeStore, AlertsInDeps, SourceStore } from '../domain/alerts-in/alerts-in.deps.js';
+
+const JSON_COLUMNS = ['service_ids', 'group_ids', 'functionality_ids', 'environment_ids', 'labels', 'data'];
+
+/** JSON columns as text: the pg driver would write a JS array as a PostgreSQL array. */
+function columnsOf(columns: Row): Row {
+  const out: Row = { ...columns };
+  for (const c of JSON_COLUMNS) if (c in out && out[c] !== null && out[c] !== undefined) out[c] = JSON.stringify(out[c]);
+  return out;
+}
+
+/** An alert event's row; `alert_events.*` are the timeline the API reads. */
+export function createAlertsInRepository(): AlertsInDeps {
+  return {
+    async recordEvent(tx, event) {
+      await tx('alert_events').insert(event);
+    },
+  };
+}
+
+/** The intake's storage: alerts by deduplication key, under a per-key lock. */
+export function createAlertIntakeRepository(knex: Knex): AlertIntakeStore {
+  const key = (teamId: number, sourceId: string | null, dedup: string) => `alert-key:${teamId}:${sourceId ?? ''}:${dedup}`;
+  return {
+    ...createAlertsInRepository(),
+    transaction: (work) => knex.transaction(work),
+    async lockKey(tx, teamId, sourceId, dedup) {
+      // Two 32-bit halves of one hash: a collision only makes two keys take turns.
+      await tx.raw('select pg_advisory_xact_lock(hashtext(?), hashtext(reverse(?)))', [
+        key(teamId, sourceId, dedup),
+        key(teamId, sourceId, dedup),
+      ]);
+    },
+    async openByKey(tx, teamId, sourceId, dedup) {
+      const q = tx('alerts').where({ team_id: teamId, deduplication_key: dedup }).whereNot('status', 'resolved');
+      if (sourceId === null) q.whereNull('alert_source_id');
+      else q.where('alert_source_id', sourceId);
+      return (await q.forUpdate().first()) as Row | undefined;
+    },
+    async insertAlert(tx, columns) {
+      const [row] = await tx('alerts')
+        .insert({ ...columnsOf(columns), short_id: tx.raw(`'ALR-' || nextval('alerts_short_id_seq')`) })
+        .returning('*');
+      return row as Row;
+    },
+    async updateAlert(tx, id, columns) {
+      const [row] = await tx('alerts').where({ id }).update(columnsOf(columns)).returning('*');
+      return row as Row;
+    },
+    writeEvent: (tx, event) => writeEvent(tx, event),
+  };
+}
+
+/** Sources as ingestion reads them: by id alone, since the source names its team. */
+export function createSourceStore(knex: Knex): SourceStore {
+  return {
+    async find(id) {
+      return (await knex('alert_sources').where({ id }).first()) as Row | undefined;
+    },
+    async received(id) {
+      // At most one write a second per source: a busy source would otherwise update this row on every alert.
+      await knex('alert_sources')
+        .where({ id })
+        .andWhere((q) => q.whereNull('last_received_at').orWhereRaw(`last_received_at < now() - interval '1 second'`))
+        .update({ last_received_at: knex.fn.now() });
+    },
+    async failed(id, message) {
+      await knex('alert_sources')
+        .where({ id })
+        .update({ last_error_at: knex.fn.now(), last_error_message: message.slice(0, 1000) });
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * An alert source's ingestion secret (docs/security.md, "Alert ingestion"): 256 random
+ * bits, shown once (on create and on rotate_secret), stored only as its SHA-256, so a
+ * read of the database cannot present it. The prefix tells a leaked value's kind.
+ */
+const PREFIX = 'fwas_';
+
+/** A new secret: `fwas_` and 43 base64url characters. */
+export function generateSourceSecret(): string {
+  return PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** What is stored: the SHA-256 of the secret. */
+export function hashSourceSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+/** The last four characters, kept to tell secrets apart in reads. */
+export function sourceSecretHint(secret: string): string {
+  return secret.slice(-4);
+}
+
+/** How reads show the secret: `fwas_****abcd`. */
+export function maskSourceSecret(hint: string): string {
+  return `${PREFIX}****${hint}`;
+}
+
+/** Whether `presented` is the secret hashed as `stored`, in constant time (both are 32-byte digests). */
+export function sourceSecretMatches(presented: string, stored: Buffer): boolean {
+  const digest = hashSourceSecret(presented);
+  return stored.length === digest.length && timingSafeEqual(digest, stored);
+}

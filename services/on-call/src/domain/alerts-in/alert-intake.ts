@@ -1,0 +1,88 @@
+import type { ResourceObject } from '@firewatch/jsonapi';
+import { serialize, type AnyResourceDefinition, type Row, type Transaction } from '@firewatch/resource-kit';
+import type { AlertIntakeStore } from './alerts-in.deps.js';
+
+/** Who an alert came from: a team, the source (null for the API) and the acting user. */
+export interface IntakeOrigin {
+  team_id: number;
+  /** `api`, or the alert source's type. */
+  source: string;
+  alert_source_id: string | null;
+  user_id: number | null;
+}
+
+/** An alert as it arrives (POST /v1/alerts, or mapped from a monitoring tool's payload). */
+export interface IncomingAlert extends Row {
+  summary: string;
+  status: 'open' | 'triggered';
+  deduplication_key: string | null;
+}
+
+export interface IntakeResult {
+  outcome: 'created' | 'deduplicated' | 'resolved' | 'unmatched';
+  alert: ResourceObject | null;
+}
+
+/**
+ * Where alerts enter (docs/on-call.md, "Deduplication"): an alert whose key matches an
+ * unresolved alert of the same team and source adds a count and an event to it instead of
+ * becoming a new alert; a resolved notification resolves that alert. Each key is taken
+ * under a lock, so two racing intakes of one key make one alert; everything runs in the
+ * caller's transaction with its events, so an answered alert is a committed one.
+ */
+export function createAlertIntake({ store, alerts }: { store: AlertIntakeStore; alerts: AnyResourceDefinition }) {
+  const announce = (tx: Transaction, teamId: number, action: string, row: Row) =>
+    store.writeEvent(tx, { type: `${alerts.event}.${action}`, team_id: teamId, data: serialize(alerts, row) });
+
+  async function openAlert(tx: Transaction, origin: IntakeOrigin, key: string) {
+    await store.lockKey(tx, origin.team_id, origin.alert_source_id, key);
+    return store.openByKey(tx, origin.team_id, origin.alert_source_id, key);
+  }
+
+  return {
+    transaction: <T>(work: (tx: Transaction) => Promise<T>) => store.transaction(work),
+
+    async receive(tx: Transaction, origin: IntakeOrigin, alert: IncomingAlert): Promise<IntakeResult> {
+      const existing = alert.deduplication_key ? await openAlert(tx, origin, alert.deduplication_key) : undefined;
+      if (existing) {
+        const count = Number(existing.received_count) + 1;
+        const row = await store.updateAlert(tx, String(existing.id), { received_count: count, updated_at: new Date() });
+        await store.recordEvent(tx, {
+          ...eventOf(origin, String(existing.id)),
+          kind: 'informational',
+          action: 'updated',
+          details: `Received again with deduplication key "${alert.deduplication_key}" (${count} times).`,
+        });
+        await announce(tx, origin.team_id, 'updated', row);
+        return { outcome: 'deduplicated', alert: serialize(alerts, row) };
+      }
+      const row = await store.insertAlert(tx, {
+        ...alert,
+        team_id: origin.team_id,
+        source: origin.source,
+        alert_source_id: origin.alert_source_id,
+        started_at: alert.started_at ?? new Date(),
+      });
+      await store.recordEvent(tx, { ...eventOf(origin, String(row.id)), kind: 'informational', action: 'created', details: null });
+      await announce(tx, origin.team_id, 'created', row);
+      return { outcome: 'created', alert: serialize(alerts, row) };
+    },
+
+    /** Resolves the unresolved alert with `key`; `unmatched` when there is none (already resolved, or never seen). */
+    async resolveByKey(tx: Transaction, origin: IntakeOrigin, key: string, details: string | null): Promise<IntakeResult> {
+      const existing = await openAlert(tx, origin, key);
+      if (!existing) return { outcome: 'unmatched', alert: null };
+      const now = new Date();
+      const row = await store.updateAlert(tx, String(existing.id), { status: 'resolved', ended_at: now, updated_at: now });
+      await store.recordEvent(tx, { ...eventOf(origin, String(existing.id)), kind: 'status_update', action: 'resolved', details });
+      await announce(tx, origin.team_id, 'resolved', row);
+      return { outcome: 'resolved', alert: serialize(alerts, row) };
+    },
+  };
+}
+
+function eventOf(origin: IntakeOrigin, alertId: string) {
+  return { team_id: origin.team_id, alert_id: alertId, source: origin.source, user_id: origin.user_id };
+}
+
+export type AlertIntake = ReturnType<typeof createAlertIntake>;

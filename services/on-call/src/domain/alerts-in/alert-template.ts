@@ -1,0 +1,50 @@
+import { jsonPathIssue, selectNodes } from '../matching/json-path.js';
+
+/**
+ * An alert source's `alert_template_attributes` (title, description, external_url): each
+ * is either a JSON Path (RFC 9535, the matching engine's, checked the same way on write)
+ * whose first node is the value, or text with `{{ <JSON Path> }}` placeholders, e.g.
+ * `{{ $.labels.host }} is down`. Paths are judged on write, so rendering is bounded by
+ * the payload's size (at most INGEST_BODY_LIMIT).
+ */
+
+export const MAX_TEMPLATE_LENGTH = 1024;
+const MAX_PLACEHOLDERS = 10;
+const PLACEHOLDER = /\{\{\s*(\$[^}]*?)\s*\}\}/g;
+/** A rendered value is cut here: a summary is a line, not a document. */
+const MAX_RENDERED = 10_000;
+
+/** Why `template` cannot be used, or null. */
+export function templateIssue(template: string): string | null {
+  if (template.length > MAX_TEMPLATE_LENGTH) return `is longer than ${MAX_TEMPLATE_LENGTH} characters`;
+  if (template.startsWith('$')) return jsonPathIssue(template);
+  const paths = [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
+  if (paths.length > MAX_PLACEHOLDERS) return `has more than ${MAX_PLACEHOLDERS} {{ }} placeholders`;
+  for (const path of paths) {
+    const issue = jsonPathIssue(path);
+    if (issue) return `placeholder {{ ${path} }} ${issue}`;
+  }
+  return null;
+}
+
+function text(node: unknown): string | null {
+  if (node === undefined || node === null) return null;
+  if (typeof node === 'string') return node;
+  if (typeof node === 'number' || typeof node === 'boolean') return String(node);
+  return JSON.stringify(node);
+}
+
+/** The first node `path` selects in `payload`, as text; null when it selects nothing. */
+export function pathText(payload: unknown, path: string): string | null {
+  const [first] = selectNodes(payload, path);
+  return text(first);
+}
+
+/** `template` rendered over `payload`: null when it yields nothing but blanks. */
+export function renderTemplate(template: string, payload: unknown): string | null {
+  const rendered = template.startsWith('$')
+    ? pathText(payload, template)
+    : template.replace(PLACEHOLDER, (_m, path: string) => pathText(payload, path) ?? '');
+  const trimmed = rendered?.trim();
+  return trimmed ? trimmed.slice(0, MAX_RENDERED) : null;
+}

@@ -1,0 +1,47 @@
+import type { Row, Transaction } from '@firewatch/resource-kit';
+
+/** One entry of an alert's timeline (the reference's alert_event). */
+export interface AlertEventInput {
+  team_id: number;
+  alert_id: string;
+  kind: 'informational' | 'status_update' | 'action' | 'note';
+  action: 'created' | 'updated' | 'acknowledged' | 'resolved' | 'triggered';
+  /** Where the change came from: `api`, or the alert source's type. */
+  source: string;
+  /** Who: the acting user, null for a team-wide key or a monitoring tool. */
+  user_id: number | null;
+  /** Why: a resolution message, what a deduplicated payload changed. */
+  details: string | null;
+}
+
+/** An alert's columns as the intake writes them (alerts table). */
+export type AlertColumns = Row;
+
+/** What alert writes need from storage beyond the kit (`ctx.deps.alertsIn`, and the intake). */
+export interface AlertsInDeps {
+  recordEvent(tx: Transaction, event: AlertEventInput): Promise<void>;
+}
+
+/** The intake's storage (alerts-in.repository.ts implements it). */
+export interface AlertIntakeStore extends AlertsInDeps {
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Waits for, then holds until `tx` ends, the lock of one deduplication key of a team and
+   * source, so two intakes of one key take turns (the partial unique index is the backstop).
+   */
+  lockKey(tx: Transaction, teamId: number, sourceId: string | null, key: string): Promise<void>;
+  /** The unresolved alert with this key, locked FOR UPDATE. */
+  openByKey(tx: Transaction, teamId: number, sourceId: string | null, key: string): Promise<Row | undefined>;
+  insertAlert(tx: Transaction, columns: AlertColumns): Promise<Row>;
+  updateAlert(tx: Transaction, id: string, columns: AlertColumns): Promise<Row>;
+  writeEvent(tx: Transaction, event: { type: string; team_id: number; data: unknown }): Promise<unknown>;
+}
+
+/** What ingestion needs of a source (by id, any team: the source names its team). */
+export interface SourceStore {
+  find(id: string): Promise<Row | undefined>;
+  /** Notes an accepted payload (`last_received_at`). */
+  received(id: string): Promise<void>;
+  /** Notes a refused payload and why, shown through the API as `last_error_*`. */
+  failed(id: string, message: string): Promise<void>;
+}

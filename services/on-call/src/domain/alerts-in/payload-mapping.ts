@@ -1,0 +1,35 @@
+import type { Row } from '@firewatch/resource-kit';
+import { mapAlertmanager } from './alertmanager.format.js';
+import { alertOf, sourceKey, templated, UnmappablePayload, type Intent, type Sourceable } from './payload-fields.js';
+
+/**
+ * A generic webhook (and every type without a format of its own): one alert per payload,
+ * mapped by the source's template. With `auto_resolve`, a payload whose mapped `state` is
+ * the source's `resolve_state` resolves the alert with its key (the deduplication key,
+ * else the mapped external_id) instead.
+ */
+function mapGeneric(source: Row, payload: unknown): Intent[] {
+  const fields = templated(source, payload);
+  const key = sourceKey(source, payload) ?? fields.external_id;
+  const sourceable = (source.sourceable_attributes ?? {}) as Sourceable;
+  if (sourceable.auto_resolve && fields.state !== null && fields.state === sourceable.resolve_state) {
+    if (!key)
+      throw new UnmappablePayload(
+        'The payload is a resolve notification, but it maps to no deduplication key or external_id to find its alert by.',
+      );
+    return [{ kind: 'resolve', key, details: `Resolved by its source: state "${fields.state}".` }];
+  }
+  if (fields.summary === null)
+    throw new UnmappablePayload(
+      "The payload maps to no summary: the source's alert_template_attributes.title (else $.summary, $.title or $.message) selects nothing.",
+    );
+  const { state: _state, ...rest } = fields;
+  return [{ kind: 'alert', alert: alertOf(source, { ...rest, summary: fields.summary, deduplication_key: key }, payload) }];
+}
+
+/** What a source's payload asks for, by the source's type; UnmappablePayload when it asks for nothing usable. */
+export function mapPayload(source: Row, payload: unknown): Intent[] {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+    throw new UnmappablePayload('The payload must be a JSON object.');
+  return source.source_type === 'alertmanager' ? mapAlertmanager(source, payload as Row) : mapGeneric(source, payload);
+}

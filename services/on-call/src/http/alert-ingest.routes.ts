@@ -1,0 +1,70 @@
+import express, { Router, type Request } from 'express';
+import { PRINCIPAL_HEADER, type PrincipalVerifier } from '@firewatch/auth';
+import { BadRequestError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError } from '@firewatch/errors';
+import type { AlertIngestion } from '../domain/alerts-in/alert-ingestion.js';
+
+/** The header the gateway carries a source's secret in (it never forwards `Authorization`). */
+export const SOURCE_SECRET_HEADER = 'x-firewatch-source-secret';
+export const INGEST_PATH = '/ingest/alert_sources/:id';
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+
+/** The body as JSON, at most `limit` bytes; a body-parser error as the 4xx it means. */
+function readJson(req: Request, limit: number): Promise<unknown> {
+  const parse = express.json({ type: () => true, limit, strict: false });
+  return new Promise((resolve, reject) => {
+    parse(req, req.res!, (err?: unknown) => {
+      if (!err) return resolve(req.body);
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') return reject(new PayloadTooLargeError(`The payload exceeds ${limit} bytes.`));
+      if (type === 'entity.parse.failed') return reject(new BadRequestError('The payload is not valid JSON.', { code: 'invalid_json' }));
+      reject(err instanceof Error ? err : new Error(String(err)));
+    });
+  });
+}
+
+/**
+ * `POST /ingest/alert_sources/{id}` (docs/on-call.md, "Ingestion"): reached only through
+ * the gateway, which signs an ingestion principal for this path and passes the source's
+ * secret. The secret is judged before the body is read; after that, every refusal
+ * (media type, size, JSON, a payload that maps to no alert) is noted on the source.
+ * 202 only once the alerts are committed.
+ */
+export function createAlertIngestRouter({
+  principals,
+  ingestion,
+  bodyLimitBytes,
+}: {
+  principals: PrincipalVerifier;
+  ingestion: AlertIngestion;
+  bodyLimitBytes: number;
+}): Router {
+  const router = Router();
+  router.post(INGEST_PATH, async (req, res) => {
+    const id = req.params.id as string;
+    const header = req.headers[PRINCIPAL_HEADER];
+    const principal = await principals.verifyIngestion(typeof header === 'string' ? header : undefined, {
+      method: req.method,
+      path: req.path,
+    });
+    if (!principal || principal.source_id !== id)
+      throw new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' });
+    const secret = req.headers[SOURCE_SECRET_HEADER];
+    const source = await ingestion.authenticate(id, typeof secret === 'string' ? secret : undefined);
+    let payload: unknown;
+    try {
+      if (!JSON_TYPE.test(req.headers['content-type'] ?? ''))
+        throw new UnsupportedMediaTypeError('Send the payload as JSON (Content-Type: application/json).');
+      payload = await readJson(req, bodyLimitBytes);
+    } catch (error) {
+      if (error instanceof Error) await ingestion.refused(source, error.message);
+      throw error;
+    }
+    const outcome = await ingestion.ingest(source, payload);
+    res.status(202).json({
+      data: outcome.alerts.flatMap((r) => (r.alert ? [{ type: 'alerts', id: r.alert.id }] : [])),
+      meta: { outcomes: outcome.alerts.map((r) => r.outcome), ...(outcome.ignored ? { ignored: outcome.ignored } : {}) },
+    });
+  });
+  return router;
+}

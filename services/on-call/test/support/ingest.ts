@@ -1,0 +1,25 @@
+import { signAsGateway } from '@firewatch/testing';
+import type { HarnessAnswer } from '@firewatch/service-testing';
+import type { OnCallHarness } from './on-call-harness.js';
+
+/** Posts `body` to a source's ingestion path as the gateway would: an ingestion principal and the secret header. */
+export async function ingest(
+  h: OnCallHarness,
+  sourceId: string,
+  secret: string | undefined,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<HarnessAnswer> {
+  const path = `/ingest/alert_sources/${sourceId}`;
+  const principal = await signAsGateway({ kind: 'ingestion', source_id: sourceId }, 'on-call', 'POST', path);
+  return h.call('POST', path, {
+    principal: null,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: {
+      'x-firewatch-principal': principal,
+      'content-type': 'application/json',
+      ...(secret === undefined ? {} : { 'x-firewatch-source-secret': secret }),
+      ...headers,
+    },
+  });
+}
