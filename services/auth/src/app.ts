@@ -2,7 +2,9 @@ import { Router, type Express } from 'express';
 import type { Knex } from 'knex';
 import type { PrincipalVerifier, SystemTokens } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
+import { writeEvent } from '@firewatch/events';
 import { createServiceApp } from '@firewatch/http';
+import { createResourceModules, mountResources } from '@firewatch/resource-kit';
 import type { AuthServices } from './create-services.js';
 import { apiKeysRouter } from './http/api-keys.routes.js';
 import { authOpenApiDocument } from './http/auth.openapi.js';
@@ -42,6 +44,8 @@ export function createAuthApp({ services, knex, principals, systemTokens, logger
   v1.use('/oauth_applications', oauthApplicationsRouter(services.oauth.applications));
 
   const root = Router();
+  // The kit's resources (groups at /v1/teams) carry their full paths.
+  root.use(mountResources(createResourceModules(services.resources.registry, { knex, writeEvent, deps: services.resources.deps })));
   root.use('/v1', v1);
   root.use('/internal', internalRouter({ systemTokens, resolveCredential: services.resolveCredential }));
   // The OAuth server (`/oauth/*`, `/.well-known/*`, `/interaction/*`): last, at the root.

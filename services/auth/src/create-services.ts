@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import { createApiKeysRepository } from './data/api-keys.repository.js';
 import { createEventOutbox } from './data/event-outbox.js';
+import { createGroupsRepository } from './data/groups.repository.js';
 import { createOAuthApplicationsRepository } from './data/oauth-applications.repository.js';
 import { createOAuthClientTeamsRepository } from './data/oauth-client-teams.repository.js';
 import { createOAuthClientsStore } from './data/oauth-clients.store.js';
@@ -22,6 +23,8 @@ import { createOAuthLoginService } from './domain/oauth-login.service.js';
 import type { OAuthTokenResolver } from './domain/credential.types.js';
 import { createOAuthTokens } from './domain/oauth-token.resolver.js';
 import { createUsersService } from './domain/users.service.js';
+import type { AuthResourceDeps } from './domain/auth.deps.js';
+import { registry } from './domain/registry.js';
 
 export interface ServicesOptions {
   knex: Knex;
@@ -46,7 +49,17 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
   const clientTeams = createOAuthClientTeamsRepository(knex);
   const applications = createOAuthApplicationsRepository(knex);
   const outbox = createEventOutbox();
-  const apiKeys = createApiKeyService({ apiKeys: apiKeysRepo, users, uow, outbox, maxLivePerTeam: options.limits?.apiKeysPerTeam, now });
+  const groups = createGroupsRepository();
+  const apiKeys = createApiKeyService({
+    apiKeys: apiKeysRepo,
+    users,
+    groups,
+    uow,
+    outbox,
+    maxLivePerTeam: options.limits?.apiKeysPerTeam,
+    now,
+  });
+  const resourceDeps: AuthResourceDeps = { groupMembers: groups, groupKeys: { dropGroup: apiKeys.dropGroup } };
   const identity = createIdentityService({ teams, users, uow, outbox });
   const usersService = createUsersService({ users, credentials: createUserCredentialsRepository(), uow, outbox, now });
   const oauthTokens = createOAuthTokens({ findLiveAccessToken: (t) => findLiveAccessToken(knex, t), users, clientTeams, applications });
@@ -63,6 +76,8 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
     identity,
     /** The users directory (`/v1/users`) and a user's deletion. */
     users: usersService,
+    /** The kit's declarations (groups, served at `/v1/teams`) and what their hooks are handed. */
+    resources: { registry, deps: resourceDeps },
     bootstrap: createBootstrapService({ uow, identity, apiKeys }),
     resolveCredential,
     oauth: {

@@ -1,6 +1,6 @@
 import { signAsGateway } from '@firewatch/testing';
 import { operator } from '../src/domain/credential-bounds.rules.js';
-import { newKey, startHarness, type Harness } from './support/harness.js';
+import { createGroup, newKey, startHarness, type Harness } from './support/harness.js';
 
 let h: Harness;
 let keyId: string;
@@ -48,9 +48,27 @@ describe('creating keys: validation', () => {
   });
 
   it('accepts the reference API group_id for group keys', async () => {
-    const res = await h.request('POST', '/v1/api_keys', { body: newKey({ kind: 'team', group_id: 'g-9' }) });
+    const group = await createGroup(h, 'Group nine');
+    const res = await h.request('POST', '/v1/api_keys', { body: newKey({ kind: 'team', group_id: group.toUpperCase() }) });
     expect(res.status).toBe(201);
-    expect(res.body.data.attributes).toMatchObject({ kind: 'group', group_ids: ['g-9'] });
+    expect(res.body.data.attributes).toMatchObject({ kind: 'group', group_ids: [group] });
+  });
+
+  it("refuses group ids that name no group of the team, free strings and another team's alike", async () => {
+    const mine = await createGroup(h, 'Mine');
+    const theirs = await h.request('POST', '/v1/teams', {
+      body: { data: { type: 'groups', attributes: { name: 'Theirs' } } },
+      as: { team_id: h.otherTeam.id, user_id: h.otherTeam.adminId },
+    });
+    const res = await h.request('POST', '/v1/api_keys', {
+      body: newKey({ kind: 'group', group_ids: [mine, 'platform', theirs.body.data.id] }),
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { source: { pointer: string }; code: string }) => [e.source.pointer, e.code])).toEqual([
+      ['/data/attributes/group_ids/1', 'not_found'],
+      ['/data/attributes/group_ids/2', 'not_found'],
+    ]);
+    await create422({ kind: 'team', group_id: 'platform' }, '/data/attributes/group_id', 'not_found');
   });
 
   it('refuses an expiry in the past, too far away, or without a time zone', async () => {

@@ -1,4 +1,4 @@
-import { JSONAPI, newKey, startHarness, type Harness } from './support/harness.js';
+import { createGroup, JSONAPI, newKey, startHarness, type Harness } from './support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -110,7 +110,8 @@ describe('/v1/api_keys', () => {
   });
 
   it('filters and sorts', async () => {
-    const group = await h.request('POST', '/v1/api_keys', { body: newKey({ name: 'g-key', kind: 'group', group_ids: ['g1', 'g2'] }) });
+    const [g1, g2] = [await createGroup(h, 'Filter one'), await createGroup(h, 'Filter two')];
+    const group = await h.request('POST', '/v1/api_keys', { body: newKey({ name: 'g-key', kind: 'group', group_ids: [g1, g2] }) });
     const names = async (query: string) => {
       const res = await h.request('GET', `/v1/api_keys?${query}`);
       expect(res.status).toBe(200);
@@ -126,8 +127,8 @@ describe('/v1/api_keys', () => {
     expect(await names('filter[expired]=false&filter[user_id]=' + h.team.adminId + '&sort=name')).toHaveLength(5);
     expect(await names('filter[kind]=personal')).toEqual([]);
     expect(await names('filter[kind][in]=personal,team&sort=name')).toEqual(['g-key']);
-    expect(await names('filter[group_ids]=zz,g2')).toEqual(['g-key']);
-    expect(await names('filter[group_ids][not_eq]=g2&sort=name')).toEqual(['a-one', 'b-two', 'c-three', 'Deploy bot']);
+    expect(await names(`filter[group_ids]=zz,${g2}`)).toEqual(['g-key']);
+    expect(await names(`filter[group_ids][not_eq]=${g2}&sort=name`)).toEqual(['a-one', 'b-two', 'c-three', 'Deploy bot']);
     await h.request('DELETE', `/v1/api_keys/${group.body.data.id}`);
     expect(await names(`filter[created_at][gt]=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
   });

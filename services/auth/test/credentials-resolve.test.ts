@@ -1,7 +1,7 @@
 import { createSystemTokens } from '@firewatch/auth';
 import { signAsGateway } from '@firewatch/testing';
 import { operator } from '../src/domain/credential-bounds.rules.js';
-import { newKey, startHarness, type Harness } from './support/harness.js';
+import { createGroup, newKey, startHarness, type Harness } from './support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -40,9 +40,10 @@ describe('POST /internal/credentials/resolve', () => {
   });
 
   it('carries group and record lists, and per-key limits set by an operator', async () => {
-    const group = await createKey({ kind: 'team', group_ids: ['g1', 'g2'] });
+    const groups = [await createGroup(h, 'Resolved one'), await createGroup(h, 'Resolved two')];
+    const group = await createKey({ kind: 'team', group_ids: groups });
     expect((await h.resolve(group.token)).body.principal).toMatchObject({
-      group_ids: ['g1', 'g2'],
+      group_ids: groups,
       record_ids: null,
       credential: { kind: 'group' },
     });

@@ -57,6 +57,14 @@ export function createApiKeysRepository(knex: Knex): ApiKeysRepository {
         .first();
       return row as ResolvableApiKeyRow | undefined;
     },
+    async removeGroup(teamId, groupId, tx) {
+      return tx<ApiKeyRow>('api_keys')
+        .where({ team_id: teamId })
+        .whereNull('revoked_at')
+        .andWhereRaw('? = ANY(group_ids)', [groupId])
+        .update({ group_ids: tx.raw('array_remove(group_ids, ?)', [groupId]), updated_at: tx.fn.now() } as unknown as Partial<ApiKeyRow>)
+        .returning('*');
+    },
     async countLiveLocked(teamId, tx) {
       await lockForTransaction(tx, 'api_keys', teamId);
       // Expired keys resolve no more, so they spend no budget and hold no slot.

@@ -46,7 +46,7 @@ function unique<T>(values: T[]): T[] {
 export function draftApiKey(input: CreateApiKeyInput, actorUserId: number | null, now: Date): ApiKeyDraft {
   const issues: ValidationIssue[] = [];
   const kind = input.kind;
-  const groupIds = unique([...(input.group_ids ?? []), ...(input.group_id ? [input.group_id] : [])]);
+  const groupIds = unique([...(input.group_ids ?? []), ...(input.group_id ? [input.group_id] : [])].map((id) => id.toLowerCase()));
   const recordIds = unique(input.record_ids ?? []);
 
   if (kind === 'group' && groupIds.length === 0) issues.push(issue('group_ids', 'group_ids is required for group keys.', 'required'));
@@ -84,6 +84,21 @@ export function draftApiKey(input: CreateApiKeyInput, actorUserId: number | null
     rate_limit_read: input.rate_limit_read ?? null,
     rate_limit_write: input.rate_limit_write ?? null,
   };
+}
+
+/**
+ * A group key's groups, as ids of the team's groups (docs/security.md, Group keys): UUIDs
+ * as PostgreSQL writes them; `exists` says which are groups of the team.
+ */
+export function groupIssues(input: CreateApiKeyInput, exists: (id: string) => boolean): ValidationIssue[] {
+  const named = input.group_ids
+    ? input.group_ids.map((id, i) => [id, `group_ids/${i}`])
+    : input.group_id
+      ? [[input.group_id, 'group_id']]
+      : [];
+  return named
+    .filter(([id]) => !exists(id.toLowerCase()))
+    .map(([id, field]) => issue(field, `No team (group) ${id} in your team; group_ids name teams of /v1/teams by id.`, 'not_found'));
 }
 
 export function unknownUser(): ValidationError {

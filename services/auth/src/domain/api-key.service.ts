@@ -5,9 +5,10 @@ import type { ApiKeyListQuery, ApiKeyPatch, ApiKeyRow, ApiKeysRepository } from 
 import type { EventOutbox } from './event-outbox.js';
 import type { Tx, UnitOfWork } from './unit-of-work.js';
 import type { UsersRepository } from './users.store.js';
+import type { GroupsLookup } from './groups/groups.store.js';
 import { issueToken } from './api-key-token.js';
 import { toApiKeyResource, type ApiKeyResource, type IssuedApiKey } from './api-key.presenter.js';
-import { checkExpiry, draftApiKey, unknownUser } from './api-key.rules.js';
+import { checkExpiry, draftApiKey, groupIssues, unknownUser } from './api-key.rules.js';
 import { assertKeyWithin, checkExpiryWithin, type Actor } from './credential-bounds.rules.js';
 import {
   canonicalKind,
@@ -20,6 +21,8 @@ import {
 export interface ApiKeyServiceDeps {
   apiKeys: ApiKeysRepository;
   users: UsersRepository;
+  /** A group key names groups of its team. */
+  groups: GroupsLookup;
   uow: UnitOfWork;
   outbox: EventOutbox;
   /** Live keys one team may hold: each key is its own rate-limit budget. Default 100. */
@@ -32,7 +35,15 @@ export type ApiKeyService = ReturnType<typeof createApiKeyService>;
 const MINUTE_MS = 60_000;
 
 /** API key management, shared by the HTTP API and the CLI. */
-export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTeam = 100, now = () => new Date() }: ApiKeyServiceDeps) {
+export function createApiKeyService({
+  apiKeys,
+  users,
+  groups,
+  uow,
+  outbox,
+  maxLivePerTeam = 100,
+  now = () => new Date(),
+}: ApiKeyServiceDeps) {
   const inTx = <T>(tx: Tx | undefined, fn: (tx: Tx) => Promise<T>) => (tx ? fn(tx) : uow.run(fn));
 
   /** Emits `api_key.<action>` with the resource as the API shows it, tokens never included. */
@@ -70,6 +81,10 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
       return inTx(tx, async (t) => {
         if (draft.kind === 'personal' && draft.user_id !== null) {
           if (!(await users.findInTeam(actor.team_id, draft.user_id, t))) throw unknownUser();
+        }
+        if (draft.group_ids?.length) {
+          const found = await groups.existingIds(t, actor.team_id, draft.group_ids);
+          validateOrThrow(groupIssues(input, (id) => found.has(id)));
         }
         if ((await apiKeys.countLiveLocked(actor.team_id, t)) >= maxLivePerTeam) {
           throw new ValidationError([
@@ -172,6 +187,15 @@ export function createApiKeyService({ apiKeys, users, uow, outbox, maxLivePerTea
         if (!row) throw new NotFoundError();
         return { resource: await emit(tx, 'updated', row), token: issued.token };
       });
+    },
+
+    /**
+     * A group being deleted leaves every live key naming it, each announced as
+     * `api_key.updated`, in the deletion's transaction. A key left with no group stays a
+     * group key of none: it reaches no group's records, never the whole team's.
+     */
+    async dropGroup(tx: Tx, teamId: number, groupId: string): Promise<void> {
+      for (const row of await apiKeys.removeGroup(teamId, groupId, tx)) await emit(tx, 'updated', row);
     },
 
     /** Per-key rate limits: operator only (CLI); null restores the default. */

@@ -63,6 +63,8 @@ export interface ApiKeysRepository {
   findForResolve(prefix: string): Promise<ResolvableApiKeyRow | undefined>;
   /** Records use; skipped when another request already did within `intervalMs`. */
   touchLastUsed(id: string, at: Date, intervalMs: number): Promise<void>;
+  /** Takes `groupId` out of the `group_ids` of the team's live keys; the keys changed. */
+  removeGroup(teamId: number, groupId: string, tx: Tx): Promise<ApiKeyRow[]>;
   /** Unexpired live keys of the team, counted after locking the team's keys until `tx` ends. */
   countLiveLocked(teamId: number, tx: Tx): Promise<number>;
 }

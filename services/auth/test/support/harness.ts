@@ -124,3 +124,10 @@ export async function startHarness(): Promise<Harness> {
 export function newKey(attributes: Record<string, unknown>) {
   return { data: { type: 'api_keys', attributes: { name: 'key', kind: 'global', ...attributes } } };
 }
+
+/** A group (`/v1/teams`) of the harness's team, by name; its id. */
+export async function createGroup(h: Harness, name: string): Promise<string> {
+  const res = await h.request('POST', '/v1/teams', { body: { data: { type: 'groups', attributes: { name } } } });
+  if (res.status !== 201) throw new Error(`could not create group ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.id as string;
+}

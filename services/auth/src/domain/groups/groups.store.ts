@@ -1,0 +1,20 @@
+import type { Row } from '@firewatch/resource-kit';
+import type { Tx } from '../unit-of-work.js';
+
+/** What groups read of users, and what a user's deletion changes in groups. */
+export interface GroupMembersStore {
+  /**
+   * Which of `ids` are users of the team, key-share-locked until `tx` ends: a user named
+   * by a group write cannot be deleted before that write commits, and one deleted first
+   * reads as absent.
+   */
+  usersOfTeam(tx: Tx, teamId: number, ids: readonly number[]): Promise<Set<number>>;
+  /** Takes the user out of every group of the team (members and admins); the groups changed, as stored now. */
+  removeUser(tx: Tx, teamId: number, userId: number): Promise<Row[]>;
+}
+
+/** What API keys read of groups. */
+export interface GroupsLookup {
+  /** Which of `ids` are groups of the team, key-share-locked until `tx` ends (a delete waits, or went first). */
+  existingIds(tx: Tx, teamId: number, ids: readonly string[]): Promise<Set<string>>;
+}

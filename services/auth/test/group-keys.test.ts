@@ -1,0 +1,97 @@
+import { legacyGroupId } from '@firewatch/auth';
+import { migrate } from '@firewatch/db';
+import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
+import { migrations } from '../migrations/index.js';
+import { createGroup, newKey, startHarness, type Harness } from './support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("API keys' group_ids name groups", () => {
+  it('a deleted group leaves the keys naming it, each announced; a key left with none reaches no group, never the team', async () => {
+    const [ops, dba] = [await createGroup(h, 'Key ops'), await createGroup(h, 'Key dba')];
+    const both = await h.request('POST', '/v1/api_keys', { body: newKey({ name: 'both', kind: 'group', group_ids: [ops, dba] }) });
+    const only = await h.request('POST', '/v1/api_keys', { body: newKey({ name: 'only', kind: 'group', group_ids: [ops] }) });
+    expect([both.status, only.status]).toEqual([201, 201]);
+    const from = Number((await h.db.knex('outbox').max('seq as max').first())?.max ?? 0);
+
+    expect((await h.request('DELETE', `/v1/teams/${ops}`)).status).toBe(200);
+
+    const events = await h.db.knex('outbox').where('seq', '>', from).orderBy('seq');
+    expect(events.map((e) => [e.type, e.payload.data.id])).toEqual([
+      ['api_key.updated', both.body.data.id],
+      ['api_key.updated', only.body.data.id],
+      ['group.deleted', ops],
+    ]);
+    expect((await h.request('GET', `/v1/api_keys/${both.body.data.id}`)).body.data.attributes.group_ids).toEqual([dba]);
+    const emptied = await h.request('GET', `/v1/api_keys/${only.body.data.id}`);
+    expect(emptied.body.data.attributes).toMatchObject({ kind: 'group', group_ids: [] });
+    const principal = (await h.resolve(only.body.data.attributes.token)).body.principal;
+    expect(principal).toMatchObject({ group_ids: [], credential: { kind: 'group' } });
+  });
+});
+
+describe('the migration of free-text group_ids', () => {
+  let db: TestDatabase;
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('makes a group per distinct string of a live key, named by it, and rewrites the keys in place', async () => {
+    db = await createTestDatabase('fw_auth_groups');
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '20261125_0020'));
+    await migrate(db.knex, before);
+    const [team] = await db.knex('teams').insert({ name: 'Legacy' }).returning('id');
+    const [other] = await db.knex('teams').insert({ name: 'Other' }).returning('id');
+    const uuid = 'A1B2C3D4-0000-4000-8000-000000000001';
+    const key = (team_id: number, name: string, group_ids: string[], revoked = false) => ({
+      id: crypto.randomUUID(),
+      team_id,
+      name,
+      kind: 'group',
+      role: 'user',
+      on_call_role: 'user',
+      capabilities: ['read'],
+      group_ids,
+      prefix: `fwk_${name}`,
+      token_hash: 'x',
+      revoked_at: revoked ? new Date() : null,
+    });
+    const keys = [
+      key(team.id, 'a', ['Ops', 'ops', uuid]),
+      key(team.id, 'b', ['Ops', 'Data team']),
+      key(team.id, 'c', ['gone'], true),
+      key(other.id, 'd', ['Ops']),
+    ];
+    await db.knex('api_keys').insert(keys);
+
+    await migrate(db.knex, migrations);
+
+    const groups = await db.knex('groups').orderBy(['team_id', 'name']).select('id', 'team_id', 'name', 'slug', 'user_ids');
+    expect(groups).toEqual(
+      [
+        { id: legacyGroupId(team.id, 'Data team'), team_id: team.id, name: 'Data team', slug: 'data-team', user_ids: [] },
+        { id: legacyGroupId(team.id, 'Ops'), team_id: team.id, name: 'Ops', slug: 'ops', user_ids: [] },
+        // Another string of the same name (in another case) gets a name and slug of its own.
+        { id: legacyGroupId(team.id, 'ops'), team_id: team.id, name: 'ops (2)', slug: 'ops-2', user_ids: [] },
+        // A UUID stays itself and names a group now.
+        { id: uuid.toLowerCase(), team_id: team.id, name: uuid, slug: uuid.toLowerCase(), user_ids: [] },
+        { id: legacyGroupId(other.id, 'Ops'), team_id: other.id, name: 'Ops', slug: 'ops', user_ids: [] },
+      ].sort((x, y) => x.team_id - y.team_id || x.name.localeCompare(y.name)),
+    );
+    const rewritten = Object.fromEntries((await db.knex('api_keys').select('name', 'group_ids')).map((k) => [k.name, k.group_ids]));
+    expect(rewritten).toEqual({
+      a: [legacyGroupId(team.id, 'Ops'), legacyGroupId(team.id, 'ops'), uuid.toLowerCase()],
+      b: [legacyGroupId(team.id, 'Ops'), legacyGroupId(team.id, 'Data team')],
+      // A revoked key is rewritten too, but makes no group.
+      c: [legacyGroupId(team.id, 'gone')],
+      d: [legacyGroupId(other.id, 'Ops')],
+    });
+    expect(legacyGroupId(team.id, 'Ops')).not.toBe(legacyGroupId(other.id, 'Ops'));
+  });
+});
