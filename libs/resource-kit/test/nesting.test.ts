@@ -48,6 +48,46 @@ describe('nested collections', () => {
   });
 });
 
+describe('a parent that is no declaration (loaded)', () => {
+  const self = { user_id: 7, role: 'user' };
+  it('creates and lists under the person load finds, writes its id, and checks it again for each item', async () => {
+    const created = await kit.call('POST', '/v1/people/7/notes', doc('notes', { body: 'mine' }), self);
+    expect(created.status).toBe(201);
+    expect(created.body.data.attributes).toMatchObject({ person_id: 7, body: 'mine' });
+    const list = await kit.call('GET', '/v1/people/7/notes', undefined, self);
+    expect(list.body.data.map((n: any) => n.id)).toEqual([created.body.data.id]);
+    kit.deps.parentLoads.length = 0;
+    expect((await kit.call('PATCH', `/v1/notes/${created.body.data.id}`, doc('notes', { body: 'edited' }), self)).status).toBe(200);
+    expect((await kit.call('GET', `/v1/notes/${created.body.data.id}`, undefined, self)).body.data.attributes.body).toBe('edited');
+    expect(kit.deps.parentLoads).toEqual([
+      { id: '7', need: 'update', of: 'item' },
+      { id: '7', need: 'read', of: 'item' },
+    ]);
+    kit.deps.parentLoads.length = 0;
+    await kit.call('POST', '/v1/people/7/notes', doc('notes', { body: 'again' }), self);
+    expect(kit.deps.parentLoads).toEqual([{ id: '7', need: 'update', of: 'collection' }]);
+  });
+
+  it('answers its 404 for a person load does not answer, on the collection and on every item under them', async () => {
+    const note = (await kit.call('POST', '/v1/people/8/notes', doc('notes', { body: 'theirs' }))).body.data;
+    const other = { user_id: 7, role: 'user' };
+    for (const [method, path, body] of [
+      ['GET', '/v1/people/8/notes'],
+      ['POST', '/v1/people/8/notes', doc('notes', { body: 'x' })],
+      ['GET', '/v1/people/9/notes'],
+      ['GET', `/v1/notes/${note.id}`],
+      ['PATCH', `/v1/notes/${note.id}`, doc('notes', { body: 'x' })],
+      ['DELETE', `/v1/notes/${note.id}`],
+    ] as const) {
+      const res = await kit.call(method, path, body, other);
+      expect(res.status).toBe(404);
+    }
+    expect((await kit.call('GET', '/v1/people/9/notes')).body.errors[0].detail).toBe('No person with id "9".');
+    expect((await kit.call('GET', `/v1/notes/${note.id}`, undefined, { team_id: 2 })).status).toBe(404);
+    expect((await kit.call('DELETE', `/v1/notes/${note.id}`)).status).toBe(200);
+  });
+});
+
 describe('cascading deletes', () => {
   it('announces each card a deleted board takes with it, before the board', async () => {
     const board = (await kit.call('POST', '/v1/boards', doc('boards', { name: `Doomed ${Date.now()}` }))).body.data;

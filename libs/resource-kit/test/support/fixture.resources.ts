@@ -13,6 +13,9 @@ import { defineAction, defineResource, type Row } from '../../src/index.js';
 export interface FixtureDeps {
   maxPerBoard: number;
   label: string;
+  /** The people notes hang under (no declaration of the registry: a loaded parent), and each load of one. */
+  people: readonly number[];
+  parentLoads: { id: string; need: string; of: string }[];
 }
 
 export const boards = defineResource({
@@ -235,4 +238,33 @@ export const tallies = defineResource({
       return { rows, meta: { total_count: rows.length } };
     },
   },
+});
+
+/**
+ * Notes under a person who is no declaration of the registry (`/v1/people/{person_id}/notes`):
+ * the parent is loaded from `deps.people`, and only the person themselves or an admin has it.
+ */
+export const notes = defineResource<Pick<FixtureDeps, 'people' | 'parentLoads'>>({
+  type: 'notes',
+  path: '/v1/notes',
+  collections: [{ path: '/v1/people/{person_id}/notes' }],
+  parent: {
+    param: 'person_id',
+    column: 'person_id',
+    noun: 'person',
+    idFormat: 'integer id',
+    async load({ principal, deps, id, need, of }) {
+      deps.parentLoads.push({ id, need, of });
+      const person = Number(id);
+      if (!deps.people.includes(person) || (principal.role !== 'admin' && principal.user_id !== person)) return undefined;
+      return { id: person };
+    },
+  },
+  table: 'notes',
+  event: 'note',
+  permission: { scope: null, side: 'ir' },
+  create: z.strictObject({ body: z.string().min(1) }),
+  update: z.strictObject({ body: z.string().min(1) }).partial(),
+  attributes: ['person_id', 'body'],
+  attributeSchemas: { person_id: { type: 'integer' } },
 });

@@ -12,7 +12,7 @@ import {
   type TestDatabase,
 } from '@firewatch/testing';
 import { createResourceModules, createResourceRegistry, mountResources, type EventWriter } from '../../src/index.js';
-import { boards, cards, rules, tags, tallies, templates, type FixtureDeps } from './fixture.resources.js';
+import { boards, cards, notes, rules, tags, tallies, templates, type FixtureDeps } from './fixture.resources.js';
 
 export interface KitHarness {
   db: TestDatabase;
@@ -24,6 +24,8 @@ export interface KitHarness {
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: any; text: string; headers: Headers }>;
   events(): Promise<{ type: string; data: any }[]>;
+  /** What the fixtures were handed (`parentLoads` records each loaded parent's lookup). */
+  deps: FixtureDeps;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,12 @@ async function createTables(knex: Knex): Promise<void> {
     t.text('name').notNullable();
     t.text('color').notNullable();
   });
+  await knex.schema.createTable('notes', (t) => {
+    base(t);
+    t.integer('team_id').notNullable();
+    t.integer('person_id').notNullable();
+    t.text('body').notNullable();
+  });
   await knex.schema.createTable('test_events', (t) => {
     t.increments('seq');
     t.text('type');
@@ -92,8 +100,9 @@ export async function startKitHarness(name: string): Promise<KitHarness> {
   const writeEvent: EventWriter = async (tx, e) => {
     await tx('test_events').insert({ type: e.type, data: JSON.stringify(e.data) });
   };
-  const registry = createResourceRegistry<FixtureDeps>([boards, cards, rules, templates, tags, tallies]);
-  const modules = createResourceModules(registry, { knex, writeEvent, deps: { maxPerBoard: 50, label: 'Template' } });
+  const registry = createResourceRegistry<FixtureDeps>([boards, cards, rules, templates, tags, tallies, notes]);
+  const deps: FixtureDeps = { maxPerBoard: 50, label: 'Template', people: [7, 8], parentLoads: [] };
+  const modules = createResourceModules(registry, { knex, writeEvent, deps });
   const server: Listening = await listen(
     createServiceApp({
       logger: createLogger({ service: 'kit-test', level: 'silent' }),
@@ -117,6 +126,7 @@ export async function startKitHarness(name: string): Promise<KitHarness> {
       return { status: res.status, text, body: text ? JSON.parse(text) : undefined, headers: res.headers };
     },
     events: async () => (await knex('test_events').orderBy('seq')) as { type: string; data: any }[],
+    deps,
     async close() {
       await server.close();
       await db.drop();
