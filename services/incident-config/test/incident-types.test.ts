@@ -159,6 +159,13 @@ describe('incidents and retrospective processes naming severities and incident t
     expect(
       refusal(await post('/v1/retrospective_processes', 'retrospective_processes', criteria({ incident_type_ids: ['sev1'] }), team)),
     ).toEqual([422, [['invalid_reference', '/data/attributes/retrospective_process_matching_criteria/incident_type_ids/0']]]);
+    const bySeverity = await make('/v1/retrospective_processes', 'retrospective_processes', criteria({ severity_ids: [sev1] }), team);
+    const withSeverities = await h.call('GET', `/v1/retrospective_processes/${bySeverity}?include=severities,incident_types`, {
+      principal: team,
+    });
+    expect(withSeverities.body.included.map((r: { type: string; id: string }) => [r.type, r.id])).toEqual([['severities', sev1]]);
+    const readOnly = { ...team, scopes: ['ir.retrospectives:read'] };
+    expect((await h.call('GET', `/v1/retrospective_processes/${bySeverity}?include=severities`, { principal: readOnly })).status).toBe(403);
     const upper = await post(
       '/v1/retrospective_processes',
       'retrospective_processes',

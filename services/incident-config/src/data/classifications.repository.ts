@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Row } from '@firewatch/resource-kit';
 import type { ClassificationStore } from '../domain/classifications/classification.lookup.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** Where each kind is named: an incident's column and the retrospective criteria's key. */
 const NAMED_BY = {
   severity: { incidents: (q: Knex.QueryBuilder, id: string) => q.where('severity_id', id), criteria: 'severity_ids' },
@@ -44,6 +46,11 @@ export function createClassificationsRepository(knex: Knex): ClassificationStore
       return (await tx('severities')
         .insert(rows.map((r) => ({ ...r, team_id: teamId })))
         .returning('*')) as Row[];
+    },
+    async byIds(tx: Knex.Transaction | undefined, teamId, table, ids) {
+      const uuids = ids.filter((id) => UUID.test(id));
+      if (!uuids.length) return [];
+      return (await (tx ?? knex)(table).where('team_id', teamId).whereIn('id', uuids).orderBy(['position', 'created_at'])) as Row[];
     },
     async usersOf(tx: Knex.Transaction, teamId, kind, id) {
       const named = NAMED_BY[kind];

@@ -21,6 +21,8 @@ export interface ClassificationStore {
   seedOnce(tx: Transaction | undefined, teamId: number, seed: (tx: Transaction) => Promise<void>): Promise<void>;
   /** Inserts the team's starting severities; the rows made. */
   insertSeverities(tx: Transaction, teamId: number, rows: readonly Row[]): Promise<Row[]>;
+  /** The team's severities or incident types with these ids (UUIDs); others are left out. */
+  byIds(tx: Transaction | undefined, teamId: number, table: 'severities' | 'incident_types', ids: readonly string[]): Promise<Row[]>;
   /** What names the severity or incident type `id` of the team. */
   usersOf(tx: Transaction, teamId: number, kind: Classification, id: string): Promise<ClassificationUsers>;
 }

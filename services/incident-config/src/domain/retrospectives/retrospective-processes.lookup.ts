@@ -1,4 +1,5 @@
 import type { EventWriter, Row, Transaction } from '@firewatch/resource-kit';
+import type { ClassificationsDeps } from '../classifications/classification.lookup.js';
 import type { GroupsDeps } from '../groups/group-references.js';
 
 /** The retrospective-process reads and writes the declaration's hooks need, in their transaction. */
@@ -10,7 +11,7 @@ export interface RetrospectiveProcessStore {
 }
 
 /** What the retrospective processes declaration needs in its `deps` (the tenant's teams: criteria's group_ids). */
-export interface RetrospectiveProcessesDeps extends GroupsDeps {
+export interface RetrospectiveProcessesDeps extends GroupsDeps, ClassificationsDeps {
   retrospectiveProcesses: RetrospectiveProcessStore;
   /** Announces the default process made alongside a team's first one. */
   writeEvent: EventWriter;

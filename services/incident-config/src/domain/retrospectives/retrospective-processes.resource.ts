@@ -4,6 +4,7 @@ import { defineResource, serialize, type HookContext, type ResourceDefinition, t
 import type { RetrospectiveProcessesDeps } from './retrospective-processes.lookup.js';
 import { criteriaGroupIssues } from './criteria-groups.rules.js';
 import { criteriaReferenceIssues } from './matching-criteria.rules.js';
+import { criteriaInclude } from '../classifications/classification.include.js';
 
 const STARTER_TEMPLATE = 'starter_template';
 const DEFAULT_PROCESS = { name: 'Default', description: 'Used for incidents no other retrospective process matches.' };
@@ -106,8 +107,12 @@ export const retrospectiveProcesses: ResourceDefinition<RetrospectiveProcessesDe
       detail: 'A retrospective process with this name already exists.',
     },
   },
-  // The reference's include names; none of those records is served here, so nothing is included.
-  includes: Object.fromEntries(['retrospective_steps', 'severities', 'incident_types', 'groups'].map((name) => [name, async () => []])),
+  // The reference's include names: the severities and incident types the criteria name; steps and teams are not loaded here.
+  includes: {
+    ...Object.fromEntries(['retrospective_steps', 'groups'].map((name) => [name, async () => []])),
+    severities: criteriaInclude('severities', 'severity_ids'),
+    incident_types: criteriaInclude('incident_types', 'incident_type_ids'),
+  },
   hooks: {
     async defaults(attributes, ctx) {
       // A team's first process brings its default along, announced as any create is.
