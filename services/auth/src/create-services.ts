@@ -25,6 +25,7 @@ import { createOAuthTokens } from './domain/oauth-token.resolver.js';
 import { createUsersService } from './domain/users.service.js';
 import type { AuthResourceDeps } from './domain/auth.deps.js';
 import { registry } from './domain/registry.js';
+import { createGroupMemberships } from './domain/groups/group-memberships.js';
 
 export interface ServicesOptions {
   knex: Knex;
@@ -61,7 +62,14 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
   });
   const resourceDeps: AuthResourceDeps = { groupMembers: groups, groupKeys: { dropGroup: apiKeys.dropGroup } };
   const identity = createIdentityService({ teams, users, uow, outbox });
-  const usersService = createUsersService({ users, credentials: createUserCredentialsRepository(), uow, outbox, now });
+  const usersService = createUsersService({
+    users,
+    credentials: createUserCredentialsRepository(),
+    memberships: createGroupMemberships({ store: groups, outbox }),
+    uow,
+    outbox,
+    now,
+  });
   const oauthTokens = createOAuthTokens({ findLiveAccessToken: (t) => findLiveAccessToken(knex, t), users, clientTeams, applications });
   const resolveCredential = createCredentialResolver({
     resolveApiKey: createApiKeyResolver({

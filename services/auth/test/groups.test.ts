@@ -195,4 +195,29 @@ describe('/v1/teams (groups)', () => {
     expect((await h.request('POST', '/v1/teams/bulk_delete', { body: { external_ids: ['sre'] }, as: groupKey })).status).toBe(403);
     expect((await h.request('GET', `/v1/teams/${randomUUID()}`)).status).toBe(404);
   });
+
+  it('a deleted user leaves every group, as member and admin, each group announced in the deletion', async () => {
+    const leaving = Number((await h.services.identity.createUser({ team_id: h.team.id, email: 'leaving@one.test', name: 'Leaving' })).id);
+    const led = (await create({ name: 'Led', user_ids: [h.team.userId], admin_ids: [leaving] })).body.data.id;
+    const joined = (await create({ name: 'Joined', user_ids: [leaving, h.team.userId] })).body.data.id;
+    const untouched = (await create({ name: 'Untouched', user_ids: [h.team.userId] })).body.data.id;
+    const from = await lastSeq();
+
+    expect((await h.request('DELETE', `/v1/users/${leaving}`)).status).toBe(200);
+
+    const events = await eventsSince(from, '');
+    const groupEvents = events.filter((e) => e.type.startsWith('group.'));
+    expect(groupEvents.map((e) => [e.type, e.data.id]).sort()).toEqual(
+      [
+        ['group.updated', led],
+        ['group.updated', joined],
+      ].sort(),
+    );
+    expect(events.at(-1).type).toBe('user.deleted');
+    const attributes = async (id: string) => (await h.request('GET', `/v1/teams/${id}`)).body.data.attributes;
+    expect(await attributes(led)).toMatchObject({ user_ids: [h.team.userId], admin_ids: [] });
+    expect(await attributes(joined)).toMatchObject({ user_ids: [h.team.userId], admin_ids: [] });
+    expect((await attributes(untouched)).user_ids).toEqual([h.team.userId]);
+    expect(groupEvents.every((e) => !e.data.attributes.user_ids.includes(leaving))).toBe(true);
+  });
 });

@@ -3,6 +3,7 @@ import { assertIfMatch, type EntityTagCondition } from '@firewatch/jsonapi';
 import { toApiKeyResource } from './api-key.presenter.js';
 import type { Actor } from './credential-bounds.rules.js';
 import type { EventOutbox } from './event-outbox.js';
+import type { GroupMemberships } from './groups/group-memberships.js';
 import { toUserResource } from './identity.presenter.js';
 import type { Tx, UnitOfWork } from './unit-of-work.js';
 import type { UserCredentialsRepository } from './user-credentials.store.js';
@@ -15,6 +16,8 @@ export interface UsersServiceDeps {
   users: UsersRepository;
   /** A deleted user's personal keys and OAuth sessions, grants and tokens go with it. */
   credentials: UserCredentialsRepository;
+  /** A deleted user leaves every group, each announced as `group.updated`. */
+  memberships: GroupMemberships;
   uow: UnitOfWork;
   outbox: EventOutbox;
   now?: () => Date;
@@ -33,7 +36,7 @@ function userIdOf(id: string): number {
  * change and delete users, a user changes their own name and time zone (users.rules.ts).
  * Every change records its `user.*` event in its transaction.
  */
-export function createUsersService({ users, credentials, uow, outbox, now = () => new Date() }: UsersServiceDeps) {
+export function createUsersService({ users, credentials, memberships, uow, outbox, now = () => new Date() }: UsersServiceDeps) {
   /** The user, locked until `tx` ends, once `ifMatch` matches it as a GET answers it: else 412. */
   async function locked(tx: Tx, teamId: number, id: number, ifMatch: EntityTagCondition | undefined): Promise<UserRow> {
     const row = await users.findInTeam(teamId, id, tx, true);
@@ -119,6 +122,8 @@ export function createUsersService({ users, credentials, uow, outbox, now = () =
           throw lastAdmin('delete');
         }
         await revokeCredentials(tx, row);
+        // The row is locked (`locked`), so no group write naming the user commits after this.
+        await memberships.leaveAll(tx, actor.team_id, userId);
         const gone = await users.remove(actor.team_id, userId, tx);
         if (!gone) throw new NotFoundError();
         await outbox.write(tx, userEvent('deleted', gone));
