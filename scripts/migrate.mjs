@@ -7,8 +7,12 @@
 // dispatcher shares the webhooks database and its migrations. Idempotent; concurrent runs
 // take turns (libs/db migrate).
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { root, withoutCredentials } from './dev-env.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// dev-env.mjs (the local system's settings) is loaded only for the local run: the
+// provisioning image runs this with explicit URLs.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const withoutPassword = (url) => Object.assign(new URL(url), { password: '' }).toString();
 
 /** Each migrating service's migrations, as built by `tsc -b`. */
 const MIGRATIONS = {
@@ -50,7 +54,7 @@ for (const { service, url } of targets) {
     const knex = await openDatabase({ url, migrations, poolMax: 2, logger });
     await knex.destroy();
   } catch (err) {
-    console.error(`${service}: migrating ${withoutCredentials(url)} failed: ${err.message}`);
+    console.error(`${service}: migrating ${withoutPassword(url)} failed: ${err.message}`);
     process.exit(1);
   }
   console.log(JSON.stringify({ migrated: service, database: new URL(url).pathname.slice(1), applied }));
