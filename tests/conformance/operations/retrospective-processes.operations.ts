@@ -12,22 +12,44 @@ async function retrospectiveProcess(ctx: ConformanceContext): Promise<string> {
   return res.body.data.id as string;
 }
 
+/** The id of one of the team's starting severities (docs/api-contract.md §1). */
+async function severity(ctx: ConformanceContext, slug: string): Promise<string> {
+  return (await ctx.call('GET', `/v1/severities/${slug}`)).body.data.id as string;
+}
+
 /** Retrospective processes (docs/decisions.md, Resources); the team's default comes with its first. */
 export const retrospectiveProcessOperations: ConformanceOperation[] = [
   {
     method: 'POST',
     path: '/v1/retrospective_processes',
     variant: 'every attribute set',
-    request: () => ({
+    request: async (ctx) => ({
       body: process({
         name: name(),
         copy_from: 'starter_template',
         description: 'For the worst',
-        retrospective_process_matching_criteria: { severity_ids: ['sev0'] },
+        retrospective_process_matching_criteria: { severity_ids: [await severity(ctx, 'sev0')] },
       }),
     }),
     status: 201,
     schema: { reference: 'createRetrospectiveProcess', status: 201 },
+  },
+  {
+    method: 'GET',
+    path: '/v1/retrospective_processes/{id}',
+    variant: 'include=severities,incident_types',
+    request: async (ctx) => {
+      const created = await ctx.call('POST', '/v1/retrospective_processes', {
+        body: process({
+          name: name(),
+          copy_from: 'starter_template',
+          retrospective_process_matching_criteria: { severity_ids: [await severity(ctx, 'sev1')] },
+        }),
+      });
+      return { params: { id: created.body.data.id }, query: 'include=severities,incident_types' };
+    },
+    status: 200,
+    schema: { reference: 'getRetrospectiveProcess', status: 200 },
   },
   {
     method: 'POST',
