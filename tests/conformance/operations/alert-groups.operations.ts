@@ -58,6 +58,24 @@ async function everyAttribute(ctx: ConformanceContext): Promise<Record<string, u
   };
 }
 
+/**
+ * A fresh service (incident-config) once on-call knows it from its `service.created` event;
+ * its id. The probe repeats a fixture group's name with the service as its only target:
+ * 409 once the service is known, 422 at the target while it is not; it stores nothing.
+ */
+async function knownService(ctx: ConformanceContext): Promise<string> {
+  const id = await created(ctx, '/v1/services', { data: { type: 'services', attributes: { name: `Service ${unique()}` } } });
+  const name = `Probe ${unique()}`;
+  await created(ctx, '/v1/alert_groups', group({ name }));
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const res = await ctx.call('POST', '/v1/alert_groups', { body: group({ name, targets: [{ target_id: id }] }) });
+    if (res.status === 409) return id;
+    if (Date.now() > deadline) throw new Error(`fixture: on-call does not know service ${id}: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Alert urgencies (the reference's alert_urgencies; the ids conditions name). */
 export const alertUrgencyOperations: ConformanceOperation[] = [
   {
@@ -181,6 +199,22 @@ export const alertGroupOperations: ConformanceOperation[] = [
     }),
     status: 201,
     schema: { reference: 'createAlertGroup', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/alert_groups',
+    variant: "targets of only target_id, as the specification writes them (the type found from a service's event)",
+    request: async (ctx) => ({ body: group({ name: `By id ${unique()}`, targets: [{ target_id: await knownService(ctx) }] }) }),
+    status: 201,
+    schema: { reference: 'createAlertGroup', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/alert_groups',
+    variant: 'a target of only a target_id on-call knows no record of',
+    request: () => ({ body: group({ name: 'x', targets: [{ target_id: randomUUID() }] }) }),
+    status: 422,
+    schema: { reference: 'createAlertGroup', status: 422 },
   },
   {
     method: 'POST',
