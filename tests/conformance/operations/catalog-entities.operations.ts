@@ -206,7 +206,7 @@ const shared = async (ctx: ConformanceContext, family: string) => ({
   service_now_ci_sys_id: 's1',
   environment_ids: [await ctx.create.environment()],
   service_ids: [await make(ctx, 'services')],
-  owner_group_ids: ['g1'],
+  owner_group_ids: [await ctx.create.team()],
   owner_user_ids: [1],
   escalation_policy_id: 'ep1',
   chat_channels: [{ id: 'C1', name: 'ops' }],

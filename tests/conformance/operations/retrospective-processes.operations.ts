@@ -114,7 +114,7 @@ export const retrospectiveProcessOperations: ConformanceOperation[] = [
     path: '/v1/retrospective_processes/{id}',
     request: async (ctx) => ({
       params: { id: await retrospectiveProcess(ctx) },
-      body: process({ description: null, retrospective_process_matching_criteria: { group_ids: ['g1'] } }),
+      body: process({ description: null, retrospective_process_matching_criteria: { group_ids: [await ctx.create.team()] } }),
     }),
     status: 200,
     schema: { reference: 'updateRetrospectiveProcess', status: 200 },

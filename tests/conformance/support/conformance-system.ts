@@ -33,6 +33,8 @@ export interface ConformanceContext {
     oauthApplication(): Promise<string>;
     /** A plain user of the team (the API makes none: the CLI does, as an operator). */
     user(): Promise<string>;
+    /** A team (`/v1/teams`), once incident-config knows it from auth's `group.created` (owner_group_ids must name one). */
+    team(): Promise<string>;
   };
   /** A delivery the receiver accepted (made once, on first use). */
   delivery(): Promise<DeliveryFixture>;
@@ -76,6 +78,18 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
       return res.body.data.id as string;
     };
     const unique = () => randomUUID().slice(0, 8);
+    // A write that fails on an unknown environment, so it changes nothing, tells whether incident-config knows the team yet.
+    const teamKnown = async (id: string) => {
+      const deadline = Date.now() + 15_000;
+      const probe = { name: `Probe ${unique()}`, owner_group_ids: [id], environment_ids: [randomUUID()] };
+      for (;;) {
+        const res = await call('POST', '/v1/services', { body: { data: { type: 'services', attributes: probe } } });
+        const pointers = ((res.body?.errors ?? []) as { source?: { pointer?: string } }[]).map((e) => e.source?.pointer);
+        if (res.status === 422 && !pointers.includes('/data/attributes/owner_group_ids/0')) return;
+        if (Date.now() > deadline) throw new Error(`fixture: incident-config does not know team ${id}: ${JSON.stringify(res.body)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
     const create: ConformanceContext['create'] = {
       environment: () => created('/v1/environments', 'environments', { name: `Env ${unique()}` }),
       webhookEndpoint: (url = receiver.url) =>
@@ -86,6 +100,11 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
       user: async () => {
         const n = unique();
         return String((await system.cli('users', 'create', ...team, '--email', `user-${n}@conformance.test`, '--name', `User ${n}`)).id);
+      },
+      team: async () => {
+        const id = await created('/v1/teams', 'groups', { name: `Team ${unique()}` });
+        await teamKnown(id);
+        return id;
       },
     };
 
