@@ -9,6 +9,7 @@ import { oauthHashedTokenIdsMigration } from './20250620-0005-oauth-hashed-token
 import { usersVersionMigration } from './20261123-0006-users-version.migration.js';
 import { groupsMigration } from './20261125-0020-groups.migration.js';
 import { keyGroupsMigration } from './20261125-0021-key-groups.migration.js';
+import { groupVersionsMigration } from './20261125-0022-group-versions.migration.js';
 import { usersProfileMigration } from './20261125-0030-users-profile.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
@@ -23,5 +24,6 @@ export const migrations: Migrations = {
   '20261125_0007_idempotency_keys': idempotencyMigration,
   '20261125_0020_groups': groupsMigration,
   '20261125_0021_key_groups': keyGroupsMigration,
+  '20261125_0022_group_versions': groupVersionsMigration,
   '20261125_0030_users_profile': usersProfileMigration,
 };

@@ -36,6 +36,30 @@ describe("API keys' group_ids name groups", () => {
   });
 });
 
+describe("a group's updated_at", () => {
+  it('rises with every change, even two in one transaction, where now() stands still', async () => {
+    const id = await createGroup(h, 'Versioned');
+    const rising = await h.db.knex.transaction(async (tx) => {
+      const stamps: string[] = [];
+      for (const description of ['one', 'two']) {
+        // As the kit writes it: updated_at = now(), the transaction's start.
+        const { rows } = await tx.raw(
+          'UPDATE groups SET description = ?, updated_at = now() WHERE id = ? RETURNING updated_at::text AS at',
+          [description, id],
+        );
+        stamps.push(rows[0].at);
+      }
+      const { rows } = await tx.raw('SELECT ?::timestamptz < ?::timestamptz AS rising, now() < ?::timestamptz AS after_start', [
+        stamps[0],
+        stamps[1],
+        stamps[0],
+      ]);
+      return rows[0];
+    });
+    expect(rising).toEqual({ rising: true, after_start: true });
+  });
+});
+
 describe('the migration of free-text group_ids', () => {
   let db: TestDatabase;
   afterAll(async () => {
