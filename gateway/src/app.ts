@@ -16,6 +16,7 @@ import { authenticateMiddleware } from './http/authenticate.middleware.js';
 import { createAuthFailureGuard } from './domain/auth-failure-guard.js';
 import { forwardMiddleware } from './http/forward.middleware.js';
 import { healthRoutes } from './http/health.routes.js';
+import { ingestMiddleware } from './http/ingest.middleware.js';
 import { rateLimitMiddleware } from './http/rate-limit.middleware.js';
 import { createUpstreamForwarder } from './http/upstream-forwarder.js';
 
@@ -49,11 +50,11 @@ function upstreamUrls(config: GatewayConfig): Record<UpstreamName, string | unde
   };
 }
 
-/** Runs `handler` for `/v1` and `/v1/...` only, without express's mount-path rewriting of req.url. */
-function onlyV1(handler: RequestHandler): RequestHandler {
+/** Runs `handler` for `/<prefix>` and `/<prefix>/...` only, without express's mount-path rewriting of req.url. */
+function only(prefix: string, handler: RequestHandler): RequestHandler {
   return (req, res, next) => {
     const path = req.path;
-    if (path === '/v1' || path.startsWith('/v1/')) return handler(req, res, next);
+    if (path === prefix || path.startsWith(`${prefix}/`)) return handler(req, res, next);
     next();
   };
 }
@@ -122,7 +123,21 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   });
   app.use(accessLogMiddleware(logger));
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
-  app.use(onlyV1(v1));
+  app.use(only('/v1', v1));
+  // Monitoring tools' payloads: the source's secret, not an API credential (ingest.middleware.ts).
+  app.use(
+    only(
+      '/ingest',
+      ingestMiddleware({
+        store: rateLimitStore,
+        guard,
+        limit: config.RATE_LIMIT_INGEST,
+        windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+        logger,
+        forward: proxies.get('on-call'),
+      }),
+    ),
+  );
   // After /v1, so API requests never walk these routes.
   app.use(
     apiDocsRoutes(

@@ -32,6 +32,8 @@ export const gatewayConfigSchema = z.object({
   /** Shared by every credential of one team. */
   RATE_LIMIT_TEAM_READS: env.int(50, 1),
   RATE_LIMIT_TEAM_WRITES: env.int(30, 1),
+  /** Payloads one alert source (with one secret) may post per window at /ingest (docs/on-call.md, "Ingestion"). */
+  RATE_LIMIT_INGEST: env.int(1200, 1),
   CREDENTIAL_CACHE_TTL_MS: env.int(3000, 0),
   /** Unknown credentials a client address may present per window before its uncached tokens get 429. */
   AUTH_FAILURES_PER_WINDOW: env.int(60, 1),

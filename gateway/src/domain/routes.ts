@@ -65,6 +65,9 @@ export const ROUTES: readonly Route[] = [
   ...owned('webhooks', ['webhooks']),
 ];
 
+/** Outside `/v1` and its API credentials: monitoring tools post to an alert source here (http/ingest.middleware.ts). */
+export const INGEST_ROUTE = { prefix: '/ingest/alert_sources/', upstream: 'on-call' } as const satisfies Route;
+
 export type RouteMatcher = (path: string) => UpstreamName | undefined;
 
 const PREFIX = /^\/v1\/([a-z0-9_-]+)(?:\/\{[a-z_]+\}\/([a-z0-9_-]+))?$/;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
 import type { Logger } from '@firewatch/logger';
-import { stateOf } from './request-state.js';
+import { type GatewayState, stateOf } from './request-state.js';
 
 const STARTED = Symbol('startedAt');
 type Timed = ServerResponse & { [STARTED]?: number; req: IncomingMessage & { id?: string; originalUrl?: string } };
@@ -12,6 +12,12 @@ type Timed = ServerResponse & { [STARTED]?: number; req: IncomingMessage & { id?
  * caller's rate-limit identity (a key id or client:user, never the token). Skipped
  * entirely when the level is above `http`, so the hot path pays nothing then.
  */
+/** The rate-limit identity of the caller, never its token: an ingestion request is its source. */
+function callerOf(state: GatewayState | undefined): string | undefined {
+  if (state?.ingestion) return `source:${state.ingestion.sourceId}`;
+  return state?.credential?.identities.credential;
+}
+
 export function accessLogMiddleware(logger: Logger): RequestHandler {
   function onClose(this: Timed) {
     const req = this.req;
@@ -23,7 +29,7 @@ export function accessLogMiddleware(logger: Logger): RequestHandler {
       status: this.statusCode,
       duration_ms: Math.round((performance.now() - this[STARTED]!) * 100) / 100,
       request_id: req.id,
-      caller: stateOf(req)?.credential.identities.credential,
+      caller: callerOf(stateOf(req)),
       aborted: this.writableFinished ? undefined : true,
     });
   }

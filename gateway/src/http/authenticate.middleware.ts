@@ -9,7 +9,8 @@ import { attachState } from './request-state.js';
 // RFC 6750 b64token, bounded: anything else cannot be a credential, so it never reaches the auth service.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,4096}=*) *$/i;
 
-function bearerToken(header: string | undefined): string | undefined {
+/** The token of an `Authorization: Bearer` header of a valid shape, else undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   return BEARER.exec(header)?.[1];
 }

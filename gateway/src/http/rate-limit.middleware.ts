@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '@firewatch/errors';
 import { bucketOf, rateLimitLogs, type Bucket, type RateLimitPolicy } from '../domain/rate-limit.policy.js';
@@ -33,6 +34,41 @@ function binding(logs: readonly RateLimitLog[], hits: readonly RateLimitHit[], w
 }
 
 /**
+ * Sets the X-RateLimit-* headers of one log's hit; the 429 to answer when it was refused,
+ * else undefined.
+ */
+export function describeHit(
+  res: ServerResponse,
+  limit: number,
+  hit: RateLimitHit,
+  windowMs: number,
+  windowSuffix: string,
+): RateLimitedError | undefined {
+  // A slot frees when the oldest counted request leaves the window.
+  const resetMs = (hit.oldestMs ?? hit.nowMs) + windowMs;
+  res.setHeader('X-RateLimit-Limit', `${limit}, ${limit}${windowSuffix}`);
+  res.setHeader('X-RateLimit-Remaining', String(limit > hit.used ? limit - hit.used : 0));
+  res.setHeader('X-RateLimit-Used', String(hit.used));
+  res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetMs / 1000)));
+  if (hit.allowed) return undefined;
+  const retryAfter = Math.max(1, Math.ceil((resetMs - hit.nowMs) / 1000));
+  return new RateLimitedError({ 'Retry-After': String(retryAfter) });
+}
+
+/**
+ * Fail closed: without the shared counts the gateway cannot keep the contracted limits,
+ * and letting traffic through unmetered would let one client swamp the services during a
+ * Redis outage. A 503 tells clients to come back shortly.
+ */
+export function storeFailure(err: unknown): unknown {
+  if (!(err instanceof RateLimitStoreUnavailableError)) return err;
+  return new ServiceUnavailableError('Rate limiting is unavailable, so requests are refused. Try again shortly.', {
+    code: 'rate_limiter_unavailable',
+    cause: err.cause,
+  });
+}
+
+/**
  * Counts the request against its credential's, its user's and its team's read or write
  * budgets in one atomic step, and describes the binding budget in X-RateLimit-* headers.
  * They are set on the response before anything else happens, so the 429, the gateway's
@@ -50,41 +86,15 @@ export function rateLimitMiddleware({ store, policy, windowSeconds }: RateLimitM
   };
 
   return (req, res, next) => {
-    const credential = stateOf(req)!.credential;
+    const credential = stateOf(req)!.credential!;
     const logs = logsOf(credential, bucketOf(req.method));
     store.hitAll(logs, windowMs).then(
       (hits) => {
         const i = binding(logs, hits, windowMs);
-        const { limit } = logs[i];
-        const hit = hits[i];
-        // A slot frees when the oldest counted request leaves the window.
-        const resetMs = (hit.oldestMs ?? hit.nowMs) + windowMs;
-        res.setHeader('X-RateLimit-Limit', `${limit}, ${limit}${windowSuffix}`);
-        res.setHeader('X-RateLimit-Remaining', String(limit > hit.used ? limit - hit.used : 0));
-        res.setHeader('X-RateLimit-Used', String(hit.used));
-        res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetMs / 1000)));
-        if (hit.allowed) {
-          next();
-          return;
-        }
-        const retryAfter = Math.max(1, Math.ceil((resetMs - hit.nowMs) / 1000));
-        next(new RateLimitedError({ 'Retry-After': String(retryAfter) }));
+        const refusal = describeHit(res, logs[i].limit, hits[i], windowMs, windowSuffix);
+        next(refusal);
       },
-      (err: unknown) => {
-        // Fail closed: without the shared counts the gateway cannot keep the contracted
-        // limits, and letting traffic through unmetered would let one client swamp the
-        // services during a Redis outage. A 503 tells clients to come back shortly.
-        if (err instanceof RateLimitStoreUnavailableError) {
-          next(
-            new ServiceUnavailableError('Rate limiting is unavailable, so requests are refused. Try again shortly.', {
-              code: 'rate_limiter_unavailable',
-              cause: err.cause,
-            }),
-          );
-          return;
-        }
-        next(err);
-      },
+      (err: unknown) => next(storeFailure(err)),
     );
   };
 }

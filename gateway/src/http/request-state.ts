@@ -3,8 +3,19 @@ import type { NextFunction } from 'express';
 import type { ResolvedCredential } from '../domain/credential-resolver.js';
 
 /** What the gateway learns about one request as it passes the middleware chain. */
+/** An alert source's ingestion request (ingest.middleware.ts): no API credential, the source's own secret. */
+export interface IngestionRequest {
+  sourceId: string;
+  /** Passed to on-call, which alone can judge it. */
+  secret: string;
+  /** on-call's answer: a 401 counts against the client's guessing budget, a 2xx vouches for the secret. */
+  answered(status: number): void;
+}
+
 export interface GatewayState {
-  credential: ResolvedCredential;
+  /** The resolved API credential; null on an ingestion request. */
+  credential: ResolvedCredential | null;
+  ingestion?: IngestionRequest;
   /** The chain's `next`, kept so proxy events that fire later can still answer errors. */
   next?: NextFunction;
   /** Body bytes seen so far, when counted while streaming (no Content-Length). */
@@ -17,8 +28,8 @@ const STATE = Symbol('firewatch.gateway.state');
 
 type WithState = IncomingMessage & { [STATE]?: GatewayState };
 
-export function attachState(req: IncomingMessage, credential: ResolvedCredential): GatewayState {
-  const state: GatewayState = { credential, received: 0, failed: false };
+export function attachState(req: IncomingMessage, credential: ResolvedCredential | null, ingestion?: IngestionRequest): GatewayState {
+  const state: GatewayState = { credential, ingestion, received: 0, failed: false };
   (req as WithState)[STATE] = state;
   return state;
 }

@@ -32,12 +32,17 @@ const HOP_BY_HOP = new Set([
 ]);
 const SERVICE_GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 
-/** The client's headers minus hop-by-hop ones and its credential, plus the signed principal. */
-function requestHeaders(req: IncomingMessage, principal: string): OutgoingHttpHeaders {
+/** Where an alert source's secret travels to on-call (the client's Authorization never does). */
+export const SOURCE_SECRET_HEADER = 'x-firewatch-source-secret';
+
+/** The client's headers minus hop-by-hop ones and its credential, plus the signed principal (and a source's secret). */
+function requestHeaders(req: IncomingMessage, principal: string, sourceSecret: string | undefined): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
-  // The client's credential stays at the gateway; a client-sent principal is overwritten.
+  // The client's credential stays at the gateway; a client-sent principal or source secret is overwritten or dropped.
   delete out.authorization;
+  delete out[SOURCE_SECRET_HEADER];
+  if (sourceSecret !== undefined) out[SOURCE_SECRET_HEADER] = sourceSecret;
   out[PRINCIPAL_HEADER] = principal;
   const client = req.socket.remoteAddress ?? '';
   const prior = req.headers['x-forwarded-for'];
@@ -92,9 +97,12 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
     const query = url.indexOf('?');
     // The token is good for this service, this method and the path the service will see.
     const target = { audience: name, method: req.method ?? 'GET', path: basePath + (query === -1 ? url : url.slice(0, query)) };
-    signer
-      .sign(state.credential.principal, target, state.credential.signKey)
-      .then((principal) => send(req, res, state, basePath + url, requestHeaders(req, principal)), next);
+    const { credential, ingestion } = state;
+    // An ingestion request's principal names only its source (docs/security.md, "Alert ingestion").
+    const signed = ingestion
+      ? signer.sign({ kind: 'ingestion', source_id: ingestion.sourceId }, target, `ingest:${ingestion.sourceId}`)
+      : signer.sign(credential!.principal, target, credential!.signKey);
+    signed.then((principal) => send(req, res, state, basePath + url, requestHeaders(req, principal, ingestion?.secret)), next);
   };
 
   function send(req: IncomingMessage, res: http.ServerResponse, state: GatewayState, path: string, headers: OutgoingHttpHeaders) {
@@ -111,6 +119,7 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
         return;
       }
       res.statusCode = answer.statusCode ?? 502;
+      state.ingestion?.answered(res.statusCode);
       for (const [header, value] of Object.entries(answer.headers)) {
         if (value !== undefined && !HOP_BY_HOP.has(header)) res.setHeader(header, value);
       }

@@ -47,7 +47,7 @@ export function createAlertIngestRouter({
       method: req.method,
       path: req.path,
     });
-    if (!principal || principal.source_id !== id)
+    if (!principal || principal.source_id !== id.toLowerCase())
       throw new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' });
     const secret = req.headers[SOURCE_SECRET_HEADER];
     const source = await ingestion.authenticate(id, typeof secret === 'string' ? secret : undefined);

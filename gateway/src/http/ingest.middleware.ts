@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { clientAddress } from '@firewatch/client-address';
+import { NotFoundError, RateLimitedError, ServiceUnavailableError, UnauthorizedError } from '@firewatch/errors';
+import type { Logger } from '@firewatch/logger';
+import type { AuthFailureGuard } from '../domain/auth-failure-guard.js';
+import type { RateLimitStore } from '../domain/rate-limit.store.js';
+import { bearerToken } from './authenticate.middleware.js';
+import { describeHit, storeFailure } from './rate-limit.middleware.js';
+import { attachState } from './request-state.js';
+
+/** The one ingestion path: an alert source's (docs/on-call.md, "Ingestion"). */
+const INGEST = /^\/ingest\/alert_sources\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+const MAX_VOUCHED = 10_000;
+
+export interface IngestMiddlewareOptions {
+  store: RateLimitStore;
+  guard: AuthFailureGuard;
+  /** Payloads per source (and secret) and window. */
+  limit: number;
+  windowSeconds: number;
+  logger: Logger;
+  /** on-call's forwarder; undefined when on-call is not deployed. */
+  forward: RequestHandler | undefined;
+}
+
+/**
+ * `POST /ingest/alert_sources/{id}` (docs/security.md, "Alert ingestion"): monitoring
+ * tools hold no API key, so this path is outside `/v1` and its authentication. The
+ * source's secret (`Authorization: Bearer`) is required here and judged by on-call, which
+ * alone holds its hash; the request is counted per source and secret, so payloads sent
+ * with a wrong secret never spend the source's budget, and a 401 from on-call counts
+ * against the client address's guessing budget as an unknown API token does (a blocked
+ * address still passes with a secret on-call accepted before). It is
+ * forwarded with an ingestion principal naming the source and no one.
+ */
+export function ingestMiddleware({ store, guard, limit, windowSeconds, logger, forward }: IngestMiddlewareOptions): RequestHandler {
+  const windowMs = windowSeconds * 1000;
+  const windowSuffix = `;window=${windowSeconds}`;
+  // Source and secret-digest pairs on-call accepted lately, oldest first (bounded).
+  const vouched = new Set<string>();
+  const vouch = (pair: string) => {
+    vouched.delete(pair);
+    vouched.add(pair);
+    if (vouched.size > MAX_VOUCHED) vouched.delete(vouched.values().next().value as string);
+  };
+  const countFailure = (address: string) => {
+    guard.recordFailure(address).catch((err: unknown) => logger.warn('could not count a refused source secret', { error: err }));
+  };
+
+  return (req, res, next) => {
+    const match = INGEST.exec(req.path);
+    if (!match || req.method !== 'POST') {
+      next(new NotFoundError(`No route for ${req.method} ${req.path}.`, { code: 'route_not_found' }));
+      return;
+    }
+    const secret = bearerToken(req.headers.authorization);
+    if (secret === undefined) {
+      next(
+        new UnauthorizedError("The alert source's secret is required: send Authorization: Bearer <secret>.", {
+          code: 'missing_credential',
+          headers: { 'WWW-Authenticate': 'Bearer realm="firewatch-ingest"' },
+        }),
+      );
+      return;
+    }
+    if (!forward) {
+      next(new ServiceUnavailableError('The on-call service is not deployed.', { code: 'not_deployed' }));
+      return;
+    }
+    const sourceId = match[1].toLowerCase();
+    // A digest, not the secret: Redis and memory never hold it.
+    const digest = createHash('sha256').update(secret).digest('base64url').slice(0, 22);
+    const pair = `${sourceId}:${digest}`;
+    const address = clientAddress(req);
+    const retryAfter = guard.retryAfter(address);
+    // A guesser's address is throttled, but never a secret on-call accepted: alerts from a
+    // monitoring tool behind the same proxy or NAT keep flowing.
+    if (retryAfter > 0 && !vouched.has(pair)) {
+      next(new RateLimitedError({ 'Retry-After': String(retryAfter) }));
+      return;
+    }
+    store.hitAll([{ key: `ingest:${sourceId}:${digest}`, limit }], windowMs).then(
+      ([hit]) => {
+        const refusal = describeHit(res, limit, hit, windowMs, windowSuffix);
+        if (refusal) return next(refusal);
+        attachState(req, null, {
+          sourceId,
+          secret,
+          answered(status) {
+            if (status === 401) countFailure(address);
+            else if (status >= 200 && status < 300) vouch(pair);
+          },
+        });
+        void forward(req, res, next);
+      },
+      (err: unknown) => next(storeFailure(err)),
+    );
+  };
+}
