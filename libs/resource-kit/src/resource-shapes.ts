@@ -150,6 +150,8 @@ export interface ResourceWrites {
 export interface ActionResult {
   status?: number;
   document?: unknown;
+  /** The document carries a secret shown this once (a rotated secret): sent with `Cache-Control: no-store` and no ETag. */
+  secret?: boolean;
 }
 
 /**

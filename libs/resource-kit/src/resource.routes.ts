@@ -175,6 +175,7 @@ function actionRoute(def: AnyResourceDefinition, service: ResourceService, actio
       const id = action.on === 'item' ? stringParams(req).id : undefined;
       const result = await service.act(action, getPrincipal(req), req.body, { route, params: stringParams(req) }, id, ifMatchOf(req));
       if (result.document === undefined) res.status(result.status ?? 200).end();
+      else if (result.secret) sendSecretDocument(res, result.status ?? 200, result.document);
       else if (id !== undefined && isRecordAnswer(def, result.document, id))
         sendTaggedDocument(req, res, result.status ?? 200, result.document);
       else sendDocument(res, result.status ?? 200, result.document as never);

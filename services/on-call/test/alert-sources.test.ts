@@ -14,6 +14,7 @@ describe('alert sources', () => {
   it('creates with the secret shown once, reads it masked, updates with PUT, lists and deletes, each with its event', async () => {
     const created = await h.create('alert_sources', { name: 'Prometheus', source_type: 'alertmanager' });
     expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
     const { id, attributes } = created.body.data;
     expect(attributes).toMatchObject({
       name: 'Prometheus',
@@ -72,6 +73,8 @@ describe('alert sources', () => {
 
     const rotated = await h.call('POST', `/v1/alert_sources/${id}/rotate_secret`);
     expect(rotated.status).toBe(200);
+    expect(rotated.headers.get('cache-control')).toBe('no-store');
+    expect(rotated.headers.get('etag')).toBeNull();
     const fresh = rotated.body.data.attributes.secret as string;
     expect(fresh).toMatch(/^fwas_/);
     expect(fresh).not.toBe(old);

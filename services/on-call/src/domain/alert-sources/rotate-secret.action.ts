@@ -17,6 +17,6 @@ export const rotateSecretAction = defineAction({
   async run({ record, resource }) {
     const secret = generateSourceSecret();
     const updated = await resource.update(record!, { secret });
-    return { document: { data: { ...updated, attributes: { ...updated.attributes, secret } } } };
+    return { document: { data: { ...updated, attributes: { ...updated.attributes, secret } } }, secret: true };
   },
 });
