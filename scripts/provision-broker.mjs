@@ -71,7 +71,8 @@ const targets = pairs.map((pair) => {
 });
 
 try {
-  await waitForPort(admin, 15672, 60_000);
+  // Managed brokers serve the management API over https, on 443 unless the URL says otherwise.
+  await waitForPort(admin, new URL(admin).protocol === 'https:' ? 443 : 15672, 60_000);
 } catch {
   console.error(`RabbitMQ's management API does not answer at ${withoutCredentials(admin)}`);
   process.exit(69);
