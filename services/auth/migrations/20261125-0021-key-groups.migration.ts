@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import { legacyGroupId } from '@firewatch/auth';
 import type { Migration } from '@firewatch/db';
-import { slugCandidate, slugify } from '@firewatch/resource-kit';
+import { writeEvents } from '@firewatch/events';
+import { serialize, slugCandidate, slugify } from '@firewatch/resource-kit';
+import { groups as groupsResource } from '../src/domain/groups/groups.resource.js';
 
 interface KeyGroups {
   id: string;
@@ -72,7 +74,16 @@ export const keyGroupsMigration: Migration = {
       .whereNotNull('group_ids')
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     const groups = legacyGroups(keys);
-    for (let i = 0; i < groups.length; i += 500) await knex('groups').insert(groups.slice(i, i + 500));
+    for (let i = 0; i < groups.length; i += 500) {
+      const rows = await knex('groups')
+        .insert(groups.slice(i, i + 500))
+        .returning('*');
+      // Announced as any new group is, so the services keeping groups (incident-config, on-call) learn them.
+      await writeEvents(
+        knex,
+        rows.map((row) => ({ type: 'group.created', team_id: row.team_id, data: serialize(groupsResource, row) })),
+      );
+    }
     for (const key of keys) {
       const ids = [...new Set(key.group_ids.map((value) => legacyGroupId(key.team_id, value)))];
       await knex('api_keys').where({ id: key.id }).update({ group_ids: ids });

@@ -50,7 +50,7 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
   const clientTeams = createOAuthClientTeamsRepository(knex);
   const applications = createOAuthApplicationsRepository(knex);
   const outbox = createEventOutbox();
-  const groups = createGroupsRepository();
+  const groups = createGroupsRepository(knex);
   const apiKeys = createApiKeyService({
     apiKeys: apiKeysRepo,
     users,
@@ -60,12 +60,13 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
     maxLivePerTeam: options.limits?.apiKeysPerTeam,
     now,
   });
+  const memberships = createGroupMemberships({ store: groups, uow, outbox });
   const resourceDeps: AuthResourceDeps = { groupMembers: groups, groupKeys: { dropGroup: apiKeys.dropGroup } };
   const identity = createIdentityService({ teams, users, uow, outbox });
   const usersService = createUsersService({
     users,
     credentials: createUserCredentialsRepository(),
-    memberships: createGroupMemberships({ store: groups, outbox }),
+    memberships,
     uow,
     outbox,
     now,
@@ -86,6 +87,8 @@ export function createServices({ knex, logger, now, ...options }: ServicesOption
     users: usersService,
     /** The kit's declarations (groups, served at `/v1/teams`) and what their hooks are handed. */
     resources: { registry, deps: resourceDeps },
+    /** Groups' side of a user's deletion, and their backfill (`groups announce`). */
+    groups: memberships,
     bootstrap: createBootstrapService({ uow, identity, apiKeys }),
     resolveCredential,
     oauth: {

@@ -60,6 +60,20 @@ describe("a group's updated_at", () => {
   });
 });
 
+describe('groups announce', () => {
+  it("re-sends every group of one team as group.updated, as a GET answers it, and no other team's", async () => {
+    const from = Number((await h.db.knex('outbox').max('seq as max').first())?.max ?? 0);
+    const ids = (await h.db.knex('groups').where({ team_id: h.team.id }).pluck('id')) as string[];
+    expect(ids.length).toBeGreaterThan(1);
+    expect(await h.services.groups.announce(h.team.id)).toEqual({ announced: ids.length });
+    const events = await h.db.knex('outbox').where('seq', '>', from).orderBy('seq');
+    expect(events.map((e) => e.type)).toEqual(ids.map(() => 'group.updated'));
+    expect(events.map((e) => e.payload.data.id).sort()).toEqual([...ids].sort());
+    const [first] = events;
+    expect(first.payload.data).toEqual((await h.request('GET', `/v1/teams/${first.payload.data.id}`)).body.data);
+  });
+});
+
 describe('the migration of free-text group_ids', () => {
   let db: TestDatabase;
   afterAll(async () => {
@@ -117,5 +131,9 @@ describe('the migration of free-text group_ids', () => {
       d: [legacyGroupId(other.id, 'Ops')],
     });
     expect(legacyGroupId(team.id, 'Ops')).not.toBe(legacyGroupId(other.id, 'Ops'));
+    // Each new group is announced, as the API announces one.
+    const announced = await db.knex('outbox').where({ type: 'group.created' }).orderBy('seq');
+    expect(announced.map((e) => e.payload.data.id).sort()).toEqual(groups.map((g: { id: string }) => g.id).sort());
+    expect(announced[0].payload.data).toMatchObject({ type: 'groups', attributes: { managed_by: 'api', user_ids: [], admin_ids: [] } });
   });
 });

@@ -4,6 +4,7 @@ import { openContext, type CliContext } from './cli-context.js';
 import { UsageError } from './cli-args.js';
 import { apiKeysCreateCommand, apiKeysListCommand, apiKeysRevokeCommand, apiKeysSetLimitsCommand } from './commands/api-keys.command.js';
 import { bootstrapCommand } from './commands/bootstrap.command.js';
+import { groupsAnnounceCommand } from './commands/groups.command.js';
 import type { Command } from './commands/command.js';
 import {
   teamsCreateCommand,
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, Command> = {
   'users update': usersUpdateCommand,
   'users delete': usersDeleteCommand,
   'users announce': usersAnnounceCommand,
+  'groups announce': groupsAnnounceCommand,
   'teams create': teamsCreateCommand,
   'teams list': teamsListCommand,
   'api-keys create': apiKeysCreateCommand,

@@ -1,11 +1,17 @@
 import type { Knex } from 'knex';
-import type { GroupMembersStore, GroupsLookup } from '../domain/groups/groups.store.js';
+import type { GroupMembersStore, GroupsBackfillStore, GroupsLookup } from '../domain/groups/groups.store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Groups' membership and lookups, beside the kit's own repository of the `groups` table. */
-export function createGroupsRepository(): GroupMembersStore & GroupsLookup {
+export function createGroupsRepository(knex: Knex): GroupMembersStore & GroupsLookup & GroupsBackfillStore {
   return {
+    async page(afterId, limit, teamId) {
+      const q = knex('groups').orderBy('id').limit(limit);
+      if (afterId !== null) q.where('id', '>', afterId);
+      if (teamId !== undefined) q.where({ team_id: teamId });
+      return q;
+    },
     async usersOfTeam(tx, teamId, ids) {
       if (!ids.length) return new Set();
       const rows: { id: number }[] = await tx('users').select('id').where({ team_id: teamId }).whereIn('id', ids).forKeyShare();

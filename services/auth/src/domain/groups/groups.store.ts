@@ -18,3 +18,9 @@ export interface GroupsLookup {
   /** Which of `ids` are groups of the team, key-share-locked until `tx` ends (a delete waits, or went first). */
   existingIds(tx: Tx, teamId: number, ids: readonly string[]): Promise<Set<string>>;
 }
+
+/** The backfill's read of every group. */
+export interface GroupsBackfillStore {
+  /** Up to `limit` groups (of one team, or all) with an id above `afterId`, in id order. */
+  page(afterId: string | null, limit: number, teamId?: number): Promise<Row[]>;
+}
