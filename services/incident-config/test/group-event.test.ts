@@ -43,6 +43,7 @@ describe('a group event as a change of the teams read model', () => {
     ['no name', envelope('group.created', group({ name: undefined })), /attributes\.name/],
     ['a time that is none', envelope('group.created', group({ updated_at: 'soon' })), /attributes\.updated_at: is not a time/],
     ['no occurred_at', envelope('group.created', group(), 'never'), /occurred_at is not a time/],
+    ['a tenant no integer column holds', { ...envelope('group.created', group()), team_id: 2 ** 31 }, /team_id is not a tenant/],
   ])('refuses %s, which no redelivery would mend', (_, env, reason) => {
     const change = toGroupChange(env);
     expect(change).toEqual({ invalid: expect.stringMatching(reason) });

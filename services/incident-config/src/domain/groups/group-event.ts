@@ -43,6 +43,8 @@ export function isGroupEvent(type: string): boolean {
  */
 export function toGroupChange(envelope: EventEnvelope): GroupChange | { invalid: string } {
   if (!isGroupEvent(envelope.type)) return { invalid: `not a group event: ${envelope.type}` };
+  // A tenant id PostgreSQL's integer cannot hold names no tenant, however often redelivered.
+  if (envelope.team_id < 1 || envelope.team_id > 2_147_483_647) return { invalid: `team_id is not a tenant: ${envelope.team_id}` };
   const parsed = groupData.safeParse(envelope.data);
   if (!parsed.success) return { invalid: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   const occurredAt = new Date(envelope.occurred_at);
