@@ -24,11 +24,15 @@ describe('toUserChange', () => {
       role: 'user',
       on_call_role: 'admin',
       is_service_account: false,
+      time_zone: null,
       version: 3,
       occurred_at: new Date('2026-11-23T10:00:00.000Z'),
       deleted_at: null,
     });
     expect(toUserChange(envelope('user.deleted'))).toMatchObject({ deleted_at: new Date('2026-11-23T10:00:00.000Z') });
+    const zoned = envelope('user.updated');
+    Object.assign(zoned.data.attributes, { time_zone: 'America/Chicago' });
+    expect(toUserChange(zoned)).toMatchObject({ time_zone: 'America/Chicago' });
   });
 
   it.each([
@@ -39,6 +43,7 @@ describe('toUserChange', () => {
     ['a non-numeric id', envelope('user.created', { id: 'abc' })],
     ['another resource type', envelope('user.created', { type: 'teams' })],
     ['a bad time', envelope('user.created', {}, 'yesterday')],
+    ['an empty time zone', envelope('user.created', { attributes: { ...envelope('x').data.attributes, time_zone: '' } })],
   ])('refuses an event with %s', (_, e) => {
     expect(toUserChange(e)).toEqual({ invalid: expect.any(String) });
   });
