@@ -20,11 +20,11 @@ const writable = {
   public_title: text(255),
   kind: z.enum(KINDS),
   private: z.boolean(),
-  severity_id: recordId.nullable(),
+  severity_id: recordId.nullable().describe("The id of one of the team's severities (`/v1/severities`); 422 otherwise."),
   service_ids: list(recordId, 100),
   environment_ids: list(recordId, 100),
   functionality_ids: list(recordId, 100),
-  incident_type_ids: list(recordId, 100),
+  incident_type_ids: list(recordId, 100).describe("Ids of the team's incident types (`/v1/incident_types`); 422 otherwise."),
   labels: z
     .record(z.string().min(1).max(255), z.string().max(1_000))
     .nullable()
