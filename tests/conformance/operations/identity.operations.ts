@@ -31,9 +31,18 @@ export const identityOperations: ConformanceOperation[] = [
     method: 'POST',
     path: '/v1/api_keys',
     variant: "a group key in the reference's single-group form",
-    request: () => ({ body: apiKey({ name: 'Team key', kind: 'team', group_id: 'platform' }) }),
+    // group_ids name teams (/v1/teams) of the tenant.
+    request: async (ctx) => ({ body: apiKey({ name: 'Team key', kind: 'team', group_id: await ctx.create.team() }) }),
     status: 201,
     schema: { reference: 'createApiKey', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/api_keys',
+    variant: 'a group that is no team of ours',
+    request: () => ({ body: apiKey({ name: 'Lost key', kind: 'group', group_ids: ['platform'] }) }),
+    status: 422,
+    schema: { reference: 'createApiKey', status: 422 },
   },
   {
     method: 'POST',
