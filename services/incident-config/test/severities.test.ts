@@ -131,6 +131,27 @@ describe('severities', () => {
     expect([taken.status, pointers(taken)]).toEqual([409, ['/data/attributes/name']]);
   });
 
+  it('never leaves an incident naming a deleted severity when the delete and the naming race', async () => {
+    const team = freshTeam();
+    for (let round = 0; round < 5; round++) {
+      const id = (await create({ name: `Racing ${round}` }, team)).body.data.id;
+      const [deleted, named] = await Promise.all([
+        h.call('DELETE', `/v1/severities/${id}`, { principal: team }),
+        h.call('POST', '/v1/incidents', {
+          body: { data: { type: 'incidents', attributes: { title: `Race ${round}`, severity_id: id } } },
+          principal: team,
+        }),
+      ]);
+      // One of the two wins; the other is refused with a 422, never a 500 or both.
+      expect([
+        [200, 422],
+        [422, 201],
+      ]).toContainEqual([deleted.status, named.status]);
+      const left = await h.db.knex('incidents').where({ team_id: team.team_id, severity_id: id }).count({ n: '*' });
+      expect(Number(left[0].n)).toBe(named.status === 201 ? 1 : 0);
+    }
+  });
+
   it("answers 404 for another team's severity", async () => {
     const mine = freshTeam();
     const theirs = freshTeam();
