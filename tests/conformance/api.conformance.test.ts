@@ -1,6 +1,7 @@
 import { type ConformanceOperation, describeOperation, fillPath } from './conformance-operation.js';
 import { alertGroupOperations, alertUrgencyOperations } from './operations/alert-groups.operations.js';
 import { alertRetriggerRuleOperations } from './operations/alert-retrigger-rules.operations.js';
+import { alertsInOperations } from './operations/alerts-in.operations.js';
 import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
 import { classificationOperations } from './operations/classifications.operations.js';
@@ -42,6 +43,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...alertUrgencyOperations,
   ...alertGroupOperations,
   ...alertRetriggerRuleOperations,
+  ...alertsInOperations,
   ...scheduleOperations,
   ...shiftOperations,
   ...contactOperations,

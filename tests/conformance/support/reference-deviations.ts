@@ -104,6 +104,25 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       replaces: { color: { type: ['string', 'null'], pattern: '^#([0-9a-fA-F]{3}){1,2}$' } },
     },
   ],
+  alerts_source: [
+    {
+      because:
+        'docs/on-call.md ("Alert sources", "Ingestion"): a source shows when a payload was last accepted and why the last one was refused, so a misconfigured monitoring tool is found through the API; a source without a default urgency has alert_urgency_id null (the reference\'s create does not require one)',
+      replaces: { alert_urgency_id: nullable('string') },
+      adds: {
+        last_received_at: nullable('string', { format: 'date-time' }),
+        last_error_at: nullable('string', { format: 'date-time' }),
+        last_error_message: nullable('string'),
+      },
+    },
+  ],
+  alert: [
+    {
+      because:
+        'docs/on-call.md ("Alerts", "Deduplication"): an alert names the alert source it came from and counts how many times it was received (deduplicated arrivals)',
+      adds: { alert_source_id: nullable('string', { format: 'uuid' }), received_count: { type: 'integer', minimum: 1 } },
+    },
+  ],
   webhooks_endpoint: [
     {
       because: 'docs/api-contract.md §5: the event types are our catalog, the one GET /v1/webhooks/event_types serves',
