@@ -19,6 +19,7 @@ import { retrospectiveProcessOperations } from './operations/retrospective-proce
 import { scheduleOperations } from './operations/schedules.operations.js';
 import { secretOperations } from './operations/secrets.operations.js';
 import { shiftOperations } from './operations/shifts.operations.js';
+import { teamOperations } from './operations/teams.operations.js';
 import { userOperations } from './operations/users.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
 import { type ConformanceContext, startConformanceSystem } from './support/conformance-system.js';
@@ -35,6 +36,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...webhookOperations,
   ...identityOperations,
   ...userOperations,
+  ...teamOperations,
   ...dashboardOperations,
   ...authorizationOperations,
   ...incidentOperations,

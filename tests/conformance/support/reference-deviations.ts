@@ -76,6 +76,18 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       adds: { show_uptime: nullable('boolean'), show_uptime_last_days: { enum: [30, 60, 90, null] }, opslevel_id: nullable('string') },
     },
   ],
+  team: [
+    {
+      because:
+        'docs/api-contract.md §2 (Documents): chat lists are chat_* where the reference says slack_* (the contract wins over the reference on attribute names)',
+      renames: { slack_channels: 'chat_channels', slack_aliases: 'chat_aliases' },
+    },
+    {
+      because:
+        "docs/decisions.md (Resources, Groups): the reference's own new_team writes opsgenie_team_id, and its list filter and bulk entity name opslevel_id: what is written is read back",
+      adds: { opsgenie_team_id: nullable('string'), opslevel_id: nullable('string') },
+    },
+  ],
   secret: [
     {
       because:
