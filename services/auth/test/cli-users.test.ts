@@ -30,14 +30,27 @@ describe('firewatch users update|delete|announce', () => {
   it('emit their events; mistakes exit non-zero and emit none', async () => {
     const boot = await cli('bootstrap', '--team-name', 'Acme', '--email', 'ops@acme.test', '--name', 'Ops');
     const teamId = String(boot.json.team.id);
-    const dev = await cli('users', 'create', '--team-id', teamId, '--email', 'dev@acme.test', '--name', 'Dev');
+    const dev = await cli(
+      'users',
+      'create',
+      '--team-id',
+      teamId,
+      '--email',
+      'dev@acme.test',
+      '--name',
+      'Dev',
+      '--time-zone',
+      'europe/berlin',
+    );
+    expect(dev.json).toMatchObject({ first_name: 'Dev', last_name: null, full_name: 'Dev', time_zone: 'Europe/Berlin' });
     const id = String(dev.json.id);
 
     const renamed = await cli('users', 'update', '--team-id', teamId, '--id', id, '--name', 'Dev Two', '--on-call-role', 'admin');
     expect(renamed.code).toBe(0);
-    expect(renamed.json).toMatchObject({ id: dev.json.id, name: 'Dev Two', on_call_role: 'admin' });
+    expect(renamed.json).toMatchObject({ id: dev.json.id, name: 'Dev Two', first_name: 'Dev', last_name: 'Two', on_call_role: 'admin' });
     const before = (await userEvents()).length;
     expect((await cli('users', 'update', '--team-id', teamId, '--id', id, '--role', 'root')).code).toBe(1);
+    expect((await cli('users', 'update', '--team-id', teamId, '--id', id, '--time-zone', 'Mars/Olympus')).code).toBe(1);
     expect((await cli('users', 'update', '--team-id', teamId, '--id', '999999', '--name', 'x')).code).toBe(1);
     expect((await cli('users', 'delete', '--team-id', String(boot.json.team.id + 1), '--id', id)).code).toBe(1);
     expect((await cli('users', 'update', '--team-id', teamId, '--id', id)).code).toBe(1);
@@ -55,5 +68,6 @@ describe('firewatch users update|delete|announce', () => {
       `user.deleted ${id} v3`,
       `user.updated ${boot.json.user.id} v1`,
     ]);
-  });
+    // A dozen processes, each starting Node: more than Jest's default 30 s on a loaded machine.
+  }, 120_000);
 });
