@@ -15,6 +15,7 @@ import * as lastSweptAt from './20261123-0094-shift-scheduler-last-swept-at.js';
 import * as shiftStartSources from './20261123-0095-shift-start-sources.js';
 import * as targets from './20261125-0140-targets.js';
 import * as alertsIn from './20261125-0200-alerts-in.js';
+import * as alertDeduplicationScope from './20261125-0201-alert-deduplication-scope.js';
 import * as contactMethods from './20261125-0300-contact-methods.js';
 
 /**
@@ -38,5 +39,6 @@ export const migrations: Migrations = {
   '20261125-0096-idempotency-keys': idempotencyMigration,
   '20261125-0140-targets': targets,
   '20261125-0200-alerts-in': alertsIn,
+  '20261125-0201-alert-deduplication-scope': alertDeduplicationScope,
   '20261125-0300-contact-methods': contactMethods,
 };

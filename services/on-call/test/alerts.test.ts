@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ingest } from './support/ingest.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 
 let h: OnCallHarness;
@@ -89,6 +90,29 @@ describe('alerts', () => {
     const event = await h.call('GET', `/v1/alert_events/${events.body.data[0].id}`);
     expect(event.body.data.attributes).toMatchObject({ alert_id: id, action: 'updated' });
     expect((await h.call('GET', '/v1/alerts?filter[colour]=red')).status).toBe(400);
+  });
+
+  it('keeps keys apart per source, also once the source is deleted, and a PATCH to a taken key is a 409', async () => {
+    const created = await h.create('alert_sources', { name: 'Keys', deduplicate_alerts_by_key: true, deduplication_key_path: '$.key' });
+    const { id: sourceId, attributes } = created.body.data;
+    expect((await ingest(h, sourceId, attributes.secret, { summary: 'from the source', key: 'shared' })).status).toBe(202);
+    const api = await h.create('alerts', { summary: 'from the API', deduplication_key: 'shared' });
+    expect(api.status).toBe(201);
+    expect((await h.call('DELETE', `/v1/alert_sources/${sourceId}`)).status).toBe(200);
+    const kept = await h.call('GET', '/v1/alerts?filter[deduplication_key]=shared&filter[status]=triggered');
+    expect(kept.body.data.map((a: { attributes: { alert_source_id: string | null } }) => a.attributes.alert_source_id)).toEqual([
+      null,
+      null,
+    ]);
+    // The deleted source's alert keeps its own scope: the API's key stays the API alert's.
+    expect((await h.create('alerts', { summary: 'again', deduplication_key: 'shared' })).body.data.id).toBe(api.body.data.id);
+
+    const other = await h.create('alerts', { summary: 'other', deduplication_key: 'other-key' });
+    const taken = await h.call('PATCH', `/v1/alerts/${other.body.data.id}`, {
+      body: { data: { type: 'alerts', attributes: { deduplication_key: 'shared' } } },
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.errors[0].source.pointer).toBe('/data/attributes/deduplication_key');
   });
 
   it('refuses bad input, and another team sees none of it', async () => {

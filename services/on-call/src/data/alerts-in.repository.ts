@@ -12,6 +12,9 @@ function columnsOf(columns: Row): Row {
   return out;
 }
 
+/** Where an alert's key is unique: its source, or the API; kept when the source is deleted. */
+const scopeOf = (sourceId: string | null) => sourceId ?? 'api';
+
 /** An alert event's row; `alert_events.*` are the timeline the API reads. */
 export function createAlertsInRepository(): AlertsInDeps {
   return {
@@ -35,14 +38,19 @@ export function createAlertIntakeRepository(knex: Knex): AlertIntakeStore {
       ]);
     },
     async openByKey(tx, teamId, sourceId, dedup) {
-      const q = tx('alerts').where({ team_id: teamId, deduplication_key: dedup }).whereNot('status', 'resolved');
-      if (sourceId === null) q.whereNull('alert_source_id');
-      else q.where('alert_source_id', sourceId);
-      return (await q.forUpdate().first()) as Row | undefined;
+      return (await tx('alerts')
+        .where({ team_id: teamId, deduplication_scope: scopeOf(sourceId), deduplication_key: dedup })
+        .whereNot('status', 'resolved')
+        .forUpdate()
+        .first()) as Row | undefined;
     },
     async insertAlert(tx, columns) {
       const [row] = await tx('alerts')
-        .insert({ ...columnsOf(columns), short_id: tx.raw(`'ALR-' || nextval('alerts_short_id_seq')`) })
+        .insert({
+          ...columnsOf(columns),
+          deduplication_scope: scopeOf((columns.alert_source_id as string | null) ?? null),
+          short_id: tx.raw(`'ALR-' || nextval('alerts_short_id_seq')`),
+        })
         .returning('*');
       return row as Row;
     },

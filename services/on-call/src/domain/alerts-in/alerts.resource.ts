@@ -83,6 +83,12 @@ export const alerts = defineResource<OnCallResourceDeps>({
   sorts: ['created_at', 'updated_at', 'started_at'],
   defaultSort: [{ field: 'created_at', direction: 'desc' }],
   actions: [acknowledgeAlertAction, resolveAlertAction],
+  unique: {
+    alerts_open_deduplication_key_unique: {
+      pointer: '/data/attributes/deduplication_key',
+      detail: 'An unresolved alert of the same source already has this deduplication key.',
+    },
+  },
   hooks: {
     async validate(attributes, ctx) {
       const urgency = attributes.alert_urgency_id;
