@@ -5,7 +5,7 @@ import type { AmqpConsumer, EventEnvelope } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
 import { createTestBrokerUsers, type TestBrokerUsers } from '@firewatch/service-testing';
 import { registry } from '../src/domain/registry.js';
-import { createEventsConsumer, eventHandlers } from '../src/queue/events.consumer.js';
+import { createEventsConsumer } from '../src/queue/events.consumer.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 
 const AMQP = process.env.TEST_AMQP_URL!;
@@ -114,12 +114,9 @@ describe('alert group targets named by id alone', () => {
     publish(recordEvent('service', 'created', service, { name: 'Payments' }));
     publish(recordEvent('functionality', 'created', functionality));
     await until(() => target(functionality), Boolean);
-    // Teams are auth's: its group.* events reach the same read model through the consumer's handler for the family.
-    expect(
-      await eventHandlers({ knex, logger, memberships: registry.get('schedule_rotation_users') }).group!(
-        recordEvent('group', 'created', team),
-      ),
-    ).toBe('applied');
+    // Teams are auth's: its group.* events, from its broker user.
+    publish(recordEvent('group', 'created', team), asAuth, broker.users.auth!.user);
+    await until(() => target(team), Boolean);
     expect(await target(service)).toMatchObject({ target_type: 'Service', name: 'Payments', deleted_at: null });
 
     const created = await createGroup('By id', [{ target_id: service.toUpperCase() }, { target_id: team }]);

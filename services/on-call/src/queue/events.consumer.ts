@@ -32,7 +32,7 @@ type Handle = (envelope: EventEnvelope) => Promise<unknown>;
  * auth's `user.*` feed the users read model, incident-config's `service.*` and
  * `functionality.*` and auth's `group.*` the known targets of alert groups.
  */
-export function eventHandlers(opts: Pick<EventsConsumerOptions, 'knex' | 'logger' | 'memberships' | 'personal'>): Record<string, Handle> {
+function eventHandlers(opts: Pick<EventsConsumerOptions, 'knex' | 'logger' | 'memberships' | 'personal'>): Record<string, Handle> {
   const users = createUserSync({
     store: createUserSyncStore(opts.knex),
     logger: opts.logger,
