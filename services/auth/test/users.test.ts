@@ -267,6 +267,19 @@ describe('DELETE /v1/users/{id}', () => {
     expect((await h.request('DELETE', `/v1/users/${only.id}`, { as: { team_id: t.id, user_id: Number(next.id) } })).status).toBe(200);
   });
 
+  it('two admins deleting each other at once leave one of them', async () => {
+    const t = await h.services.identity.createTeam({ name: 'Duel' });
+    const [a, b] = await Promise.all(
+      ['a', 'b'].map((n) => h.services.identity.createUser({ team_id: t.id, email: `${n}@duel.test`, name: n, role: 'admin' })),
+    );
+    const statuses = await Promise.all([
+      h.request('DELETE', `/v1/users/${b.id}`, { as: { team_id: t.id, user_id: Number(a.id) } }),
+      h.request('DELETE', `/v1/users/${a.id}`, { as: { team_id: t.id, user_id: Number(b.id) } }),
+    ]);
+    expect(statuses.map((r) => r.status).sort()).toEqual([200, 422]);
+    expect(await h.db.knex('users').where({ team_id: t.id, role: 'admin' })).toHaveLength(1);
+  });
+
   it('honours If-Match', async () => {
     const id = await create('tagged@one.test', 'Tag Ged');
     const tag = (await h.request('GET', `/v1/users/${id}`)).headers.get('etag')!;
