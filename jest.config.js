@@ -17,6 +17,7 @@ const libs = [
   'secret-box',
   'service-testing',
   'kit-service',
+  'metrics',
 ];
 
 /** @type {import('jest').Config} */
