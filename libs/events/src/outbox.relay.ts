@@ -11,7 +11,7 @@ import { relayBatch, type BatchContext } from './outbox.batch.js';
 import { createPgListener } from './pg-listener.js';
 import type { OutboxRelay, OutboxRelayOptions } from './outbox.relay.types.js';
 
-export type { OutboxRelay, OutboxRelayOptions, OutboxRelayStats } from './outbox.relay.types.js';
+export type { OutboxRelay, OutboxRelayObserver, OutboxRelayOptions, OutboxRelayStats } from './outbox.relay.types.js';
 
 function listenConfig(knex: Knex): string | pg.ClientConfig {
   const connection = (knex.client as { config: Knex.Config }).config.connection;
@@ -114,8 +114,10 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   });
 
   async function runBatch(ch: ConfirmChannel): Promise<{ claimed: number; failed: boolean }> {
+    const started = performance.now();
     const result = await relayBatch(ch, batchContext(ch));
     counters.published += result.published;
+    if (result.published) opts.observer?.published(result.published, (performance.now() - started) / 1000);
     if (result.rowError) recordError(result.rowError);
     if (result.failure) {
       recordError(result.failure.message);

@@ -24,6 +24,14 @@ export interface OutboxRelayOptions {
   listenConnection?: string | pg.ClientConfig;
   /** Connection name shown in RabbitMQ. Default `<SERVICE_NAME>:outbox-relay`. */
   name?: string;
+  /** Told of each batch the broker confirmed (metrics: `relayObserver` of `@firewatch/metrics`). */
+  observer?: OutboxRelayObserver;
+}
+
+/** What the relay reports as it publishes. */
+export interface OutboxRelayObserver {
+  /** A batch of `events` was confirmed `seconds` after its rows were claimed. */
+  published(events: number, seconds: number): void;
 }
 
 /** What `/readyz` and operators look at. */
