@@ -311,6 +311,14 @@ export const alertGroupOperations: ConformanceOperation[] = [
   {
     method: 'PATCH',
     path: '/v1/alert_groups/{id}',
+    variant: "targets of only target_id (the type found from a service's event)",
+    request: async (ctx) => ({ params: { id: await alertGroup(ctx) }, body: group({ targets: [{ target_id: await knownService(ctx) }] }) }),
+    status: 200,
+    schema: { reference: 'updateAlertGroup', status: 200 },
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/alert_groups/{id}',
     variant: 'time_window out of bounds',
     request: async (ctx) => ({ params: { id: await alertGroup(ctx) }, body: group({ time_window: 0 }) }),
     status: 422,
