@@ -43,6 +43,9 @@ describe('toTargetChange', () => {
     expect(toTargetChange(envelope('service.created', { ...data, id: 'svc-1' }))).toHaveProperty('invalid');
     expect(toTargetChange(envelope('service.created', null))).toHaveProperty('invalid');
     expect(toTargetChange(envelope('service.created', data, 'yesterday'))).toEqual({ invalid: 'occurred_at is not a time: yesterday' });
+    expect(toTargetChange({ ...envelope('service.created', data), team_id: 2 ** 31 })).toEqual({
+      invalid: 'team_id is not a team: 2147483648',
+    });
   });
 
   it("is fed by every family on-call's queue is bound to besides users", () => {

@@ -59,6 +59,8 @@ export function toTargetChange(envelope: EventEnvelope): TargetChange | { invali
   if (!parsed.success) return { invalid: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   const { target_type, resource } = FAMILIES[family];
   if (parsed.data.type !== resource) return { invalid: `data.type is ${parsed.data.type}, not ${resource}` };
+  // A team no integer column holds could never be stored, however often redelivered.
+  if (envelope.team_id < 1 || envelope.team_id > 2_147_483_647) return { invalid: `team_id is not a team: ${envelope.team_id}` };
   const occurredAt = new Date(envelope.occurred_at);
   if (Number.isNaN(occurredAt.getTime())) return { invalid: `occurred_at is not a time: ${envelope.occurred_at}` };
   const { updated_at, name } = parsed.data.attributes;
