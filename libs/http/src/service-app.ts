@@ -3,6 +3,7 @@ import { principalMiddleware, type PrincipalVerifier } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { jsonApiBody, mediaTypeMiddleware } from '@firewatch/jsonapi';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
+import { captureRouteTemplates, httpMetrics, METRICS_PATH, metricsHandler, type Metrics } from '@firewatch/metrics';
 import { healthRoutes, type ReadinessChecks } from './health.routes.js';
 import { idempotencyMiddleware, type IdempotencyOptions } from './idempotency.middleware.js';
 
@@ -19,6 +20,11 @@ export interface ServiceAppDeps {
   bodyLimit?: string | number;
   /** `Idempotency-Key` on `/v1` writes, kept in this database; every service that serves writes sets it. */
   idempotency?: IdempotencyOptions;
+  /**
+   * The process's metrics: each request counted and timed by its route template, and
+   * `GET /metrics` served without a principal (the port is internal: docs/operations.md).
+   */
+  metrics?: Metrics;
 }
 
 /**
@@ -39,7 +45,7 @@ function accessLog(logger: Logger): express.RequestHandler {
 }
 
 /**
- * The HTTP shell every domain service shares: request ids, access log, health,
+ * The HTTP shell every domain service shares: request ids, metrics, access log, health,
  * the gateway principal check on `/v1`, JSON:API media types, and one error mapper.
  */
 export function createServiceApp(deps: ServiceAppDeps): Express {
@@ -47,9 +53,14 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestIdMiddleware());
+  if (deps.metrics) {
+    captureRouteTemplates(app);
+    app.use(httpMetrics(deps.metrics));
+  }
   app.use(accessLog(deps.logger));
   // Before the routers: auth mounts its OAuth server at the root, last, and it would answer these.
   app.use(healthRoutes(deps.readiness));
+  if (deps.metrics) app.get(METRICS_PATH, metricsHandler(deps.metrics));
   if (deps.openapi)
     app.get('/openapi.json', (_req, res) => {
       res.json(deps.openapi);

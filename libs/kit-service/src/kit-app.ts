@@ -4,6 +4,7 @@ import type { PrincipalVerifier } from '@firewatch/auth';
 import { writeEvent } from '@firewatch/events';
 import { createServiceApp, type ReadinessChecks } from '@firewatch/http';
 import type { Logger } from '@firewatch/logger';
+import type { Metrics } from '@firewatch/metrics';
 import {
   createResourceModules,
   mountResources,
@@ -24,6 +25,8 @@ export interface KitAppShell {
   principals: PrincipalVerifier;
   readiness?: ReadinessChecks;
   bodyLimit?: string;
+  /** The process's metrics, served at `/metrics`; tests may leave them out. */
+  metrics?: Metrics;
 }
 
 /** The service's own part of its app: its registry, its one dependencies object, its document. */
@@ -58,5 +61,6 @@ export function createKitApp<D>(shell: KitAppShell, parts: KitAppParts<D>): Expr
     bodyLimit: shell.bodyLimit,
     openapi: parts.openapi,
     idempotency: { knex: shell.knex },
+    metrics: shell.metrics,
   });
 }

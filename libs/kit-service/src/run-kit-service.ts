@@ -3,9 +3,10 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { createPrincipalVerifier } from '@firewatch/auth';
 import { openDatabase, type Migrations } from '@firewatch/db';
-import { createOutboxRelay, type OutboxRelay } from '@firewatch/events';
+import { createOutboxRelay, outboxBacklog, type OutboxRelay } from '@firewatch/events';
 import { runService, type ReadinessChecks, type Started } from '@firewatch/http';
 import type { Logger } from '@firewatch/logger';
+import { createMetrics, observeKnexPool, observeOutbox, relayObserver, type Metrics } from '@firewatch/metrics';
 import type { KitAppShell } from './kit-app.js';
 
 /** The variables every kit service's configuration has (`apiServiceFields` and `BODY_LIMIT`). */
@@ -25,6 +26,8 @@ export interface KitServiceContext<C> {
   knex: Knex;
   /** Started once `start` returns; `start` may name it in its own readiness checks. */
   relay: OutboxRelay;
+  /** The process's metrics (served at `/metrics`), for what `start` opens to record on. */
+  metrics: Metrics;
 }
 
 /** What a kit service adds to the shell: its app, its own readiness checks, its own stop. */
@@ -54,21 +57,26 @@ export interface KitServiceOptions<S extends z.ZodObject> {
  * (created and migrated), the service's own `start`, then the outbox relay (after
  * `start`, so what it declares on the broker, such as the webhooks dispatcher's queue,
  * exists before the first event leaves), then the app with readiness `database` and
- * `broker`. `stop` undoes it in reverse: the service's parts, the relay, the pool.
+ * `broker`, and metrics of its requests, pool, outbox and relay at `/metrics`. `stop`
+ * undoes it in reverse: the service's parts, the relay, the pool.
  */
 export async function startKitService<C extends KitServiceConfig>(
   options: { name: string; migrations: Migrations; audience?: string; start(context: KitServiceContext<C>): Promise<KitServiceParts> },
   { config, logger }: { config: C; logger: Logger },
 ): Promise<Started> {
   const knex = await openDatabase({ url: config.DATABASE_URL, migrations: options.migrations, poolMax: config.DB_POOL_MAX, logger });
-  const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger });
-  const parts = await options.start({ config, logger, knex, relay });
+  const metrics = createMetrics({ service: options.name });
+  observeKnexPool(metrics, knex);
+  observeOutbox(metrics, () => outboxBacklog(knex));
+  const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger, observer: relayObserver(metrics) });
+  const parts = await options.start({ config, logger, knex, relay, metrics });
   await relay.start();
   const app = parts.app({
     knex,
     logger,
     principals: createPrincipalVerifier({ publicKeys: config.PRINCIPAL_PUBLIC_KEYS, audience: options.audience ?? options.name }),
     bodyLimit: config.BODY_LIMIT,
+    metrics,
     readiness: {
       database: () => knex.raw('select 1'),
       broker: async () => {

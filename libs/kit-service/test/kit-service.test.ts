@@ -3,8 +3,9 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { PRINCIPAL_HEADER } from '@firewatch/auth';
 import type { Migrations } from '@firewatch/db';
-import { outboxMigration, type OutboxRelay } from '@firewatch/events';
+import { outboxMigration, writeEvent, type OutboxRelay } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
+import { readSample } from '@firewatch/metrics';
 import { createResourceRegistry, defineResource, type EventWriter } from '@firewatch/resource-kit';
 import { createTestDatabase, listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal, type TestDatabase } from '@firewatch/testing';
 import { createKitApp, startKitService } from '../src/index.js';
@@ -153,6 +154,58 @@ describe('startKitService', () => {
     try {
       const ready = await fetch(`${server.url}/readyz`);
       expect([ready.status, await ready.json()]).toEqual([503, { status: 'not_ready', checks: { database: 'ok', broker: 'failing' } }]);
+    } finally {
+      await server.close();
+      await started.stop();
+    }
+  });
+
+  it('serves /metrics without a principal: requests by route template, the pool, the outbox and the relay', async () => {
+    let knex: Knex | undefined;
+    const started = await startKitService(
+      {
+        name: 'kit-metrics-test',
+        migrations,
+        async start(context) {
+          knex = context.knex;
+          // `note.*` is no event of the catalog: the notes' events stay out of the outbox.
+          return {
+            app: (shell) => createKitApp(shell, { registry, deps: { prefix: '' }, openapi: {}, writeEvent: async () => undefined }),
+          };
+        },
+      },
+      { config: config(), logger },
+    );
+    const server = await listen(started.app);
+    try {
+      const created = await call(server.url, 'kit-metrics-test', 'POST', '/v1/notes', {
+        data: { type: 'notes', attributes: { title: 'a' } },
+      });
+      const { data } = (await created.json()) as { data: { id: string } };
+      expect((await call(server.url, 'kit-metrics-test', 'GET', `/v1/notes/${data.id}`)).status).toBe(200);
+      expect((await call(server.url, 'kit-metrics-test', 'GET', '/v1/notes/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+      // An event leaves through the outbox relay, as the broker confirms it.
+      await writeEvent(knex!, { type: 'service.updated', team_id: 1, data: { id: 'metrics-test' } });
+      let text = '';
+      for (let tries = 0; tries < 50 && !(readSample(text, 'firewatch_outbox_published_events_total')! >= 1); tries += 1) {
+        await new Promise((r) => setTimeout(r, 100));
+        text = await (await fetch(`${server.url}/metrics`)).text();
+      }
+      const res = await fetch(`${server.url}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      text = await res.text();
+      const labels = { service: 'kit-metrics-test', method: 'GET', route: '/v1/notes/:id' };
+      expect(readSample(text, 'firewatch_http_requests_total', { ...labels, status: '200' })).toBe(1);
+      expect(readSample(text, 'firewatch_http_requests_total', { ...labels, status: '404' })).toBe(1);
+      expect(readSample(text, 'firewatch_http_requests_total', { method: 'POST', route: '/v1/notes', status: '201' })).toBe(1);
+      expect(text).not.toContain(data.id);
+      expect(readSample(text, 'firewatch_db_pool_max_connections', { pool: 'main' })).toBe(2);
+      expect(readSample(text, 'firewatch_db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
+      expect(readSample(text, 'firewatch_outbox_backlog_events')).toBe(0);
+      expect(readSample(text, 'firewatch_outbox_published_events_total')).toBe(1);
+      expect(readSample(text, 'firewatch_outbox_publish_duration_seconds_count')).toBe(1);
+      expect(readSample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     } finally {
       await server.close();
       await started.stop();

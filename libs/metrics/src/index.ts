@@ -21,3 +21,4 @@ export { observeKnexPool, type PoolLike, type PooledClient } from './pool-metric
 export { observeOutbox, relayObserver, type OutboxBacklog, type RelayObserver } from './outbox-metrics.js';
 export { deliveryRecorder, type DeliveryOutcome, type DeliveryRecorder } from './delivery-metrics.js';
 export { alertRecorder, type AlertRecorder } from './alert-metrics.js';
+export { readSample } from './read-sample.js';

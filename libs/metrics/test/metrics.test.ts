@@ -11,15 +11,9 @@ import {
   observeKnexPool,
   observeOutbox,
   relayObserver,
+  readSample as sample,
   type Metrics,
 } from '../src/index.js';
-
-/** The value of the one sample of `name` whose labels include `labels`; undefined when none. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && wanted.every((w) => l.includes(w)));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
-}
 
 async function scrape(metrics: Metrics): Promise<string> {
   return (await metrics.scrape()).body;
