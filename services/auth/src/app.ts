@@ -2,6 +2,7 @@ import { Router, type Express } from 'express';
 import type { Knex } from 'knex';
 import type { PrincipalVerifier, SystemTokens } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
+import type { Metrics } from '@firewatch/metrics';
 import { writeEvent } from '@firewatch/events';
 import { createServiceApp } from '@firewatch/http';
 import { createResourceModules, mountResources } from '@firewatch/resource-kit';
@@ -28,6 +29,8 @@ export interface AuthAppDeps {
   oauth?: Router;
   /** Proxies whose X-Forwarded-For is believed (TRUST_PROXY); default none. */
   trustProxy?: TrustedProxies;
+  /** The process's metrics, served at `/metrics`. */
+  metrics?: Metrics;
 }
 
 /**
@@ -37,7 +40,8 @@ export interface AuthAppDeps {
  * prefixes, so the OAuth provider (node-oidc-provider) can be mounted as the last router
  * here, at the root, and still see raw bodies.
  */
-export function createAuthApp({ services, knex, principals, systemTokens, logger, readiness, oauth, trustProxy }: AuthAppDeps): Express {
+export function createAuthApp(deps: AuthAppDeps): Express {
+  const { services, knex, principals, systemTokens, logger, readiness, oauth, trustProxy } = deps;
   const v1 = Router();
   v1.use('/api_keys', apiKeysRouter(services.apiKeys));
   v1.use('/users', usersRouter(services.identity, services.users));
@@ -60,6 +64,7 @@ export function createAuthApp({ services, knex, principals, systemTokens, logger
     readiness: readiness ?? { database: services.ping },
     openapi: authOpenApiDocument(),
     idempotency: { knex },
+    metrics: deps.metrics,
   });
   // `req.ip` is then the right-most X-Forwarded-For address that no trusted proxy added.
   app.set('trust proxy', trustProxy ?? false);

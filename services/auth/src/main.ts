@@ -1,7 +1,8 @@
 import { createPrincipalVerifier, createSystemTokens } from '@firewatch/auth';
 import { openDatabase } from '@firewatch/db';
-import { createOutboxRelay } from '@firewatch/events';
+import { createOutboxRelay, outboxBacklog } from '@firewatch/events';
 import { runService } from '@firewatch/http';
+import { createMetrics, observeKnexPool, observeOutbox, relayObserver } from '@firewatch/metrics';
 import { migrations } from '../migrations/index.js';
 import { createAuthApp } from './app.js';
 import { configSchema, oauthServerSettings } from './config.js';
@@ -14,9 +15,18 @@ await runService({
   schema: configSchema,
   async start({ config, logger }) {
     const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
+    const metrics = createMetrics({ service: 'auth' });
+    observeKnexPool(metrics, knex);
+    observeOutbox(metrics, () => outboxBacklog(knex));
     // Events written in a change's transaction leave through the outbox relay, which keeps
     // retrying in the background while RabbitMQ is away.
-    const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger, name: 'auth-outbox-relay' });
+    const relay = createOutboxRelay({
+      knex,
+      amqpUrl: config.AMQP_URL,
+      logger,
+      name: 'auth-outbox-relay',
+      observer: relayObserver(metrics),
+    });
     await relay.start();
 
     const services = createServices({ knex, logger, refreshGraceSeconds: config.OAUTH_REFRESH_GRACE_SECONDS });
@@ -31,6 +41,7 @@ await runService({
       logger,
       oauth: oauth.router,
       trustProxy: config.TRUST_PROXY,
+      metrics,
     });
     // Expired tokens, codes and sessions are invisible at once; their rows go in the background.
     const pruning = setInterval(() => {
