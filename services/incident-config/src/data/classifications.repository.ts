@@ -15,30 +15,30 @@ const NAMED_BY = {
 
 /**
  * Severities' seeding and the in-use reads of severities and incident types. Teams known
- * to be seeded are remembered: the marker is never removed, so after the first request
- * of a team a process asks nothing more.
+ * to be seeded are remembered: the marker is never removed, so after a team's first read
+ * a process asks nothing more. Only a marker seen outside any caller's transaction is
+ * remembered: inside one it may be that transaction's own, which a rollback takes back.
  */
 export function createClassificationsRepository(knex: Knex): ClassificationStore {
   const seeded = new Set<number>();
+  // The first to insert the marker seeds; another racing waits on the marker's key until
+  // that transaction ends, then inserts nothing (or, if it rolled back, seeds itself).
+  const claim = async (trx: Knex.Transaction, teamId: number, seed: (tx: Knex.Transaction) => Promise<void>) => {
+    const claimed = await trx.raw('INSERT INTO severity_seeds (team_id) VALUES (?) ON CONFLICT DO NOTHING RETURNING team_id', [teamId]);
+    if (claimed.rows.length) await seed(trx);
+  };
+  const marked = async (db: Knex | Knex.Transaction, teamId: number) =>
+    (await db('severity_seeds').where('team_id', teamId).first('team_id')) !== undefined;
   return {
     async seedOnce(tx: Knex.Transaction | undefined, teamId, seed) {
       if (seeded.has(teamId)) return;
-      if (await (tx ?? knex)('severity_seeds').where('team_id', teamId).first('team_id')) {
-        seeded.add(teamId);
-        return;
-      }
-      // The first to insert the marker seeds; another racing waits on the marker's key until
-      // that transaction ends, then inserts nothing (or, if it rolled back, seeds itself).
-      const claim = async (trx: Knex.Transaction) => {
-        const claimed = await trx.raw('INSERT INTO severity_seeds (team_id) VALUES (?) ON CONFLICT DO NOTHING RETURNING team_id', [teamId]);
-        if (claimed.rows.length) await seed(trx);
-      };
       if (tx) {
-        // The caller's transaction may yet roll back, taking the seed with it: not remembered.
-        await claim(tx);
+        // The caller's transaction may yet roll back, taking the seed (or a marker it made
+        // earlier in the same transaction) with it: neither is remembered.
+        if (!(await marked(tx, teamId))) await claim(tx, teamId, seed);
         return;
       }
-      await knex.transaction(claim);
+      if (!(await marked(knex, teamId))) await knex.transaction((trx) => claim(trx, teamId, seed));
       seeded.add(teamId);
     },
     async insertSeverities(tx: Knex.Transaction, teamId, rows) {
