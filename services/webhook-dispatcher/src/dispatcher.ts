@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { createAmqpConsumer, EVENT_QUEUES } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
+import type { DeliveryRecorder } from '@firewatch/metrics';
 import { createSecretBox } from '@firewatch/secret-box';
 import type { Config } from './config.js';
 import { createDispatchRepository } from './data/dispatch.repository.js';
@@ -9,6 +10,7 @@ import { createRetentionRepository } from './data/retention.repository.js';
 import { createAddressPolicy } from './domain/address-policy.js';
 import { runDeliveryJob } from './domain/delivery-job.js';
 import { createDispatchLoop } from './domain/dispatch-loop.js';
+import type { JobOutcome } from './domain/dispatch.types.js';
 import { createRetentionJob } from './domain/retention-job.js';
 import { createWebhookHttpClient } from './outbound/webhook-http.client.js';
 import { createEventIntake } from './queue/event-intake.js';
@@ -36,12 +38,24 @@ export type DispatcherConfig = Pick<
   | 'WEBHOOK_PRUNE_INTERVAL_MS'
 >;
 
+/** Each attempt of a job, by what became of its delivery (the update at the same index). */
+function recordAttempts(outcome: JobOutcome, recorder: DeliveryRecorder): void {
+  outcome.attempts.forEach((attempt, i) => {
+    const status = outcome.updates[i]?.status;
+    recorder.attempt(
+      status === 'delivered' ? 'delivered' : status === 'pending' ? 'retrying' : 'failed',
+      attempt.status_code,
+      attempt.duration_ms / 1000,
+    );
+  });
+}
+
 /**
  * Wires the dispatcher: the queue consumer stores deliveries, the loop sends them.
  * A lease covers a job's attempt budget (one timeout) plus its last attempt (another
  * timeout) plus a margin, so a live job always finishes inside its lease.
  */
-export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; logger: Logger }) {
+export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; logger: Logger; deliveries?: DeliveryRecorder }) {
   const { knex, logger } = deps;
   const secretBox = createSecretBox({ keys: config.WEBHOOK_SECRET_KEYS, devKeySeed: config.DEV_KEY_SEED });
   const post = createWebhookHttpClient({
@@ -65,8 +79,8 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     claimBatch: config.WEBHOOK_CLAIM_BATCH,
     leaseMs: 2 * config.WEBHOOK_TIMEOUT_MS + 5_000,
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-    runJob: (group) =>
-      runDeliveryJob(group, {
+    runJob: async (group) => {
+      const outcome = await runDeliveryJob(group, {
         post: (url, headers, body) => {
           const scheme = new URL(url).protocol;
           if (!allowedSchemes.includes(scheme)) {
@@ -85,7 +99,10 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
         budgetMs: config.WEBHOOK_TIMEOUT_MS,
         stopping: () => loop.stopping,
         logger,
-      }),
+      });
+      if (deps.deliveries) recordAttempts(outcome, deps.deliveries);
+      return outcome;
+    },
   });
 
   const retention = createRetentionJob({

@@ -1,5 +1,6 @@
 import { openDatabase } from '@firewatch/db';
 import { runService } from '@firewatch/http';
+import { createMetrics, deliveryRecorder, observeKnexPool } from '@firewatch/metrics';
 import { createSecretBox } from '@firewatch/secret-box';
 import { createPlainHeaderValuesStore, migrations, sealPlainHeaderValues } from '@firewatch/webhooks/shared';
 import { configSchema } from './config.js';
@@ -19,14 +20,19 @@ await runService({
     );
     if (sealed) logger.info('sealed plain custom header values', { endpoints: sealed });
 
-    const dispatcher = createDispatcher(config, { knex, logger });
+    const metrics = createMetrics({ service: 'webhook-dispatcher' });
+    observeKnexPool(metrics, knex);
+    const dispatcher = createDispatcher(config, { knex, logger, deliveries: deliveryRecorder(metrics) });
     await dispatcher.start();
-    const app = createHealthApp({
-      database: () => knex.raw('select 1'),
-      broker: async () => {
-        if (!dispatcher.consuming) throw new Error('not consuming');
+    const app = createHealthApp(
+      {
+        database: () => knex.raw('select 1'),
+        broker: async () => {
+          if (!dispatcher.consuming) throw new Error('not consuming');
+        },
       },
-    });
+      metrics,
+    );
     return {
       app,
       async stop() {

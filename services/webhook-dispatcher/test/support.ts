@@ -6,6 +6,7 @@ import amqp from 'amqplib';
 import type { Knex } from 'knex';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
+import type { DeliveryRecorder } from '@firewatch/metrics';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
 import { createSecretBox } from '@firewatch/secret-box';
 import { generateSecret, migrations } from '@firewatch/webhooks/shared';
@@ -87,7 +88,7 @@ export async function insertEndpoint(
   return { ...row, secret } as { id: string; secret: string; team_id: number };
 }
 
-export function startDispatcher(knex: Knex, queue: string, env: Record<string, string> = {}) {
+export function startDispatcher(knex: Knex, queue: string, env: Record<string, string> = {}, deliveries?: DeliveryRecorder) {
   const config = configSchema.parse({
     DATABASE_URL: 'postgres://unused/x',
     AMQP_URL: process.env.TEST_AMQP_URL,
@@ -103,7 +104,7 @@ export function startDispatcher(knex: Knex, queue: string, env: Record<string, s
     WEBHOOK_TIMEOUT_MS: '2000',
     ...env,
   });
-  return createDispatcher(config, { knex, logger });
+  return createDispatcher(config, { knex, logger, deliveries });
 }
 
 /** Publishes envelopes straight into the dispatcher's queue, as `guest` speaking for incident-config. */
