@@ -8,7 +8,9 @@ const REFERENCED: Readonly<Record<string, string>> = { severity_ids: 'severities
 /**
  * A 422 issue for each severity or incident type the criteria newly name that is no record
  * of the team (`visibleIds`, which share-locks those named, so none is deleted before the
- * write commits). Ids the process already names pass, as for incidents' lists.
+ * write commits). Ids the process already names pass, as for incidents' lists, compared
+ * as written now (lowercased): criteria kept from before they were checked may hold any
+ * spelling, and a PUT sending back what it read must not fail on it.
  */
 export async function criteriaReferenceIssues(attributes: Row, ctx: HookContext): Promise<ValidationIssue[]> {
   const criteria = attributes.retrospective_process_matching_criteria as Record<string, string[]> | null | undefined;
@@ -18,7 +20,7 @@ export async function criteriaReferenceIssues(attributes: Row, ctx: HookContext)
   for (const [key, resource] of Object.entries(REFERENCED)) {
     const ids = criteria[key];
     if (!ids?.length) continue;
-    const kept = new Set(held[key] ?? []);
+    const kept = new Set((held[key] ?? []).map((id) => id.toLowerCase()));
     const found = await ctx.visibleIds(
       resource,
       ids.filter((id) => !kept.has(id)),
