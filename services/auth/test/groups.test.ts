@@ -174,6 +174,15 @@ describe('/v1/teams (groups)', () => {
     expect(pruned.body.data.deleted_external_ids).toContain('tf-3');
     expect(pruned.body.data.deleted_external_ids).not.toContain('tf-2');
     expect((await h.request('POST', '/v1/teams/bulk_delete', { body: { managed_by: 'web' } })).status).toBe(422);
+    // Another tenant's external_id is not found, and its group stays.
+    const other = { team_id: h.otherTeam.id, user_id: h.otherTeam.adminId };
+    await h.request('POST', '/v1/teams/bulk_upsert', { body: { entities: [{ external_id: 'theirs', name: 'Theirs' }] }, as: other });
+    const foreign = await h.request('POST', '/v1/teams/bulk_delete', { body: { external_ids: ['theirs'] } });
+    expect(foreign.body.data).toMatchObject({ deleted_external_ids: [], not_found_external_ids: ['theirs'] });
+    const upserted = await h.request('POST', '/v1/teams/bulk_upsert', { body: { entities: [{ external_id: 'theirs', name: 'Ours' }] } });
+    expect(upserted.status).toBe(200);
+    const theirs = await h.request('GET', '/v1/teams?filter[external_id]=theirs', { as: other });
+    expect(theirs.body.data.map((g: { attributes: { name: string } }) => g.attributes.name)).toEqual(['Theirs']);
   });
 
   it('needs ir.groups for OAuth tokens, and lets group keys read groups but not write them', async () => {
