@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { PrincipalSigner } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
+import { captureRouteTemplates, type Metrics } from '@firewatch/metrics';
 import type { GatewayConfig } from './config.js';
 import type { CredentialResolver } from './domain/credential-resolver.js';
 import type { RateLimitStore } from './domain/rate-limit.store.js';
@@ -17,6 +18,7 @@ import { createAuthFailureGuard } from './domain/auth-failure-guard.js';
 import { forwardMiddleware } from './http/forward.middleware.js';
 import { healthRoutes } from './http/health.routes.js';
 import { ingestMiddleware } from './http/ingest.middleware.js';
+import { gatewayHttpMetrics, metricsRoutes } from './http/metrics.routes.js';
 import { rateLimitMiddleware } from './http/rate-limit.middleware.js';
 import { createUpstreamForwarder } from './http/upstream-forwarder.js';
 
@@ -32,6 +34,8 @@ export interface GatewayDeps {
   routes?: readonly Route[];
   /** The public API's document; by default merged from the configured upstreams' own. */
   apiDocuments?: ApiDocumentSource;
+  /** The process's metrics: every request counted and timed; `/metrics` as METRICS_PUBLIC and METRICS_TOKEN allow. */
+  metrics?: Metrics;
 }
 
 export interface GatewayApp {
@@ -116,6 +120,10 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   // Who the client is, for the guessing throttle; never "trust everything" (config refuses it).
   app.set('trust proxy', config.TRUSTED_PROXIES);
   app.use(requestIdMiddleware());
+  if (deps.metrics) {
+    captureRouteTemplates(app);
+    app.use(gatewayHttpMetrics(deps.metrics, deps.routes));
+  }
   // No browser may sniff an API answer into something executable.
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -123,6 +131,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   });
   app.use(accessLogMiddleware(logger));
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
+  if (deps.metrics) app.use(metricsRoutes(deps.metrics, { public: config.METRICS_PUBLIC, token: config.METRICS_TOKEN }));
   app.use(only('/v1', v1));
   // Monitoring tools' payloads: the source's secret, not an API credential (ingest.middleware.ts).
   app.use(

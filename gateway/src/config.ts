@@ -41,6 +41,10 @@ export const gatewayConfigSchema = z.object({
   TRUSTED_PROXIES: env.trustedProxies(),
   BODY_LIMIT_BYTES: env.int(1_048_576, 1),
   UPSTREAM_TIMEOUT_MS: env.int(30_000, 1),
+  /** `/metrics` readable by anyone who reaches the gateway; off by default (docs/operations.md). */
+  METRICS_PUBLIC: env.bool(false),
+  /** Otherwise the bearer token a scraper presents for `/metrics`; unset with METRICS_PUBLIC off: no `/metrics` here. */
+  METRICS_TOKEN: env.secret().optional(),
   // `http` by default so every request leaves an access-log line; `info` silences them.
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug', 'silent']).default('info'),
   SHUTDOWN_GRACE_MS: env.int(10_000, 0),

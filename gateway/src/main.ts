@@ -1,5 +1,6 @@
 import { createPrincipalSigner, createSystemTokens } from '@firewatch/auth';
 import { runService } from '@firewatch/http';
+import { createMetrics } from '@firewatch/metrics';
 import { createGatewayApp } from './app.js';
 import { gatewayConfigSchema } from './config.js';
 import { createAuthServiceClient } from './data/auth-service.client.js';
@@ -38,6 +39,7 @@ await runService({
       rateLimitStoreKind: config.REDIS_URL ? 'redis' : 'memory',
       credentialResolver,
       signer: createPrincipalSigner({ privateKey: config.PRINCIPAL_SIGNING_KEY }),
+      metrics: createMetrics({ service: 'gateway' }),
     });
     return { app: gateway.app, stop: () => gateway.close() };
   },

@@ -35,6 +35,8 @@ describe('gateway configuration', () => {
       TRUSTED_PROXIES: false,
       BODY_LIMIT_BYTES: 1_048_576,
       UPSTREAM_TIMEOUT_MS: 30_000,
+      METRICS_PUBLIC: false,
+      METRICS_TOKEN: undefined,
       LOG_LEVEL: 'info',
       SHUTDOWN_GRACE_MS: 10_000,
     });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createPrincipalSigner, createSystemTokens, type SystemTokens } from '@firewatch/auth';
 import { createLogger, type Logger } from '@firewatch/logger';
+import { createMetrics, type Metrics } from '@firewatch/metrics';
 import { listen, TEST_PRINCIPAL_KEYS, type Listening } from '@firewatch/testing';
 import { createGatewayApp } from '../../src/app.js';
 import { type GatewayConfig, parseGatewayConfig } from '../../src/config.js';
@@ -18,6 +19,8 @@ export const silent = createLogger({ service: 'gateway-test', level: 'silent' })
 
 export interface StartedGateway extends Listening {
   config: GatewayConfig;
+  /** The gateway's own registry, as main.ts gives it one (without Node's process metrics). */
+  metrics: Metrics;
 }
 
 export interface GatewayOptions {
@@ -46,7 +49,9 @@ export async function startGateway({ authUrl, env = {}, redis, logger = silent }
     source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, systemTokens: ownSystemTokens, logger, timeoutMs: 2000 }),
     ttlMs: config.CREDENTIAL_CACHE_TTL_MS,
   });
+  const metrics = createMetrics({ service: 'gateway', defaultMetrics: false });
   const gateway = createGatewayApp({
+    metrics,
     config,
     logger,
     rateLimitStore,
@@ -58,6 +63,7 @@ export async function startGateway({ authUrl, env = {}, redis, logger = silent }
   return {
     ...server,
     config,
+    metrics,
     close: async () => {
       await server.close();
       await gateway.close();
