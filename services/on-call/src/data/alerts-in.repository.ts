@@ -68,12 +68,12 @@ export function createSourceStore(knex: Knex): SourceStore {
     async find(id) {
       return (await knex('alert_sources').where({ id }).first()) as Row | undefined;
     },
-    async received(id) {
-      // At most one write a second per source: a busy source would otherwise update this row on every alert.
-      await knex('alert_sources')
+    async received(tx, id) {
+      // At most one write a second per source: a busy source would otherwise update (and lock) this row on every alert.
+      await tx('alert_sources')
         .where({ id })
         .andWhere((q) => q.whereNull('last_received_at').orWhereRaw(`last_received_at < now() - interval '1 second'`))
-        .update({ last_received_at: knex.fn.now() });
+        .update({ last_received_at: tx.fn.now() });
     },
     async failed(id, message) {
       await knex('alert_sources')

@@ -70,9 +70,10 @@ export function createAlertIngestion({ sources, intake }: { sources: SourceStore
               ? await intake.receive(tx, origin, intent.alert)
               : await intake.resolveByKey(tx, origin, intent.key, intent.details),
           );
+        // In the transaction: a failure here after the commit would answer an error for alerts already stored.
+        await sources.received(tx, String(source.id));
         return results;
       });
-      await sources.received(String(source.id));
       return { alerts };
     },
   };

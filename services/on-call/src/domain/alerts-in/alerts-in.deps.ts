@@ -40,8 +40,8 @@ export interface AlertIntakeStore extends AlertsInDeps {
 /** What ingestion needs of a source (by id, any team: the source names its team). */
 export interface SourceStore {
   find(id: string): Promise<Row | undefined>;
-  /** Notes an accepted payload (`last_received_at`). */
-  received(id: string): Promise<void>;
+  /** Notes an accepted payload (`last_received_at`) in the payload's own transaction. */
+  received(tx: Transaction, id: string): Promise<void>;
   /** Notes a refused payload and why, shown through the API as `last_error_*`. */
   failed(id: string, message: string): Promise<void>;
 }
