@@ -202,6 +202,56 @@ describe('PUT /v1/users/{id}', () => {
     });
   });
 
+  it("keeps an admin's on-call role changes within their own on-call role and scopes", async () => {
+    const person = async (email: string, role: string, on_call_role: string) =>
+      (
+        await h.services.identity.createUser({
+          team_id: h.team.id,
+          email,
+          name: email,
+          role: role as 'user',
+          on_call_role: on_call_role as 'user',
+        })
+      ).id;
+    const watcher = await person('oc-watcher@one.test', 'admin', 'observer');
+    const target = await person('oc-target@one.test', 'user', 'user');
+    const ocAdmin = await person('oc-admin@one.test', 'user', 'admin');
+    // The admin role that lets them edit users is the incident side's; on-call they only watch.
+    const asWatcher = { user_id: Number(watcher), role: 'admin', on_call_role: 'observer' };
+    const asOcUser = { user_id: null, role: 'admin', on_call_role: 'user' };
+    const oauth = (scopes: string[]) => ({ scopes, credential: { type: 'oauth', client_id: 'c' } });
+    for (const [as, id, attributes, status] of [
+      [asWatcher, watcher, { on_call_role: 'admin' }, 403],
+      [asWatcher, target, { on_call_role: 'admin' }, 403],
+      [asWatcher, target, { on_call_role: 'observer' }, 403],
+      [asWatcher, target, { on_call_role: 'user', first_name: 'Same' }, 200],
+      [asOcUser, target, { on_call_role: 'admin' }, 403],
+      [asOcUser, ocAdmin, { on_call_role: 'user' }, 403],
+      [oauth(['ir.all']), target, { on_call_role: 'observer' }, 403],
+      [asOcUser, target, { on_call_role: 'observer' }, 200],
+      [oauth(['all']), target, { on_call_role: 'admin' }, 200],
+    ] as const) {
+      const res = await h.request('PUT', `/v1/users/${id}`, { as, body: update(attributes) });
+      expect([as, id, attributes, res.status]).toEqual([as, id, attributes, status]);
+    }
+    const roles = await h.db.knex('users').whereIn('id', [watcher, target, ocAdmin]).orderBy('id').pluck('on_call_role');
+    expect(roles).toEqual(['observer', 'admin', 'admin']);
+  });
+
+  it('is refused to restricted admin keys and to OAuth tokens without ir.all, for anyone else', async () => {
+    for (const as of [
+      { record_ids: [ids.bo] },
+      { group_ids: ['5f1c1a8e-0000-4000-8000-000000000001'] },
+      { capabilities: ['read', 'create'] },
+      { scopes: ['ir.incidents:write', 'oc.all'], credential: { type: 'oauth', client_id: 'c' } },
+    ]) {
+      const put = await h.request('PUT', `/v1/users/${ids.bo}`, { as, body: update({ first_name: 'Taken' }) });
+      const del = await h.request('DELETE', `/v1/users/${ids.bo}`, { as });
+      expect([as, put.status, del.status]).toEqual([as, 403, 403]);
+    }
+    expect((await h.request('GET', `/v1/users/${ids.bo}`)).body.data.attributes.first_name).toBe('Bo');
+  });
+
   it('keeps an admin in the team: the last one cannot lose the role', async () => {
     const t = await h.services.identity.createTeam({ name: 'Solo' });
     const solo = await h.services.identity.createUser({ team_id: t.id, email: 'solo@solo.test', name: 'Solo', role: 'admin' });

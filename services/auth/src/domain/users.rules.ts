@@ -1,3 +1,4 @@
+import { expandScopes, roleWithin, type Principal } from '@firewatch/auth';
 import { ForbiddenError, ValidationError } from '@firewatch/errors';
 import type { UpdateUserAttributes } from './users.schemas.js';
 import type { UserChanges, UserRow } from './users.store.js';
@@ -28,6 +29,30 @@ export function assertEditorMay(editor: UserEditor, input: UpdateUserAttributes)
   if (others.length) {
     throw new ForbiddenError(
       `Only team admins may change ${others.join(', ')}; you may change your own first_name, last_name and time_zone.`,
+    );
+  }
+}
+
+/**
+ * 403 when an admin's change of `on_call_role` reaches beyond their own on-call side. The
+ * admin role that lets them change users is the incident side's; as with the keys they
+ * issue (credential-bounds.rules.ts), nobody grants an on-call role above their own or
+ * changes the role of someone above them, and an OAuth token needs `all` or `oc.all`.
+ * `actor` is null for the operator, who is not bounded.
+ */
+export function assertOnCallRoleWithin(actor: Principal | null, row: UserRow, changes: UserChanges): void {
+  const wanted = changes.on_call_role;
+  if (actor === null || wanted === undefined || wanted === row.on_call_role) return;
+  if (actor.scopes !== null) {
+    const granted = expandScopes(actor.scopes);
+    if (!granted.has('all') && !granted.has('oc.all')) {
+      throw new ForbiddenError('Changing on_call_role needs the all or oc.all scope.', { code: 'insufficient_scope' });
+    }
+  }
+  const ceiling = actor.on_call_role;
+  if (!roleWithin(wanted, ceiling) || !roleWithin(row.on_call_role, ceiling)) {
+    throw new ForbiddenError(
+      `Your own on_call_role (${ceiling}) cannot change an on_call_role from ${row.on_call_role} to ${wanted}; only as high as your own.`,
     );
   }
 }
