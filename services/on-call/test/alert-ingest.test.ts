@@ -107,6 +107,10 @@ describe('alert ingestion', () => {
     expect(read.last_error_message).toMatch(/maps to no summary/);
     expect(read.last_error_at).not.toBeNull();
     expect((await ingest(h, s.id, s.secret, [1, 2])).status).toBe(422);
+    let deep: unknown = { summary: 'deep' };
+    for (let i = 0; i < 100; i++) deep = { summary: 'deep', child: deep };
+    expect((await ingest(h, s.id, s.secret, deep)).status).toBe(422);
+    expect((await sourceRead(s.id)).last_error_message).toMatch(/nests deeper/);
     expect(await alertsOf(s.id)).toEqual([]);
     expect(read.status).toBe('setup_complete');
   });

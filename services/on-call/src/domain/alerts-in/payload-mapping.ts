@@ -1,4 +1,5 @@
 import type { Row } from '@firewatch/resource-kit';
+import { depthWithin, MAX_PAYLOAD_DEPTH } from '../matching/alert-input.schema.js';
 import { mapAlertmanager } from './alertmanager.format.js';
 import { alertOf, sourceKey, templated, UnmappablePayload, type Intent, type Sourceable } from './payload-fields.js';
 
@@ -31,5 +32,7 @@ function mapGeneric(source: Row, payload: unknown): Intent[] {
 export function mapPayload(source: Row, payload: unknown): Intent[] {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
     throw new UnmappablePayload('The payload must be a JSON object.');
+  // JSON Path evaluation recurses: a payload nested deeper than the matching engine takes is refused before any path runs.
+  if (!depthWithin(payload, MAX_PAYLOAD_DEPTH)) throw new UnmappablePayload(`The payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels.`);
   return source.source_type === 'alertmanager' ? mapAlertmanager(source, payload as Row) : mapGeneric(source, payload);
 }

@@ -47,7 +47,7 @@ export const alertInputSchema = z.strictObject({
 }) satisfies z.ZodType<AlertInput>;
 
 /** Whether no object or array in `value` lies deeper than `max` levels (iteratively). */
-function depthWithin(value: unknown, max: number): boolean {
+export function depthWithin(value: unknown, max: number): boolean {
   const pending: [unknown, number][] = [[value, 0]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [node, depth] = next;
