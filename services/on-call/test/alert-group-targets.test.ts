@@ -4,7 +4,7 @@ import amqp, { type Channel, type ChannelModel } from 'amqplib';
 import type { AmqpConsumer, EventEnvelope } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
 import { createTestBrokerUsers, type TestBrokerUsers } from '@firewatch/service-testing';
-import { registry } from '../src/domain/registry.js';
+import { PERSONAL_DECLARATIONS, registry } from '../src/domain/registry.js';
 import { createEventsConsumer } from '../src/queue/events.consumer.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 
@@ -41,6 +41,7 @@ beforeAll(async () => {
     exchange,
     publishers: broker.publishers,
     memberships: registry.get('schedule_rotation_users'),
+    personal: PERSONAL_DECLARATIONS.map(registry.get),
   });
   await consumer.start();
 });
