@@ -73,3 +73,60 @@ describe('owner groups as team ids (migration 0101)', () => {
     expect(legacyGroupId(1, TEAM_UUID)).toBe(TEAM_UUID.toLowerCase());
   });
 });
+
+describe('owner groups as team ids (migration 0101), one UUID in two spellings', () => {
+  let fresh: TestDatabase;
+  beforeAll(async () => {
+    fresh = await createTestDatabase();
+    await migrate(fresh.knex as Knex, Object.fromEntries(Object.entries(migrations).filter(([name]) => name < MIGRATION)));
+  });
+  afterAll(async () => fresh?.drop());
+
+  it('leaves a record whose lower-cased owners would share an owner set with another of its name, and still migrates the rest', async () => {
+    const k = fresh.knex as Knex;
+    const lower = TEAM_UUID.toLowerCase();
+    // Two owner sets before (strings compared as written), one after lower-casing: the
+    // per-owner-set unique keys would refuse the second, and the service would never start.
+    for (const table of ['services', 'functionalities']) {
+      await k(table).insert([
+        { team_id: 1, name: 'Ledger', slug: 'ledger', external_id: 'ledger', owner_group_ids: json([lower]) },
+        { team_id: 1, name: 'Ledger', slug: 'ledger-2', external_id: 'ledger', owner_group_ids: json([TEAM_UUID]) },
+        // Though it comes later in id order, the one spelt as PostgreSQL spells UUIDs keeps it.
+        {
+          id: '00000000-0000-4000-8000-000000000001',
+          team_id: 1,
+          name: 'Search',
+          slug: 'search-2',
+          owner_group_ids: json([TEAM_UUID, 'ops']),
+        },
+        { id: 'ffffffff-0000-4000-8000-000000000001', team_id: 1, name: 'Search', slug: 'search', owner_group_ids: json(['ops', lower]) },
+      ]);
+    }
+    await k('secrets').insert([
+      { team_id: 1, name: 'token', secret_ciphertext: 'x', owner_group_ids: json([TEAM_UUID]) },
+      { team_id: 1, name: 'token', secret_ciphertext: 'x', owner_group_ids: json([lower]) },
+    ]);
+
+    expect(await migrate(k, migrations)).toContain(MIGRATION);
+
+    for (const table of ['services', 'functionalities']) {
+      const rows = await k(table).orderBy('slug').select('slug', 'owner_group_ids');
+      // The one left keeps its spelling, which no key holds any more (auth lower-cased theirs).
+      expect(rows.map((r) => [r.slug, r.owner_group_ids])).toEqual([
+        ['ledger', [lower]],
+        ['ledger-2', [TEAM_UUID]],
+        ['search', [legacyGroupId(1, 'ops'), lower]],
+        // Its names still become team ids.
+        ['search-2', [TEAM_UUID, legacyGroupId(1, 'ops')]],
+      ]);
+    }
+    expect((await k('secrets').pluck('owner_group_ids')).sort()).toEqual([[lower], [TEAM_UUID]].sort());
+  });
+
+  it('changes nothing when run again', async () => {
+    const k = fresh.knex as Knex;
+    const before = await k('services').orderBy('id').select('id', 'owner_group_ids');
+    await migrations[MIGRATION].up(k);
+    expect(await k('services').orderBy('id').select('id', 'owner_group_ids')).toEqual(before);
+  });
+});
