@@ -32,7 +32,8 @@ export interface GroupList {
  * (docs/decisions.md, "Teams").
  */
 export async function groupIssues(deps: GroupsDeps, tx: Transaction, teamId: number, list: GroupList): Promise<ValidationIssue[]> {
-  const held = new Set(list.held ?? []);
+  // Writes arrive lower-cased (normalGroupId); a record may hold another spelling (migration 0101).
+  const held = new Set((list.held ?? []).map(normalGroupId));
   const fresh = list.ids.filter((id) => !held.has(id));
   if (!fresh.length) return [];
   const known = await deps.groups.known(tx, teamId, fresh);
