@@ -126,6 +126,18 @@ describe('/v1/teams (groups)', () => {
     expect((await h.request('GET', '/v1/teams?filter[nope]=1')).status).toBe(400);
   });
 
+  it('includes its members as /v1/users answers them, and only include=users', async () => {
+    const id = (await create({ name: 'Included', user_ids: [h.team.userId], admin_ids: [h.team.adminId] })).body.data.id;
+    const res = await h.request('GET', `/v1/teams/${id}?include=users`);
+    expect(res.status).toBe(200);
+    const user = await h.request('GET', `/v1/users/${h.team.userId}`);
+    expect(res.body.included.map((u: { id: string }) => Number(u.id))).toEqual([h.team.adminId, h.team.userId].sort((a, b) => a - b));
+    expect(res.body.included).toContainEqual(user.body.data);
+    const list = await h.request('GET', '/v1/teams?include=users&filter[name]=included');
+    expect(list.body.included).toHaveLength(2);
+    expect((await h.request('GET', `/v1/teams/${id}?include=schedules`)).status).toBe(400);
+  });
+
   it('bulk upserts by external_id, all or nothing, and writes nothing for an unchanged entity', async () => {
     const from = await lastSeq();
     const first = await h.request('POST', '/v1/teams/bulk_upsert', {

@@ -124,6 +124,17 @@ const crud: ConformanceOperation[] = [
   {
     method: 'GET',
     path: '/v1/teams/{id}',
+    variant: 'include=users',
+    request: async (ctx) => ({
+      params: { id: (await make(ctx, { user_ids: [Number(await ctx.create.user())] })).id },
+      query: 'include=users',
+    }),
+    status: 200,
+    schema: { reference: 'getTeam', status: 200 },
+  },
+  {
+    method: 'GET',
+    path: '/v1/teams/{id}',
     variant: 'by slug',
     request: async (ctx) => ({ params: { id: (await make(ctx)).slug } }),
     status: 200,

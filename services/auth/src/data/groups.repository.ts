@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { GroupMembersStore, GroupsBackfillStore, GroupsLookup } from '../domain/groups/groups.store.js';
+import type { UserRow } from '../domain/users.store.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,6 +17,10 @@ export function createGroupsRepository(knex: Knex): GroupMembersStore & GroupsLo
       if (!ids.length) return new Set();
       const rows: { id: number }[] = await tx('users').select('id').where({ team_id: teamId }).whereIn('id', ids).forKeyShare();
       return new Set(rows.map((r) => r.id));
+    },
+    async usersByIds(teamId, ids, tx) {
+      if (!ids.length) return [];
+      return (tx ?? knex)<UserRow>('users').where({ team_id: teamId }).whereIn('id', ids).orderBy('id');
     },
     async removeUser(tx, teamId, userId) {
       // jsonb's `-` drops strings only; members are numbers, so the list is rebuilt without them, in order.

@@ -4,6 +4,7 @@ import type { AuthResourceDeps } from '../auth.deps.js';
 import { bulkDeleteGroupsAction } from './groups-bulk-delete.action.js';
 import { bulkUpsertGroupsAction } from './groups-bulk-upsert.action.js';
 import { refuseGroupKeys } from './group-keys.rules.js';
+import { groupUsersInclude } from './group-users.include.js';
 import { memberIssues, settleMembers } from './group-members.rules.js';
 import {
   GROUP_ATTRIBUTE_SCHEMAS,
@@ -41,6 +42,8 @@ export const groups = defineResource<AuthResourceDeps>({
     { field: 'position', direction: 'asc' },
     { field: 'created_at', direction: 'asc' },
   ],
+  // The reference's other includes (schedules, escalation_policies) live in on-call: 400, as any unknown include.
+  includes: { users: groupUsersInclude },
   updateMethods: ['put'],
   unique: {
     groups_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A team with this name already exists.' },

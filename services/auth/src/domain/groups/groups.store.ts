@@ -1,5 +1,6 @@
 import type { Row } from '@firewatch/resource-kit';
 import type { Tx } from '../unit-of-work.js';
+import type { UserRow } from '../users.store.js';
 
 /** What groups read of users, and what a user's deletion changes in groups. */
 export interface GroupMembersStore {
@@ -9,6 +10,8 @@ export interface GroupMembersStore {
    * reads as absent.
    */
   usersOfTeam(tx: Tx, teamId: number, ids: readonly number[]): Promise<Set<number>>;
+  /** The users of the team among `ids` (for `include=users`), in id order. */
+  usersByIds(teamId: number, ids: readonly number[], tx?: Tx): Promise<UserRow[]>;
   /** Takes the user out of every group of the team (members and admins); the groups changed, as stored now. */
   removeUser(tx: Tx, teamId: number, userId: number): Promise<Row[]>;
 }
