@@ -238,6 +238,34 @@ describe('PUT /v1/users/{id}', () => {
     expect(roles).toEqual(['observer', 'admin', 'admin']);
   });
 
+  it('raises a role only from a credential that neither expires nor lacks a capability', async () => {
+    const holder = (
+      await h.services.identity.createUser({ team_id: h.team.id, email: 'key-holder@one.test', name: 'Key Holder', role: 'observer' })
+    ).id;
+    // A team key acts for no user: what it may not do is make its holder's own account more than it is.
+    const readUpdate = { user_id: null, capabilities: ['read', 'update'] };
+    const expiring = {
+      user_id: null,
+      credential: { type: 'api_key', id: 'k', kind: 'global', expires_at: new Date(Date.now() + 86_400_000).toISOString() },
+    };
+    for (const [as, attributes, status] of [
+      [readUpdate, { role: 'admin' }, 403],
+      [expiring, { role: 'user' }, 403],
+      [expiring, { on_call_role: 'admin' }, 403],
+      [readUpdate, { on_call_role: 'observer', first_name: 'Kay' }, 200],
+      [expiring, { role: 'observer', time_zone: 'Europe/Paris' }, 200],
+      [{ user_id: null }, { role: 'user' }, 200],
+    ] as const) {
+      const res = await h.request('PUT', `/v1/users/${holder}`, { as, body: update(attributes) });
+      expect([as, attributes, res.status]).toEqual([as, attributes, status]);
+    }
+    expect(await h.db.knex('users').where({ id: holder }).first('role', 'on_call_role', 'first_name')).toEqual({
+      role: 'user',
+      on_call_role: 'observer',
+      first_name: 'Kay',
+    });
+  });
+
   it('is refused to restricted admin keys and to OAuth tokens without ir.all, for anyone else', async () => {
     for (const as of [
       { record_ids: [ids.bo] },

@@ -1,4 +1,4 @@
-import { expandScopes, roleWithin, type Principal } from '@firewatch/auth';
+import { CAPABILITIES, expandScopes, roleWithin, type Principal } from '@firewatch/auth';
 import { ForbiddenError, ValidationError } from '@firewatch/errors';
 import type { UpdateUserAttributes } from './users.schemas.js';
 import type { UserChanges, UserRow } from './users.store.js';
@@ -33,27 +33,42 @@ export function assertEditorMay(editor: UserEditor, input: UpdateUserAttributes)
   }
 }
 
+/** True when `changes` gives the user a role above the one they have, on either side. */
+function raisesRole(row: UserRow, changes: UserChanges): boolean {
+  return (['role', 'on_call_role'] as const).some((side) => changes[side] !== undefined && !roleWithin(changes[side], row[side]));
+}
+
 /**
- * 403 when an admin's change of `on_call_role` reaches beyond their own on-call side. The
- * admin role that lets them change users is the incident side's; as with the keys they
- * issue (credential-bounds.rules.ts), nobody grants an on-call role above their own or
- * changes the role of someone above them, and an OAuth token needs `all` or `oc.all`.
+ * 403 when an admin's change of roles hands out more than they hold, as with the keys
+ * they issue (credential-bounds.rules.ts). The admin role that lets them change users is
+ * the incident side's, so an `on_call_role` stays within their own (never above it, never
+ * of someone above it; OAuth: `all` or `oc.all`). A user's roles neither expire nor lack
+ * a capability, so raising one needs a credential that does neither: else an expiring or
+ * read-and-update admin key would make its holder's own account an admin for good.
  * `actor` is null for the operator, who is not bounded.
  */
-export function assertOnCallRoleWithin(actor: Principal | null, row: UserRow, changes: UserChanges): void {
+export function assertRolesWithin(actor: Principal | null, row: UserRow, changes: UserChanges): void {
+  if (actor === null) return;
   const wanted = changes.on_call_role;
-  if (actor === null || wanted === undefined || wanted === row.on_call_role) return;
-  if (actor.scopes !== null) {
-    const granted = expandScopes(actor.scopes);
-    if (!granted.has('all') && !granted.has('oc.all')) {
-      throw new ForbiddenError('Changing on_call_role needs the all or oc.all scope.', { code: 'insufficient_scope' });
+  if (wanted !== undefined && wanted !== row.on_call_role) {
+    if (actor.scopes !== null) {
+      const granted = expandScopes(actor.scopes);
+      if (!granted.has('all') && !granted.has('oc.all')) {
+        throw new ForbiddenError('Changing on_call_role needs the all or oc.all scope.', { code: 'insufficient_scope' });
+      }
+    }
+    const ceiling = actor.on_call_role;
+    if (!roleWithin(wanted, ceiling) || !roleWithin(row.on_call_role, ceiling)) {
+      throw new ForbiddenError(
+        `Your own on_call_role (${ceiling}) cannot change an on_call_role from ${row.on_call_role} to ${wanted}; only as high as your own.`,
+      );
     }
   }
-  const ceiling = actor.on_call_role;
-  if (!roleWithin(wanted, ceiling) || !roleWithin(row.on_call_role, ceiling)) {
-    throw new ForbiddenError(
-      `Your own on_call_role (${ceiling}) cannot change an on_call_role from ${row.on_call_role} to ${wanted}; only as high as your own.`,
-    );
+  if (!raisesRole(row, changes)) return;
+  const missing = CAPABILITIES.filter((c) => !actor.capabilities.includes(c));
+  if (missing.length) throw new ForbiddenError(`Raising a role needs every capability; your credential lacks ${missing.join(', ')}.`);
+  if (actor.credential.type === 'api_key' && actor.credential.expires_at) {
+    throw new ForbiddenError('A key that expires cannot raise a role, which does not expire.');
   }
 }
 

@@ -8,7 +8,7 @@ import { toUserResource } from './identity.presenter.js';
 import type { Tx, UnitOfWork } from './unit-of-work.js';
 import type { UserCredentialsRepository } from './user-credentials.store.js';
 import { userEvent } from './user-events.js';
-import { assertEditorMay, assertOnCallRoleWithin, demotesAdmin, lastAdmin, userChanges, type UserEditor } from './users.rules.js';
+import { assertEditorMay, assertRolesWithin, demotesAdmin, lastAdmin, userChanges, type UserEditor } from './users.rules.js';
 import type { UpdateUserAttributes } from './users.schemas.js';
 import type { UserListQuery, UserRow, UsersRepository } from './users.store.js';
 
@@ -80,9 +80,10 @@ export function createUsersService({ users, credentials, memberships, uow, outbo
     },
 
     /**
-     * Changes a user as `editor`: an admin anything the schema takes (an on-call role
-     * within their own), a user their own names and time zone (else 403). Taking the admin role from the team's last admin is
-     * a 422 `last_admin`. Emits `user.updated` when anything changed.
+     * Changes a user as `editor`: an admin anything the schema takes (roles within their
+     * own bounds: users.rules.ts), a user their own names and time zone (else 403).
+     * Taking the admin role from the team's last admin is a 422 `last_admin`. Emits
+     * `user.updated` when anything changed.
      */
     async update(actor: Actor, editor: UserEditor, id: string, input: UpdateUserAttributes, ifMatch?: EntityTagCondition) {
       assertEditorMay(editor, input);
@@ -91,7 +92,7 @@ export function createUsersService({ users, credentials, memberships, uow, outbo
         const row = await locked(tx, actor.team_id, userId, ifMatch);
         const changes = userChanges(row, input);
         if (!Object.keys(changes).length) return toUserResource(row);
-        assertOnCallRoleWithin(actor.principal, row, changes);
+        assertRolesWithin(actor.principal, row, changes);
         if (demotesAdmin(row, changes) && (await users.countAdminsLocked(actor.team_id, tx)) <= 1) throw lastAdmin('demote');
         const updated = await users.update(actor.team_id, userId, changes, tx);
         if (!updated) throw new NotFoundError();

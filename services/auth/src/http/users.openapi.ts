@@ -94,7 +94,7 @@ export const usersOpenApi: OpenApiPart = {
       put: {
         operationId: `update_${T}`,
         summary: 'Update a user',
-        description: `${ADMIN} Or the user themselves (a personal key or OAuth token of theirs; OAuth: \`all\` or \`ir.all\`), who may change only their own \`first_name\`, \`last_name\` and \`time_zone\` (403 otherwise). An admin changes an \`on_call_role\` only within their own on-call role (OAuth: also \`all\` or \`oc.all\`; 403 otherwise). Taking the admin role from the team's last admin is a 422 \`last_admin\`; an OAuth application's service user takes its email and roles from the application (422 \`service_account\`).`,
+        description: `${ADMIN} Or the user themselves (a personal key or OAuth token of theirs; OAuth: \`all\` or \`ir.all\`), who may change only their own \`first_name\`, \`last_name\` and \`time_zone\` (403 otherwise). An admin changes an \`on_call_role\` only within their own on-call role (OAuth: also \`all\` or \`oc.all\`), and raises a role only with a credential that has every capability and does not expire (403 otherwise). Taking the admin role from the team's last admin is a 422 \`last_admin\`; an OAuth application's service user takes its email and roles from the application (422 \`service_account\`).`,
         tags,
         security: BEARER,
         parameters: [id, IF_MATCH],
