@@ -79,7 +79,10 @@ describe('phone numbers', () => {
       verified_at: null,
       verification_attempts_today: 0,
     });
-    for (const phone of ['4155552671', '+1415555267', '+10000000000', '+999123', 'call me', '', 14155552671]) {
+    const invalid = ['4155552671', '+1415555267', '+10000000000', '+999123', 'call me', '', 14155552671];
+    // Only a number: no text around it, no extension (E.164 has none; it would be dropped).
+    const notOnlyANumber = ['+1 415 555 2671 ext. 123', '+14155552671;ext=5', '+1 415 555 2671 and more', 'tel:+14155552671'];
+    for (const phone of [...invalid, ...notOnlyANumber]) {
       const res = await post(11, 'phone_numbers', 'user_phone_numbers', { phone }, as(11));
       expect(res.status).toBe(422);
       expect(pointers(res)).toEqual(['/data/attributes/phone']);

@@ -18,15 +18,17 @@ export const emailAddress = z
 /**
  * A phone number as the reference's `phone` ("in international format"): written with its
  * country code (`+`, spaces, dashes and parentheses allowed), valid for its country by
- * libphonenumber's full metadata, and stored in E.164 (`+14155552671`).
+ * libphonenumber's full metadata, and stored in E.164 (`+14155552671`). The whole value
+ * is the number: libphonenumber would otherwise find one inside other text (`tel:`, a
+ * trailing word) and drop an extension, which E.164 cannot hold and a pager would not dial.
  */
 export const e164Phone = z
   .string()
   .max(40)
   .transform((value, ctx) => {
     const trimmed = value.trim();
-    const parsed = trimmed.startsWith('+') ? parsePhoneNumberFromString(trimmed) : undefined;
-    if (parsed?.isValid()) return parsed.number;
+    const parsed = trimmed.startsWith('+') ? parsePhoneNumberFromString(trimmed, { extract: false }) : undefined;
+    if (parsed?.isValid() && parsed.ext === undefined) return parsed.number;
     ctx.addIssue({
       code: 'custom',
       message: 'is not a valid phone number in international format (E.164 with its country code, e.g. +14155552671)',
