@@ -11,23 +11,27 @@ export const INGEST_LABEL = `${INGEST_ROUTE.prefix}{id}`;
  * `createRouteMatcher` matches them.
  */
 export function createRouteLabeler(routes: readonly Route[] = ROUTES): (path: string) => string | undefined {
-  const prefixes = new Set(routes.map((r) => r.prefix));
-  // The parameter of a segment with collections nested under its records (`users` → `{user_id}`).
-  const nestedParam = new Map<string, string>();
+  // By first segment: its own prefix, and the prefixes of collections nested under its records.
+  const own = new Map<string, string>();
+  const nested = new Map<string, Map<string, string>>();
   for (const { prefix } of routes) {
-    const [, , segment, param] = prefix.split('/');
-    if (param !== undefined && segment !== undefined) nestedParam.set(segment, param);
+    const [, , segment = '', , sub] = prefix.split('/');
+    if (sub === undefined) own.set(segment, prefix);
+    else nested.set(segment, (nested.get(segment) ?? new Map<string, string>()).set(sub, prefix));
   }
   return (path) => {
     if (path.startsWith(INGEST_ROUTE.prefix)) return INGEST_LABEL;
     if (!path.startsWith('/v1/')) return undefined;
-    const [, , segment = '', id, sub] = path.split('/', 5);
-    const param = nestedParam.get(segment);
-    if (param !== undefined && id && sub) {
-      const nested = `/v1/${segment}/${param}/${sub}`;
-      if (prefixes.has(nested)) return nested;
+    // Segments by index, not split: this runs for every request.
+    const end = path.indexOf('/', 4);
+    const segment = end === -1 ? path.slice(4) : path.slice(4, end);
+    const subs = nested.get(segment);
+    const idEnd = subs === undefined || end === -1 ? -1 : path.indexOf('/', end + 1);
+    if (idEnd > end + 1) {
+      const subEnd = path.indexOf('/', idEnd + 1);
+      const label = subs!.get(subEnd === -1 ? path.slice(idEnd + 1) : path.slice(idEnd + 1, subEnd));
+      if (label !== undefined) return label;
     }
-    const own = `/v1/${segment}`;
-    return prefixes.has(own) ? own : undefined;
+    return own.get(segment);
   };
 }
