@@ -93,7 +93,8 @@ export function createUserSyncStore(knex: Knex): UserSyncStore {
       return removed;
     },
     async removeOwned(tx, table, teamId, userId) {
-      return tx(table).where({ team_id: teamId, user_id: userId }).delete().returning('*');
+      const removed: Row[] = await tx(table).where({ team_id: teamId, user_id: userId }).delete().returning('*');
+      return removed.sort((a, b) => +(a.created_at as Date) - +(b.created_at as Date) || String(a.id).localeCompare(String(b.id)));
     },
     async writeEvents(tx, events) {
       await writeEvents(tx, events);

@@ -57,6 +57,7 @@ describe('a user deleted in auth', () => {
       user_email_address_id: email,
       user_call_number_id: phone,
     });
+    const spare = await create(31, 'email_addresses', 'user_email_addresses', { email: 'spare@example.com' });
     const kept = await create(32, 'phone_numbers', 'user_phone_numbers', { phone: '+14155552671' });
 
     expect(await sync().handle(userEvent('user.deleted', 31, 99) as never)).toBe('applied');
@@ -65,13 +66,18 @@ describe('a user deleted in auth', () => {
       expect((await h.call('GET', path)).status).toBe(404);
     expect((await h.call('GET', '/v1/users/31/phone_numbers')).status).toBe(404);
     expect((await h.call('GET', `/v1/phone_numbers/${kept}`)).status).toBe(200);
+    type Data = { id: string; attributes: { primary?: boolean } };
     const gone = (es: { routingKey: string; body: { data: unknown } }[]) =>
-      es.filter((e) => e.routingKey.endsWith('.deleted')).map((e) => [e.routingKey, (e.body.data as { id: string }).id]);
-    await h.events!.waitFor((es) => gone(es).length >= 3);
+      es
+        .filter((e) => e.routingKey.endsWith('.deleted'))
+        .map((e) => [e.routingKey, (e.body.data as Data).id, (e.body.data as Data).attributes.primary]);
+    await h.events!.waitFor((es) => gone(es).length >= 4);
+    // Each says what a read answered: the oldest of its kind was the primary one.
     expect(gone(h.events!.events)).toEqual([
-      ['user_notification_rule.deleted', rule],
-      ['user_phone_number.deleted', phone],
-      ['user_email_address.deleted', email],
+      ['user_notification_rule.deleted', rule, undefined],
+      ['user_phone_number.deleted', phone, true],
+      ['user_email_address.deleted', email, true],
+      ['user_email_address.deleted', spare, false],
     ]);
   });
 

@@ -17,6 +17,14 @@ export function markPrimary(kind: ContactKind) {
 }
 
 /**
+ * `primary` of every contact method of one kind of one user, all at hand, oldest first
+ * (their deletion with the user, whose events must say what `markPrimary` answered).
+ */
+export function markOldestPrimary(rows: Row[]): void {
+  rows.forEach((row, i) => (row.primary = i === 0));
+}
+
+/**
  * `beforeRemove` of a contact method: one a notification rule names stays (422 naming the
  * rules, as the reference answers for a phone number "used by notification rule"); the
  * user changes or deletes those rules first.

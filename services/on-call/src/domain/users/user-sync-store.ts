@@ -9,7 +9,7 @@ export interface UserSyncStore {
   apply(tx: Transaction, change: UserChange): Promise<boolean>;
   /** Deletes the user's rotation memberships in the team and returns the deleted rows. */
   removeMemberships(tx: Transaction, teamId: number, userId: number): Promise<Row[]>;
-  /** Deletes the user's rows of `table` (their contact methods, their rules) and returns them. */
+  /** Deletes the user's rows of `table` (their contact methods, their rules) and returns them, oldest first. */
   removeOwned(tx: Transaction, table: string, teamId: number, userId: number): Promise<Row[]>;
   writeEvents(tx: Transaction, events: EventInput[]): Promise<void>;
 }

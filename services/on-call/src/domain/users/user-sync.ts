@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { serialize, type AnyResourceDefinition, type Row, type Transaction } from '@firewatch/resource-kit';
+import { markOldestPrimary } from '../contacts/contact-methods.rules.js';
 import { toUserChange } from './user-event.js';
 import type { UserSyncStore } from './user-sync-store.js';
 
@@ -45,8 +46,12 @@ export function createUserSync({
         if (!(await store.apply(tx, change))) return 'stale';
         if (change.deleted_at) {
           await announce(tx, memberships, change.team_id, await store.removeMemberships(tx, change.team_id, change.user_id));
-          for (const def of personal)
-            await announce(tx, def, change.team_id, await store.removeOwned(tx, def.table!, change.team_id, change.user_id));
+          for (const def of personal) {
+            const removed = await store.removeOwned(tx, def.table!, change.team_id, change.user_id);
+            // `primary` is computed, not stored: the stored rows cannot tell it.
+            if (def.attributes.includes('primary')) markOldestPrimary(removed);
+            await announce(tx, def, change.team_id, removed);
+          }
         }
         return 'applied';
       });
