@@ -43,9 +43,6 @@ const CRUD_RESOURCES = {
     'schedule_rotation_active_day',
     'schedule_rotation_user',
     'override_shift',
-    'user_email_address',
-    'user_phone_number',
-    'user_notification_rule',
   ],
   webhooks: ['webhooks_endpoint'],
   auth: ['api_key', 'group'],
@@ -83,12 +80,25 @@ export function isEventType(s: unknown): s is string {
 }
 
 /**
- * Events between services only: auth's users feed on-call's read model with names,
- * emails and roles, which the reference offers no webhook for. The outbox accepts them;
- * they are not in {@link EVENT_TYPES}, so the webhooks API neither lists nor accepts
- * them, and the dispatcher never delivers them, even to endpoints that take every type.
+ * On-call's records of how a user is reached: their email addresses, phone numbers and
+ * notification rules. Personal data only the user and on-call admins may read, while a
+ * webhook endpoint is an incident-side admin's (docs/security.md): internal.
  */
-export const INTERNAL_EVENT_TYPES: readonly string[] = Object.freeze(['user.created', 'user.updated', 'user.deleted']);
+const PERSONAL_RESOURCES = ['user_email_address', 'user_phone_number', 'user_notification_rule'] as const;
+
+/**
+ * Events between services only: auth's users feed on-call's read model with names,
+ * emails and roles, and on-call's contact methods say how a person is reached; the
+ * reference offers no webhook for either. The outbox accepts them; they are not in
+ * {@link EVENT_TYPES}, so the webhooks API neither lists nor accepts them, and the
+ * dispatcher never delivers them, even to endpoints that take every type.
+ */
+export const INTERNAL_EVENT_TYPES: readonly string[] = Object.freeze([
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  ...PERSONAL_RESOURCES.flatMap((r) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`)),
+]);
 
 const INTERNAL = new Set(INTERNAL_EVENT_TYPES);
 
@@ -106,7 +116,7 @@ export const EVENT_FAMILIES: Readonly<Record<BusService, readonly string[]>> = O
   auth: ['user', ...CRUD_RESOURCES.auth],
   'incident-config': ['incident', ...CRUD_RESOURCES['incident-config']],
   communications: [...CRUD_RESOURCES.communications],
-  'on-call': ['shift', 'alert', ...CRUD_RESOURCES['on-call']],
+  'on-call': ['shift', 'alert', ...CRUD_RESOURCES['on-call'], ...PERSONAL_RESOURCES],
   webhooks: [...CRUD_RESOURCES.webhooks],
   'webhook-dispatcher': [],
 });

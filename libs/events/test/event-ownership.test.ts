@@ -17,7 +17,7 @@ describe('event ownership', () => {
     for (const type of [...EVENT_TYPES, ...INTERNAL_EVENT_TYPES]) expect(PUBLISHING_SERVICES).toContain(eventOwner(type));
     expect(EVENT_FAMILIES['webhook-dispatcher']).toEqual([]);
     expect(PUBLISHING_SERVICES).not.toContain('webhook-dispatcher');
-    expect(INTERNAL_EVENT_TYPES.map(eventOwner)).toEqual(['auth', 'auth', 'auth']);
+    expect(INTERNAL_EVENT_TYPES.map(eventOwner)).toEqual([...Array(3).fill('auth'), ...Array(9).fill('on-call')]);
     expect(
       ['incident.resolved', 'shift.started', 'webhooks_endpoint.updated', 'communications_stage.deleted', 'api_key.created'].map(
         eventOwner,

@@ -12,8 +12,9 @@ afterAll(async () => {
 });
 
 describe('internal event types', () => {
-  it('are the user events, kept out of the public catalog', () => {
-    expect(INTERNAL_EVENT_TYPES).toEqual(['user.created', 'user.updated', 'user.deleted']);
+  it("are the user events and users' contact methods, kept out of the public catalog", () => {
+    const crud = (r: string) => ['created', 'updated', 'deleted'].map((a) => `${r}.${a}`);
+    expect(INTERNAL_EVENT_TYPES).toEqual(['user', 'user_email_address', 'user_phone_number', 'user_notification_rule'].flatMap(crud));
     for (const type of INTERNAL_EVENT_TYPES) {
       expect(EVENT_TYPES).not.toContain(type);
       expect(isEventType(type)).toBe(false);

@@ -8,6 +8,9 @@ describe('internal events and webhooks', () => {
       expect(subscribes([type], type)).toBe(false);
     }
     expect(subscribes([], 'environment.created')).toBe(true);
+    // How a person is reached is theirs and on-call admins': an endpoint's incident-side admin may be neither.
+    for (const type of ['user_email_address.created', 'user_phone_number.updated', 'user_notification_rule.deleted'])
+      expect(subscribes([], type)).toBe(false);
   });
 
   it('are not listed at GET /v1/webhooks/event_types', () => {
