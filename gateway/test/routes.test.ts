@@ -40,6 +40,24 @@ describe('route table', () => {
     expect(match('/v1/users/7/roles')).toBe('auth');
   });
 
+  // The matcher judges the raw path, which is what is forwarded and what the service's
+  // router matches (neither resolves dot segments nor decodes slashes): a crafted path
+  // reaches the service its literal segments name, whose router then has no such route.
+  it('judges crafted user paths by their literal segments, as the service will', () => {
+    expect(match('/v1/users/1/../api_keys')).toBe('auth');
+    expect(match('/v1/users/1/email_addresses/../../../api_keys')).toBe('on-call');
+    expect(match('/v1/users/1/%2E%2E/email_addresses')).toBe('auth');
+    expect(match('/v1/users/1%2Femail_addresses')).toBe('auth');
+    expect(match('/v1/users/1/email_addresses%2F..%2Fx')).toBe('auth');
+    expect(match('/v1/users/1//email_addresses')).toBe('auth');
+    expect(match('/v1//users/1/email_addresses')).toBeUndefined();
+    expect(match('//v1/users/1/email_addresses')).toBeUndefined();
+    expect(match('/v1/users/1/email_addresses/')).toBe('on-call');
+    expect(match('/v1/users/1/Email_Addresses')).toBe('auth');
+    expect(match('/v1/Users/1/email_addresses')).toBeUndefined();
+    expect(match('/V1/users/1/email_addresses')).toBeUndefined();
+  });
+
   it('routes a nested collection without its parent collection, and nothing else under that parent', () => {
     const only = createRouteMatcher([{ prefix: '/v1/things/{thing_id}/parts', upstream: 'on-call' }]);
     expect(only('/v1/things/1/parts')).toBe('on-call');
