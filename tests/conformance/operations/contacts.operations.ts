@@ -5,8 +5,10 @@ import { type ConformanceOperation, unknownIdRows } from '../conformance-operati
 const errorDocument = { spec: 'errors', cite: 'docs/api-contract.md §2 (Errors)' } as const;
 const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 const email = (address = `${randomUUID().slice(0, 8)}@conformance.test`) => doc('user_email_addresses', { email: address });
-// Distinct valid numbers of one range (+1 650 253 xxxx), so that a user's numbers never collide.
-const phone = () => doc('user_phone_numbers', { phone: `+1650253${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}` });
+// Distinct valid numbers of one range (+1 650 253 xxxx), so that a user's numbers never
+// collide: consecutive from a random start (independent draws would share one in a hundred runs).
+let nextLine = Math.floor(Math.random() * 10_000);
+const phone = () => doc('user_phone_numbers', { phone: `+1650253${String(nextLine++ % 10_000).padStart(4, '0')}` });
 
 /**
  * The team's admin user, once on-call's users read model has it (auth's `user.*` events
