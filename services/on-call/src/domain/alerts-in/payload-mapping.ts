@@ -1,6 +1,7 @@
 import type { Row } from '@firewatch/resource-kit';
 import { depthWithin, MAX_PAYLOAD_DEPTH } from '../matching/alert-input.schema.js';
 import { mapAlertmanager } from './alertmanager.format.js';
+import { MAX_DEDUPLICATION_KEY } from './deduplication-key.js';
 import { alertOf, sourceKey, templated, UnmappablePayload, type Intent, type Sourceable } from './payload-fields.js';
 
 /**
@@ -34,5 +35,16 @@ export function mapPayload(source: Row, payload: unknown): Intent[] {
     throw new UnmappablePayload('The payload must be a JSON object.');
   // JSON Path evaluation recurses: a payload nested deeper than the matching engine takes is refused before any path runs.
   if (!depthWithin(payload, MAX_PAYLOAD_DEPTH)) throw new UnmappablePayload(`The payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels.`);
-  return source.source_type === 'alertmanager' ? mapAlertmanager(source, payload as Row) : mapGeneric(source, payload);
+  const intents = source.source_type === 'alertmanager' ? mapAlertmanager(source, payload as Row) : mapGeneric(source, payload);
+  return intents.map(boundedKey);
+}
+
+/**
+ * Every key cut as the source's own key rule cuts it, whatever gave it (a fingerprint, an
+ * external id): a longer one would exceed the unique index's row size and fail the insert.
+ */
+function boundedKey(intent: Intent): Intent {
+  if (intent.kind === 'resolve') return { ...intent, key: intent.key.slice(0, MAX_DEDUPLICATION_KEY) };
+  const key = intent.alert.deduplication_key;
+  return key === null ? intent : { ...intent, alert: { ...intent.alert, deduplication_key: key.slice(0, MAX_DEDUPLICATION_KEY) } };
 }
