@@ -14,7 +14,7 @@ import {
 const MEDIA_TYPE = 'application/vnd.api+json';
 
 /** Maps errors thrown by body parsers (which carry a `type`) to our family. */
-function fromBodyParser(err: { type?: string; status?: number }): HttpError | undefined {
+function fromBodyParser(err: { type?: string; status?: number; expose?: boolean }): HttpError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
       return new BadRequestError('The request body is not valid JSON.', { code: 'malformed_json' });
@@ -26,6 +26,10 @@ function fromBodyParser(err: { type?: string; status?: number }): HttpError | un
     case 'request.aborted':
       return new BadRequestError('The request was aborted by the client.');
     default:
+      // The client's own bytes that could not be read: a body that does not decompress as
+      // its Content-Encoding says (zlib's error, typeless) or is shorter than its length.
+      if (err.status === 400 && err.expose === true)
+        return new BadRequestError('The request body could not be read as its headers describe it.', { code: 'unreadable_body' });
       return undefined;
   }
 }

@@ -87,6 +87,18 @@ describe('errorMiddleware', () => {
     expect((await fetch(`${server.url}/nope`)).status).toBe(404);
   });
 
+  it('answers a body that does not decompress as its Content-Encoding says with 400', async () => {
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const res = await fetch(`${server.url}/json`, {
+        method: 'POST',
+        body: '{"a":1}',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).errors[0].code).toBe('unreadable_body');
+    }
+  });
+
   it('answers a path parameter that is no valid percent-encoding with 400', async () => {
     const res = await fetch(`${server.url}/things/%E0%A4%A`, { method: 'DELETE' });
     expect(res.status).toBe(400);

@@ -96,6 +96,11 @@ describe('alert ingestion', () => {
     expect(broken.status).toBe(400);
     expect((await sourceRead(s.id)).last_error_message).toBe('The payload is not valid JSON.');
 
+    const undecodable = await ingest(h, s.id, s.secret, { summary: 'x' }, { 'content-encoding': 'gzip' });
+    expect(undecodable.status).toBe(400);
+    expect(undecodable.body.errors[0].code).toBe('unreadable_body');
+    expect((await sourceRead(s.id)).last_error_message).toMatch(/Content-Encoding/);
+
     const large = await ingest(h, s.id, s.secret, JSON.stringify({ summary: 'x', blob: 'y'.repeat(600 * 1024) }));
     expect(large.status).toBe(413);
     expect((await sourceRead(s.id)).last_error_message).toMatch(/exceeds/);

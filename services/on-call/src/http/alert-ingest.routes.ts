@@ -18,6 +18,11 @@ function readJson(req: Request, limit: number): Promise<unknown> {
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') return reject(new PayloadTooLargeError(`The payload exceeds ${limit} bytes.`));
       if (type === 'entity.parse.failed') return reject(new BadRequestError('The payload is not valid JSON.', { code: 'invalid_json' }));
+      // A body that does not decompress as its Content-Encoding says, or is shorter than its Content-Length.
+      if ((err as { status?: number }).status === 400)
+        return reject(
+          new BadRequestError('The payload could not be read as its Content-Encoding and length say.', { code: 'unreadable_body' }),
+        );
       reject(err instanceof Error ? err : new Error(String(err)));
     });
   });
