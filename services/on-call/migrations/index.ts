@@ -17,6 +17,7 @@ import * as targets from './20261125-0140-targets.js';
 import * as alertsIn from './20261125-0200-alerts-in.js';
 import * as alertDeduplicationScope from './20261125-0201-alert-deduplication-scope.js';
 import * as contactMethods from './20261125-0300-contact-methods.js';
+import * as ownerGroupsAsTeamIds from './20261125-0400-owner-groups-as-team-ids.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -41,4 +42,5 @@ export const migrations: Migrations = {
   '20261125-0200-alerts-in': alertsIn,
   '20261125-0201-alert-deduplication-scope': alertDeduplicationScope,
   '20261125-0300-contact-methods': contactMethods,
+  '20261125-0400-owner-groups-as-team-ids': ownerGroupsAsTeamIds,
 };

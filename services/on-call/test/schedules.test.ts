@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { type OnCallHarness } from './support/on-call-harness.js';
 import { createSchedule, doc, pointers, rotationIn as postRotation, startWithUsers, weekly } from './support/schedules.fixture.js';
+import { seedTeam } from './support/teams.fixture.js';
 import { seedUsers } from './support/users.fixture.js';
 
 let h: OnCallHarness;
@@ -16,11 +17,12 @@ const rotationIn = (scheduleId: string, attributes: Record<string, unknown>, pri
 
 describe('schedules', () => {
   it('creates, gets, updates with PUT, lists and deletes, each with its event', async () => {
+    const team = await seedTeam(h.db.knex as Knex);
     const created = await h.create('schedules', {
       name: 'Platform',
       owner_user_id: 11,
       description: 'Days',
-      owner_group_ids: ['g1', 'g1'],
+      owner_group_ids: [team, team],
     });
     expect(created.status).toBe(201);
     const { id, attributes } = created.body.data;
@@ -29,7 +31,7 @@ describe('schedules', () => {
       description: 'Days',
       owner_user_id: 11,
       all_time_coverage: false,
-      owner_group_ids: ['g1'],
+      owner_group_ids: [team],
     });
     const updated = await h.call('PUT', `/v1/schedules/${id}`, doc('schedules', { all_time_coverage: true, owner_user_id: 12 }));
     expect(updated.status).toBe(200);
@@ -72,15 +74,16 @@ describe('schedules', () => {
   });
 
   it("shows a group-scoped key only its groups' schedules and what hangs on them", async () => {
-    const group = { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: ['g-ops'] };
-    const theirs = await schedule({ owner_group_ids: ['g-other'] });
-    const ours = await schedule({ owner_group_ids: ['g-ops'] }, group);
+    const [ops, other] = [await seedTeam(h.db.knex as Knex), await seedTeam(h.db.knex as Knex)];
+    const group = { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: [ops] };
+    const theirs = await schedule({ owner_group_ids: [other] });
+    const ours = await schedule({ owner_group_ids: [ops] }, group);
     expect((await h.call('GET', `/v1/schedules/${theirs}`, { principal: group })).status).toBe(404);
     expect((await h.call('GET', `/v1/schedules/${ours}`, { principal: group })).status).toBe(200);
     expect((await rotationIn(theirs, weekly, group)).status).toBe(404);
     const rotation = (await rotationIn(theirs, weekly)).body.data.id;
     expect((await h.call('GET', `/v1/schedule_rotations/${rotation}`, { principal: group })).status).toBe(404);
-    expect((await h.create('schedules', { name: 'x', owner_user_id: 11, owner_group_ids: ['g-other'] }, { principal: group })).status).toBe(
+    expect((await h.create('schedules', { name: 'x', owner_user_id: 11, owner_group_ids: [other] }, { principal: group })).status).toBe(
       403,
     );
   });

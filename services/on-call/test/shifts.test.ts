@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
+import { seedTeam } from './support/teams.fixture.js';
 import { seedUsers } from './support/users.fixture.js';
 
 let h: OnCallHarness;
@@ -175,14 +176,15 @@ describe('GET /v1/shifts', () => {
   });
 
   it('shows a group key only the shifts of schedules its groups own, a record-scoped key those of the schedules it names', async () => {
-    const group = { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: ['g-ops'] };
+    const ops = await seedTeam(h.db.knex as Knex);
+    const group = { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: [ops] };
     const daily = {
       schedule_rotationable_type: 'ScheduleDailyRotation',
       schedule_rotationable_attributes: { handoff_time: '00:00' },
       start_time: '2026-01-01T00:00:00Z',
     };
     const ours = await scheduleWith(daily, [11]);
-    await h.call('PUT', `/v1/schedules/${ours.scheduleId}`, doc('schedules', { owner_group_ids: ['g-ops'] }));
+    await h.call('PUT', `/v1/schedules/${ours.scheduleId}`, doc('schedules', { owner_group_ids: [ops] }));
     const day = 'from=2026-10-20T10:00:00Z&to=2026-10-20T11:00:00Z';
     const seen = async (principal: Record<string, unknown>, query = day) =>
       new Set(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { ownerGroupIssues } from '../targets/group-references.js';
 import { sourceIssues, writable } from './alert-sources.schemas.js';
 import { rotateSecretAction } from './rotate-secret.action.js';
 import { generateSourceSecret, hashSourceSecret, maskSourceSecret, sourceSecretHint } from './source-secret.js';
@@ -98,7 +99,7 @@ export const alertSources = defineResource<OnCallResourceDeps>({
       secret: generateSourceSecret(),
     }),
     async validate(attributes, ctx) {
-      const issues = sourceIssues({ ...ctx.existing, ...attributes });
+      const issues = [...sourceIssues({ ...ctx.existing, ...attributes }), ...(await ownerGroupIssues(attributes, ctx))];
       const urgency = attributes.alert_urgency_id;
       if (typeof urgency === 'string' && !(await ctx.visibleIds('alert_urgencies', [urgency])).has(urgency))
         issues.push({

@@ -3,6 +3,7 @@ import type { ValidationIssue } from '@firewatch/errors';
 import type { Row } from '@firewatch/resource-kit';
 import { jsonPathIssue, regexIssue } from '../matching/index.js';
 import { templateIssue } from '../alerts-in/alert-template.js';
+import { ownerGroupIds } from '../targets/group-references.js';
 
 /** The reference's alert source types; the ingestion formats of each: docs/on-call.md, "Ingestion". */
 export const SOURCE_TYPES = [
@@ -54,11 +55,8 @@ export const writable = {
   deduplication_key_kind: z.literal('payload'),
   deduplication_key_path: z.string().min(1).superRefine(issueOf(jsonPathIssue)).nullable(),
   deduplication_key_regexp: z.string().min(1).superRefine(issueOf(regexIssue)).nullable(),
-  owner_group_ids: z
-    .array(z.string().min(1).max(255))
-    .max(100)
-    .nullable()
-    .transform((v) => [...new Set(v ?? [])]),
+  // Teams' ids (GET /v1/teams), each a team of the tenant (the resource's validate hook).
+  owner_group_ids: ownerGroupIds,
   alert_template_attributes: z.strictObject({ title: template, description: template, external_url: template }).partial().nullable(),
   sourceable_attributes: z
     .strictObject({

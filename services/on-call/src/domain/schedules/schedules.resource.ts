@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { ownerGroupIds, ownerGroupIssues } from '../targets/group-references.js';
 import { teamUserIssues } from '../users/team-users.check.js';
 import { usersInclude } from '../users/users.include.js';
 
@@ -18,11 +19,8 @@ const writable = {
     .nullable()
     .transform((v) => v ?? false),
   owner_user_id: userId,
-  owner_group_ids: z
-    .array(z.string().min(1).max(255))
-    .max(100)
-    .nullable()
-    .transform((v) => [...new Set(v ?? [])]),
+  // Teams' ids (GET /v1/teams), each a team of the tenant (the validate hook).
+  owner_group_ids: ownerGroupIds,
 };
 
 /**
@@ -65,6 +63,9 @@ export const schedules = defineResource<OnCallResourceDeps>({
   ],
   hooks: {
     defaults: (attributes) => ({ description: null, all_time_coverage: false, owner_group_ids: [], ...attributes }),
-    validate: (attributes, ctx) => teamUserIssues(ctx, { owner_user_id: attributes.owner_user_id }),
+    validate: async (attributes, ctx) => [
+      ...(await teamUserIssues(ctx, { owner_user_id: attributes.owner_user_id })),
+      ...(await ownerGroupIssues(attributes, ctx)),
+    ],
   },
 });
