@@ -243,3 +243,33 @@ describe('alert group targets named by id alone', () => {
     expect(await target(wrongType)).toBeUndefined();
   });
 });
+
+describe('owner groups known from auth (issue 22)', () => {
+  const source = (owners: string[]) => h.create('alert_sources', { name: `Source ${randomUUID().slice(0, 6)}`, owner_group_ids: owners });
+
+  it('takes a team auth announced as an owner group, and refuses it once auth deleted it, as it refuses a service', async () => {
+    const [team, service] = [randomUUID(), randomUUID()];
+    expect((await source([team])).status).toBe(422);
+    publish(recordEvent('group', 'created', team), asAuth, broker.users.auth!.user);
+    publish(recordEvent('service', 'created', service));
+    await until(() => target(service), Boolean);
+    await until(() => target(team), Boolean);
+    const made = await source([team.toUpperCase()]);
+    expect(made.status).toBe(201);
+    expect(made.body.data.attributes.owner_group_ids).toEqual([team]);
+    // A service's id is no team, though the same read model knows it.
+    expect((await source([service])).status).toBe(422);
+
+    publish(recordEvent('group', 'deleted', team), asAuth, broker.users.auth!.user);
+    await until(
+      () => target(team),
+      (t) => Boolean(t?.deleted_at),
+    );
+    expect((await source([team])).status).toBe(422);
+    // The source that names it keeps it, and may be updated with it.
+    const kept = await h.call('PUT', `/v1/alert_sources/${made.body.data.id}`, {
+      body: { data: { type: 'alert_sources', attributes: { enabled: false, owner_group_ids: [team] } } },
+    });
+    expect(kept.status).toBe(200);
+  });
+});
