@@ -241,4 +241,21 @@ describe('/v1/teams (groups)', () => {
     expect((await attributes(untouched)).user_ids).toEqual([h.team.userId]);
     expect(groupEvents.every((e) => !e.data.attributes.user_ids.includes(leaving))).toBe(true);
   });
+
+  it('a user deleted while a group naming them is written is never left in it', async () => {
+    for (let i = 0; i < 8; i++) {
+      const user = Number((await h.services.identity.createUser({ team_id: h.team.id, email: `racer-${i}@one.test`, name: 'Racer' })).id);
+      const [written, deleted] = await Promise.all([
+        create({ name: `Race ${i}`, user_ids: [user], admin_ids: [user] }),
+        h.request('DELETE', `/v1/users/${user}`),
+      ]);
+      expect(deleted.status).toBe(200);
+      if (written.status === 201) {
+        const now = (await h.request('GET', `/v1/teams/${written.body.data.id}`)).body.data.attributes;
+        expect(now).toMatchObject({ user_ids: [], admin_ids: [] });
+      } else {
+        expect(written.status).toBe(422);
+      }
+    }
+  });
 });
