@@ -18,7 +18,7 @@ export {
 } from './http-metrics.js';
 export { metricsHandler, METRICS_PATH } from './metrics-endpoint.js';
 export { observeKnexPool, type PoolLike, type PooledClient } from './pool-metrics.js';
-export { observeOutbox, relayObserver, type OutboxBacklog, type RelayObserver } from './outbox-metrics.js';
+export { observeOutbox, relayObserver, BACKLOG_TIMEOUT_MS, type OutboxBacklog, type RelayObserver } from './outbox-metrics.js';
 export { deliveryRecorder, type DeliveryOutcome, type DeliveryRecorder } from './delivery-metrics.js';
 export { alertRecorder, type AlertRecorder } from './alert-metrics.js';
 export { readSample } from './read-sample.js';

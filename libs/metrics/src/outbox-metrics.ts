@@ -15,17 +15,29 @@ export interface RelayObserver {
 
 /** Scrapes closer together than this share one backlog query. */
 const BACKLOG_CACHE_MS = 1000;
+/** A query slower than this (the pool exhausted, the database away) reads as unknown: the scrape must not wait for it. */
+export const BACKLOG_TIMEOUT_MS = 2000;
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
  * The outbox on each scrape: events waiting (`firewatch_outbox_backlog_events`) and the age
  * of the oldest (`firewatch_outbox_oldest_event_age_seconds`), from one query of `backlog`
- * shared by both and by scrapes within a second. When the query fails (the database is
- * down) both are NaN in that scrape: unknown, never a reassuring 0.
+ * shared by both and by scrapes within a second. When the query fails or takes over
+ * {@link BACKLOG_TIMEOUT_MS} (the database is down, the pool exhausted) both are NaN in
+ * that scrape: unknown, never a reassuring 0. One outbox per process.
  */
 export function observeOutbox(metrics: Metrics, backlog: () => Promise<OutboxBacklog>): void {
   let last: { at: number; value: Promise<OutboxBacklog> } | null = null;
   const read = () => {
-    if (!last || Date.now() - last.at > BACKLOG_CACHE_MS) last = { at: Date.now(), value: backlog() };
+    if (!last || Date.now() - last.at > BACKLOG_CACHE_MS) last = { at: Date.now(), value: within(backlog(), BACKLOG_TIMEOUT_MS) };
     return last.value;
   };
   const value = async (pick: (b: OutboxBacklog) => number) => {

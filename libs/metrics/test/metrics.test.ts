@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import express, { Router } from 'express';
 import {
   alertRecorder,
+  BACKLOG_TIMEOUT_MS,
   captureRouteTemplates,
   counterOf,
   createMetrics,
@@ -145,6 +146,18 @@ describe('gauges read on scrape', () => {
     expect(calls).toBe(2);
     expect(sample(text, 'firewatch_outbox_backlog_events')).toBeNaN();
     expect(sample(text, 'firewatch_outbox_oldest_event_age_seconds')).toBeNaN();
+  });
+});
+
+describe('a backlog query that does not answer', () => {
+  it('reads as unknown after BACKLOG_TIMEOUT_MS instead of holding up the scrape', async () => {
+    const metrics = createMetrics({ service: 'outbox', defaultMetrics: false });
+    observeOutbox(metrics, () => new Promise(() => undefined));
+    const started = Date.now();
+    const text = await scrape(metrics);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(BACKLOG_TIMEOUT_MS - 50);
+    expect(Date.now() - started).toBeLessThan(BACKLOG_TIMEOUT_MS + 1000);
+    expect(sample(text, 'firewatch_outbox_backlog_events')).toBeNaN();
   });
 });
 
