@@ -36,6 +36,24 @@ describe("API keys' group_ids name groups", () => {
   });
 });
 
+describe('a group deleted while a key naming it is created', () => {
+  it('never stays on the key', async () => {
+    for (let i = 0; i < 8; i++) {
+      const group = await createGroup(h, `Raced ${i}`);
+      const [key, deleted] = await Promise.all([
+        h.request('POST', '/v1/api_keys', { body: newKey({ name: `raced-${i}`, kind: 'group', group_ids: [group] }) }),
+        h.request('DELETE', `/v1/teams/${group}`),
+      ]);
+      expect(deleted.status).toBe(200);
+      if (key.status === 201) {
+        expect((await h.request('GET', `/v1/api_keys/${key.body.data.id}`)).body.data.attributes.group_ids).toEqual([]);
+      } else {
+        expect([key.status, key.body.errors[0].source.pointer]).toEqual([422, '/data/attributes/group_ids/0']);
+      }
+    }
+  });
+});
+
 describe("a group's updated_at", () => {
   it('rises with every change, even two in one transaction, where now() stands still', async () => {
     const id = await createGroup(h, 'Versioned');
