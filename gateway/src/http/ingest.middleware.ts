@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { finished } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { clientAddress } from '@firewatch/client-address';
 import { NotFoundError, RateLimitedError, ServiceUnavailableError, UnauthorizedError } from '@firewatch/errors';
@@ -32,8 +33,9 @@ export interface IngestMiddlewareOptions {
  * alone holds its hash; the request is counted per source and secret, so payloads sent
  * with a wrong secret never spend the source's budget, and a 401 from on-call counts
  * against the client address's guessing budget as an unknown API token does (a blocked
- * address still passes with a secret on-call accepted before). It is
- * forwarded with an ingestion principal naming the source and no one.
+ * address's requests are forwarded a few at a time, those with a secret on-call accepted
+ * lately without waiting). It is forwarded with an ingestion principal naming the source
+ * and no one.
  */
 export function ingestMiddleware({ store, guard, limit, windowSeconds, logger, forward }: IngestMiddlewareOptions): RequestHandler {
   const windowMs = windowSeconds * 1000;
@@ -74,28 +76,36 @@ export function ingestMiddleware({ store, guard, limit, windowSeconds, logger, f
     const digest = createHash('sha256').update(secret).digest('base64url').slice(0, 22);
     const pair = `${sourceId}:${digest}`;
     const address = clientAddress(req);
-    const retryAfter = guard.retryAfter(address);
-    // A guesser's address is throttled, but never a secret on-call accepted: alerts from a
-    // monitoring tool behind the same proxy or NAT keep flowing.
-    if (retryAfter > 0 && !vouched.has(pair)) {
-      next(new RateLimitedError({ 'Retry-After': String(retryAfter) }));
-      return;
-    }
-    store.hitAll([{ key: `ingest:${sourceId}:${digest}`, limit }], windowMs).then(
-      ([hit]) => {
-        const refusal = describeHit(res, limit, hit, windowMs, windowSuffix);
-        if (refusal) return next(refusal);
-        attachState(req, null, {
-          sourceId,
-          secret,
-          answered(status) {
-            if (status === 401) countFailure(address);
-            else if (status >= 200 && status < 300) vouch(pair);
-          },
-        });
-        void forward(req, res, next);
-      },
-      (err: unknown) => next(storeFailure(err)),
-    );
+    /** Counts the request and forwards it; `done` once it is answered (or the client went away). */
+    const admit = (done?: () => void) => {
+      // Even when the client left while this waited for a slot: the slot must free.
+      if (done) finished(res, () => done());
+      store.hitAll([{ key: `ingest:${sourceId}:${digest}`, limit }], windowMs).then(
+        ([hit]) => {
+          const refusal = describeHit(res, limit, hit, windowMs, windowSuffix);
+          if (refusal) return next(refusal);
+          attachState(req, null, {
+            sourceId,
+            secret,
+            answered(status) {
+              if (status === 401) countFailure(address);
+              else if (status >= 200 && status < 300) vouch(pair);
+            },
+          });
+          void forward(req, res, next);
+        },
+        (err: unknown) => next(storeFailure(err)),
+      );
+    };
+    if (guard.retryAfter(address) === 0 || vouched.has(pair)) return admit();
+    // A guesser's address is throttled: its requests reach on-call only a few at a time, as
+    // /v1's unknown tokens reach auth. A secret on-call accepted lately skips even that, and
+    // one this replica has not seen accepted (after a restart, on another replica) still
+    // passes, so alerts from a monitoring tool behind the same proxy or NAT keep flowing.
+    guard
+      .probe(address, () => new Promise<void>((resolve) => admit(resolve)))
+      .then((probed) => {
+        if (probed === 'busy') next(new RateLimitedError({ 'Retry-After': '1' }));
+      }, next);
   };
 }
