@@ -120,6 +120,16 @@ describe('alert ingestion', () => {
     expect(read.status).toBe('setup_complete');
   });
 
+  it("keeps a payload as the alert's data up to 64 KiB, a larger one not (every read and event would carry it)", async () => {
+    const s = await source();
+    expect((await ingest(h, s.id, s.secret, { summary: 'small', blob: 'x'.repeat(60_000) })).status).toBe(202);
+    expect((await ingest(h, s.id, s.secret, { summary: 'large', blob: 'x'.repeat(300_000) })).status).toBe(202);
+    const alerts = await alertsOf(s.id);
+    const data = (summary: string) => alerts.find((a) => a.attributes.summary === summary)!.attributes.data as { blob?: string } | null;
+    expect(data('small')?.blob).toHaveLength(60_000);
+    expect(data('large')).toBeNull();
+  });
+
   it('answers a disabled source 202 and creates nothing', async () => {
     const s = await source({ enabled: false });
     const answer = await ingest(h, s.id, s.secret, { summary: 'x' });

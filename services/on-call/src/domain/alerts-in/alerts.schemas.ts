@@ -7,11 +7,14 @@ const ids = z
   .transform((v) => [...new Set(v ?? [])]);
 const text = (max: number) => z.string().max(max).nullable();
 const label = z.strictObject({ key: z.string().min(1).max(255), value: z.union([z.string().max(1000), z.number(), z.boolean()]) });
-/** `data`: any JSON object up to 64 KiB of text (the payload ingestion keeps is bounded the same way). */
+/** The most an alert's `data` holds as JSON: it is in every read and event of the alert. */
+export const MAX_ALERT_DATA = 65_536;
+
+/** `data`: any JSON object up to 64 KiB of text (ingestion keeps a larger payload as null: payload-fields.ts). */
 const data = z
   .record(z.string(), z.unknown())
   .nullable()
-  .refine((v) => v === null || JSON.stringify(v).length <= 65_536, 'must be at most 64 KiB as JSON');
+  .refine((v) => v === null || JSON.stringify(v).length <= MAX_ALERT_DATA, 'must be at most 64 KiB as JSON');
 
 /** The attributes of the reference's update_alert; new_alert adds status and the notification target. */
 export const updatable = {

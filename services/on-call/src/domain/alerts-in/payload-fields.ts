@@ -2,6 +2,7 @@ import type { Row } from '@firewatch/resource-kit';
 import { pathText, renderTemplate } from './alert-template.js';
 import { deduplicationKey } from './deduplication-key.js';
 import type { IncomingAlert } from './alert-intake.js';
+import { MAX_ALERT_DATA } from './alerts.schemas.js';
 
 /** What one payload asks for: alerts to raise, and alerts to resolve by key. */
 export type Intent = { kind: 'alert'; alert: IncomingAlert } | { kind: 'resolve'; key: string; details: string | null };
@@ -60,6 +61,16 @@ export function sourceKey(source: Row, payload: unknown): string | null {
   });
 }
 
+/**
+ * What of a payload an alert keeps as `data`: the payload when at most MAX_ALERT_DATA as
+ * JSON, as `POST /v1/alerts` takes it, else nothing: every read and event carries it, and
+ * a source may post 512 KiB.
+ */
+function keptData(payload: unknown): Row | null {
+  const data = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Row) : { payload };
+  return JSON.stringify(data).length <= MAX_ALERT_DATA ? data : null;
+}
+
 /** A new alert of the source with these fields. */
 export function alertOf(source: Row, fields: { summary: string } & Row, payload: unknown): IncomingAlert {
   return {
@@ -70,7 +81,7 @@ export function alertOf(source: Row, fields: { summary: string } & Row, payload:
     external_id: null,
     deduplication_key: null,
     labels: [],
-    data: payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Row) : { payload },
+    data: keptData(payload),
     ...fields,
   };
 }
