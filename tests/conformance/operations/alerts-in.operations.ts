@@ -42,9 +42,18 @@ export const alertsInOperations: ConformanceOperation[] = [
     method: 'POST',
     path: '/v1/alert_sources',
     variant: 'every attribute set',
-    request: () => ({ body: source(everySourceAttribute()) }),
+    // owner_group_ids name teams (/v1/teams) of the tenant.
+    request: async (ctx) => ({ body: source({ ...everySourceAttribute(), owner_group_ids: [await ctx.create.team()] }) }),
     status: 201,
     schema: { reference: 'createAlertsSource', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/alert_sources',
+    variant: 'an owner group that is no team of ours',
+    request: () => ({ body: source({ name: `Lost ${unique()}`, owner_group_ids: ['platform'] }) }),
+    status: 422,
+    schema: { reference: 'createAlertsSource', status: 422 },
   },
   {
     method: 'POST',

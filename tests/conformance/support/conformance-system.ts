@@ -33,7 +33,7 @@ export interface ConformanceContext {
     oauthApplication(): Promise<string>;
     /** A plain user of the team (the API makes none: the CLI does, as an operator). */
     user(): Promise<string>;
-    /** A team (`/v1/teams`), once incident-config knows it from auth's `group.created` (owner_group_ids must name one). */
+    /** A team (`/v1/teams`), once incident-config and on-call know it from auth's `group.created` (owner_group_ids must name one). */
     team(): Promise<string>;
   };
   /** A delivery the receiver accepted (made once, on first use). */
@@ -78,16 +78,23 @@ export async function startConformanceSystem(): Promise<ConformanceContext> {
       return res.body.data.id as string;
     };
     const unique = () => randomUUID().slice(0, 8);
-    // A write that fails on an unknown environment, so it changes nothing, tells whether incident-config knows the team yet.
+    // Writes that fail on something else (an unknown environment; deduplication without a
+    // key path), so they change nothing, tell whether incident-config and on-call know the team yet.
     const teamKnown = async (id: string) => {
       const deadline = Date.now() + 15_000;
-      const probe = { name: `Probe ${unique()}`, owner_group_ids: [id], environment_ids: [randomUUID()] };
-      for (;;) {
-        const res = await call('POST', '/v1/services', { body: { data: { type: 'services', attributes: probe } } });
-        const pointers = ((res.body?.errors ?? []) as { source?: { pointer?: string } }[]).map((e) => e.source?.pointer);
-        if (res.status === 422 && !pointers.includes('/data/attributes/owner_group_ids/0')) return;
-        if (Date.now() > deadline) throw new Error(`fixture: incident-config does not know team ${id}: ${JSON.stringify(res.body)}`);
-        await new Promise((r) => setTimeout(r, 100));
+      const probes = [
+        ['services', { environment_ids: [randomUUID()] }],
+        ['alert_sources', { deduplicate_alerts_by_key: true }],
+      ] as const;
+      for (const [type, failing] of probes) {
+        const probe = { name: `Probe ${unique()}`, owner_group_ids: [id], ...failing };
+        for (;;) {
+          const res = await call('POST', `/v1/${type}`, { body: { data: { type, attributes: probe } } });
+          const pointers = ((res.body?.errors ?? []) as { source?: { pointer?: string } }[]).map((e) => e.source?.pointer);
+          if (res.status === 422 && !pointers.includes('/data/attributes/owner_group_ids/0')) break;
+          if (Date.now() > deadline) throw new Error(`fixture: POST /v1/${type} does not know team ${id}: ${JSON.stringify(res.body)}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
       }
     };
     const create: ConformanceContext['create'] = {
