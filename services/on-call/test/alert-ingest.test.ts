@@ -130,6 +130,21 @@ describe('alert ingestion', () => {
     expect(data('large')).toBeNull();
   });
 
+  it('takes a payload with text PostgreSQL cannot store (NUL, lone surrogates) or a start time it cannot hold, rather than drop the alert', async () => {
+    const s = await source();
+    const answer = await ingest(h, s.id, s.secret, '{"summary":"disk\\u0000full \\ud800","tags":{"k\\u0000":"\\udc00x"}}');
+    expect(answer.status).toBe(202);
+    const [alert] = await alertsOf(s.id);
+    expect(alert.attributes.summary).toBe('disk\uFFFDfull \uFFFD');
+    expect(alert.attributes.data).toEqual({ summary: 'disk\uFFFDfull \uFFFD', tags: { 'k\uFFFD': '\uFFFDx' } });
+
+    const am = await source({ source_type: 'alertmanager' });
+    const ancient = { status: 'firing', fingerprint: 'ancient', startsAt: '-271821-04-20T00:00:00Z', labels: { alertname: 'Old' } };
+    expect((await ingest(h, am.id, am.secret, { alerts: [ancient] })).status).toBe(202);
+    // No start time, so the arrival's, as when startsAt is missing.
+    expect(Date.parse((await alertsOf(am.id))[0].attributes.started_at as string)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it('answers a disabled source 202 and creates nothing', async () => {
     const s = await source({ enabled: false });
     const answer = await ingest(h, s.id, s.secret, { summary: 'x' });

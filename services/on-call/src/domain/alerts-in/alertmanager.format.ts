@@ -7,6 +7,10 @@ export const MAX_ALERTMANAGER_ALERTS = 1000;
 
 type Labels = Record<string, unknown>;
 
+/** The years 1 to 9999: what a `startsAt` may name (PostgreSQL's own range is wider, but not below 4713 BC). */
+const MIN_TIME = Date.parse('0001-01-01T00:00:00Z');
+const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 const record = (v: unknown): Labels => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Labels) : {});
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
 
@@ -50,6 +54,7 @@ export function mapAlertmanager(source: Row, payload: Row): Intent[] {
     if (summary === null)
       throw new UnmappablePayload(`alerts[${i}] maps to no summary: it has no annotations.summary nor labels.alertname.`);
     const startsAt = text(alert.startsAt);
+    const started = startsAt === null ? NaN : Date.parse(startsAt);
     return {
       kind: 'alert',
       alert: alertOf(
@@ -64,7 +69,8 @@ export function mapAlertmanager(source: Row, payload: Row): Intent[] {
             .filter(([, v]) => typeof v === 'string')
             .slice(0, 100)
             .map(([k, value]) => ({ key: k, value })),
-          started_at: startsAt && !Number.isNaN(Date.parse(startsAt)) ? new Date(startsAt) : null,
+          // A time PostgreSQL cannot hold (JavaScript's dates reach 271 821 BC) is no start time.
+          started_at: started >= MIN_TIME && started <= MAX_TIME ? new Date(started) : null,
         },
         alert,
       ),

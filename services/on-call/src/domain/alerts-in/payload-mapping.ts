@@ -2,6 +2,7 @@ import type { Row } from '@firewatch/resource-kit';
 import { depthWithin, MAX_PAYLOAD_DEPTH } from '../matching/alert-input.schema.js';
 import { mapAlertmanager } from './alertmanager.format.js';
 import { MAX_DEDUPLICATION_KEY } from './deduplication-key.js';
+import { storableText } from './payload-text.js';
 import { alertOf, sourceKey, templated, UnmappablePayload, type Intent, type Sourceable } from './payload-fields.js';
 
 /**
@@ -35,7 +36,8 @@ export function mapPayload(source: Row, payload: unknown): Intent[] {
     throw new UnmappablePayload('The payload must be a JSON object.');
   // JSON Path evaluation recurses: a payload nested deeper than the matching engine takes is refused before any path runs.
   if (!depthWithin(payload, MAX_PAYLOAD_DEPTH)) throw new UnmappablePayload(`The payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels.`);
-  const intents = source.source_type === 'alertmanager' ? mapAlertmanager(source, payload as Row) : mapGeneric(source, payload);
+  const stored = storableText(payload) as Row;
+  const intents = source.source_type === 'alertmanager' ? mapAlertmanager(source, stored) : mapGeneric(source, stored);
   return intents.map(boundedKey);
 }
 
