@@ -184,10 +184,13 @@ describe('startKitService', () => {
       const { data } = (await created.json()) as { data: { id: string } };
       expect((await call(server.url, 'kit-metrics-test', 'GET', `/v1/notes/${data.id}`)).status).toBe(200);
       expect((await call(server.url, 'kit-metrics-test', 'GET', '/v1/notes/00000000-0000-4000-8000-000000000000')).status).toBe(404);
-      // An event leaves through the outbox relay, as the broker confirms it.
+      // An event leaves through the outbox relay, as the broker confirms it; the backlog is
+      // read at most once a second, so it shows the emptied outbox a little later.
       await writeEvent(knex!, { type: 'service.updated', team_id: 1, data: { id: 'metrics-test' } });
       let text = '';
-      for (let tries = 0; tries < 50 && !(readSample(text, 'firewatch_outbox_published_events_total')! >= 1); tries += 1) {
+      const drained = () =>
+        readSample(text, 'firewatch_outbox_published_events_total') === 1 && readSample(text, 'firewatch_outbox_backlog_events') === 0;
+      for (let tries = 0; tries < 50 && !drained(); tries += 1) {
         await new Promise((r) => setTimeout(r, 100));
         text = await (await fetch(`${server.url}/metrics`)).text();
       }
