@@ -59,4 +59,28 @@ describe('owner groups are teams', () => {
     const kept = await call('GET', `/v1/services/${made.value.body.data.id}`);
     expect(kept.body.data.attributes.owner_group_ids).toEqual([teamUuid]);
   });
+
+  it('a team made in auth may own an on-call alert source within seconds, and a key of that team sees only its own', async () => {
+    const team = await call('POST', '/v1/teams', doc('groups', { name: 'On call' }));
+    expect(team.status).toBe(201);
+    const teamUuid = team.body.data.id as string;
+
+    const create = (name: string, owners: string[]) =>
+      call('POST', '/v1/alert_sources', doc('alert_sources', { name, owner_group_ids: owners }));
+    const made = await poll(
+      () => create('Prometheus', [teamUuid]),
+      (r) => r.status !== 422,
+    );
+    expect(made.value.status).toBe(201);
+    expect(made.elapsed).toBeLessThan(5000);
+    expect((await create('Team-wide', [])).status).toBe(201);
+    const unknown = await create('Typo', ['on-call']);
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0]).toMatchObject({ code: 'invalid_reference', source: { pointer: '/data/attributes/owner_group_ids/0' } });
+
+    const key = await call('POST', '/v1/api_keys', doc('api_keys', { name: 'On call key', kind: 'group', group_ids: [teamUuid] }));
+    expect(key.status).toBe(201);
+    const seen = await call('GET', '/v1/alert_sources', undefined, key.body.data.attributes.token as string);
+    expect(seen.body.data.map((s: { id: string }) => s.id)).toEqual([made.value.body.data.id]);
+  });
 });
