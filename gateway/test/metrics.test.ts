@@ -61,7 +61,13 @@ describe('gateway metrics', () => {
     for (const path of ['/v1/incidents/a1', '/v1/incidents/b2?include=x', '/v1/users/7/phone_numbers', '/v1/nowhere/1'])
       await (await fetch(`${gw.url}${path}`, { headers: bearer(token) })).arrayBuffer();
     await (await fetch(`${gw.url}/healthz`)).arrayBuffer();
-    await new Promise((r) => setTimeout(r, 50));
+    // Recorded when the connection lets go of each answer, which may come after the client read it.
+    for (
+      let tries = 0;
+      tries < 50 && readSample(await gw.metrics.scrape().then((r) => r.body), 'firewatch_http_requests_total', { route: '/healthz' }) !== 1;
+      tries++
+    )
+      await new Promise((r) => setTimeout(r, 20));
     const res = await fetch(`${gw.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
