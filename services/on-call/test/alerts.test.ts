@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { HarnessAnswer } from '@firewatch/service-testing';
+import { createAlertIntakeRepository } from '../src/data/alerts-in.repository.js';
 import { ingest } from './support/ingest.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 
@@ -113,6 +116,31 @@ describe('alerts', () => {
     });
     expect(taken.status).toBe(409);
     expect(taken.body.errors[0].source.pointer).toBe('/data/attributes/deduplication_key');
+  });
+
+  it('takes the key lock on a PATCH to a key, so an intake that found no alert of it never collides on the unique index', async () => {
+    const { id } = (await h.create('alerts', { summary: 'to be keyed' })).body.data;
+    const { team_id: teamId } = await h.db.knex('alerts').where({ id }).first();
+    const store = createAlertIntakeRepository(h.db.knex as Knex);
+    let patch: Promise<HarnessAnswer> | undefined;
+    // An intake of the key, between finding no alert of it and inserting one.
+    await store.transaction(async (tx) => {
+      await store.lockKey(tx, teamId, null, 'racing-key');
+      expect(await store.openByKey(tx, teamId, null, 'racing-key')).toBeUndefined();
+      patch = h.call('PATCH', `/v1/alerts/${id}`, { body: { data: { type: 'alerts', attributes: { deduplication_key: 'racing-key' } } } });
+      const first = await Promise.race([patch.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+      expect(first).toBe('waiting');
+      await store.insertAlert(tx, {
+        team_id: teamId,
+        source: 'api',
+        alert_source_id: null,
+        status: 'triggered',
+        summary: 'intake',
+        deduplication_key: 'racing-key',
+      });
+    });
+    // The intake's alert holds the key: the PATCH, run after it, meets the 409.
+    expect((await patch!).status).toBe(409);
   });
 
   it('refuses bad input, and another team sees none of it', async () => {

@@ -15,28 +15,29 @@ function columnsOf(columns: Row): Row {
 /** Where an alert's key is unique: its source, or the API; kept when the source is deleted. */
 const scopeOf = (sourceId: string | null) => sourceId ?? 'api';
 
-/** An alert event's row; `alert_events.*` are the timeline the API reads. */
+const lockName = (teamId: number, sourceId: string | null, dedup: string) => `alert-key:${teamId}:${sourceId ?? ''}:${dedup}`;
+
+/** An alert event's row (`alert_events.*` are the timeline the API reads), and a key's lock. */
 export function createAlertsInRepository(): AlertsInDeps {
   return {
     async recordEvent(tx, event) {
       await tx('alert_events').insert(event);
+    },
+    async lockKey(tx, teamId, sourceId, dedup) {
+      // Two 32-bit halves of one hash: a collision only makes two keys take turns.
+      await tx.raw('select pg_advisory_xact_lock(hashtext(?), hashtext(reverse(?)))', [
+        lockName(teamId, sourceId, dedup),
+        lockName(teamId, sourceId, dedup),
+      ]);
     },
   };
 }
 
 /** The intake's storage: alerts by deduplication key, under a per-key lock. */
 export function createAlertIntakeRepository(knex: Knex): AlertIntakeStore {
-  const key = (teamId: number, sourceId: string | null, dedup: string) => `alert-key:${teamId}:${sourceId ?? ''}:${dedup}`;
   return {
     ...createAlertsInRepository(),
     transaction: (work) => knex.transaction(work),
-    async lockKey(tx, teamId, sourceId, dedup) {
-      // Two 32-bit halves of one hash: a collision only makes two keys take turns.
-      await tx.raw('select pg_advisory_xact_lock(hashtext(?), hashtext(reverse(?)))', [
-        key(teamId, sourceId, dedup),
-        key(teamId, sourceId, dedup),
-      ]);
-    },
     async openByKey(tx, teamId, sourceId, dedup) {
       return (await tx('alerts')
         .where({ team_id: teamId, deduplication_scope: scopeOf(sourceId), deduplication_key: dedup })

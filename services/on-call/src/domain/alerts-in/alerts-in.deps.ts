@@ -20,16 +20,17 @@ export type AlertColumns = Row;
 /** What alert writes need from storage beyond the kit (`ctx.deps.alertsIn`, and the intake). */
 export interface AlertsInDeps {
   recordEvent(tx: Transaction, event: AlertEventInput): Promise<void>;
+  /**
+   * Waits for, then holds until `tx` ends, the lock of one deduplication key of a team and
+   * source, so two intakes of one key (or an intake and a PATCH to that key) take turns;
+   * the partial unique index is the backstop.
+   */
+  lockKey(tx: Transaction, teamId: number, sourceId: string | null, key: string): Promise<void>;
 }
 
 /** The intake's storage (alerts-in.repository.ts implements it). */
 export interface AlertIntakeStore extends AlertsInDeps {
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
-  /**
-   * Waits for, then holds until `tx` ends, the lock of one deduplication key of a team and
-   * source, so two intakes of one key take turns (the partial unique index is the backstop).
-   */
-  lockKey(tx: Transaction, teamId: number, sourceId: string | null, key: string): Promise<void>;
   /** The unresolved alert with this key, locked FOR UPDATE. */
   openByKey(tx: Transaction, teamId: number, sourceId: string | null, key: string): Promise<Row | undefined>;
   insertAlert(tx: Transaction, columns: AlertColumns): Promise<Row>;

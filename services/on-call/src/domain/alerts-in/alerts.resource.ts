@@ -104,6 +104,11 @@ export const alerts = defineResource<OnCallResourceDeps>({
     },
     // A PATCH is a change of the timeline too (actions, which write `status`, record their own event).
     async toColumns(attributes, ctx) {
+      const key = attributes.deduplication_key;
+      // Under the key's lock, as the intake takes it: an intake that found no alert of this
+      // key would otherwise insert one after this commit and fail on the unique index.
+      if (ctx.existing && typeof key === 'string' && key !== ctx.existing.deduplication_key)
+        await ctx.deps.alertsIn.lockKey(ctx.tx, Number(ctx.existing.team_id), (ctx.existing.alert_source_id as string | null) ?? null, key);
       if (ctx.existing && !('status' in attributes))
         await ctx.deps.alertsIn.recordEvent(ctx.tx, {
           team_id: ctx.principal.team_id,
