@@ -20,14 +20,15 @@ interface LegacyGroup {
 }
 
 /** `name`, else `name (2)`, `name (3)`, ...: the first not taken regardless of case. */
-function uniqueName(name: string, taken: Set<string>): string {
+export function uniqueName(name: string, taken: Set<string>): string {
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? name : `${name} (${n})`;
     if (!taken.has(candidate.toLowerCase())) return candidate;
   }
 }
 
-function uniqueSlug(name: string, taken: Set<string>): string {
+/** The slug of `name`, else `slug-2`, `slug-3`, ...: the first not taken. */
+export function uniqueSlug(name: string, taken: Set<string>): string {
   const base = slugify(name);
   for (let n = 1; ; n++) {
     const candidate = slugCandidate(base, n);
@@ -48,6 +49,7 @@ function legacyGroups(keys: readonly KeyGroups[]): LegacyGroup[] {
     if (key.revoked_at) continue;
     for (const value of key.group_ids) {
       const id = legacyGroupId(key.team_id, value);
+      // Per team only from migration 0023 on, when ids became unique per tenant: that one makes the others.
       if (groups.has(id)) continue;
       const teamNames = names.get(key.team_id) ?? names.set(key.team_id, new Set()).get(key.team_id)!;
       const teamSlugs = slugs.get(key.team_id) ?? slugs.set(key.team_id, new Set()).get(key.team_id)!;

@@ -10,6 +10,7 @@ import { usersVersionMigration } from './20261123-0006-users-version.migration.j
 import { groupsMigration } from './20261125-0020-groups.migration.js';
 import { keyGroupsMigration } from './20261125-0021-key-groups.migration.js';
 import { groupVersionsMigration } from './20261125-0022-group-versions.migration.js';
+import { groupIdsPerTeamMigration } from './20261125-0023-group-ids-per-team.migration.js';
 import { usersProfileMigration } from './20261125-0030-users-profile.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
@@ -25,5 +26,6 @@ export const migrations: Migrations = {
   '20261125_0020_groups': groupsMigration,
   '20261125_0021_key_groups': keyGroupsMigration,
   '20261125_0022_group_versions': groupVersionsMigration,
+  '20261125_0023_group_ids_per_team': groupIdsPerTeamMigration,
   '20261125_0030_users_profile': usersProfileMigration,
 };

@@ -90,6 +90,17 @@ describe('groups announce', () => {
     const [first] = events;
     expect(first.payload.data).toEqual((await h.request('GET', `/v1/teams/${first.payload.data.id}`)).body.data);
   });
+
+  it('re-sends every group of every team, two teams holding one id included', async () => {
+    const id = await createGroup(h, 'Announced twice');
+    // Ids are unique per tenant: a legacy UUID two tenants' keys wrote is a group in each.
+    await h.db.knex('groups').insert({ id, team_id: h.otherTeam.id, name: 'Announced twice', slug: 'announced-twice' });
+    const from = Number((await h.db.knex('outbox').max('seq as max').first())?.max ?? 0);
+    const all = Number((await h.db.knex('groups').count('* as n').first())?.n);
+    expect(await h.services.groups.announce()).toEqual({ announced: all });
+    const events = await h.db.knex('outbox').where('seq', '>', from).andWhereRaw("payload->'data'->>'id' = ?", [id]);
+    expect(events.map((e) => e.payload.team_id).sort()).toEqual([h.team.id, h.otherTeam.id].sort());
+  });
 });
 
 describe('the migration of free-text group_ids', () => {
@@ -153,5 +164,42 @@ describe('the migration of free-text group_ids', () => {
     const announced = await db.knex('outbox').where({ type: 'group.created' }).orderBy('seq');
     expect(announced.map((e) => e.payload.data.id).sort()).toEqual(groups.map((g: { id: string }) => g.id).sort());
     expect(announced[0].payload.data).toMatchObject({ type: 'groups', attributes: { managed_by: 'api', user_ids: [], admin_ids: [] } });
+  });
+
+  it("gives each tenant whose keys wrote one UUID a group of that id, not the first tenant's alone", async () => {
+    const shared = await createTestDatabase('fw_auth_groups_shared');
+    try {
+      await migrate(shared.knex, Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '20261125_0020')));
+      const teams = await shared
+        .knex('teams')
+        .insert([{ name: 'First' }, { name: 'Second' }])
+        .returning('id');
+      const uuid = 'b1b2c3d4-0000-4000-8000-000000000002';
+      await shared.knex('api_keys').insert(
+        teams.map(({ id }: { id: number }, i: number) => ({
+          id: crypto.randomUUID(),
+          team_id: id,
+          name: `k${i}`,
+          kind: 'group',
+          role: 'user',
+          on_call_role: 'user',
+          capabilities: ['read'],
+          group_ids: [uuid.toUpperCase()],
+          prefix: `fwk_k${i}`,
+          token_hash: 'x',
+        })),
+      );
+
+      await migrate(shared.knex, migrations);
+
+      // Each tenant's records keep the UUID (incident-config and on-call keep UUIDs), so each tenant's key must too, with a group of its own.
+      const groups = await shared.knex('groups').where({ id: uuid }).orderBy('team_id').select('team_id', 'name');
+      expect(groups.map((g) => [g.team_id, g.name.toLowerCase()])).toEqual(teams.map(({ id }: { id: number }) => [id, uuid]));
+      expect(await shared.knex('api_keys').orderBy('name').pluck('group_ids')).toEqual([[uuid], [uuid]]);
+      const announced = await shared.knex('outbox').where({ type: 'group.created' }).orderBy('seq');
+      expect(announced.map((e) => [e.payload.team_id, e.payload.data.id])).toEqual(teams.map(({ id }: { id: number }) => [id, uuid]));
+    } finally {
+      await shared.drop();
+    }
   });
 });

@@ -7,9 +7,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Groups' membership and lookups, beside the kit's own repository of the `groups` table. */
 export function createGroupsRepository(knex: Knex): GroupMembersStore & GroupsLookup & GroupsBackfillStore {
   return {
-    async page(afterId, limit, teamId) {
-      const q = knex('groups').orderBy('id').limit(limit);
-      if (afterId !== null) q.where('id', '>', afterId);
+    async page(after, limit, teamId) {
+      // Ids are unique per tenant only (migration 0023), so the page key is the id with the team.
+      const q = knex('groups').orderBy(['id', 'team_id']).limit(limit);
+      if (after !== null) q.whereRaw('(id, team_id) > (?::uuid, ?)', [after.id, after.team_id]);
       if (teamId !== undefined) q.where({ team_id: teamId });
       return q;
     },

@@ -32,7 +32,7 @@ export function createGroupMemberships({ store, uow, outbox }: GroupMembershipsD
      */
     async announce(teamId?: number): Promise<{ announced: number }> {
       let sent = 0;
-      for (let after: string | null = null; ;) {
+      for (let after: { id: string; team_id: number } | null = null; ;) {
         const rows = await store.page(after, ANNOUNCE_BATCH, teamId);
         if (!rows.length) return { announced: sent };
         await uow.run((tx) =>
@@ -42,7 +42,8 @@ export function createGroupMemberships({ store, uow, outbox }: GroupMembershipsD
           ),
         );
         sent += rows.length;
-        after = String(rows[rows.length - 1].id);
+        const last = rows[rows.length - 1];
+        after = { id: String(last.id), team_id: Number(last.team_id) };
       }
     },
 

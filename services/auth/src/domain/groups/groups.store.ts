@@ -24,6 +24,6 @@ export interface GroupsLookup {
 
 /** The backfill's read of every group. */
 export interface GroupsBackfillStore {
-  /** Up to `limit` groups (of one team, or all) with an id above `afterId`, in id order. */
-  page(afterId: string | null, limit: number, teamId?: number): Promise<Row[]>;
+  /** Up to `limit` groups (of one team, or all) after `after`, in the order of id and team. */
+  page(after: { id: string; team_id: number } | null, limit: number, teamId?: number): Promise<Row[]>;
 }
