@@ -116,9 +116,10 @@ export interface ResourceDefinition<D = unknown> {
   visibility?: Visibility;
   /**
    * A JSON array column of owner group ids: group-scoped keys see only their groups'
-   * records. `writers: 'members'`: only admins (on the permission's side) and members of
-   * one of a record's owner groups (until memberships exist: a group-scoped key holding
-   * one) may create, update or delete it; others get 403 `not_granted`. Default `team`:
+   * records. `writers: 'members'`: only admins (on the permission's side) and
+   * group-scoped keys holding one of a record's owner groups may create, update or delete
+   * it; others get 403 `not_granted`. A team's user members are not among them: any
+   * user-role credential may change a team's members (docs/security.md). Default `team`:
    * whoever the permission lets. Its `unique` keys must be per owner set (checked at
    * start-up by constraint name, `*owner_set*`), so that a group key's conflicts are with
    * records it sees.
