@@ -57,6 +57,25 @@ describe('payload mapping', () => {
     expect(() => mapPayload(autoResolve, { s: 'ok' })).toThrow(/no deduplication key or external_id/);
   });
 
+  it("charges a payload's template and key paths to one budget, refusing one they would take seconds over", () => {
+    const placeholders = Array.from({ length: 10 }, (_, i) => `{{ $..[?@.a == ${i} && @.b == 1 && @.c == 2] }}`).join(' ');
+    const source = generic({
+      alert_template_attributes: { title: placeholders, description: placeholders, external_url: placeholders },
+      deduplicate_alerts_by_key: true,
+      deduplication_key_path: '$..[?@.a == 1 && @.b == 1]',
+    });
+    // Uncharged, these thirty-one filter paths took 19 s over this 480 KB payload.
+    const large = { summary: 'x', nodes: Array.from({ length: 60_000 }, (_, i) => ({ a: i % 3 })) };
+    const started = Date.now();
+    expect(() => mapPayload(source, large)).toThrow(/too much for the source's templates/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    // The same paths over a small payload are well within it.
+    expect(mapPayload(source, { nodes: [{ a: 1, b: 1, c: 2 }] })[0]).toMatchObject({
+      kind: 'alert',
+      alert: { summary: expect.any(String) },
+    });
+  });
+
   it('keys an Alertmanager alert without a fingerprint by its sorted labels', () => {
     const source = { id: 's2', source_type: 'alertmanager', alert_urgency_id: null };
     const entry = (labels: Record<string, string>) => ({ alerts: [{ status: 'firing', labels }] });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Row } from '@firewatch/resource-kit';
+import type { EvaluationBudget } from '../matching/evaluation-budget.js';
 import { alertOf, templated, UnmappablePayload, type Intent } from './payload-fields.js';
 
 /** More alerts than this in one notification is not Alertmanager's (its default group limit is far lower). */
@@ -32,7 +33,7 @@ function fingerprintOf(alert: Labels): string {
  * resolves that alert. The summary is the source's template over the entry, else
  * `annotations.summary`, else `labels.alertname`; labels become the alert's labels.
  */
-export function mapAlertmanager(source: Row, payload: Row): Intent[] {
+export function mapAlertmanager(source: Row, payload: Row, budget: EvaluationBudget): Intent[] {
   if (!Array.isArray(payload.alerts))
     throw new UnmappablePayload('An Alertmanager notification has an "alerts" array; this payload has none.');
   if (payload.alerts.length > MAX_ALERTMANAGER_ALERTS)
@@ -44,7 +45,7 @@ export function mapAlertmanager(source: Row, payload: Row): Intent[] {
     const annotations = record(alert.annotations);
     const key = fingerprintOf(alert);
     if (alert.status === 'resolved') return { kind: 'resolve', key, details: 'Resolved by Alertmanager.' };
-    const fields = templated(source, alert, {});
+    const fields = templated(source, alert, budget, {});
     const summary =
       fields.summary ??
       text(annotations.summary) ??

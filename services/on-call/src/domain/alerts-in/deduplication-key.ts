@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import type { EvaluationBudget } from '../matching/evaluation-budget.js';
 import { pathText } from './alert-template.js';
 
 /** Longest deduplication key kept; a longer value is cut (keys are compared, not read). */
@@ -18,8 +19,8 @@ export interface KeyRule {
  * when the path selects nothing or the regexp does not match. The regexp is RE2 (checked
  * on write with the matching engine's bounds), run on at most 4 KiB.
  */
-export function deduplicationKey(payload: unknown, rule: KeyRule): string | null {
-  const value = pathText(payload, rule.path);
+export function deduplicationKey(payload: unknown, rule: KeyRule, budget?: EvaluationBudget): string | null {
+  const value = pathText(payload, rule.path, budget);
   if (value === null) return null;
   if (!rule.regexp) return value.slice(0, MAX_DEDUPLICATION_KEY) || null;
   const matcher = RE2JS.compile(rule.regexp).matcher(value.slice(0, MAX_REGEXP_INPUT));

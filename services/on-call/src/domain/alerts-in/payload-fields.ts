@@ -1,4 +1,5 @@
 import type { Row } from '@firewatch/resource-kit';
+import type { EvaluationBudget } from '../matching/evaluation-budget.js';
 import { pathText, renderTemplate } from './alert-template.js';
 import { deduplicationKey } from './deduplication-key.js';
 import type { IncomingAlert } from './alert-intake.js';
@@ -29,36 +30,42 @@ const DEFAULTS = {
   external_url: ['$.external_url', '$.url'],
 };
 
-const first = (payload: unknown, templates: readonly (string | null | undefined)[]) => {
+const first = (payload: unknown, templates: readonly (string | null | undefined)[], budget: EvaluationBudget) => {
   for (const t of templates) {
-    const value = t ? renderTemplate(t, payload) : null;
+    const value = t ? renderTemplate(t, payload, budget) : null;
     if (value !== null) return value;
   }
   return null;
 };
 
-/** The fields of one alert read from `payload` by the source's template, mappings and defaults. */
-export function templated(source: Row, payload: unknown, defaults: Partial<Record<keyof typeof DEFAULTS, string[]>> = DEFAULTS) {
+/** The fields of one alert read from `payload` by the source's template, mappings and defaults, charged to `budget`. */
+export function templated(
+  source: Row,
+  payload: unknown,
+  budget: EvaluationBudget,
+  defaults: Partial<Record<keyof typeof DEFAULTS, string[]>> = DEFAULTS,
+) {
   const template = (source.alert_template_attributes ?? {}) as Template;
   const mapped = Object.fromEntries(
     ((source.sourceable_attributes as Sourceable | null)?.field_mappings_attributes ?? []).map((m) => [m.field, m.json_path]),
   );
   return {
-    summary: first(payload, [mapped.alert_title, template.title, ...(defaults.title ?? [])]),
-    description: first(payload, [mapped.alert_description, template.description, ...(defaults.description ?? [])]),
-    external_url: first(payload, [mapped.alert_external_url, template.external_url, ...(defaults.external_url ?? [])]),
-    external_id: mapped.external_id ? pathText(payload, mapped.external_id) : null,
-    state: mapped.state ? pathText(payload, mapped.state) : null,
+    summary: first(payload, [mapped.alert_title, template.title, ...(defaults.title ?? [])], budget),
+    description: first(payload, [mapped.alert_description, template.description, ...(defaults.description ?? [])], budget),
+    external_url: first(payload, [mapped.alert_external_url, template.external_url, ...(defaults.external_url ?? [])], budget),
+    external_id: mapped.external_id ? pathText(payload, mapped.external_id, budget) : null,
+    state: mapped.state ? pathText(payload, mapped.state, budget) : null,
   };
 }
 
 /** The source's own key rule, when it deduplicates by key. */
-export function sourceKey(source: Row, payload: unknown): string | null {
+export function sourceKey(source: Row, payload: unknown, budget: EvaluationBudget): string | null {
   if (!source.deduplicate_alerts_by_key || typeof source.deduplication_key_path !== 'string') return null;
-  return deduplicationKey(payload, {
-    path: source.deduplication_key_path,
-    regexp: (source.deduplication_key_regexp as string | null) ?? null,
-  });
+  return deduplicationKey(
+    payload,
+    { path: source.deduplication_key_path, regexp: (source.deduplication_key_regexp as string | null) ?? null },
+    budget,
+  );
 }
 
 /**

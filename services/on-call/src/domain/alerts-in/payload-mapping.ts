@@ -1,5 +1,6 @@
 import type { Row } from '@firewatch/resource-kit';
 import { depthWithin, MAX_PAYLOAD_DEPTH } from '../matching/alert-input.schema.js';
+import { evaluationBudget, EvaluationBudgetExceeded, type EvaluationBudget } from '../matching/evaluation-budget.js';
 import { mapAlertmanager } from './alertmanager.format.js';
 import { MAX_DEDUPLICATION_KEY } from './deduplication-key.js';
 import { storableText } from './payload-text.js';
@@ -11,9 +12,9 @@ import { alertOf, sourceKey, templated, UnmappablePayload, type Intent, type Sou
  * the source's `resolve_state` resolves the alert with its key (the deduplication key,
  * else the mapped external_id) instead.
  */
-function mapGeneric(source: Row, payload: unknown): Intent[] {
-  const fields = templated(source, payload);
-  const key = sourceKey(source, payload) ?? fields.external_id;
+function mapGeneric(source: Row, payload: unknown, budget: EvaluationBudget): Intent[] {
+  const fields = templated(source, payload, budget);
+  const key = sourceKey(source, payload, budget) ?? fields.external_id;
   const sourceable = (source.sourceable_attributes ?? {}) as Sourceable;
   if (sourceable.auto_resolve && fields.state !== null && fields.state === sourceable.resolve_state) {
     if (!key)
@@ -37,8 +38,17 @@ export function mapPayload(source: Row, payload: unknown): Intent[] {
   // JSON Path evaluation recurses: a payload nested deeper than the matching engine takes is refused before any path runs.
   if (!depthWithin(payload, MAX_PAYLOAD_DEPTH)) throw new UnmappablePayload(`The payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels.`);
   const stored = storableText(payload) as Row;
-  const intents = source.source_type === 'alertmanager' ? mapAlertmanager(source, stored) : mapGeneric(source, stored);
-  return intents.map(boundedKey);
+  // One budget for all of a payload's paths, as one evaluation has (the matching engine's).
+  const budget = evaluationBudget();
+  try {
+    const intents = source.source_type === 'alertmanager' ? mapAlertmanager(source, stored, budget) : mapGeneric(source, stored, budget);
+    return intents.map(boundedKey);
+  } catch (error) {
+    if (!(error instanceof EvaluationBudgetExceeded)) throw error;
+    throw new UnmappablePayload(
+      `The payload is too much for the source's templates and key paths in one request (${error.what}): send a smaller payload, or use simpler paths.`,
+    );
+  }
 }
 
 /**

@@ -30,8 +30,11 @@ function structured(node: unknown): boolean {
   return node !== null && typeof node === 'object' && Object.keys(node).length > 0;
 }
 
+/** What holds a payload: an alert, or (ingestion) the payload alone. */
+type Subject = Pick<AlertInput, 'payload'>;
+
 /** The payload's JSON size, nodes and nesting depth, measured once per evaluation (iteratively: payloads nest up to 64 levels). */
-function payloadStats(alert: AlertInput, budget: EvaluationBudget): PayloadStats {
+function payloadStats(alert: Subject, budget: EvaluationBudget): PayloadStats {
   let stats = budget.payloads.get(alert);
   if (!stats) {
     const bytes = alert.payload === undefined ? 0 : JSON.stringify(alert.payload).length;
@@ -52,7 +55,7 @@ function payloadStats(alert: AlertInput, budget: EvaluationBudget): PayloadStats
 }
 
 /** What `path` costs on `alert`'s payload: a fixed amount, and unless the path is simple, its work factor times the payload's size. */
-function queryCost(alert: AlertInput, path: string, work: PathWork, budget: EvaluationBudget): [number, string] {
+function queryCost(alert: Subject, path: string, work: PathWork, budget: EvaluationBudget): [number, string] {
   if (work.simple) return [COSTS.query, `the JSON Path ${path}`];
   const { bytes, nodes, depth } = payloadStats(alert, budget);
   // A filter's test costs several node visits, and may compare a subtree with another:
@@ -74,20 +77,29 @@ function payloadObservation(alert: AlertInput, path: string, budget: EvaluationB
   if (!memo) budget.observations.set(alert, (memo = new Map()));
   let seen = memo.get(path);
   if (!seen) {
-    // Parsing is not free either: 10 000 distinct 500-character paths took 0.7-1.5 s.
-    spend(budget, COSTS.pathChar * path.length, `parsing the JSON Path ${path.slice(0, 40)}`);
-    const work = pathShape(path);
-    if (work === null) seen = { texts: [], set: false };
-    else {
-      spend(budget, ...queryCost(alert, path, work, budget));
-      const nodes = selectNodes(alert.payload, path);
-      spend(budget, COSTS.item * nodes.length, `${nodes.length} nodes of the JSON Path ${path}`);
-      const texts = nodes.map(nodeText).filter((t): t is string => t !== null);
-      seen = { texts, set: texts.length > 0 || nodes.some(structured) };
-    }
+    const nodes = chargedNodes(alert, path, budget);
+    const texts = (nodes ?? []).map(nodeText).filter((t): t is string => t !== null);
+    seen = { texts, set: texts.length > 0 || (nodes ?? []).some(structured) };
     memo.set(path, seen);
   }
   return seen;
+}
+
+/**
+ * The nodes `path` selects in `subject`'s payload, charged to `budget` before the query
+ * (its parse, the payload's size times the path's work) and for the nodes found; null
+ * for a path that does not pass the write-time checks (it is not queried). Ingestion's
+ * templates and keys are charged by it as evaluations are (alert-template.ts).
+ */
+export function chargedNodes(subject: Subject, path: string, budget: EvaluationBudget): unknown[] | null {
+  // Parsing is not free either: 10 000 distinct 500-character paths took 0.7-1.5 s.
+  spend(budget, COSTS.pathChar * path.length, `parsing the JSON Path ${path.slice(0, 40)}`);
+  const work = pathShape(path);
+  if (work === null) return null;
+  spend(budget, ...queryCost(subject, path, work, budget));
+  const nodes = selectNodes(subject.payload, path);
+  spend(budget, COSTS.item * nodes.length, `${nodes.length} nodes of the JSON Path ${path}`);
+  return nodes;
 }
 
 /**
