@@ -39,5 +39,6 @@ export { createResourceModules, mountResources, type ModuleOptions, type Resourc
 export { createResourceRegistry, type AnyResourceRegistry, type ResourceRegistry } from './resource-registry.js';
 export { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';
 export { jsonValue, serialize } from './serialize.js';
+export { asEntityError, changedAttributes, entityErrors, type EntityProblem } from './bulk-entities.js';
 export { slugify, slugCandidate, unlistedSlug, isUuid, SLUG_PATTERN } from './slug.js';
 export { registryOpenApi } from './resource.openapi.js';

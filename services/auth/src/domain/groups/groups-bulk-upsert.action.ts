@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { zodIssuesToValidation } from '@firewatch/jsonapi';
-import { defineAction, type Row } from '@firewatch/resource-kit';
+import { asEntityError, changedAttributes, defineAction, entityErrors, type EntityProblem, type Row } from '@firewatch/resource-kit';
 import type { AuthResourceDeps } from '../auth.deps.js';
 import { refuseGroupKeys } from './group-keys.rules.js';
-import { asEntityError, changedAttributes, entityErrors, MAX_BULK, type EntityProblem } from './groups-bulk.rules.js';
+import { MAX_BULK } from './groups-bulk.rules.js';
 import { groupFields } from './groups.fields.js';
 
 /** The reference's bulk_upsert_teams entity. Catalog `fields` are not kept for groups (docs/decisions.md, Groups). */

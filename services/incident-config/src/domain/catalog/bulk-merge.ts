@@ -1,4 +1,3 @@
-import type { Row } from '@firewatch/resource-kit';
 import type { PropertyValue } from './catalog-property-values.js';
 
 /** A bulk entity's catalog value; `catalog_field_id` is the reference's alias of `catalog_property_id`. */
@@ -14,16 +13,4 @@ export function mergeFields(current: unknown, fields: readonly FieldValue[]): Pr
   for (const p of (Array.isArray(current) ? current : []) as PropertyValue[]) merged.set(p.catalog_property_id, p.value);
   for (const f of fields) merged.set((f.catalog_property_id ?? f.catalog_field_id) as string, f.value);
   return [...merged].map(([catalog_property_id, value]) => ({ catalog_property_id, value }));
-}
-
-/** JSON with object keys sorted: jsonb hands keys back in its own order, which is no change. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
-  );
-}
-
-/** The attributes whose value differs from the stored row's. */
-export function changedAttributes(row: Row, attributes: Row): Row {
-  return Object.fromEntries(Object.entries(attributes).filter(([key, value]) => canonical(value) !== canonical(row[key] ?? null)));
 }

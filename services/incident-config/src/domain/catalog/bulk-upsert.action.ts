@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { zodIssuesToValidation } from '@firewatch/jsonapi';
-import { defineAction, type ResourceWrites, type Row } from '@firewatch/resource-kit';
-import { asEntityError, entityErrors, type BulkFamily, type EntityProblem } from './bulk-family.js';
-import { changedAttributes, mergeFields, type FieldValue } from './bulk-merge.js';
+import {
+  asEntityError,
+  changedAttributes,
+  defineAction,
+  entityErrors,
+  type EntityProblem,
+  type ResourceWrites,
+  type Row,
+} from '@firewatch/resource-kit';
+import type { BulkFamily } from './bulk-family.js';
+import { mergeFields, type FieldValue } from './bulk-merge.js';
 import type { CatalogPropertiesDeps } from './catalog-properties.lookup.js';
 
 const MAX_ENTITIES = 100;
