@@ -171,6 +171,19 @@ describe('/v1/teams (groups)', () => {
       [2, 'sre'],
     ]);
     expect((await h.request('GET', '/v1/teams?filter[external_id]=new-one')).body.data).toEqual([]);
+
+    // A refusal met while writing (a name taken) undoes the entities written before it.
+    const clash = await h.request('POST', '/v1/teams/bulk_upsert', {
+      body: {
+        entities: [
+          { external_id: 'written-first', name: 'Written first' },
+          { external_id: 'clash', name: 'sre' },
+        ],
+      },
+    });
+    expect(clash.status).toBe(422);
+    expect(clash.body.errors.map((e: { index: number; external_id: string }) => [e.index, e.external_id])).toEqual([[1, 'clash']]);
+    expect((await h.request('GET', '/v1/teams?filter[external_id]=written-first')).body.data).toEqual([]);
   });
 
   it('bulk deletes by external_id and prunes by provenance', async () => {
