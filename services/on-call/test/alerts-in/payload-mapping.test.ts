@@ -76,6 +76,24 @@ describe('payload mapping', () => {
     });
   });
 
+  it('maps a thousand-alert Alertmanager notification through templates of names and indices within the budget', () => {
+    const title = Array.from({ length: 10 }, (_, i) => `{{ $.labels.l${i} }}`).join(' ');
+    const source = {
+      id: 's3',
+      source_type: 'alertmanager',
+      alert_urgency_id: null,
+      alert_template_attributes: { title, description: title, external_url: '$.annotations.runbook' },
+    };
+    const alerts = Array.from({ length: 1000 }, (_, i) => ({
+      status: 'firing',
+      fingerprint: `f${i}`,
+      labels: { l0: 'disk', l9: `db-${i}` },
+    }));
+    const intents = mapPayload(source, { alerts });
+    expect(intents).toHaveLength(1000);
+    expect(intents[999]).toMatchObject({ kind: 'alert', alert: { summary: expect.stringMatching(/^disk +db-999$/) } });
+  });
+
   it('keys an Alertmanager alert without a fingerprint by its sorted labels', () => {
     const source = { id: 's2', source_type: 'alertmanager', alert_urgency_id: null };
     const entry = (labels: Record<string, string>) => ({ alerts: [{ status: 'firing', labels }] });

@@ -1,6 +1,6 @@
 import { chargedNodes } from '../matching/alert-values.js';
 import { evaluationBudget, type EvaluationBudget } from '../matching/evaluation-budget.js';
-import { jsonPathIssue } from '../matching/json-path.js';
+import { jsonPathIssue, pathShape, selectNodes } from '../matching/json-path.js';
 
 /**
  * An alert source's `alert_template_attributes` (title, description, external_url): each
@@ -52,7 +52,9 @@ function subjectOf(payload: unknown): { payload: unknown } {
  * EvaluationBudgetExceeded when the query would cost more than is left.
  */
 export function pathText(payload: unknown, path: string, budget: EvaluationBudget = evaluationBudget()): string | null {
-  const [first] = chargedNodes(subjectOf(payload), path, budget) ?? [];
+  // A path of names and indices is a walk of its few steps (json-path.ts): not charged, so
+  // a thousand-alert Alertmanager notification with templated fields fits the budget.
+  const [first] = pathShape(path)?.simple ? selectNodes(payload, path) : (chargedNodes(subjectOf(payload), path, budget) ?? []);
   return text(first);
 }
 
