@@ -7,17 +7,17 @@ import { type GatewayState, stateOf } from './request-state.js';
 const STARTED = Symbol('startedAt');
 type Timed = ServerResponse & { [STARTED]?: number; req: IncomingMessage & { id?: string; originalUrl?: string } };
 
-/**
- * One `http`-level line per request: method, path, status, duration, request id and the
- * caller's rate-limit identity (a key id or client:user, never the token). Skipped
- * entirely when the level is above `http`, so the hot path pays nothing then.
- */
 /** The rate-limit identity of the caller, never its token: an ingestion request is its source. */
 function callerOf(state: GatewayState | undefined): string | undefined {
   if (state?.ingestion) return `source:${state.ingestion.sourceId}`;
   return state?.credential?.identities.credential;
 }
 
+/**
+ * One `http`-level line per request: method, path, status, duration, request id and the
+ * caller's rate-limit identity (a key id or client:user, never the token). Skipped
+ * entirely when the level is above `http`, so the hot path pays nothing then.
+ */
 export function accessLogMiddleware(logger: Logger): RequestHandler {
   function onClose(this: Timed) {
     const req = this.req;

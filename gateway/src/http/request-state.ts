@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { NextFunction } from 'express';
 import type { ResolvedCredential } from '../domain/credential-resolver.js';
 
-/** What the gateway learns about one request as it passes the middleware chain. */
 /** An alert source's ingestion request (ingest.middleware.ts): no API credential, the source's own secret. */
 export interface IngestionRequest {
   sourceId: string;
@@ -12,6 +11,7 @@ export interface IngestionRequest {
   answered(status: number): void;
 }
 
+/** What the gateway learns about one request as it passes the middleware chain. */
 export interface GatewayState {
   /** The resolved API credential; null on an ingestion request. */
   credential: ResolvedCredential | null;
