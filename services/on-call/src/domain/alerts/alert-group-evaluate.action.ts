@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { defineAction, type Row } from '@firewatch/resource-kit';
-import {
-  alertInputSchema,
-  evaluateConditions,
-  evaluationBudget,
-  evaluationOrder,
-  type AlertInput,
-  type ConditionExplanation,
-  type MatchMode,
-} from '../matching/index.js';
+import { defineAction } from '@firewatch/resource-kit';
+import { alertInputSchema, evaluationBudget, type AlertInput, type ConditionExplanation } from '../matching/index.js';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { withinBudget } from './alerts.shared.js';
-import { toEngineCondition, type StoredGroupCondition } from './alert-groups.conditions.js';
+import type { StoredGroupCondition } from './alert-groups.conditions.js';
+import { judgeGroup, rankGroups, type GroupRouting, type RankedGroup } from './alert-group-match.js';
 import { evaluationDocument } from './alert-groups.schemas.js';
 
 const ids = z.array(z.uuid().transform((id) => id.toLowerCase())).max(100);
@@ -34,24 +27,6 @@ const body = z.strictObject({
   }),
 });
 type Body = z.infer<typeof body>['data']['attributes'];
-
-interface Target {
-  target_type: string;
-  target_id: string;
-}
-
-/** Whether a group applies to the alert: it has no targets, or one of them is the alert's. */
-function targeted(group: Row, input: Body): boolean {
-  const targets = (group.targets as Target[] | null) ?? [];
-  if (!targets.length) return true;
-  const routed: Record<string, readonly string[]> = {
-    Service: (input.alert.service_ids ?? []).map((id) => id.toLowerCase()),
-    Group: (input.alert.group_ids ?? []).map((id) => id.toLowerCase()),
-    EscalationPolicy: input.escalation_policy_ids ?? [],
-    Functionality: input.functionality_ids ?? [],
-  };
-  return targets.some((t) => routed[t.target_type]?.includes(t.target_id));
-}
 
 /** An explanation in the group's own words (property_field_type, ...) rather than the engine's kinds. */
 function explained(conditions: StoredGroupCondition[], e: ConditionExplanation) {
@@ -95,41 +70,32 @@ export const alertGroupEvaluateAction = defineAction<OnCallResourceDeps, z.infer
   }) {
     const alert: AlertInput = input.alert;
     const existing = input.existing_alerts ?? [];
-    const groups = evaluationOrder(
-      (await resource.findWhere({})).map((row) => ({
-        row,
-        id: String(row.id),
-        position: null,
-        created_at: row.created_at as Date,
-        stored: row.conditions as StoredGroupCondition[],
-        conditions: (row.conditions as StoredGroupCondition[]).map(toEngineCondition),
-      })),
-    );
+    const groups = rankGroups(await resource.findWhere({}));
+    const routing: GroupRouting = {
+      service_ids: (alert.service_ids ?? []).map((id) => id.toLowerCase()),
+      group_ids: (alert.group_ids ?? []).map((id) => id.toLowerCase()),
+      escalation_policy_ids: input.escalation_policy_ids ?? [],
+      functionality_ids: input.functionality_ids ?? [],
+    };
     // One budget for the whole evaluation: 100 groups of 50 conditions over a large payload would otherwise hold the process for seconds.
     const budget = evaluationBudget();
-    let winner: (typeof groups)[number] | undefined;
-    const judge = (g: (typeof groups)[number]) => {
-      const isTargeted = targeted(g.row, input);
-      // matches_existing_alert compares with the alerts of the group being judged only.
-      const result = isTargeted
-        ? evaluateConditions(
-            g.conditions,
-            g.row.condition_type as MatchMode,
-            alert,
-            {
-              existing_alerts: existing.filter((a) => a.alert_group_id === g.id),
-            },
-            budget,
-          )
-        : { matched: false, conditions: [] };
-      if (result.matched && !winner) winner = g;
+    let winner: RankedGroup | undefined;
+    const judge = (g: RankedGroup) => {
+      const verdict = judgeGroup(
+        g,
+        alert,
+        routing,
+        existing.filter((a) => a.alert_group_id === g.id),
+        budget,
+      );
+      if (verdict.matched && !winner) winner = g;
       return {
         alert_group_id: g.id,
         name: g.row.name,
         condition_type: g.row.condition_type,
-        targeted: isTargeted,
-        matched: result.matched,
-        conditions: result.conditions.map((e) => explained(g.stored, e)),
+        targeted: verdict.targeted,
+        matched: verdict.matched,
+        conditions: verdict.conditions.map((e) => explained(g.stored, e)),
       };
     };
     const verdicts = withinBudget(() => groups.map(judge));
