@@ -43,6 +43,7 @@ const CRUD_RESOURCES = {
     'schedule_rotation_active_day',
     'schedule_rotation_user',
     'override_shift',
+    'heartbeat',
   ],
   webhooks: ['webhooks_endpoint'],
   auth: ['api_key', 'group'],
@@ -58,6 +59,9 @@ const ALERT_TYPES = ['created', 'updated', 'acknowledged', 'resolved'].map((a) =
 /** A computed on-call shift began (on-call's scheduler; each shift once, `meta.late` when announced after downtime). */
 const SHIFT_TYPES = ['shift.started'];
 
+/** A heartbeat was pinged, or was not pinged in time (on-call's expiry job; each expiry once, `late` when noticed after downtime). */
+const HEARTBEAT_TYPES = ['heartbeat.pinged', 'heartbeat.expired'];
+
 /**
  * The one catalog of event types in the code base. Writers may only emit these, the
  * webhooks API serves this list at `GET /v1/webhooks/event_types` and refuses
@@ -66,6 +70,7 @@ const SHIFT_TYPES = ['shift.started'];
 export const EVENT_TYPES: readonly string[] = Object.freeze([
   ...INCIDENT_TYPES,
   ...SHIFT_TYPES,
+  ...HEARTBEAT_TYPES,
   ...ALERT_TYPES,
   ...Object.values(CRUD_RESOURCES)
     .flat()

@@ -18,6 +18,7 @@ import * as alertsIn from './20261125-0200-alerts-in.js';
 import * as alertDeduplicationScope from './20261125-0201-alert-deduplication-scope.js';
 import * as contactMethods from './20261125-0300-contact-methods.js';
 import * as ownerGroupsAsTeamIds from './20261125-0400-owner-groups-as-team-ids.js';
+import * as heartbeats from './20261125-0600-heartbeats.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -43,4 +44,5 @@ export const migrations: Migrations = {
   '20261125-0201-alert-deduplication-scope': alertDeduplicationScope,
   '20261125-0300-contact-methods': contactMethods,
   '20261125-0400-owner-groups-as-team-ids': ownerGroupsAsTeamIds,
+  '20261125-0600-heartbeats': heartbeats,
 };

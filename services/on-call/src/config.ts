@@ -19,6 +19,9 @@ export const configSchema = z.object({
     .min(1024)
     .default(512 * 1024),
   SHIFT_STARTED_LATE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
+  // Heartbeats (docs/on-call.md, "Heartbeats"): how often expired heartbeats are looked for, and when an expiry noticed is late.
+  HEARTBEAT_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  HEARTBEAT_LATE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

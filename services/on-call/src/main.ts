@@ -6,6 +6,7 @@ import { createShiftInputsRepository } from './data/shift-inputs.repository.js';
 import { createShiftStartsRepository } from './data/shift-starts.repository.js';
 import { createUsersRepository, usersReadModelEmpty } from './data/users.repository.js';
 import { PERSONAL_DECLARATIONS, registry } from './domain/registry.js';
+import { heartbeatExpiryJob } from './jobs/heartbeat-expiry.wiring.js';
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
 import { createEventsConsumer } from './queue/events.consumer.js';
 
@@ -36,6 +37,12 @@ await runKitService({
       overlapMs: 60_000,
     });
     shiftStarted.start();
+    const heartbeatExpiry = heartbeatExpiryJob(knex, {
+      logger,
+      intervalMs: config.HEARTBEAT_EXPIRY_INTERVAL_MS,
+      lateAfterMs: config.HEARTBEAT_LATE_AFTER_MS,
+    });
+    heartbeatExpiry.start();
     return {
       app: (shell) => createOnCallApp({ ...shell, ingestBodyLimitBytes: config.INGEST_BODY_LIMIT_BYTES }),
       // The events consumer is on the broker too: one check for both connections.
@@ -46,6 +53,7 @@ await runKitService({
       },
       async stop() {
         await shiftStarted.stop();
+        await heartbeatExpiry.stop();
         await events.stop();
       },
     };

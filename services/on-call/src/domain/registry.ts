@@ -6,6 +6,7 @@ import { alerts } from './alerts-in/alerts.resource.js';
 import { alertGroups } from './alerts/alert-groups.resource.js';
 import { alertRetriggerRules } from './alerts/alert-retrigger-rules.resource.js';
 import { alertUrgencies } from './alerts/alert-urgencies.resource.js';
+import { heartbeats } from './heartbeats/heartbeats.resource.js';
 import { overrideShifts } from './schedules/override-shifts.resource.js';
 import { scheduleRotationActiveDays } from './schedules/schedule-rotation-active-days.resource.js';
 import { scheduleRotationUsers } from './schedules/schedule-rotation-users.resource.js';
@@ -24,6 +25,7 @@ export const registry = createResourceRegistry<OnCallResourceDeps>([
   alertSources,
   alerts,
   alertEvents,
+  heartbeats,
   schedules,
   scheduleRotations,
   scheduleRotationUsers,

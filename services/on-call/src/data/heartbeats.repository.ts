@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+import { writeEvent } from '@firewatch/events';
+import type { Row } from '@firewatch/resource-kit';
+import type { HeartbeatExpiryStore } from '../domain/heartbeats/heartbeat-expiry.js';
+
+/** Heartbeats as the expiry job claims and expires them (any team: each row names its own). */
+export function createHeartbeatExpiryRepository(): HeartbeatExpiryStore {
+  return {
+    async claimDue(tx, now, limit) {
+      const trx = tx as Knex.Transaction;
+      return (await trx('heartbeats')
+        .where({ enabled: true, status: 'active' })
+        .andWhere('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()) as Row[];
+    },
+    async markExpired(tx, id, now) {
+      const [row] = await (tx as Knex.Transaction)('heartbeats')
+        .where({ id })
+        .update({ status: 'expired', updated_at: now })
+        .returning('*');
+      return row as Row;
+    },
+    writeEvent: (tx, event) => writeEvent(tx as Knex.Transaction, event),
+  };
+}

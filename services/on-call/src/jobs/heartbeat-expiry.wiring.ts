@@ -1,0 +1,23 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@firewatch/logger';
+import { createAlertIntakeRepository } from '../data/alerts-in.repository.js';
+import { createHeartbeatExpiryRepository } from '../data/heartbeats.repository.js';
+import { createAlertIntake } from '../domain/alerts-in/alert-intake.js';
+import { createHeartbeatExpiry } from '../domain/heartbeats/heartbeat-expiry.js';
+import { registry } from '../domain/registry.js';
+import { createHeartbeatExpiryJob } from './heartbeat-expiry.job.js';
+
+/** The heartbeat expiry job on its stores and the alert intake (main.ts; tests give it a clock). */
+export function heartbeatExpiryJob(knex: Knex, options: { logger: Logger; intervalMs: number; lateAfterMs: number; now?: () => number }) {
+  const intake = createAlertIntake({
+    store: createAlertIntakeRepository(knex),
+    alerts: registry.get('alerts'),
+  });
+  const expireDue = createHeartbeatExpiry({
+    store: createHeartbeatExpiryRepository(),
+    intake,
+    heartbeats: registry.get('heartbeats'),
+    lateAfterMs: options.lateAfterMs,
+  });
+  return createHeartbeatExpiryJob({ expireDue, logger: options.logger, intervalMs: options.intervalMs, now: options.now });
+}
