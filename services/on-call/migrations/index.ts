@@ -19,6 +19,7 @@ import * as alertDeduplicationScope from './20261125-0201-alert-deduplication-sc
 import * as contactMethods from './20261125-0300-contact-methods.js';
 import * as ownerGroupsAsTeamIds from './20261125-0400-owner-groups-as-team-ids.js';
 import * as heartbeats from './20261125-0600-heartbeats.js';
+import * as alertGrouping from './20261125-0710-alert-grouping.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -45,4 +46,5 @@ export const migrations: Migrations = {
   '20261125-0300-contact-methods': contactMethods,
   '20261125-0400-owner-groups-as-team-ids': ownerGroupsAsTeamIds,
   '20261125-0600-heartbeats': heartbeats,
+  '20261125-0710-alert-grouping': alertGrouping,
 };

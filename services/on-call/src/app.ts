@@ -1,7 +1,9 @@
 import type { Express } from 'express';
 import { createKitApp, type KitAppShell } from '@firewatch/kit-service';
+import { createGroupingStore } from './data/alert-grouping.repository.js';
 import { createAlertIntakeRepository, createSourceStore } from './data/alerts-in.repository.js';
 import { createRecordsRepository } from './data/records.repository.js';
+import { createAlertGrouping } from './domain/alerts-in/alert-grouping.js';
 import { createAlertIngestion } from './domain/alerts-in/alert-ingestion.js';
 import { createAlertIntake } from './domain/alerts-in/alert-intake.js';
 import { registry } from './domain/registry.js';
@@ -24,7 +26,11 @@ export function createOnCallApp(deps: OnCallDeps): Express {
     ...createRecordsRepository(deps.knex, deps.logger),
     shiftReads: deps.shiftReads ?? SHIFT_READ_BOUNDS,
   };
-  const intake = createAlertIntake({ store: createAlertIntakeRepository(deps.knex), alerts: registry.get('alerts') });
+  const intake = createAlertIntake({
+    store: createAlertIntakeRepository(deps.knex),
+    alerts: registry.get('alerts'),
+    grouping: createAlertGrouping(createGroupingStore()),
+  });
   const ingestion = createAlertIngestion({ sources: createSourceStore(deps.knex), intake });
   return createKitApp(deps, {
     registry,

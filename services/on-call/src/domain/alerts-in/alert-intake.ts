@@ -1,5 +1,6 @@
 import type { ResourceObject } from '@firewatch/jsonapi';
 import { serialize, type AnyResourceDefinition, type Row, type Transaction } from '@firewatch/resource-kit';
+import type { AlertGrouping } from './alert-grouping.js';
 import type { AlertIntakeStore } from './alerts-in.deps.js';
 
 /** Who an alert came from: a team, the source (null for the API) and the acting user. */
@@ -28,11 +29,36 @@ export interface IntakeResult {
  * unresolved alert of the same team and source adds a count and an event to it instead of
  * becoming a new alert; a resolved notification resolves that alert. Each key is taken
  * under a lock, so two racing intakes of one key make one alert; everything runs in the
- * caller's transaction with its events, so an answered alert is a committed one.
+ * caller's transaction with its events, so an answered alert is a committed one. A new
+ * alert is then grouped (alert-grouping.ts): it joins a leader or leads its group.
  */
-export function createAlertIntake({ store, alerts }: { store: AlertIntakeStore; alerts: AnyResourceDefinition }) {
+export function createAlertIntake({
+  store,
+  alerts,
+  grouping,
+}: {
+  store: AlertIntakeStore;
+  alerts: AnyResourceDefinition;
+  grouping: AlertGrouping;
+}) {
   const announce = (tx: Transaction, teamId: number, action: string, row: Row) =>
     store.writeEvent(tx, { type: `${alerts.event}.${action}`, team_id: teamId, data: serialize(alerts, row) });
+
+  /** The join on both timelines: the member names its leader, the leader its new member. */
+  async function recordJoin(tx: Transaction, origin: IntakeOrigin, member: Row, leaderId: string) {
+    await store.recordEvent(tx, {
+      ...eventOf(origin, String(member.id)),
+      kind: 'informational',
+      action: 'updated',
+      details: `Grouped under leader alert ${leaderId}.`,
+    });
+    await store.recordEvent(tx, {
+      ...eventOf(origin, leaderId),
+      kind: 'informational',
+      action: 'updated',
+      details: `Alert ${String(member.short_id)} (${String(member.id)}) joined this group.`,
+    });
+  }
 
   async function openAlert(tx: Transaction, origin: IntakeOrigin, key: string) {
     await store.lockKey(tx, origin.team_id, origin.alert_source_id, key);
@@ -56,14 +82,17 @@ export function createAlertIntake({ store, alerts }: { store: AlertIntakeStore; 
         await announce(tx, origin.team_id, 'updated', row);
         return { outcome: 'deduplicated', alert: serialize(alerts, row) };
       }
-      const row = await store.insertAlert(tx, {
+      const columns = {
         ...alert,
         team_id: origin.team_id,
         source: origin.source,
         alert_source_id: origin.alert_source_id,
         started_at: alert.started_at ?? new Date(),
-      });
+      };
+      const placement = await grouping.place(tx, origin.team_id, columns);
+      const row = await store.insertAlert(tx, { ...columns, ...placement });
       await store.recordEvent(tx, { ...eventOf(origin, String(row.id)), kind: 'informational', action: 'created', details: null });
+      if (placement.group_leader_alert_id) await recordJoin(tx, origin, row, placement.group_leader_alert_id);
       await announce(tx, origin.team_id, 'created', row);
       return { outcome: 'created', alert: serialize(alerts, row) };
     },

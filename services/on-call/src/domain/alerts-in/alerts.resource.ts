@@ -11,8 +11,8 @@ const uuids = { type: 'array', items: { type: 'string', format: 'uuid' } };
  * Created by `POST /v1/alerts` (alerts.routes.ts: deduplication may answer an existing
  * alert) and by ingestion; listed, read and changed (`PATCH`) here, and moved by the
  * `acknowledge` and `resolve` actions. Every change adds an alert event (the timeline,
- * `/v1/alerts/{id}/events`) naming who and why. Grouping is not built yet:
- * `group_leader_alert_id` is null and `is_group_leader_alert` false.
+ * `/v1/alerts/{id}/events`) naming who and why. Grouping (alert-grouping.ts) sets
+ * `group_leader_alert_id` and `is_group_leader_alert` when the alert enters.
  */
 export const alerts = defineResource<OnCallResourceDeps>({
   type: 'alerts',
@@ -51,7 +51,6 @@ export const alerts = defineResource<OnCallResourceDeps>({
     'ended_at',
   ],
   jsonColumns: ['service_ids', 'group_ids', 'functionality_ids', 'environment_ids', 'labels', 'data'],
-  computed: { group_leader_alert_id: () => null, is_group_leader_alert: () => false },
   attributeSchemas: {
     short_id: { type: 'string', description: 'Human-readable short identifier (ALR-<n>).' },
     status: { type: 'string', enum: ALERT_STATUSES },
@@ -60,8 +59,17 @@ export const alerts = defineResource<OnCallResourceDeps>({
     group_ids: uuids,
     functionality_ids: uuids,
     environment_ids: uuids,
-    group_leader_alert_id: { type: 'string', nullable: true },
-    is_group_leader_alert: { type: 'boolean', nullable: true },
+    group_leader_alert_id: {
+      type: 'string',
+      format: 'uuid',
+      nullable: true,
+      description: 'The leader of the alert group it joined; null for a leader or an alert in no group.',
+    },
+    is_group_leader_alert: {
+      type: 'boolean',
+      nullable: true,
+      description: 'Whether it leads an alert group (the alert paging will page).',
+    },
     notification_target_type: { type: 'string', nullable: true, enum: ['User', 'Group', 'EscalationPolicy', 'Service', 'Functionality'] },
     notification_target_id: { type: 'string', nullable: true },
     received_count: { type: 'integer', description: 'How many times it was received: 1, plus one per deduplicated arrival.' },

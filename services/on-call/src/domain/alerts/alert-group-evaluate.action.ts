@@ -26,7 +26,6 @@ const body = z.strictObject({
     }),
   }),
 });
-type Body = z.infer<typeof body>['data']['attributes'];
 
 /** An explanation in the group's own words (property_field_type, ...) rather than the engine's kinds. */
 function explained(conditions: StoredGroupCondition[], e: ConditionExplanation) {

@@ -1,0 +1,99 @@
+import type { Row, Transaction } from '@firewatch/resource-kit';
+import { EvaluationBudgetExceeded, evaluationBudget, type AlertInput, type EvaluationBudget } from '../matching/index.js';
+import { judgeGroup, rankGroups, type GroupRouting, type RankedGroup } from '../alerts/alert-group-match.js';
+
+/** What grouping needs of storage (alert-grouping.repository.ts implements it). */
+export interface GroupingStore {
+  /** The team's alert groups with their `conditions` (stored shape, in position order). */
+  groups(tx: Transaction, teamId: number): Promise<Row[]>;
+  /** Waits for, then holds until `tx` ends, the lock of one group of a team: leaders are chosen one at a time. */
+  lockGroup(tx: Transaction, teamId: number, groupId: string): Promise<void>;
+  /** The group's unresolved leaders created at or after `since`, oldest first. */
+  openLeaders(tx: Transaction, teamId: number, groupId: string, since: Date): Promise<Row[]>;
+}
+
+/** Where a new alert stands: the columns it is stored with. */
+export interface Placement {
+  alert_group_id: string | null;
+  group_leader_alert_id: string | null;
+  is_group_leader_alert: boolean;
+}
+
+const ALONE: Placement = { alert_group_id: null, group_leader_alert_id: null, is_group_leader_alert: false };
+const MINUTE_MS = 60_000;
+
+const ids = (value: unknown) => ((value as string[] | null) ?? []).map((id) => id.toLowerCase());
+
+/** An alert's columns as the matching engine reads an alert (the evaluate endpoint's `alert`). */
+export function alertInputOf(columns: Row): AlertInput {
+  return {
+    summary: (columns.summary as string | null) ?? null,
+    description: (columns.description as string | null) ?? null,
+    external_url: (columns.external_url as string | null) ?? null,
+    urgency_id: (columns.alert_urgency_id as string | null) ?? null,
+    source_id: (columns.alert_source_id as string | null) ?? null,
+    source: (columns.source as string | null) ?? null,
+    service_ids: ids(columns.service_ids),
+    group_ids: ids(columns.group_ids),
+    payload: columns.data ?? undefined,
+  };
+}
+
+function routingOf(columns: Row): GroupRouting {
+  const target = columns.notification_target_type === 'EscalationPolicy' ? [String(columns.notification_target_id).toLowerCase()] : [];
+  return {
+    service_ids: ids(columns.service_ids),
+    group_ids: ids(columns.group_ids),
+    escalation_policy_ids: target,
+    functionality_ids: ids(columns.functionality_ids),
+  };
+}
+
+/**
+ * Grouping (docs/on-call.md, "Grouping"), with the engine `POST /v1/alert_groups/evaluate`
+ * uses. The alert's group is the first (oldest) group whose targets and conditions it
+ * meets, `matches_existing_alert` being met by the alert itself (it may start a group).
+ * In that group, under the group's lock, it joins the oldest unresolved leader created
+ * within `time_window` minutes whose conditions hold with that leader as the existing
+ * alert (evaluate's `existing_alerts`); with none, it leads. An alert too costly to judge
+ * stays alone rather than being refused: grouping must not lose an alert.
+ */
+export function createAlertGrouping(store: GroupingStore, now: () => Date = () => new Date()) {
+  /** The group's oldest unresolved leader within its window that the alert meets the conditions with. */
+  async function leaderFor(
+    tx: Transaction,
+    teamId: number,
+    group: RankedGroup,
+    alert: AlertInput,
+    routing: GroupRouting,
+    budget: EvaluationBudget,
+  ) {
+    const since = new Date(now().getTime() - Number(group.row.time_window) * MINUTE_MS);
+    const leaders = await store.openLeaders(tx, teamId, group.id, since);
+    return leaders.find((l) => judgeGroup(group, alert, routing, [alertInputOf(l)], budget).matched);
+  }
+
+  return {
+    async place(tx: Transaction, teamId: number, columns: Row): Promise<Placement> {
+      const groups = await store.groups(tx, teamId);
+      if (!groups.length) return ALONE;
+      const alert = alertInputOf(columns);
+      const routing = routingOf(columns);
+      const budget = evaluationBudget();
+      try {
+        const group = rankGroups(groups).find((g) => judgeGroup(g, alert, routing, [alert], budget).matched);
+        if (!group) return ALONE;
+        await store.lockGroup(tx, teamId, group.id);
+        const leader = await leaderFor(tx, teamId, group, alert, routing, budget);
+        return leader
+          ? { alert_group_id: group.id, group_leader_alert_id: String(leader.id), is_group_leader_alert: false }
+          : { alert_group_id: group.id, group_leader_alert_id: null, is_group_leader_alert: true };
+      } catch (error) {
+        if (error instanceof EvaluationBudgetExceeded) return ALONE;
+        throw error;
+      }
+    },
+  };
+}
+
+export type AlertGrouping = ReturnType<typeof createAlertGrouping>;
