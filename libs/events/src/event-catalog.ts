@@ -53,8 +53,11 @@ const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolve
   (a) => `incident.${a}`,
 );
 
-/** Alerts are never deleted; acknowledge and resolve are their own events (on-call, issue 23). */
-const ALERT_TYPES = ['created', 'updated', 'acknowledged', 'resolved'].map((a) => `alert.${a}`);
+/**
+ * Alerts are never deleted; acknowledge and resolve are their own events, and so is an
+ * acknowledged alert triggered again by its re-trigger timer (on-call, issue 23).
+ */
+const ALERT_TYPES = ['created', 'updated', 'acknowledged', 'resolved', 'retriggered'].map((a) => `alert.${a}`);
 
 /** A computed on-call shift began (on-call's scheduler; each shift once, `meta.late` when announced after downtime). */
 const SHIFT_TYPES = ['shift.started'];

@@ -19,6 +19,7 @@ import * as alertDeduplicationScope from './20261125-0201-alert-deduplication-sc
 import * as contactMethods from './20261125-0300-contact-methods.js';
 import * as ownerGroupsAsTeamIds from './20261125-0400-owner-groups-as-team-ids.js';
 import * as heartbeats from './20261125-0600-heartbeats.js';
+import * as alertRetriggerTimers from './20261125-0500-alert-retrigger-timers.js';
 import * as alertGrouping from './20261125-0710-alert-grouping.js';
 
 /**
@@ -46,5 +47,6 @@ export const migrations: Migrations = {
   '20261125-0300-contact-methods': contactMethods,
   '20261125-0400-owner-groups-as-team-ids': ownerGroupsAsTeamIds,
   '20261125-0600-heartbeats': heartbeats,
+  '20261125-0500-alert-retrigger-timers': alertRetriggerTimers,
   '20261125-0710-alert-grouping': alertGrouping,
 };

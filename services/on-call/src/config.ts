@@ -22,6 +22,9 @@ export const configSchema = z.object({
   // Heartbeats (docs/on-call.md, "Heartbeats"): how often expired heartbeats are looked for, and when an expiry noticed is late.
   HEARTBEAT_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
   HEARTBEAT_LATE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
+  // Alert re-trigger timers (docs/on-call.md, "Re-trigger"): how often due timers are looked for, and when one fired is late.
+  ALERT_RETRIGGER_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
+  ALERT_RETRIGGER_LATE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

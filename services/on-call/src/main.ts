@@ -2,10 +2,12 @@ import { runKitService } from '@firewatch/kit-service';
 import { migrations } from '../migrations/index.js';
 import { createOnCallApp } from './app.js';
 import { configSchema } from './config.js';
+import { createAlertRetriggersRepository } from './data/alert-retriggers.repository.js';
 import { createShiftInputsRepository } from './data/shift-inputs.repository.js';
 import { createShiftStartsRepository } from './data/shift-starts.repository.js';
 import { createUsersRepository, usersReadModelEmpty } from './data/users.repository.js';
 import { PERSONAL_DECLARATIONS, registry } from './domain/registry.js';
+import { createAlertRetriggerJob } from './jobs/alert-retrigger.job.js';
 import { heartbeatExpiryJob } from './jobs/heartbeat-expiry.wiring.js';
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
 import { createEventsConsumer } from './queue/events.consumer.js';
@@ -43,6 +45,13 @@ await runKitService({
       lateAfterMs: config.HEARTBEAT_LATE_AFTER_MS,
     });
     heartbeatExpiry.start();
+    const alertRetrigger = createAlertRetriggerJob({
+      store: createAlertRetriggersRepository(knex),
+      logger,
+      intervalMs: config.ALERT_RETRIGGER_INTERVAL_MS,
+      lateAfterMs: config.ALERT_RETRIGGER_LATE_AFTER_MS,
+    });
+    alertRetrigger.start();
     return {
       app: (shell) => createOnCallApp({ ...shell, ingestBodyLimitBytes: config.INGEST_BODY_LIMIT_BYTES }),
       // The events consumer is on the broker too: one check for both connections.
@@ -54,6 +63,7 @@ await runKitService({
       async stop() {
         await shiftStarted.stop();
         await heartbeatExpiry.stop();
+        await alertRetrigger.stop();
         await events.stop();
       },
     };

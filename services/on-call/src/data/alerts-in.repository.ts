@@ -30,6 +30,23 @@ export function createAlertsInRepository(): AlertsInDeps {
         lockName(teamId, sourceId, dedup),
       ]);
     },
+    async retriggerRules(tx, teamId) {
+      const rules = (await tx('alert_retrigger_rules').where({ team_id: teamId })) as Row[];
+      const conditions = rules.length
+        ? ((await tx('alert_retrigger_rule_conditions')
+            .whereIn(
+              'alert_retrigger_rule_id',
+              rules.map((r) => r.id as string),
+            )
+            .orderBy('position')) as Row[])
+        : [];
+      return rules.map((r) => ({ ...r, conditions: conditions.filter((c) => c.alert_retrigger_rule_id === r.id) }));
+    },
+    async setRetrigger(tx, alertId, timer) {
+      await tx('alerts')
+        .where({ id: alertId })
+        .update({ retrigger_at: timer?.at ?? null, retrigger_rule_id: timer?.rule_id ?? null });
+    },
   };
 }
 

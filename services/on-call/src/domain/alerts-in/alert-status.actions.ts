@@ -3,6 +3,7 @@ import { BadRequestError } from '@firewatch/errors';
 import { ref } from '@firewatch/openapi';
 import { defineAction } from '@firewatch/resource-kit';
 import type { AlertsInDeps } from './alerts-in.deps.js';
+import { retriggerTimer } from './alert-retrigger.js';
 
 const ackBody = z
   .object({ data: z.strictObject({ type: z.literal('alerts'), id: z.string().optional(), attributes: z.strictObject({}).optional() }) })
@@ -27,7 +28,9 @@ const response = (description: string) => ({ schema: ref('alerts_response'), des
 /**
  * `POST /v1/alerts/{id}/acknowledge`: someone is on it. From triggered or deferred; an
  * acknowledged alert answers as it is; an open alert (one that pages no one) and a
- * resolved one are a 400, as the reference's "cannot acknowledge open alert".
+ * resolved one are a 400, as the reference's "cannot acknowledge open alert". The team's
+ * re-trigger rules set when it is triggered again (docs/on-call.md, "Re-trigger"), replacing
+ * the timer of an earlier acknowledgment.
  */
 export const acknowledgeAlertAction = defineAction<{ alertsIn: AlertsInDeps }, z.infer<typeof ackBody>>({
   name: 'acknowledge',
@@ -43,6 +46,8 @@ export const acknowledgeAlertAction = defineAction<{ alertsIn: AlertsInDeps }, z
     if (alert.status === 'open' || alert.status === 'resolved')
       throw new BadRequestError(`Cannot acknowledge ${String(alert.status)} alert.`, { code: 'invalid_transition' });
     const data = await resource.update(alert, { status: 'acknowledged' }, 'acknowledged');
+    const rules = await deps.alertsIn.retriggerRules(tx, principal.team_id);
+    await deps.alertsIn.setRetrigger(tx, String(alert.id), retriggerTimer(rules, alert, new Date()));
     await deps.alertsIn.recordEvent(tx, {
       team_id: principal.team_id,
       alert_id: String(alert.id),
@@ -59,7 +64,8 @@ export const acknowledgeAlertAction = defineAction<{ alertsIn: AlertsInDeps }, z
 /**
  * `POST /v1/alerts/{id}/resolve`: from any other status; `resolution_message` is the
  * event's details (the why). A resolved alert answers as it is. Incidents are another
- * service's: `resolve_related_incidents` is accepted and changes nothing yet.
+ * service's: `resolve_related_incidents` is accepted and changes nothing yet. Its
+ * re-trigger timer, if any, is cleared.
  */
 export const resolveAlertAction = defineAction<{ alertsIn: AlertsInDeps }, z.infer<typeof resolveBody>>({
   name: 'resolve',
@@ -73,6 +79,7 @@ export const resolveAlertAction = defineAction<{ alertsIn: AlertsInDeps }, z.inf
     const alert = record!;
     if (alert.status === 'resolved') return { document: { data: resource.serialize(alert) } };
     const data = await resource.update(alert, { status: 'resolved', ended_at: new Date() }, 'resolved');
+    await deps.alertsIn.setRetrigger(tx, String(alert.id), null);
     await deps.alertsIn.recordEvent(tx, {
       team_id: principal.team_id,
       alert_id: String(alert.id),

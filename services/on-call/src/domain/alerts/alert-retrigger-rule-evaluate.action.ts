@@ -15,11 +15,12 @@ const body = z.strictObject({
   }),
 });
 
-interface StoredRule extends RankedRule {
+/** A stored rule (its row, conditions as the kit presents them) as the selector ranks it. */
+export interface StoredRule extends RankedRule {
   row: Row;
 }
 
-function ranked(row: Row): StoredRule {
+export function ranked(row: Row): StoredRule {
   const conditions = (row.conditions as Row[]).map((c): Condition => ({
     id: String(c.id),
     kind: c.kind as Condition['kind'],
@@ -49,6 +50,9 @@ function verdict({ rule, matched, conditions }: RuleVerdict<StoredRule>) {
     })),
   };
 }
+
+/** How a rule combines its conditions. */
+export const modeOf = (r: StoredRule) => ((r.row.match_mode as RetriggerMatchMode) === 'match-any-rule' ? 'any' : 'all');
 
 const ruleVerdictSchema = {
   type: 'object',
@@ -142,7 +146,6 @@ export const alertRetriggerRuleEvaluateAction = defineAction<OnCallResourceDeps,
     resource,
   }) {
     const rules = (await resource.findWhere({})).map(ranked);
-    const modeOf = (r: StoredRule) => ((r.row.match_mode as RetriggerMatchMode) === 'match-any-rule' ? 'any' : 'all');
     const { rule, evaluated } = withinBudget(() => selectRule(rules, alert, modeOf));
     const timeout = rule ? (rule.row.timeout_minutes as number | null) : null;
     const attributes = {
