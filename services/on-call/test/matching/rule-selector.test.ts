@@ -84,12 +84,15 @@ describe('matches_regex cannot hang the service', () => {
     evaluateCondition({ kind: 'alert_field', operator: 'matches_regex', property_field_name: 'f', values: ['(b+)+$'] }, 0, {
       fields: { f: `${'b'.repeat(50_000)}!` },
     });
+    // The best of five runs: a busy machine may stall one run, but backtracking would slow every one.
     for (const [condition, alert] of cases) {
-      const started = performance.now();
-      const result = evaluateCondition(condition as Condition, 0, alert);
-      const elapsed = performance.now() - started;
-      expect(result.matched).toBe(false);
-      expect(elapsed).toBeLessThan(50);
+      const runs = Array.from({ length: 5 }, () => {
+        const started = performance.now();
+        const result = evaluateCondition(condition as Condition, 0, alert);
+        expect(result.matched).toBe(false);
+        return performance.now() - started;
+      });
+      expect(Math.min(...runs)).toBeLessThan(50);
     }
   });
 
