@@ -50,6 +50,7 @@ export const ROUTES: readonly Route[] = [
     'alert_sources',
     'alerts',
     'alert_events',
+    'heartbeats',
     'schedules',
     'schedule_rotations',
     'shifts',
