@@ -54,10 +54,10 @@ const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolve
 );
 
 /**
- * Alerts are never deleted; acknowledge and resolve are their own events, and so is an
- * acknowledged alert triggered again by its re-trigger timer (on-call, issue 23).
+ * Alerts are never deleted; acknowledge, resolve and snooze are their own events, and so is
+ * an alert triggered again by its re-trigger timer or at its snooze's end (on-call, issue 23).
  */
-const ALERT_TYPES = ['created', 'updated', 'acknowledged', 'resolved', 'retriggered'].map((a) => `alert.${a}`);
+const ALERT_TYPES = ['created', 'updated', 'acknowledged', 'resolved', 'snoozed', 'retriggered'].map((a) => `alert.${a}`);
 
 /** A computed on-call shift began (on-call's scheduler; each shift once, `meta.late` when announced after downtime). */
 const SHIFT_TYPES = ['shift.started'];

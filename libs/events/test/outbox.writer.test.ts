@@ -39,7 +39,7 @@ describe('event catalog', () => {
     expect(EVENT_TYPES).toContain('heartbeat.expired');
     expect(EVENT_TYPES).toContain('alert.acknowledged');
     expect(EVENT_TYPES).toContain('alert.retriggered');
-    expect(EVENT_TYPES).toHaveLength(8 + 1 + 2 + 5 + 32 * 3);
+    expect(EVENT_TYPES).toHaveLength(8 + 1 + 2 + 6 + 32 * 3);
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
     expect(Object.isFrozen(EVENT_TYPES)).toBe(true);
   });

@@ -135,3 +135,51 @@ describe('alert re-trigger timers', () => {
     expect(published!.body.data).toMatchObject({ meta: { late: true } });
   });
 });
+
+describe('snooze', () => {
+  const snooze = (id: string, attributes: unknown) =>
+    h.call('POST', `/v1/alerts/${id}/snooze`, { body: { data: { type: 'alerts', attributes } } });
+
+  it('defers an alert until its time, then triggers it again (once), each step on the timeline', async () => {
+    const id = await alert(low);
+    const before = Date.now();
+    const snoozed = await snooze(id, { delay_minutes: 30 });
+    expect(snoozed.status).toBe(200);
+    expect(snoozed.body.data.attributes.status).toBe('deferred');
+    const due = (await dueAt(id))!;
+    expect(due).toBeGreaterThanOrEqual(before + 30 * MINUTE);
+    expect(await replica(() => due - 1).tick()).toBe(0);
+    expect(await status(id)).toBe('deferred');
+    const fired = await Promise.all([replica(() => due + 1).tick(), replica(() => due + 1).tick()]);
+    expect(fired[0]! + fired[1]!).toBe(1);
+    expect(await status(id)).toBe('triggered');
+    const steps = (await timeline(id)).filter((e) => e.action === 'snoozed' || e.action === 'retriggered');
+    expect(steps).toEqual([
+      expect.objectContaining({ action: 'snoozed', source: 'api', user_id: 1 }),
+      expect.objectContaining({ action: 'retriggered', source: 'snooze', user_id: null }),
+    ]);
+    expect(steps[1]!.details).toMatch(/^Snooze ended/);
+  });
+
+  it('is replaced by an acknowledgment, and refuses a resolved alert (400) and a bad body (422)', async () => {
+    const id = await alert(high);
+    await snooze(id, { delay_minutes: 5 });
+    const snoozeDue = (await dueAt(id))!;
+    expect((await act(id, 'acknowledge')).body.data.attributes.status).toBe('acknowledged');
+    expect(await dueAt(id)).toBeGreaterThan(snoozeDue);
+
+    for (const attributes of [
+      {},
+      { delay_minutes: 0 },
+      { delay_minutes: 10_081 },
+      { delay_minutes: 1.5 },
+      { delay_minutes: 5, extra: 1 },
+    ]) {
+      const answer = await snooze(id, attributes);
+      expect(answer.status).toBe(422);
+      expect(answer.body.errors[0].source.pointer).toMatch(/^\/data\/attributes/);
+    }
+    await act(id, 'resolve');
+    expect((await snooze(id, { delay_minutes: 5 })).status).toBe(400);
+  });
+});

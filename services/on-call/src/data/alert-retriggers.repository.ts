@@ -9,13 +9,13 @@ export function createAlertRetriggersRepository(knex: Knex) {
     transaction: <T>(work: (tx: Knex.Transaction) => Promise<T>) => knex.transaction(work),
 
     /**
-     * Up to `limit` acknowledged alerts whose timer is due at `now`, locked until `tx`
+     * Up to `limit` acknowledged or snoozed (deferred) alerts whose timer is due at `now`, locked until `tx`
      * ends; rows another replica holds are skipped (SKIP LOCKED), so each timer is
      * claimed by one replica, and the status it then writes keeps the next claim off.
      */
     async claimDue(tx: Knex.Transaction, now: Date, limit: number): Promise<Row[]> {
       return (await tx('alerts')
-        .where('status', 'acknowledged')
+        .whereIn('status', ['acknowledged', 'deferred'])
         .andWhere('retrigger_at', '<=', now)
         .orderBy('retrigger_at')
         .limit(limit)
@@ -32,10 +32,10 @@ export function createAlertRetriggersRepository(knex: Knex) {
       return row as Row;
     },
 
-    /** Clears due timers of alerts no longer acknowledged (resolved by a monitoring tool, changed by PATCH). */
+    /** Clears due timers of alerts no longer acknowledged or deferred (resolved by a monitoring tool, changed by PATCH). */
     async clearStale(now: Date): Promise<number> {
       return knex('alerts')
-        .whereNot('status', 'acknowledged')
+        .whereNotIn('status', ['acknowledged', 'deferred'])
         .andWhere('retrigger_at', '<=', now)
         .update({ retrigger_at: null, retrigger_rule_id: null });
     },

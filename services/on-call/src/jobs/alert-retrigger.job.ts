@@ -18,7 +18,8 @@ export interface AlertRetriggerJobOptions {
 
 /**
  * Triggers acknowledged alerts again when their re-trigger timer (set at acknowledgment
- * from the team's re-trigger rules, docs/on-call.md "Re-trigger") is due. Stateless: the
+ * from the team's re-trigger rules, docs/on-call.md "Re-trigger") is due, and snoozed
+ * (deferred) alerts when their snooze ends. Stateless: the
  * timers are on the alerts, so a restart fires every timer that fell due while no replica
  * ran, at once and marked late, as `shift.started` does. Replicas racing on one timer
  * fire it once: each claims due alerts FOR UPDATE SKIP LOCKED and writes the status,
@@ -39,21 +40,26 @@ export function createAlertRetriggerJob(options: AlertRetriggerJobOptions) {
         const dueAt = alert.retrigger_at as Date;
         const isLate = now.getTime() - dueAt.getTime() > options.lateAfterMs;
         if (isLate) late++;
-        const ruleId = String(alert.retrigger_rule_id);
+        const ruleId = (alert.retrigger_rule_id as string | null) ?? null;
+        const snoozed = alert.status === 'deferred';
+        const why = snoozed ? 'Snooze ended' : `Re-triggered by alert re-trigger rule ${ruleId}`;
         const row = await options.store.retrigger(tx, String(alert.id), now);
         await options.store.recordEvent(tx, {
           team_id: Number(alert.team_id),
           alert_id: String(alert.id),
           kind: 'status_update',
           action: 'retriggered',
-          source: 'alert_retrigger_rule',
+          source: snoozed ? 'snooze' : 'alert_retrigger_rule',
           user_id: null,
-          details: `Re-triggered by alert re-trigger rule ${ruleId}, due at ${dueAt.toISOString()}${isLate ? ' (late: fired after downtime)' : ''}.`,
+          details: `${why}, due at ${dueAt.toISOString()}${isLate ? ' (late: fired after downtime)' : ''}.`,
         });
         await options.store.writeEvent(tx, {
           type: 'alert.retriggered',
           team_id: Number(alert.team_id),
-          data: { ...serialize(alerts, row), meta: { late: isLate, alert_retrigger_rule_id: ruleId, due_at: dueAt.toISOString() } },
+          data: {
+            ...serialize(alerts, row),
+            meta: { late: isLate, snoozed, alert_retrigger_rule_id: ruleId, due_at: dueAt.toISOString() },
+          },
           occurred_at: dueAt,
         });
       }

@@ -20,7 +20,7 @@ export const alertEvents = defineResource<OnCallResourceDeps>({
   attributeSchemas: {
     alert_id: { type: 'string', format: 'uuid' },
     kind: { type: 'string', enum: ['informational', 'status_update', 'action', 'note'] },
-    action: { type: 'string', enum: ['created', 'updated', 'acknowledged', 'resolved', 'triggered', 'retriggered'] },
+    action: { type: 'string', enum: ['created', 'updated', 'acknowledged', 'resolved', 'triggered', 'retriggered', 'snoozed'] },
     source: { type: 'string', description: 'api, or the type of the alert source the change came from.' },
     user_id: { type: 'integer', nullable: true },
     details: { type: 'string', nullable: true },

@@ -5,7 +5,7 @@ export interface AlertEventInput {
   team_id: number;
   alert_id: string;
   kind: 'informational' | 'status_update' | 'action' | 'note';
-  action: 'created' | 'updated' | 'acknowledged' | 'resolved' | 'triggered' | 'retriggered';
+  action: 'created' | 'updated' | 'acknowledged' | 'resolved' | 'triggered' | 'retriggered' | 'snoozed';
   /** Where the change came from: `api`, or the alert source's type. */
   source: string;
   /** Who: the acting user, null for a team-wide key or a monitoring tool. */
@@ -28,8 +28,8 @@ export interface AlertsInDeps {
   lockKey(tx: Transaction, teamId: number, sourceId: string | null, key: string): Promise<void>;
   /** The team's re-trigger rules, each row with its `conditions` as the kit presents them. */
   retriggerRules(tx: Transaction, teamId: number): Promise<Row[]>;
-  /** Sets (or with null clears) an alert's re-trigger timer, replacing any earlier one. */
-  setRetrigger(tx: Transaction, alertId: string, timer: { at: Date; rule_id: string } | null): Promise<void>;
+  /** Sets (or with null clears) an alert's re-trigger timer, replacing any earlier one; a snooze's names no rule. */
+  setRetrigger(tx: Transaction, alertId: string, timer: { at: Date; rule_id: string | null } | null): Promise<void>;
 }
 
 /** The intake's storage (alerts-in.repository.ts implements it). */

@@ -1,5 +1,6 @@
 import { defineResource } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { snoozeAlertAction } from './alert-snooze.action.js';
 import { acknowledgeAlertAction, resolveAlertAction } from './alert-status.actions.js';
 import { updateAlertSchema } from './alerts.schemas.js';
 
@@ -90,7 +91,7 @@ export const alerts = defineResource<OnCallResourceDeps>({
   },
   sorts: ['created_at', 'updated_at', 'started_at'],
   defaultSort: [{ field: 'created_at', direction: 'desc' }],
-  actions: [acknowledgeAlertAction, resolveAlertAction],
+  actions: [acknowledgeAlertAction, resolveAlertAction, snoozeAlertAction],
   unique: {
     alerts_open_deduplication_key_unique: {
       pointer: '/data/attributes/deduplication_key',
