@@ -23,17 +23,14 @@ export const heartbeats = defineResource<OnCallResourceDeps>({
   event: 'heartbeat',
   permission: { scope: 'oc.heartbeats', side: 'oc' },
   summary: { singular: 'heartbeat', plural: 'heartbeats' },
-  create: z
-    .strictObject(writable)
-    .partial()
-    .required({
-      name: true,
-      alert_summary: true,
-      interval: true,
-      interval_unit: true,
-      notification_target_type: true,
-      notification_target_id: true,
-    }),
+  create: z.strictObject(writable).partial().required({
+    name: true,
+    alert_summary: true,
+    interval: true,
+    interval_unit: true,
+    notification_target_type: true,
+    notification_target_id: true,
+  }),
   update: z.strictObject(writable).partial(),
   attributes: [
     'name',
