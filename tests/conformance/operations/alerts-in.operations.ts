@@ -174,6 +174,29 @@ export const alertsInOperations: ConformanceOperation[] = [
   {
     method: 'POST',
     path: '/v1/alerts',
+    variant: "joins an alert group's leader: group_leader_alert_id set",
+    request: async (ctx) => {
+      // A group that only alerts of this row's prefix meet, so that the others' answers stay as they are.
+      const prefix = `Grouped ${unique()}`;
+      const conditions = [
+        {
+          property_field_type: 'attribute',
+          property_field_name: 'summary',
+          property_field_condition_type: 'starts_with',
+          property_field_value: prefix,
+        },
+        { property_field_type: 'attribute', property_field_name: 'summary', property_field_condition_type: 'matches_existing_alert' },
+      ];
+      await created(ctx, '/v1/alert_groups', { data: { type: 'alert_groups', attributes: { name: prefix, time_window: 10, conditions } } });
+      await anAlert(ctx, { summary: prefix });
+      return { body: alert({ summary: prefix }) };
+    },
+    status: 201,
+    schema: { reference: 'createAlert', status: 201 },
+  },
+  {
+    method: 'POST',
+    path: '/v1/alerts',
     variant: 'summary missing',
     request: () => ({ body: alert({ description: 'x' }) }),
     status: 422,
