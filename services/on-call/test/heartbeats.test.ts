@@ -87,6 +87,14 @@ describe('heartbeats', () => {
     expect((await h.call('DELETE', `/v1/heartbeats/${id}`, other)).status).toBe(404);
   });
 
+  it('a ping needs oc.heartbeats write: a read-only key is refused', async () => {
+    const { id } = (await h.create('heartbeats', nightly)).body.data;
+    const reader = { principal: { scopes: ['oc.heartbeats:read'] } };
+    expect((await h.call('GET', `/v1/heartbeats/${id}`, reader)).status).toBe(200);
+    expect((await h.call('POST', `/v1/heartbeats/${id}/ping`, reader)).status).toBe(403);
+    expect((await h.call('POST', `/v1/heartbeats/${id}/ping`, { principal: { scopes: ['oc.heartbeats:write'] } })).status).toBe(204);
+  });
+
   it('a ping makes it active until one interval later, and emits heartbeat.pinged', async () => {
     const { id } = (await h.create('heartbeats', nightly)).body.data;
     const before = Date.now();
