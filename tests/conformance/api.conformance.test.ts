@@ -2,6 +2,7 @@ import { type ConformanceOperation, describeOperation, fillPath } from './confor
 import { alertGroupOperations, alertUrgencyOperations } from './operations/alert-groups.operations.js';
 import { alertRetriggerRuleOperations } from './operations/alert-retrigger-rules.operations.js';
 import { alertsInOperations } from './operations/alerts-in.operations.js';
+import { alertSnoozeOperations } from './operations/alert-snooze.operations.js';
 import { heartbeatOperations } from './operations/heartbeats.operations.js';
 import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
@@ -47,6 +48,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...alertGroupOperations,
   ...alertRetriggerRuleOperations,
   ...alertsInOperations,
+  ...alertSnoozeOperations,
   ...heartbeatOperations,
   ...scheduleOperations,
   ...shiftOperations,
