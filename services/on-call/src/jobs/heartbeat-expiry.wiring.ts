@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
+import { createGroupingStore } from '../data/alert-grouping.repository.js';
 import { createAlertIntakeRepository } from '../data/alerts-in.repository.js';
 import { createHeartbeatExpiryRepository } from '../data/heartbeats.repository.js';
+import { createAlertGrouping } from '../domain/alerts-in/alert-grouping.js';
 import { createAlertIntake } from '../domain/alerts-in/alert-intake.js';
 import { createHeartbeatExpiry } from '../domain/heartbeats/heartbeat-expiry.js';
 import { registry } from '../domain/registry.js';
@@ -12,6 +14,7 @@ export function heartbeatExpiryJob(knex: Knex, options: { logger: Logger; interv
   const intake = createAlertIntake({
     store: createAlertIntakeRepository(knex),
     alerts: registry.get('alerts'),
+    grouping: createAlertGrouping(createGroupingStore()),
   });
   const expireDue = createHeartbeatExpiry({
     store: createHeartbeatExpiryRepository(),
