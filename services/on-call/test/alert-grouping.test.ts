@@ -37,9 +37,13 @@ async function raise(as: { principal: { team_id: number } }, attributes: Attribu
 const timeline = async (id: string, as: { principal: { team_id: number } }) =>
   ((await h.call('GET', `/v1/alerts/${id}/events`, as)).body.data as { attributes: Attributes }[]).map((e) => e.attributes);
 
+const read = async (id: string, as: { principal: { team_id: number } }) =>
+  (await h.call('GET', `/v1/alerts/${id}`, as)).body.data.attributes as Attributes;
+
+/** The alert an ingestion answered (202), as read back. */
 const ingested = async (as: { principal: { team_id: number } }, answer: { status: number; body: { data: { id: string }[] } }) => {
   expect(answer.status).toBe(202);
-  return (await h.call('GET', `/v1/alerts/${answer.body.data[0].id}`, as)).body.data.attributes as Attributes;
+  return read(answer.body.data[0].id, as);
 };
 
 const evaluate = async (as: { principal: { team_id: number } }, attributes: Attributes) =>
@@ -139,5 +143,19 @@ describe('alert grouping at intake', () => {
       group_leader_alert_id: null,
       is_group_leader_alert: false,
     });
+  });
+
+  it('groups the alerts of one Alertmanager notification among themselves, in its one transaction', async () => {
+    const as = team();
+    await group(as, { time_window: 60, conditions: [SAME_TITLE] });
+    const source = await h.create('alert_sources', { name: `am ${randomUUID()}`, source_type: 'alertmanager' }, as);
+    const { id: sourceId, attributes } = source.body.data as { id: string; attributes: { secret: string } };
+    const firing = (fingerprint: string) => ({ status: 'firing', fingerprint, labels: { alertname: 'DiskFull', host: fingerprint } });
+    const answer = await ingest(h, sourceId, attributes.secret, { alerts: ['a', 'b', 'c'].map(firing) });
+    expect(answer.status).toBe(202);
+    const placed = await Promise.all((answer.body.data as { id: string }[]).map(async ({ id }) => ({ id, ...(await read(id, as)) })));
+    const leaders = placed.filter((a) => a.is_group_leader_alert);
+    expect(leaders).toHaveLength(1);
+    expect(placed.filter((a) => a.group_leader_alert_id === leaders[0].id)).toHaveLength(2);
   });
 });

@@ -59,6 +59,16 @@ function routingOf(columns: Row): GroupRouting {
  * stays alone rather than being refused: grouping must not lose an alert.
  */
 export function createAlertGrouping(store: GroupingStore, now: () => Date = () => new Date()) {
+  // Read once per transaction and team: an Alertmanager payload of a thousand alerts would otherwise read the groups a thousand times.
+  const read = new WeakMap<Transaction, Map<number, Promise<Row[]>>>();
+  function groupsOf(tx: Transaction, teamId: number): Promise<Row[]> {
+    const byTeam = read.get(tx) ?? new Map<number, Promise<Row[]>>();
+    read.set(tx, byTeam);
+    const groups = byTeam.get(teamId) ?? store.groups(tx, teamId);
+    byTeam.set(teamId, groups);
+    return groups;
+  }
+
   /** The group's oldest unresolved leader within its window that the alert meets the conditions with. */
   async function leaderFor(
     tx: Transaction,
@@ -75,7 +85,7 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
 
   return {
     async place(tx: Transaction, teamId: number, columns: Row): Promise<Placement> {
-      const groups = await store.groups(tx, teamId);
+      const groups = await groupsOf(tx, teamId);
       if (!groups.length) return ALONE;
       const alert = alertInputOf(columns);
       const routing = routingOf(columns);
