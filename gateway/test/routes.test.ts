@@ -77,7 +77,7 @@ describe('route table', () => {
 
   it('keeps every prefix once, each one segment deep or nested once', () => {
     expect(new Set(ROUTES.map((r) => r.prefix)).size).toBe(ROUTES.length);
-    expect(ROUTES).toHaveLength(41);
+    expect(ROUTES).toHaveLength(42);
     expect(() => createRouteMatcher([{ prefix: '/v1/a/b', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
     expect(() => createRouteMatcher([{ prefix: '/v1/a/{id}/b/{c}/d', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
     expect(() =>
