@@ -2,6 +2,7 @@ import type { Logger } from '@firewatch/logger';
 import { serialize } from '@firewatch/resource-kit';
 import { alerts } from '../domain/alerts-in/alerts.resource.js';
 import type { AlertRetriggersRepository } from '../data/alert-retriggers.repository.js';
+import { createPeriodicJob } from './periodic-job.js';
 
 /** Timers fired per transaction: a long catch-up holds no lock (and no outbox insert) for long. */
 const BATCH = 100;
@@ -27,9 +28,6 @@ export interface AlertRetriggerJobOptions {
  */
 export function createAlertRetriggerJob(options: AlertRetriggerJobOptions) {
   const clock = options.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
 
   /** Fires one batch of due timers; returns how many (and how many late). */
   function batch(now: Date) {
@@ -82,30 +80,7 @@ export function createAlertRetriggerJob(options: AlertRetriggerJobOptions) {
     return fired;
   }
 
-  function loop(delay: number) {
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((err: unknown) => options.logger.error('alert re-trigger tick failed; retrying next interval', { err }))
-        .finally(() => {
-          if (!stopped) loop(options.intervalMs);
-        });
-    }, delay);
-  }
-
-  return {
-    /** One look, as the timer runs it (tests and catch-up). Returns how many alerts it re-triggered. */
-    tick,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      loop(0);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return createPeriodicJob({ name: 'alert re-trigger', intervalMs: options.intervalMs, logger: options.logger, tick });
 }
 
 export type AlertRetriggerJob = ReturnType<typeof createAlertRetriggerJob>;

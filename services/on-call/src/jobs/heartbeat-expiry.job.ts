@@ -1,4 +1,5 @@
 import type { Logger } from '@firewatch/logger';
+import { createPeriodicJob } from './periodic-job.js';
 
 /** Heartbeats expired per transaction: a batch holds its row locks only that long. */
 const BATCH = 100;
@@ -19,9 +20,6 @@ export interface HeartbeatExpiryJobOptions {
  */
 export function createHeartbeatExpiryJob(options: HeartbeatExpiryJobOptions) {
   const clock = options.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
 
   async function tick(): Promise<number> {
     let count = 0;
@@ -34,28 +32,5 @@ export function createHeartbeatExpiryJob(options: HeartbeatExpiryJobOptions) {
     }
   }
 
-  function loop(delay: number) {
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((err: unknown) => options.logger.error('heartbeat expiry tick failed; retrying next interval', { err }))
-        .finally(() => {
-          if (!stopped) loop(options.intervalMs);
-        });
-    }, delay);
-  }
-
-  return {
-    /** One look, as the timer runs it (tests). Returns how many heartbeats it expired. */
-    tick,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      loop(0);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return createPeriodicJob({ name: 'heartbeat expiry', intervalMs: options.intervalMs, logger: options.logger, tick });
 }

@@ -5,6 +5,7 @@ import { type ShiftStart, startsBetween } from '../domain/shift-started.js';
 import { readRotations } from '../domain/schedules/shift-inputs.js';
 import { planShifts } from '../domain/shifts/index.js';
 import type { ShiftStartsRepository } from '../data/shift-starts.repository.js';
+import { createPeriodicJob } from './periodic-job.js';
 
 /** Schedules read and computed per batch (at most 20 rotations each), the event loop free between batches. */
 const SCHEDULE_BATCH = 50;
@@ -44,9 +45,6 @@ export interface ShiftStartedJobOptions {
  */
 export function createShiftStartedJob(options: ShiftStartedJobOptions) {
   const clock = options.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
 
   /** The starts in (after, now] of one batch of schedules; a schedule that cannot be computed is logged and holds up no other. */
   async function batchStarts(
@@ -121,30 +119,7 @@ export function createShiftStartedJob(options: ShiftStartedJobOptions) {
     return announced;
   }
 
-  function loop(delay: number) {
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((err: unknown) => options.logger.error('shift.started scheduler tick failed; retrying next interval', { err }))
-        .finally(() => {
-          if (!stopped) loop(options.intervalMs);
-        });
-    }, delay);
-  }
-
-  return {
-    /** One look, as the timer runs it (tests and catch-up). Returns how many starts it announced. */
-    tick,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      loop(0);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return createPeriodicJob({ name: 'shift.started scheduler', intervalMs: options.intervalMs, logger: options.logger, tick });
 }
 
 export type ShiftStartedJob = ReturnType<typeof createShiftStartedJob>;

@@ -1,0 +1,51 @@
+import type { Logger } from '@firewatch/logger';
+
+/** A job that runs `tick` now and then every `intervalMs` after the previous tick ends. */
+export interface PeriodicJob<T> {
+  /** One look, as the timer runs it (tests and catch-up). */
+  tick: () => Promise<T>;
+  start(): void;
+  /** Stops the timer and waits for a tick under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one timer loop of on-call's jobs: ticks never overlap (the next is scheduled when
+ * one ends), a failed tick is logged and retried at the next interval, and `stop` waits
+ * for the tick under way so a shutdown never cuts a transaction short.
+ */
+export function createPeriodicJob<T>(options: {
+  name: string;
+  intervalMs: number;
+  logger: Logger;
+  tick: () => Promise<T>;
+}): PeriodicJob<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = true;
+
+  function loop(delay: number) {
+    timer = setTimeout(() => {
+      running = options
+        .tick()
+        .catch((err: unknown) => options.logger.error(`${options.name} tick failed; retrying next interval`, { err }))
+        .finally(() => {
+          if (!stopped) loop(options.intervalMs);
+        });
+    }, delay);
+  }
+
+  return {
+    tick: options.tick,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      loop(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
