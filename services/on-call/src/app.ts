@@ -1,11 +1,9 @@
 import type { Express } from 'express';
 import { createKitApp, type KitAppShell } from '@firewatch/kit-service';
-import { createGroupingStore } from './data/alert-grouping.repository.js';
-import { createAlertIntakeRepository, createSourceStore } from './data/alerts-in.repository.js';
+import { alertIntakeOn } from './alert-intake.wiring.js';
+import { createSourceStore } from './data/alerts-in.repository.js';
 import { createRecordsRepository } from './data/records.repository.js';
-import { createAlertGrouping } from './domain/alerts-in/alert-grouping.js';
 import { createAlertIngestion } from './domain/alerts-in/alert-ingestion.js';
-import { createAlertIntake } from './domain/alerts-in/alert-intake.js';
 import { registry } from './domain/registry.js';
 import type { OnCallResourceDeps, ShiftReadBounds } from './domain/on-call.deps.js';
 import { SHIFT_READ_BOUNDS } from './domain/schedules/shifts.source.js';
@@ -26,11 +24,7 @@ export function createOnCallApp(deps: OnCallDeps): Express {
     ...createRecordsRepository(deps.knex, deps.logger),
     shiftReads: deps.shiftReads ?? SHIFT_READ_BOUNDS,
   };
-  const intake = createAlertIntake({
-    store: createAlertIntakeRepository(deps.knex),
-    alerts: registry.get('alerts'),
-    grouping: createAlertGrouping(createGroupingStore()),
-  });
+  const intake = alertIntakeOn(deps.knex);
   const ingestion = createAlertIngestion({ sources: createSourceStore(deps.knex), intake });
   return createKitApp(deps, {
     registry,

@@ -1,24 +1,16 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
-import { createGroupingStore } from '../data/alert-grouping.repository.js';
-import { createAlertIntakeRepository } from '../data/alerts-in.repository.js';
+import { alertIntakeOn } from '../alert-intake.wiring.js';
 import { createHeartbeatExpiryRepository } from '../data/heartbeats.repository.js';
-import { createAlertGrouping } from '../domain/alerts-in/alert-grouping.js';
-import { createAlertIntake } from '../domain/alerts-in/alert-intake.js';
 import { createHeartbeatExpiry } from '../domain/heartbeats/heartbeat-expiry.js';
 import { registry } from '../domain/registry.js';
 import { createHeartbeatExpiryJob } from './heartbeat-expiry.job.js';
 
 /** The heartbeat expiry job on its stores and the alert intake (main.ts; tests give it a clock). */
 export function heartbeatExpiryJob(knex: Knex, options: { logger: Logger; intervalMs: number; lateAfterMs: number; now?: () => number }) {
-  const intake = createAlertIntake({
-    store: createAlertIntakeRepository(knex),
-    alerts: registry.get('alerts'),
-    grouping: createAlertGrouping(createGroupingStore()),
-  });
   const expireDue = createHeartbeatExpiry({
     store: createHeartbeatExpiryRepository(),
-    intake,
+    intake: alertIntakeOn(knex),
     heartbeats: registry.get('heartbeats'),
     lateAfterMs: options.lateAfterMs,
   });
