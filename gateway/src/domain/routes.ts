@@ -73,38 +73,45 @@ export type RouteMatcher = (path: string) => UpstreamName | undefined;
 
 const PREFIX = /^\/v1\/([a-z0-9_-]+)(?:\/\{[a-z_]+\}\/([a-z0-9_-]+))?$/;
 
-/** What one first segment routes to: its own upstream, and collections nested under its records. */
+/** What one first segment routes to: its own route, and the routes of collections nested under its records. */
 interface SegmentRoute {
-  upstream?: UpstreamName;
-  nested?: Map<string, UpstreamName>;
+  own?: Route;
+  nested?: Map<string, Route>;
 }
 
 /**
- * Builds a matcher over the route prefixes. A match is one Map lookup of the path's second
- * segment (`/v1/environmentsX` and `/v1/environments-old` do not match
+ * Builds a resolver of paths to their route-table entry. A match is one Map lookup of the
+ * path's second segment (`/v1/environmentsX` and `/v1/environments-old` do not match
  * `/v1/environments`); only a segment with nested routes (`users`) looks further, at the
- * fourth: `/v1/users/7/phone_numbers/...` goes to the nested route's upstream, the rest
- * of `/v1/users/...` to the segment's own.
+ * fourth: `/v1/users/7/phone_numbers/...` resolves to the nested route, the rest of
+ * `/v1/users/...` to the segment's own. Forwarding and the metrics' route labels both
+ * read paths through this one function.
  */
-export function createRouteMatcher(routes: readonly Route[] = ROUTES): RouteMatcher {
+export function createRouteResolver(routes: readonly Route[] = ROUTES): (path: string) => Route | undefined {
   const bySegment = new Map<string, SegmentRoute>();
   for (const route of routes) {
     const [, segment, sub] = PREFIX.exec(route.prefix) ?? [];
     if (!segment) throw new Error(`Route prefix must be /v1/<collection> or /v1/<collection>/{param}/<collection>: ${route.prefix}`);
     const entry = bySegment.get(segment) ?? {};
-    if (sub ? entry.nested?.has(sub) : entry.upstream) throw new Error(`Route prefix listed twice: ${route.prefix}`);
-    if (sub) (entry.nested ??= new Map()).set(sub, route.upstream);
-    else entry.upstream = route.upstream;
+    if (sub ? entry.nested?.has(sub) : entry.own) throw new Error(`Route prefix listed twice: ${route.prefix}`);
+    if (sub) (entry.nested ??= new Map()).set(sub, route);
+    else entry.own = route;
     bySegment.set(segment, entry);
   }
   return (path) => {
     if (!path.startsWith('/v1/')) return undefined;
     const end = path.indexOf('/', 4);
     const entry = bySegment.get(end === -1 ? path.slice(4) : path.slice(4, end));
-    if (!entry?.nested || end === -1) return entry?.upstream;
+    if (!entry?.nested || end === -1) return entry?.own;
     const idEnd = path.indexOf('/', end + 1);
-    if (idEnd <= end + 1) return entry.upstream;
+    if (idEnd <= end + 1) return entry.own;
     const subEnd = path.indexOf('/', idEnd + 1);
-    return entry.nested.get(subEnd === -1 ? path.slice(idEnd + 1) : path.slice(idEnd + 1, subEnd)) ?? entry.upstream;
+    return entry.nested.get(subEnd === -1 ? path.slice(idEnd + 1) : path.slice(idEnd + 1, subEnd)) ?? entry.own;
   };
+}
+
+/** The upstream that serves a path, by {@link createRouteResolver}. */
+export function createRouteMatcher(routes: readonly Route[] = ROUTES): RouteMatcher {
+  const resolve = createRouteResolver(routes);
+  return (path) => resolve(path)?.upstream;
 }
