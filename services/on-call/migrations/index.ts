@@ -21,6 +21,7 @@ import * as ownerGroupsAsTeamIds from './20261125-0400-owner-groups-as-team-ids.
 import * as heartbeats from './20261125-0600-heartbeats.js';
 import * as alertRetriggerTimers from './20261125-0500-alert-retrigger-timers.js';
 import * as alertGrouping from './20261125-0710-alert-grouping.js';
+import * as targetTeamMembers from './20261126-0200-target-team-members.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -49,4 +50,5 @@ export const migrations: Migrations = {
   '20261125-0600-heartbeats': heartbeats,
   '20261125-0500-alert-retrigger-timers': alertRetriggerTimers,
   '20261125-0710-alert-grouping': alertGrouping,
+  '20261126-0200-target-team-members': targetTeamMembers,
 };

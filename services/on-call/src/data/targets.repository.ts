@@ -41,7 +41,7 @@ export function createTargetSyncStore(knex: Knex): TargetSyncStore {
       const rows = await knex('targets')
         .insert({ ...change, updated_at: knex.fn.now() })
         .onConflict(['team_id', 'target_id', 'target_type'])
-        .merge(['name', 'changed_at', 'deleted_at', 'updated_at'])
+        .merge(['name', 'changed_at', 'deleted_at', 'member_ids', 'admin_ids', 'updated_at'])
         .whereRaw('targets.deleted_at is null and (excluded.deleted_at is not null or targets.changed_at <= excluded.changed_at)')
         .returning('target_id');
       return rows.length > 0;

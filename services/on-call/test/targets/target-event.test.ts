@@ -22,6 +22,8 @@ describe('toTargetChange', () => {
       name: 'Payments',
       changed_at: new Date('2026-11-25T10:00:00.000Z'),
       deleted_at: null,
+      member_ids: [],
+      admin_ids: [],
     });
     expect(toTargetChange(envelope('functionality.created', { ...data, type: 'functionalities' }))).toMatchObject({
       target_type: 'Functionality',
@@ -32,7 +34,23 @@ describe('toTargetChange', () => {
       // No updated_at: the event's time orders it.
       changed_at: new Date('2026-11-25T10:00:05.000Z'),
       deleted_at: new Date('2026-11-25T10:00:05.000Z'),
+      // A tombstone pages nobody.
+      member_ids: [],
+      admin_ids: [],
     });
+  });
+
+  it("keeps a live team's members and admins, admins counted as members, each once", () => {
+    const team = { id: ID, type: 'groups', attributes: { name: 'SRE', user_ids: [3, 1, 3], admin_ids: [9, 1] } };
+    expect(toTargetChange(envelope('group.updated', team))).toMatchObject({ member_ids: [3, 1, 9], admin_ids: [9, 1] });
+    expect(toTargetChange(envelope('group.created', { ...team, attributes: { name: 'SRE' } }))).toMatchObject({
+      member_ids: [],
+      admin_ids: [],
+    });
+    expect(toTargetChange(envelope('group.updated', { ...team, attributes: { user_ids: ['3'] } }))).toHaveProperty('invalid');
+    // A service's own lists, whatever they hold, are no team's people.
+    const service = { id: ID, type: 'services', attributes: { name: 'x', user_ids: ['a'] } };
+    expect(toTargetChange(envelope('service.updated', service))).toMatchObject({ member_ids: [], admin_ids: [] });
   });
 
   it('refuses what no redelivery would make valid', () => {

@@ -32,6 +32,10 @@ export interface TargetChange {
   changed_at: Date;
   /** The time of deletion for `<family>.deleted`, else null: a tombstone, final (ids are never reused). */
   deleted_at: Date | null;
+  /** A team's members (auth's `user_ids`, admins included), in its order; [] for other families and deleted teams. */
+  member_ids: number[];
+  /** A team's admins (auth's `admin_ids`); [] for other families and deleted teams. */
+  admin_ids: number[];
 }
 
 // The resource object as the publisher's API answers it: only what the read model keeps is read.
@@ -40,6 +44,9 @@ const resourceObject = z.object({
   type: z.string(),
   attributes: z.object({ name: z.string().nullish(), updated_at: z.string().nullish() }).loose(),
 });
+// A team's people, as auth's group serializer answers them (integer user ids, at most 1000 each).
+const userIds = z.array(z.number().int().min(1).max(2_147_483_647)).max(10_000).nullish();
+const teamPeople = z.object({ user_ids: userIds, admin_ids: userIds });
 
 const ACTIONS = ['created', 'updated', 'deleted'];
 
@@ -65,12 +72,22 @@ export function toTargetChange(envelope: EventEnvelope): TargetChange | { invali
   if (Number.isNaN(occurredAt.getTime())) return { invalid: `occurred_at is not a time: ${envelope.occurred_at}` };
   const { updated_at, name } = parsed.data.attributes;
   const updatedAt = new Date(updated_at ?? Number.NaN);
+  const deleted = envelope.type.endsWith('.deleted');
+  const team = family === 'group' ? teamPeople.safeParse(parsed.data.attributes) : undefined;
+  if (team && !team.success) return { invalid: team.error.issues.map((i) => `attributes.${i.path.join('.')}: ${i.message}`).join('; ') };
+  // Only a live team has people: a tombstone pages nobody, whatever its last state listed.
+  const people = (ids: number[] | null | undefined) => (team && !deleted ? [...new Set(ids ?? [])] : []);
+  const members = people(team?.data.user_ids);
+  const admins = people(team?.data.admin_ids);
   return {
     team_id: envelope.team_id,
     target_type,
     target_id: parsed.data.id.toLowerCase(),
     name: name ?? null,
     changed_at: Number.isNaN(updatedAt.getTime()) ? occurredAt : updatedAt,
-    deleted_at: envelope.type.endsWith('.deleted') ? occurredAt : null,
+    deleted_at: deleted ? occurredAt : null,
+    // auth keeps admins among the members; an event from before that rule still pages its admins as members.
+    member_ids: [...members, ...admins.filter((id) => !members.includes(id))],
+    admin_ids: admins,
   };
 }
