@@ -21,6 +21,8 @@ import * as ownerGroupsAsTeamIds from './20261125-0400-owner-groups-as-team-ids.
 import * as heartbeats from './20261125-0600-heartbeats.js';
 import * as alertRetriggerTimers from './20261125-0500-alert-retrigger-timers.js';
 import * as alertGrouping from './20261125-0710-alert-grouping.js';
+import * as alertRouting from './20261126-0300-alert-routing.js';
+import * as escalationPolicies from './20261126-0100-escalation-policies.js';
 import * as targetTeamMembers from './20261126-0200-target-team-members.js';
 
 /**
@@ -50,5 +52,7 @@ export const migrations: Migrations = {
   '20261125-0600-heartbeats': heartbeats,
   '20261125-0500-alert-retrigger-timers': alertRetriggerTimers,
   '20261125-0710-alert-grouping': alertGrouping,
+  '20261126-0300-alert-routing': alertRouting,
+  '20261126-0100-escalation-policies': escalationPolicies,
   '20261126-0200-target-team-members': targetTeamMembers,
 };
