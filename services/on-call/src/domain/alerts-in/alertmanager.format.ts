@@ -32,19 +32,20 @@ function fingerprintOf(alert: Labels): string {
  * fingerprint: Alertmanager repeats a firing group every repeat_interval); a resolved one
  * resolves that alert. The summary is the source's template over the entry, else
  * `annotations.summary`, else `labels.alertname`; labels become the alert's labels.
+ * Grafana's alerting webhook is this notification with fields added, read by the same
+ * function under its own name (`tool`).
  */
-export function mapAlertmanager(source: Row, payload: Row, budget: EvaluationBudget): Intent[] {
-  if (!Array.isArray(payload.alerts))
-    throw new UnmappablePayload('An Alertmanager notification has an "alerts" array; this payload has none.');
+export function mapAlertmanager(source: Row, payload: Row, budget: EvaluationBudget, tool = 'Alertmanager'): Intent[] {
+  if (!Array.isArray(payload.alerts)) throw new UnmappablePayload(`${tool} notifications have an "alerts" array; this payload has none.`);
   if (payload.alerts.length > MAX_ALERTMANAGER_ALERTS)
-    throw new UnmappablePayload(`An Alertmanager notification of more than ${MAX_ALERTMANAGER_ALERTS} alerts is refused.`);
+    throw new UnmappablePayload(`${tool} notifications of more than ${MAX_ALERTMANAGER_ALERTS} alerts are refused.`);
   const common = { labels: record(payload.commonLabels), annotations: record(payload.commonAnnotations) };
   return payload.alerts.map((entry: unknown, i: number): Intent => {
     const alert = record(entry);
     const labels = record(alert.labels);
     const annotations = record(alert.annotations);
     const key = fingerprintOf(alert);
-    if (alert.status === 'resolved') return { kind: 'resolve', key, details: 'Resolved by Alertmanager.' };
+    if (alert.status === 'resolved') return { kind: 'resolve', key, details: `Resolved by ${tool}.` };
     const fields = templated(source, alert, budget, {});
     const summary =
       fields.summary ??

@@ -2,6 +2,8 @@ import type { Row } from '@firewatch/resource-kit';
 import { depthWithin, MAX_PAYLOAD_DEPTH } from '../matching/alert-input.schema.js';
 import { evaluationBudget, EvaluationBudgetExceeded, type EvaluationBudget } from '../matching/evaluation-budget.js';
 import { mapAlertmanager } from './alertmanager.format.js';
+import { mapDatadog } from './datadog.format.js';
+import { mapGrafana } from './grafana.format.js';
 import { MAX_DEDUPLICATION_KEY } from './deduplication-key.js';
 import { storableText } from './payload-text.js';
 import { alertOf, sourceKey, templated, UnmappablePayload, type Intent, type Sourceable } from './payload-fields.js';
@@ -31,6 +33,13 @@ function mapGeneric(source: Row, payload: unknown, budget: EvaluationBudget): In
   return [{ kind: 'alert', alert: alertOf(source, { ...rest, summary: fields.summary, deduplication_key: key }, payload) }];
 }
 
+/** The types with a format of their own; every other type is read as a generic webhook. */
+const FORMATS: Record<string, (source: Row, payload: Row, budget: EvaluationBudget) => Intent[]> = {
+  alertmanager: mapAlertmanager,
+  grafana: mapGrafana,
+  datadog: mapDatadog,
+};
+
 /** What a source's payload asks for, by the source's type; UnmappablePayload when it asks for nothing usable. */
 export function mapPayload(source: Row, payload: unknown): Intent[] {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
@@ -41,7 +50,8 @@ export function mapPayload(source: Row, payload: unknown): Intent[] {
   // One budget for all of a payload's paths, as one evaluation has (the matching engine's).
   const budget = evaluationBudget();
   try {
-    const intents = source.source_type === 'alertmanager' ? mapAlertmanager(source, stored, budget) : mapGeneric(source, stored, budget);
+    const format = FORMATS[String(source.source_type)] ?? mapGeneric;
+    const intents = format(source, stored, budget);
     return intents.map(boundedKey);
   } catch (error) {
     if (!(error instanceof EvaluationBudgetExceeded)) throw error;
