@@ -58,6 +58,16 @@ describe('route table', () => {
     expect(match('/V1/users/1/email_addresses')).toBeUndefined();
   });
 
+  it("sends the teams catalog's properties to incident-config and the rest of /v1/teams to auth", () => {
+    expect(match('/v1/teams/properties')).toBe('incident-config');
+    expect(match('/v1/teams/properties/')).toBe('incident-config');
+    expect(match('/v1/teams')).toBe('auth');
+    expect(match('/v1/teams/properties-x')).toBe('auth');
+    expect(match('/v1/teams/7')).toBe('auth');
+    expect(match('/v1/teams/7/properties')).toBe('auth');
+    expect(match('/v1/teams/Properties')).toBe('auth');
+  });
+
   it('routes a nested collection without its parent collection, and nothing else under that parent', () => {
     const only = createRouteMatcher([{ prefix: '/v1/things/{thing_id}/parts', upstream: 'on-call' }]);
     expect(only('/v1/things/1/parts')).toBe('on-call');
@@ -75,10 +85,16 @@ describe('route table', () => {
     expect(match('/environments')).toBeUndefined();
   });
 
-  it('keeps every prefix once, each one segment deep or nested once', () => {
+  it('keeps every prefix once, each one segment deep, nested once or one fixed sub-collection', () => {
     expect(new Set(ROUTES.map((r) => r.prefix)).size).toBe(ROUTES.length);
-    expect(ROUTES).toHaveLength(42);
-    expect(() => createRouteMatcher([{ prefix: '/v1/a/b', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
+    expect(ROUTES).toHaveLength(43);
+    expect(() => createRouteMatcher([{ prefix: '/v1/a/b/c', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
+    expect(() =>
+      createRouteMatcher([
+        { prefix: '/v1/a/b', upstream: 'auth' },
+        { prefix: '/v1/a/b', upstream: 'webhooks' },
+      ]),
+    ).toThrow(/twice/);
     expect(() => createRouteMatcher([{ prefix: '/v1/a/{id}/b/{c}/d', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
     expect(() =>
       createRouteMatcher([

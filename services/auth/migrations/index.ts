@@ -12,6 +12,7 @@ import { keyGroupsMigration } from './20261125-0021-key-groups.migration.js';
 import { groupVersionsMigration } from './20261125-0022-group-versions.migration.js';
 import { groupIdsPerTeamMigration } from './20261125-0023-group-ids-per-team.migration.js';
 import { usersProfileMigration } from './20261125-0030-users-profile.migration.js';
+import { groupPropertiesMigration } from './20261126-0700-group-properties.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
 export const migrations: Migrations = {
@@ -28,4 +29,5 @@ export const migrations: Migrations = {
   '20261125_0022_group_versions': groupVersionsMigration,
   '20261125_0023_group_ids_per_team': groupIdsPerTeamMigration,
   '20261125_0030_users_profile': usersProfileMigration,
+  '20261126_0700_group_properties': groupPropertiesMigration,
 };

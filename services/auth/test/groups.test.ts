@@ -126,7 +126,7 @@ describe('/v1/teams (groups)', () => {
     expect((await h.request('GET', '/v1/teams?filter[nope]=1')).status).toBe(400);
   });
 
-  it('includes its members as /v1/users answers them, and only include=users', async () => {
+  it("includes its members as /v1/users answers them, and accepts on-call's includes adding nothing", async () => {
     const id = (await create({ name: 'Included', user_ids: [h.team.userId], admin_ids: [h.team.adminId] })).body.data.id;
     const res = await h.request('GET', `/v1/teams/${id}?include=users`);
     expect(res.status).toBe(200);
@@ -135,7 +135,34 @@ describe('/v1/teams (groups)', () => {
     expect(res.body.included).toContainEqual(user.body.data);
     const list = await h.request('GET', '/v1/teams?include=users&filter[name]=included');
     expect(list.body.included).toHaveLength(2);
-    expect((await h.request('GET', `/v1/teams/${id}?include=schedules`)).status).toBe(400);
+    const onCall = await h.request('GET', `/v1/teams/${id}?include=schedules,escalation_policies,users`);
+    expect(onCall.status).toBe(200);
+    expect(onCall.body.included.map((r: { type: string }) => r.type)).toEqual(['users', 'users']);
+    expect((await h.request('GET', `/v1/teams/${id}?include=incidents`)).status).toBe(400);
+  });
+
+  it('keeps catalog property values, one per property, lower-cased ids, and refuses bad ones with pointers', async () => {
+    const property = randomUUID();
+    const created = await create({ name: 'Propertied', properties: [{ catalog_property_id: property.toUpperCase(), value: 'tier-1' }] });
+    expect(created.status).toBe(201);
+    expect(created.body.data.attributes.properties).toEqual([{ catalog_property_id: property, value: 'tier-1' }]);
+    expect((await create({ name: 'Bare' })).body.data.attributes.properties).toEqual([]);
+    const id = created.body.data.id;
+    const cleared = await h.request('PUT', `/v1/teams/${id}`, { body: doc({ properties: null }) });
+    expect(cleared.body.data.attributes.properties).toEqual([]);
+    const twice = await h.request('PUT', `/v1/teams/${id}`, {
+      body: doc({
+        properties: [
+          { catalog_property_id: property, value: 'a' },
+          { catalog_property_id: property.toUpperCase(), value: 'b' },
+        ],
+      }),
+    });
+    expect(twice.status).toBe(422);
+    expect(twice.body.errors[0].source.pointer).toBe('/data/attributes/properties');
+    const bad = await h.request('PUT', `/v1/teams/${id}`, { body: doc({ properties: [{ catalog_property_id: 'nope', value: 'a' }] }) });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/properties/0/catalog_property_id');
   });
 
   it('bulk upserts by external_id, all or nothing, and writes nothing for an unchanged entity', async () => {

@@ -78,6 +78,23 @@ describe('catalog properties', () => {
     expect((await create('services', { name: 'More notes' })).body.data.attributes.catalog_id).toBe(service.catalog_id);
   });
 
+  it('serves the teams catalog at /v1/teams/properties, its properties changed at /v1/catalog_properties/{id}', async () => {
+    const team = { team_id: 41 };
+    const res = await create('teams', { name: 'Cost centre', catalog_type: 'service' }, team);
+    expect(res.status).toBe(201);
+    expect(res.body.data.attributes).toMatchObject({
+      catalog_type: 'team',
+      kind: 'text',
+      catalog_id: 'c4b0e3a6-5f0b-4d8e-9a51-3f7c2d6e8b14',
+    });
+    await create('services', { name: 'Not a team one' }, team);
+    expect(names(await h.call('GET', '/v1/teams/properties', { principal: team }))).toEqual(['Cost centre']);
+    const id = res.body.data.id;
+    expect((await h.call('PUT', `/v1/catalog_properties/${id}`, { body: body({ name: 'Budget' }), principal: team })).status).toBe(200);
+    expect((await h.call('DELETE', `/v1/catalog_properties/${id}`, { principal: team })).status).toBe(200);
+    expect(names(await h.call('GET', '/v1/teams/properties', { principal: team }))).toEqual([]);
+  });
+
   it.each([
     ['missing name', { kind: 'text' }, '/data/attributes/name'],
     ['unknown kind', { name: 'x', kind: 'number' }, '/data/attributes/kind'],

@@ -89,6 +89,8 @@ export const catalogPropertyOperations: ConformanceOperation[] = [
   ...catalogRows('services', 'listServiceCatalogProperties', 'createServiceCatalogProperty'),
   ...catalogRows('functionalities', 'listFunctionalityCatalogProperties', 'createFunctionalityCatalogProperty'),
   ...catalogRows('incident_types', 'listIncidentTypeCatalogProperties', 'createIncidentTypeCatalogProperty'),
+  // Served by incident-config beside the other catalogs; the gateway routes this one path of /v1/teams there.
+  ...catalogRows('teams', 'listGroupCatalogProperties', 'createGroupCatalogProperty'),
   {
     method: 'GET',
     path: '/v1/catalog_properties/{id}',

@@ -41,6 +41,7 @@ async function everything(ctx: ConformanceContext): Promise<Record<string, unkno
     chat_aliases: [{ id: 'S1', name: 'ops-team' }],
     alert_broadcast_enabled: true,
     alert_broadcast_channel: { id: 'C2', name: 'alerts' },
+    properties: [{ catalog_property_id: randomUUID(), value: 'tier-1' }],
     incident_broadcast_enabled: false,
     incident_broadcast_channel: { id: 'C3' },
     auto_add_members_when_attached: true,
@@ -124,10 +125,10 @@ const crud: ConformanceOperation[] = [
   {
     method: 'GET',
     path: '/v1/teams/{id}',
-    variant: 'include=users',
+    variant: "include=users and on-call's includes, which add nothing",
     request: async (ctx) => ({
       params: { id: (await make(ctx, { user_ids: [Number(await ctx.create.user())] })).id },
-      query: 'include=users',
+      query: 'include=users,schedules,escalation_policies',
     }),
     status: 200,
     schema: { reference: 'getTeam', status: 200 },

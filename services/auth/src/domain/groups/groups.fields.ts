@@ -15,13 +15,24 @@ const text = (max = 255) => z.string().max(max).nullable();
 const chatRef = z.strictObject({ id: z.string().min(1).max(255), name: z.string().min(1).max(255) });
 /** The reference requires only the channel id of a broadcast channel. */
 const broadcastChannel = z.strictObject({ id: z.string().min(1).max(255), name: z.string().min(1).max(255).optional() }).nullable();
+/**
+ * Values of the teams catalog's properties. The properties are incident-config's, so only
+ * the shape is judged here and the ids are kept as given (docs/decisions.md, Teams' properties).
+ */
+const propertyValues = list(
+  z.strictObject({
+    catalog_property_id: z.uuid().transform((id) => id.toLowerCase()),
+    value: z.string().max(10_000),
+  }),
+  50,
+).refine((ps) => new Set(ps.map((p) => p.catalog_property_id)).size === ps.length, 'lists a catalog property more than once');
 /** Users of the tenant by their integer ids; a list names each once. */
 const userIds = list(z.number().int().positive().max(2_147_483_647), 1000).transform((ids) => [...new Set(ids)]);
 
 /**
  * A group's writable attributes: the reference's new_team, with the specification's
  * `chat_*` names for its `slack_*` lists (docs/api-contract.md §2). `slug` and
- * `managed_by` are read-only; catalog `properties` are not kept (docs/decisions.md, Groups).
+ * `managed_by` are read-only.
  */
 export const groupFields = {
   name: z.string().trim().min(1).max(255),
@@ -57,6 +68,7 @@ export const groupFields = {
   incident_broadcast_channel: broadcastChannel,
   auto_add_members_when_attached: z.boolean().nullable(),
   auto_add_members_scope: z.enum(['off', 'public_only', 'public_and_test', 'all']).nullable(),
+  properties: propertyValues,
 };
 
 /** Response attributes in the reference's order. */
@@ -91,6 +103,7 @@ export const GROUP_ATTRIBUTES = [
   'incident_broadcast_channel',
   'auto_add_members_when_attached',
   'auto_add_members_scope',
+  'properties',
 ] as const;
 
 export const GROUP_JSON_COLUMNS = [
@@ -101,6 +114,7 @@ export const GROUP_JSON_COLUMNS = [
   'chat_aliases',
   'alert_broadcast_channel',
   'incident_broadcast_channel',
+  'properties',
 ] as const;
 
 /** Read-only attributes, which no write schema describes. */
@@ -133,5 +147,6 @@ export const groupDefaults = (attributes: Record<string, unknown>) => ({
   admin_ids: [],
   chat_channels: [],
   chat_aliases: [],
+  properties: [],
   ...attributes,
 });

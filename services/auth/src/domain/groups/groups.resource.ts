@@ -42,8 +42,8 @@ export const groups = defineResource<AuthResourceDeps>({
     { field: 'position', direction: 'asc' },
     { field: 'created_at', direction: 'asc' },
   ],
-  // The reference's other includes (schedules, escalation_policies) live in on-call: 400, as any unknown include.
-  includes: { users: groupUsersInclude },
+  // The reference's other includes name on-call's records, which auth cannot read: accepted, adding nothing (docs/decisions.md, Groups).
+  includes: { users: groupUsersInclude, schedules: async () => [], escalation_policies: async () => [] },
   updateMethods: ['put'],
   unique: {
     groups_team_id_name_unique: { pointer: '/data/attributes/name', detail: 'A team with this name already exists.' },

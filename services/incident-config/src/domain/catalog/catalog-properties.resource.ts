@@ -31,6 +31,7 @@ export const BUILT_IN_CATALOG_IDS: Partial<Record<string, string>> = {
   service: '20740af2-9453-4fda-9ea2-86956fe775bd',
   functionality: 'e713b4ba-7c8a-4352-84de-98787c2d0622',
   incident_type: '40488a42-12c7-40ba-a315-b0f631341a2d',
+  team: 'c4b0e3a6-5f0b-4d8e-9a51-3f7c2d6e8b14',
 };
 
 const MANAGED_BY = ['web', 'admin_web', 'api', 'terraform', 'pulumi', 'backstage', 'catalog_sync'] as const;
@@ -52,6 +53,8 @@ const catalogs = [
   { path: '/v1/services/properties', catalog_type: 'service', family: 'services' },
   { path: '/v1/environments/properties', catalog_type: 'environment', family: 'environments' },
   { path: '/v1/incident_types/properties', catalog_type: 'incident_type', family: 'incident types' },
+  // Teams are auth's; their values name these properties as given (docs/decisions.md, Teams' properties).
+  { path: '/v1/teams/properties', catalog_type: 'team', family: 'teams' },
 ] as const;
 
 /**
