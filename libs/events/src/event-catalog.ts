@@ -44,6 +44,8 @@ const CRUD_RESOURCES = {
     'schedule_rotation_user',
     'override_shift',
     'heartbeat',
+    'alert_route',
+    'alert_routing_rule',
   ],
   webhooks: ['webhooks_endpoint'],
   auth: ['api_key', 'group'],

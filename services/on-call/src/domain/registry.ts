@@ -7,6 +7,8 @@ import { alertGroups } from './alerts/alert-groups.resource.js';
 import { alertRetriggerRules } from './alerts/alert-retrigger-rules.resource.js';
 import { alertUrgencies } from './alerts/alert-urgencies.resource.js';
 import { heartbeats } from './heartbeats/heartbeats.resource.js';
+import { alertRoutes } from './routing/alert-routes.resource.js';
+import { alertRoutingRules } from './routing/alert-routing-rules.resource.js';
 import { overrideShifts } from './schedules/override-shifts.resource.js';
 import { scheduleRotationActiveDays } from './schedules/schedule-rotation-active-days.resource.js';
 import { scheduleRotationUsers } from './schedules/schedule-rotation-users.resource.js';
@@ -26,6 +28,8 @@ export const registry = createResourceRegistry<OnCallResourceDeps>([
   alerts,
   alertEvents,
   heartbeats,
+  alertRoutes,
+  alertRoutingRules,
   schedules,
   scheduleRotations,
   scheduleRotationUsers,

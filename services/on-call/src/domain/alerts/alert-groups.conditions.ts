@@ -13,6 +13,7 @@ import {
   refineUniqueIds,
   type Condition,
   type ConditionProblem,
+  type Vocabulary,
 } from '../matching/index.js';
 
 /**
@@ -146,9 +147,12 @@ function pathOf(c: StoredGroupCondition, p: ConditionProblem): (string | number)
   }
 }
 
-/** Everything wrong with one group condition, each at its field. */
-export function groupConditionProblems(c: StoredGroupCondition): { path: (string | number)[]; message: string }[] {
-  const problems = conditionProblems(toEngineCondition(c), GROUP_VOCABULARY).map((p) => ({ path: pathOf(c, p), message: p.message }));
+/** Everything wrong with one group condition, each at its field (alert routes' conditions share the shape, in their vocabulary). */
+export function groupConditionProblems(
+  c: StoredGroupCondition,
+  vocabulary: Vocabulary = GROUP_VOCABULARY,
+): { path: (string | number)[]; message: string }[] {
+  const problems = conditionProblems(toEngineCondition(c), vocabulary).map((p) => ({ path: pathOf(c, p), message: p.message }));
   if (c.conditionable_type !== null && c.property_field_type !== 'alert_field') {
     problems.push({ path: ['conditionable_type'], message: 'is used only by alert_field conditions' });
   }

@@ -20,7 +20,7 @@ export {
 } from './condition.schema.js';
 export { evaluateCondition, evaluateConditions } from './condition-evaluator.js';
 export { evaluationOrder, selectRule, type RankedRule, type RuleSelection, type RuleVerdict } from './rule-selector.js';
-export { GROUP_VOCABULARY, RETRIGGER_VOCABULARY, operatorsFor, type Vocabulary } from './vocabulary.js';
+export { GROUP_VOCABULARY, RETRIGGER_VOCABULARY, ROUTING_VOCABULARY, operatorsFor, type Vocabulary } from './vocabulary.js';
 export { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
 export { alertInputSchema, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './alert-input.schema.js';
 export { regexIssue } from './safe-regex.js';

@@ -44,6 +44,17 @@ export const GROUP_VOCABULARY: Vocabulary = {
   },
 };
 
+/**
+ * Alert routes and the legacy alert routing rules (docs/paging.md, "Alert routing"): the
+ * reference's eight property_field_condition_type operators, alert groups' without
+ * matches_existing_alert (a route looks at one alert, never at others).
+ */
+export const ROUTING_VOCABULARY: Vocabulary = {
+  kinds: Object.fromEntries(
+    Object.entries(GROUP_VOCABULARY.kinds).map(([kind, operators]) => [kind, operators.filter((o) => o !== 'matches_existing_alert')]),
+  ),
+};
+
 /** The operators `kind` takes in `vocabulary` (none when the kind is not part of it). */
 export function operatorsFor(vocabulary: Vocabulary, kind: ConditionKind): readonly Operator[] {
   return vocabulary.kinds[kind] ?? [];

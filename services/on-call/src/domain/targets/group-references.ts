@@ -4,7 +4,6 @@ import type { HookContext, Row } from '@firewatch/resource-kit';
 import type { TargetsDeps } from './targets.deps.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const POINTER = '/data/attributes/owner_group_ids';
 
 /** Team ids as stored and compared: PostgreSQL's lower-case spelling of a UUID. */
 export const normalGroupId = (id: string) => id.toLowerCase();
@@ -28,10 +27,15 @@ export const ownerGroupIds = z
  * be updated; adding such an id cannot. A team made a moment ago may be refused until
  * its event arrives (docs/on-call.md, "Owner groups").
  */
-export async function ownerGroupIssues(attributes: Row, ctx: HookContext<{ targets: TargetsDeps }>): Promise<ValidationIssue[]> {
-  if (!Array.isArray(attributes.owner_group_ids)) return [];
-  const ids = attributes.owner_group_ids as string[];
-  const held = new Set(((ctx.existing?.owner_group_ids as string[] | undefined) ?? []).map(normalGroupId));
+export async function ownerGroupIssues(
+  attributes: Row,
+  ctx: HookContext<{ targets: TargetsDeps }>,
+  // Alert routes and routing rules call theirs owning_team_ids, as the reference does.
+  attribute = 'owner_group_ids',
+): Promise<ValidationIssue[]> {
+  if (!Array.isArray(attributes[attribute])) return [];
+  const ids = attributes[attribute] as string[];
+  const held = new Set(((ctx.existing?.[attribute] as string[] | undefined) ?? []).map(normalGroupId));
   // Anything but a UUID names no team, and the read model's uuid column would refuse to compare it.
   const fresh = ids.filter((id) => !held.has(id) && UUID.test(id));
   const types = fresh.length ? await ctx.deps.targets.typesOf(ctx.tx, ctx.principal.team_id, fresh) : new Map();
@@ -40,9 +44,9 @@ export async function ownerGroupIssues(attributes: Row, ctx: HookContext<{ targe
       ? []
       : [
           {
-            pointer: `${POINTER}/${i}`,
+            pointer: `/data/attributes/${attribute}/${i}`,
             code: 'invalid_reference',
-            detail: `owner_group_ids: no team "${id}" (GET /v1/teams lists them by id; a team made a moment ago is known here within seconds).`,
+            detail: `${attribute}: no team "${id}" (GET /v1/teams lists them by id; a team made a moment ago is known here within seconds).`,
           },
         ],
   );

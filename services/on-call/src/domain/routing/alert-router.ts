@@ -1,0 +1,33 @@
+import type { Row, Transaction } from '@firewatch/resource-kit';
+import { alertInputOf } from '../alerts-in/alert-grouping.js';
+import type { AlertRouter, DestinationType } from '../paging/paging.ports.js';
+import { decideRoute, type AlertRouteRecord, type LegacyRuleRecord } from './route-selector.js';
+
+/** What routing reads (data/alert-routing.repository.ts). */
+export interface RoutingStore {
+  /** The team's enabled alert routes listing the source, each with its rules. */
+  routes(tx: Transaction, teamId: number, sourceId: string): Promise<AlertRouteRecord[]>;
+  /** The team's enabled legacy alert routing rules of the source, each with its conditions in position order. */
+  legacyRules(tx: Transaction, teamId: number, sourceId: string): Promise<LegacyRuleRecord[]>;
+}
+
+/**
+ * The `AlertRouter` the paging engine asks where an alert goes (docs/paging.md, "Alert
+ * routing"): the team's routes and legacy rules of the alert's source, read in the
+ * caller's transaction and judged by the pure engine (route-selector.ts). An alert that
+ * names its own notification target goes there, unrouted; one without a source goes nowhere.
+ */
+export function createAlertRouter(store: RoutingStore): AlertRouter {
+  return {
+    async route(tx: Transaction, teamId: number, alert: Row) {
+      const type = alert.notification_target_type as DestinationType | null | undefined;
+      const target = alert.notification_target_id as string | null | undefined;
+      if (type && target) return { destinations: [{ target_type: type, target_id: target }], route: null, rule: null };
+      const source = alert.alert_source_id as string | null | undefined;
+      if (!source) return { destinations: [], route: null, rule: null };
+      const routes = await store.routes(tx, teamId, source);
+      const legacy = await store.legacyRules(tx, teamId, source);
+      return decideRoute(alertInputOf(alert), routes, legacy);
+    },
+  };
+}

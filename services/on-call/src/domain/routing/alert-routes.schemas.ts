@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { TARGET_TYPES } from '../targets/targets.deps.js';
+import { MAX_CONDITIONS } from '../matching/index.js';
+import { conditionSetIssues, routeConditionSchema, ROUTING_CONDITION_TYPES, type RouteCondition } from './routing.conditions.js';
+
+/** Most alert routes per team: routing reads every enabled route of an alert's source. */
+export const MAX_ALERT_ROUTES = 100;
+/** Most rules per route, condition groups per rule, destinations per rule. */
+export const MAX_RULES = 50;
+export const MAX_CONDITION_GROUPS = 20;
+export const MAX_DESTINATIONS = 20;
+/** Highest position of a rule or a legacy routing rule. */
+export const MAX_RULE_POSITION = 1_000_000;
+
+const lowerUuid = z.uuid().transform((id) => id.toLowerCase());
+const dropped = { id: z.uuid().optional(), _destroy: z.boolean().optional() };
+
+/** Where a rule (or a legacy rule) sends an alert. */
+export const destinationInput = z.strictObject({ target_type: z.enum(TARGET_TYPES), target_id: lowerUuid });
+export type Destination = z.infer<typeof destinationInput> & { id?: string };
+
+export interface StoredConditionGroup {
+  id: string;
+  position: number;
+  conditions: RouteCondition[];
+}
+
+export interface StoredRule {
+  id?: string;
+  name: string;
+  position: number;
+  fallback_rule: boolean;
+  destinations: (Destination & { id: string })[];
+  condition_groups: StoredConditionGroup[];
+}
+
+const idOf = (id: string | undefined) => (id ?? randomUUID()).toLowerCase();
+const kept = <T extends { _destroy?: boolean }>(list: readonly T[] | undefined) => (list ?? []).filter((e) => e._destroy !== true);
+
+const conditionGroupInput = z.strictObject({
+  ...dropped,
+  position: z.number().int().min(0).max(MAX_RULE_POSITION).optional(),
+  conditions: z
+    .array(routeConditionSchema)
+    .max(MAX_CONDITIONS)
+    .superRefine((cs, ctx) => {
+      for (const message of conditionSetIssues(cs)) ctx.addIssue({ code: 'custom', message });
+    }),
+});
+
+const ruleInput = z
+  .strictObject({
+    ...dropped,
+    name: z.string().trim().min(1).max(255).optional(),
+    position: z.number().int().min(0).max(MAX_RULE_POSITION).optional(),
+    fallback_rule: z.boolean().optional(),
+    destinations: z.array(destinationInput.extend(dropped)).max(MAX_DESTINATIONS).optional(),
+    condition_groups: z.array(conditionGroupInput).max(MAX_CONDITION_GROUPS).optional(),
+  })
+  .superRefine((rule, ctx) => {
+    if (rule._destroy === true) return;
+    for (const field of ['name', 'destinations', 'condition_groups'] as const)
+      if (rule[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'is required' });
+    if (rule.fallback_rule && kept(rule.condition_groups).length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['condition_groups'],
+        message: 'a fallback rule has no conditions: it takes what no other rule does',
+      });
+  });
+
+/** A rule as stored: ids on its condition groups, conditions and destinations (new ones get one), `_destroy` entries left out. */
+function storedRule(rule: z.infer<typeof ruleInput>, index: number): StoredRule {
+  return {
+    ...(rule.id ? { id: rule.id.toLowerCase() } : {}),
+    name: rule.name ?? '',
+    position: rule.position ?? index,
+    fallback_rule: rule.fallback_rule ?? false,
+    destinations: kept(rule.destinations).map((d) => ({ id: idOf(d.id), target_type: d.target_type, target_id: d.target_id })),
+    condition_groups: kept(rule.condition_groups).map((g, i) => ({
+      id: idOf(g.id),
+      position: g.position ?? i,
+      conditions: g.conditions,
+    })),
+  };
+}
+
+/**
+ * `rules` as a write sends it: the whole set (docs/paging.md, "Alert routing"). A rule,
+ * condition group or destination sent back with its `id` keeps it; `_destroy: true`
+ * drops it. At most one fallback rule; positions of the other rules unique.
+ */
+export const rulesInput = z
+  .array(ruleInput)
+  .max(MAX_RULES)
+  .superRefine((rules, ctx) => {
+    const live = rules.map((r, i) => [r, i] as const).filter(([r]) => r._destroy !== true);
+    const fallbacks = live.filter(([r]) => r.fallback_rule);
+    for (const [, i] of fallbacks.slice(1))
+      ctx.addIssue({ code: 'custom', path: [i, 'fallback_rule'], message: 'a route has at most one fallback rule' });
+    const seen = new Map<number, number>();
+    for (const [r, i] of live) {
+      if (r.fallback_rule || r.position === undefined) continue;
+      const first = seen.get(r.position);
+      if (first === undefined) seen.set(r.position, i);
+      else ctx.addIssue({ code: 'custom', path: [i, 'position'], message: `is rule ${first}'s position too; rules are tried by position` });
+    }
+  })
+  .transform((rules) => rules.filter((r) => r._destroy !== true).map(storedRule));
+
+const strings = (format?: string) => ({ type: 'array', items: { type: 'string', ...(format ? { format } : {}) } });
+const nullableString = { type: 'string', nullable: true };
+
+const destinationSchema = {
+  type: 'object',
+  required: ['id', 'target_type', 'target_id'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    target_type: { type: 'string', enum: [...TARGET_TYPES] },
+    target_id: { type: 'string', format: 'uuid' },
+  },
+};
+
+const conditionSchema = {
+  type: 'object',
+  required: ['id', 'property_field_type', 'property_field_condition_type'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    property_field_type: { type: 'string', enum: ['attribute', 'payload', 'alert_field'] },
+    property_field_name: nullableString,
+    property_field_condition_type: { type: 'string', enum: [...ROUTING_CONDITION_TYPES] },
+    property_field_value: nullableString,
+    property_field_values: strings(),
+    alert_urgency_ids: { ...strings('uuid'), nullable: true },
+    conditionable_type: { type: 'string', enum: ['AlertField'], nullable: true },
+    conditionable_id: nullableString,
+  },
+};
+
+/** OpenAPI schemas of the response attributes (ids included, so a PUT or PATCH can name them). */
+export const alertRouteSchemas: Record<string, Record<string, unknown>> = {
+  slug: { type: 'string' },
+  rules: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['id', 'name', 'position', 'fallback_rule', 'destinations', 'condition_groups'],
+      properties: {
+        id: { type: 'string', format: 'uuid' },
+        name: { type: 'string' },
+        position: { type: 'integer' },
+        fallback_rule: { type: 'boolean' },
+        destinations: { type: 'array', items: destinationSchema },
+        condition_groups: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id', 'position', 'conditions'],
+            properties: {
+              id: { type: 'string', format: 'uuid' },
+              position: { type: 'integer' },
+              conditions: { type: 'array', items: conditionSchema },
+            },
+          },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,330 @@
+import { randomUUID } from 'node:crypto';
+import { createTargetSyncStore } from '../../src/data/targets.repository.js';
+import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
+import { seedTeam } from '../support/teams.fixture.js';
+
+let h: OnCallHarness;
+
+beforeAll(async () => {
+  h = await startOnCall({ eventPattern: '#' });
+});
+
+afterAll(async () => h?.close());
+
+/** A service on-call knows of, as its `service.created` would make it. */
+async function seedService(teamId = 1): Promise<string> {
+  const id = randomUUID();
+  await createTargetSyncStore(h.db.knex).apply({
+    team_id: teamId,
+    target_type: 'Service',
+    target_id: id,
+    name: `Service ${id.slice(0, 8)}`,
+    changed_at: new Date(),
+    deleted_at: null,
+    member_ids: [],
+    admin_ids: [],
+  });
+  return id;
+}
+
+const aSource = async (teamId = 1) =>
+  (
+    await h.create(
+      'alert_sources',
+      { name: `Source ${randomUUID().slice(0, 6)}`, source_type: 'generic_webhook' },
+      { principal: { team_id: teamId } },
+    )
+  ).body.data.id as string;
+
+const anUrgency = async () =>
+  (await h.create('alert_urgencies', { name: `U ${randomUUID().slice(0, 6)}`, description: 'd' })).body.data.id as string;
+
+const condition = (over: Record<string, unknown> = {}) => ({
+  property_field_type: 'attribute',
+  property_field_name: 'summary',
+  property_field_condition_type: 'contains',
+  property_field_value: 'disk',
+  ...over,
+});
+
+describe('alert routes', () => {
+  it('creates a route with rules, reads, patches and puts them back keeping ids, lists and deletes', async () => {
+    const [source, service, team, urgency] = [await aSource(), await seedService(), await seedTeam(h.db.knex), await anUrgency()];
+    const created = await h.create('alert_routes', {
+      name: 'Database alerts',
+      alerts_source_ids: [source],
+      owning_team_ids: [team],
+      rules: [
+        {
+          name: 'Disk',
+          position: 1,
+          destinations: [{ target_type: 'Service', target_id: service }],
+          condition_groups: [
+            {
+              conditions: [
+                condition(),
+                condition({
+                  property_field_name: 'alert_urgency',
+                  property_field_value: null,
+                  property_field_condition_type: 'is_one_of',
+                  alert_urgency_ids: [urgency],
+                }),
+              ],
+            },
+          ],
+        },
+        { name: 'Everything else', fallback_rule: true, destinations: [{ target_type: 'Group', target_id: team }], condition_groups: [] },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const { id, attributes } = created.body.data;
+    expect(attributes).toMatchObject({
+      name: 'Database alerts',
+      slug: 'database-alerts',
+      enabled: true,
+      alerts_source_ids: [source],
+      owning_team_ids: [team],
+    });
+    expect(attributes.rules.map((r: { name: string; fallback_rule: boolean }) => [r.name, r.fallback_rule])).toEqual([
+      ['Disk', false],
+      ['Everything else', true],
+    ]);
+    const disk = attributes.rules[0];
+    expect(disk.condition_groups[0].conditions[0]).toMatchObject({ id: expect.any(String), property_field_value: 'disk' });
+    expect(disk.destinations[0]).toEqual({ id: expect.any(String), target_type: 'Service', target_id: service });
+
+    const patched = await h.call('PATCH', `/v1/alert_routes/${id}`, {
+      body: { data: { type: 'alert_routes', attributes: { enabled: false, rules: [{ ...disk, name: 'Disk full' }] } } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.attributes.enabled).toBe(false);
+    expect(patched.body.data.attributes.rules).toEqual([{ ...disk, name: 'Disk full' }]);
+
+    const put = await h.call('PUT', `/v1/alert_routes/${id}`, {
+      body: { data: { type: 'alert_routes', attributes: { rules: [{ id: disk.id, _destroy: true }] } } },
+    });
+    expect(put.body.data.attributes.rules).toEqual([]);
+    expect(
+      (await h.call('GET', `/v1/alert_routes?filter[name]=${encodeURIComponent('Database alerts')}`)).body.data.map(
+        (r: { id: string }) => r.id,
+      ),
+    ).toEqual([id]);
+    expect((await h.call('GET', `/v1/alert_routes/database-alerts`)).body.data.id).toBe(id);
+    expect((await h.call('DELETE', `/v1/alert_routes/${id}`)).status).toBe(200);
+    expect((await h.call('GET', `/v1/alert_routes/${id}`)).status).toBe(404);
+    await h.events!.waitFor((es) => es.some((e) => e.body.type === 'alert_route.deleted' && (e.body.data as { id: string }).id === id));
+    const types = h.events!.events.filter((e) => (e.body.data as { id: string }).id === id).map((e) => e.body.type);
+    expect(types).toEqual(['alert_route.created', 'alert_route.updated', 'alert_route.updated', 'alert_route.deleted']);
+  });
+
+  it('refuses what the team does not have, each at its pointer, and writes nothing', async () => {
+    const theirSource = await aSource(2);
+    const service = await seedService();
+    const answer = await h.create('alert_routes', {
+      name: 'Bad',
+      alerts_source_ids: [theirSource],
+      owning_team_ids: [randomUUID()],
+      rules: [
+        {
+          name: 'r',
+          destinations: [
+            { target_type: 'Service', target_id: randomUUID() },
+            { target_type: 'Group', target_id: service },
+          ],
+          condition_groups: [
+            {
+              conditions: [
+                condition({
+                  property_field_name: 'alert_urgency',
+                  property_field_condition_type: 'is_one_of',
+                  property_field_value: null,
+                  alert_urgency_ids: [randomUUID()],
+                }),
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort()).toEqual(
+      [
+        '/data/attributes/alerts_source_ids/0',
+        '/data/attributes/owning_team_ids/0',
+        '/data/attributes/rules/0/destinations/0/target_id',
+        '/data/attributes/rules/0/destinations/1/target_id',
+        '/data/attributes/rules/0/condition_groups/0/conditions/0/alert_urgency_ids/0',
+      ].sort(),
+    );
+    expect(await h.db.knex('alert_routes').where({ name: 'Bad' }).first()).toBeUndefined();
+  });
+
+  it('judges conditions by the reference and the safe-regex, fallback rules and positions', async () => {
+    const source = await aSource();
+    const service = await seedService();
+    const to = [{ target_type: 'Service', target_id: service }];
+    const answer = await h.create('alert_routes', {
+      name: 'Bad conditions',
+      alerts_source_ids: [source],
+      rules: [
+        {
+          name: 'a',
+          position: 3,
+          destinations: to,
+          condition_groups: [
+            { conditions: [condition({ property_field_condition_type: 'matches_regex', property_field_value: '(a)\\1' })] },
+          ],
+        },
+        {
+          name: 'b',
+          position: 3,
+          destinations: to,
+          condition_groups: [{ conditions: [condition({ property_field_condition_type: 'matches_existing_alert' })] }],
+        },
+        { name: 'c', fallback_rule: true, destinations: to, condition_groups: [] },
+        { name: 'd', fallback_rule: true, destinations: to, condition_groups: [] },
+        {
+          name: 'e',
+          destinations: to,
+          condition_groups: [{ conditions: [condition({ property_field_type: 'payload', property_field_name: 'not a path' })] }],
+        },
+      ],
+    });
+    expect(answer.status).toBe(422);
+    const pointersOf = (a: typeof answer) => a.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
+    expect(pointersOf(answer)).toEqual([
+      '/data/attributes/rules/0/condition_groups/0/conditions/0/property_field_value',
+      '/data/attributes/rules/1/condition_groups/0/conditions/0/property_field_condition_type',
+      '/data/attributes/rules/4/condition_groups/0/conditions/0/property_field_name',
+    ]);
+    // The list's own checks, once its rules are sound.
+    const ordering = await h.create('alert_routes', {
+      name: 'Bad ordering',
+      alerts_source_ids: [source],
+      rules: [
+        { name: 'a', position: 3, destinations: to, condition_groups: [] },
+        { name: 'b', position: 3, destinations: to, condition_groups: [] },
+        { name: 'c', fallback_rule: true, destinations: to, condition_groups: [] },
+        { name: 'd', fallback_rule: true, destinations: to, condition_groups: [{ conditions: [] }] },
+      ],
+    });
+    expect(pointersOf(ordering)).toEqual([
+      '/data/attributes/rules/1/position',
+      '/data/attributes/rules/3/condition_groups',
+      '/data/attributes/rules/3/fallback_rule',
+    ]);
+  });
+
+  it('keeps teams apart and takes the oc.alert_routing_rules scope', async () => {
+    const mine = await h.create('alert_routes', { name: 'Mine', alerts_source_ids: [await aSource()] });
+    expect(mine.status).toBe(201);
+    expect((await h.call('GET', `/v1/alert_routes/${mine.body.data.id}`, { principal: { team_id: 2 } })).status).toBe(404);
+    expect((await h.call('GET', '/v1/alert_routes', { principal: { scopes: ['oc.alerts'] } })).status).toBe(403);
+    expect((await h.call('GET', '/v1/alert_routes', { principal: { scopes: ['oc.alert_routing_rules:read'] } })).status).toBe(200);
+    const write = await h.create(
+      'alert_routes',
+      { name: 'Read only', alerts_source_ids: [] },
+      { principal: { scopes: ['oc.alert_routing_rules:read'] } },
+    );
+    expect(write.status).toBe(403);
+  });
+});
+
+describe('alert routing rules (legacy)', () => {
+  it('creates with conditions and a destination, positions per source, puts, lists and deletes', async () => {
+    const [source, service, urgency] = [await aSource(), await seedService(), await anUrgency()];
+    const first = await h.create('alert_routing_rules', {
+      name: 'Critical',
+      alerts_source_id: source,
+      condition_type: 'any',
+      conditions: [
+        condition({
+          property_field_value: undefined,
+          property_field_condition_type: 'is_one_of',
+          property_field_name: 'alert_urgency',
+          property_field_values: [urgency],
+        }),
+        {
+          property_field_type: 'payload',
+          property_field_name: '$.labels.severity',
+          property_field_condition_type: 'is_one_of',
+          property_field_values: ['critical'],
+        },
+      ],
+      destination: { target_type: 'Service', target_id: service },
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.data.attributes).toMatchObject({
+      enabled: true,
+      condition_type: 'any',
+      destination: { target_type: 'Service', target_id: service },
+    });
+    const second = await h.create('alert_routing_rules', {
+      name: 'Rest',
+      alerts_source_id: source,
+      destination: { target_type: 'Service', target_id: service },
+    });
+    expect(second.body.data.attributes.position).toBe(first.body.data.attributes.position + 1);
+    const id = first.body.data.id;
+    const conditions = first.body.data.attributes.conditions;
+    const put = await h.call('PUT', `/v1/alert_routing_rules/${id}`, {
+      body: { data: { type: 'alert_routing_rules', attributes: { name: 'Critical!', conditions: conditions.slice(1) } } },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.data.attributes.conditions).toEqual(conditions.slice(1));
+    expect((await h.call('DELETE', `/v1/alert_routing_rules/${id}`)).status).toBe(200);
+    await h.events!.waitFor((es) =>
+      es.some((e) => e.body.type === 'alert_routing_rule.deleted' && (e.body.data as { id: string }).id === id),
+    );
+  });
+
+  it('refuses unknown sources, destinations, urgencies and attributes at their pointers', async () => {
+    const answer = await h.create('alert_routing_rules', {
+      name: 'Bad',
+      alerts_source_id: randomUUID(),
+      conditions: [
+        {
+          property_field_type: 'attribute',
+          property_field_name: 'alert_urgency',
+          property_field_condition_type: 'is_one_of',
+          property_field_values: [randomUUID(), 'high'],
+        },
+        {
+          property_field_type: 'attribute',
+          property_field_name: 'colour',
+          property_field_condition_type: 'contains',
+          property_field_value: 'x',
+        },
+      ],
+      destination: { target_type: 'EscalationPolicy', target_id: randomUUID() },
+    });
+    expect(answer.status).toBe(422);
+    const pointers = answer.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer);
+    expect(pointers).toEqual(
+      expect.arrayContaining([
+        '/data/attributes/conditions/0/property_field_values/1',
+        '/data/attributes/conditions/1/property_field_name',
+      ]),
+    );
+    const references = await h.create('alert_routing_rules', {
+      name: 'Bad references',
+      alerts_source_id: randomUUID(),
+      conditions: [
+        {
+          property_field_type: 'attribute',
+          property_field_name: 'alert_urgency',
+          property_field_condition_type: 'is_one_of',
+          property_field_values: [randomUUID()],
+        },
+      ],
+      destination: { target_type: 'EscalationPolicy', target_id: randomUUID() },
+    });
+    expect(references.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort()).toEqual(
+      [
+        '/data/attributes/alerts_source_id',
+        '/data/attributes/conditions/0/property_field_values/0',
+        '/data/attributes/destination/target_id',
+      ].sort(),
+    );
+  });
+});
