@@ -24,6 +24,11 @@ import * as alertGrouping from './20261125-0710-alert-grouping.js';
 import * as alertRouting from './20261126-0300-alert-routing.js';
 import * as escalationPolicies from './20261126-0100-escalation-policies.js';
 import * as targetTeamMembers from './20261126-0200-target-team-members.js';
+import * as escalationLevelTurns from './20261126-0201-escalation-level-turns.js';
+import * as alertActionLinkUses from './20261126-0400-alert-action-link-uses.js';
+import * as alertPaging from './20261126-0500-alert-paging.js';
+import * as heartbeatSecrets from './20261126-0600-heartbeat-secrets.js';
+import * as alertSourceRateLimits from './20261126-0610-alert-source-rate-limits.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -55,4 +60,9 @@ export const migrations: Migrations = {
   '20261126-0300-alert-routing': alertRouting,
   '20261126-0100-escalation-policies': escalationPolicies,
   '20261126-0200-target-team-members': targetTeamMembers,
+  '20261126-0201-escalation-level-turns': escalationLevelTurns,
+  '20261126-0400-alert-action-link-uses': alertActionLinkUses,
+  '20261126-0500-alert-paging': alertPaging,
+  '20261126-0600-heartbeat-secrets': heartbeatSecrets,
+  '20261126-0610-alert-source-rate-limits': alertSourceRateLimits,
 };

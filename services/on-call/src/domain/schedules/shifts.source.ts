@@ -60,6 +60,21 @@ export async function teamShifts(
 ): Promise<Shift[]> {
   const teamId = principal.team_id;
   const schedules = await deps.shifts.scheduleIds({ teamId, scheduleIds, groupIds: principal.group_ids, recordIds: principal.record_ids });
+  return schedulesShifts(deps, teamId, schedules, from, to);
+}
+
+/**
+ * The final shifts of the team's schedules `schedules` (ids already narrowed to what the
+ * reader may see) overlapping [from, to), within the read bounds and work budget of one
+ * request (400s beyond, as GET /v1/shifts answers them).
+ */
+export async function schedulesShifts(
+  deps: Pick<OnCallResourceDeps, 'shifts' | 'shiftReads'>,
+  teamId: number,
+  schedules: readonly string[],
+  from: number,
+  to: number,
+): Promise<Shift[]> {
   if (!schedules.length) return [];
   const scope = { teamId, scheduleIds: schedules };
   const rotations = await readRotations(deps.shifts, { ...scope, bounds: deps.shiftReads }).catch((err: unknown) => {

@@ -1,0 +1,98 @@
+import type { EscalationPlansStore, PolicyRecord, StoredLevel, StoredPath } from '../domain/escalation-plans/escalation-plans.store.js';
+
+const POLICY_COLUMNS = ['id', 'name', 'repeat_count', 'group_ids', 'service_ids', 'business_hours'];
+const PATH_COLUMNS = [
+  'id',
+  'name',
+  'is_default',
+  'path_type',
+  'position',
+  'match_mode',
+  'rules',
+  'time_restriction_time_zone',
+  'time_restrictions',
+  'notification_type',
+  'repeat',
+  'repeat_count',
+  'initial_delay',
+];
+const LEVEL_COLUMNS = [
+  'id',
+  'escalation_policy_path_id',
+  'position',
+  'delay',
+  'paging_strategy_configuration_strategy',
+  'paging_strategy_configuration_schedule_strategy',
+  'notification_target_params',
+];
+
+/** The reads (and the cycle counter) of escalation plans (domain/escalation-plans/escalation-plans.store.ts), each within the caller's transaction. */
+export function createEscalationPlansRepository(): EscalationPlansStore {
+  return {
+    async policy(tx, teamId, id) {
+      const row: PolicyRecord | undefined = await tx('escalation_policies').where({ team_id: teamId, id }).first(POLICY_COLUMNS);
+      return row ?? null;
+    },
+    async policyNaming(tx, teamId, column, id) {
+      const row: { id: string; name: string } | undefined = await tx('escalation_policies')
+        .where({ team_id: teamId })
+        .whereRaw('?? @> array[?]::uuid[]', [column, id])
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])
+        .first('id', 'name');
+      return row ?? null;
+    },
+    async paths(tx, teamId, policyId) {
+      const rows: StoredPath[] = await tx('escalation_paths')
+        .where({ team_id: teamId, escalation_policy_id: policyId })
+        .orderBy([{ column: 'position' }, { column: 'id' }])
+        .select(PATH_COLUMNS);
+      return rows;
+    },
+    async levels(tx, teamId, pathIds) {
+      if (!pathIds.length) return [];
+      const rows: StoredLevel[] = await tx('escalation_levels')
+        .where({ team_id: teamId })
+        .whereIn('escalation_policy_path_id', pathIds)
+        .orderBy([{ column: 'escalation_policy_path_id' }, { column: 'position' }, { column: 'id' }])
+        .select(LEVEL_COLUMNS);
+      return rows;
+    },
+    async users(tx, teamId, ids) {
+      if (!ids.length) return new Map();
+      const rows: { user_id: number; name: string; deleted_at: Date | null }[] = await tx('users')
+        .where({ team_id: teamId })
+        .whereIn('user_id', ids)
+        .select('user_id', 'name', 'deleted_at');
+      return new Map(rows.map((r) => [r.user_id, { name: r.name, deleted: r.deleted_at !== null }]));
+    },
+    async team(tx, teamId, id) {
+      const row: { name: string | null; member_ids: number[]; admin_ids: number[] } | undefined = await tx('targets')
+        .where({ team_id: teamId, target_type: 'Group', target_id: id })
+        .whereNull('deleted_at')
+        .first('name', 'member_ids', 'admin_ids');
+      return row ?? null;
+    },
+    async schedule(tx, teamId, id) {
+      const row: { id: string; name: string } | undefined = await tx('schedules').where({ team_id: teamId, id }).first('id', 'name');
+      return row ?? null;
+    },
+    async scheduleMembers(tx, teamId, scheduleId, at) {
+      const rows: { user_id: number }[] = await tx('schedule_rotation_users as m')
+        .join('schedule_rotations as r', 'r.id', 'm.schedule_rotation_id')
+        .where({ 'r.team_id': teamId, 'r.schedule_id': scheduleId })
+        .andWhere((q) => q.whereNull('r.end_time').orWhere('r.end_time', '>', at))
+        .orderBy([{ column: 'r.position' }, { column: 'r.id' }, { column: 'm.position' }, { column: 'm.id' }])
+        .select('m.user_id');
+      return [...new Set(rows.map((r) => r.user_id))];
+    },
+    async nextTurn(tx, teamId, levelId) {
+      // One statement under the row lock: concurrent pages of the level take consecutive turns.
+      const [row]: { turn: string }[] = await tx('escalation_level_turns')
+        .insert({ escalation_level_id: levelId, team_id: teamId, turn: 0 })
+        .onConflict('escalation_level_id')
+        .merge({ turn: tx.raw('escalation_level_turns.turn + 1'), updated_at: tx.fn.now() })
+        .returning('turn');
+      return Number(row!.turn);
+    },
+  };
+}
