@@ -1,3 +1,4 @@
+import { BadRequestError } from '@firewatch/errors';
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import type { EscalationLevelPlan, LevelTarget, TargetResolution } from '../paging/paging.ports.js';
 import type { EscalationPlansStore } from './escalation-plans.store.js';
@@ -48,7 +49,14 @@ async function candidatesOf(
         const members = await store.scheduleMembers(tx, teamId, schedule.id, at);
         return { target, user_ids: members, policies: [], said: `schedule ${schedule.name}: everyone in its rotations` };
       }
-      const shifts = await deps.onCallAt(teamId, schedule.id, at);
+      let shifts;
+      try {
+        shifts = await deps.onCallAt(teamId, schedule.id, at);
+      } catch (err) {
+        // A schedule past one request's read bounds or work budget (as GET /v1/shifts refuses it) pages nobody, said so.
+        if (!(err instanceof BadRequestError)) throw err;
+        return none(`schedule ${schedule.name}: too large to compute who is on call (${err.message}): nobody`);
+      }
       const overrides = new Set(shifts.filter((s) => s.is_override).map((s) => s.user_id));
       const said = shifts.length ? `schedule ${schedule.name}: on call now` : `schedule ${schedule.name}: nobody on call now`;
       return { target, user_ids: [...new Set(shifts.map((s) => s.user_id))], overrides, policies: [], said };

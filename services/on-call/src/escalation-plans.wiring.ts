@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@firewatch/logger';
+import { createEscalationPlansRepository } from './data/escalation-plans.repository.js';
+import { createShiftInputsRepository } from './data/shift-inputs.repository.js';
+import { createUsersRepository } from './data/users.repository.js';
+import { createEscalationPlans } from './domain/escalation-plans/escalation-plans.js';
+import type { OnCallAt } from './domain/escalation-plans/level-resolution.js';
+import type { ShiftReadBounds } from './domain/on-call.deps.js';
+import type { EscalationPlans } from './domain/paging/paging.ports.js';
+import { schedulesShifts, SHIFT_READ_BOUNDS } from './domain/schedules/shifts.source.js';
+
+/**
+ * Who holds a schedule at an instant: the final shifts covering `at`, computed as
+ * GET /v1/shifts computes them (overrides included), within its read bounds and budget.
+ */
+export function onCallAtOn(knex: Knex, logger?: Logger, shiftReads: ShiftReadBounds = SHIFT_READ_BOUNDS): OnCallAt {
+  const shifts = createShiftInputsRepository(knex, createUsersRepository(), logger);
+  return async (teamId, scheduleId, at) => {
+    const t = at.getTime();
+    const covering = await schedulesShifts({ shifts, shiftReads }, teamId, [scheduleId], t, t + 1);
+    return covering.filter((s) => s.starts_at <= t && t < s.ends_at);
+  };
+}
+
+/** The escalation plans (paging.ports.ts) on their store, for the paging engine (paging.wiring.ts' PagingPorts). */
+export function escalationPlansOn(knex: Knex, logger?: Logger, shiftReads?: ShiftReadBounds): EscalationPlans {
+  return createEscalationPlans({ store: createEscalationPlansRepository(), onCallAt: onCallAtOn(knex, logger, shiftReads) });
+}
