@@ -18,6 +18,7 @@ import { createAuthFailureGuard } from './domain/auth-failure-guard.js';
 import { forwardMiddleware } from './http/forward.middleware.js';
 import { healthRoutes } from './http/health.routes.js';
 import { ingestMiddleware } from './http/ingest.middleware.js';
+import { createIngestLimits } from './domain/ingest-limits.js';
 import { gatewayHttpMetrics, metricsRoutes } from './http/metrics.routes.js';
 import { rateLimitMiddleware } from './http/rate-limit.middleware.js';
 import { createUpstreamForwarder } from './http/upstream-forwarder.js';
@@ -140,7 +141,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
       ingestMiddleware({
         store: rateLimitStore,
         guard,
-        limit: config.RATE_LIMIT_INGEST,
+        limits: createIngestLimits({ defaultLimit: config.RATE_LIMIT_INGEST, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS }),
         windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
         logger,
         forward: proxies.get('on-call'),

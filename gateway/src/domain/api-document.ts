@@ -1,5 +1,5 @@
 import { errorResponses, listOperations, mergeDocuments, type MergeResult, type OpenApiDocument } from '@firewatch/openapi';
-import { createRouteMatcher, INGEST_ROUTE, ROUTES, UPSTREAMS, type Route, type UpstreamName } from './routes.js';
+import { createRouteMatcher, INGEST_ROUTES, ROUTES, UPSTREAMS, type Route, type UpstreamName } from './routes.js';
 
 /** The `info` of the public API's document. */
 export const API_INFO = {
@@ -29,7 +29,7 @@ export function composeApiDocument(input: ComposeInput): MergeResult {
   const match = createRouteMatcher(input.routes ?? ROUTES);
   const sources = UPSTREAMS.flatMap((name) => {
     const document = input.documents[name];
-    const ingests = (path: string) => name === INGEST_ROUTE.upstream && path.startsWith(INGEST_ROUTE.prefix);
+    const ingests = (path: string) => INGEST_ROUTES.some((r) => name === r.upstream && path.startsWith(r.prefix));
     return document ? [{ name, document, keepPath: (path: string) => match(path) === name || ingests(path) }] : [];
   });
   const { document, conflicts } = mergeDocuments(API_INFO, sources);

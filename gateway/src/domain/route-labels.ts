@@ -1,7 +1,10 @@
-import { createRouteResolver, INGEST_ROUTE, ROUTES, type Route } from './routes.js';
+import { createRouteResolver, INGEST_ROUTES, ROUTES, type Route } from './routes.js';
 
-/** The label of an ingestion request: one per source would be a series per source. */
-export const INGEST_LABEL = `${INGEST_ROUTE.prefix}{id}`;
+/** The label of an ingestion request: one per source would be a series per source (and a heartbeat's path may carry its secret). */
+const ingestLabel = (path: string) => {
+  const route = INGEST_ROUTES.find((r) => path.startsWith(r.prefix));
+  return route && `${route.prefix}{id}`;
+};
 
 /**
  * The metrics label of a forwarded path: the route-table entry it falls under
@@ -11,5 +14,5 @@ export const INGEST_LABEL = `${INGEST_ROUTE.prefix}{id}`;
  */
 export function createRouteLabeler(routes: readonly Route[] = ROUTES): (path: string) => string | undefined {
   const resolve = createRouteResolver(routes);
-  return (path) => (path.startsWith(INGEST_ROUTE.prefix) ? INGEST_LABEL : resolve(path)?.prefix);
+  return (path) => ingestLabel(path) ?? resolve(path)?.prefix;
 }

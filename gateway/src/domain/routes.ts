@@ -72,8 +72,14 @@ export const ROUTES: readonly Route[] = [
   ...owned('webhooks', ['webhooks']),
 ];
 
-/** Outside `/v1` and its API credentials: monitoring tools post to an alert source here (http/ingest.middleware.ts). */
-export const INGEST_ROUTE = { prefix: '/ingest/alert_sources/', upstream: 'on-call' } as const satisfies Route;
+/**
+ * Outside `/v1` and its API credentials (http/ingest.middleware.ts): monitoring tools post
+ * to an alert source, and cron jobs ping a heartbeat, with the record's own secret.
+ */
+export const INGEST_ROUTES = [
+  { prefix: '/ingest/alert_sources/', upstream: 'on-call' },
+  { prefix: '/ingest/heartbeats/', upstream: 'on-call' },
+] as const satisfies readonly Route[];
 
 export type RouteMatcher = (path: string) => UpstreamName | undefined;
 

@@ -5,21 +5,37 @@ import { clientAddress } from '@firewatch/client-address';
 import { NotFoundError, RateLimitedError, ServiceUnavailableError, UnauthorizedError } from '@firewatch/errors';
 import type { Logger } from '@firewatch/logger';
 import type { AuthFailureGuard } from '../domain/auth-failure-guard.js';
+import { INGEST_LIMIT_HEADER, type IngestLimits } from '../domain/ingest-limits.js';
 import type { RateLimitStore } from '../domain/rate-limit.store.js';
 import { bearerToken } from './authenticate.middleware.js';
 import { describeHit, storeFailure } from './rate-limit.middleware.js';
 import { attachState } from './request-state.js';
 
-/** The one ingestion path: an alert source's (docs/on-call.md, "Ingestion"). */
-const INGEST = /^\/ingest\/alert_sources\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
+/** An alert source's payloads (docs/on-call.md, "Ingestion"): POST, the secret as bearer. */
+const SOURCE = new RegExp(`^/ingest/alert_sources/${UUID}$`, 'i');
+/**
+ * A heartbeat's pings (docs/on-call.md, "Heartbeats"): GET or POST (a crontab's `curl URL`),
+ * the secret as bearer or as the path's last segment.
+ */
+const HEARTBEAT = new RegExp(`^/ingest/heartbeats/${UUID}(?:/([A-Za-z0-9_-]{1,128}))?$`, 'i');
+
+/** What an ingestion path names: its record, its secret when the path carries it, and the methods it takes. */
+function ingestionTarget(path: string): { id: string; pathSecret?: string; methods: readonly string[] } | undefined {
+  const source = SOURCE.exec(path);
+  if (source) return { id: source[1].toLowerCase(), methods: ['POST'] };
+  const heartbeat = HEARTBEAT.exec(path);
+  if (heartbeat) return { id: heartbeat[1].toLowerCase(), pathSecret: heartbeat[2], methods: ['GET', 'POST'] };
+  return undefined;
+}
 
 const MAX_VOUCHED = 10_000;
 
 export interface IngestMiddlewareOptions {
   store: RateLimitStore;
   guard: AuthFailureGuard;
-  /** Payloads per source (and secret) and window. */
-  limit: number;
+  /** Payloads per source (and secret) and window, each source's own as on-call tells it, else the default. */
+  limits: IngestLimits;
   windowSeconds: number;
   logger: Logger;
   /** on-call's forwarder; undefined when on-call is not deployed. */
@@ -37,7 +53,7 @@ export interface IngestMiddlewareOptions {
  * lately without waiting). It is forwarded with an ingestion principal naming the source
  * and no one.
  */
-export function ingestMiddleware({ store, guard, limit, windowSeconds, logger, forward }: IngestMiddlewareOptions): RequestHandler {
+export function ingestMiddleware({ store, guard, limits, windowSeconds, logger, forward }: IngestMiddlewareOptions): RequestHandler {
   const windowMs = windowSeconds * 1000;
   const windowSuffix = `;window=${windowSeconds}`;
   // Source and secret-digest pairs on-call accepted lately, oldest first (bounded).
@@ -52,15 +68,23 @@ export function ingestMiddleware({ store, guard, limit, windowSeconds, logger, f
   };
 
   return (req, res, next) => {
-    const match = INGEST.exec(req.path);
-    if (!match || req.method !== 'POST') {
-      next(new NotFoundError(`No route for ${req.method} ${req.path}.`, { code: 'route_not_found' }));
+    const target = ingestionTarget(req.path);
+    if (!target || !target.methods.includes(req.method)) {
+      // Never the path: a heartbeat's carries its secret.
+      next(new NotFoundError(`No ingestion route for ${req.method} this path.`, { code: 'route_not_found' }));
       return;
     }
-    const secret = bearerToken(req.headers.authorization);
+    const secret = target.pathSecret ?? bearerToken(req.headers.authorization);
+    if (target.pathSecret !== undefined) {
+      // on-call, the signed principal and the access log see the path without the secret (it travels in its header).
+      const query = req.url.indexOf('?');
+      const bare = `${req.path.slice(0, req.path.lastIndexOf('/'))}${query === -1 ? '' : req.url.slice(query)}`;
+      req.url = bare;
+      req.originalUrl = bare;
+    }
     if (secret === undefined) {
       next(
-        new UnauthorizedError("The alert source's secret is required: send Authorization: Bearer <secret>.", {
+        new UnauthorizedError('The secret is required: send Authorization: Bearer <secret>.', {
           code: 'missing_credential',
           headers: { 'WWW-Authenticate': 'Bearer realm="firewatch-ingest"' },
         }),
@@ -71,7 +95,8 @@ export function ingestMiddleware({ store, guard, limit, windowSeconds, logger, f
       next(new ServiceUnavailableError('The on-call service is not deployed.', { code: 'not_deployed' }));
       return;
     }
-    const sourceId = match[1].toLowerCase();
+    const sourceId = target.id;
+    const limit = limits.limitOf(sourceId);
     // A digest, not the secret: Redis and memory never hold it.
     const digest = createHash('sha256').update(secret).digest('base64url').slice(0, 22);
     const pair = `${sourceId}:${digest}`;
@@ -87,9 +112,11 @@ export function ingestMiddleware({ store, guard, limit, windowSeconds, logger, f
           attachState(req, null, {
             sourceId,
             secret,
-            answered(status) {
-              if (status === 401) countFailure(address);
-              else if (status >= 200 && status < 300) vouch(pair);
+            answered(status, headers) {
+              if (status === 401) return countFailure(address);
+              if (status >= 200 && status < 300) vouch(pair);
+              // Any other answer came after on-call accepted the secret: it says the source's limit.
+              limits.learn(sourceId, headers[INGEST_LIMIT_HEADER]);
             },
           });
           void forward(req, res, next);

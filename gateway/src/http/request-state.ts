@@ -1,14 +1,15 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { NextFunction } from 'express';
 import type { ResolvedCredential } from '../domain/credential-resolver.js';
 
-/** An alert source's ingestion request (ingest.middleware.ts): no API credential, the source's own secret. */
+/** An ingestion request (ingest.middleware.ts): an alert source's payload or a heartbeat's ping; no API credential, its own secret. */
 export interface IngestionRequest {
+  /** The alert source or heartbeat the path names. */
   sourceId: string;
   /** Passed to on-call, which alone can judge it. */
   secret: string;
-  /** on-call's answer: a 401 counts against the client's guessing budget, a 2xx vouches for the secret. */
-  answered(status: number): void;
+  /** on-call's answer: a 401 counts against the client's guessing budget, a 2xx vouches for the secret; its headers tell the source's limit. */
+  answered(status: number, headers: IncomingHttpHeaders): void;
 }
 
 /** What the gateway learns about one request as it passes the middleware chain. */

@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import { BadGatewayError, GatewayTimeoutError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
 import { PRINCIPAL_HEADER, type PrincipalSigner } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
+import { INGEST_LIMIT_HEADER } from '../domain/ingest-limits.js';
 import type { UpstreamName } from '../domain/routes.js';
 import { type GatewayState, stateOf } from './request-state.js';
 
@@ -119,9 +120,9 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
         return;
       }
       res.statusCode = answer.statusCode ?? 502;
-      state.ingestion?.answered(res.statusCode);
+      state.ingestion?.answered(res.statusCode, answer.headers);
       for (const [header, value] of Object.entries(answer.headers)) {
-        if (value !== undefined && !HOP_BY_HOP.has(header)) res.setHeader(header, value);
+        if (value !== undefined && !HOP_BY_HOP.has(header) && header !== INGEST_LIMIT_HEADER) res.setHeader(header, value);
       }
       answer.on('error', (err) => fail(state, err, false, res));
       answer.pipe(res);

@@ -2,14 +2,22 @@ import type { Express } from 'express';
 import { createKitApp, type KitAppShell } from '@firewatch/kit-service';
 import { alertIntakeOn } from './alert-intake.wiring.js';
 import { createSourceStore } from './data/alerts-in.repository.js';
+import { createHeartbeatPingRepository } from './data/heartbeats.repository.js';
+import { createAlertActionLinksRepository } from './data/alert-action-links.repository.js';
 import { createRecordsRepository } from './data/records.repository.js';
 import { createAlertIngestion } from './domain/alerts-in/alert-ingestion.js';
+import { createAlertLinkActions } from './domain/notifications/alert-link-actions.js';
+import { createHeartbeatPings } from './domain/heartbeats/heartbeat-pings.js';
 import { registry } from './domain/registry.js';
 import type { OnCallResourceDeps, ShiftReadBounds } from './domain/on-call.deps.js';
 import { SHIFT_READ_BOUNDS } from './domain/schedules/shifts.source.js';
+import { createAlertActionsRouter } from './http/alert-actions.routes.js';
 import { createAlertIngestRouter } from './http/alert-ingest.routes.js';
 import { createAlertsCreateRouter } from './http/alerts-create.routes.js';
+import { createHeartbeatPingRouter } from './http/heartbeat-ping.routes.js';
 import { onCallOpenApiDocument } from './http/on-call.openapi.js';
+import { alertPagingOn, pagingEngineOn, type PagingPorts } from './paging.wiring.js';
+import type { Notifications } from './notifications.wiring.js';
 
 /** What the on-call app is given: the kit shell and, in tests, lower shift read bounds. */
 export interface OnCallDeps extends KitAppShell {
@@ -17,21 +25,41 @@ export interface OnCallDeps extends KitAppShell {
   shiftReads?: ShiftReadBounds;
   /** The largest payload an alert source may post; default 512 KiB (INGEST_BODY_LIMIT_BYTES). */
   ingestBodyLimitBytes?: number;
+  /** The channels and their signed links (notifications.wiring.ts); without them, /alert-actions is not served. */
+  notifications?: Pick<Notifications, 'notifier' | 'links'>;
 }
 
-export function createOnCallApp(deps: OnCallDeps): Express {
+export function createOnCallApp(deps: OnCallDeps & { paging?: PagingPorts }): Express {
+  const paging = alertPagingOn(deps.knex, deps.paging ? pagingEngineOn(deps.knex, deps.paging) : null);
   const resourceDeps: OnCallResourceDeps = {
     ...createRecordsRepository(deps.knex, deps.logger),
     shiftReads: deps.shiftReads ?? SHIFT_READ_BOUNDS,
+    paging,
   };
-  const intake = alertIntakeOn(deps.knex);
+  const intake = alertIntakeOn(deps.knex, paging);
   const ingestion = createAlertIngestion({ sources: createSourceStore(deps.knex), intake });
   return createKitApp(deps, {
     registry,
     deps: resourceDeps,
     openapi: onCallOpenApiDocument(),
     routersBefore: (modules) => [
+      ...(deps.notifications
+        ? [
+            createAlertActionsRouter({
+              logger: deps.logger,
+              actions: createAlertLinkActions({
+                links: deps.notifications.links,
+                store: createAlertActionLinksRepository(deps.knex),
+                alerts: modules.find((m) => m.definition.type === 'alerts')!,
+              }),
+            }),
+          ]
+        : []),
       createAlertIngestRouter({ principals: deps.principals, ingestion, bodyLimitBytes: deps.ingestBodyLimitBytes ?? 512 * 1024 }),
+      createHeartbeatPingRouter({
+        principals: deps.principals,
+        pings: createHeartbeatPings({ store: createHeartbeatPingRepository(deps.knex), heartbeats: registry.get('heartbeats') }),
+      }),
       createAlertsCreateRouter({
         intake,
         alerts: modules.find((m) => m.definition.type === 'alerts')!,

@@ -145,6 +145,20 @@ describe('alert ingestion', () => {
     expect(Date.parse((await alertsOf(am.id))[0].attributes.started_at as string)).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it("tells the gateway the source's own rate limit on its answers, and none without one", async () => {
+    const limited = await source({ rate_limit_per_minute: 30 });
+    const answer = await ingest(h, limited.id, limited.secret, { summary: 'limited' });
+    expect(answer.status).toBe(202);
+    expect(answer.headers.get('x-firewatch-ingest-limit')).toBe('30');
+    // A refused payload too (the secret was good), but not a refused secret.
+    expect((await ingest(h, limited.id, limited.secret, { nothing: 1 })).headers.get('x-firewatch-ingest-limit')).toBe('30');
+    expect((await ingest(h, limited.id, 'fwas_wrong', { summary: 'x' })).headers.get('x-firewatch-ingest-limit')).toBeNull();
+    const plain = await source();
+    expect((await ingest(h, plain.id, plain.secret, { summary: 'plain' })).headers.get('x-firewatch-ingest-limit')).toBeNull();
+    expect((await h.create('alert_sources', { name: 'bad limit', rate_limit_per_minute: 0 })).status).toBe(422);
+    expect((await h.call('GET', `/v1/alert_sources/${limited.id}`)).body.data.attributes.rate_limit_per_minute).toBe(30);
+  });
+
   it('answers a disabled source 202 and creates nothing', async () => {
     const s = await source({ enabled: false });
     const answer = await ingest(h, s.id, s.secret, { summary: 'x' });

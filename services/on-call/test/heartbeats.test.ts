@@ -44,10 +44,10 @@ describe('heartbeats', () => {
       status: 'waiting',
       last_pinged_at: null,
       expires_at: null,
-      ping_url: null,
-      secret: null,
+      ping_url: `/ingest/heartbeats/${id}`,
       owner_group_ids: [],
     });
+    expect(attributes.secret).toMatch(/^fwhb_[A-Za-z0-9_-]{43}$/);
     const updated = await h.call('PUT', `/v1/heartbeats/${id}`, {
       body: { data: { type: 'heartbeats', attributes: { interval: 2, interval_unit: 'hours', description: 'pg_dump' } } },
     });

@@ -109,6 +109,16 @@ export const heartbeatOperations: ConformanceOperation[] = [
     status: 404,
     schema: { reference: 'pingHeartbeat', status: 404 },
   },
+  {
+    method: 'POST',
+    path: '/v1/heartbeats/{id}/rotate_secret',
+    request: async (ctx) => ({ params: { id: await aHeartbeat(ctx) } }),
+    status: 200,
+    schema: {
+      component: 'heartbeat_response',
+      cite: 'docs/on-call.md, "Heartbeats": rotate_secret answers the heartbeat, its new ping secret whole',
+    },
+  },
   ...unknownIdRows('/v1/heartbeats/{id}', [
     ['GET', 'getHeartbeat'],
     ['PUT', 'updateHeartbeat', heartbeat({ name: 'x' })],

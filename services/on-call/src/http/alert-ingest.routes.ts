@@ -6,6 +6,8 @@ import type { AlertIngestion } from '../domain/alerts-in/alert-ingestion.js';
 /** The header the gateway carries a source's secret in (it never forwards `Authorization`). */
 export const SOURCE_SECRET_HEADER = 'x-firewatch-source-secret';
 export const INGEST_PATH = '/ingest/alert_sources/:id';
+/** Tells the gateway the source's own limit, payloads a minute (gateway/src/domain/ingest-limits.ts); never reaches the tool. */
+export const INGEST_LIMIT_HEADER = 'x-firewatch-ingest-limit';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
@@ -56,6 +58,8 @@ export function createAlertIngestRouter({
       throw new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' });
     const secret = req.headers[SOURCE_SECRET_HEADER];
     const source = await ingestion.authenticate(id, typeof secret === 'string' ? secret : undefined);
+    // On every answer from here on, refusals included: the gateway counts the source's next payloads against it.
+    if (source.rate_limit_per_minute) res.setHeader(INGEST_LIMIT_HEADER, String(source.rate_limit_per_minute));
     let payload: unknown;
     try {
       if (!JSON_TYPE.test(req.headers['content-type'] ?? ''))

@@ -35,7 +35,7 @@ const accepted = {
   },
 };
 
-/** `POST /v1/alerts` (alerts-create.routes.ts) and the ingestion path (alert-ingest.routes.ts). */
+/** `POST /v1/alerts` (alerts-create.routes.ts) and the ingestion paths (alert-ingest.routes.ts, heartbeat-ping.routes.ts). */
 export const alertsInOpenApi: OpenApiPart = {
   schemas: { new_alerts: requestDocumentSchema('alerts', fromZod(createAlertSchema), { withId: false }) },
   paths: {
@@ -70,5 +70,23 @@ export const alertsInOpenApi: OpenApiPart = {
         },
       },
     },
+    '/ingest/heartbeats/{id}': {
+      get: heartbeatPing('ping_heartbeat_url'),
+      post: heartbeatPing('ping_heartbeat_url_post'),
+    },
   },
 };
+
+/** A heartbeat's ping URL (heartbeat-ping.routes.ts), by GET (a crontab's curl) or POST. */
+function heartbeatPing(operationId: string) {
+  return {
+    operationId,
+    summary: "Ping a heartbeat with its own secret (a cron job's ping URL)",
+    description:
+      "For cron jobs, not API clients: authenticated by the heartbeat's own secret (`Authorization: Bearer fwhb_…`, or appended to the path as `/ingest/heartbeats/{id}/{secret}`, which the gateway strips before forwarding), not an API key. The body, if any, is not read. 204 once the heartbeat is active for one more interval (`heartbeat.pinged`); 401 for an unknown heartbeat or a wrong secret alike. Rate-limited per heartbeat at the gateway.",
+    tags: ['heartbeats'],
+    security: BEARER,
+    parameters: [pathParameter('id', 'The heartbeat id (UUID).')],
+    responses: { '204': { description: 'the ping was noted' }, ...errorResponses(401, 429) },
+  };
+}

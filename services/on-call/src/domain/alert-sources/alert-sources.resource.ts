@@ -32,6 +32,7 @@ export const alertSources = defineResource<OnCallResourceDeps>({
     'name',
     'source_type',
     'enabled',
+    'rate_limit_per_minute',
     'status',
     'secret',
     'webhook_endpoint',
@@ -78,6 +79,12 @@ export const alertSources = defineResource<OnCallResourceDeps>({
       type: 'string',
       description: 'The ingestion path, relative to the public base URL; send the secret as Authorization: Bearer.',
     },
+    rate_limit_per_minute: {
+      type: 'integer',
+      nullable: true,
+      minimum: 1,
+      description: "Payloads a minute the gateway admits for this source (429 beyond); null: the deployment's default.",
+    },
     last_received_at: { type: 'string', format: 'date-time', nullable: true, description: 'When a payload was last accepted.' },
     last_error_at: { type: 'string', format: 'date-time', nullable: true, description: 'When a payload was last refused.' },
     last_error_message: nullableString('Why the last refused payload was refused.'),
@@ -87,6 +94,7 @@ export const alertSources = defineResource<OnCallResourceDeps>({
     defaults: (attributes) => ({
       source_type: 'generic_webhook',
       enabled: true,
+      rate_limit_per_minute: null,
       alert_urgency_id: null,
       deduplicate_alerts_by_key: false,
       deduplication_key_kind: 'payload',

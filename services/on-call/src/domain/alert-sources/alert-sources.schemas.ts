@@ -50,6 +50,8 @@ export const writable = {
   name: z.string().trim().min(1).max(255),
   source_type: z.enum(SOURCE_TYPES),
   enabled: z.boolean(),
+  // Payloads a minute the gateway admits for the source (docs/on-call.md, "Ingestion rate limit"); null: the deployment's default.
+  rate_limit_per_minute: z.number().int().min(1).max(1_000_000).nullable(),
   alert_urgency_id: z.uuid().nullable(),
   deduplicate_alerts_by_key: z.boolean(),
   deduplication_key_kind: z.literal('payload'),

@@ -24,3 +24,12 @@ export function expiryAfter(pingedAt: Date, interval: number, unit: IntervalUnit
 export function isLate(expiresAt: Date, now: number, lateAfterMs: number): boolean {
   return now - expiresAt.getTime() > lateAfterMs;
 }
+
+/**
+ * What a ping writes: `active` until one interval from `now`; a disabled heartbeat notes
+ * the ping and keeps no timer. The same for an API-key ping and a ping URL's.
+ */
+export function pingColumns(heartbeat: { enabled?: unknown; interval?: unknown; interval_unit?: unknown }, now: Date) {
+  const expires = heartbeat.enabled ? expiryAfter(now, Number(heartbeat.interval), heartbeat.interval_unit as IntervalUnit) : null;
+  return { status: 'active', last_pinged_at: now, expires_at: expires };
+}

@@ -1,16 +1,28 @@
 import { z } from 'zod';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { secretRotation } from '../alert-sources/rotate-secret.action.js';
+import {
+  generateSourceSecret,
+  hashSourceSecret,
+  HEARTBEAT_SECRET_PREFIX,
+  maskSourceSecret,
+  sourceSecretHint,
+} from '../alert-sources/source-secret.js';
 import { ownerGroupIssues } from '../targets/group-references.js';
 import { expiryAfter, type IntervalUnit } from './heartbeat-timing.js';
 import { intervalIssues, writable } from './heartbeats.schemas.js';
 import { pingHeartbeatAction } from './ping-heartbeat.action.js';
 
+/** Where a cron job pings with the heartbeat's own secret, relative to the public base URL (docs/on-call.md, "Heartbeats"). */
+export const heartbeatPingPath = (id: string) => `/ingest/heartbeats/${id}`;
+
 const timestamp = (description: string) => ({ type: 'string', format: 'date-time', nullable: true, description });
 
 /**
  * Heartbeats (issue 23; docs/on-call.md, "Heartbeats"): a cron job pings
- * `POST /v1/heartbeats/{id}/ping` at least every interval; `waiting` until the first
+ * `POST /v1/heartbeats/{id}/ping` (an API key) or its `ping_url` (its own secret, made
+ * and kept as an alert source's) at least every interval; `waiting` until the first
  * ping, then `active` with `expires_at` one interval after the last ping, `expired` when
  * the expiry job (jobs/heartbeat-expiry.job.ts) found no ping in time and raised the alert.
  * A new interval moves a running timer; disabling stops it, and enabling again waits for
@@ -62,20 +74,34 @@ export const heartbeats = defineResource<OnCallResourceDeps>({
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   updateMethods: ['put'],
   computed: {
-    // Pings come with an API key (the ping action); there is no per-heartbeat secret, ping URL or mailbox yet.
-    ping_url: () => null,
-    secret: () => null,
+    ping_url: (row) => heartbeatPingPath(String(row.id)),
+    // Null for a heartbeat made before secrets were (nobody could be shown it): rotate_secret gives one.
+    secret: (row) => (row.secret_hint ? maskSourceSecret(String(row.secret_hint), HEARTBEAT_SECRET_PREFIX) : null),
+    // Firewatch takes no pings by email.
     email_address: () => '',
   },
   attributeSchemas: {
     status: { type: 'string', enum: ['waiting', 'active', 'expired'], description: 'waiting until the first ping.' },
-    ping_url: { type: 'string', nullable: true, description: 'Always null: ping with an API key (POST /v1/heartbeats/{id}/ping).' },
-    secret: { type: 'string', nullable: true, description: 'Always null: there is no per-heartbeat secret.' },
+    ping_url: {
+      type: 'string',
+      nullable: true,
+      description:
+        "The ping path for cron jobs, relative to the public base URL: GET or POST, the heartbeat's secret as Authorization: Bearer or appended as a path segment.",
+    },
+    secret: {
+      type: 'string',
+      nullable: true,
+      description:
+        'The ping secret: whole in the create and rotate_secret answers only, else masked (fwhb_****abcd); null until rotate_secret for heartbeats made before secrets.',
+    },
     email_address: { type: 'string', description: 'Always empty: Firewatch takes no pings by email.' },
     last_pinged_at: timestamp('When the heartbeat was last pinged.'),
     expires_at: timestamp('When the heartbeat expires without another ping; null while waiting or disabled.'),
   },
-  actions: [pingHeartbeatAction],
+  actions: [
+    pingHeartbeatAction,
+    secretRotation({ type: 'heartbeats', what: "a heartbeat's ping secret", prefix: HEARTBEAT_SECRET_PREFIX }),
+  ],
   hooks: {
     defaults: (attributes) => ({
       description: null,
@@ -85,6 +111,7 @@ export const heartbeats = defineResource<OnCallResourceDeps>({
       enabled: true,
       ...attributes,
       status: 'waiting',
+      secret: generateSourceSecret(HEARTBEAT_SECRET_PREFIX),
     }),
     async validate(attributes, ctx) {
       const issues = [...intervalIssues({ ...ctx.existing, ...attributes }), ...(await ownerGroupIssues(attributes, ctx))];
@@ -97,10 +124,13 @@ export const heartbeats = defineResource<OnCallResourceDeps>({
         });
       return issues;
     },
+    revealOnCreate: (attributes) => ({ secret: attributes.secret }),
     toColumns(attributes, ctx) {
+      const { secret, ...rest }: Row = attributes;
+      if (typeof secret === 'string') Object.assign(rest, { secret_hash: hashSourceSecret(secret), secret_hint: sourceSecretHint(secret) });
       const existing = ctx.existing;
-      if (!existing) return attributes;
-      const columns: Row = { ...attributes };
+      if (!existing) return rest;
+      const columns: Row = { ...rest };
       if (attributes.enabled === false) columns.expires_at = null;
       else if (attributes.enabled === true && existing.enabled === false) Object.assign(columns, { status: 'waiting', expires_at: null });
       else if (existing.status === 'active' && (attributes.interval !== undefined || attributes.interval_unit !== undefined)) {

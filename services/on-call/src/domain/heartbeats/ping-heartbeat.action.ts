@@ -1,5 +1,5 @@
 import { defineAction } from '@firewatch/resource-kit';
-import { expiryAfter, type IntervalUnit } from './heartbeat-timing.js';
+import { pingColumns } from './heartbeat-timing.js';
 
 /**
  * `POST /v1/heartbeats/{id}/ping` (the reference's pingHeartbeat): the job ran. The
@@ -16,10 +16,7 @@ export const pingHeartbeatAction = defineAction({
   summary: 'Ping a heartbeat',
   response: { status: 204, description: 'the ping was noted' },
   async run({ record, resource }) {
-    const heartbeat = record!;
-    const now = new Date();
-    const expires = heartbeat.enabled ? expiryAfter(now, Number(heartbeat.interval), heartbeat.interval_unit as IntervalUnit) : null;
-    await resource.update(heartbeat, { status: 'active', last_pinged_at: now, expires_at: expires }, 'pinged');
+    await resource.update(record!, pingColumns(record!, new Date()), 'pinged');
     return { status: 204 };
   },
 });
