@@ -1,0 +1,44 @@
+import { createTransport } from 'nodemailer';
+import { ChannelError, type EmailTransport } from '../domain/notifications/notifier.js';
+
+export interface SmtpOptions {
+  /** `smtp://user:pass@host:port` or `smtps://...` (SMTP_URL). */
+  url: string;
+  /** The sender (SMTP_FROM), e.g. `Firewatch <pager@example.com>`. */
+  from: string;
+  /** Connection, greeting and socket timeouts; a page must not wait on a dead server. */
+  timeoutMs?: number;
+}
+
+/** Connection-level failures: the server was not reached or did not answer. */
+const UNREACHABLE = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ENOTFOUND']);
+
+/** What a failed send means, without the URL's credentials. */
+function channelError(error: unknown): ChannelError {
+  const e = error as { code?: string; responseCode?: number; response?: string };
+  if (e.code === 'EAUTH') return new ChannelError('the mail server refused the SMTP credentials');
+  if (typeof e.responseCode === 'number')
+    return new ChannelError(`the mail server refused the message: ${String(e.response ?? e.responseCode).slice(0, 200)}`);
+  if (e.code && UNREACHABLE.has(e.code)) return new ChannelError('the mail server could not be reached');
+  return new ChannelError('the mail server did not accept the message');
+}
+
+/** Email over SMTP with nodemailer: one pooled transport per process. */
+export function createSmtpMailTransport(options: SmtpOptions): EmailTransport & { close(): void } {
+  const timeout = options.timeoutMs ?? 10_000;
+  const transport = createTransport(
+    { url: options.url, pool: true, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout },
+    { from: options.from },
+  );
+  return {
+    async send(to, content) {
+      try {
+        const info = await transport.sendMail({ to, subject: content.subject, text: content.text, html: content.html });
+        return { id: info.messageId };
+      } catch (error) {
+        throw channelError(error);
+      }
+    },
+    close: () => transport.close(),
+  };
+}

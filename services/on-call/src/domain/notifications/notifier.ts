@@ -1,0 +1,72 @@
+import type { NotificationOutcome, NotificationRequest, Notifier } from '../paging/paging.ports.js';
+import type { ActionLinks } from './action-links.js';
+import { emailContent, smsBody, voiceTwiml, type EmailContent } from './notification-message.js';
+
+/** A refusal the provider explained (bad number, rejected recipient...): its message is safe to show the team. */
+export class ChannelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChannelError';
+  }
+}
+
+/** Email over SMTP (data/smtp-mail.transport.ts). Throws a {@link ChannelError} when the server refuses. */
+export interface EmailTransport {
+  send(to: string, content: EmailContent): Promise<{ id?: string }>;
+}
+
+/** SMS and voice through Twilio (data/twilio-phone.transport.ts). Throws a {@link ChannelError} when Twilio refuses. */
+export interface PhoneTransport {
+  sms(to: string, body: string): Promise<{ id?: string }>;
+  call(to: string, twiml: string): Promise<{ id?: string }>;
+}
+
+export interface NotifierDeps {
+  /** Absent when SMTP_URL is not set. */
+  email?: EmailTransport;
+  /** Absent when Twilio is not configured. */
+  phone?: PhoneTransport;
+  links: ActionLinks;
+  /** Unexpected failures (not a provider's refusal) are logged with their detail. */
+  onUnexpected?: (error: unknown, request: NotificationRequest) => void;
+}
+
+const NOT_CONFIGURED = {
+  email: 'email is not configured (SMTP_URL)',
+  sms: 'SMS is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER)',
+  voice: 'voice calls are not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM_NUMBER)',
+} as const;
+
+/**
+ * The {@link Notifier} the paging engine calls: builds the message of the request's
+ * channel with its signed links and hands it to that channel's transport. It never throws:
+ * a channel that is not configured is `skipped`, a provider's refusal or an unreachable
+ * provider is `failed`, each with a reason the team may read.
+ */
+export function createNotifier(deps: NotifierDeps): Notifier {
+  async function deliver(request: NotificationRequest): Promise<{ id?: string } | null> {
+    const transport = request.channel === 'email' ? deps.email : deps.phone;
+    if (!transport) return null;
+    const urls = {
+      acknowledge: await deps.links.url(request, 'acknowledge'),
+      resolve: await deps.links.url(request, 'resolve'),
+    };
+    if (request.channel === 'email') return deps.email!.send(request.address, emailContent(request, urls));
+    if (request.channel === 'sms') return deps.phone!.sms(request.address, smsBody(request, urls));
+    return deps.phone!.call(request.address, voiceTwiml(request, urls));
+  }
+
+  return {
+    async send(request): Promise<NotificationOutcome> {
+      try {
+        const sent = await deliver(request);
+        if (!sent) return { status: 'skipped', reason: NOT_CONFIGURED[request.channel] };
+        return { status: 'sent', ...(sent.id ? { provider_id: sent.id } : {}) };
+      } catch (error) {
+        if (error instanceof ChannelError) return { status: 'failed', reason: error.message };
+        deps.onUnexpected?.(error, request);
+        return { status: 'failed', reason: `${request.channel} could not be sent: the provider could not be reached` };
+      }
+    },
+  };
+}

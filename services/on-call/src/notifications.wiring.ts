@@ -1,0 +1,71 @@
+import { hkdfSync } from 'node:crypto';
+import type { Logger } from '@firewatch/logger';
+import type { Config } from './config.js';
+import { createSmtpMailTransport } from './data/smtp-mail.transport.js';
+import { createTwilioPhoneTransport } from './data/twilio-phone.transport.js';
+import { createActionLinks, type ActionLinks } from './domain/notifications/action-links.js';
+import { createNotifier } from './domain/notifications/notifier.js';
+import type { Notifier } from './domain/paging/paging.ports.js';
+
+export interface Notifications {
+  notifier: Notifier;
+  links: ActionLinks;
+  close(): void;
+}
+
+type NotificationConfig = Pick<
+  Config,
+  | 'SMTP_URL'
+  | 'SMTP_FROM'
+  | 'TWILIO_ACCOUNT_SID'
+  | 'TWILIO_AUTH_TOKEN'
+  | 'TWILIO_FROM_NUMBER'
+  | 'TWILIO_API_URL'
+  | 'NOTIFICATION_TIMEOUT_MS'
+  | 'PUBLIC_URL'
+  | 'PAGING_LINK_SECRET'
+  | 'PAGING_LINK_TTL_HOURS'
+  | 'DEV_KEY_SEED'
+>;
+
+/** The links' HMAC key: PAGING_LINK_SECRET, or outside production one derived from DEV_KEY_SEED (config.ts refuses neither). */
+function linkKey(config: NotificationConfig): Uint8Array {
+  const secret = config.PAGING_LINK_SECRET ?? config.DEV_KEY_SEED;
+  if (secret === undefined) throw new Error('PAGING_LINK_SECRET is not set and there is no DEV_KEY_SEED');
+  return new Uint8Array(hkdfSync('sha256', secret, 'firewatch', 'on-call/paging-action-links/v1', 32));
+}
+
+/**
+ * The channels that reach a person, from configuration (docs/paging.md, "Notifications"):
+ * email when SMTP_URL is set, SMS and voice when the three Twilio settings are; the
+ * paging engine is handed `notifier`, the link endpoint `links`.
+ */
+export function notificationsFrom(config: NotificationConfig, logger: Logger): Notifications {
+  const links = createActionLinks({
+    key: linkKey(config),
+    baseUrl: config.PUBLIC_URL,
+    ttlSeconds: Math.round(config.PAGING_LINK_TTL_HOURS * 3600),
+  });
+  const email = config.SMTP_URL
+    ? createSmtpMailTransport({ url: config.SMTP_URL, from: config.SMTP_FROM, timeoutMs: config.NOTIFICATION_TIMEOUT_MS })
+    : undefined;
+  const { TWILIO_ACCOUNT_SID: sid, TWILIO_AUTH_TOKEN: token, TWILIO_FROM_NUMBER: from } = config;
+  const phone =
+    sid && token && from
+      ? createTwilioPhoneTransport({
+          accountSid: sid,
+          authToken: token,
+          from,
+          apiUrl: config.TWILIO_API_URL,
+          timeoutMs: config.NOTIFICATION_TIMEOUT_MS,
+        })
+      : undefined;
+  const notifier = createNotifier({
+    email,
+    phone,
+    links,
+    onUnexpected: (error, request) =>
+      logger.warn('notification failed', { channel: request.channel, attempt_id: request.attempt_id, error }),
+  });
+  return { notifier, links, close: () => email?.close() };
+}
