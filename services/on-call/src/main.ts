@@ -10,6 +10,7 @@ import { PERSONAL_DECLARATIONS, registry } from './domain/registry.js';
 import { createAlertRetriggerJob } from './jobs/alert-retrigger.job.js';
 import { heartbeatExpiryJob } from './jobs/heartbeat-expiry.wiring.js';
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
+import { notificationsFrom } from './notifications.wiring.js';
 import { createEventsConsumer } from './queue/events.consumer.js';
 
 await runKitService({
@@ -52,8 +53,9 @@ await runKitService({
       lateAfterMs: config.ALERT_RETRIGGER_LATE_AFTER_MS,
     });
     alertRetrigger.start();
+    const notifications = notificationsFrom(config, logger);
     return {
-      app: (shell) => createOnCallApp({ ...shell, ingestBodyLimitBytes: config.INGEST_BODY_LIMIT_BYTES }),
+      app: (shell) => createOnCallApp({ ...shell, ingestBodyLimitBytes: config.INGEST_BODY_LIMIT_BYTES, notifications }),
       // The events consumer is on the broker too: one check for both connections.
       readiness: {
         broker: async () => {
@@ -65,6 +67,7 @@ await runKitService({
         await heartbeatExpiry.stop();
         await alertRetrigger.stop();
         await events.stop();
+        notifications.close();
       },
     };
   },
