@@ -13,6 +13,7 @@ import { groupVersionsMigration } from './20261125-0022-group-versions.migration
 import { groupIdsPerTeamMigration } from './20261125-0023-group-ids-per-team.migration.js';
 import { usersProfileMigration } from './20261125-0030-users-profile.migration.js';
 import { groupPropertiesMigration } from './20261126-0700-group-properties.migration.js';
+import { usersTeamNameMigration } from './20261126-0701-users-team-name.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
 export const migrations: Migrations = {
@@ -30,4 +31,5 @@ export const migrations: Migrations = {
   '20261125_0023_group_ids_per_team': groupIdsPerTeamMigration,
   '20261125_0030_users_profile': usersProfileMigration,
   '20261126_0700_group_properties': groupPropertiesMigration,
+  '20261126_0701_users_team_name': usersTeamNameMigration,
 };

@@ -12,6 +12,7 @@ import { authOpenApiDocument } from './http/auth.openapi.js';
 import { internalRouter } from './http/credentials.routes.js';
 import { oauthApplicationsRouter } from './http/oauth-applications.routes.js';
 import { usersRouter } from './http/users.routes.js';
+import { createUserIncludes } from './domain/user-includes.js';
 import type { TrustedProxies } from '@firewatch/config';
 
 export interface AuthAppDeps {
@@ -44,12 +45,16 @@ export function createAuthApp(deps: AuthAppDeps): Express {
   const { services, knex, principals, systemTokens, logger, readiness, oauth, trustProxy } = deps;
   const v1 = Router();
   v1.use('/api_keys', apiKeysRouter(services.apiKeys));
-  v1.use('/users', usersRouter(services.identity, services.users));
+  // The kit's resources (groups at /v1/teams) carry their full paths; users include groups as they answer them.
+  const resources = createResourceModules(services.resources.registry, { knex, writeEvent, deps: services.resources.deps });
+  const groups = resources.find((m) => m.definition.type === 'groups')?.service;
+  if (!groups) throw new Error("auth's registry declares no groups");
+  const userIncludes = createUserIncludes({ memberships: services.resources.deps.groupMembers, groups });
+  v1.use('/users', usersRouter(services.identity, services.users, userIncludes));
   v1.use('/oauth_applications', oauthApplicationsRouter(services.oauth.applications));
 
   const root = Router();
-  // The kit's resources (groups at /v1/teams) carry their full paths.
-  root.use(mountResources(createResourceModules(services.resources.registry, { knex, writeEvent, deps: services.resources.deps })));
+  root.use(mountResources(resources));
   root.use('/v1', v1);
   root.use('/internal', internalRouter({ systemTokens, resolveCredential: services.resolveCredential }));
   // The OAuth server (`/oauth/*`, `/.well-known/*`, `/interaction/*`): last, at the root.

@@ -53,6 +53,7 @@ describe('GET /v1/users', () => {
         first_name: 'Ana',
         last_name: 'Lima',
         full_name: 'Ana Lima',
+        full_name_with_team: 'Ana Lima (Team one)',
         name: 'Ana Lima',
         time_zone: 'Etc/UTC',
         role: 'user',
@@ -124,6 +125,28 @@ describe('GET /v1/users', () => {
     const put = await h.request('PUT', `/v1/users/${h.otherTeam.adminId}`, { body: update({ first_name: 'Taken' }) });
     expect(put.status).toBe(404);
     expect((await h.request('DELETE', `/v1/users/${h.otherTeam.adminId}`)).status).toBe(404);
+  });
+
+  it("includes the teams (groups) its users are members of, and accepts the reference's other includes adding nothing", async () => {
+    const team = await h.request('POST', '/v1/teams', {
+      body: { data: { type: 'groups', attributes: { name: 'Ana and Cy', user_ids: [Number(ids.ana)], admin_ids: [Number(ids.cy)] } } },
+    });
+    const groupId = team.body.data.id;
+    const one = await h.request('GET', `/v1/users/${ids.ana}?include=teams,email_addresses,role`);
+    expect(one.status).toBe(200);
+    expect(one.body.included).toEqual([(await h.request('GET', `/v1/teams/${groupId}`)).body.data]);
+    const list = await h.request('GET', `/v1/users?include=teams&filter[email]=cy@one.test`);
+    expect(list.body.included.map((g: { id: string }) => g.id)).toEqual([groupId]);
+    const none = await h.request('GET', `/v1/users/${ids.bo}?include=phone_numbers,notification_rules,schedules,devices,on_call_role`);
+    expect(none.body.included).toEqual([]);
+    expect((await h.request('GET', `/v1/users/${ids.ana}`)).body.included).toBeUndefined();
+    expect((await h.request('GET', `/v1/users/${ids.ana}?include=incidents`)).status).toBe(400);
+    expect((await h.request('GET', `/v1/users/${ids.ana}?sort=name`)).status).toBe(400);
+    // An include is a read of the teams: an OAuth token without ir.groups gets the 403 a read of them gets.
+    const oauth = { scopes: ['oc.alerts:read'], credential: { type: 'oauth', client_id: 'c' }, user_id: h.team.userId, role: 'user' };
+    expect((await h.request('GET', `/v1/users/${ids.ana}?include=teams`, { as: oauth })).status).toBe(403);
+    expect((await h.request('GET', `/v1/users/${ids.ana}?include=role`, { as: oauth })).status).toBe(200);
+    await h.request('DELETE', `/v1/teams/${groupId}`);
   });
 
   it('is readable by any credential of the team: a plain user, an observer, an OAuth token without ir scopes', async () => {

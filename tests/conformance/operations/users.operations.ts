@@ -57,6 +57,32 @@ export const userOperations: ConformanceOperation[] = [
     schema: { reference: 'getUser', status: 200 },
   },
   {
+    method: 'GET',
+    path: '/v1/users/{id}',
+    variant: "include=teams and the reference's other includes",
+    request: async (ctx) => {
+      const id = await ctx.create.user();
+      const team = await ctx.call('POST', '/v1/teams', {
+        body: { data: { type: 'groups', attributes: { name: `Members ${id}`, user_ids: [Number(id)] } } },
+      });
+      if (team.status !== 201) throw new Error(`fixture: a team answered ${team.status}`);
+      return {
+        params: { id },
+        query: 'include=teams,email_addresses,phone_numbers,devices,role,on_call_role,schedules,notification_rules',
+      };
+    },
+    status: 200,
+    schema: { reference: 'getUser', status: 200 },
+  },
+  {
+    method: 'GET',
+    path: '/v1/users',
+    variant: 'include=teams',
+    request: () => ({ query: 'include=teams&page[size]=5' }),
+    status: 200,
+    schema: { reference: 'listUsers', status: 200 },
+  },
+  {
     method: 'PUT',
     path: '/v1/users/{id}',
     request: async (ctx) => ({

@@ -23,6 +23,16 @@ export function createGroupsRepository(knex: Knex): GroupMembersStore & GroupsLo
       if (!ids.length) return [];
       return (tx ?? knex)<UserRow>('users').where({ team_id: teamId }).whereIn('id', ids).orderBy('id');
     },
+    async groupIdsOfUsers(teamId, userIds) {
+      if (!userIds.length) return [];
+      // Admins are members, so the members' list names everyone.
+      const rows: { id: string }[] = await knex('groups')
+        .select('id')
+        .where({ team_id: teamId })
+        .whereRaw('EXISTS (SELECT 1 FROM jsonb_array_elements(user_ids) AS m(e) WHERE (m.e)::int = ANY(?::int[]))', [[...userIds]])
+        .orderBy(['position', 'created_at', 'id']);
+      return rows.map((r) => r.id);
+    },
     async removeUser(tx, teamId, userId) {
       // jsonb's `-` drops strings only; members are numbers, so the list is rebuilt without them, in order.
       const without = (column: string) =>

@@ -7,6 +7,8 @@ export interface UserAttributes extends Record<string, unknown> {
   first_name: string | null;
   last_name: string | null;
   full_name: string;
+  /** The reference's: the full name and the team (tenant) the user belongs to, "Jane Doe (Acme)". */
+  full_name_with_team: string;
   /** The full name again, under the name userinfo's claim and the first clients knew. */
   name: string;
   time_zone: string;
@@ -28,6 +30,7 @@ export function toUserResource(row: UserRow): ResourceObject<UserAttributes> {
       first_name: row.first_name,
       last_name: row.last_name,
       full_name: row.name,
+      full_name_with_team: row.team_name ? `${row.name} (${row.team_name})` : row.name,
       name: row.name,
       time_zone: row.time_zone,
       role: row.role,

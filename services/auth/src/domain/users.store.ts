@@ -13,6 +13,8 @@ export interface UserRow {
   last_name: string | null;
   /** An IANA name (time-zone.rules.ts). */
   time_zone: string;
+  /** The team's (tenant's) name, kept on the row by a trigger (migration 0701). */
+  team_name: string | null;
   role: Role;
   on_call_role: Role;
   password_hash: string | null;

@@ -5,6 +5,7 @@ import {
   fromZod,
   IF_MATCH,
   IF_NONE_MATCH,
+  includeParameter,
   jsonApiContent,
   listParameters,
   NOT_MODIFIED,
@@ -18,6 +19,7 @@ import {
   type OpenApiPart,
 } from '@firewatch/openapi';
 import { updateUserAttributesSchema } from '../domain/users.schemas.js';
+import { USER_INCLUDES } from '../domain/user-includes.js';
 import { USER_LIST_SPEC } from './users.routes.js';
 
 const T = 'users';
@@ -25,6 +27,8 @@ const tags = ['users'];
 const id = pathParameter('id', 'The user id (an integer).');
 const READ =
   'Any credential of the team that holds the `read` capability, OAuth tokens whatever their scopes (no granular scope names users).';
+const INCLUDES =
+  "`include=teams` adds the groups the users are members of, as `/v1/teams` answers them (403 without its permission, `ir.groups` for OAuth tokens); the other values are accepted and add nothing: contact methods, notification rules and schedules are on-call's, roles are names, no devices are kept.";
 const ADMIN = 'Team admins only, with a credential limited by neither records nor groups (OAuth: `all` or `ir.all`).';
 
 // As toUserResource writes them; the password hash never appears.
@@ -33,6 +37,7 @@ const attributes: Record<string, Json> = {
   first_name: schema.nullable('string'),
   last_name: schema.nullable('string'),
   full_name: schema.string('First and last name joined.'),
+  full_name_with_team: schema.string('The full name and the team (tenant) the user belongs to: "Jane Doe (Acme)".'),
   name: schema.string('The full name again (the userinfo claim of that name).'),
   time_zone: schema.string('An IANA time zone name; Etc/UTC until one is chosen.'),
   role: schema.enum(ROLES),
@@ -56,7 +61,7 @@ export const usersOpenApi: OpenApiPart = {
       get: {
         operationId: `list_${T}`,
         summary: "List the team's users",
-        description: `${READ} \`filter[name]\` and \`filter[search]\` match a case-insensitive part of the first, last or full name (search: or the email); \`filter[email]\` is the whole address, in any case.`,
+        description: `${READ} \`filter[name]\` and \`filter[search]\` match a case-insensitive part of the first, last or full name (search: or the email); \`filter[email]\` is the whole address, in any case. ${INCLUDES}`,
         tags,
         security: BEARER,
         parameters: listParameters({ ...USER_LIST_SPEC, cursor: true }),
@@ -85,10 +90,10 @@ export const usersOpenApi: OpenApiPart = {
       get: {
         operationId: `get_${T}`,
         summary: 'Get a user',
-        description: `${READ} Another team's user is a 404.`,
+        description: `${READ} Another team's user is a 404. ${INCLUDES}`,
         tags,
         security: BEARER,
-        parameters: [id, IF_NONE_MATCH],
+        parameters: [id, includeParameter(USER_INCLUDES), IF_NONE_MATCH],
         responses: { '200': taggedResponse(one('The user')), ...NOT_MODIFIED, ...errorResponses(400, 401, 403, 404, 429) },
       },
       put: {

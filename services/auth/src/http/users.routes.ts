@@ -16,6 +16,7 @@ import { actorOf } from '../domain/credential-bounds.rules.js';
 import type { IdentityService } from '../domain/identity.service.js';
 import { updateUserAttributesSchema } from '../domain/users.schemas.js';
 import type { UsersService } from '../domain/users.service.js';
+import { USER_INCLUDES, type UserIncludes } from '../domain/user-includes.js';
 import { idParam, requireAdmin } from './admin-guard.js';
 import { requireEditor, requireReader } from './users-guard.js';
 
@@ -32,6 +33,7 @@ export const USER_LIST_SPEC: ListQuerySpec = {
     updated_at: 'date',
   },
   sorts: ['created_at', 'updated_at', 'name', 'email'],
+  includes: USER_INCLUDES,
   page: { defaultSize: 20, maxSize: 100 },
 };
 
@@ -55,7 +57,7 @@ function normalizedFilters(filters: ListQuery['filters']): ListQuery['filters'] 
 }
 
 /** `/v1/users`: the team's users directory, and the caller's own record. */
-export function usersRouter(identity: IdentityService, users: UsersService): Router {
+export function usersRouter(identity: IdentityService, users: UsersService, includes: UserIncludes): Router {
   const router = Router();
 
   // Any authenticated caller may read itself, like OAuth's userinfo: no scope or role
@@ -71,13 +73,25 @@ export function usersRouter(identity: IdentityService, users: UsersService): Rou
     const principal = requireReader(req);
     const query = parseListQuery(req.query, USER_LIST_SPEC);
     const { resources, found } = await users.list(principal.team_id, { ...query, filters: normalizedFilters(query.filters) });
-    sendDocument(res, 200, { data: resources, ...paginationLinks(req.baseUrl, req.query, query.page, found) });
+    const included = query.include.length
+      ? {
+          included: await includes(
+            principal,
+            resources.map((r) => Number(r.id)),
+            query.include,
+          ),
+        }
+      : {};
+    sendDocument(res, 200, { data: resources, ...included, ...paginationLinks(req.baseUrl, req.query, query.page, found) });
   });
 
   router.get('/:id', async (req: Request, res: Response) => {
     const principal = requireReader(req);
-    assertOnlyParams(req.query, []);
-    sendTaggedDocument(req, res, 200, { data: await users.get(principal.team_id, idParam(req)) });
+    assertOnlyParams(req.query, ['include']);
+    const { include } = parseListQuery(req.query, { includes: USER_INCLUDES });
+    const data = await users.get(principal.team_id, idParam(req));
+    const included = include.length ? { included: await includes(principal, [Number(data.id)], include) } : {};
+    sendTaggedDocument(req, res, 200, { data, ...included });
   });
 
   router.put('/:id', async (req: Request, res: Response) => {

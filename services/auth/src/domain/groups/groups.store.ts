@@ -12,6 +12,8 @@ export interface GroupMembersStore {
   usersOfTeam(tx: Tx, teamId: number, ids: readonly number[]): Promise<Set<number>>;
   /** The users of the team among `ids` (for `include=users`), in id order. */
   usersByIds(teamId: number, ids: readonly number[], tx?: Tx): Promise<UserRow[]>;
+  /** The ids of the team's groups having any of `userIds` as a member (for users' `include=teams`). */
+  groupIdsOfUsers(teamId: number, userIds: readonly number[]): Promise<string[]>;
   /** Takes the user out of every group of the team (members and admins); the groups changed, as stored now. */
   removeUser(tx: Tx, teamId: number, userId: number): Promise<Row[]>;
 }
