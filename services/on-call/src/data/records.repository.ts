@@ -4,6 +4,7 @@ import type { OnCallResourceDeps } from '../domain/on-call.deps.js';
 import { createAlertUrgenciesRepository } from './alert-urgencies.repository.js';
 import { createAlertsInRepository } from './alerts-in.repository.js';
 import { createContactsRepository } from './contacts.repository.js';
+import { createEscalationRepository } from './escalation.repository.js';
 import { createUsersRepository } from './users.repository.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
 import { createShiftInputsRepository } from './shift-inputs.repository.js';
@@ -20,5 +21,6 @@ export function createRecordsRepository(knex: Knex, logger?: Logger): Omit<OnCal
     shifts: createShiftInputsRepository(knex, users, logger),
     scheduling: createSchedulingRepository(),
     contacts: createContactsRepository(knex),
+    escalation: createEscalationRepository(knex),
   };
 }

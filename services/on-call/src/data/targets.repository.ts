@@ -4,11 +4,9 @@ import type { TargetsDeps, TargetType } from '../domain/targets/targets.deps.js'
 
 /**
  * on-call's own records that alert groups may target, each in a table of its own keyed
- * by `id` and `team_id`. None yet: escalation policies (a later issue) add
- * `{ table: 'escalation_policies', type: 'EscalationPolicy' }`, and their ids are found
- * as the read model's are.
+ * by `id` and `team_id`: their ids are found as the read model's are.
  */
-const OWN_TARGETS: readonly { table: string; type: TargetType }[] = [];
+const OWN_TARGETS: readonly { table: string; type: TargetType }[] = [{ table: 'escalation_policies', type: 'EscalationPolicy' }];
 
 /** Reads of the known targets for on-call's declarations. */
 export function createTargetsRepository(): TargetsDeps {

@@ -1,6 +1,7 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import type { AlertsInDeps } from './alerts-in/alerts-in.deps.js';
 import type { ContactsDeps } from './contacts/contacts.deps.js';
+import type { EscalationDeps } from './escalation/escalation.deps.js';
 import type { OverrideSpec, RotationSpec, TimeWindow } from './shifts/index.js';
 import type { TargetsDeps } from './targets/targets.deps.js';
 import type { UserSummary, UsersDeps } from './users/users.deps.js';
@@ -23,6 +24,8 @@ export interface OnCallResourceDeps {
   contacts: ContactsDeps;
   /** What shift computation reads (GET /v1/shifts, the shift.started scheduler). */
   shifts: ShiftsDeps;
+  /** Escalation policies' paths, levels and the graph of team escalations (escalation/escalation.deps.ts). */
+  escalation: EscalationDeps;
   /** The most one GET /v1/shifts reads before computing. */
   shiftReads: ShiftReadBounds;
 }

@@ -6,6 +6,9 @@ import { alerts } from './alerts-in/alerts.resource.js';
 import { alertGroups } from './alerts/alert-groups.resource.js';
 import { alertRetriggerRules } from './alerts/alert-retrigger-rules.resource.js';
 import { alertUrgencies } from './alerts/alert-urgencies.resource.js';
+import { escalationLevels, escalationPathLevels } from './escalation/escalation-levels.resource.js';
+import { escalationPaths } from './escalation/escalation-paths.resource.js';
+import { escalationPolicies } from './escalation/escalation-policies.resource.js';
 import { heartbeats } from './heartbeats/heartbeats.resource.js';
 import { alertRoutes } from './routing/alert-routes.resource.js';
 import { alertRoutingRules } from './routing/alert-routing-rules.resource.js';
@@ -39,6 +42,10 @@ export const registry = createResourceRegistry<OnCallResourceDeps>([
   userEmailAddresses,
   userPhoneNumbers,
   userNotificationRules,
+  escalationPolicies,
+  escalationPaths,
+  escalationLevels,
+  escalationPathLevels,
 ]);
 
 /** What a user owns, by declaration name, in the order a deletion of the user removes it: rules before the contact methods they name. */

@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import type { EscalationDeps } from '../domain/escalation/escalation.deps.js';
+import type { LevelTarget } from '../domain/paging/paging.ports.js';
+
+/** The advisory lock key space of a team's escalation graph (the second key is the team id). */
+const GRAPH_LOCK = 24_0001;
+
+/** The queries of the escalation declarations (escalation.deps.ts). */
+export function createEscalationRepository(knex: Knex): EscalationDeps {
+  return {
+    async graph(tx, teamId) {
+      await tx.raw('SELECT pg_advisory_xact_lock(?, ?)', [GRAPH_LOCK, teamId]);
+      const policies: { id: string; group_ids: string[] }[] = await tx('escalation_policies')
+        .where({ team_id: teamId })
+        .select('id', 'group_ids');
+      // Only escalating team targets make edges: the rest of the levels is not read.
+      const levels: { id: string; escalation_policy_id: string; notification_target_params: LevelTarget[] }[] = await tx(
+        'escalation_levels',
+      )
+        .where({ team_id: teamId })
+        .whereRaw(`notification_target_params @> '[{"type": "team", "team_members": "escalate"}]'::jsonb`)
+        .select('id', 'escalation_policy_id', 'notification_target_params');
+      return { policies, levels };
+    },
+    async defaultPathId(tx, policyId) {
+      const row: { id: string } | undefined = await tx('escalation_paths')
+        .where({ escalation_policy_id: policyId, is_default: true })
+        .first('id');
+      return row?.id;
+    },
+    async pathsOf(tx, policyId, ids) {
+      const wanted = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+      if (!wanted.length) return new Set();
+      const rows: { id: string }[] = await tx('escalation_paths')
+        .where({ escalation_policy_id: policyId })
+        .whereIn('id', wanted)
+        .select('id');
+      return new Set(rows.map((r) => r.id));
+    },
+    async unsetDefault(tx, policyId, exceptId) {
+      const q = tx('escalation_paths').where({ escalation_policy_id: policyId, is_default: true });
+      if (exceptId) q.whereNot('id', exceptId);
+      return q.update({ is_default: false, updated_at: tx.fn.now() }).returning('*');
+    },
+    async levelIds(tx, column, ids) {
+      const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+      if (!ids.length) return out;
+      const rows: Record<string, string>[] = await (tx ?? knex)('escalation_levels')
+        .whereIn(column, [...ids])
+        .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
+        .select('id', column);
+      for (const row of rows) out.get(row[column] as string)?.push(row.id as string);
+      return out;
+    },
+  };
+}

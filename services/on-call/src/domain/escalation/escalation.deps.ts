@@ -1,0 +1,24 @@
+import type { Row, Transaction } from '@firewatch/resource-kit';
+import type { EscalationGraph } from './escalation-cycles.js';
+
+/** What the escalation declarations read beyond the kit's own queries (`ctx.deps.escalation`). */
+export interface EscalationDeps {
+  /**
+   * The team's policies and levels as the cycle check reads them. Takes a
+   * transaction-scoped lock on the team's escalation graph first, so that two writes
+   * each closing half of a cycle run one after the other and the second sees the first.
+   */
+  graph(tx: Transaction, teamId: number): Promise<EscalationGraph>;
+  /** The policy's default path id (every policy has one). */
+  defaultPathId(tx: Transaction, policyId: string): Promise<string | undefined>;
+  /** Which of `ids` are paths of the policy. */
+  pathsOf(tx: Transaction, policyId: string, ids: readonly string[]): Promise<Set<string>>;
+  /** Makes the policy's default path (other than `exceptId`) an ordinary one, as another path becomes the default; answers the rows changed. */
+  unsetDefault(tx: Transaction, policyId: string, exceptId: string | null): Promise<Row[]>;
+  /** The ids of each path's levels, by position (for `include=escalation_policy_levels`); outside a transaction on reads. */
+  levelIds(
+    tx: Transaction | undefined,
+    column: 'escalation_policy_id' | 'escalation_policy_path_id',
+    ids: readonly string[],
+  ): Promise<Map<string, string[]>>;
+}
