@@ -37,7 +37,33 @@ export function createAlertUrgenciesRepository(): UrgenciesDeps {
         )
         .orderBy('r.name')
         .select('r.id', 'r.name');
-      return { alert_groups: groups, alert_retrigger_rules: rules };
+      const routes: { id: string; name: string }[] = await tx('alert_routes as a')
+        .where('a.team_id', teamId)
+        .whereExists((q) =>
+          q
+            .select(tx.raw('1'))
+            .from('alert_route_rules as r')
+            .whereRaw('r.alert_route_id = a.id')
+            .whereRaw(
+              `jsonb_path_exists(r.condition_groups, '$[*].conditions[*].alert_urgency_ids[*] \\? (@ == $u)', jsonb_build_object('u', ?::text))`,
+              [urgencyId],
+            ),
+        )
+        .orderBy('a.name')
+        .select('a.id', 'a.name');
+      const routingRules: { id: string; name: string }[] = await tx('alert_routing_rules as r')
+        .where('r.team_id', teamId)
+        .whereExists((q) =>
+          q
+            .select(tx.raw('1'))
+            .from('alert_routing_rule_conditions as c')
+            .whereRaw('c.alert_routing_rule_id = r.id')
+            .where({ 'c.property_field_type': 'attribute', 'c.property_field_name': 'alert_urgency' })
+            .whereRaw('c.property_field_values @> ?::jsonb', [JSON.stringify([urgencyId])]),
+        )
+        .orderBy('r.name')
+        .select('r.id', 'r.name');
+      return { alert_groups: groups, alert_retrigger_rules: rules, alert_routes: routes, alert_routing_rules: routingRules };
     },
   };
 }

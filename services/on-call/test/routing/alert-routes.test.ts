@@ -230,6 +230,48 @@ describe('alert routes', () => {
   });
 });
 
+describe('urgencies named by routing', () => {
+  it('cannot be deleted while a route or a legacy rule names them', async () => {
+    const [source, service, inRoute, inRule] = [await aSource(), await seedService(), await anUrgency(), await anUrgency()];
+    const urgency = (ids: string[]) =>
+      condition({
+        property_field_name: 'alert_urgency',
+        property_field_condition_type: 'is_one_of',
+        property_field_value: null,
+        alert_urgency_ids: ids,
+      });
+    const to = [{ target_type: 'Service', target_id: service }];
+    const r = await h.create('alert_routes', {
+      name: 'Urgent',
+      alerts_source_ids: [source],
+      rules: [{ name: 'u', destinations: to, condition_groups: [{ conditions: [urgency([inRoute.toUpperCase()])] }] }],
+    });
+    expect(r.status).toBe(201);
+    const legacy = await h.create('alert_routing_rules', {
+      name: 'Urgent legacy',
+      alerts_source_id: source,
+      destination: to[0],
+      conditions: [
+        {
+          property_field_type: 'attribute',
+          property_field_name: 'alert_urgency',
+          property_field_condition_type: 'is_one_of',
+          property_field_values: [inRule.toUpperCase()],
+        },
+      ],
+    });
+    expect(legacy.status).toBe(201);
+    for (const [id, named] of [
+      [inRoute, 'alert_routes "Urgent"'],
+      [inRule, 'alert_routing_rules "Urgent legacy"'],
+    ]) {
+      const refused = await h.call('DELETE', `/v1/alert_urgencies/${id}`);
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors[0].detail).toContain(named);
+    }
+  });
+});
+
 describe('alert routing rules (legacy)', () => {
   it('creates with conditions and a destination, positions per source, puts, lists and deletes', async () => {
     const [source, service, urgency] = [await aSource(), await seedService(), await anUrgency()];

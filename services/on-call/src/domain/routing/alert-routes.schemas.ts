@@ -71,11 +71,11 @@ const ruleInput = z
   });
 
 /** A rule as stored: ids on its condition groups, conditions and destinations (new ones get one), `_destroy` entries left out. */
-function storedRule(rule: z.infer<typeof ruleInput>, index: number): StoredRule {
+function storedRule(rule: z.infer<typeof ruleInput>, position: number): StoredRule {
   return {
     ...(rule.id ? { id: rule.id.toLowerCase() } : {}),
     name: rule.name ?? '',
-    position: rule.position ?? index,
+    position,
     fallback_rule: rule.fallback_rule ?? false,
     destinations: kept(rule.destinations).map((d) => ({ id: idOf(d.id), target_type: d.target_type, target_id: d.target_id })),
     condition_groups: kept(rule.condition_groups).map((g, i) => ({
@@ -89,7 +89,8 @@ function storedRule(rule: z.infer<typeof ruleInput>, index: number): StoredRule 
 /**
  * `rules` as a write sends it: the whole set (docs/paging.md, "Alert routing"). A rule,
  * condition group or destination sent back with its `id` keeps it; `_destroy: true`
- * drops it. At most one fallback rule; positions of the other rules unique.
+ * drops it. At most one fallback rule; positions of the other rules unique (a rule without
+ * one goes after the others).
  */
 export const rulesInput = z
   .array(ruleInput)
@@ -107,7 +108,12 @@ export const rulesInput = z
       else ctx.addIssue({ code: 'custom', path: [i, 'position'], message: `is rule ${first}'s position too; rules are tried by position` });
     }
   })
-  .transform((rules) => rules.filter((r) => r._destroy !== true).map(storedRule));
+  .transform((rules) => {
+    const live = rules.filter((r) => r._destroy !== true);
+    // A rule sent without a position goes after those sent with one, in the order sent.
+    let next = Math.max(-1, ...live.map((r) => r.position ?? -1)) + 1;
+    return live.map((r) => storedRule(r, r.position ?? Math.min(next++, MAX_RULE_POSITION)));
+  });
 
 const strings = (format?: string) => ({ type: 'array', items: { type: 'string', ...(format ? { format } : {}) } });
 const nullableString = { type: 'string', nullable: true };

@@ -149,7 +149,8 @@ export const legacyConditionsSchema = z
         property_field_name: c.property_field_name,
         property_field_condition_type: c.property_field_condition_type,
         property_field_value: c.property_field_value ?? null,
-        property_field_values: c.property_field_values ?? [],
+        // Urgency ids are stored lower-cased, as every record id is, so a delete of the urgency finds them.
+        property_field_values: (c.property_field_values ?? []).map((v) => (isUrgency(c) ? v.toLowerCase() : v)),
       }))
       .superRefine((c, ctx) => {
         for (const p of legacyProblems(c)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
