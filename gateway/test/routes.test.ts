@@ -18,6 +18,9 @@ describe('route table', () => {
     expect(match('/v1/schedule_rotation_active_days/1')).toBe('on-call');
     expect(match('/v1/schedule_rotation_users/1')).toBe('on-call');
     expect(match('/v1/override_shifts/1')).toBe('on-call');
+    expect(match('/v1/escalation_policies/1/escalation_paths')).toBe('on-call');
+    expect(match('/v1/escalation_paths/1/escalation_levels')).toBe('on-call');
+    expect(match('/v1/escalation_levels/1')).toBe('on-call');
     expect(match('/v1/webhooks/endpoints/1')).toBe('webhooks');
     expect(match('/v1/email_addresses/1')).toBe('on-call');
     expect(match('/v1/phone_numbers/1')).toBe('on-call');
@@ -87,7 +90,7 @@ describe('route table', () => {
 
   it('keeps every prefix once, each one segment deep, nested once or one fixed sub-collection', () => {
     expect(new Set(ROUTES.map((r) => r.prefix)).size).toBe(ROUTES.length);
-    expect(ROUTES).toHaveLength(43);
+    expect(ROUTES).toHaveLength(46);
     expect(() => createRouteMatcher([{ prefix: '/v1/a/b/c', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
     expect(() =>
       createRouteMatcher([
