@@ -33,12 +33,13 @@ const HAND_WRITTEN: Record<string, readonly string[]> = {
   auth: [...CRUD.map((a) => `api_key.${a}`), ...CRUD.map((a) => `user.${a}`)],
   // data/shift-starts.repository.ts, the scheduler's announcements; domain/alerts-in/alert-intake.ts (alerts from
   // POST /v1/alerts and ingestion) and the alerts' acknowledge, resolve and snooze actions; jobs/alert-retrigger.job.ts
-  // (alert.retriggered); domain/heartbeats/ (the ping action's heartbeat.pinged, the expiry job's heartbeat.expired).
+  // (alert.retriggered); domain/heartbeats/ (the ping action's heartbeat.pinged, the expiry job's heartbeat.expired);
+  // domain/paging/notification-outcome.ts (alert.notification, each notification attempt's outcome).
   'on-call': [
     'shift.started',
     'heartbeat.pinged',
     'heartbeat.expired',
-    ...['created', 'updated', 'acknowledged', 'resolved', 'snoozed', 'retriggered'].map((a) => `alert.${a}`),
+    ...['created', 'updated', 'acknowledged', 'resolved', 'snoozed', 'retriggered', 'notification'].map((a) => `alert.${a}`),
   ],
   // The dispatcher disables a failing endpoint in the webhooks database, whose outbox webhooks relays.
   webhooks: ['webhooks_endpoint.updated'],

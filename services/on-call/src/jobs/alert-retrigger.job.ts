@@ -1,6 +1,7 @@
 import type { Logger } from '@firewatch/logger';
 import { serialize } from '@firewatch/resource-kit';
 import { alerts } from '../domain/alerts-in/alerts.resource.js';
+import type { AlertPagingDeps } from '../domain/alerts-in/alerts-in.deps.js';
 import type { AlertRetriggersRepository } from '../data/alert-retriggers.repository.js';
 import { createPeriodicJob } from './periodic-job.js';
 
@@ -15,6 +16,8 @@ export interface AlertRetriggerJobOptions {
   /** A timer fired more than this after it was due is marked late (after downtime). */
   lateAfterMs: number;
   now?: () => number;
+  /** Pages the re-triggered alert again from level 1 (docs/paging.md); absent: nothing pages. */
+  paging?: Pick<AlertPagingDeps, 'start'>;
 }
 
 /**
@@ -42,6 +45,7 @@ export function createAlertRetriggerJob(options: AlertRetriggerJobOptions) {
         const snoozed = alert.status === 'deferred';
         const why = snoozed ? 'Snooze ended' : `Re-triggered by alert re-trigger rule ${ruleId}`;
         const row = await options.store.retrigger(tx, String(alert.id), now);
+        await options.paging?.start(tx, row, now);
         await options.store.recordEvent(tx, {
           team_id: Number(alert.team_id),
           alert_id: String(alert.id),

@@ -1,7 +1,7 @@
 import type { ResourceObject } from '@firewatch/jsonapi';
 import { serialize, type AnyResourceDefinition, type Row, type Transaction } from '@firewatch/resource-kit';
 import type { AlertGrouping } from './alert-grouping.js';
-import type { AlertIntakeStore } from './alerts-in.deps.js';
+import type { AlertIntakeStore, AlertPagingDeps } from './alerts-in.deps.js';
 
 /** Who an alert came from: a team, the source (null for the API) and the acting user. */
 export interface IntakeOrigin {
@@ -36,10 +36,13 @@ export function createAlertIntake({
   store,
   alerts,
   grouping,
+  paging,
 }: {
   store: AlertIntakeStore;
   alerts: AnyResourceDefinition;
   grouping: AlertGrouping;
+  /** Pages a triggered alert that leads its group or is in none (absent: nothing pages). */
+  paging?: AlertPagingDeps;
 }) {
   const announce = (tx: Transaction, teamId: number, action: string, row: Row) =>
     store.writeEvent(tx, { type: `${alerts.event}.${action}`, team_id: teamId, data: serialize(alerts, row) });
@@ -93,6 +96,7 @@ export function createAlertIntake({
       const row = await store.insertAlert(tx, { ...columns, ...placement });
       await store.recordEvent(tx, { ...eventOf(origin, String(row.id)), kind: 'informational', action: 'created', details: null });
       if (placement.group_leader_alert_id) await recordJoin(tx, origin, row, placement.group_leader_alert_id);
+      await paging?.start(tx, row, new Date());
       await announce(tx, origin.team_id, 'created', row);
       return { outcome: 'created', alert: serialize(alerts, row) };
     },
@@ -104,6 +108,7 @@ export function createAlertIntake({
       const now = new Date();
       const row = await store.updateAlert(tx, String(existing.id), { status: 'resolved', ended_at: now, updated_at: now });
       await store.recordEvent(tx, { ...eventOf(origin, String(existing.id)), kind: 'status_update', action: 'resolved', details });
+      await paging?.stop(tx, row, 'resolved', now, { source: origin.source, user_id: origin.user_id });
       await announce(tx, origin.team_id, 'resolved', row);
       return { outcome: 'resolved', alert: serialize(alerts, row) };
     },

@@ -1,17 +1,81 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
 
+/** The kinds of alert event written (of the reference's alert_event `kind`); paging adds routing and notifications. */
+export const ALERT_EVENT_KINDS = ['informational', 'status_update', 'action', 'note', 'alert_routing', 'notification'] as const;
+
+/** The actions written (of the reference's alert_event `action`); paging's tell each decision (docs/paging.md). */
+export const ALERT_EVENT_ACTIONS = [
+  'created',
+  'updated',
+  'acknowledged',
+  'resolved',
+  'triggered',
+  'retriggered',
+  'snoozed',
+  'escalation_policy_paged',
+  'paged',
+  'level_skipped',
+  'escalated',
+  'skipped',
+  'emailed',
+  'texted',
+  'called',
+  'notified',
+] as const;
+
 /** One entry of an alert's timeline (the reference's alert_event). */
 export interface AlertEventInput {
   team_id: number;
   alert_id: string;
-  kind: 'informational' | 'status_update' | 'action' | 'note';
-  action: 'created' | 'updated' | 'acknowledged' | 'resolved' | 'triggered' | 'retriggered' | 'snoozed';
+  kind: (typeof ALERT_EVENT_KINDS)[number];
+  action: (typeof ALERT_EVENT_ACTIONS)[number];
   /** Where the change came from: `api`, or the alert source's type. */
   source: string;
   /** Who: the acting user, null for a team-wide key or a monitoring tool. */
   user_id: number | null;
   /** Why: a resolution message, what a deduplicated payload changed. */
   details: string | null;
+}
+
+/**
+ * The paging engine as alert writes drive it (paging/paging-engine.ts, docs/paging.md): a
+ * triggered alert starts paging, an acknowledged, resolved or snoozed one stops it, in the
+ * write's transaction.
+ */
+export interface AlertPagingDeps {
+  start(tx: Transaction, alert: Row, at: Date): Promise<void>;
+  stop(tx: Transaction, alert: Row, why: string, at: Date, actor: { source: string; user_id: number | null }): Promise<void>;
+  /** `POST /v1/alerts/{id}/escalate`: pages now, or says why not (pointer and detail of a 422). */
+  escalate(
+    tx: Transaction,
+    alert: Row,
+    request: { policyId?: string; level?: number },
+    at: Date,
+    actor: { source: string; user_id: number | null },
+  ): Promise<{ pointer: string; detail: string } | null>;
+  /** Adds each loaded alert's paging attributes under {@link PAGED} (notified users, responders, alerting targets). */
+  expand(tx: Transaction | undefined, rows: Row[]): Promise<void>;
+}
+
+/** The row key `expand` puts an alert's paging attributes under. */
+export const PAGED = '_paged';
+
+/** An alert's paging attributes as the reference shows them. */
+export interface PagedAttributes {
+  notified_users: PagedUserAttributes[];
+  responders: PagedUserAttributes[];
+  alerting_targets: { id: string; type: string }[];
+}
+
+/** A user as `notified_users` and `responders` show one (of the reference's user and user_flat_response). */
+export interface PagedUserAttributes {
+  id: number;
+  name: string;
+  full_name: string;
+  email: string;
+  time_zone: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** An alert's columns as the intake writes them (alerts table). */

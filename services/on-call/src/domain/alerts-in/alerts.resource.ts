@@ -1,11 +1,26 @@
-import { defineResource } from '@firewatch/resource-kit';
+import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { PAGED, type PagedAttributes } from './alerts-in.deps.js';
+import { escalateAlertAction } from '../paging/alert-escalate.action.js';
 import { snoozeAlertAction } from './alert-snooze.action.js';
 import { acknowledgeAlertAction, resolveAlertAction } from './alert-status.actions.js';
 import { updateAlertSchema } from './alerts.schemas.js';
 
 const ALERT_STATUSES = ['open', 'triggered', 'acknowledged', 'resolved', 'deferred'];
 const uuids = { type: 'array', items: { type: 'string', format: 'uuid' } };
+const PAGED_USER = {
+  type: 'object',
+  required: ['id', 'email', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    full_name: { type: 'string' },
+    email: { type: 'string' },
+    time_zone: { type: 'string', nullable: true },
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+  },
+};
 
 /**
  * Alerts (issue 23, the reference's alerts): what monitoring tools and the API raise.
@@ -50,6 +65,9 @@ export const alerts = defineResource<OnCallResourceDeps>({
     'received_count',
     'started_at',
     'ended_at',
+    'notified_users',
+    'responders',
+    'alerting_targets',
   ],
   jsonColumns: ['service_ids', 'group_ids', 'functionality_ids', 'environment_ids', 'labels', 'data'],
   attributeSchemas: {
@@ -74,6 +92,21 @@ export const alerts = defineResource<OnCallResourceDeps>({
     notification_target_type: { type: 'string', nullable: true, enum: ['User', 'Group', 'EscalationPolicy', 'Service', 'Functionality'] },
     notification_target_id: { type: 'string', nullable: true },
     received_count: { type: 'integer', description: 'How many times it was received: 1, plus one per deduplicated arrival.' },
+    notified_users: {
+      type: 'array',
+      description: 'The users its paging reached out to (a notification made, whatever its outcome), first paged first.',
+      items: PAGED_USER,
+    },
+    responders: {
+      type: 'array',
+      description: 'The users who acknowledged or resolved it.',
+      items: PAGED_USER,
+    },
+    alerting_targets: {
+      type: 'array',
+      description: 'What its latest paging pages: escalation policies, or users paged directly.',
+      items: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'string' }, type: { type: 'string' } } },
+    },
   },
   filters: {
     status: 'string',
@@ -91,7 +124,7 @@ export const alerts = defineResource<OnCallResourceDeps>({
   },
   sorts: ['created_at', 'updated_at', 'started_at'],
   defaultSort: [{ field: 'created_at', direction: 'desc' }],
-  actions: [acknowledgeAlertAction, resolveAlertAction, snoozeAlertAction],
+  actions: [acknowledgeAlertAction, resolveAlertAction, snoozeAlertAction, escalateAlertAction],
   unique: {
     alerts_open_deduplication_key_unique: {
       pointer: '/data/attributes/deduplication_key',
@@ -118,6 +151,8 @@ export const alerts = defineResource<OnCallResourceDeps>({
       // key would otherwise insert one after this commit and fail on the unique index.
       if (ctx.existing && typeof key === 'string' && key !== ctx.existing.deduplication_key)
         await ctx.deps.alertsIn.lockKey(ctx.tx, Number(ctx.existing.team_id), (ctx.existing.alert_source_id as string | null) ?? null, key);
+      if (ctx.existing && typeof attributes.status === 'string' && attributes.status !== ctx.existing.status)
+        await pageOnStatus(ctx.existing, attributes, ctx);
       if (ctx.existing && !('status' in attributes))
         await ctx.deps.alertsIn.recordEvent(ctx.tx, {
           team_id: ctx.principal.team_id,
@@ -130,5 +165,23 @@ export const alerts = defineResource<OnCallResourceDeps>({
         });
       return attributes;
     },
+    expand: (rows, ctx) => ctx.deps.paging.expand(ctx.tx, rows),
+  },
+  computed: {
+    notified_users: (row) => (row[PAGED] as PagedAttributes | undefined)?.notified_users ?? [],
+    responders: (row) => (row[PAGED] as PagedAttributes | undefined)?.responders ?? [],
+    alerting_targets: (row) => (row[PAGED] as PagedAttributes | undefined)?.alerting_targets ?? [],
   },
 });
+
+/**
+ * Paging follows the status however it changes (PATCH, acknowledge, resolve, snooze, a
+ * signed link), in the write's transaction: acknowledged, resolved or deferred stops it and
+ * cancels due notifications; triggered again starts it from level 1 (docs/paging.md).
+ */
+async function pageOnStatus(existing: Row, attributes: Row, ctx: HookContext<OnCallResourceDeps>) {
+  const actor = { source: 'api', user_id: ctx.principal.user_id };
+  const now = new Date();
+  if (attributes.status === 'triggered') await ctx.deps.paging.start(ctx.tx, { ...existing, ...attributes }, now);
+  else await ctx.deps.paging.stop(ctx.tx, existing, String(attributes.status), now, actor);
+}

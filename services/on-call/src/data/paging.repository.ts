@@ -1,0 +1,257 @@
+import type { Knex } from 'knex';
+import { writeEvent } from '@firewatch/events';
+import type { Row } from '@firewatch/resource-kit';
+import { PAGED, type PagedAttributes, type PagedUserAttributes } from '../domain/alerts-in/alerts-in.deps.js';
+import type { ClaimedAttempt, PagedUser, PagingRecord, PagingStore } from '../domain/paging/paging.deps.js';
+import type { EscalationPathPlan } from '../domain/paging/paging.ports.js';
+import type { UserRule } from '../domain/paging/paging-steps.js';
+
+const asPaging = (row: Row): PagingRecord => row as unknown as PagingRecord;
+
+/**
+ * The paging engine's storage: alert_pagings (each paging's durable timer, claimed FOR
+ * UPDATE SKIP LOCKED so one replica fires a step) and alert_notification_attempts (sent
+ * outside transactions: a claim marks an attempt `sending` with a lease, so a replica that
+ * dies mid-send leaves it to another once the lease runs out).
+ */
+export function createPagingRepository(knex: Knex): PagingStore {
+  return {
+    transaction: (work) => knex.transaction(work),
+
+    async recordEvent(tx, event) {
+      // clock_timestamp, not the transaction's now(): one step's events keep their order on the timeline.
+      await tx('alert_events').insert({ ...event, created_at: tx.raw('clock_timestamp()'), updated_at: tx.raw('clock_timestamp()') });
+    },
+
+    async writeEvent(tx, event) {
+      await writeEvent(tx as Knex.Transaction, event);
+    },
+
+    async nextRun(tx, alertId) {
+      const row = (await tx('alert_pagings').where({ alert_id: alertId }).max('run as run').first()) as { run: number | null } | undefined;
+      return Number(row?.run ?? 0) + 1;
+    },
+
+    async insertPaging(tx, paging) {
+      const [row] = await tx('alert_pagings')
+        .insert({ ...paging, plan: JSON.stringify(paging.plan) })
+        .returning('*');
+      return asPaging(row as Row);
+    },
+
+    async updatePaging(tx, id, columns) {
+      if (!Object.keys(columns).length) return;
+      await tx('alert_pagings')
+        .where({ id })
+        .update({ ...columns, updated_at: tx.fn.now() });
+    },
+
+    async latestRun(tx, alertId) {
+      const rows = (await tx('alert_pagings')
+        .where({ alert_id: alertId })
+        .andWhere('run', tx('alert_pagings').where({ alert_id: alertId }).max('run'))
+        .orderBy('created_at')
+        .forUpdate()) as Row[];
+      return rows.map(asPaging);
+    },
+
+    async stopAll(tx, alertId, reason, at) {
+      const pagings = await tx('alert_pagings')
+        .where({ alert_id: alertId, state: 'active' })
+        .update({ state: 'stopped', stopped_reason: reason, next_step_at: null, updated_at: at });
+      const notifications = await tx('alert_notification_attempts')
+        .where({ alert_id: alertId, status: 'due' })
+        .update({ status: 'cancelled', reason, updated_at: at });
+      return { pagings, notifications };
+    },
+
+    async claimDue(tx, now, limit) {
+      const rows = (await tx('alert_pagings')
+        .where({ state: 'active' })
+        .andWhere('next_step_at', '<=', now)
+        .orderBy('next_step_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()) as Row[];
+      return rows.map(asPaging);
+    },
+
+    async alert(tx, id) {
+      return (await tx('alerts').where({ id }).first()) as Row | undefined;
+    },
+
+    async pagedUsers(tx, teamId, userIds) {
+      const users = (await tx('users').where({ team_id: teamId }).whereIn('user_id', userIds).whereNull('deleted_at')) as Row[];
+      const ids = users.map((u) => Number(u.user_id));
+      const [rules, emails, phones] = await Promise.all([
+        tx('user_notification_rules').whereIn('user_id', ids) as Promise<Row[]>,
+        tx('user_email_addresses')
+          .whereIn('user_id', ids)
+          .orderBy([{ column: 'primary', order: 'desc' }, 'created_at']) as Promise<Row[]>,
+        tx('user_phone_numbers')
+          .whereIn('user_id', ids)
+          .orderBy([{ column: 'primary', order: 'desc' }, 'created_at']) as Promise<Row[]>,
+      ]);
+      const out = new Map<number, PagedUser>();
+      for (const u of users) {
+        const id = Number(u.user_id);
+        const mine = <T extends Row>(rows: T[]) => rows.filter((r) => Number(r.user_id) === id);
+        // A rule's null contact id means the user's primary one (the first, primary first).
+        const contact = (rows: Row[], key: unknown, column: string) => {
+          const row = key ? rows.find((r) => r.id === key) : rows[0];
+          return row ? { address: String(row[column]), id: String(row.id) } : null;
+        };
+        const myEmails = mine(emails);
+        const myPhones = mine(phones);
+        const userRules: UserRule[] = mine(rules).map((r) => {
+          const email = contact(myEmails, r.user_email_address_id, 'email');
+          const sms = contact(myPhones, r.user_sms_number_id, 'phone');
+          const call = contact(myPhones, r.user_call_number_id, 'phone');
+          return {
+            id: String(r.id),
+            delay: Number(r.delay),
+            position: Number(r.position),
+            notification_type: r.notification_type as UserRule['notification_type'],
+            enabled_contact_types: r.enabled_contact_types as string[],
+            email: email?.address ?? null,
+            email_id: email?.id ?? null,
+            sms: sms?.address ?? null,
+            sms_id: sms?.id ?? null,
+            call: call?.address ?? null,
+            call_id: call?.id ?? null,
+          };
+        });
+        out.set(id, {
+          user: { user_id: id, name: String(u.name), email: String(u.email), time_zone: (u.time_zone as string | null) ?? 'Etc/UTC' },
+          rules: userRules,
+        });
+      }
+      return out;
+    },
+
+    async insertAttempts(tx, attempts) {
+      await tx('alert_notification_attempts').insert(attempts.map((a) => ({ ...a, status: 'due' })));
+    },
+
+    async claimAttempts(now, limit, leaseMs) {
+      return knex.transaction(async (tx) => {
+        const ids = tx('alert_notification_attempts')
+          .select('id')
+          .where((q) =>
+            q
+              .where({ status: 'due' })
+              .andWhere('due_at', '<=', now)
+              .orWhere((s) => s.where({ status: 'sending' }).andWhere('claimed_at', '<', new Date(now.getTime() - leaseMs))),
+          )
+          .orderBy('due_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked();
+        const claimed = (await tx('alert_notification_attempts')
+          .whereIn('id', ids)
+          .update({ status: 'sending', claimed_at: now, tries: tx.raw('tries + 1'), updated_at: now })
+          .returning('*')) as Row[];
+        if (!claimed.length) return [];
+        const alerts = (await tx('alerts').whereIn('id', [...new Set(claimed.map((a) => a.alert_id as string))])) as Row[];
+        const users = (await tx('users').whereIn('user_id', [...new Set(claimed.map((a) => Number(a.user_id)))])) as Row[];
+        return claimed.map((a): ClaimedAttempt => {
+          const u = users.find((x) => Number(x.user_id) === Number(a.user_id));
+          return {
+            ...(a as unknown as ClaimedAttempt),
+            alert: alerts.find((x) => x.id === a.alert_id)!,
+            user: {
+              user_id: Number(a.user_id),
+              name: String(u?.name ?? `user ${String(a.user_id)}`),
+              email: String(u?.email ?? ''),
+              time_zone: (u?.time_zone as string | null) ?? 'Etc/UTC',
+            },
+          };
+        });
+      });
+    },
+
+    async finishAttempt(tx, id, outcome, at) {
+      const retry = outcome.status === 'failed' && outcome.retryAt;
+      const changed = await tx('alert_notification_attempts')
+        .where({ id, status: 'sending' })
+        .update({
+          status: retry ? 'due' : outcome.status,
+          due_at: retry ? outcome.retryAt! : tx.ref('due_at'),
+          provider_id: outcome.provider_id ?? null,
+          reason: outcome.reason ?? null,
+          sent_at: outcome.status === 'sent' ? at : null,
+          claimed_at: null,
+          updated_at: at,
+        });
+      return changed > 0;
+    },
+  };
+}
+
+/**
+ * An alert's paging attributes (`notified_users`, `responders`, `alerting_targets`) for
+ * loaded alerts, three reads for any number of them: the users its attempts reached out to
+ * (cancelled ones never left), those who acknowledged or resolved it, and what its latest
+ * run pages.
+ */
+export function createPagingAttributes(knex: Knex) {
+  return async (tx: Knex.Transaction | undefined, rows: Row[]): Promise<void> => {
+    const db = tx ?? knex;
+    const ids = rows.map((r) => String(r.id));
+    if (!ids.length) return;
+    const [notified, responded, pagings] = await Promise.all([
+      db('alert_notification_attempts')
+        .whereIn('alert_id', ids)
+        .whereNot({ status: 'cancelled' })
+        .groupBy('alert_id', 'user_id')
+        .select('alert_id', 'user_id', db.raw('min(created_at) as first_at'))
+        .orderBy('first_at') as Promise<Row[]>,
+      db('alert_events')
+        .whereIn('alert_id', ids)
+        .whereIn('action', ['acknowledged', 'resolved'])
+        .whereNotNull('user_id')
+        .orderBy('created_at')
+        .select('alert_id', 'user_id') as Promise<Row[]>,
+      db('alert_pagings as p')
+        .whereIn('p.alert_id', ids)
+        .whereRaw('p.run = (select max(q.run) from alert_pagings q where q.alert_id = p.alert_id)')
+        .orderBy('p.created_at')
+        .select('p.alert_id', 'p.escalation_policy_id', 'p.plan') as Promise<Row[]>,
+    ]);
+    const userIds = [...new Set([...notified, ...responded].map((r) => Number(r.user_id)))];
+    const users = userIds.length ? ((await db('users').whereIn('user_id', userIds)) as Row[]) : [];
+    const shown = new Map(users.map((u) => [Number(u.user_id), userAttributes(u)]));
+    const usersOf = (list: Row[], alertId: string) => [
+      ...new Map(
+        list
+          .filter((r) => r.alert_id === alertId && shown.has(Number(r.user_id)))
+          .map((r) => [Number(r.user_id), shown.get(Number(r.user_id))!]),
+      ).values(),
+    ];
+    for (const row of rows) {
+      const id = String(row.id);
+      const paged: PagedAttributes = {
+        notified_users: usersOf(notified, id),
+        responders: usersOf(responded, id),
+        alerting_targets: pagings.filter((p) => p.alert_id === id).map(targetOf),
+      };
+      row[PAGED] = paged;
+    }
+  };
+}
+
+const userAttributes = (u: Row): PagedUserAttributes => ({
+  id: Number(u.user_id),
+  name: String(u.name),
+  full_name: String(u.name),
+  email: String(u.email),
+  time_zone: (u.time_zone as string | null) ?? null,
+  created_at: (u.created_at as Date).toISOString(),
+  updated_at: (u.updated_at as Date).toISOString(),
+});
+
+function targetOf(paging: Row): { id: string; type: string } {
+  if (paging.escalation_policy_id) return { id: String(paging.escalation_policy_id), type: 'escalation_policy' };
+  const plan = paging.plan as EscalationPathPlan;
+  return { id: String(plan.levels[0]?.targets[0]?.id ?? ''), type: 'user' };
+}

@@ -1,0 +1,72 @@
+import type { Transaction } from '@firewatch/resource-kit';
+import type { AlertEventInput } from '../alerts-in/alerts-in.deps.js';
+import type { ClaimedAttempt, PagingStore } from './paging.deps.js';
+import type { NotificationOutcome } from './paging.ports.js';
+
+/** Tries of one attempt, and the wait before each retry (an SMTP or Twilio outage). */
+export const MAX_TRIES = 4;
+const BACKOFF_MS = [30_000, 120_000, 600_000];
+
+/** When a failed attempt (its `tries`-th) is tried again; null when its tries are spent. */
+export function retryAt(tries: number, at: Date): Date | null {
+  if (tries >= MAX_TRIES) return null;
+  return new Date(at.getTime() + BACKOFF_MS[Math.min(tries - 1, BACKOFF_MS.length - 1)]!);
+}
+
+const ACTION: Record<ClaimedAttempt['channel'], AlertEventInput['action']> = { email: 'emailed', sms: 'texted', voice: 'called' };
+const NOUN: Record<ClaimedAttempt['channel'], string> = { email: 'Email', sms: 'SMS', voice: 'Call' };
+
+/**
+ * An attempt's outcome on the alert's timeline (the user paged is the event's user) and
+ * as `alert.notification` through the outbox, naming the user, channel and outcome, so a
+ * webhook can carry the page to any other channel.
+ */
+export async function recordOutcome(
+  store: PagingStore,
+  tx: Transaction,
+  attempt: ClaimedAttempt,
+  outcome: NotificationOutcome,
+  retry: Date | null,
+  at: Date,
+): Promise<void> {
+  const to = `${NOUN[attempt.channel]} to ${attempt.address} (${attempt.user.name}, try ${attempt.tries})`;
+  const result =
+    outcome.status === 'sent'
+      ? `sent${outcome.provider_id ? ` (${outcome.provider_id})` : ''}`
+      : `${outcome.status}${outcome.reason ? `: ${outcome.reason}` : ''}${retry ? `; retrying at ${retry.toISOString()}` : ''}`;
+  await store.recordEvent(tx, {
+    team_id: attempt.team_id,
+    alert_id: attempt.alert_id,
+    kind: 'notification',
+    action: outcome.status === 'skipped' ? 'skipped' : ACTION[attempt.channel],
+    source: 'paging',
+    user_id: attempt.user_id,
+    details: `${to}: ${result}.`,
+  });
+  await store.writeEvent(tx, {
+    type: 'alert.notification',
+    team_id: attempt.team_id,
+    occurred_at: at,
+    data: {
+      id: attempt.id,
+      type: 'alert_notifications',
+      attributes: {
+        alert_id: attempt.alert_id,
+        alert_short_id: attempt.alert.short_id ?? null,
+        alert_summary: attempt.alert.summary ?? null,
+        user_id: attempt.user_id,
+        user_name: attempt.user.name,
+        channel: attempt.channel,
+        address: attempt.address,
+        contact_method_id: attempt.contact_method_id,
+        notification_type: attempt.notification_type,
+        level_position: attempt.level_position,
+        status: outcome.status,
+        reason: outcome.reason ?? null,
+        provider_id: outcome.provider_id ?? null,
+        try: attempt.tries,
+        retry_at: retry?.toISOString() ?? null,
+      },
+    },
+  });
+}

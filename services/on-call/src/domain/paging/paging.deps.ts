@@ -1,0 +1,79 @@
+import type { Row, Transaction } from '@firewatch/resource-kit';
+import type { AlertEventInput } from '../alerts-in/alerts-in.deps.js';
+import type { EscalationPathPlan, NotificationOutcome, NotificationRequest } from './paging.ports.js';
+import type { PagingPosition, UserRule } from './paging-steps.js';
+
+/** One policy (or user) an alert pages in one run: the alert_pagings row. */
+export interface PagingRecord extends PagingPosition {
+  id: string;
+  team_id: number;
+  alert_id: string;
+  run: number;
+  escalation_policy_id: string | null;
+  plan: EscalationPathPlan;
+  next_step_at: Date | null;
+  state: 'active' | 'stopped' | 'ended';
+}
+
+/** A paged user as notifications reach them: the account, and their notification rules with addresses. */
+export interface PagedUser {
+  user: NotificationRequest['user'];
+  rules: UserRule[];
+}
+
+/** A notification attempt to make: an alert_notification_attempts row before it is written. */
+export interface AttemptInput {
+  team_id: number;
+  alert_id: string;
+  alert_paging_id: string;
+  user_id: number;
+  channel: NotificationRequest['channel'];
+  address: string;
+  contact_method_id: string | null;
+  notification_type: NotificationRequest['notification_type'];
+  level_position: number | null;
+  due_at: Date;
+}
+
+/** A claimed attempt with what sending needs. */
+export interface ClaimedAttempt extends AttemptInput {
+  id: string;
+  tries: number;
+  alert: Row;
+  user: NotificationRequest['user'];
+}
+
+/** The paging engine's storage (data/paging.repository.ts). */
+export interface PagingStore {
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** An alert event; events of one transaction keep the order they were written in. */
+  recordEvent(tx: Transaction, event: AlertEventInput): Promise<void>;
+  writeEvent(tx: Transaction, event: { type: string; team_id: number; data: unknown; occurred_at?: Date }): Promise<void>;
+  /** The alert's next run number (1 for its first paging). */
+  nextRun(tx: Transaction, alertId: string): Promise<number>;
+  insertPaging(tx: Transaction, paging: Omit<PagingRecord, 'id'>): Promise<PagingRecord>;
+  updatePaging(
+    tx: Transaction,
+    id: string,
+    columns: Partial<Omit<PagingRecord, 'id' | 'plan'>> & { stopped_reason?: string },
+  ): Promise<void>;
+  /** The pagings of the alert's latest run, locked until `tx` ends, oldest first. */
+  latestRun(tx: Transaction, alertId: string): Promise<PagingRecord[]>;
+  /** Stops the alert's active pagings and cancels its due notifications; how many of each. */
+  stopAll(tx: Transaction, alertId: string, reason: string, at: Date): Promise<{ pagings: number; notifications: number }>;
+  /** Up to `limit` active pagings due at `now`, locked (SKIP LOCKED: one replica each) until `tx` ends. */
+  claimDue(tx: Transaction, now: Date, limit: number): Promise<PagingRecord[]>;
+  alert(tx: Transaction, id: string): Promise<Row | undefined>;
+  /** The team's live users among `userIds` with their notification rules. */
+  pagedUsers(tx: Transaction, teamId: number, userIds: readonly number[]): Promise<Map<number, PagedUser>>;
+  insertAttempts(tx: Transaction, attempts: AttemptInput[]): Promise<void>;
+  /** Takes up to `limit` due attempts (and ones whose sender's lease ran out) to send, each by one replica. */
+  claimAttempts(now: Date, limit: number, leaseMs: number): Promise<ClaimedAttempt[]>;
+  /**
+   * Records an attempt's outcome unless it was cancelled meanwhile (false then); a failure
+   * to retry is due again at `retryAt`.
+   */
+  finishAttempt(tx: Transaction, id: string, outcome: NotificationOutcome & { retryAt: Date | null }, at: Date): Promise<boolean>;
+}
+
+export type { NotificationOutcome };

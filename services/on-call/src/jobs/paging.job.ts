@@ -1,0 +1,54 @@
+import type { Logger } from '@firewatch/logger';
+import type { PagingStore } from '../domain/paging/paging.deps.js';
+import type { PagingEngine } from '../domain/paging/paging-engine.js';
+import { createPeriodicJob } from './periodic-job.js';
+
+/** Steps fired per transaction: a long catch-up holds no lock for long. */
+const BATCH = 50;
+
+export interface PagingJobOptions {
+  store: PagingStore;
+  engine: PagingEngine;
+  logger: Logger;
+  /** How often it looks for due steps: the most a level waits past its delay. */
+  intervalMs: number;
+  now?: () => number;
+}
+
+/**
+ * Fires due paging steps (the next level, a repeat, the end of an unanswered paging).
+ * Stateless: the timers are alert_pagings rows, so a restart fires every step that fell
+ * due while no replica ran, at once and marked late. Replicas racing on one step fire it
+ * once: each claims due pagings FOR UPDATE SKIP LOCKED and moves their timer in the
+ * claim's transaction, with the step's events and notification attempts.
+ */
+export function createPagingJob(options: PagingJobOptions) {
+  const clock = options.now ?? Date.now;
+
+  function batch(now: Date) {
+    return options.store.transaction(async (tx) => {
+      const due = await options.store.claimDue(tx, now, BATCH);
+      let late = 0;
+      for (const paging of due) if ((await options.engine.step(tx, paging, now)).late) late++;
+      return { fired: due.length, late };
+    });
+  }
+
+  async function tick(): Promise<number> {
+    const now = new Date(clock());
+    let fired = 0;
+    let late = 0;
+    for (;;) {
+      const done = await batch(now);
+      fired += done.fired;
+      late += done.late;
+      if (done.fired < BATCH) break;
+    }
+    if (fired) options.logger.info('paging steps fired', { count: fired, late });
+    return fired;
+  }
+
+  return createPeriodicJob({ name: 'paging', intervalMs: options.intervalMs, logger: options.logger, tick });
+}
+
+export type PagingJob = ReturnType<typeof createPagingJob>;

@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@firewatch/logger';
+import { createPagingAttributes, createPagingRepository } from './data/paging.repository.js';
+import type { AlertPagingDeps } from './domain/alerts-in/alerts-in.deps.js';
+import { createPagingEngine, type PagingEngine } from './domain/paging/paging-engine.js';
+import type { AlertRouter, EscalationPlans, Notifier } from './domain/paging/paging.ports.js';
+import { createNotificationSendJob } from './jobs/notification-send.job.js';
+import { createPagingJob } from './jobs/paging.job.js';
+
+/** The sides the paging engine drives (paging.ports.ts): routing and the escalation plans. */
+export interface PagingPorts {
+  router: AlertRouter;
+  plans: EscalationPlans;
+}
+
+/** A step (or notification) fired more than this after it was due is marked late. */
+export const PAGING_LATE_AFTER_MS = 60_000;
+
+/** The paging engine on its store (app.ts gives it to the alert writes, main.ts to the jobs). */
+export function pagingEngineOn(knex: Knex, ports: PagingPorts, lateAfterMs = PAGING_LATE_AFTER_MS): PagingEngine {
+  return createPagingEngine({ store: createPagingRepository(knex), ...ports, lateAfterMs });
+}
+
+/** What alert writes drive (start, stop) and alerts show (their paging attributes); without ports nothing pages. */
+export function alertPagingOn(knex: Knex, engine: PagingEngine | null): AlertPagingDeps {
+  return {
+    start: (tx, alert, at) => engine?.start(tx, alert, at) ?? Promise.resolve(),
+    stop: (tx, alert, why, at, actor) => engine?.stop(tx, alert, why, at, actor) ?? Promise.resolve(),
+    escalate: (tx, alert, request, at, actor) =>
+      engine?.escalate(tx, alert, request, at, actor) ??
+      Promise.resolve({ pointer: '/data', detail: 'Paging is not configured in this deployment.' }),
+    expand: createPagingAttributes(knex),
+  };
+}
+
+/** The paging job and the notification send job (main.ts runs them; tests tick them with a clock). */
+export function pagingJobsOn(
+  knex: Knex,
+  options: {
+    engine: PagingEngine;
+    notifier: Notifier;
+    logger: Logger;
+    intervalMs: number;
+    sendIntervalMs: number;
+    /** How long a replica may take to send one notification before another takes it over. */
+    sendLeaseMs: number;
+    now?: () => number;
+  },
+) {
+  const store = createPagingRepository(knex);
+  return {
+    steps: createPagingJob({ store, engine: options.engine, logger: options.logger, intervalMs: options.intervalMs, now: options.now }),
+    sends: createNotificationSendJob({
+      store,
+      notifier: options.notifier,
+      logger: options.logger,
+      intervalMs: options.sendIntervalMs,
+      leaseMs: options.sendLeaseMs,
+      now: options.now,
+    }),
+  };
+}

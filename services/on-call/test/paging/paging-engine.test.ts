@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createLogger } from '@firewatch/logger';
+import type { EscalationPathPlan, NotificationRequest, Notifier } from '../../src/domain/paging/paging.ports.js';
+import { createAlertRetriggersRepository } from '../../src/data/alert-retriggers.repository.js';
+import { createAlertRetriggerJob } from '../../src/jobs/alert-retrigger.job.js';
+import { alertPagingOn, pagingEngineOn, pagingJobsOn, type PagingPorts } from '../../src/paging.wiring.js';
+import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
+import { seedUsers } from '../support/users.fixture.js';
+
+const MINUTE = 60_000;
+const ADA = 101;
+const BOB = 102;
+const POLICY = randomUUID();
+
+/**
+ * The engine through HTTP and PostgreSQL, with the two sides it asks fixed (a policy whose
+ * level 1 pages Ada and, 5 minutes later, level 2 pages Bob), the notifier a recorder, and
+ * the jobs ticked with a given clock.
+ */
+const plan: EscalationPathPlan = {
+  policy: { id: POLICY, name: 'Primary' },
+  path: { id: randomUUID(), name: 'Default', is_default: true },
+  initial_delay: 0,
+  notification_type: 'audible',
+  repeat_count: 0,
+  reason: 'default path',
+  levels: [ADA, BOB].map((user, i) => ({
+    id: randomUUID(),
+    position: i + 1,
+    delay: 5,
+    paging_strategy: 'default' as const,
+    schedule_strategy: 'on_call_only' as const,
+    targets: [{ type: 'user' as const, id: String(user) }],
+  })),
+};
+const ports: PagingPorts = {
+  router: { route: async () => ({ destinations: [], route: null, rule: null }) },
+  plans: {
+    policyFor: async (_tx, _team, d) => (d.target_id === POLICY ? plan.policy : null),
+    pathFor: async (_tx, _team, id) => (id === POLICY ? plan : null),
+    resolveLevel: async (_tx, _team, level) =>
+      level.targets.map((target) => ({ target, user_ids: [Number(target.id)], policies: [], explanation: `user ${target.id}` })),
+  },
+};
+
+const sent: NotificationRequest[] = [];
+const notifier: Notifier = {
+  async send(request) {
+    sent.push(request);
+    return { status: 'sent', provider_id: `msg-${sent.length}` };
+  },
+};
+
+let h: OnCallHarness;
+beforeAll(async () => {
+  h = await startOnCall({ eventPattern: 'alert.*', paging: ports });
+  await seedUsers(h.db.knex as Knex, [
+    { team_id: 1, user_id: ADA, name: 'Ada', email: 'ada@account.test' },
+    { team_id: 1, user_id: BOB, name: 'Bob', email: 'bob@account.test' },
+  ]);
+  const [email] = await h.db
+    .knex('user_email_addresses')
+    .insert({ team_id: 1, user_id: ADA, email: 'ada@pager.test', primary: true })
+    .returning('id');
+  await h.db.knex('user_notification_rules').insert([
+    { team_id: 1, user_id: ADA, position: 1, delay: 0, user_email_address_id: email.id, enabled_contact_types: JSON.stringify(['email']) },
+    { team_id: 1, user_id: ADA, position: 2, delay: 3, user_email_address_id: email.id, enabled_contact_types: JSON.stringify(['email']) },
+  ]);
+});
+afterAll(async () => h?.close());
+const raised: string[] = [];
+beforeEach(() => {
+  sent.length = 0;
+});
+// Each test's alerts end with it: a later test's clock finds none of their steps due.
+afterEach(async () => {
+  for (const id of raised.splice(0)) await act(id, 'resolve');
+});
+
+/** A replica's jobs over the shared database, their clock at `at`. */
+const replica = (at: () => number) => {
+  const knex = h.db.knex as Knex;
+  return pagingJobsOn(knex, {
+    engine: pagingEngineOn(knex, ports),
+    notifier,
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    intervalMs: 1000,
+    sendIntervalMs: 1000,
+    sendLeaseMs: MINUTE,
+    now: at,
+  });
+};
+
+const raise = async () => {
+  const answer = await h.create('alerts', {
+    summary: 'disk full',
+    status: 'triggered',
+    notification_target_type: 'EscalationPolicy',
+    notification_target_id: POLICY,
+  });
+  expect(answer.status).toBe(201);
+  raised.push(answer.body.data.id as string);
+  return answer.body.data.id as string;
+};
+const timeline = async (id: string) =>
+  ((await h.call('GET', `/v1/alerts/${id}/events?page[size]=100`)).body.data as { attributes: Record<string, unknown> }[]).map(
+    (e) => e.attributes,
+  );
+const act = (id: string, action: string, attributes?: unknown) =>
+  h.call('POST', `/v1/alerts/${id}/${action}`, { body: { data: { type: 'alerts', ...(attributes ? { attributes } : {}) } } });
+const attempts = (id: string) => h.db.knex('alert_notification_attempts').where({ alert_id: id }).orderBy('created_at');
+
+describe('the paging engine', () => {
+  it('pages level 1 at once, level 2 after its delay, and ends unanswered, every decision on the timeline in order', async () => {
+    const id = await raise();
+    const start = Date.now();
+    expect(await replica(() => Date.now()).sends.tick()).toBe(1);
+    expect(sent).toEqual([
+      expect.objectContaining({ channel: 'email', address: 'ada@pager.test', user: expect.objectContaining({ user_id: ADA }) }),
+    ]);
+
+    // Not yet due: level 2 waits 5 minutes.
+    expect(await replica(() => start + 4 * MINUTE).steps.tick()).toBe(0);
+    expect(await replica(() => start + 5 * MINUTE + 1000).steps.tick()).toBe(1);
+    await replica(() => start + 5 * MINUTE + 2000).sends.tick();
+    expect(sent.map((r) => r.address).sort()).toEqual(['ada@pager.test', 'ada@pager.test', 'bob@account.test']);
+    expect(await replica(() => start + 11 * MINUTE).steps.tick()).toBe(1);
+    expect(await replica(() => start + 60 * MINUTE).steps.tick()).toBe(0);
+
+    const events = (await timeline(id)).map((e) => `${String(e.kind)}/${String(e.action)}`);
+    expect(events).toEqual([
+      'informational/created',
+      'alert_routing/paged',
+      'action/escalation_policy_paged',
+      'action/paged',
+      'notification/emailed',
+      // Level 2 paged at 5 minutes, before the send job sent Ada's 3-minute email and Bob's.
+      'action/paged',
+      'notification/emailed',
+      'notification/emailed',
+      'informational/updated',
+    ]);
+    const details = (await timeline(id)).map((e) => String(e.details));
+    expect(details[3]).toMatch(/^Paged level 1 of Primary: user 101/);
+    expect(details[8]).toMatch(/ended unanswered after 1 round/);
+
+    const alert = (await h.call('GET', `/v1/alerts/${id}`)).body.data.attributes;
+    expect(alert.notified_users.map((u: { id: number }) => u.id)).toEqual([ADA, BOB]);
+    expect(alert.alerting_targets).toEqual([{ id: POLICY, type: 'escalation_policy' }]);
+
+    await h.events!.waitFor(
+      (es) => es.filter((e) => e.routingKey === 'alert.notification' && (e.body.data as any).attributes.alert_id === id).length === 3,
+    );
+    const notification = h.events!.events.find(
+      (e) => e.routingKey === 'alert.notification' && (e.body.data as any).attributes.alert_id === id,
+    )!;
+    expect(notification.body.data).toMatchObject({ attributes: { user_id: ADA, channel: 'email', status: 'sent', provider_id: 'msg-1' } });
+  });
+
+  it('stops on acknowledge: due notifications cancelled, no next level, the acknowledger a responder', async () => {
+    const id = await raise();
+    const start = Date.now();
+    await replica(() => Date.now()).sends.tick();
+    expect(sent).toHaveLength(1);
+    expect((await act(id, 'acknowledge')).status).toBe(200);
+    // Ada's second rule (3 minutes) was due later: cancelled.
+    expect((await attempts(id)).map((a) => a.status)).toEqual(['sent', 'cancelled']);
+    expect(await replica(() => start + 10 * MINUTE).steps.tick()).toBe(0);
+    expect(await replica(() => start + 10 * MINUTE).sends.tick()).toBe(0);
+    const events = await timeline(id);
+    expect(events.at(-1)).toMatchObject({ kind: 'informational', action: 'updated', user_id: 1 });
+    expect(String(events.at(-1)!.details)).toMatch(/Paging stopped \(acknowledged\): 1 escalation policy, 1 due notification/);
+    const alert = (await h.call('GET', `/v1/alerts/${id}`)).body.data.attributes;
+    expect(alert.responders).toEqual([]); // user 1 of the test principal is not in the read model
+  });
+
+  it('fires a step once when two replicas claim it', async () => {
+    const id = await raise();
+    const due = Date.now() + 5 * MINUTE + 1000;
+    const fired = await Promise.all([replica(() => due).steps.tick(), replica(() => due).steps.tick()]);
+    expect(fired[0]! + fired[1]!).toBe(1);
+    expect((await timeline(id)).filter((e) => e.kind === 'action' && e.action === 'paged')).toHaveLength(2);
+  });
+
+  it('fires a step that fell due during downtime at the next start, marked late', async () => {
+    const id = await raise();
+    expect(await replica(() => Date.now() + 3 * 3_600_000).steps.tick()).toBe(1);
+    const paged = (await timeline(id)).filter((e) => e.kind === 'action' && e.action === 'paged');
+    expect(String(paged[1]!.details)).toMatch(/Late: due at .*fired after downtime/);
+    expect(String(paged[0]!.details)).not.toMatch(/Late/);
+  });
+
+  it('starts again from level 1 when the re-trigger job triggers the alert again', async () => {
+    const id = await raise();
+    await act(id, 'acknowledge');
+    const due = Date.now() + MINUTE;
+    await h.db
+      .knex('alerts')
+      .where({ id })
+      .update({ retrigger_at: new Date(due) });
+    const knex = h.db.knex as Knex;
+    const retrigger = createAlertRetriggerJob({
+      store: createAlertRetriggersRepository(knex),
+      logger: createLogger({ service: 'test', level: 'silent' }),
+      intervalMs: 1000,
+      lateAfterMs: MINUTE,
+      now: () => due,
+      paging: alertPagingOn(knex, pagingEngineOn(knex, ports)),
+    });
+    expect(await retrigger.tick()).toBe(1);
+    const runs = await h.db.knex('alert_pagings').where({ alert_id: id }).orderBy('run');
+    expect(runs.map((r) => [r.run, r.state, r.level_index])).toEqual([
+      [1, 'stopped', 1],
+      [2, 'active', 1],
+    ]);
+    const paged = (await timeline(id)).filter((e) => e.kind === 'action' && e.action === 'paged');
+    expect(paged.map((e) => String(e.details).replace(/:.*/, ''))).toEqual(['Paged level 1 of Primary', 'Paged level 1 of Primary']);
+  });
+
+  it('escalates to the next level now, by who asked; refuses a level past the path and a malformed policy id', async () => {
+    const id = await raise();
+    const answer = await act(id, 'escalate');
+    expect(answer.status).toBe(200);
+    const events = await timeline(id);
+    expect(events.filter((e) => e.action === 'escalated')).toEqual([expect.objectContaining({ user_id: 1, kind: 'action' })]);
+    expect(String(events.filter((e) => e.kind === 'action' && e.action === 'paged').at(-1)!.details)).toMatch(/^Paged level 2/);
+    expect(answer.body.data.attributes.notified_users.map((u: { id: number }) => u.id)).toEqual([ADA, BOB]);
+
+    const tooFar = await act(id, 'escalate', { escalation_policy_level: 3 });
+    expect(tooFar.status).toBe(422);
+    expect(tooFar.body.errors[0].source.pointer).toBe('/data/attributes/escalation_policy_level');
+    expect((await act(id, 'escalate', { escalation_policy_id: 'nope' })).status).toBe(400);
+  });
+
+  it('pages nobody for an alert that is not triggered', async () => {
+    const answer = await h.create('alerts', {
+      summary: 'fyi',
+      status: 'open',
+      notification_target_type: 'EscalationPolicy',
+      notification_target_id: POLICY,
+    });
+    expect(await attempts(answer.body.data.id)).toEqual([]);
+  });
+});
