@@ -158,10 +158,11 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListQuerySp
   };
   for (const key of Object.keys(query)) {
     if (key === 'page[number]' || key === 'page[size]' || key === 'page[after]') continue;
-    if (key.startsWith('filter[')) out.filters.push(parseFilter(key, single(query, key), spec.filters ?? {}));
+    // A computed collection's own parameters come first: GET /v1/oncalls' filter[...] lists are its own, not stored filters.
+    if (spec.extraParams?.includes(key)) out.extra[key] = repeatable(query, key);
+    else if (key.startsWith('filter[')) out.filters.push(parseFilter(key, single(query, key), spec.filters ?? {}));
     else if (key === 'sort') out.sort = parseSort(single(query, key), spec.sorts ?? []);
     else if (key === 'include') out.include = parseInclude(single(query, key), spec.includes ?? []);
-    else if (spec.extraParams?.includes(key)) out.extra[key] = repeatable(query, key);
     else bad(key, `Unknown query parameter ${key}.`, 'unknown_parameter');
   }
   return out;

@@ -64,6 +64,12 @@ describe('parseListQuery', () => {
     expect(err).toBeInstanceOf(BadRequestError);
     expect(err.source).toEqual({ parameter });
   });
+
+  it("hands an endpoint's own parameters to it, filter[...] names included (GET /v1/oncalls)", () => {
+    const q = parseListQuery({ 'filter[user_ids]': '1,2', 'filter[name]': 'x' }, { ...spec, extraParams: ['filter[user_ids]'] });
+    expect(q.extra).toEqual({ 'filter[user_ids]': '1,2' });
+    expect(q.filters.map((f) => f.field)).toEqual(['name']);
+  });
 });
 
 describe('uuid_list filters', () => {

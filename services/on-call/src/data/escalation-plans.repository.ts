@@ -1,7 +1,8 @@
+import type { Knex } from 'knex';
 import type { EscalationPlansStore, PolicyRecord, StoredLevel, StoredPath } from '../domain/escalation-plans/escalation-plans.store.js';
 
 const POLICY_COLUMNS = ['id', 'name', 'repeat_count', 'group_ids', 'service_ids', 'business_hours'];
-const PATH_COLUMNS = [
+export const PATH_COLUMNS = [
   'id',
   'name',
   'is_default',
@@ -16,7 +17,7 @@ const PATH_COLUMNS = [
   'repeat_count',
   'initial_delay',
 ];
-const LEVEL_COLUMNS = [
+export const LEVEL_COLUMNS = [
   'id',
   'escalation_policy_path_id',
   'position',
@@ -25,6 +26,25 @@ const LEVEL_COLUMNS = [
   'paging_strategy_configuration_schedule_strategy',
   'notification_target_params',
 ];
+
+/** Each schedule's members of its rotations not ended by `at`, in rotation and turn order, each once. */
+export async function membersOfSchedules(db: Knex, teamId: number, ids: readonly string[], at: Date): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  if (!ids.length) return out;
+  const rows: { schedule_id: string; user_id: number }[] = await db('schedule_rotation_users as m')
+    .join('schedule_rotations as r', 'r.id', 'm.schedule_rotation_id')
+    .where({ 'r.team_id': teamId })
+    .whereIn('r.schedule_id', ids)
+    .andWhere((q) => q.whereNull('r.end_time').orWhere('r.end_time', '>', at))
+    .orderBy([{ column: 'r.position' }, { column: 'r.id' }, { column: 'm.position' }, { column: 'm.id' }])
+    .select('r.schedule_id', 'm.user_id');
+  for (const r of rows) {
+    const list = out.get(r.schedule_id) ?? [];
+    if (!list.includes(r.user_id)) list.push(r.user_id);
+    out.set(r.schedule_id, list);
+  }
+  return out;
+}
 
 /** The reads (and the cycle counter) of escalation plans (domain/escalation-plans/escalation-plans.store.ts), each within the caller's transaction. */
 export function createEscalationPlansRepository(): EscalationPlansStore {
@@ -77,13 +97,7 @@ export function createEscalationPlansRepository(): EscalationPlansStore {
       return row ?? null;
     },
     async scheduleMembers(tx, teamId, scheduleId, at) {
-      const rows: { user_id: number }[] = await tx('schedule_rotation_users as m')
-        .join('schedule_rotations as r', 'r.id', 'm.schedule_rotation_id')
-        .where({ 'r.team_id': teamId, 'r.schedule_id': scheduleId })
-        .andWhere((q) => q.whereNull('r.end_time').orWhere('r.end_time', '>', at))
-        .orderBy([{ column: 'r.position' }, { column: 'r.id' }, { column: 'm.position' }, { column: 'm.id' }])
-        .select('m.user_id');
-      return [...new Set(rows.map((r) => r.user_id))];
+      return (await membersOfSchedules(tx, teamId, [scheduleId], at)).get(scheduleId) ?? [];
     },
     async nextTurn(tx, teamId, levelId) {
       // One statement under the row lock: concurrent pages of the level take consecutive turns.

@@ -5,13 +5,14 @@ import { createAlertUrgenciesRepository } from './alert-urgencies.repository.js'
 import { createAlertsInRepository } from './alerts-in.repository.js';
 import { createContactsRepository } from './contacts.repository.js';
 import { createEscalationRepository } from './escalation.repository.js';
+import { createOncallsRepository } from './oncalls.repository.js';
 import { createUsersRepository } from './users.repository.js';
 import { createSchedulingRepository } from './scheduling.repository.js';
 import { createShiftInputsRepository } from './shift-inputs.repository.js';
 import { createTargetsRepository } from './targets.repository.js';
 
 /** The queries on-call's declarations need beyond the kit's own: urgencies, users, targets, scheduling (settings are app.ts's). */
-export function createRecordsRepository(knex: Knex, logger?: Logger): Omit<OnCallResourceDeps, 'shiftReads'> {
+export function createRecordsRepository(knex: Knex, logger?: Logger): Omit<OnCallResourceDeps, 'shiftReads' | 'paging'> {
   const users = createUsersRepository();
   return {
     urgencies: createAlertUrgenciesRepository(),
@@ -22,5 +23,6 @@ export function createRecordsRepository(knex: Knex, logger?: Logger): Omit<OnCal
     scheduling: createSchedulingRepository(),
     contacts: createContactsRepository(knex),
     escalation: createEscalationRepository(knex),
+    oncalls: createOncallsRepository(knex),
   };
 }

@@ -1,6 +1,7 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
-import type { AlertsInDeps } from './alerts-in/alerts-in.deps.js';
+import type { AlertPagingDeps, AlertsInDeps } from './alerts-in/alerts-in.deps.js';
 import type { ContactsDeps } from './contacts/contacts.deps.js';
+import type { OncallsDeps } from './escalation-plans/oncalls.deps.js';
 import type { EscalationDeps } from './escalation/escalation.deps.js';
 import type { OverrideSpec, RotationSpec, TimeWindow } from './shifts/index.js';
 import type { TargetsDeps } from './targets/targets.deps.js';
@@ -26,8 +27,12 @@ export interface OnCallResourceDeps {
   shifts: ShiftsDeps;
   /** Escalation policies' paths, levels and the graph of team escalations (escalation/escalation.deps.ts). */
   escalation: EscalationDeps;
+  /** What GET /v1/oncalls reads: policies with paths and levels, teams' members, schedules' names and members (escalation-plans/oncalls.deps.ts). */
+  oncalls: OncallsDeps;
   /** The most one GET /v1/shifts reads before computing. */
   shiftReads: ShiftReadBounds;
+  /** The paging engine as alert writes drive it, and the alerts' paging attributes (docs/paging.md). */
+  paging: AlertPagingDeps;
 }
 
 /** How much of the engine's input one request may read (docs/on-call.md, "Range"). */

@@ -2,6 +2,7 @@ import { createResourceRegistry } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from './on-call.deps.js';
 import { alertSources } from './alert-sources/alert-sources.resource.js';
 import { alertEvents } from './alerts-in/alert-events.resource.js';
+import { alertEventsFeed } from './alerts-in/alert-events-feed.resource.js';
 import { alerts } from './alerts-in/alerts.resource.js';
 import { alertGroups } from './alerts/alert-groups.resource.js';
 import { alertRetriggerRules } from './alerts/alert-retrigger-rules.resource.js';
@@ -9,6 +10,7 @@ import { alertUrgencies } from './alerts/alert-urgencies.resource.js';
 import { escalationLevels, escalationPathLevels } from './escalation/escalation-levels.resource.js';
 import { escalationPaths } from './escalation/escalation-paths.resource.js';
 import { escalationPolicies } from './escalation/escalation-policies.resource.js';
+import { oncalls } from './escalation-plans/oncalls.resource.js';
 import { heartbeats } from './heartbeats/heartbeats.resource.js';
 import { alertRoutes } from './routing/alert-routes.resource.js';
 import { alertRoutingRules } from './routing/alert-routing-rules.resource.js';
@@ -30,6 +32,7 @@ export const registry = createResourceRegistry<OnCallResourceDeps>([
   alertSources,
   alerts,
   alertEvents,
+  alertEventsFeed,
   heartbeats,
   alertRoutes,
   alertRoutingRules,
@@ -46,6 +49,7 @@ export const registry = createResourceRegistry<OnCallResourceDeps>([
   escalationPaths,
   escalationLevels,
   escalationPathLevels,
+  oncalls,
 ]);
 
 /** What a user owns, by declaration name, in the order a deletion of the user removes it: rules before the contact methods they name. */

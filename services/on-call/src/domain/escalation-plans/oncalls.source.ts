@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { DateTime } from 'luxon';
+import type { Principal } from '@firewatch/auth';
+import type { Page } from '@firewatch/jsonapi';
+import type { Row } from '@firewatch/resource-kit';
+import type { OnCallResourceDeps } from '../on-call.deps.js';
+import { schedulesShifts } from '../schedules/shifts.source.js';
+import type { Shift } from '../shifts/index.js';
+import { levelPlan } from './escalation-plans.js';
+import type { OncallPolicy } from './oncalls.deps.js';
+import type { OncallParams } from './oncalls.params.js';
+
+/** One answer entry before it is serialised: a person on call through a policy's path and level, for a time. */
+interface Entry {
+  policy: OncallPolicy;
+  path: OncallPolicy['paths'][number];
+  level: number;
+  schedule_id: string | null;
+  user_id: number;
+  starts_at: number;
+  ends_at: number;
+}
+
+type Ctx = { principal: Principal; deps: OnCallResourceDeps; params: Row; page: Page };
+
+/** The stable id of an entry: the same person through the same level for the same time keeps it across requests. */
+function entryId(e: Entry): string {
+  const key = [e.policy.id, e.path.id, e.level, e.schedule_id ?? '', e.user_id, e.starts_at, e.ends_at].join('|');
+  const h = createHash('sha256').update(key).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Who is on call through the team's escalation policies in since..until (an instant when
+ * they are equal): for each policy, path (deferral paths left out) and level, each target's
+ * people — a user for the whole window; a schedule's final shifts overlapping it (as
+ * GET /v1/shifts computes them, overrides included), or every member for `everyone`; a
+ * team's members or admins for the whole window. Escalating teams, services and chat
+ * channels name no one directly. A caller sees the policies (a record-scoped key: those
+ * it names) and, through them, the schedules it may read as GET /v1/shifts narrows them.
+ */
+async function entries(ctx: Ctx, p: OncallParams, from: number, to: number): Promise<Entry[]> {
+  const { principal, deps } = ctx;
+  const teamId = principal.team_id;
+  const named = principal.record_ids;
+  const policyIds = named
+    ? (p['filter[escalation_policy_ids]'] ?? named).filter((id) => named.includes(id))
+    : p['filter[escalation_policy_ids]'];
+  const policies = await deps.oncalls.policies(teamId, {
+    policyIds,
+    serviceIds: p['filter[service_ids]'],
+    groupIds: p['filter[group_ids]'],
+    notificationTypes: p['filter[notification_types]'],
+  });
+  const levels = policies.flatMap((policy) =>
+    policy.paths.flatMap((path) => path.levels.map((stored) => ({ policy, path, level: levelPlan(stored) }))),
+  );
+  const targets = levels.flatMap((l) => l.level.targets);
+  const idsOf = (type: string) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.id.toLowerCase()))];
+  const wantedSchedules = idsOf('schedule').filter((id) => !p['filter[schedule_ids]'] || p['filter[schedule_ids]'].includes(id));
+  const visible = wantedSchedules.length
+    ? await deps.shifts.scheduleIds({ teamId, scheduleIds: wantedSchedules, groupIds: principal.group_ids, recordIds: named })
+    : [];
+  const onCallOnly = new Set(
+    levels.flatMap((l) => (l.level.schedule_strategy === 'on_call_only' ? l.level.targets : [])).map((t) => t.id.toLowerCase()),
+  );
+  const shifts = await schedulesShifts(
+    deps,
+    teamId,
+    visible.filter((id) => onCallOnly.has(id)),
+    from,
+    Math.max(to, from + 1),
+  );
+  const bySchedule = new Map<string, Shift[]>();
+  for (const s of shifts) bySchedule.set(s.schedule_id, [...(bySchedule.get(s.schedule_id) ?? []), s]);
+  const members = await deps.oncalls.scheduleMembers(teamId, visible, new Date(from));
+  const teams = await deps.oncalls.teams(teamId, idsOf('team'));
+  const users = await deps.oncalls.liveUsers(teamId, [
+    ...new Set([
+      ...targets
+        .filter((t) => t.type === 'user')
+        .map((t) => Number(t.id))
+        .filter(Number.isSafeInteger),
+      ...[...teams.values()].flatMap((t) => t.member_ids),
+      ...[...members.values()].flat(),
+    ]),
+  ]);
+  const visibleSet = new Set(visible);
+  const out: Entry[] = [];
+  for (const { policy, path, level } of levels) {
+    const whole = (user_id: number, schedule_id: string | null = null) =>
+      users.has(user_id) && out.push({ policy, path, level: level.position, schedule_id, user_id, starts_at: from, ends_at: to });
+    for (const target of level.targets) {
+      const id = target.id.toLowerCase();
+      if (target.type === 'user' && !p['filter[schedule_ids]']) whole(Number(target.id));
+      else if (target.type === 'schedule' && visibleSet.has(id)) {
+        if (level.schedule_strategy === 'everyone') for (const user of members.get(id) ?? []) whole(user, id);
+        else
+          for (const s of bySchedule.get(id) ?? [])
+            out.push({
+              policy,
+              path,
+              level: level.position,
+              schedule_id: id,
+              user_id: s.user_id,
+              starts_at: s.starts_at,
+              ends_at: s.ends_at,
+            });
+      } else if (target.type === 'team' && target.team_members !== 'escalate' && !p['filter[schedule_ids]']) {
+        const team = teams.get(id);
+        for (const user of (target.team_members === 'admins' ? team?.admin_ids : team?.member_ids) ?? []) whole(user);
+      }
+    }
+  }
+  return out;
+}
+
+/** GET /v1/oncalls' page of entries and the `meta` shifts' lists have. */
+export async function listOncalls(ctx: Ctx) {
+  const p = ctx.params as OncallParams;
+  const from = p.since ?? Date.now();
+  const to = p.until ?? from;
+  let found = await entries(ctx, p, from, to);
+  const users = p['filter[user_ids]'];
+  if (users) found = found.filter((e) => users.includes(e.user_id));
+  // One entry per person, level and time, however many targets of the level name them.
+  const unique = new Map(found.map((e) => [entryId(e), e]));
+  found = [...unique.values()];
+  const audibleFirst = p['filter[notification_types]'] !== undefined;
+  const levelKey = (e: Entry) => `${e.policy.id}|${e.path.id}|${e.level}`;
+  // Policies by name, their paths by position, levels in order (as generated), then each level's entries by start.
+  const levelRank = new Map<string, number>();
+  for (const e of found) if (!levelRank.has(levelKey(e))) levelRank.set(levelKey(e), levelRank.size);
+  const quiet = (e: Entry) => (audibleFirst && e.path.notification_type === 'quiet' ? 1 : 0);
+  found = found
+    .map((e, i) => ({ e, i }))
+    .sort(
+      (a, b) =>
+        quiet(a.e) - quiet(b.e) ||
+        levelRank.get(levelKey(a.e))! - levelRank.get(levelKey(b.e))! ||
+        a.e.starts_at - b.e.starts_at ||
+        a.i - b.i,
+    )
+    .map(({ e }) => e);
+  if (p.earliest) {
+    const first = new Map<string, Entry>();
+    for (const e of found) {
+      const held = first.get(levelKey(e));
+      if (!held || e.starts_at < held.starts_at) first.set(levelKey(e), e);
+    }
+    found = found.filter((e) => first.get(levelKey(e)) === e);
+  }
+  const zone = p.time_zone;
+  const time = (ms: number) => (zone ? DateTime.fromMillis(ms, { zone }).toISO()! : new Date(ms).toISOString());
+  const names = await ctx.deps.oncalls.scheduleNames(ctx.principal.team_id, [
+    ...new Set(found.flatMap((e) => (e.schedule_id ? [e.schedule_id] : []))),
+  ]);
+  const { number, size } = ctx.page;
+  const total = found.length;
+  const totalPages = Math.max(1, Math.ceil(total / size));
+  return {
+    rows: found.slice((number - 1) * size, number * size).map((e) => ({
+      id: entryId(e),
+      escalation_policy_id: e.policy.id,
+      escalation_policy_name: e.policy.name,
+      escalation_policy_path_id: e.path.id,
+      escalation_policy_path_name: e.path.name,
+      notification_type: e.path.notification_type,
+      is_default_path: e.path.is_default,
+      escalation_level: e.level,
+      schedule_id: e.schedule_id,
+      schedule_name: e.schedule_id ? (names.get(e.schedule_id) ?? null) : null,
+      user_id: e.user_id,
+      starts_at: time(e.starts_at),
+      ends_at: time(e.ends_at),
+    })),
+    meta: {
+      current_page: number,
+      next_page: number < totalPages ? number + 1 : null,
+      prev_page: number > 1 ? Math.min(number - 1, totalPages) : null,
+      total_count: total,
+      total_pages: totalPages,
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { seedPolicy } from './support/escalation-plans.fixture.js';
+import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
+import { seedTeam } from './support/teams.fixture.js';
+import { seedUsers } from './support/users.fixture.js';
+
+let h: OnCallHarness;
+let schedule: string;
+let policy: { id: string; paths: string[] };
+let theirs: string;
+const SERVICE = randomUUID();
+
+type Entry = {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, { data: { id: string } | null }>;
+};
+
+beforeAll(async () => {
+  h = await startOnCall();
+  const knex = h.db.knex as Knex;
+  await seedUsers(knex, [...[21, 22, 23, 24].map((user_id) => ({ team_id: 1, user_id })), { team_id: 2, user_id: 31 }]);
+  const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
+    const res = await h.call('POST', path, { body: { data: { type, attributes } } });
+    expect([res.status, res.body.errors]).toEqual([201, undefined]);
+    return res.body.data.id as string;
+  };
+  schedule = await created('/v1/schedules', 'schedules', { name: 'Primary', owner_user_id: 21 });
+  const rotation = await created(`/v1/schedules/${schedule}/schedule_rotations`, 'schedule_rotations', {
+    name: 'Daily',
+    schedule_rotationable_type: 'ScheduleDailyRotation',
+    schedule_rotationable_attributes: { handoff_time: '09:00' },
+    time_zone: 'Etc/UTC',
+    start_time: '2026-11-01T09:00:00Z',
+  });
+  for (const user_id of [21, 22])
+    await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id });
+  const sre = await seedTeam(knex, 1, { members: [23, 24], admins: [24] });
+  policy = await seedPolicy(knex, { name: 'Payments', service_ids: [SERVICE] }, [
+    {
+      name: 'Default',
+      is_default: true,
+      levels: [
+        { targets: [{ id: schedule, type: 'schedule' }] },
+        {
+          targets: [
+            { id: '23', type: 'user' },
+            { id: sre, type: 'team', team_members: 'admins' },
+            { id: sre, type: 'team', team_members: 'escalate' },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'Quiet hours',
+      position: 1,
+      notification_type: 'quiet',
+      levels: [{ targets: [{ id: sre, type: 'team', team_members: 'all' }] }],
+    },
+    { name: 'Deferral', position: 2, path_type: 'deferral', levels: [{ targets: [{ id: '22', type: 'user' }] }] },
+  ]);
+  theirs = (
+    await seedPolicy(knex, { team_id: 2, name: 'Theirs' }, [{ is_default: true, levels: [{ targets: [{ id: '31', type: 'user' }] }] }])
+  ).id;
+});
+afterAll(async () => h?.close());
+
+const get = async (query: string, options = {}) => {
+  const res = await h.call('GET', `/v1/oncalls?${query}`, options);
+  return res;
+};
+const summary = (data: Entry[]) =>
+  data.map((e) => [
+    e.attributes.escalation_policy_path_name,
+    e.attributes.escalation_level,
+    e.attributes.schedule_id === null ? '-' : 'S',
+    e.attributes.user_id,
+    e.attributes.starts_at,
+    e.attributes.ends_at,
+  ]);
+
+describe('GET /v1/oncalls', () => {
+  const at = 'since=2026-11-23T10:00:00Z';
+
+  it('answers who is on call at an instant through each policy path and level: shifts for schedules, users and team admins for the instant', async () => {
+    const res = await get(at);
+    expect([res.status, res.body.errors]).toEqual([200, undefined]);
+    const instant = '2026-11-23T10:00:00.000Z';
+    expect(summary(res.body.data)).toEqual([
+      ['Default', 1, 'S', 21, '2026-11-23T09:00:00.000Z', '2026-11-24T09:00:00.000Z'],
+      ['Default', 2, '-', 23, instant, instant],
+      ['Default', 2, '-', 24, instant, instant],
+      ['Quiet hours', 1, '-', 23, instant, instant],
+      ['Quiet hours', 1, '-', 24, instant, instant],
+    ]);
+    const first = res.body.data[0] as Entry;
+    expect(first).toMatchObject({
+      type: 'on_call_resources',
+      attributes: {
+        escalation_policy_id: policy.id,
+        escalation_policy_name: 'Payments',
+        escalation_policy_path_id: policy.paths[0],
+        is_default_path: true,
+        notification_type: 'audible',
+        schedule_id: schedule,
+        schedule_name: 'Primary',
+      },
+      relationships: { user: { data: { id: '21', type: 'users' } }, schedule: { data: { id: schedule, type: 'schedules' } } },
+    });
+    // Ids are stable across requests.
+    expect((await get(at)).body.data[0].id).toBe(first.id);
+  });
+
+  it('spans a window, keeps the earliest entry of each level, filters and answers in the time zone asked', async () => {
+    const window = 'since=2026-11-23T10:00:00Z&until=2026-11-24T10:00:00Z&filter[schedule_ids]=' + schedule;
+    expect(summary((await get(window)).body.data).map((e) => e[3])).toEqual([21, 22]);
+    expect(summary((await get(`${window}&earliest=true`)).body.data).map((e) => e[3])).toEqual([21]);
+    expect(summary((await get(`${at}&filter[user_ids]=24,22`)).body.data).map((e) => [e[0], e[3]])).toEqual([
+      ['Default', 24],
+      ['Quiet hours', 24],
+    ]);
+    expect(summary((await get(`${at}&filter[notification_types]=quiet`)).body.data).map((e) => e[0])).toEqual([
+      'Quiet hours',
+      'Quiet hours',
+    ]);
+    expect((await get(`${at}&filter[service_ids]=${SERVICE}`)).body.data).toHaveLength(5);
+    expect((await get(`${at}&filter[service_ids]=${randomUUID()}`)).body.data).toEqual([]);
+    const berlin = await get(`${at}&time_zone=Europe/Berlin&filter[schedule_ids]=${schedule}`);
+    expect(berlin.body.data[0].attributes.starts_at).toBe('2026-11-23T10:00:00.000+01:00');
+    const rails = await get(`${at}&time_zone=Eastern Time (US %26 Canada)&filter[schedule_ids]=${schedule}`);
+    expect(rails.body.data[0].attributes.starts_at).toBe('2026-11-23T04:00:00.000-05:00');
+  });
+
+  it('includes the users and schedules named', async () => {
+    const res = await get(`${at}&include=user,schedule`);
+    expect(res.status).toBe(200);
+    const included = (res.body.included as { type: string; id: string }[]).map((r) => `${r.type}:${r.id}`).sort();
+    expect(included).toEqual(['schedules:' + schedule, 'users:21', 'users:23', 'users:24']);
+  });
+
+  it("gives another team's policies and ids nothing", async () => {
+    expect((await get(at, { principal: { team_id: 2 } })).body.data.map((e: Entry) => e.attributes.user_id)).toEqual([31]);
+    expect((await get(`${at}&filter[escalation_policy_ids]=${theirs}`)).body.data).toEqual([]);
+    expect((await get(`${at}&filter[escalation_policy_ids]=${policy.id}`, { principal: { team_id: 2 } })).body.data).toEqual([]);
+  });
+
+  it('needs the escalation policies scope; a record-scoped key sees the policies it names', async () => {
+    const token = (scopes: string[]) => ({ role: 'user', on_call_role: 'user', credential: { type: 'oauth', client_id: 'c1' }, scopes });
+    expect((await get(at, { principal: token(['oc.schedules:read']) })).status).toBe(403);
+    expect((await get(at, { principal: token(['oc.escalation_policies:read']) })).status).toBe(200);
+    const key = (recordIds: string[]) => ({
+      role: 'user',
+      on_call_role: 'user',
+      credential: { type: 'api_key', id: 'k', kind: 'record' },
+      record_ids: recordIds,
+    });
+    // The policy alone: its users and teams, not the schedule it may not read.
+    expect(summary((await get(at, { principal: key([policy.id]) })).body.data).map((e) => e[2])).toEqual(['-', '-', '-', '-']);
+    expect((await get(at, { principal: key([policy.id, schedule]) })).body.data).toHaveLength(5);
+    expect((await get(at, { principal: key([schedule]) })).body.data).toEqual([]);
+  });
+
+  it.each([
+    ['since=yesterday', 'since'],
+    ['since=2026-11-23T10:00:00Z&until=2026-11-22T10:00:00Z', 'until'],
+    ['since=2026-01-01T00:00:00Z&until=2027-06-01T00:00:00Z', 'until'],
+    ['time_zone=Mars/Olympus', 'time_zone'],
+    ['filter[schedule_ids]=abc', 'filter[schedule_ids]'],
+    ['filter[user_ids]=x', 'filter[user_ids]'],
+    ['filter[notification_types]=loud', 'filter[notification_types]'],
+    ['earliest=yes', 'earliest'],
+    ['include=teams', 'include'],
+  ])('answers %s with a 400 naming %s', async (query, parameter) => {
+    const res = await get(query);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].source).toEqual({ parameter });
+  });
+});
