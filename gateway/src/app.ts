@@ -17,6 +17,7 @@ import { authenticateMiddleware } from './http/authenticate.middleware.js';
 import { createAuthFailureGuard } from './domain/auth-failure-guard.js';
 import { forwardMiddleware } from './http/forward.middleware.js';
 import { healthRoutes } from './http/health.routes.js';
+import { alertActionsMiddleware } from './http/alert-actions.middleware.js';
 import { ingestMiddleware } from './http/ingest.middleware.js';
 import { createIngestLimits } from './domain/ingest-limits.js';
 import { gatewayHttpMetrics, metricsRoutes } from './http/metrics.routes.js';
@@ -142,6 +143,20 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
         store: rateLimitStore,
         guard,
         limits: createIngestLimits({ defaultLimit: config.RATE_LIMIT_INGEST, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS }),
+        windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+        logger,
+        forward: proxies.get('on-call'),
+      }),
+    ),
+  );
+  // The signed acknowledge/resolve links of pages: the link's token, not an API credential (alert-actions.middleware.ts).
+  app.use(
+    only(
+      '/alert-actions',
+      alertActionsMiddleware({
+        store: rateLimitStore,
+        guard,
+        limit: config.RATE_LIMIT_ALERT_ACTIONS,
         windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
         logger,
         forward: proxies.get('on-call'),

@@ -23,6 +23,7 @@ describe('gateway configuration', () => {
       REDIS_URL: undefined,
       REDIS_KEY_PREFIX: 'firewatch:rl:',
       RATE_LIMIT_INGEST: 1200,
+      RATE_LIMIT_ALERT_ACTIONS: 60,
       RATE_LIMIT_READS: 5,
       RATE_LIMIT_WRITES: 3,
       RATE_LIMIT_WINDOW_SECONDS: 60,

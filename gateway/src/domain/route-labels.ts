@@ -1,9 +1,11 @@
-import { createRouteResolver, INGEST_ROUTES, ROUTES, type Route } from './routes.js';
+import { ALERT_ACTIONS_ROUTE, createRouteResolver, INGEST_ROUTES, ROUTES, type Route } from './routes.js';
 
 /** The label of an ingestion request: one per source would be a series per source (and a heartbeat's path may carry its secret). */
 const ingestLabel = (path: string) => {
   const route = INGEST_ROUTES.find((r) => path.startsWith(r.prefix));
-  return route && `${route.prefix}{id}`;
+  if (route) return `${route.prefix}{id}`;
+  // A link's token never becomes a label (and on-call receives the bare path).
+  return path.startsWith(ALERT_ACTIONS_ROUTE.prefix) || path === '/alert-actions' ? `${ALERT_ACTIONS_ROUTE.prefix}{token}` : undefined;
 };
 
 /**

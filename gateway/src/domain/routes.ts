@@ -64,6 +64,7 @@ export const ROUTES: readonly Route[] = [
     'schedule_rotation_users',
     'schedule_rotation_active_days',
     'override_shifts',
+    'oncalls',
     'email_addresses',
     'phone_numbers',
     'notification_rules',
@@ -83,6 +84,9 @@ export const INGEST_ROUTES = [
   { prefix: '/ingest/alert_sources/', upstream: 'on-call' },
   { prefix: '/ingest/heartbeats/', upstream: 'on-call' },
 ] as const satisfies readonly Route[];
+
+/** Outside `/v1` and its API credentials (http/alert-actions.middleware.ts): the signed acknowledge and resolve links of pages. */
+export const ALERT_ACTIONS_ROUTE = { prefix: '/alert-actions/', upstream: 'on-call' } as const satisfies Route;
 
 export type RouteMatcher = (path: string) => UpstreamName | undefined;
 

@@ -12,11 +12,20 @@ export interface IngestionRequest {
   answered(status: number, headers: IncomingHttpHeaders): void;
 }
 
+/** A signed alert action link opened (alert-actions.middleware.ts): no API credential, the link's token. */
+export interface LinkActionRequest {
+  /** Passed to on-call in its own header; on-call alone can judge it. */
+  token: string;
+  /** on-call's answer: a 404 (a link it does not know) counts against the client's guessing budget. */
+  answered(status: number): void;
+}
+
 /** What the gateway learns about one request as it passes the middleware chain. */
 export interface GatewayState {
   /** The resolved API credential; null on an ingestion request. */
   credential: ResolvedCredential | null;
   ingestion?: IngestionRequest;
+  linkAction?: LinkActionRequest;
   /** The chain's `next`, kept so proxy events that fire later can still answer errors. */
   next?: NextFunction;
   /** Body bytes seen so far, when counted while streaming (no Content-Length). */
@@ -29,8 +38,13 @@ const STATE = Symbol('firewatch.gateway.state');
 
 type WithState = IncomingMessage & { [STATE]?: GatewayState };
 
-export function attachState(req: IncomingMessage, credential: ResolvedCredential | null, ingestion?: IngestionRequest): GatewayState {
-  const state: GatewayState = { credential, ingestion, received: 0, failed: false };
+export function attachState(
+  req: IncomingMessage,
+  credential: ResolvedCredential | null,
+  ingestion?: IngestionRequest,
+  linkAction?: LinkActionRequest,
+): GatewayState {
+  const state: GatewayState = { credential, ingestion, linkAction, received: 0, failed: false };
   (req as WithState)[STATE] = state;
   return state;
 }

@@ -35,16 +35,21 @@ const SERVICE_GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUN
 
 /** Where an alert source's secret travels to on-call (the client's Authorization never does). */
 export const SOURCE_SECRET_HEADER = 'x-firewatch-source-secret';
+/** Where a signed alert action link's token travels to on-call (never in the path it logs). */
+export const ACTION_TOKEN_HEADER = 'x-firewatch-action-token';
 
-/** The client's headers minus hop-by-hop ones and its credential, plus the signed principal (and a source's secret). */
-function requestHeaders(req: IncomingMessage, principal: string, sourceSecret: string | undefined): OutgoingHttpHeaders {
+/** The client's headers minus hop-by-hop ones and its credential, plus the signed principal (and a source's secret or a link's token). */
+function requestHeaders(req: IncomingMessage, principal: string | undefined, state: GatewayState): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
   // The client's credential stays at the gateway; a client-sent principal or source secret is overwritten or dropped.
   delete out.authorization;
   delete out[SOURCE_SECRET_HEADER];
-  if (sourceSecret !== undefined) out[SOURCE_SECRET_HEADER] = sourceSecret;
-  out[PRINCIPAL_HEADER] = principal;
+  delete out[ACTION_TOKEN_HEADER];
+  delete out[PRINCIPAL_HEADER];
+  if (state.ingestion) out[SOURCE_SECRET_HEADER] = state.ingestion.secret;
+  if (state.linkAction) out[ACTION_TOKEN_HEADER] = state.linkAction.token;
+  if (principal !== undefined) out[PRINCIPAL_HEADER] = principal;
   const client = req.socket.remoteAddress ?? '';
   const prior = req.headers['x-forwarded-for'];
   out['x-forwarded-for'] = prior ? `${prior}, ${client}` : client;
@@ -98,12 +103,15 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
     const query = url.indexOf('?');
     // The token is good for this service, this method and the path the service will see.
     const target = { audience: name, method: req.method ?? 'GET', path: basePath + (query === -1 ? url : url.slice(0, query)) };
-    const { credential, ingestion } = state;
-    // An ingestion request's principal names only its source (docs/security.md, "Alert ingestion").
-    const signed = ingestion
-      ? signer.sign({ kind: 'ingestion', source_id: ingestion.sourceId }, target, `ingest:${ingestion.sourceId}`)
-      : signer.sign(credential!.principal, target, credential!.signKey);
-    signed.then((principal) => send(req, res, state, basePath + url, requestHeaders(req, principal, ingestion?.secret)), next);
+    const { credential, ingestion, linkAction } = state;
+    // An ingestion request's principal names only its source (docs/security.md, "Alert ingestion");
+    // a link action has none: its signed token is the credential (docs/paging.md, "Notifications").
+    const signed = linkAction
+      ? Promise.resolve(undefined)
+      : ingestion
+        ? signer.sign({ kind: 'ingestion', source_id: ingestion.sourceId }, target, `ingest:${ingestion.sourceId}`)
+        : signer.sign(credential!.principal, target, credential!.signKey);
+    signed.then((principal) => send(req, res, state, basePath + url, requestHeaders(req, principal, state)), next);
   };
 
   function send(req: IncomingMessage, res: http.ServerResponse, state: GatewayState, path: string, headers: OutgoingHttpHeaders) {
@@ -121,6 +129,7 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
       }
       res.statusCode = answer.statusCode ?? 502;
       state.ingestion?.answered(res.statusCode, answer.headers);
+      state.linkAction?.answered(res.statusCode);
       for (const [header, value] of Object.entries(answer.headers)) {
         if (value !== undefined && !HOP_BY_HOP.has(header) && header !== INGEST_LIMIT_HEADER) res.setHeader(header, value);
       }

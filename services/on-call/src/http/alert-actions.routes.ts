@@ -1,10 +1,20 @@
-import express, { Router, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import { HttpError } from '@firewatch/errors';
 import type { Logger } from '@firewatch/logger';
 import type { AlertLinkActions } from '../domain/notifications/alert-link-actions.js';
 import { escapeMarkup as e } from '../domain/notifications/notification-message.js';
 
-export const ALERT_ACTIONS_PATH = '/alert-actions/:token';
+/**
+ * The gateway takes `/alert-actions/{token}` and forwards it here with the token in its
+ * header, so no path that on-call logs carries a usable link.
+ */
+export const ALERT_ACTIONS_PATH = '/alert-actions';
+export const ACTION_TOKEN_HEADER = 'x-firewatch-action-token';
+
+const tokenOf = (req: Request): string => {
+  const token = req.headers[ACTION_TOKEN_HEADER];
+  return typeof token === 'string' ? token : '';
+};
 
 const DONE: Record<string, string> = { acknowledge: 'acknowledged', resolve: 'resolved' };
 
@@ -42,7 +52,8 @@ function problem(error: unknown, logger: Logger): { status: number; detail: stri
 /**
  * `GET|POST /alert-actions/{token}` (docs/paging.md, "Notifications"): the signed links of
  * a page's email, SMS and call, reached through the gateway without an API credential (the
- * link's signature, which only on-call can make, is the credential). GET shows what the
+ * link's signature, which only on-call can make, is the credential; a missing or forged
+ * token is a 404 page). GET shows what the
  * link will do and a confirmation button and changes nothing, since mail scanners follow
  * links; POST acts. A POST with a `Digits` field is Twilio's answer to a call's
  * `<Gather>` (1 acknowledges) and is answered in TwiML.
@@ -51,7 +62,7 @@ export function createAlertActionsRouter({ actions, logger }: { actions: AlertLi
   const router = Router();
   router.get(ALERT_ACTIONS_PATH, async (req, res) => {
     try {
-      const { claims, alert } = await actions.preview(req.params.token as string);
+      const { claims, alert } = await actions.preview(tokenOf(req));
       const verb = claims.action === 'acknowledge' ? 'Acknowledge' : 'Resolve';
       page(
         res,
@@ -70,7 +81,7 @@ export function createAlertActionsRouter({ actions, logger }: { actions: AlertLi
     const call = typeof digits === 'string';
     if (call && digits !== '1') return twiml(res, 'Not acknowledged. Goodbye.');
     try {
-      const done = await actions.perform(req.params.token as string);
+      const done = await actions.perform(tokenOf(req));
       if (call) return twiml(res, 'Acknowledged. Goodbye.');
       page(res, 200, `Alert ${DONE[done.action]}`, `<h1>Alert ${DONE[done.action]}</h1><p>The alert is now ${e(done.status)}.</p>`);
     } catch (error) {

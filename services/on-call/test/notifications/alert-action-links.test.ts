@@ -17,6 +17,8 @@ describe('the signed action link endpoint', () => {
     const alert = await createAlert(h);
     const forged = await createActionLinks({ key: randomBytes(32), baseUrl: h.url }).url(requestFor(alert, 'email', 'x@y.test'), 'resolve');
     expect(await open(forged, 'POST')).toMatchObject({ status: 404, text: expect.stringContaining('This link is not valid.') });
+    const bare = await fetch(`${h.url}/alert-actions`, { method: 'POST' });
+    expect([bare.status, await bare.text()]).toEqual([404, expect.stringContaining('This link is not valid.')]);
     const past = createActionLinks({ key: h.keyBytes, baseUrl: h.url, now: () => new Date(Date.now() - 25 * 3600_000) });
     const old = await past.url(requestFor(alert, 'email', 'x@y.test'), 'resolve');
     const gone = await open(old, 'POST');

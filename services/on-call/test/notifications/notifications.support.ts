@@ -74,11 +74,13 @@ export function requestFor(alert: Record<string, unknown>, channel: Notification
   };
 }
 
-/** A page of the link endpoint: status and HTML. */
+/** A page of the link endpoint: status and HTML. Opens `url` as the gateway forwards it: the path's token in its header. */
 export async function open(url: string, method: 'GET' | 'POST' = 'GET', form?: Record<string, string>) {
-  const res = await fetch(url, {
+  const at = url.lastIndexOf('/');
+  const res = await fetch(url.slice(0, at), {
     method,
-    ...(form ? { body: new URLSearchParams(form), headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {}),
+    ...(form ? { body: new URLSearchParams(form) } : {}),
+    headers: { 'x-firewatch-action-token': url.slice(at + 1), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
   });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
