@@ -2,8 +2,11 @@ import { type ConformanceOperation, describeOperation, fillPath } from './confor
 import { alertGroupOperations, alertUrgencyOperations } from './operations/alert-groups.operations.js';
 import { alertRetriggerRuleOperations } from './operations/alert-retrigger-rules.operations.js';
 import { alertsInOperations } from './operations/alerts-in.operations.js';
+import { alertEventOperations } from './operations/alert-events.operations.js';
 import { alertSnoozeOperations } from './operations/alert-snooze.operations.js';
+import { escalationOperations } from './operations/escalation.operations.js';
 import { heartbeatOperations } from './operations/heartbeats.operations.js';
+import { alertRoutingOperations } from './operations/alert-routing.operations.js';
 import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
 import { classificationOperations } from './operations/classifications.operations.js';
@@ -48,8 +51,11 @@ const OPERATIONS: ConformanceOperation[] = [
   ...alertGroupOperations,
   ...alertRetriggerRuleOperations,
   ...alertsInOperations,
+  ...alertEventOperations,
   ...alertSnoozeOperations,
   ...heartbeatOperations,
+  ...escalationOperations,
+  ...alertRoutingOperations,
   ...scheduleOperations,
   ...shiftOperations,
   ...contactOperations,

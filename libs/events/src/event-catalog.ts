@@ -38,6 +38,8 @@ const CRUD_RESOURCES = {
     'alert_group',
     'alert_retrigger_rule',
     'alert_source',
+    // Notes on an alert's timeline (the only alert events written through the API).
+    'alert_event',
     'schedule',
     'schedule_rotation',
     'schedule_rotation_active_day',
@@ -61,8 +63,10 @@ const INCIDENT_TYPES = ['created', 'updated', 'in_triage', 'mitigated', 'resolve
 /**
  * Alerts are never deleted; acknowledge, resolve and snooze are their own events, and so is
  * an alert triggered again by its re-trigger timer or at its snooze's end (on-call, issue 23).
+ * `alert.notification` is each attempt of the paging engine to reach a person, naming the
+ * user, channel and outcome, so a webhook can carry pages to any other channel (issue 24).
  */
-const ALERT_TYPES = ['created', 'updated', 'acknowledged', 'resolved', 'snoozed', 'retriggered'].map((a) => `alert.${a}`);
+const ALERT_TYPES = ['created', 'updated', 'acknowledged', 'resolved', 'snoozed', 'retriggered', 'notification'].map((a) => `alert.${a}`);
 
 /** A computed on-call shift began (on-call's scheduler; each shift once, `meta.late` when announced after downtime). */
 const SHIFT_TYPES = ['shift.started'];

@@ -127,6 +127,11 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
         last_error_message: nullable('string'),
       },
     },
+    {
+      because:
+        'docs/on-call.md ("Ingestion rate limit"): a source may set its own ingestion rate limit, payloads a minute; null is the deployment\'s default',
+      adds: { rate_limit_per_minute: nullable('integer', { minimum: 1 }) },
+    },
   ],
   alert: [
     {
