@@ -21,6 +21,7 @@ describe('route table', () => {
     expect(match('/v1/escalation_policies/1/escalation_paths')).toBe('on-call');
     expect(match('/v1/escalation_paths/1/escalation_levels')).toBe('on-call');
     expect(match('/v1/escalation_levels/1')).toBe('on-call');
+    expect(match('/v1/oncalls')).toBe('on-call');
     expect(match('/v1/webhooks/endpoints/1')).toBe('webhooks');
     expect(match('/v1/email_addresses/1')).toBe('on-call');
     expect(match('/v1/phone_numbers/1')).toBe('on-call');
@@ -90,7 +91,7 @@ describe('route table', () => {
 
   it('keeps every prefix once, each one segment deep, nested once or one fixed sub-collection', () => {
     expect(new Set(ROUTES.map((r) => r.prefix)).size).toBe(ROUTES.length);
-    expect(ROUTES).toHaveLength(48);
+    expect(ROUTES).toHaveLength(49);
     expect(() => createRouteMatcher([{ prefix: '/v1/a/b/c', upstream: 'auth' }])).toThrow(/\/v1\/<collection>/);
     expect(() =>
       createRouteMatcher([
