@@ -34,13 +34,14 @@ describe('event catalog', () => {
         'communications_stage.updated',
       ]),
     );
-    // 8 incident types + shift.started + 2 heartbeat types + 6 alert types + 37 resources × 3 (users' contact methods are internal).
+    // 8 incident types + shift.started + 2 heartbeat types + 7 alert types + 38 resources × 3 (users' contact methods are internal).
     expect(EVENT_TYPES).toContain('shift.started');
     expect(EVENT_TYPES).toContain('heartbeat.expired');
     expect(EVENT_TYPES).toContain('alert.acknowledged');
     expect(EVENT_TYPES).toContain('alert.retriggered');
     expect(EVENT_TYPES).toEqual(expect.arrayContaining(['alert_route.created', 'alert_routing_rule.deleted']));
-    expect(EVENT_TYPES).toHaveLength(8 + 1 + 2 + 6 + 37 * 3);
+    expect(EVENT_TYPES).toEqual(expect.arrayContaining(['alert_event.created', 'alert_event.deleted']));
+    expect(EVENT_TYPES).toHaveLength(8 + 1 + 2 + 7 + 38 * 3);
     expect(new Set(EVENT_TYPES).size).toBe(EVENT_TYPES.length);
     expect(Object.isFrozen(EVENT_TYPES)).toBe(true);
   });
