@@ -86,9 +86,31 @@ describe('selectPath', () => {
     expect(selectPath([fallback, mornings], alert(), null, new Date('2026-11-23T00:30:00Z'))!.path.id).toBe('mornings');
   });
 
+  it('judges the alert source by alias or id, and related incidents as never set', () => {
+    const rule = (over: Record<string, unknown>) => path({ id: 'p', rules: [{ rule_type: 'source', ...over }] });
+    expect(
+      selectPath([fallback, rule({ operator: 'is', values: ['datadog'] })], alert({ source: 'datadog' }), null, monday10utc)!.path.id,
+    ).toBe('p');
+    expect(
+      selectPath([fallback, rule({ operator: 'is_not_one_of', values: ['datadog'] })], alert({ source: 'datadog' }), null, monday10utc)!
+        .path.id,
+    ).toBe('default');
+    expect(
+      selectPath(
+        [fallback, rule({ operator: 'is_one_of', values: [SERVICE] })],
+        alert({ source: 'x', alert_source_id: SERVICE }),
+        null,
+        monday10utc,
+      )!.path.id,
+    ).toBe('p');
+    const related = (operator: string) => path({ id: 'p', rules: [{ rule_type: 'related_incidents', operator }] });
+    expect(selectPath([fallback, related('is_not_set')], alert(), null, monday10utc)!.path.id).toBe('p');
+    expect(selectPath([fallback, related('is_set')], alert(), null, monday10utc)!.path.id).toBe('default');
+  });
+
   it('never chooses a deferral path or a rule it cannot judge', () => {
     const deferral = path({ id: 'deferral', path_type: 'deferral' });
-    const odd = path({ id: 'odd', rules: [{ rule_type: 'related_incidents', operator: 'is_set' }] });
+    const odd = path({ id: 'odd', rules: [{ rule_type: 'incident_severity', operator: 'is_set' }] });
     expect(selectPath([fallback, deferral, odd], alert(), null, monday10utc)!.path.id).toBe('default');
   });
 });

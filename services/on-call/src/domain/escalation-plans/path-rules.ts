@@ -26,6 +26,7 @@ const OPERATORS: Record<string, [Operator, boolean]> = {
   does_not_contain_key: ['is_set', true],
 };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /**
@@ -52,6 +53,12 @@ function conditionOf(rule: PathRule): [Condition, boolean] | null {
       return [{ kind: 'urgency', operator: 'is_one_of', record_ids: strings(rule.urgency_ids) }, false];
     case 'service':
       return [{ kind: 'service', operator: 'is_one_of', record_ids: strings(rule.service_ids) }, false];
+    case 'source': {
+      // The alert's source by alias (datadog, manual, api…) or an alert source's id.
+      const values = strings(rule.values);
+      const turned = rule.operator === 'is_not' || rule.operator === 'is_not_one_of';
+      return [{ kind: 'source', operator: 'is_one_of', values, record_ids: values.filter((v) => UUID.test(v)) }, turned];
+    }
     case 'json_path':
       return typeof rule.json_path === 'string' ? valueCondition(rule, 'payload', rule.json_path) : null;
     case 'field':
@@ -69,6 +76,14 @@ export function judgeRule(rule: PathRule, alert: Row, hours: BusinessHours | nul
     return {
       matched: within === wanted,
       why: `working_hour: ${at.toISOString()} is ${within ? 'within' : 'outside'} the policy's business hours${hours ? '' : ' (none set)'}`,
+    };
+  }
+  if (rule.rule_type === 'related_incidents') {
+    // on-call links no incidents to alerts (incidents are incident-config's): an alert never has related incidents here.
+    const matched = rule.operator === 'is_not_set';
+    return {
+      matched,
+      why: `related_incidents ${String(rule.operator)}: the alert has no related incidents known to on-call; ${matched ? 'matched' : 'not matched'}`,
     };
   }
   if (rule.rule_type === 'deferral_window') return { matched: false, why: 'deferral_window: deferral paths are not served; not matched' };
