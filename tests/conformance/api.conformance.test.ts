@@ -7,6 +7,7 @@ import { alertSnoozeOperations } from './operations/alert-snooze.operations.js';
 import { escalationOperations } from './operations/escalation.operations.js';
 import { heartbeatOperations } from './operations/heartbeats.operations.js';
 import { alertRoutingOperations } from './operations/alert-routing.operations.js';
+import { alertRoutingOperations } from './operations/alert-routing.operations.js';
 import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
 import { classificationOperations } from './operations/classifications.operations.js';
@@ -54,6 +55,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...alertEventOperations,
   ...alertSnoozeOperations,
   ...heartbeatOperations,
+  ...alertRoutingOperations,
   ...escalationOperations,
   ...alertRoutingOperations,
   ...scheduleOperations,

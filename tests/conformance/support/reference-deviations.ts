@@ -133,6 +133,24 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       adds: { rate_limit_per_minute: nullable('integer', { minimum: 1 }) },
     },
   ],
+  alert_route: [
+    {
+      because:
+        'docs/paging.md ("Alert routing"): a route has a slug (the reference filters routes by slug; {id} takes it too) and, as every resource, its created_at and updated_at',
+      adds: {
+        slug: { type: 'string' },
+        created_at: { type: 'string', format: 'date-time' },
+        updated_at: { type: 'string', format: 'date-time' },
+      },
+    },
+  ],
+  alert_routing_rule: [
+    {
+      because:
+        'docs/paging.md ("Alert routing"): a legacy rule has a slug (the reference filters rules by slug) and reads back the owning_team_ids its create and update write',
+      adds: { slug: { type: 'string' }, owning_team_ids: { type: 'array', items: { type: 'string' } } },
+    },
+  ],
   alert: [
     {
       because:
@@ -236,6 +254,13 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
           },
         }),
       },
+    },
+  ],
+  escalation_policy: [
+    {
+      because:
+        'docs/paging.md (Escalation policies): created_by_user_id and last_updated_by_user_id are the user of the credential that wrote the policy, null for a key of no user (a global API key)',
+      replaces: { created_by_user_id: nullable('integer'), last_updated_by_user_id: nullable('integer') },
     },
   ],
   schedule_rotation: [
