@@ -5,6 +5,7 @@ import { alertsInOperations } from './operations/alerts-in.operations.js';
 import { alertEventOperations } from './operations/alert-events.operations.js';
 import { alertSnoozeOperations } from './operations/alert-snooze.operations.js';
 import { escalationOperations } from './operations/escalation.operations.js';
+import { escalationOperations } from './operations/escalation.operations.js';
 import { heartbeatOperations } from './operations/heartbeats.operations.js';
 import { alertRoutingOperations } from './operations/alert-routing.operations.js';
 import { alertRoutingOperations } from './operations/alert-routing.operations.js';
@@ -55,6 +56,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...alertEventOperations,
   ...alertSnoozeOperations,
   ...heartbeatOperations,
+  ...escalationOperations,
   ...alertRoutingOperations,
   ...escalationOperations,
   ...alertRoutingOperations,
