@@ -6,6 +6,7 @@ export {
   type AnyResourceDefinition,
   type ResourceDefinition,
   type FilterSpec,
+  type SlugOfFilter,
   type HookContext,
   type ResourceHooks,
   type IncludeContext,

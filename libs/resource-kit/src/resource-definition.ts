@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { FilterColumns } from '@firewatch/db';
 import type { PageOptions, ResourceObject, SortField } from '@firewatch/jsonapi';
 import type { Permission, Principal } from '@firewatch/auth';
 import type {
@@ -15,14 +14,14 @@ import type {
   Visibility,
 } from './resource-shapes.js';
 import type { ResourceHooks } from './resource-hooks.js';
+import type { FilterSpec } from './slug-filters.js';
 
 export type { Row, Transaction } from './resource-shapes.js';
 export type { HookContext, ResourceHooks } from './resource-hooks.js';
 /** The CRUD operations a declaration may serve (`operations`). */
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
 
-/** How a filter field reads the table (libs/db applies it, the same for every list). */
-export type FilterSpec = FilterColumns;
+export type { FilterSpec, SlugOfFilter } from './slug-filters.js';
 
 /**
  * Fetches the resources to put in `included` for one include name; `deps` are the

@@ -14,6 +14,7 @@ import type { AnyResourceDefinition } from './resource-definition.js';
 import type { Row, Transaction } from './resource-shapes.js';
 import { loadChildren, writeChildren } from './children.repository.js';
 import { applyScope, type RowScope } from './row-scope.js';
+import { columnFilters, slugFilters } from './slug-filters.js';
 import { isUuid, slugCandidate } from './slug.js';
 
 /** A unique violation as the 409 the declaration names; anything else is rethrown. */
@@ -115,7 +116,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
   return {
     async list(scope, query) {
       const q = applyScope(knex(table), table, scope);
-      applyFilters(q, query.filters, def.filters ?? {});
+      applyFilters(q, query.filters, columnFilters(def.filters ?? {}), slugFilters(table, def.filters ?? {}, scope.teamId));
       const sort = query.sort.length ? query.sort : (def.defaultSort ?? [{ field: 'created_at', direction: 'asc' }]);
       const nullable = await nullableColumns(knex, table);
       // The id breaks ties (pages stay disjoint), in the last field's direction so that one index serves both.

@@ -312,4 +312,38 @@ describe('incidents', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].source.parameter).toBe('filter[service_ids]');
   });
+
+  it("filters by the slugs of the records an incident names, the team's own only", async () => {
+    const team = { team_id: 6 };
+    const other = { team_id: 7 };
+    const sev0 = (await h.call('GET', '/v1/severities/sev0', { principal: team })).body.data.id as string;
+    const [api, db] = [await make('services', { name: 'API' }, team), await make('services', { name: 'DB' }, team)];
+    const outage = await make('incident_types', { name: 'Outage' }, team);
+    const prod = await make('environments', { name: 'Production' }, team);
+    const checkout = await make('functionalities', { name: 'Checkout' }, team);
+    const severe = (await create({ title: 'Severe', severity_id: sev0, service_ids: [api, db], incident_type_ids: [outage] }, team)).body
+      .data.id;
+    const named = (await create({ title: 'Named', service_ids: [db], environment_ids: [prod], functionality_ids: [checkout] }, team)).body
+      .data.id;
+    const bare = (await create({ title: 'Bare' }, team)).body.data.id;
+    // Another team's records of the same slugs name nothing here.
+    await make('services', { name: 'API' }, other);
+    await create({ title: 'Theirs', service_ids: [await make('services', { name: 'Web' }, other)] }, other);
+    const list = async (query: string, principal = team) =>
+      (await h.call('GET', `/v1/incidents?${query}&sort=created_at`, { principal })).body.data.map((r: { id: string }) => r.id);
+    expect(await list('filter[severity]=sev0')).toEqual([severe]);
+    expect(await list('filter[severity]=SEV0')).toEqual([severe]);
+    expect(await list('filter[severity][in]=sev0,sev1')).toEqual([severe]);
+    expect(await list('filter[severity][not_eq]=sev0')).toEqual([named, bare]);
+    expect(await list('filter[types]=outage')).toEqual([severe]);
+    expect(await list('filter[types][not_in]=outage')).toEqual([named, bare]);
+    expect(await list('filter[services]=db')).toEqual([severe, named]);
+    expect(await list('filter[services][in]=api,web')).toEqual([severe]);
+    expect(await list('filter[services][not_eq]=api')).toEqual([named, bare]);
+    expect(await list('filter[environments]=production&filter[functionalities]=checkout')).toEqual([named]);
+    expect(await list('filter[services]=nothing-of-that-name')).toEqual([]);
+    expect(await list('filter[services]=api', other)).toEqual([]);
+    expect((await h.call('GET', '/v1/incidents?filter[teams]=ops', { principal: team })).status).toBe(400);
+    expect((await h.call('GET', '/v1/incidents?filter[severity][gt]=sev0', { principal: team })).status).toBe(400);
+  });
 });

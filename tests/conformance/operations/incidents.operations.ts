@@ -102,6 +102,17 @@ export const incidentOperations: ConformanceOperation[] = [
   },
   {
     method: 'GET',
+    path: '/v1/incidents',
+    variant: 'filters by slug',
+    request: () => ({
+      query:
+        'filter[severity][in]=sev0,sev1&filter[types][not_eq]=outage&filter[services]=api&filter[environments][not_in]=staging&filter[functionalities][not_eq]=checkout',
+    }),
+    status: 200,
+    schema: { reference: 'listIncidents', status: 200 },
+  },
+  {
+    method: 'GET',
     path: '/v1/incidents/{id}',
     variant: 'include=services',
     request: async (ctx) => ({

@@ -132,6 +132,12 @@ export const incidents = defineResource({
     incident_type_ids: 'uuid_list',
     // The reference's name for the same filter.
     type_ids: { kind: 'uuid_list', column: 'incident_type_ids' },
+    // The reference's filters by the slugs of the records an incident names (`teams`: incidents name none).
+    severity: { kind: 'string', slugOf: { table: 'severities', column: 'severity_id' } },
+    types: { kind: 'string', slugOf: { table: 'incident_types', column: 'incident_type_ids', many: true } },
+    services: { kind: 'string', slugOf: { table: 'services', column: 'service_ids', many: true } },
+    environments: { kind: 'string', slugOf: { table: 'environments', column: 'environment_ids', many: true } },
+    functionalities: { kind: 'string', slugOf: { table: 'functionalities', column: 'functionality_ids', many: true } },
     created_at: 'date',
     updated_at: 'date',
     ...Object.fromEntries(TIMESTAMPS.map((t) => [t, 'date' as const])),
