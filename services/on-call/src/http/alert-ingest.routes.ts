@@ -1,6 +1,14 @@
 import express, { Router, type Request } from 'express';
 import { PRINCIPAL_HEADER, type PrincipalVerifier } from '@firewatch/auth';
-import { BadRequestError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError } from '@firewatch/errors';
+import {
+  BadRequestError,
+  HttpError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '@firewatch/errors';
+import type { AlertRecorder } from '@firewatch/metrics';
 import type { AlertIngestion } from '../domain/alerts-in/alert-ingestion.js';
 
 /** The header the gateway carries a source's secret in (it never forwards `Authorization`). */
@@ -8,6 +16,9 @@ export const SOURCE_SECRET_HEADER = 'x-firewatch-source-secret';
 export const INGEST_PATH = '/ingest/alert_sources/:id';
 /** Tells the gateway the source's own limit, payloads a minute (gateway/src/domain/ingest-limits.ts); never reaches the tool. */
 export const INGEST_LIMIT_HEADER = 'x-firewatch-ingest-limit';
+
+/** A refusal's reason for the metrics: its error code (a 422's first issue's), from the fixed set this route and ingestion use. */
+const reasonOf = (error: HttpError) => (error instanceof ValidationError ? (error.issues[0]?.code ?? error.code) : error.code);
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
@@ -35,16 +46,19 @@ function readJson(req: Request, limit: number): Promise<unknown> {
  * the gateway, which signs an ingestion principal for this path and passes the source's
  * secret. The secret is judged before the body is read; after that, every refusal
  * (media type, size, JSON, a payload that maps to no alert) is noted on the source.
- * 202 only once the alerts are committed.
+ * 202 only once the alerts are committed. `recorder` counts what each payload made and
+ * why one was refused (docs/operations.md, "Alert ingestion metrics").
  */
 export function createAlertIngestRouter({
   principals,
   ingestion,
   bodyLimitBytes,
+  recorder,
 }: {
   principals: PrincipalVerifier;
   ingestion: AlertIngestion;
   bodyLimitBytes: number;
+  recorder?: AlertRecorder;
 }): Router {
   const router = Router();
   router.post(INGEST_PATH, async (req, res) => {
@@ -60,6 +74,7 @@ export function createAlertIngestRouter({
     const source = await ingestion.authenticate(id, typeof secret === 'string' ? secret : undefined);
     // On every answer from here on, refusals included: the gateway counts the source's next payloads against it.
     if (source.rate_limit_per_minute) res.setHeader(INGEST_LIMIT_HEADER, String(source.rate_limit_per_minute));
+    const type = String(source.source_type);
     let payload: unknown;
     try {
       if (!JSON_TYPE.test(req.headers['content-type'] ?? ''))
@@ -67,9 +82,15 @@ export function createAlertIngestRouter({
       payload = await readJson(req, bodyLimitBytes);
     } catch (error) {
       if (error instanceof Error) await ingestion.refused(source, error.message);
+      if (error instanceof HttpError) recorder?.refused(type, reasonOf(error));
       throw error;
     }
-    const outcome = await ingestion.ingest(source, payload);
+    const outcome = await ingestion.ingest(source, payload).catch((error: unknown) => {
+      if (error instanceof HttpError && error.status < 500) recorder?.refused(type, reasonOf(error));
+      throw error;
+    });
+    if (outcome.ignored) recorder?.refused(type, outcome.ignored);
+    for (const r of outcome.alerts) recorder?.ingested(type, r.outcome);
     res.status(202).json({
       data: outcome.alerts.flatMap((r) => (r.alert ? [{ type: 'alerts', id: r.alert.id }] : [])),
       meta: { outcomes: outcome.alerts.map((r) => r.outcome), ...(outcome.ignored ? { ignored: outcome.ignored } : {}) },

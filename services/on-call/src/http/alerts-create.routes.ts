@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { authorize, getPrincipal } from '@firewatch/auth';
 import { ValidationError } from '@firewatch/errors';
 import { assertOnlyParams, parseRequestDocument, sendDocument } from '@firewatch/jsonapi';
+import type { AlertRecorder } from '@firewatch/metrics';
 import type { ResourceModule } from '@firewatch/resource-kit';
 import type { AlertIntake, IncomingAlert } from '../domain/alerts-in/alert-intake.js';
 import { createAlertSchema } from '../domain/alerts-in/alerts.schemas.js';
@@ -16,10 +17,13 @@ export function createAlertsCreateRouter({
   intake,
   alerts,
   urgencies,
+  recorder,
 }: {
   intake: AlertIntake;
   alerts: ResourceModule;
   urgencies: ResourceModule;
+  /** Counts each alert as `source="api"` (docs/operations.md, "Alert ingestion metrics"). */
+  recorder?: AlertRecorder;
 }): Router {
   const router = Router();
   router.post('/v1/alerts', async (req, res) => {
@@ -41,6 +45,7 @@ export function createAlertsCreateRouter({
       const alert: IncomingAlert = { ...fields, status: fields.status ?? 'triggered', deduplication_key: fields.deduplication_key ?? null };
       return intake.receive(tx, { team_id: principal.team_id, source: 'api', alert_source_id: null, user_id: principal.user_id }, alert);
     });
+    recorder?.ingested('api', result.outcome);
     const created = result.outcome === 'created';
     if (created) res.setHeader('Location', `/v1/alerts/${result.alert!.id}`);
     sendDocument(res, created ? 201 : 200, { data: result.alert });
