@@ -5,9 +5,7 @@ import { alertsInOperations } from './operations/alerts-in.operations.js';
 import { alertEventOperations } from './operations/alert-events.operations.js';
 import { alertSnoozeOperations } from './operations/alert-snooze.operations.js';
 import { escalationOperations } from './operations/escalation.operations.js';
-import { escalationOperations } from './operations/escalation.operations.js';
 import { heartbeatOperations } from './operations/heartbeats.operations.js';
-import { alertRoutingOperations } from './operations/alert-routing.operations.js';
 import { alertRoutingOperations } from './operations/alert-routing.operations.js';
 import { catalogEntityOperations } from './operations/catalog-entities.operations.js';
 import { catalogPropertyOperations } from './operations/catalog-properties.operations.js';
@@ -26,6 +24,7 @@ import { retrospectiveProcessOperations } from './operations/retrospective-proce
 import { scheduleOperations } from './operations/schedules.operations.js';
 import { secretOperations } from './operations/secrets.operations.js';
 import { shiftOperations } from './operations/shifts.operations.js';
+import { oncallOperations } from './operations/oncalls.operations.js';
 import { teamOperations } from './operations/teams.operations.js';
 import { userOperations } from './operations/users.operations.js';
 import { webhookOperations } from './operations/webhooks.operations.js';
@@ -58,10 +57,9 @@ const OPERATIONS: ConformanceOperation[] = [
   ...heartbeatOperations,
   ...escalationOperations,
   ...alertRoutingOperations,
-  ...escalationOperations,
-  ...alertRoutingOperations,
   ...scheduleOperations,
   ...shiftOperations,
+  ...oncallOperations,
   ...contactOperations,
   ...cursorPageOperations,
   ...idempotencyOperations,
