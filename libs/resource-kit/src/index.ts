@@ -43,3 +43,4 @@ export { jsonValue, serialize } from './serialize.js';
 export { asEntityError, changedAttributes, entityErrors, type EntityProblem } from './bulk-entities.js';
 export { slugify, slugCandidate, unlistedSlug, isUuid, SLUG_PATTERN } from './slug.js';
 export { registryOpenApi } from './resource.openapi.js';
+export { applyVisibility } from './row-scope.js';

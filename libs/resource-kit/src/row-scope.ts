@@ -39,11 +39,18 @@ export function applyScope(q: Knex.QueryBuilder, table: string, scope: RowScope)
   }
   if (scope.recordIds) q.whereIn(`${table}.id`, [...scope.recordIds]);
   if (scope.ids) q.whereIn(`${table}.id`, [...scope.ids]);
-  for (const clauses of scope.narrowings ?? []) {
-    q.where((w) => {
-      if (!clauses.length) w.whereRaw('false');
-      for (const c of clauses) clause(w, table, c);
-    });
-  }
+  for (const clauses of scope.narrowings ?? []) applyVisibility(q, table, clauses);
   return q;
+}
+
+/**
+ * Narrows `q` over `table` to the rows one visibility admits (any of its clauses; none
+ * admits nothing): for a service's own reads of a declared resource's rows as a caller
+ * sees them, such as counting only the incidents the caller may see.
+ */
+export function applyVisibility(q: Knex.QueryBuilder, table: string, clauses: readonly VisibilityClause[]): Knex.QueryBuilder {
+  return q.where((w) => {
+    if (!clauses.length) w.whereRaw('false');
+    for (const c of clauses) clause(w, table, c);
+  });
 }

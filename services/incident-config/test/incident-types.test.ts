@@ -223,4 +223,26 @@ describe('incidents and retrospective processes naming severities and incident t
     expect((await h.call('DELETE', `/v1/severities/${sev0}`, { principal: team })).status).toBe(200);
     expect((await h.call('DELETE', `/v1/incident_types/${type}`, { principal: team })).status).toBe(200);
   });
+
+  it('counts only the incidents the caller sees, and names the private others without a number', async () => {
+    const team = freshTeam();
+    const [alice, bob, admin] = [
+      { ...team, user_id: 61, role: 'user' },
+      { ...team, user_id: 62, role: 'user' },
+      { ...team, user_id: 63, role: 'admin' },
+    ];
+    const sev1 = await severityId('sev1', team);
+    await make('/v1/incidents', 'incidents', { title: 'Secret', severity_id: sev1, private: true }, alice);
+    await make('/v1/incidents', 'incidents', { title: 'Secret too', severity_id: sev1, private: true }, alice);
+    await make('/v1/incidents', 'incidents', { title: 'Open', severity_id: sev1 }, bob);
+    // Not an admin, so Bob sees the open incident only; the private ones still keep the severity.
+    const asUser = await h.call('DELETE', `/v1/severities/${sev1}`, { principal: bob });
+    expect(refusal(asUser)).toEqual([422, [['in_use', '/data']]]);
+    expect(asUser.body.errors[0].detail).toBe(
+      'This severity is in use by 1 incident and private incidents you cannot see; change those first.',
+    );
+    expect((await h.call('DELETE', `/v1/severities/${sev1}`, { principal: admin })).body.errors[0].detail).toBe(
+      'This severity is in use by 3 incidents; change those first.',
+    );
+  });
 });

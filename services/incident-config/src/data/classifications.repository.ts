@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Row } from '@firewatch/resource-kit';
+import { applyVisibility, type Row } from '@firewatch/resource-kit';
 import type { ClassificationStore } from '../domain/classifications/classification.lookup.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -52,17 +52,18 @@ export function createClassificationsRepository(knex: Knex): ClassificationStore
       if (!uuids.length) return [];
       return (await (tx ?? knex)(table).where('team_id', teamId).whereIn('id', uuids).orderBy(['position', 'created_at'])) as Row[];
     },
-    async usersOf(tx: Knex.Transaction, teamId, kind, id) {
+    async usersOf(tx: Knex.Transaction, teamId, kind, id, seen) {
       const named = NAMED_BY[kind];
-      const [{ count }] = (await named.incidents(tx('incidents').where('team_id', teamId), id).count({ count: '*' })) as {
-        count: string;
-      }[];
+      const naming = () => named.incidents(tx('incidents').where('incidents.team_id', teamId), id);
+      const count = async (q: Knex.QueryBuilder) => Number(((await q.count({ count: '*' })) as { count: string }[])[0].count);
+      const all = await count(naming());
+      const visible = seen ? await count(applyVisibility(naming(), 'incidents', seen)) : all;
       const processes = (await tx('retrospective_processes')
         .where('team_id', teamId)
         .whereRaw('retrospective_process_matching_criteria -> ? @> ?::jsonb', [named.criteria, JSON.stringify([id])])
         .orderBy('name')
         .pluck('name')) as string[];
-      return { incidents: Number(count), retrospectiveProcesses: processes };
+      return { incidents: visible, unseenIncidents: all > visible, retrospectiveProcesses: processes };
     },
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { HookContext } from '@firewatch/resource-kit';
 import { catalogEntityFields as shared } from '../catalog/catalog-entity.fields.js';
+import { privateToCreator } from '../incidents/incident-visibility.js';
 import type { Classification, ClassificationsDeps } from './classification.lookup.js';
 
 /**
@@ -40,14 +41,17 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  * write naming it share-locks it (`visibleIds`), so none can start naming it meanwhile.
  */
 export async function inUseIssues(kind: Classification, ctx: HookContext<ClassificationsDeps>): Promise<ValidationIssue[]> {
-  const { incidents, retrospectiveProcesses } = await ctx.deps.classifications.usersOf(
+  const { incidents, unseenIncidents, retrospectiveProcesses } = await ctx.deps.classifications.usersOf(
     ctx.tx,
     ctx.principal.team_id,
     kind,
     String(ctx.existing!.id),
+    // Counted as the caller sees incidents: a number would tell of private ones it cannot see.
+    privateToCreator(ctx.principal, 'read'),
   );
   const users = [
     ...(incidents ? [plural(incidents, 'incident')] : []),
+    ...(unseenIncidents ? ['private incidents you cannot see'] : []),
     ...(retrospectiveProcesses.length
       ? [
           `the retrospective process${retrospectiveProcesses.length === 1 ? '' : 'es'} ${retrospectiveProcesses.map((n) => `"${n}"`).join(', ')}`,

@@ -1,11 +1,14 @@
-import type { EventWriter, Row, Transaction } from '@firewatch/resource-kit';
+import type { EventWriter, Row, Transaction, VisibilityClause } from '@firewatch/resource-kit';
 
 /** What a severity or an incident type is named by elsewhere in the service. */
 export type Classification = 'severity' | 'incident_type';
 
 /** The records naming one severity or incident type: a delete of it is refused while any does. */
 export interface ClassificationUsers {
+  /** The incidents naming it that the caller sees. */
   incidents: number;
+  /** Whether incidents the caller does not see (private ones) name it too. */
+  unseenIncidents: boolean;
   /** Names of the retrospective processes whose matching criteria list it. */
   retrospectiveProcesses: string[];
 }
@@ -23,8 +26,14 @@ export interface ClassificationStore {
   insertSeverities(tx: Transaction, teamId: number, rows: readonly Row[]): Promise<Row[]>;
   /** The team's severities or incident types with these ids (UUIDs); others are left out. */
   byIds(tx: Transaction | undefined, teamId: number, table: 'severities' | 'incident_types', ids: readonly string[]): Promise<Row[]>;
-  /** What names the severity or incident type `id` of the team. */
-  usersOf(tx: Transaction, teamId: number, kind: Classification, id: string): Promise<ClassificationUsers>;
+  /** What names the severity or incident type `id` of the team; `seen`: the incidents the caller sees (null: all). */
+  usersOf(
+    tx: Transaction,
+    teamId: number,
+    kind: Classification,
+    id: string,
+    seen: readonly VisibilityClause[] | null,
+  ): Promise<ClassificationUsers>;
 }
 
 /** What the severities and incident types declarations need in their `deps`. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '@firewatch/errors';
-import { defineResource, type HookContext, type Row, type Visibility, type VisibilityClause } from '@firewatch/resource-kit';
+import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import { incidentStatusAction } from './incident-status.actions.js';
+import { privateToCreator } from './incident-visibility.js';
 import { INCIDENT_ACTIONS, INCIDENT_STATUSES, INITIAL_STATUSES, initialState } from './incident-status.machine.js';
 import { referenceIssues, type ReferencedResource } from '../catalog/record-references.js';
 import { list } from '../catalog/catalog-entity.fields.js';
@@ -60,17 +61,6 @@ async function incidentIssues(attributes: Row, ctx: HookContext): Promise<Valida
   }
   return issues;
 }
-
-/**
- * A private incident is for its creator and the team's admins: anyone else, a team-wide
- * key included, finds neither it nor its timeline (404).
- */
-const privateToCreator: Visibility = (principal) => {
-  if (principal.role === 'admin') return null;
-  const clauses: VisibilityClause[] = [{ column: 'private', equals: false }];
-  if (principal.user_id !== null) clauses.push({ column: 'created_by_user_id', equals: principal.user_id });
-  return clauses;
-};
 
 /**
  * Incidents (issue 9; the reference's incident schemas): created `started` (or
