@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import { ChannelError, type EmailTransport } from '../domain/notifications/notifier.js';
+import type { Delivery, EmailTransport } from '../domain/notifications/notifier.js';
 
 export interface SmtpOptions {
   /** `smtp://user:pass@host:port` or `smtps://...` (SMTP_URL). */
@@ -14,13 +14,17 @@ export interface SmtpOptions {
 const UNREACHABLE = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ECONNREFUSED', 'ENOTFOUND']);
 
 /** What a failed send means, without the URL's credentials. */
-function channelError(error: unknown): ChannelError {
+function refusal(error: unknown): Delivery {
   const e = error as { code?: string; responseCode?: number; response?: string };
-  if (e.code === 'EAUTH') return new ChannelError('the mail server refused the SMTP credentials');
-  if (typeof e.responseCode === 'number')
-    return new ChannelError(`the mail server refused the message: ${String(e.response ?? e.responseCode).slice(0, 200)}`);
-  if (e.code && UNREACHABLE.has(e.code)) return new ChannelError('the mail server could not be reached');
-  return new ChannelError('the mail server did not accept the message');
+  const reason =
+    e.code === 'EAUTH'
+      ? 'the mail server refused the SMTP credentials'
+      : typeof e.responseCode === 'number'
+        ? `the mail server refused the message: ${String(e.response ?? e.responseCode).slice(0, 200)}`
+        : e.code && UNREACHABLE.has(e.code)
+          ? 'the mail server could not be reached'
+          : 'the mail server did not accept the message';
+  return { sent: false, reason };
 }
 
 /** Email over SMTP with nodemailer: one pooled transport per process. */
@@ -34,9 +38,9 @@ export function createSmtpMailTransport(options: SmtpOptions): EmailTransport & 
     async send(to, content) {
       try {
         const info = await transport.sendMail({ to, subject: content.subject, text: content.text, html: content.html });
-        return { id: info.messageId };
+        return { sent: true, id: info.messageId };
       } catch (error) {
-        throw channelError(error);
+        return refusal(error);
       }
     },
     close: () => transport.close(),

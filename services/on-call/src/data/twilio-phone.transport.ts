@@ -1,5 +1,5 @@
 import twilio from 'twilio';
-import { ChannelError, type PhoneTransport } from '../domain/notifications/notifier.js';
+import type { Delivery, PhoneTransport } from '../domain/notifications/notifier.js';
 
 export interface TwilioOptions {
   accountSid: string;
@@ -12,14 +12,14 @@ export interface TwilioOptions {
 }
 
 /** A Twilio refusal as a reason the team may read: Twilio's error code and message (never the credentials). */
-function channelError(error: unknown): ChannelError {
+function refusal(error: unknown): Delivery {
   const e = error as { status?: unknown; code?: unknown; message?: unknown };
   if (typeof e.status === 'number') {
     const code = typeof e.code === 'number' ? ` ${e.code}` : '';
     const message = typeof e.message === 'string' ? `: ${e.message.slice(0, 200)}` : '';
-    return new ChannelError(`Twilio refused the request (HTTP ${e.status}, error${code})${message}`);
+    return { sent: false, reason: `Twilio refused the request (HTTP ${e.status}, error${code})${message}` };
   }
-  return new ChannelError('Twilio could not be reached');
+  return { sent: false, reason: 'Twilio could not be reached' };
 }
 
 /**
@@ -31,11 +31,11 @@ function channelError(error: unknown): ChannelError {
 export function createTwilioPhoneTransport(options: TwilioOptions): PhoneTransport {
   const client = twilio(options.accountSid, options.authToken, { timeout: options.timeoutMs ?? 10_000, autoRetry: false });
   if (options.apiUrl) client.api.baseUrl = options.apiUrl;
-  const attempt = async (create: () => Promise<{ sid: string }>) => {
+  const attempt = async (create: () => Promise<{ sid: string }>): Promise<Delivery> => {
     try {
-      return { id: (await create()).sid };
+      return { sent: true, id: (await create()).sid };
     } catch (error) {
-      throw channelError(error);
+      return refusal(error);
     }
   };
   return {

@@ -2,23 +2,21 @@ import type { NotificationOutcome, NotificationRequest, Notifier } from '../pagi
 import type { ActionLinks } from './action-links.js';
 import { emailContent, smsBody, voiceTwiml, type EmailContent } from './notification-message.js';
 
-/** A refusal the provider explained (bad number, rejected recipient...): its message is safe to show the team. */
-export class ChannelError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ChannelError';
-  }
-}
+/**
+ * What a transport says of one message: accepted (with the provider's id), or refused or
+ * unreachable with a reason safe to show the team (never a credential).
+ */
+export type Delivery = { sent: true; id?: string } | { sent: false; reason: string };
 
-/** Email over SMTP (data/smtp-mail.transport.ts). Throws a {@link ChannelError} when the server refuses. */
+/** Email over SMTP (data/smtp-mail.transport.ts). */
 export interface EmailTransport {
-  send(to: string, content: EmailContent): Promise<{ id?: string }>;
+  send(to: string, content: EmailContent): Promise<Delivery>;
 }
 
-/** SMS and voice through Twilio (data/twilio-phone.transport.ts). Throws a {@link ChannelError} when Twilio refuses. */
+/** SMS and voice through Twilio (data/twilio-phone.transport.ts). */
 export interface PhoneTransport {
-  sms(to: string, body: string): Promise<{ id?: string }>;
-  call(to: string, twiml: string): Promise<{ id?: string }>;
+  sms(to: string, body: string): Promise<Delivery>;
+  call(to: string, twiml: string): Promise<Delivery>;
 }
 
 export interface NotifierDeps {
@@ -27,7 +25,7 @@ export interface NotifierDeps {
   /** Absent when Twilio is not configured. */
   phone?: PhoneTransport;
   links: ActionLinks;
-  /** Unexpected failures (not a provider's refusal) are logged with their detail. */
+  /** Unexpected failures (a transport that threw rather than answer) are logged with their detail. */
   onUnexpected?: (error: unknown, request: NotificationRequest) => void;
 }
 
@@ -44,7 +42,7 @@ const NOT_CONFIGURED = {
  * provider is `failed`, each with a reason the team may read.
  */
 export function createNotifier(deps: NotifierDeps): Notifier {
-  async function deliver(request: NotificationRequest): Promise<{ id?: string } | null> {
+  async function deliver(request: NotificationRequest): Promise<Delivery | null> {
     const transport = request.channel === 'email' ? deps.email : deps.phone;
     if (!transport) return null;
     const urls = {
@@ -59,11 +57,11 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   return {
     async send(request): Promise<NotificationOutcome> {
       try {
-        const sent = await deliver(request);
-        if (!sent) return { status: 'skipped', reason: NOT_CONFIGURED[request.channel] };
-        return { status: 'sent', ...(sent.id ? { provider_id: sent.id } : {}) };
+        const delivery = await deliver(request);
+        if (!delivery) return { status: 'skipped', reason: NOT_CONFIGURED[request.channel] };
+        if (!delivery.sent) return { status: 'failed', reason: delivery.reason };
+        return { status: 'sent', ...(delivery.id ? { provider_id: delivery.id } : {}) };
       } catch (error) {
-        if (error instanceof ChannelError) return { status: 'failed', reason: error.message };
         deps.onUnexpected?.(error, request);
         return { status: 'failed', reason: `${request.channel} could not be sent: the provider could not be reached` };
       }
