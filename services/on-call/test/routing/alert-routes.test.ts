@@ -215,6 +215,23 @@ describe('alert routes', () => {
     ]);
   });
 
+  it("sends alerts to the team's escalation policies, and to no other team's", async () => {
+    const policy = await h.create('escalation_policies', { name: `Primary ${randomUUID().slice(0, 6)}` });
+    expect(policy.status).toBe(201);
+    const theirs = await h.create('escalation_policies', { name: 'Theirs' }, { principal: { team_id: 2 } });
+    const rules = (id: string) => [
+      { name: 'page', destinations: [{ target_type: 'EscalationPolicy', target_id: id }], condition_groups: [] },
+    ];
+    const source = await aSource();
+    expect(
+      (await h.create('alert_routes', { name: 'To a policy', alerts_source_ids: [source], rules: rules(policy.body.data.id) })).status,
+    ).toBe(201);
+    const refused = await h.create('alert_routes', { name: 'To theirs', alerts_source_ids: [source], rules: rules(theirs.body.data.id) });
+    expect(refused.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual([
+      '/data/attributes/rules/0/destinations/0/target_id',
+    ]);
+  });
+
   it('keeps teams apart and takes the oc.alert_routing_rules scope', async () => {
     const mine = await h.create('alert_routes', { name: 'Mine', alerts_source_ids: [await aSource()] });
     expect(mine.status).toBe(201);
