@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { TARGET_TYPES } from '../targets/targets.deps.js';
+import { groupConditionChars, groupPatternCount } from '../alerts/alert-groups.conditions.js';
 import { MAX_CONDITIONS } from '../matching/index.js';
 import { conditionSetIssues, routeConditionSchema, ROUTING_CONDITION_TYPES, type RouteCondition } from './routing.conditions.js';
 
@@ -10,6 +11,12 @@ export const MAX_ALERT_ROUTES = 100;
 export const MAX_RULES = 50;
 export const MAX_CONDITION_GROUPS = 20;
 export const MAX_DESTINATIONS = 20;
+/**
+ * Most characters of values and property names, and most matches_regex patterns, in one
+ * route's conditions together: routing reads every route of a source for each alert.
+ */
+export const MAX_ROUTE_CONDITION_CHARS = 65_536;
+export const MAX_ROUTE_PATTERNS = 40;
 /** Highest position of a rule or a legacy routing rule. */
 export const MAX_RULE_POSITION = 1_000_000;
 
@@ -97,6 +104,14 @@ export const rulesInput = z
   .max(MAX_RULES)
   .superRefine((rules, ctx) => {
     const live = rules.map((r, i) => [r, i] as const).filter(([r]) => r._destroy !== true);
+    const conditions = live.flatMap(([r]) => (r.condition_groups ?? []).filter((g) => g._destroy !== true).flatMap((g) => g.conditions));
+    if (groupPatternCount(conditions) > MAX_ROUTE_PATTERNS)
+      ctx.addIssue({ code: 'custom', message: `hold at most ${MAX_ROUTE_PATTERNS} matches_regex patterns together in one route` });
+    if (groupConditionChars(conditions) > MAX_ROUTE_CONDITION_CHARS)
+      ctx.addIssue({
+        code: 'custom',
+        message: `hold at most ${MAX_ROUTE_CONDITION_CHARS} characters of values and property names together in one route`,
+      });
     const fallbacks = live.filter(([r]) => r.fallback_rule);
     for (const [, i] of fallbacks.slice(1))
       ctx.addIssue({ code: 'custom', path: [i, 'fallback_rule'], message: 'a route has at most one fallback rule' });

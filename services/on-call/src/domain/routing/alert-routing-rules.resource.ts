@@ -7,7 +7,7 @@ import { destinationIssues, sourceIssues, urgencyIssues } from './routing-refere
 import { LEGACY_CONDITION_COLUMNS, legacyConditionsSchema, ROUTING_CONDITION_TYPES, type LegacyCondition } from './routing.conditions.js';
 
 /** Most legacy alert routing rules per team: routing reads a source's rules in one go. */
-export const MAX_ALERT_ROUTING_RULES = 500;
+export const MAX_ALERT_ROUTING_RULES = 200;
 
 const writable = {
   name: z.string().trim().min(1).max(255),

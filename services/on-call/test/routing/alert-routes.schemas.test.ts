@@ -1,0 +1,53 @@
+import { MAX_ROUTE_CONDITION_CHARS, MAX_ROUTE_PATTERNS, rulesInput } from '../../src/domain/routing/alert-routes.schemas.js';
+
+const condition = (operator: string, values: string[]) => ({
+  property_field_type: 'payload',
+  property_field_name: '$.m',
+  property_field_condition_type: operator,
+  property_field_values: values,
+});
+const rule = (name: string, conditions: unknown[], more: Record<string, unknown> = {}) => ({
+  name,
+  destinations: [],
+  condition_groups: [{ conditions }],
+  ...more,
+});
+const messages = (input: unknown) => {
+  const parsed = rulesInput.safeParse(input);
+  return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('/')}: ${i.message}`);
+};
+
+describe('an alert route rules list', () => {
+  it('bounds the patterns and characters of one route together, beyond each condition group', () => {
+    const patterns = Array.from({ length: 15 }, (_, i) => `^p${i}$`);
+    expect(messages([rule('a', [condition('matches_regex', patterns)]), rule('b', [condition('matches_regex', patterns)])])).toEqual([]);
+    const three = ['a', 'b', 'c'].map((n) => rule(n, [condition('matches_regex', patterns)]));
+    expect(messages(three)).toEqual([`: hold at most ${MAX_ROUTE_PATTERNS} matches_regex patterns together in one route`]);
+    const long = Array.from({ length: 25 }, (_, i) => `${i}`.padEnd(1000, 'x'));
+    const wide = ['a', 'b', 'c'].map((n) => rule(n, [condition('is_one_of', long)]));
+    expect(messages(wide)).toEqual([
+      `: hold at most ${MAX_ROUTE_CONDITION_CHARS} characters of values and property names together in one route`,
+    ]);
+  });
+
+  it('places rules without a position after those with one, drops _destroy entries and keeps ids', () => {
+    const id = '6F1C2A3B-0000-4000-8000-000000000001';
+    const parsed = rulesInput.parse([
+      rule('first', [], { position: 4 }),
+      { id: '6f1c2a3b-0000-4000-8000-000000000002', _destroy: true },
+      rule('then', [], { id }),
+      { ...rule('rest', [], { fallback_rule: true }), condition_groups: [] },
+    ]);
+    expect(parsed.map((r) => [r.name, r.position, r.id ?? null, r.fallback_rule])).toEqual([
+      ['first', 4, null, false],
+      ['then', 5, id.toLowerCase(), false],
+      ['rest', 6, null, true],
+    ]);
+    expect(parsed[0].condition_groups[0]).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), position: 0, conditions: [] });
+  });
+
+  it('requires name, destinations and condition groups of a kept rule only', () => {
+    expect(messages([{ position: 1 }])).toEqual(['0/name: is required', '0/destinations: is required', '0/condition_groups: is required']);
+    expect(messages([{ id: '6f1c2a3b-0000-4000-8000-000000000002', _destroy: true }])).toEqual([]);
+  });
+});
