@@ -214,6 +214,33 @@ describe('GET /v1/users/me', () => {
 });
 
 describe('health', () => {
+  it('creates a key while its user or creator is being deleted without a 500: the key waits for the deletion', async () => {
+    const made = async (name: string) =>
+      Number((await h.services.identity.createUser({ team_id: h.team.id, email: `${name}@one.test`, name, role: 'admin' })).id);
+    const deletedMeanwhile = async (userId: number, create: () => Promise<{ status: number; body: any }>) => {
+      const trx = await h.db.knex.transaction();
+      await trx('users').where({ id: userId }).forUpdate();
+      await trx('users').where({ id: userId }).delete();
+      const pending = create();
+      await new Promise((r) => setTimeout(r, 300));
+      await trx.commit();
+      return pending;
+    };
+    // A personal key for a user deleted meanwhile: the user is unknown (422), as if deleted first.
+    const owner = await made('keyowner');
+    const personal = await deletedMeanwhile(owner, () =>
+      h.request('POST', '/v1/api_keys', { body: newKey({ name: 'mine', kind: 'personal' }), as: { user_id: owner } }),
+    );
+    expect(personal.status).toBe(422);
+    // A team-wide key whose creator is deleted meanwhile keeps no creator, as if made just before.
+    const creator = await made('keycreator');
+    const teamWide = await deletedMeanwhile(creator, () =>
+      h.request('POST', '/v1/api_keys', { body: newKey({ name: 'orphan' }), as: { user_id: creator } }),
+    );
+    expect(teamWide.status).toBe(201);
+    expect(teamWide.body.data.attributes.user_id).toBeNull();
+  });
+
   it('serves /healthz and /readyz', async () => {
     expect((await fetch(`${h.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${h.url}/readyz`)).status).toBe(200);

@@ -50,6 +50,9 @@ export function createUsersRepository(knex: Knex): UsersRepository {
       const q = executor(knex, tx)<UserRow>('users').where({ team_id: teamId, id }).first();
       return forUpdate ? q.forUpdate() : q;
     },
+    async findInTeamForShare(teamId, id, tx) {
+      return tx<UserRow>('users').where({ team_id: teamId, id }).first().forShare();
+    },
     async countAdminsLocked(teamId, tx) {
       await lockForTransaction(tx, 'users_admins', teamId);
       const [{ count }] = await tx('users')

@@ -79,9 +79,14 @@ export function createApiKeyService({
       const draft = draftApiKey(input, actor.user_id, now());
       assertKeyWithin(actor, draft);
       return inTx(tx, async (t) => {
-        if (draft.kind === 'personal' && draft.user_id !== null) {
-          if (!(await users.findInTeam(actor.team_id, draft.user_id, t))) throw unknownUser();
-        }
+        // Team-wide keys remember their creator; personal keys the user they act as. The
+        // user is share-locked, so a deletion either waits for this key (and takes it along)
+        // or went first: then a personal key has no user (422), and a team-wide key no
+        // creator, as if it had been made just before (the column's ON DELETE SET NULL).
+        const personal = draft.kind === 'personal';
+        const userId = personal ? draft.user_id : actor.user_id;
+        const user = userId === null ? undefined : await users.findInTeamForShare(actor.team_id, userId, t);
+        if (personal && userId !== null && !user) throw unknownUser();
         if (draft.group_ids?.length) {
           const found = await groups.existingIds(t, actor.team_id, draft.group_ids);
           validateOrThrow(groupIssues(input, (id) => found.has(id)));
@@ -101,8 +106,7 @@ export function createApiKeyService({
             ...draft,
             id: randomUUID(),
             team_id: actor.team_id,
-            // Team-wide keys remember their creator; personal keys the user they act as.
-            user_id: draft.kind === 'personal' ? draft.user_id : actor.user_id,
+            user_id: user ? userId : null,
             prefix: issued.prefix,
             token_hash: issued.hash,
           },

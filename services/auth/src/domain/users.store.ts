@@ -52,6 +52,11 @@ export interface UsersRepository {
   /** `forUpdate` (inside `tx`) locks the row until the transaction ends. */
   findInTeam(teamId: number, id: number, tx?: Tx, forUpdate?: boolean): Promise<UserRow | undefined>;
   /**
+   * The user, share-locked until `tx` ends: a row naming it (an API key's `user_id`) can
+   * then be written without a deletion slipping in between; a user deleted first is absent.
+   */
+  findInTeamForShare(teamId: number, id: number, tx: Tx): Promise<UserRow | undefined>;
+  /**
    * The team's people with the admin role (service users aside), counted once no other
    * transaction can change who they are until `tx` ends: two admins removing each other
    * at once cannot leave the team without one.
