@@ -7,8 +7,8 @@ import type { Knex } from 'knex';
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('alert_action_link_uses', (t) => {
-    // The link token's jti.
-    t.uuid('id').primary();
+    // The link token's jti (128 random bits, base64url).
+    t.text('id').primary();
     t.integer('team_id').notNullable();
     t.uuid('alert_id').notNullable().references('alerts.id').onDelete('CASCADE');
     t.integer('user_id').notNullable();

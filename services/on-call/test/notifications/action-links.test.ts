@@ -27,7 +27,7 @@ describe('signed action links', () => {
     expect(verified).toEqual({
       ok: true,
       claims: {
-        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        id: expect.stringMatching(/^[\w-]{22}$/),
         team_id: 3,
         alert_id: request.alert.id,
         user_id: 42,
@@ -75,8 +75,7 @@ describe('signed action links', () => {
     expect(await links.verify(plain)).toEqual({ ok: false, problem: 'invalid' });
     const deleteAction = await new SignJWT({ team: 3, alert: 'x', act: 'delete', att: 'a' })
       .setProtectedHeader({ alg: 'HS256' })
-      .setIssuer('firewatch-on-call')
-      .setAudience('firewatch-alert-action')
+      .setAudience('fw-link')
       .setSubject('42')
       .setJti('j')
       .setExpirationTime('1h')

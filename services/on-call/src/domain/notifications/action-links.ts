@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { NotificationRequest } from '../paging/paging.ports.js';
 
@@ -37,13 +37,13 @@ export interface ActionLinkOptions {
 
 /** The path (outside `/v1`) the gateway forwards without an API credential. */
 export const ACTION_LINK_PREFIX = '/alert-actions/';
-const AUDIENCE = 'firewatch-alert-action';
-const ISSUER = 'firewatch-on-call';
+/** Short: the link goes in SMS, where every character counts. The key is this use's alone (HKDF), `aud` says it again. */
+const AUDIENCE = 'fw-link';
 
 /**
  * Signed, expiring links that act on an alert as a user without signing in (docs/paging.md,
  * "Notifications"). The token is an HS256 JWT: the key never leaves on-call, which both
- * signs and verifies, so no one else can mint one; `alg`, `iss` and `aud` are pinned.
+ * signs and verifies, so no one else can mint one; `alg` and `aud` are pinned.
  * Single use is the caller's (the token's `jti` is recorded when it acts).
  */
 export function createActionLinks(options: ActionLinkOptions): ActionLinks {
@@ -51,7 +51,7 @@ export function createActionLinks(options: ActionLinkOptions): ActionLinks {
   const now = options.now ?? (() => new Date());
   return {
     async url(request, action) {
-      const issued = Math.floor(now().getTime() / 1000);
+      const expires = Math.floor(now().getTime() / 1000) + ttl;
       const token = await new SignJWT({
         team: request.team_id,
         alert: String(request.alert.id),
@@ -59,12 +59,10 @@ export function createActionLinks(options: ActionLinkOptions): ActionLinks {
         att: request.attempt_id,
       })
         .setProtectedHeader({ alg: 'HS256' })
-        .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setSubject(String(request.user.user_id))
-        .setJti(randomUUID())
-        .setIssuedAt(issued)
-        .setExpirationTime(issued + ttl)
+        .setJti(randomBytes(16).toString('base64url'))
+        .setExpirationTime(expires)
         .sign(options.key);
       return `${options.baseUrl}${ACTION_LINK_PREFIX}${token}`;
     },
@@ -72,7 +70,6 @@ export function createActionLinks(options: ActionLinkOptions): ActionLinks {
       try {
         const { payload } = await jwtVerify(token, options.key, {
           algorithms: ['HS256'],
-          issuer: ISSUER,
           audience: AUDIENCE,
           currentDate: now(),
           requiredClaims: ['jti', 'sub', 'exp'],
