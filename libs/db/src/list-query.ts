@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
 import type { FilterCondition, FilterKind } from '@firewatch/jsonapi';
 
-/** How a filter field reads the table: its kind, and the column(s) when not named alike. */
-export type FilterColumns = FilterKind | { kind: FilterKind; column?: string; columns?: string[] };
+/**
+ * How a filter field reads the table: its kind, and the column(s) when not the field's
+ * name. `array`: a `uuid_list` column that is a PostgreSQL `uuid[]`, not a JSON array.
+ */
+export type FilterColumns = FilterKind | { kind: FilterKind; column?: string; columns?: string[]; array?: boolean };
 
 /** A field whose condition is no column comparison (an API key's `active`, say). */
 export type CustomFilter = (q: Knex.QueryBuilder, condition: FilterCondition) => void;
@@ -19,10 +22,10 @@ function columnsOf(field: string, spec: FilterColumns | undefined): string[] {
 
 const COMPARATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 
-/** A JSON array column holding any (`eq`, `in`) or none (`not_eq`, `not_in`) of the ids. */
-function applyListOne(q: Knex.QueryBuilder, c: FilterCondition, column: string): void {
-  // `?|` is jsonb's "has any of these strings"; knex needs its `?` escaped.
-  const any = ['?? \\?| ?::text[]', [column, c.value as string[]]] as const;
+/** A JSON array (or `uuid[]`) column holding any (`eq`, `in`) or none (`not_eq`, `not_in`) of the ids. */
+function applyListOne(q: Knex.QueryBuilder, c: FilterCondition, column: string, array: boolean): void {
+  // `?|` is jsonb's "has any of these strings" (knex needs its `?` escaped); `&&` an array's "overlaps".
+  const any = [array ? '?? && ?::uuid[]' : '?? \\?| ?::text[]', [column, c.value as string[]]] as const;
   if (c.op === 'eq' || c.op === 'in') q.whereRaw(...any);
   else q.where((w) => w.whereNull(column).orWhereRaw(`NOT (${any[0]})`, any[1]));
 }
@@ -30,7 +33,7 @@ function applyListOne(q: Knex.QueryBuilder, c: FilterCondition, column: string):
 function applyOne(q: Knex.QueryBuilder, c: FilterCondition, spec: FilterColumns | undefined): void {
   const kind = spec === undefined ? (typeof c.value === 'string' ? 'string' : undefined) : typeof spec === 'string' ? spec : spec.kind;
   const [column] = columnsOf(c.field, spec);
-  if (kind === 'uuid_list') return applyListOne(q, c, column);
+  if (kind === 'uuid_list') return applyListOne(q, c, column, typeof spec === 'object' && spec.array === true);
   switch (c.op) {
     case 'search': {
       const pattern = `%${escapeLike(String(c.value))}%`;

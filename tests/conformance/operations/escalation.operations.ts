@@ -104,8 +104,7 @@ export const escalationOperations: ConformanceOperation[] = [
     request: async (ctx) => {
       await aPolicy(ctx);
       return {
-        query:
-          'filter[search]=policy&filter[name][not_eq]=x&filter[created_at][gte]=2026-01-01T00:00:00Z&include=escalation_policy_paths,escalation_policy_levels,groups,services&page[number]=1&page[size]=2',
+        query: `filter[search]=policy&filter[name][not_eq]=x&filter[team_ids][not_in]=${ctx.unknownId}&filter[created_at][gte]=2026-01-01T00:00:00Z&include=escalation_policy_paths,escalation_policy_levels,groups,services&page[number]=1&page[size]=2`,
       };
     },
     status: 200,

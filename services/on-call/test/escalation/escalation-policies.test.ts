@@ -91,6 +91,8 @@ describe('escalation policies', () => {
     });
     expect(idsOf(await h.call('GET', '/v1/escalation_policies?filter[search]=eu)'))).toContain(id);
     expect(idsOf(await h.call('GET', '/v1/escalation_policies?filter[name]=primary%20(eu)'))).toEqual([id]);
+    expect(idsOf(await h.call('GET', `/v1/escalation_policies?filter[team_ids]=${team}`))).toEqual([id]);
+    expect(idsOf(await h.call('GET', `/v1/escalation_policies?filter[team_ids][not_in]=${team}`))).not.toContain(id);
     expect((await h.call('GET', `/v1/escalation_policies/${id}`, { principal: { team_id: 2 } })).status).toBe(404);
     expect((await h.call('GET', `/v1/escalation_policies/${id}/escalation_levels`, { principal: { team_id: 2 } })).status).toBe(404);
   });

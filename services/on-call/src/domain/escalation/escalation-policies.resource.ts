@@ -57,7 +57,13 @@ export const escalationPolicies = defineResource<OnCallResourceDeps>({
     last_updated_by_user_id: { type: ['integer', 'null'], description: 'The user whose credential last changed the policy.' },
   },
   jsonColumns: ['business_hours'],
-  filters: { search: { kind: 'search', columns: ['name'] }, name: 'string', created_at: 'date' },
+  // filter[team_ids]: policies naming any (or none) of the teams; group_ids is a uuid[] column.
+  filters: {
+    search: { kind: 'search', columns: ['name'] },
+    name: 'string',
+    team_ids: { kind: 'uuid_list', column: 'group_ids', array: true },
+    created_at: 'date',
+  },
   sorts: ['name', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   limit: { max: MAX_ESCALATION_POLICIES, detail: 'A team has at most {max} escalation policies.' },
