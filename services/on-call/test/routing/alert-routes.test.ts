@@ -236,14 +236,31 @@ describe('alert routes', () => {
     const mine = await h.create('alert_routes', { name: 'Mine', alerts_source_ids: [await aSource()] });
     expect(mine.status).toBe(201);
     expect((await h.call('GET', `/v1/alert_routes/${mine.body.data.id}`, { principal: { team_id: 2 } })).status).toBe(404);
-    expect((await h.call('GET', '/v1/alert_routes', { principal: { scopes: ['oc.alerts'] } })).status).toBe(403);
-    expect((await h.call('GET', '/v1/alert_routes', { principal: { scopes: ['oc.alert_routing_rules:read'] } })).status).toBe(200);
-    const write = await h.create(
-      'alert_routes',
-      { name: 'Read only', alerts_source_ids: [] },
-      { principal: { scopes: ['oc.alert_routing_rules:read'] } },
-    );
-    expect(write.status).toBe(403);
+    const oauth = (scopes: string[]) => ({ principal: { credential: { type: 'oauth', client_id: 'c' }, scopes } });
+    expect((await h.call('GET', '/v1/alert_routes', oauth(['oc.alerts:read', 'oc.alerts:write']))).status).toBe(403);
+    expect((await h.call('GET', '/v1/alert_routing_rules', oauth(['oc.alert_routing_rules:read']))).status).toBe(200);
+    const body = { name: 'Read only', alerts_source_ids: [] };
+    expect((await h.create('alert_routes', body, oauth(['oc.alert_routing_rules:read']))).status).toBe(403);
+    expect((await h.create('alert_routes', body, oauth(['oc.alert_routing_rules:read', 'oc.alert_routing_rules:write']))).status).toBe(201);
+  });
+
+  it("shows a group-scoped key only its teams' routes, and lets it create only within them", async () => {
+    const [ops, other] = [await seedTeam(h.db.knex), await seedTeam(h.db.knex)];
+    const group = { principal: { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: [ops] } };
+    // A group key names only sources it sees: its teams'.
+    const source = (await h.create('alert_sources', { name: 'Ops source', source_type: 'generic_webhook', owner_group_ids: [ops] }, group))
+      .body.data.id as string;
+    const unseen = await aSource();
+    expect(
+      (await h.create('alert_routes', { name: 'y', alerts_source_ids: [unseen], owning_team_ids: [ops] }, group)).body.errors[0].source
+        .pointer,
+    ).toBe('/data/attributes/alerts_source_ids/0');
+    const theirs = await h.create('alert_routes', { name: 'Theirs', alerts_source_ids: [source], owning_team_ids: [other] });
+    const ours = await h.create('alert_routes', { name: 'Ours', alerts_source_ids: [source], owning_team_ids: [ops] }, group);
+    expect(ours.status).toBe(201);
+    expect((await h.call('GET', `/v1/alert_routes/${theirs.body.data.id}`, group)).status).toBe(404);
+    expect((await h.call('GET', '/v1/alert_routes', group)).body.data.map((r: { id: string }) => r.id)).toEqual([ours.body.data.id]);
+    expect((await h.create('alert_routes', { name: 'x', alerts_source_ids: [source], owning_team_ids: [other] }, group)).status).toBe(403);
   });
 });
 
