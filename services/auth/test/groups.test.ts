@@ -213,6 +213,25 @@ describe('/v1/teams (groups)', () => {
     expect((await h.request('GET', '/v1/teams?filter[external_id]=written-first')).body.data).toEqual([]);
   });
 
+  it("changes a group's members only for the tenant's admins and the group's own admins", async () => {
+    const plain = { user_id: h.team.userId, role: 'user', on_call_role: 'user' };
+    const id = (await create({ name: 'Guarded', user_ids: [h.team.adminId] })).body.data.id;
+    const put = (attributes: Record<string, unknown>, as?: Record<string, unknown>) =>
+      h.request('PUT', `/v1/teams/${id}`, { body: doc(attributes), as });
+    // A plain user with ir.groups:write may change the rest, and send the lists back unchanged.
+    expect((await put({ description: 'kept', user_ids: [h.team.adminId], admin_ids: [] }, plain)).status).toBe(200);
+    const joined = await put({ user_ids: [h.team.adminId, h.team.userId] }, plain);
+    expect(joined.status).toBe(403);
+    expect(joined.body.errors[0].code).toBe('not_group_admin');
+    expect((await put({ admin_ids: [h.team.userId] }, plain)).status).toBe(403);
+    expect((await h.request('GET', `/v1/teams/${id}`)).body.data.attributes.user_ids).toEqual([h.team.adminId]);
+    // The tenant's admin makes them the group's admin; then they manage its members.
+    expect((await put({ admin_ids: [h.team.userId] })).status).toBe(200);
+    const removed = await put({ user_ids: [h.team.userId] }, plain);
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.attributes).toMatchObject({ user_ids: [h.team.userId], admin_ids: [h.team.userId] });
+  });
+
   it('bulk deletes by external_id and prunes by provenance', async () => {
     await h.request('POST', '/v1/teams/bulk_upsert', {
       body: { entities: [1, 2, 3].map((n) => ({ external_id: `tf-${n}`, name: `Terraform ${n}` })) },

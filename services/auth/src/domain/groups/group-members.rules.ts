@@ -1,4 +1,5 @@
-import type { ValidationIssue } from '@firewatch/errors';
+import { ForbiddenError, type ValidationIssue } from '@firewatch/errors';
+import type { Principal } from '@firewatch/auth';
 import type { HookContext, Row } from '@firewatch/resource-kit';
 import type { AuthResourceDeps } from '../auth.deps.js';
 
@@ -36,4 +37,22 @@ export function settleMembers(attributes: Row, existing: Row | undefined): Row {
     return { ...attributes, user_ids: [...users, ...admins.filter((id) => !users.includes(id))], admin_ids: admins };
   }
   return { ...attributes, user_ids: users, admin_ids: admins.filter((id) => users.includes(id)) };
+}
+
+const sameIds = (a: unknown, b: unknown) => JSON.stringify(idsOf(a)) === JSON.stringify(idsOf(b));
+
+/**
+ * Who changes a group's members and admins (docs/security.md, Group membership): the
+ * tenant's admins (role `admin`) and the group's own admins (the caller's user among its
+ * `admin_ids`); anyone else with `ir.groups` write may change the group's other attributes
+ * and send its lists back unchanged, but not change them (403). Creating a group is not
+ * guarded: it changes nobody's existing membership.
+ */
+export function assertMayChangeMembers(settled: Row, existing: Row | undefined, principal: Principal): void {
+  if (!existing || principal.role === 'admin') return;
+  const changed = MEMBER_LISTS.some((list) => settled[list] !== undefined && !sameIds(settled[list], existing[list]));
+  if (!changed || (principal.user_id !== null && idsOf(existing.admin_ids).includes(principal.user_id))) return;
+  throw new ForbiddenError("Only the team's admins and your organization's admins may change its members and admins.", {
+    code: 'not_group_admin',
+  });
 }

@@ -5,7 +5,7 @@ import { bulkDeleteGroupsAction } from './groups-bulk-delete.action.js';
 import { bulkUpsertGroupsAction } from './groups-bulk-upsert.action.js';
 import { refuseGroupKeys } from './group-keys.rules.js';
 import { groupUsersInclude } from './group-users.include.js';
-import { memberIssues, settleMembers } from './group-members.rules.js';
+import { assertMayChangeMembers, memberIssues, settleMembers } from './group-members.rules.js';
 import {
   GROUP_ATTRIBUTE_SCHEMAS,
   GROUP_ATTRIBUTES,
@@ -57,7 +57,11 @@ export const groups = defineResource<AuthResourceDeps>({
     },
     defaults: groupDefaults,
     validate: memberIssues,
-    toColumns: (attributes, ctx) => settleMembers(attributes, ctx.existing),
+    toColumns(attributes, ctx) {
+      const settled = settleMembers(attributes, ctx.existing);
+      assertMayChangeMembers(settled, ctx.existing, ctx.principal);
+      return settled;
+    },
     async beforeRemove(ctx) {
       refuseGroupKeys(ctx.principal);
       await ctx.deps.groupKeys.dropGroup(ctx.tx, ctx.principal.team_id, String(ctx.existing?.id));
