@@ -99,6 +99,13 @@ export const escalationPaths = defineResource<OnCallResourceDeps>({
   position: { per: 'escalation_policy_id' },
   limit: { max: MAX_PATHS_PER_POLICY, per: 'escalation_policy_id', detail: 'An escalation policy has at most {max} paths.' },
   updateMethods: ['put'],
+  // Two writes making different paths default at once: the partial unique index keeps one, the other is a 409.
+  unique: {
+    escalation_paths_one_default: {
+      pointer: '/data/attributes/default',
+      detail: 'Another path of this policy became the default at the same time; read the paths and try again.',
+    },
+  },
   cascades: [{ resource: 'escalation_levels', column: 'escalation_policy_path_id' }],
   relationships: {
     escalation_policy_levels: { type: 'escalation_levels', column: LEVEL_IDS, many: true, resource: 'escalation_levels' },
