@@ -51,6 +51,8 @@ export const alertRoutes = defineResource<OnCallResourceDeps>({
   event: 'alert_route',
   permission: { scope: 'oc.alert_routing_rules', side: 'oc' },
   summary: { singular: 'alert route', plural: 'alert routes' },
+  description:
+    "An alert from a listed source goes where the first matching rule sends it: enabled routes oldest first, each route's rules by position (a rule holds when one of its condition groups holds, every condition of it), the route's fallback rule when none does, then the source's legacy alert routing rules (docs/paging.md, Alert routing).",
   create: z.strictObject(writable).partial().required({ name: true, alerts_source_ids: true }),
   update: z.strictObject(writable).partial(),
   attributes: ['name', 'slug', 'enabled', 'alerts_source_ids', 'owning_team_ids', 'rules'],

@@ -47,6 +47,8 @@ export const alertRoutingRules = defineResource<OnCallResourceDeps>({
   event: 'alert_routing_rule',
   permission: { scope: 'oc.alert_routing_rules', side: 'oc' },
   summary: { singular: 'alert routing rule', plural: 'alert routing rules' },
+  description:
+    'The legacy routing of one source: tried by position after every alert route of the source, each rule matching when all (or any, condition_type) of its conditions hold (docs/paging.md, Alert routing).',
   create: z.strictObject(writable).partial().required({ name: true, alerts_source_id: true, destination: true }),
   update: z.strictObject(writable).partial(),
   attributes: ['name', 'slug', 'enabled', 'alerts_source_id', 'position', 'condition_type', 'conditions', 'destination', 'owning_team_ids'],
