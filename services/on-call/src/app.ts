@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { createKitApp, type KitAppShell } from '@firewatch/kit-service';
+import { alertRecorder } from '@firewatch/metrics';
 import { alertIntakeOn } from './alert-intake.wiring.js';
 import { createSourceStore } from './data/alerts-in.repository.js';
 import { createHeartbeatPingRepository } from './data/heartbeats.repository.js';
@@ -16,7 +17,7 @@ import { createAlertIngestRouter } from './http/alert-ingest.routes.js';
 import { createAlertsCreateRouter } from './http/alerts-create.routes.js';
 import { createHeartbeatPingRouter } from './http/heartbeat-ping.routes.js';
 import { onCallOpenApiDocument } from './http/on-call.openapi.js';
-import { alertPagingOn, pagingEngineOn, type PagingPorts } from './paging.wiring.js';
+import { alertPagingOn, pagingEngineOn, pagingPortsOn, type PagingPorts } from './paging.wiring.js';
 import type { Notifications } from './notifications.wiring.js';
 
 /** What the on-call app is given: the kit shell and, in tests, lower shift read bounds. */
@@ -27,10 +28,13 @@ export interface OnCallDeps extends KitAppShell {
   ingestBodyLimitBytes?: number;
   /** The channels and their signed links (notifications.wiring.ts); without them, /alert-actions is not served. */
   notifications?: Pick<Notifications, 'notifier' | 'links'>;
+  /** What paging asks where an alert goes and who a level pages; default the stored routes and escalation plans (paging.wiring.ts). */
+  paging?: PagingPorts;
 }
 
-export function createOnCallApp(deps: OnCallDeps & { paging?: PagingPorts }): Express {
-  const paging = alertPagingOn(deps.knex, deps.paging ? pagingEngineOn(deps.knex, deps.paging) : null);
+export function createOnCallApp(deps: OnCallDeps): Express {
+  const ports = deps.paging ?? pagingPortsOn(deps.knex, deps.logger, deps.shiftReads);
+  const paging = alertPagingOn(deps.knex, pagingEngineOn(deps.knex, ports));
   const resourceDeps: OnCallResourceDeps = {
     ...createRecordsRepository(deps.knex, deps.logger),
     shiftReads: deps.shiftReads ?? SHIFT_READ_BOUNDS,
@@ -38,6 +42,7 @@ export function createOnCallApp(deps: OnCallDeps & { paging?: PagingPorts }): Ex
   };
   const intake = alertIntakeOn(deps.knex, paging);
   const ingestion = createAlertIngestion({ sources: createSourceStore(deps.knex), intake });
+  const recorder = deps.metrics ? alertRecorder(deps.metrics) : undefined;
   return createKitApp(deps, {
     registry,
     deps: resourceDeps,
@@ -55,7 +60,12 @@ export function createOnCallApp(deps: OnCallDeps & { paging?: PagingPorts }): Ex
             }),
           ]
         : []),
-      createAlertIngestRouter({ principals: deps.principals, ingestion, bodyLimitBytes: deps.ingestBodyLimitBytes ?? 512 * 1024 }),
+      createAlertIngestRouter({
+        principals: deps.principals,
+        ingestion,
+        bodyLimitBytes: deps.ingestBodyLimitBytes ?? 512 * 1024,
+        recorder,
+      }),
       createHeartbeatPingRouter({
         principals: deps.principals,
         pings: createHeartbeatPings({ store: createHeartbeatPingRepository(deps.knex), heartbeats: registry.get('heartbeats') }),
@@ -64,6 +74,7 @@ export function createOnCallApp(deps: OnCallDeps & { paging?: PagingPorts }): Ex
         intake,
         alerts: modules.find((m) => m.definition.type === 'alerts')!,
         urgencies: modules.find((m) => m.definition.type === 'alert_urgencies')!,
+        recorder,
       }),
     ],
   });

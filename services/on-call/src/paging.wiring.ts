@@ -1,7 +1,11 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
+import { createAlertRoutingRepository } from './data/alert-routing.repository.js';
 import { createPagingAttributes, createPagingRepository } from './data/paging.repository.js';
 import type { AlertPagingDeps } from './domain/alerts-in/alerts-in.deps.js';
+import type { ShiftReadBounds } from './domain/on-call.deps.js';
+import { createAlertRouter } from './domain/routing/alert-router.js';
+import { escalationPlansOn } from './escalation-plans.wiring.js';
 import { createPagingEngine, type PagingEngine } from './domain/paging/paging-engine.js';
 import type { AlertRouter, EscalationPlans, Notifier } from './domain/paging/paging.ports.js';
 import { createNotificationSendJob } from './jobs/notification-send.job.js';
@@ -13,6 +17,11 @@ export interface PagingPorts {
   plans: EscalationPlans;
 }
 
+/** The real sides: routes and routing rules as stored, the escalation plans over schedules' shifts. */
+export function pagingPortsOn(knex: Knex, logger?: Logger, shiftReads?: ShiftReadBounds): PagingPorts {
+  return { router: createAlertRouter(createAlertRoutingRepository()), plans: escalationPlansOn(knex, logger, shiftReads) };
+}
+
 /** A step (or notification) fired more than this after it was due is marked late. */
 export const PAGING_LATE_AFTER_MS = 60_000;
 
@@ -21,14 +30,12 @@ export function pagingEngineOn(knex: Knex, ports: PagingPorts, lateAfterMs = PAG
   return createPagingEngine({ store: createPagingRepository(knex), ...ports, lateAfterMs });
 }
 
-/** What alert writes drive (start, stop) and alerts show (their paging attributes); without ports nothing pages. */
-export function alertPagingOn(knex: Knex, engine: PagingEngine | null): AlertPagingDeps {
+/** What alert writes drive (start, stop, escalate) and alerts show (their paging attributes). */
+export function alertPagingOn(knex: Knex, engine: PagingEngine): AlertPagingDeps {
   return {
-    start: (tx, alert, at) => engine?.start(tx, alert, at) ?? Promise.resolve(),
-    stop: (tx, alert, why, at, actor) => engine?.stop(tx, alert, why, at, actor) ?? Promise.resolve(),
-    escalate: (tx, alert, request, at, actor) =>
-      engine?.escalate(tx, alert, request, at, actor) ??
-      Promise.resolve({ pointer: '/data', detail: 'Paging is not configured in this deployment.' }),
+    start: engine.start,
+    stop: engine.stop,
+    escalate: engine.escalate,
     expand: createPagingAttributes(knex),
   };
 }

@@ -47,7 +47,10 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
       return [destination];
     }
     const decision = await router.route(tx, Number(alert.team_id), alert);
-    await record(tx, alert, 'alert_routing', decision.destinations.length ? 'paged' : 'skipped', describeRouting(decision));
+    // No route for its source: nothing was configured to page, and the timeline says nothing of it.
+    const { route } = decision;
+    if (route)
+      await record(tx, alert, 'alert_routing', decision.destinations.length ? 'paged' : 'skipped', describeRouting({ ...decision, route }));
     return decision.destinations;
   }
 

@@ -1,9 +1,8 @@
 import type { RoutingDecision } from './paging.ports.js';
 
-/** The routing decision as the alert's timeline tells it: the route, the rule, where it sent the alert. */
-export function describeRouting(decision: RoutingDecision): string {
+/** A route's decision as the alert's timeline tells it: the route, the rule, where it sent the alert. */
+export function describeRouting(decision: RoutingDecision & { route: NonNullable<RoutingDecision['route']> }): string {
   const to = decision.destinations.map((d) => `${d.target_type} ${d.target_id}`).join(', ');
-  if (!decision.route) return 'Unrouted: no alert route matched the alert.';
   const route = `${decision.route.kind === 'alert_route' ? 'alert route' : 'alert routing rule'} ${decision.route.name} (${decision.route.id})`;
   const rule = decision.rule
     ? decision.rule.fallback
