@@ -52,6 +52,7 @@ export const groupFields = {
   cortex_id: text(),
   opslevel_id: text(),
   service_now_ci_sys_id: text(),
+  // Changed only by the tenant's admins and the group's own admins (group-members.rules.ts).
   user_ids: userIds,
   admin_ids: userIds,
   alerts_email_enabled: z.boolean().nullable(),
