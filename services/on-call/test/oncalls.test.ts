@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ONCALL_BOUNDS } from '../src/domain/escalation-plans/oncalls.source.js';
 import { seedPolicy } from './support/escalation-plans.fixture.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 import { seedTeam } from './support/teams.fixture.js';
@@ -160,6 +161,40 @@ describe('GET /v1/oncalls', () => {
     expect(summary((await get(at, { principal: key([policy.id]) })).body.data).map((e) => e[2])).toEqual(['-', '-', '-', '-']);
     expect((await get(at, { principal: key([policy.id, schedule]) })).body.data).toHaveLength(5);
     expect((await get(at, { principal: key([schedule]) })).body.data).toEqual([]);
+  });
+
+  it('refuses to read more levels, or answer more entries, than one request may (400 selection_too_large)', async () => {
+    const knex = h.db.knex as Knex;
+    // Team 3 alone: a policy of 2,001 levels.
+    const big = await seedPolicy(knex, { team_id: 3, name: 'Big' }, [{ is_default: true }]);
+    await knex('escalation_levels').insert(
+      Array.from({ length: ONCALL_BOUNDS.levels + 1 }, (_, i) => ({
+        team_id: 3,
+        escalation_policy_id: big.id,
+        escalation_policy_path_id: big.paths[0],
+        position: i + 1,
+        notification_target_params: JSON.stringify([{ id: '41', type: 'user' }]),
+      })),
+    );
+    const levels = await get(at, { principal: { team_id: 3 } });
+    expect([levels.status, levels.body.errors[0].code, levels.body.errors[0].source]).toEqual([
+      400,
+      'selection_too_large',
+      { parameter: 'filter[escalation_policy_ids]' },
+    ]);
+    // Team 4: a team of 1,000 members paged by 21 levels is 21,000 entries.
+    const members = Array.from({ length: 1000 }, (_, i) => 5000 + i);
+    await seedUsers(
+      knex,
+      members.map((user_id) => ({ team_id: 4, user_id })),
+    );
+    const crowd = await seedTeam(knex, 4, { members });
+    await seedPolicy(knex, { team_id: 4, name: 'Crowd' }, [
+      { is_default: true, levels: Array.from({ length: 21 }, () => ({ targets: [{ id: crowd, type: 'team', team_members: 'all' }] })) },
+    ]);
+    expect((await get(at, { principal: { team_id: 4 } })).status).toBe(400);
+    // A user filter keeps the answer within the bound.
+    expect((await get(`${at}&filter[user_ids]=5000`, { principal: { team_id: 4 } })).body.data).toHaveLength(21);
   });
 
   it.each([

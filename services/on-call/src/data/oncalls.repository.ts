@@ -6,14 +6,14 @@ import { LEVEL_COLUMNS, membersOfSchedules, PATH_COLUMNS } from './escalation-pl
 /** The reads of GET /v1/oncalls (domain/escalation-plans/oncalls.deps.ts). */
 export function createOncallsRepository(knex: Knex): OncallsDeps {
   return {
-    async policies(teamId, filter) {
+    async policies(teamId, filter, limit) {
       const query = knex('escalation_policies').where({ team_id: teamId });
       if (filter.policyIds) query.whereIn('id', filter.policyIds);
       // A policy matches when it names one of the services (or teams) asked for.
       if (filter.serviceIds) query.whereRaw('service_ids && ?::uuid[]', [[...filter.serviceIds]]);
       if (filter.groupIds) query.whereRaw('group_ids && ?::uuid[]', [[...filter.groupIds]]);
       const policies: { id: string; name: string }[] = await query.orderBy([{ column: 'name' }, { column: 'id' }]).select('id', 'name');
-      if (!policies.length) return [];
+      if (!policies.length) return { policies: [], paths: 0, levels: 0 };
       const pathQuery = knex('escalation_paths')
         .where({ team_id: teamId })
         .whereIn(
@@ -24,6 +24,7 @@ export function createOncallsRepository(knex: Knex): OncallsDeps {
       if (filter.notificationTypes) pathQuery.whereIn('notification_type', filter.notificationTypes);
       const paths: (StoredPath & { escalation_policy_id: string })[] = await pathQuery
         .orderBy([{ column: 'position' }, { column: 'id' }])
+        .limit(limit + 1)
         .select([...PATH_COLUMNS, 'escalation_policy_id']);
       const levels: StoredLevel[] = paths.length
         ? await knex('escalation_levels')
@@ -33,14 +34,19 @@ export function createOncallsRepository(knex: Knex): OncallsDeps {
               paths.map((p) => p.id),
             )
             .orderBy([{ column: 'position' }, { column: 'id' }])
+            .limit(limit + 1)
             .select(LEVEL_COLUMNS)
         : [];
-      return policies.map((policy) => ({
-        ...policy,
-        paths: paths
-          .filter((p) => p.escalation_policy_id === policy.id)
-          .map((p) => ({ ...p, levels: levels.filter((l) => l.escalation_policy_path_id === p.id) })),
-      }));
+      return {
+        policies: policies.map((policy) => ({
+          ...policy,
+          paths: paths
+            .filter((p) => p.escalation_policy_id === policy.id)
+            .map((p) => ({ ...p, levels: levels.filter((l) => l.escalation_policy_path_id === p.id) })),
+        })),
+        paths: paths.length,
+        levels: levels.length,
+      };
     },
     async teams(teamId, ids) {
       if (!ids.length) return new Map();

@@ -12,7 +12,8 @@ export interface OncallsDeps {
   /**
    * The team's policies, all or those among `policyIds`, naming one of `serviceIds` or
    * `groupIds` when given, with their escalation paths of `notificationTypes` (all when
-   * absent), by name then id.
+   * absent), by name then id. It reads at most `limit` paths and `limit` levels plus one
+   * of each: `paths` and `levels` count what it read, so a caller sees the bound passed.
    */
   policies(
     teamId: number,
@@ -22,7 +23,8 @@ export interface OncallsDeps {
       groupIds?: readonly string[];
       notificationTypes?: readonly string[];
     },
-  ): Promise<OncallPolicy[]>;
+    limit: number,
+  ): Promise<{ policies: OncallPolicy[]; paths: number; levels: number }>;
   /** Live teams (auth's groups) among `ids`, with their members and admins. */
   teams(teamId: number, ids: readonly string[]): Promise<Map<string, { member_ids: number[]; admin_ids: number[] }>>;
   /** The names of the team's schedules among `ids`. */

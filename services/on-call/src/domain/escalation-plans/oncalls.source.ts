@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { Principal } from '@firewatch/auth';
+import { BadRequestError } from '@firewatch/errors';
 import type { Page } from '@firewatch/jsonapi';
 import type { Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
@@ -20,6 +21,20 @@ interface Entry {
   starts_at: number;
   ends_at: number;
 }
+
+/**
+ * What one request reads and answers at most. A team at the escalation limits (500
+ * policies, 20 paths of 20 levels of 50 targets each) holds 200,000 levels; reading them
+ * all, and a team's thousand members for each, is no request's work. Beyond: a 400
+ * asking for fewer policies.
+ */
+export const ONCALL_BOUNDS = { paths: 2_000, levels: 2_000, entries: 20_000 };
+
+const tooMany = (what: string, limit: number) =>
+  new BadRequestError(
+    `the escalation policies asked for hold more than ${limit.toLocaleString('en-US')} ${what}, more than one request answers; name fewer with filter[escalation_policy_ids] (or filter[schedule_ids], filter[user_ids], a shorter window).`,
+    { source: { parameter: 'filter[escalation_policy_ids]' }, code: 'selection_too_large' },
+  );
 
 type Ctx = { principal: Principal; deps: OnCallResourceDeps; params: Row; page: Page };
 
@@ -46,12 +61,19 @@ async function entries(ctx: Ctx, p: OncallParams, from: number, to: number): Pro
   const policyIds = named
     ? (p['filter[escalation_policy_ids]'] ?? named).filter((id) => named.includes(id))
     : p['filter[escalation_policy_ids]'];
-  const policies = await deps.oncalls.policies(teamId, {
-    policyIds,
-    serviceIds: p['filter[service_ids]'],
-    groupIds: p['filter[group_ids]'],
-    notificationTypes: p['filter[notification_types]'],
-  });
+  const read = await deps.oncalls.policies(
+    teamId,
+    {
+      policyIds,
+      serviceIds: p['filter[service_ids]'],
+      groupIds: p['filter[group_ids]'],
+      notificationTypes: p['filter[notification_types]'],
+    },
+    Math.max(ONCALL_BOUNDS.paths, ONCALL_BOUNDS.levels),
+  );
+  if (read.paths > ONCALL_BOUNDS.paths) throw tooMany('escalation paths', ONCALL_BOUNDS.paths);
+  if (read.levels > ONCALL_BOUNDS.levels) throw tooMany('escalation levels', ONCALL_BOUNDS.levels);
+  const { policies } = read;
   const levels = policies.flatMap((policy) =>
     policy.paths.flatMap((path) => path.levels.map((stored) => ({ policy, path, level: levelPlan(stored) }))),
   );
@@ -86,10 +108,20 @@ async function entries(ctx: Ctx, p: OncallParams, from: number, to: number): Pro
     ]),
   ]);
   const visibleSet = new Set(visible);
-  const out: Entry[] = [];
+  const onlyUsers = p['filter[user_ids]'];
+  // One entry per person, level and time, however many targets of the level name them.
+  const out = new Map<string, Entry>();
+  const add = (entry: Entry) => {
+    if (onlyUsers && !onlyUsers.includes(entry.user_id)) return;
+    const id = entryId(entry);
+    if (out.has(id)) return;
+    if (out.size >= ONCALL_BOUNDS.entries) throw tooMany('on-call entries in this window', ONCALL_BOUNDS.entries);
+    out.set(id, entry);
+  };
   for (const { policy, path, level } of levels) {
+    const at = { policy, path, level: level.position };
     const whole = (user_id: number, schedule_id: string | null = null) =>
-      users.has(user_id) && out.push({ policy, path, level: level.position, schedule_id, user_id, starts_at: from, ends_at: to });
+      users.has(user_id) && add({ ...at, schedule_id, user_id, starts_at: from, ends_at: to });
     for (const target of level.targets) {
       const id = target.id.toLowerCase();
       if (target.type === 'user' && !p['filter[schedule_ids]']) whole(Number(target.id));
@@ -97,22 +129,14 @@ async function entries(ctx: Ctx, p: OncallParams, from: number, to: number): Pro
         if (level.schedule_strategy === 'everyone') for (const user of members.get(id) ?? []) whole(user, id);
         else
           for (const s of bySchedule.get(id) ?? [])
-            out.push({
-              policy,
-              path,
-              level: level.position,
-              schedule_id: id,
-              user_id: s.user_id,
-              starts_at: s.starts_at,
-              ends_at: s.ends_at,
-            });
+            add({ ...at, schedule_id: id, user_id: s.user_id, starts_at: s.starts_at, ends_at: s.ends_at });
       } else if (target.type === 'team' && target.team_members !== 'escalate' && !p['filter[schedule_ids]']) {
         const team = teams.get(id);
         for (const user of (target.team_members === 'admins' ? team?.admin_ids : team?.member_ids) ?? []) whole(user);
       }
     }
   }
-  return out;
+  return [...out.values()];
 }
 
 /** GET /v1/oncalls' page of entries and the `meta` shifts' lists have. */
@@ -121,11 +145,6 @@ export async function listOncalls(ctx: Ctx) {
   const from = p.since ?? Date.now();
   const to = p.until ?? from;
   let found = await entries(ctx, p, from, to);
-  const users = p['filter[user_ids]'];
-  if (users) found = found.filter((e) => users.includes(e.user_id));
-  // One entry per person, level and time, however many targets of the level name them.
-  const unique = new Map(found.map((e) => [entryId(e), e]));
-  found = [...unique.values()];
   const audibleFirst = p['filter[notification_types]'] !== undefined;
   const levelKey = (e: Entry) => `${e.policy.id}|${e.path.id}|${e.level}`;
   // Policies by name, their paths by position, levels in order (as generated), then each level's entries by start.
