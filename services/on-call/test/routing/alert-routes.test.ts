@@ -264,6 +264,42 @@ describe('alert routes', () => {
   });
 });
 
+describe('references a route already holds', () => {
+  it('pass on update though their record was deleted elsewhere; new ones are judged', async () => {
+    const [source, service] = [await aSource(), await seedService()];
+    const rules = [{ name: 'r', destinations: [{ target_type: 'Service', target_id: service }], condition_groups: [] }];
+    const made = await h.create('alert_routes', { name: 'Held', alerts_source_ids: [source], rules });
+    expect(made.status).toBe(201);
+    const legacy = await h.create('alert_routing_rules', { name: 'Held', alerts_source_id: source, destination: rules[0].destinations[0] });
+    expect(legacy.status).toBe(201);
+    await createTargetSyncStore(h.db.knex).apply({
+      team_id: 1,
+      target_type: 'Service',
+      target_id: service,
+      name: null,
+      changed_at: new Date(),
+      deleted_at: new Date(),
+      member_ids: [],
+      admin_ids: [],
+    });
+    const patch = (attributes: Record<string, unknown>) =>
+      h.call('PATCH', `/v1/alert_routes/${made.body.data.id}`, { body: { data: { type: 'alert_routes', attributes } } });
+    expect((await patch({ name: 'Held still', rules: made.body.data.attributes.rules })).status).toBe(200);
+    const put = await h.call('PUT', `/v1/alert_routing_rules/${legacy.body.data.id}`, {
+      body: { data: { type: 'alert_routing_rules', attributes: { name: 'Held still', destination: rules[0].destinations[0] } } },
+    });
+    expect(put.status).toBe(200);
+    const added = await patch({
+      rules: [{ ...rules[0], destinations: [{ target_type: 'Service', target_id: await seedService() }, ...rules[0].destinations] }],
+    });
+    expect(added.status).toBe(200);
+    const unknown = await patch({ rules: [{ ...rules[0], destinations: [{ target_type: 'Service', target_id: randomUUID() }] }] });
+    expect(unknown.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toEqual([
+      '/data/attributes/rules/0/destinations/0/target_id',
+    ]);
+  });
+});
+
 describe('urgencies named by routing', () => {
   it('cannot be deleted while a route or a legacy rule names them', async () => {
     const [source, service, inRoute, inRule] = [await aSource(), await seedService(), await anUrgency(), await anUrgency()];

@@ -80,12 +80,16 @@ export const alertRoutes = defineResource<OnCallResourceDeps>({
     async validate(attributes, ctx) {
       const sources = (attributes.alerts_source_ids as string[] | undefined) ?? [];
       const references = ruleReferences((attributes.rules as StoredRule[] | undefined) ?? []);
+      const existing = ctx.existing;
+      const heldSources = new Set((existing?.alerts_source_ids as string[] | undefined) ?? []);
+      const heldDestinations = ((existing?.rules as StoredRule[] | undefined) ?? []).flatMap((r) => r.destinations);
       return [
         ...(await sourceIssues(
           ctx,
           sources.map((id, i) => ({ pointer: `/data/attributes/alerts_source_ids/${i}`, id })),
+          heldSources,
         )),
-        ...(await destinationIssues(ctx, references.destinations)),
+        ...(await destinationIssues(ctx, references.destinations, heldDestinations)),
         ...(await urgencyIssues(ctx, references.urgencies)),
         ...(await ownerGroupIssues(attributes, ctx, 'owning_team_ids')),
       ];

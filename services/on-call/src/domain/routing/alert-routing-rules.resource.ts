@@ -88,8 +88,16 @@ export const alertRoutingRules = defineResource<OnCallResourceDeps>({
           : [],
       );
       return [
-        ...(await sourceIssues(ctx, source ? [{ pointer: '/data/attributes/alerts_source_id', id: source }] : [])),
-        ...(await destinationIssues(ctx, destination ? [{ pointer: '/data/attributes/destination', destination }] : [])),
+        ...(await sourceIssues(
+          ctx,
+          source ? [{ pointer: '/data/attributes/alerts_source_id', id: source }] : [],
+          new Set([ctx.existing?.alerts_source_id as string | undefined].filter((id): id is string => id !== undefined)),
+        )),
+        ...(await destinationIssues(
+          ctx,
+          destination ? [{ pointer: '/data/attributes/destination', destination }] : [],
+          ctx.existing ? [ctx.existing.destination as Destination] : [],
+        )),
         ...(await urgencyIssues(ctx, urgencies)),
         ...(await ownerGroupIssues(attributes, ctx, 'owning_team_ids')),
       ];

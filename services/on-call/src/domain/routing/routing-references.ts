@@ -6,21 +6,30 @@ import type { Destination } from './alert-routes.schemas.js';
 /**
  * What routing's writes name beyond themselves, checked in the write's transaction:
  * alert sources, destinations and urgencies of the caller's team (docs/paging.md,
- * "Alert routing"). Each unknown id is a 422 invalid_reference at its own pointer.
+ * "Alert routing"). Each unknown id is a 422 invalid_reference at its own pointer. A
+ * source or destination the record already names passes, as owner groups do: one deleted
+ * elsewhere stays named (routing passes over it) and does not block the record's updates.
  */
 
 type Ctx = HookContext<OnCallResourceDeps>;
 
+const destinationKey = (d: Destination) => `${d.target_type}:${d.target_id.toLowerCase()}`;
+
 const invalid = (pointer: string, detail: string): ValidationIssue => ({ pointer, code: 'invalid_reference', detail });
 
 /** Source ids the caller sees among the team's alert sources (a group key: its groups' sources only). */
-export async function sourceIssues(ctx: Ctx, named: readonly { pointer: string; id: string }[]): Promise<ValidationIssue[]> {
-  if (!named.length) return [];
+export async function sourceIssues(
+  ctx: Ctx,
+  named: readonly { pointer: string; id: string }[],
+  held: ReadonlySet<string> = new Set(),
+): Promise<ValidationIssue[]> {
+  const fresh = named.filter((n) => !held.has(n.id));
+  if (!fresh.length) return [];
   const visible = await ctx.visibleIds(
     'alert_sources',
-    named.map((n) => n.id),
+    fresh.map((n) => n.id),
   );
-  return named.filter((n) => !visible.has(n.id)).map((n) => invalid(n.pointer, `No alert source "${n.id}" exists in this team.`));
+  return fresh.filter((n) => !visible.has(n.id)).map((n) => invalid(n.pointer, `No alert source "${n.id}" exists in this team.`));
 }
 
 /**
@@ -32,14 +41,17 @@ export async function sourceIssues(ctx: Ctx, named: readonly { pointer: string; 
 export async function destinationIssues(
   ctx: Ctx,
   named: readonly { pointer: string; destination: Destination }[],
+  held: readonly Destination[] = [],
 ): Promise<ValidationIssue[]> {
-  if (!named.length) return [];
+  const keys = new Set(held.map(destinationKey));
+  const fresh = named.filter((n) => !keys.has(destinationKey(n.destination)));
+  if (!fresh.length) return [];
   const types = await ctx.deps.targets.typesOf(
     ctx.tx,
     ctx.principal.team_id,
-    named.map((n) => n.destination.target_id),
+    fresh.map((n) => n.destination.target_id),
   );
-  return named
+  return fresh
     .filter((n) => !types.get(n.destination.target_id)?.includes(n.destination.target_type))
     .map((n) =>
       invalid(
