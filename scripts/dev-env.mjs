@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const stateDir = path.join(root, '.firewatch');
+/** Secrets and the embedded PostgreSQL's data (FIREWATCH_STATE_DIR moves them; gitignored). */
+export const stateDir = path.resolve(process.env.FIREWATCH_STATE_DIR ?? path.join(root, '.firewatch'));
 const secretsFile = path.join(stateDir, 'secrets.json');
 
 /** A new Ed25519 principal key: the private JWK for the gateway, a public JWKS for the services. */
@@ -46,7 +47,7 @@ export function withoutCredentials(url) {
   }
 }
 
-function secrets() {
+export function secrets() {
   const kept = fs.existsSync(secretsFile) ? JSON.parse(fs.readFileSync(secretsFile, 'utf8')) : {};
   const random = () => randomBytes(32).toString('base64url');
   // Checkouts made before a secret existed get it added; existing ones are kept.
@@ -54,13 +55,16 @@ function secrets() {
     // A checkout made when the seed was INTERNAL_TOKEN_SECRET keeps it, so its keys stay the same.
     DEV_KEY_SEED: kept.INTERNAL_TOKEN_SECRET ?? random(),
     SYSTEM_TOKEN_SECRET: random(),
+    // The embedded PostgreSQL's superuser (scripts/backing-services.mjs).
+    EMBEDDED_PG_PASSWORD: random(),
     ...(kept.PRINCIPAL_SIGNING_KEY ? {} : principalKeyPair()),
     ...Object.fromEntries([...new Set(Object.values(DATABASES))].map((role) => [`DB_PASSWORD_${role.toUpperCase()}`, random()])),
     ...Object.fromEntries(BUS_SERVICES.map((service) => [amqpPasswordKey(service), random()])),
     ...kept,
   };
   if (Object.keys(made).length !== Object.keys(kept).length) {
-    fs.mkdirSync(stateDir, { recursive: true });
+    // Readable by others so that the embedded PostgreSQL's user reaches its data below; the secrets file is not.
+    fs.mkdirSync(stateDir, { recursive: true, mode: 0o755 });
     fs.writeFileSync(secretsFile, JSON.stringify(made, null, 2), { mode: 0o600 });
   }
   return made;
@@ -89,18 +93,29 @@ export function backing(env = process.env) {
 
 /**
  * Environment of each process. `ports` and `dbSuffix` let the end-to-end tests run
- * a private copy of the system beside a developer's running one.
+ * a private copy of the system beside a developer's running one. `chosen` is what
+ * `resolveBacking` (scripts/backing-services.mjs) decided; without it, the URLs of
+ * {@link backing}. Without RabbitMQ, events travel over the shared events database
+ * (`EVENTS_DATABASE_URL`, each service as its own role); without Redis, the gateway and
+ * auth keep their limits in memory.
  */
-export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'info' } = {}) {
-  const b = backing();
+export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'info', chosen } = {}) {
+  const b = chosen ? { ...backing(), pg: chosen.pg, amqp: chosen.amqp ?? null, redis: chosen.redis ?? null } : backing();
   const s = secrets();
+  const eventsDatabase = `firewatch_events${dbSuffix}`;
   // Each service connects as its own role, which owns its database and nothing else.
   const database = (service) => {
     const role = DATABASES[service];
     const password = s[`DB_PASSWORD_${role.toUpperCase()}`];
     const url = new URL(b.pg);
     Object.assign(url, { username: role, password, pathname: `/${role}${dbSuffix}` });
-    return { database: `${role}${dbSuffix}`, role, password, url: url.toString() };
+    return {
+      database: `${role}${dbSuffix}`,
+      role,
+      password,
+      url: url.toString(),
+      eventsUrl: Object.assign(new URL(url), { pathname: `/${eventsDatabase}` }).toString(),
+    };
   };
   const usersQueue = `on-call.users${dbSuffix}`;
   const webhookQueue = `webhook-dispatcher${dbSuffix}`;
@@ -109,21 +124,24 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
   const brokerUsers = BUS_SERVICES.map((service) => {
     const user = `firewatch-${service}${dbSuffix}`;
     const password = s[amqpPasswordKey(service)];
-    const url = Object.assign(new URL(b.amqp), { username: user, password });
+    const url = b.amqp ? Object.assign(new URL(b.amqp), { username: user, password }) : null;
     return {
       service,
       user,
       password,
-      url: url.toString(),
+      url: url?.toString(),
       queue: { 'on-call': usersQueue, 'incident-config': groupsQueue, 'webhook-dispatcher': webhookQueue }[service],
     };
   });
-  const amqp = (service) => ({ AMQP_URL: brokerUsers.find((u) => u.service === service).url });
-  // Consumers know each publishing service by its user (the dispatcher publishes nothing).
-  const AMQP_PUBLISHERS = brokerUsers
-    .filter((u) => u.service !== 'webhook-dispatcher')
-    .map((u) => `${u.service}=${u.user}`)
+  // Each service publishes and consumes as its broker user, or over the events database as its own role.
+  const amqp = (service) =>
+    b.amqp ? { AMQP_URL: brokerUsers.find((u) => u.service === service).url } : { EVENTS_DATABASE_URL: database(service).eventsUrl };
+  // Consumers know each publishing service by its user (the dispatcher publishes nothing):
+  // the broker user, or the database role the events database records as publisher.
+  const AMQP_PUBLISHERS = BUS_SERVICES.filter((service) => service !== 'webhook-dispatcher')
+    .map((service) => `${service}=${b.amqp ? brokerUsers.find((u) => u.service === service).user : DATABASES[service] + dbSuffix}`)
     .join(',');
+  const redis = b.redis ? { REDIS_URL: b.redis } : {};
   // FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1: deliver webhooks to receivers on this machine.
   const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
   const p = {
@@ -153,7 +171,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       DATABASE_URL: database('auth').url,
       ISSUER_URL: `http://127.0.0.1:${p.auth}`,
       // Dynamic-registration rate limit shared by replicas; OAuth keys derive from the secret.
-      REDIS_URL: b.redis,
+      ...redis,
       SYSTEM_TOKEN_SECRET: s.SYSTEM_TOKEN_SECRET,
     },
     'incident-config': {
@@ -209,7 +227,7 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       ...common,
       SERVICE_NAME: 'gateway',
       PORT: String(p.gateway),
-      REDIS_URL: b.redis,
+      ...redis,
       PRINCIPAL_SIGNING_KEY: s.PRINCIPAL_SIGNING_KEY,
       SYSTEM_TOKEN_SECRET: s.SYSTEM_TOKEN_SECRET,
       AUTH_SERVICE_URL: `http://127.0.0.1:${p.auth}`,
@@ -218,6 +236,20 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
       ON_CALL_URL: `http://127.0.0.1:${p.onCall}`,
       WEBHOOKS_URL: `http://127.0.0.1:${p.webhooks}`,
     },
+    /** The administrator's connection {@link provisionDatabases} uses. */
+    adminPg: b.pg,
+    /** The events database {@link provisionDatabases} creates when there is no RabbitMQ, with each consumer's queue. */
+    events: b.amqp
+      ? null
+      : {
+          database: eventsDatabase,
+          roles: [...new Set(Object.values(DATABASES))].map((role) => `${role}${dbSuffix}`),
+          queues: [
+            { consumer: 'on-call', queue: usersQueue },
+            { consumer: 'incident-config', queue: groupsQueue },
+            { consumer: 'webhook-dispatcher', queue: webhookQueue },
+          ].map(({ consumer, queue }) => ({ consumer, queue, role: `${DATABASES[consumer]}${dbSuffix}` })),
+        },
     /** What {@link provisionDatabases} creates: one database and role per service. */
     databases: ['auth', 'incident-config', 'communications', 'on-call', 'webhooks'].map(database),
     /** What {@link provisionBroker} creates: one broker user per service. */
@@ -256,12 +288,18 @@ export const PROCESSES = [
 
 /**
  * Creates each service's role and database (idempotent) with the admin connection of
- * `backing()`, so services never connect as a superuser. Needs libs/db built.
+ * `envs`, so services never connect as a superuser; and, without RabbitMQ, the events
+ * database with each consumer's queue. Needs libs/db and libs/events built.
  */
 export async function provisionDatabases(envs) {
   const { provisionServiceDatabase } = await import(path.join(root, 'libs/db/dist/index.js'));
   for (const { database, role, password } of envs.databases) {
-    await provisionServiceDatabase(`${backing().pg}/postgres`, { database, role, password });
+    await provisionServiceDatabase(`${envs.adminPg}/postgres`, { database, role, password });
+  }
+  if (envs.events) {
+    const { EVENT_QUEUES, provisionPgEvents } = await import(path.join(root, 'libs/events/dist/index.js'));
+    const queues = envs.events.queues.map((q) => ({ queue: q.queue, role: q.role, bindings: EVENT_QUEUES[q.consumer].bindings }));
+    await provisionPgEvents(`${envs.adminPg}/postgres`, { database: envs.events.database, roles: envs.events.roles, queues });
   }
 }
 

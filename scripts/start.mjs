@@ -1,44 +1,33 @@
 // `pnpm start`: builds, then runs every process of the system on its own port, and
-// prints where to reach it. Ctrl-C stops them all.
+// prints where to reach it. Ctrl-C stops them all. The backing services are the
+// configured ones, else those answering on this machine, else Node's own: an embedded
+// PostgreSQL (also carrying the events) and rate limits in memory
+// (scripts/backing-services.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import {
-  backing,
-  processEnvs,
-  PROCESSES,
-  provisionBroker,
-  provisionDatabases,
-  root,
-  SERVICE_NODE_ARGS,
-  withoutCredentials,
-} from './dev-env.mjs';
-import { waitForHttp, waitForPort } from './wait-for.mjs';
+import { describeBacking, resolveBacking } from './backing-services.mjs';
+import { processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS } from './dev-env.mjs';
+import { waitForHttp } from './wait-for.mjs';
 
-const b = backing();
-const backingServices = [
-  ['PostgreSQL', b.pg, 5432, 'Start it (see README, "Requirements")'],
-  ['RabbitMQ', b.amqp, 5672, 'Start it (see README, "Requirements")'],
-  // Each service's broker user is made through it.
-  ["RabbitMQ's management API", b.amqpManagement, 15672, 'Enable it: rabbitmq-plugins enable rabbitmq_management'],
-  ['Redis', b.redis, 6379, 'Start it (see README, "Requirements")'],
-];
-for (const [name, url, port, remedy] of backingServices) {
-  try {
-    await waitForPort(url, port, 15_000);
-  } catch {
-    // Never the password: the URL may be pasted into a chat or a ticket.
-    console.error(`${name} does not answer at ${withoutCredentials(url)}. ${remedy} and try again.`);
-    process.exit(1);
-  }
+let chosen;
+try {
+  chosen = await resolveBacking();
+} catch (err) {
+  console.error(err.message);
+  process.exit(1);
 }
+console.log(`Backing services:\n${describeBacking(chosen)}`);
 
 console.log('Building...');
 const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (build.status !== 0) {
+  await chosen.stop();
+  process.exit(build.status ?? 1);
+}
 
-const envs = processEnvs({ logLevel: process.env.LOG_LEVEL ?? 'info' });
+const envs = processEnvs({ logLevel: process.env.LOG_LEVEL ?? 'info', chosen });
 await provisionDatabases(envs);
-await provisionBroker(envs);
+if (chosen.amqp) await provisionBroker(envs);
 // The live child of each process, by name; a process that dies is started again.
 const children = new Map();
 let stopping = false;
@@ -48,8 +37,11 @@ function stopAll(code) {
   stopping = true;
   const live = [...children.values()];
   for (const c of live) c.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 3000).unref();
-  Promise.all(live.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r))))).then(() => process.exit(code));
+  setTimeout(() => process.exit(code), 5000).unref();
+  // The embedded PostgreSQL stops last, once no process writes to it.
+  Promise.all(live.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r)))))
+    .then(() => chosen.stop())
+    .finally(() => process.exit(code));
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
@@ -104,6 +96,7 @@ console.log(`
 Firewatch is running.
   Gateway (API base URL): ${envs.urls.gateway}/v1
   Auth server:            ${envs.urls.auth}
+${describeBacking(chosen)}
 
 Get a first API key (team + admin user + global key, printed as JSON), in another shell:
   npx -y pnpm@10.34.8 --silent firewatch bootstrap --team-name "My team" --email admin@example.com

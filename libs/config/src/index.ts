@@ -69,7 +69,13 @@ export function serviceFields(defaultPort: number) {
     PORT: env.port(defaultPort),
     HOST: z.string().min(1).default('0.0.0.0'),
     DATABASE_URL: env.url(),
-    AMQP_URL: env.url(),
+    /** RabbitMQ as the service's own broker user: the event transport of production, compose and CI. */
+    AMQP_URL: env.url().optional(),
+    /**
+     * The shared PostgreSQL events database, as the service's own role: the event transport
+     * when `AMQP_URL` is not set (a machine with Node only; docs/decisions.md).
+     */
+    EVENTS_DATABASE_URL: env.url().optional(),
     LOG_LEVEL: env.logLevel(),
     DB_POOL_MAX: env.int(10, 1),
     SHUTDOWN_GRACE_MS: env.int(10_000),

@@ -41,3 +41,6 @@ export { outboxBacklog, OUTBOX_BACKLOG_CAP, type OutboxBacklog } from './outbox.
 export { createAmqpConsumer, type AmqpConsumer, type AmqpConsumerOptions } from './amqp-consumer.js';
 export { createAmqpConnection, type AmqpConnection, type AmqpConnectionOptions } from './amqp-connection.js';
 export { backoffDelay, type BackoffOptions } from './backoff.js';
+export type { ConsumeOptions, TransportConsumer, EventTransport, TransportPublisher, TransportPublisherHooks } from './event-transport.js';
+export { createEventTransport, type EventTransportSettings } from './event-transport.factory.js';
+export { provisionPgEvents, topicPattern, PG_EVENTS_CHANNEL, type PgEventQueue, type PgEventsProvisioning } from './pg-events.schema.js';

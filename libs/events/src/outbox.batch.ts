@@ -1,31 +1,21 @@
-import type { ConfirmChannel } from 'amqplib';
 import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
-import { publishRows } from './outbox.publisher.js';
+import type { TransportPublisher } from './event-transport.js';
 import { claimRows, deferRow, deleteRows, noteFailure, takeRelayTurn } from './outbox.repository.js';
 
 /** What one batch needs from the relay. */
 export interface BatchContext {
   knex: Knex;
   logger: Logger;
-  exchange: string;
-  /** See `PublishOptions.userId`. */
-  userId: string;
   batchSize: number;
-  confirmTimeoutMs: number;
   ordered: boolean;
-  /** False once `ch` has closed. */
-  isOpen(): boolean;
-  /** The channel-level error the broker raised since `resetChannelError()`, if any. */
-  channelError(): Error | null;
-  resetChannelError(): void;
 }
 
 /** How a batch went: rows claimed, rows confirmed, and the errors worth reporting. */
 export interface BatchResult {
   claimed: number;
   published: number;
-  /** Set when the broker or channel failed; the rows stay due. */
+  /** Set when the transport failed; the rows stay due. */
   failure?: Error;
   /** The first per-row refusal, if any (those rows were deferred). */
   rowError?: string;
@@ -34,22 +24,15 @@ export interface BatchResult {
 /**
  * One claim → publish → settle cycle in a single transaction: confirmed rows are deleted,
  * refused rows deferred, rows caught in a broker failure left due with the error noted.
- * The row locks are held until the broker answered, so no other replica publishes them
+ * The row locks are held until the transport answered, so no other replica publishes them
  * meanwhile.
  */
-export function relayBatch(ch: ConfirmChannel, ctx: BatchContext): Promise<BatchResult> {
+export function relayBatch(publisher: TransportPublisher, ctx: BatchContext): Promise<BatchResult> {
   return ctx.knex.transaction(async (trx) => {
     if (ctx.ordered && !(await takeRelayTurn(trx))) return { claimed: 0, published: 0 };
     const rows = await claimRows(trx, ctx.batchSize);
     if (!rows.length) return { claimed: 0, published: 0 };
-    ctx.resetChannelError();
-    const out = await publishRows(ch, rows, {
-      exchange: ctx.exchange,
-      userId: ctx.userId,
-      confirmTimeoutMs: ctx.confirmTimeoutMs,
-      isOpen: ctx.isOpen,
-      channelError: ctx.channelError,
-    });
+    const out = await publisher.publish(rows);
     await deleteRows(trx, out.confirmed);
     for (const { row, error } of out.poisoned) {
       ctx.logger.error('outbox row refused, deferring it', { event_id: row.id, type: row.type, error });

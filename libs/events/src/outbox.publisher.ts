@@ -32,9 +32,13 @@ export interface PublishOptions {
   channelError(): Error | null;
 }
 
-// jsonb does not keep key order; rebuild the envelope in its documented order.
+/** A row's envelope in its documented key order (jsonb does not keep key order). */
+export function outboxEnvelope(p: Record<string, unknown>): Record<string, unknown> {
+  return { id: p.id, type: p.type, occurred_at: p.occurred_at, team_id: p.team_id, data: p.data };
+}
+
 function body(p: Record<string, unknown>): Buffer {
-  return Buffer.from(JSON.stringify({ id: p.id, type: p.type, occurred_at: p.occurred_at, team_id: p.team_id, data: p.data }));
+  return Buffer.from(JSON.stringify(outboxEnvelope(p)));
 }
 
 function waitForDrain(ch: ConfirmChannel, timeoutMs: number): Promise<boolean> {

@@ -1,11 +1,8 @@
-import type { ConfirmChannel } from 'amqplib';
 import type { Knex } from 'knex';
 import type pg from 'pg';
-import { createAmqpConnection } from './amqp-connection.js';
+import { createAmqpPublisher } from './amqp-publisher.js';
 import { backoffDelay } from './backoff.js';
-import { EVENTS_EXCHANGE } from './event-catalog.js';
-import { brokerUserOf } from './event-publishers.js';
-import { ensureExchange } from './exchange-topology.js';
+import type { TransportPublisher } from './event-transport.js';
 import { OUTBOX_CHANNEL } from './outbox.migration.js';
 import { relayBatch, type BatchContext } from './outbox.batch.js';
 import { createPgListener } from './pg-listener.js';
@@ -22,32 +19,28 @@ function listenConfig(knex: Knex): string | pg.ClientConfig {
 }
 
 /**
- * Moves outbox rows to RabbitMQ: claims due rows in `seq` order (`FOR UPDATE SKIP LOCKED`),
- * publishes them persistent on a confirm channel, and deletes them in the same
- * transaction once confirmed, so a row is never lost (a crash may publish it twice;
+ * Moves outbox rows to the event transport (RabbitMQ, or the events database on a machine
+ * with Node only): claims due rows in `seq` order (`FOR UPDATE SKIP LOCKED`),
+ * publishes them (RabbitMQ: persistent on a confirm channel), and deletes them in the same
+ * transaction once the transport confirmed them, so a row is never lost (a crash may publish it twice;
  * consumers dedupe by event id). Wakes on `NOTIFY firewatch_outbox` and polls as a
  * safety net; one drain loop at a time, looping while batches come back full.
  *
- * Failures: when the broker or channel fails (connection loss, confirm timeout, no
+ * Failures: when the transport fails (connection loss, confirm timeout, no
  * drain), the rows stay due and the relay backs off, so order is kept across outages.
  * A row refused for itself (nacked, unencodable) is deferred with exponential back-off
  * and later rows overtake it: one poison row cannot stall the service's events. So is a
  * row of a family the service's broker user may not publish (ACCESS_REFUSED).
  *
- * Each message carries the connection's user as `user-id`, which the broker verifies,
- * so consumers know which service published it.
+ * Each event carries its publisher's identity as the transport verifies it (the broker
+ * user as `user-id`, the database role), so consumers know which service published it.
  */
 export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { knex, logger } = opts;
-  const exchange = opts.exchange ?? EVENTS_EXCHANGE;
   const batchSize = opts.batchSize ?? 200;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
-  const confirmTimeoutMs = opts.confirmTimeoutMs ?? 10_000;
   const ordered = opts.ordered ?? true;
-  const userId = brokerUserOf(opts.amqpUrl);
 
-  let channel: ConfirmChannel | null = null;
-  let channelError: Error | null = null;
   let started = false;
   let stopping = false;
   let stopped: Promise<void> | null = null;
@@ -63,32 +56,16 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     counters.lastErrorAt = new Date().toISOString();
   }
 
-  const amqpConn = createAmqpConnection({
-    url: opts.amqpUrl,
+  const hooks = {
     logger,
     name: opts.name ?? `${process.env.SERVICE_NAME ?? 'firewatch'}:outbox-relay`,
-    async setup(model) {
-      await ensureExchange(model, exchange, 'topic');
-      const ch = await model.createConfirmChannel();
-      ch.on('error', (err: Error) => {
-        channelError = err;
-        logger.warn('outbox relay channel error', { error: err.message });
-      });
-      ch.on('close', () => {
-        if (channel !== ch) return;
-        channel = null;
-        amqpConn.reset(channelError ?? new Error('relay channel closed'));
-      });
-      channel = ch;
-    },
-    onUp: () => wake(),
-    onDown: () => {
-      channel = null;
-    },
-    onBlockedChange: (blocked) => {
-      if (!blocked) wake();
-    },
-  });
+    onReady: () => wake(),
+    exchange: opts.exchange,
+    confirmTimeoutMs: opts.confirmTimeoutMs,
+  };
+  const publisher: TransportPublisher = opts.transport
+    ? opts.transport.publisher(hooks)
+    : createAmqpPublisher({ ...hooks, amqpUrl: requireAmqpUrl(opts.amqpUrl) });
 
   const listener = createPgListener({
     connection: opts.listenConnection ?? listenConfig(knex),
@@ -98,41 +75,27 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     onReady: () => wake(),
   });
 
-  const batchContext = (ch: ConfirmChannel): BatchContext => ({
-    knex,
-    logger,
-    exchange,
-    userId,
-    batchSize,
-    confirmTimeoutMs,
-    ordered,
-    isOpen: () => channel === ch,
-    channelError: () => channelError,
-    resetChannelError: () => {
-      channelError = null;
-    },
-  });
+  const batchContext: BatchContext = { knex, logger, batchSize, ordered };
 
-  async function runBatch(ch: ConfirmChannel): Promise<{ claimed: number; failed: boolean }> {
+  async function runBatch(): Promise<{ claimed: number; failed: boolean }> {
     const started = performance.now();
-    const result = await relayBatch(ch, batchContext(ch));
+    const result = await relayBatch(publisher, batchContext);
     counters.published += result.published;
     if (result.published) opts.observer?.published(result.published, (performance.now() - started) / 1000);
     if (result.rowError) recordError(result.rowError);
     if (result.failure) {
       recordError(result.failure.message);
-      // A confirm timeout on a live, unblocked connection means the channel is stuck: start afresh.
-      if (channel === ch && !amqpConn.blocked) amqpConn.reset(result.failure);
+      publisher.reset(result.failure);
     }
     return { claimed: result.claimed, failed: Boolean(result.failure) };
   }
 
   async function drain(): Promise<void> {
     again = false;
-    while (!stopping && channel && !amqpConn.blocked && Date.now() >= pausedUntil) {
+    while (!stopping && publisher.connected && !publisher.blocked && Date.now() >= pausedUntil) {
       let result: { claimed: number; failed: boolean };
       try {
-        result = await runBatch(channel);
+        result = await runBatch();
       } catch (err) {
         logger.error('outbox relay batch failed', { error: (err as Error).message });
         recordError((err as Error).message);
@@ -164,17 +127,14 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     clearInterval(poll);
     await draining;
     await listener.stop();
-    const ch = channel;
-    channel = null;
-    if (ch) await ch.close().catch(() => undefined);
-    await amqpConn.close();
+    await publisher.close();
   }
 
   return {
     async start() {
       if (started || stopped) return; // not restartable: make a new relay
       started = true;
-      await Promise.all([amqpConn.start(), listener.start()]);
+      await Promise.all([publisher.start(), listener.start()]);
       poll = setInterval(wake, pollIntervalMs);
       poll.unref();
       wake();
@@ -194,17 +154,22 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         return counters.lastErrorAt;
       },
       get connected() {
-        return amqpConn.connected && channel !== null;
+        return publisher.connected;
       },
       get listening() {
         return listener.listening;
       },
       get blocked() {
-        return amqpConn.blocked;
+        return publisher.blocked;
       },
     },
     simulateConnectionLoss() {
-      amqpConn.destroySocket();
+      publisher.simulateConnectionLoss();
     },
   };
+}
+
+function requireAmqpUrl(url: string | undefined): string {
+  if (!url) throw new Error('createOutboxRelay: pass amqpUrl or transport');
+  return url;
 }

@@ -1,13 +1,17 @@
 import type { Knex } from 'knex';
 import type pg from 'pg';
 import type { Logger } from '@firewatch/logger';
+import type { EventTransport } from './event-transport.js';
 
 /** Options of {@link createOutboxRelay}. */
 export interface OutboxRelayOptions {
   knex: Knex;
-  amqpUrl: string;
+  /** RabbitMQ, as the service's own broker user; or pass `transport`. */
+  amqpUrl?: string;
+  /** Where events go (see `createEventTransport`); takes the place of `amqpUrl`. */
+  transport?: EventTransport;
   logger: Logger;
-  /** Defaults to `firewatch.events`; tests use their own. */
+  /** RabbitMQ only. Defaults to `firewatch.events`; tests use their own. */
   exchange?: string;
   /** Rows per claim-publish-confirm cycle. Default 200. */
   batchSize?: number;
@@ -36,11 +40,11 @@ export interface OutboxRelayObserver {
 
 /** What `/readyz` and operators look at. */
 export interface OutboxRelayStats {
-  /** Events confirmed by the broker since start. */
+  /** Events confirmed by the transport since start. */
   readonly published: number;
   readonly lastError: string | null;
   readonly lastErrorAt: string | null;
-  /** True while a broker connection with a confirm channel is up. */
+  /** True while the transport is connected (RabbitMQ: a connection with a confirm channel). */
   readonly connected: boolean;
   /** True while the LISTEN client is connected (polling covers the gaps). */
   readonly listening: boolean;

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { createPrincipalVerifier } from '@firewatch/auth';
 import { openDatabase, type Migrations } from '@firewatch/db';
-import { createOutboxRelay, outboxBacklog, type OutboxRelay } from '@firewatch/events';
+import { createEventTransport, createOutboxRelay, outboxBacklog, type EventTransport, type OutboxRelay } from '@firewatch/events';
 import { runService, type ReadinessChecks, type Started } from '@firewatch/http';
 import type { Logger } from '@firewatch/logger';
 import { createMetrics, observeKnexPool, observeOutbox, relayObserver, type Metrics } from '@firewatch/metrics';
@@ -13,7 +13,9 @@ import type { KitAppShell } from './kit-app.js';
 export interface KitServiceConfig {
   DATABASE_URL: string;
   /** The service's own broker user (one per service), which the outbox relay publishes as. */
-  AMQP_URL: string;
+  AMQP_URL?: string;
+  /** The events database as the service's own role, when `AMQP_URL` is not set. */
+  EVENTS_DATABASE_URL?: string;
   DB_POOL_MAX: number;
   PRINCIPAL_PUBLIC_KEYS: Parameters<typeof createPrincipalVerifier>[0]['publicKeys'];
   BODY_LIMIT: string;
@@ -26,6 +28,8 @@ export interface KitServiceContext<C> {
   knex: Knex;
   /** Started once `start` returns; `start` may name it in its own readiness checks. */
   relay: OutboxRelay;
+  /** Where events travel (RabbitMQ, or the events database); consumers take their queue from it. */
+  transport: EventTransport;
   /** The process's metrics (served at `/metrics`), for what `start` opens to record on. */
   metrics: Metrics;
 }
@@ -68,8 +72,10 @@ export async function startKitService<C extends KitServiceConfig>(
   const metrics = createMetrics({ service: options.name });
   observeKnexPool(metrics, knex);
   observeOutbox(metrics, () => outboxBacklog(knex));
-  const relay = createOutboxRelay({ knex, amqpUrl: config.AMQP_URL, logger, observer: relayObserver(metrics) });
-  const parts = await options.start({ config, logger, knex, relay, metrics });
+  const transport = createEventTransport(config);
+  logger.info(`events travel over ${transport.description}`);
+  const relay = createOutboxRelay({ knex, transport, logger, observer: relayObserver(metrics) });
+  const parts = await options.start({ config, logger, knex, relay, transport, metrics });
   await relay.start();
   const app = parts.app({
     knex,

@@ -1,6 +1,6 @@
 import { createPrincipalVerifier, createSystemTokens } from '@firewatch/auth';
 import { openDatabase } from '@firewatch/db';
-import { createOutboxRelay, outboxBacklog } from '@firewatch/events';
+import { createEventTransport, createOutboxRelay, outboxBacklog } from '@firewatch/events';
 import { runService } from '@firewatch/http';
 import { createMetrics, observeKnexPool, observeOutbox, relayObserver } from '@firewatch/metrics';
 import { migrations } from '../migrations/index.js';
@@ -19,10 +19,12 @@ await runService({
     observeKnexPool(metrics, knex);
     observeOutbox(metrics, () => outboxBacklog(knex));
     // Events written in a change's transaction leave through the outbox relay, which keeps
-    // retrying in the background while RabbitMQ is away.
+    // retrying in the background while RabbitMQ (or the events database) is away.
+    const transport = createEventTransport(config);
+    logger.info(`events travel over ${transport.description}`);
     const relay = createOutboxRelay({
       knex,
-      amqpUrl: config.AMQP_URL,
+      transport,
       logger,
       name: 'auth-outbox-relay',
       observer: relayObserver(metrics),

@@ -9,7 +9,7 @@ await runKitService({
   name: 'incident-config',
   schema: configSchema,
   migrations,
-  async start({ config, logger, knex, relay }) {
+  async start({ config, logger, knex, relay, transport }) {
     const secretBox = createSecretBox({
       keys: config.SECRET_ENCRYPTION_KEYS,
       devKeySeed: config.DEV_KEY_SEED,
@@ -23,7 +23,7 @@ await runKitService({
     });
     const groups = createGroupEventsConsumer({
       knex,
-      amqpUrl: config.AMQP_URL,
+      transport,
       logger,
       queue: config.GROUPS_QUEUE,
       publishers: config.AMQP_PUBLISHERS,

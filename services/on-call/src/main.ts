@@ -11,16 +11,17 @@ import { createAlertRetriggerJob } from './jobs/alert-retrigger.job.js';
 import { heartbeatExpiryJob } from './jobs/heartbeat-expiry.wiring.js';
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
 import { notificationsFrom } from './notifications.wiring.js';
+import { alertPagingOn, pagingEngineOn, pagingJobsOn, pagingPortsOn } from './paging.wiring.js';
 import { createEventsConsumer } from './queue/events.consumer.js';
 
 await runKitService({
   name: 'on-call',
   schema: configSchema,
   migrations,
-  async start({ config, logger, knex, relay }) {
+  async start({ config, logger, knex, relay, transport }) {
     const events = createEventsConsumer({
       knex,
-      amqpUrl: config.AMQP_URL,
+      transport,
       logger,
       queue: config.USERS_QUEUE,
       publishers: config.AMQP_PUBLISHERS,
@@ -40,7 +41,22 @@ await runKitService({
       overlapMs: 60_000,
     });
     shiftStarted.start();
+    const notifications = notificationsFrom(config, logger);
+    // One paging engine for the jobs that raise or re-trigger alerts and for the paging jobs (docs/paging.md).
+    const engine = pagingEngineOn(knex, pagingPortsOn(knex, logger), config.PAGING_LATE_AFTER_MS);
+    const paging = alertPagingOn(knex, engine);
+    const pagingJobs = pagingJobsOn(knex, {
+      engine,
+      notifier: notifications.notifier,
+      logger,
+      intervalMs: config.PAGING_INTERVAL_MS,
+      sendIntervalMs: config.NOTIFICATION_SEND_INTERVAL_MS,
+      sendLeaseMs: config.NOTIFICATION_SEND_LEASE_MS,
+    });
+    pagingJobs.steps.start();
+    pagingJobs.sends.start();
     const heartbeatExpiry = heartbeatExpiryJob(knex, {
+      paging,
       logger,
       intervalMs: config.HEARTBEAT_EXPIRY_INTERVAL_MS,
       lateAfterMs: config.HEARTBEAT_LATE_AFTER_MS,
@@ -51,9 +67,9 @@ await runKitService({
       logger,
       intervalMs: config.ALERT_RETRIGGER_INTERVAL_MS,
       lateAfterMs: config.ALERT_RETRIGGER_LATE_AFTER_MS,
+      paging,
     });
     alertRetrigger.start();
-    const notifications = notificationsFrom(config, logger);
     return {
       app: (shell) => createOnCallApp({ ...shell, ingestBodyLimitBytes: config.INGEST_BODY_LIMIT_BYTES, notifications }),
       // The events consumer is on the broker too: one check for both connections.
@@ -66,6 +82,8 @@ await runKitService({
         await shiftStarted.stop();
         await heartbeatExpiry.stop();
         await alertRetrigger.stop();
+        await pagingJobs.steps.stop();
+        await pagingJobs.sends.stop();
         await events.stop();
         notifications.close();
       },

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createAmqpConsumer, EVENT_QUEUES } from '@firewatch/events';
+import { createEventTransport, EVENT_QUEUES } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import type { DeliveryRecorder } from '@firewatch/metrics';
 import { createSecretBox } from '@firewatch/secret-box';
@@ -18,6 +18,7 @@ import { createEventIntake } from './queue/event-intake.js';
 export type DispatcherConfig = Pick<
   Config,
   | 'AMQP_URL'
+  | 'EVENTS_DATABASE_URL'
   | 'AMQP_PUBLISHERS'
   | 'DEV_KEY_SEED'
   | 'WEBHOOK_QUEUE'
@@ -118,8 +119,7 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     maxBatch: config.WEBHOOK_PREFETCH,
     onStored: () => loop.wake(),
   });
-  const consumer = createAmqpConsumer({
-    amqpUrl: config.AMQP_URL,
+  const consumer = createEventTransport(config).consume({
     logger,
     queue: config.WEBHOOK_QUEUE,
     bindings: EVENT_QUEUES['webhook-dispatcher'].bindings,

@@ -22,7 +22,10 @@ await runKitService({
     });
 
     // Provisioning declares the dispatcher's queue; readiness tells whether it exists yet.
-    const queue = ensureDispatcherQueue({ amqpUrl: config.AMQP_URL, logger, queue: config.WEBHOOK_QUEUE });
+    // The events database's queues are declared with the database itself (provisionPgEvents).
+    const queue = config.AMQP_URL
+      ? ensureDispatcherQueue({ amqpUrl: config.AMQP_URL, logger, queue: config.WEBHOOK_QUEUE })
+      : { start: async () => undefined, stop: async () => undefined, declared: true };
     await queue.start();
 
     return {

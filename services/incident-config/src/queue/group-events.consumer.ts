@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
-import { createAmqpConsumer, EVENT_QUEUES, type AmqpConsumer, type PublisherUsers } from '@firewatch/events';
+import { createEventTransport, EVENT_QUEUES, type EventTransport, type PublisherUsers, type TransportConsumer } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import { createGroupSyncStore } from '../data/groups.repository.js';
 import { createGroupSync } from '../domain/groups/group-sync.js';
 
 export interface GroupEventsConsumerOptions {
   knex: Knex;
-  amqpUrl: string;
+  /** Where events travel (the service's transport); tests may name RabbitMQ by `amqpUrl` instead. */
+  transport?: EventTransport;
+  amqpUrl?: string;
   logger: Logger;
   /** Durable quorum queue of this service's group events (one per deployment, shared by replicas). */
   queue: string;
@@ -21,10 +23,10 @@ export interface GroupEventsConsumerOptions {
  * Feeds the groups read model from auth's `group.*` events. Replicas share the queue;
  * each event is applied once or, redelivered or late, changes nothing.
  */
-export function createGroupEventsConsumer(opts: GroupEventsConsumerOptions): AmqpConsumer {
+export function createGroupEventsConsumer(opts: GroupEventsConsumerOptions): TransportConsumer {
   const sync = createGroupSync({ store: createGroupSyncStore(opts.knex), logger: opts.logger });
-  return createAmqpConsumer({
-    amqpUrl: opts.amqpUrl,
+  const transport = opts.transport ?? createEventTransport({ AMQP_URL: opts.amqpUrl });
+  return transport.consume({
     logger: opts.logger,
     queue: opts.queue,
     exchange: opts.exchange,

@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import { createAmqpConsumer, EVENT_QUEUES, type AmqpConsumer, type EventEnvelope, type PublisherUsers } from '@firewatch/events';
+import {
+  createEventTransport,
+  EVENT_QUEUES,
+  type EventEnvelope,
+  type EventTransport,
+  type PublisherUsers,
+  type TransportConsumer,
+} from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import type { AnyResourceDefinition } from '@firewatch/resource-kit';
 import { createTargetSyncStore } from '../data/targets.repository.js';
@@ -10,7 +17,9 @@ import { createUserSync } from '../domain/users/user-sync.js';
 
 export interface EventsConsumerOptions {
   knex: Knex;
-  amqpUrl: string;
+  /** Where events travel (the service's transport); tests may name RabbitMQ by `amqpUrl` instead. */
+  transport?: EventTransport;
+  amqpUrl?: string;
   logger: Logger;
   /** Durable quorum queue of the events on-call consumes (`USERS_QUEUE`; one per deployment, shared by replicas). */
   queue: string;
@@ -49,10 +58,10 @@ function eventHandlers(opts: Pick<EventsConsumerOptions, 'knex' | 'logger' | 'me
  * models keep the newest state). An event of a family without a handler (a binding
  * added before its handler) is logged and acked: redelivery would not help.
  */
-export function createEventsConsumer(opts: EventsConsumerOptions): AmqpConsumer {
+export function createEventsConsumer(opts: EventsConsumerOptions): TransportConsumer {
   const handlers = eventHandlers(opts);
-  return createAmqpConsumer({
-    amqpUrl: opts.amqpUrl,
+  const transport = opts.transport ?? createEventTransport({ AMQP_URL: opts.amqpUrl });
+  return transport.consume({
     logger: opts.logger,
     queue: opts.queue,
     exchange: opts.exchange,
