@@ -18,10 +18,10 @@ await runKitService({
   name: 'on-call',
   schema: configSchema,
   migrations,
-  async start({ config, logger, knex, relay, transport }) {
+  async start({ config, logger, knex, relay }) {
     const events = createEventsConsumer({
       knex,
-      transport,
+      amqpUrl: config.AMQP_URL,
       logger,
       queue: config.USERS_QUEUE,
       publishers: config.AMQP_PUBLISHERS,
