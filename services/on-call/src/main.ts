@@ -18,10 +18,10 @@ await runKitService({
   name: 'on-call',
   schema: configSchema,
   migrations,
-  async start({ config, logger, knex, relay }) {
+  async start({ config, logger, knex, relay, transport }) {
     const events = createEventsConsumer({
       knex,
-      amqpUrl: config.AMQP_URL,
+      transport,
       logger,
       queue: config.USERS_QUEUE,
       publishers: config.AMQP_PUBLISHERS,
