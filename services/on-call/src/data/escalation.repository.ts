@@ -22,13 +22,13 @@ export function createEscalationRepository(knex: Knex): EscalationDeps {
         .select('id', 'escalation_policy_id', 'notification_target_params');
       return { policies, levels };
     },
-    async defaultPathId(tx, policyId) {
+    async defaultPathId(tx, teamId, policyId) {
       const row: { id: string } | undefined = await tx('escalation_paths')
-        .where({ escalation_policy_id: policyId, is_default: true })
+        .where({ team_id: teamId, escalation_policy_id: policyId, is_default: true })
         .first('id');
       return row?.id;
     },
-    async pathsOf(tx, policyId, ids) {
+    async pathsOf(tx, teamId, policyId, ids) {
       const wanted = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
       if (!wanted.length) return new Set();
       const rows: { id: string }[] = await tx('escalation_paths')
@@ -37,8 +37,8 @@ export function createEscalationRepository(knex: Knex): EscalationDeps {
         .select('id');
       return new Set(rows.map((r) => r.id));
     },
-    async unsetDefault(tx, policyId, exceptId) {
-      const q = tx('escalation_paths').where({ escalation_policy_id: policyId, is_default: true });
+    async unsetDefault(tx, teamId, policyId, exceptId) {
+      const q = tx('escalation_paths').where({ team_id: teamId, escalation_policy_id: policyId, is_default: true });
       if (exceptId) q.whereNot('id', exceptId);
       return q.update({ is_default: false, updated_at: tx.fn.now() }).returning('*');
     },

@@ -95,6 +95,14 @@ describe('escalation policies', () => {
     expect(idsOf(await h.call('GET', `/v1/escalation_policies?filter[team_ids][not_in]=${team}`))).not.toContain(id);
     expect((await h.call('GET', `/v1/escalation_policies/${id}`, { principal: { team_id: 2 } })).status).toBe(404);
     expect((await h.call('GET', `/v1/escalation_policies/${id}/escalation_levels`, { principal: { team_id: 2 } })).status).toBe(404);
+    const otherTeam = { principal: { team_id: 2 } };
+    expect((await h.call('GET', `/v1/escalation_paths/${pathId}`, otherTeam)).status).toBe(404);
+    expect((await h.call('GET', `/v1/escalation_paths/${pathId}/escalation_levels`, otherTeam)).status).toBe(404);
+    expect((await h.call('GET', `/v1/escalation_levels/${level.body.data.id}`, otherTeam)).status).toBe(404);
+    expect((await put(h, `/v1/escalation_levels/${level.body.data.id}`, 'escalation_levels', { delay: 1 }, { team_id: 2 })).status).toBe(
+      404,
+    );
+    expect((await h.call('DELETE', `/v1/escalation_paths/${pathId}`, otherTeam)).status).toBe(404);
   });
 
   it('refuses a name the team has in another case (409), and unknown teams, services and time zones (422)', async () => {

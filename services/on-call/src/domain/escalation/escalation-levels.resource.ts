@@ -27,7 +27,7 @@ const PATH_POINTER = '/data/attributes/escalation_policy_path_id';
 
 /** A 422 unless `pathId` is a path of the policy. */
 async function pathIssues(ctx: Ctx, policyId: string, pathId: string): Promise<ValidationIssue[]> {
-  if ((await ctx.deps.escalation.pathsOf(ctx.tx, policyId, [pathId])).has(pathId)) return [];
+  if ((await ctx.deps.escalation.pathsOf(ctx.tx, ctx.principal.team_id, policyId, [pathId])).has(pathId)) return [];
   return [{ pointer: PATH_POINTER, code: 'invalid_reference', detail: `No path with id "${pathId}" in escalation policy ${policyId}.` }];
 }
 
@@ -54,7 +54,7 @@ async function placement(attributes: Row, ctx: Ctx): Promise<Row> {
     return {
       ...attributes,
       escalation_policy_id: policyId,
-      escalation_policy_path_id: await ctx.deps.escalation.defaultPathId(ctx.tx, policyId),
+      escalation_policy_path_id: await ctx.deps.escalation.defaultPathId(ctx.tx, ctx.principal.team_id, policyId),
     };
   const issues = await pathIssues(ctx, policyId, sent);
   if (issues.length) throw new ValidationError(issues);

@@ -42,7 +42,7 @@ async function deferralIssues(merged: Row, ctx: HookContext<OnCallResourceDeps>)
   const next = merged.after_deferral_path_id as string | null | undefined;
   if (next) {
     if (next === merged.id) at('after_deferral_path_id', 'A deferral path cannot execute itself.');
-    else if (!(await ctx.deps.escalation.pathsOf(ctx.tx, String(merged.escalation_policy_id), [next])).has(next))
+    else if (!(await ctx.deps.escalation.pathsOf(ctx.tx, ctx.principal.team_id, String(merged.escalation_policy_id), [next])).has(next))
       at('after_deferral_path_id', `No path with id "${next}" in this escalation policy.`);
   }
   return issues;
@@ -162,7 +162,12 @@ export const escalationPaths = defineResource<OnCallResourceDeps>({
     async toColumns(attributes, ctx) {
       if (attributes.is_default === true && !ctx.existing?.is_default) {
         const policyId = String(ctx.existing?.escalation_policy_id ?? ctx.parent?.id);
-        const unset = await ctx.deps.escalation.unsetDefault(ctx.tx, policyId, ctx.existing ? String(ctx.existing.id) : null);
+        const unset = await ctx.deps.escalation.unsetDefault(
+          ctx.tx,
+          ctx.principal.team_id,
+          policyId,
+          ctx.existing ? String(ctx.existing.id) : null,
+        );
         for (const row of unset) await ctx.announce('escalation_paths', 'updated', row);
       }
       return attributes;

@@ -10,12 +10,15 @@ export interface EscalationDeps {
    */
   graph(tx: Transaction, teamId: number): Promise<EscalationGraph>;
   /** The policy's default path id (every policy has one). */
-  defaultPathId(tx: Transaction, policyId: string): Promise<string | undefined>;
+  defaultPathId(tx: Transaction, teamId: number, policyId: string): Promise<string | undefined>;
   /** Which of `ids` are paths of the policy. */
-  pathsOf(tx: Transaction, policyId: string, ids: readonly string[]): Promise<Set<string>>;
+  pathsOf(tx: Transaction, teamId: number, policyId: string, ids: readonly string[]): Promise<Set<string>>;
   /** Makes the policy's default path (other than `exceptId`) an ordinary one, as another path becomes the default; answers the rows changed. */
-  unsetDefault(tx: Transaction, policyId: string, exceptId: string | null): Promise<Row[]>;
-  /** The ids of each path's levels, by position (for `include=escalation_policy_levels`); outside a transaction on reads. */
+  unsetDefault(tx: Transaction, teamId: number, policyId: string, exceptId: string | null): Promise<Row[]>;
+  /**
+   * The ids of the levels of each policy or path, by position (for `include=escalation_policy_levels`);
+   * outside a transaction on reads. `ids` are of rows the kit loaded for the caller's team.
+   */
   levelIds(
     tx: Transaction | undefined,
     column: 'escalation_policy_id' | 'escalation_policy_path_id',
