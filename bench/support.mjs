@@ -68,10 +68,11 @@ export function createBenchSystem({ databases, queues = [] }) {
 /**
  * The stack the API benchmarks measure (auth, incident-config and the gateway) on private
  * databases, with a bootstrapped team and an admin key whose rate limits are out of the
- * way. `gatewayNodeArgs` go to the gateway's node (a CPU profile, for instance); `services`
- * adds further processes by name (only 'on-call' so far: its port and database are provided).
+ * way. `gatewayNodeArgs` go to the gateway's node (a CPU profile, for instance), and
+ * `serviceNodeArgs[name]` to a service's; `services` adds further processes by name (only
+ * 'on-call' so far: its port and database are provided).
  */
-export async function startApiStack({ gatewayNodeArgs = [], services = [] } = {}) {
+export async function startApiStack({ gatewayNodeArgs = [], services = [], serviceNodeArgs = {} } = {}) {
   const { processEnvs, PROCESSES, provisionBroker, provisionDatabases } = await import('../scripts/dev-env.mjs');
   build();
   const suffix = `_bench_${process.pid}`;
@@ -86,7 +87,7 @@ export async function startApiStack({ gatewayNodeArgs = [], services = [] } = {}
       PROCESSES.filter((p) => ['auth', 'incident-config', ...services, 'gateway'].includes(p.name)).map((p) => ({
         ...p,
         env: envs[p.name],
-        nodeArgs: p.name === 'gateway' ? gatewayNodeArgs : [],
+        nodeArgs: p.name === 'gateway' ? gatewayNodeArgs : (serviceNodeArgs[p.name] ?? []),
       })),
     );
     const cli = (...args) => system.cli(envs.auth, ...args);
