@@ -18,11 +18,14 @@ try {
 }
 console.log(`Backing services:\n${describeBacking(chosen)}`);
 
-console.log('Building...');
-const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) {
-  await chosen.stop();
-  process.exit(build.status ?? 1);
+// FIREWATCH_SKIP_BUILD=1: the caller built already (the test command builds before the tests run).
+if (process.env.FIREWATCH_SKIP_BUILD !== '1') {
+  console.log('Building...');
+  const build = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    await chosen.stop();
+    process.exit(build.status ?? 1);
+  }
 }
 
 const envs = processEnvs({ logLevel: process.env.LOG_LEVEL ?? 'info', chosen });
