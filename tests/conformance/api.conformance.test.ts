@@ -13,6 +13,7 @@ import { classificationOperations } from './operations/classifications.operation
 import { cursorPageOperations } from './operations/cursor-pages.operations.js';
 import { communicationsOperations } from './operations/communications.operations.js';
 import { contactOperations } from './operations/contacts.operations.js';
+import { emailVerificationOperations } from './operations/email-verification.operations.js';
 import { authorizationOperations, dashboardOperations } from './operations/dashboards.operations.js';
 import { environmentOperations } from './operations/environments.operations.js';
 import { idempotencyOperations } from './operations/idempotency.operations.js';
@@ -61,6 +62,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...shiftOperations,
   ...oncallOperations,
   ...contactOperations,
+  ...emailVerificationOperations,
   ...cursorPageOperations,
   ...idempotencyOperations,
   // Last: its many admin-key reads fill the team's read log, which an OAuth token's reads (users/me) share at the default ceiling.

@@ -5,9 +5,11 @@ import { alertIntakeOn } from './alert-intake.wiring.js';
 import { createSourceStore } from './data/alerts-in.repository.js';
 import { createHeartbeatPingRepository } from './data/heartbeats.repository.js';
 import { createAlertActionLinksRepository } from './data/alert-action-links.repository.js';
+import { createEmailVerificationRepository } from './data/email-verification.repository.js';
 import { createRecordsRepository } from './data/records.repository.js';
 import { createAlertIngestion } from './domain/alerts-in/alert-ingestion.js';
 import { createAlertLinkActions } from './domain/notifications/alert-link-actions.js';
+import { createEmailVerification } from './domain/notifications/email-verification.js';
 import { createHeartbeatPings } from './domain/heartbeats/heartbeat-pings.js';
 import { registry } from './domain/registry.js';
 import type { OnCallResourceDeps, ShiftReadBounds } from './domain/on-call.deps.js';
@@ -15,6 +17,7 @@ import { SHIFT_READ_BOUNDS } from './domain/schedules/shifts.source.js';
 import { createAlertActionsRouter } from './http/alert-actions.routes.js';
 import { createAlertIngestRouter } from './http/alert-ingest.routes.js';
 import { createAlertsCreateRouter } from './http/alerts-create.routes.js';
+import { createEmailVerificationRouter } from './http/email-verification.routes.js';
 import { createHeartbeatPingRouter } from './http/heartbeat-ping.routes.js';
 import { onCallOpenApiDocument } from './http/on-call.openapi.js';
 import { alertPagingOn, pagingEngineOn, pagingPortsOn, type PagingPorts } from './paging.wiring.js';
@@ -26,8 +29,8 @@ export interface OnCallDeps extends KitAppShell {
   shiftReads?: ShiftReadBounds;
   /** The largest payload an alert source may post; default 512 KiB (INGEST_BODY_LIMIT_BYTES). */
   ingestBodyLimitBytes?: number;
-  /** The channels and their signed links (notifications.wiring.ts); without them, /alert-actions is not served. */
-  notifications?: Pick<Notifications, 'notifier' | 'links'>;
+  /** The channels and their signed links (notifications.wiring.ts); without them, /alert-actions is not served and no verification email is sent. */
+  notifications?: Pick<Notifications, 'notifier' | 'links' | 'email'>;
   /** What paging asks where an alert goes and who a level pages; default the stored routes and escalation plans (paging.wiring.ts). */
   paging?: PagingPorts;
 }
@@ -60,6 +63,13 @@ export function createOnCallApp(deps: OnCallDeps): Express {
             }),
           ]
         : []),
+      createEmailVerificationRouter({
+        verification: createEmailVerification({
+          addresses: modules.find((m) => m.definition.type === 'user_email_addresses')!,
+          store: createEmailVerificationRepository(),
+          email: deps.notifications?.email,
+        }),
+      }),
       createAlertIngestRouter({
         principals: deps.principals,
         ingestion,

@@ -4,12 +4,14 @@ import type { Config } from './config.js';
 import { createSmtpMailTransport } from './data/smtp-mail.transport.js';
 import { createTwilioPhoneTransport } from './data/twilio-phone.transport.js';
 import { createActionLinks, type ActionLinks } from './domain/notifications/action-links.js';
-import { createNotifier } from './domain/notifications/notifier.js';
+import { createNotifier, type EmailTransport } from './domain/notifications/notifier.js';
 import type { Notifier } from './domain/paging/paging.ports.js';
 
 export interface Notifications {
   notifier: Notifier;
   links: ActionLinks;
+  /** Email over SMTP when configured: verification mails use it directly. */
+  email?: EmailTransport;
   close(): void;
 }
 
@@ -67,5 +69,5 @@ export function notificationsFrom(config: NotificationConfig, logger: Logger): N
     onUnexpected: (error, request) =>
       logger.warn('notification failed', { channel: request.channel, attempt_id: request.attempt_id, error }),
   });
-  return { notifier, links, close: () => email?.close() };
+  return { notifier, links, email, close: () => email?.close() };
 }

@@ -38,7 +38,8 @@ async function created(ctx: ConformanceContext, kind: string, body: unknown): Pr
   if (res.status !== 201) throw new Error(`fixture: POST ${kind} answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data.id as string;
 }
-const emailAddress = (ctx: ConformanceContext) => created(ctx, 'email_addresses', email());
+/** A fresh email address of the suite's admin user, made as that user. */
+export const emailAddress = (ctx: ConformanceContext) => created(ctx, 'email_addresses', email());
 const phoneNumber = (ctx: ConformanceContext) => created(ctx, 'phone_numbers', phone());
 const rule = async (ctx: ConformanceContext) =>
   created(

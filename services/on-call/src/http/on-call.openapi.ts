@@ -2,6 +2,7 @@ import { assembleDocument, type Json, type OpenApiDocument } from '@firewatch/op
 import { registryOpenApi } from '@firewatch/resource-kit';
 import { registry } from '../domain/registry.js';
 import { alertsInOpenApi } from './alerts-in.openapi.js';
+import { emailVerificationOpenApi } from './email-verification.openapi.js';
 
 const SHIFT_LISTS = ['/v1/shifts', '/v1/schedules/{id}/shifts'];
 
@@ -25,6 +26,10 @@ function deprecateShiftUser(document: OpenApiDocument): OpenApiDocument {
 /** The on-call service's API: every kit-built resource it serves. */
 export function onCallOpenApiDocument(): OpenApiDocument {
   return deprecateShiftUser(
-    assembleDocument({ title: 'Firewatch on-call', version: '1.0.0' }, [...registryOpenApi(registry), alertsInOpenApi]),
+    assembleDocument({ title: 'Firewatch on-call', version: '1.0.0' }, [
+      ...registryOpenApi(registry),
+      alertsInOpenApi,
+      emailVerificationOpenApi,
+    ]),
   );
 }

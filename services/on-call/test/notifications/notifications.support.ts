@@ -6,6 +6,7 @@ import { startServiceHarness, type ServiceHarness } from '@firewatch/service-tes
 import { migrations } from '../../migrations/index.js';
 import { createOnCallApp } from '../../src/app.js';
 import { createActionLinks, type ActionLinks } from '../../src/domain/notifications/action-links.js';
+import type { EmailTransport } from '../../src/domain/notifications/notifier.js';
 import type { NotificationRequest } from '../../src/domain/paging/paging.ports.js';
 import { seedUsers } from '../support/users.fixture.js';
 
@@ -19,8 +20,8 @@ export interface LinkHarness extends ServiceHarness {
   close(): Promise<void>;
 }
 
-/** on-call with signed links whose base URL is the app itself, and user 11 (team 1) to act as. */
-export async function startWithLinks(): Promise<LinkHarness> {
+/** on-call with signed links whose base URL is the app itself (and `email` when given), and user 11 (team 1) to act as. */
+export async function startWithLinks(email?: EmailTransport): Promise<LinkHarness> {
   let app: RequestListener | undefined;
   const server = http.createServer((req, res) => app!(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,7 +32,7 @@ export async function startWithLinks(): Promise<LinkHarness> {
     audience: 'on-call',
     migrations,
     createApp: (deps) =>
-      (app = createOnCallApp({ ...deps, notifications: { links, notifier: { send: () => Promise.reject(new Error('unused')) } } })),
+      (app = createOnCallApp({ ...deps, notifications: { links, email, notifier: { send: () => Promise.reject(new Error('unused')) } } })),
   });
   const knex = harness.db.knex as Knex;
   await seedUsers(knex, [

@@ -8,9 +8,9 @@ import { emailAddress, MAX_CONTACTS_PER_USER } from './contacts.fields.js';
 /**
  * A user's email addresses (issue 22, the reference's user_email_addresses): where a page
  * may be sent by email. Managed by the user and by on-call admins, under the user's path;
- * unique per user whatever the case. Verification (`verify`, `resend_verification`) needs
- * mail to be sent and is not served yet (docs/on-call.md). A user deleted in auth takes
- * them with it (users/user-sync.ts).
+ * unique per user whatever the case. Verification (`resend_verification`, `verify`) is
+ * served by hand (http/email-verification.routes.ts, docs/paging.md); changing the address
+ * undoes it. A user deleted in auth takes them with it (users/user-sync.ts).
  */
 export const userEmailAddresses = defineResource<OnCallResourceDeps>({
   type: 'user_email_addresses',
@@ -36,6 +36,11 @@ export const userEmailAddresses = defineResource<OnCallResourceDeps>({
     user_email_addresses_user_email_unique: { pointer: '/data/attributes/email', detail: 'The user already has this email address.' },
   },
   hooks: {
+    // A verification holds for the address verified, not for the one written over it.
+    toColumns: (attributes, ctx) =>
+      ctx.existing && typeof attributes.email === 'string' && attributes.email.toLowerCase() !== String(ctx.existing.email).toLowerCase()
+        ? { ...attributes, verified_at: null, verification_hash: null, verification_expires_at: null, verification_sent_at: null }
+        : attributes,
     expand: markPrimary('email'),
     beforeRemove: keptWhileNamed('email', 'email address'),
   },

@@ -109,3 +109,23 @@ export function voiceTwiml(request: NotificationRequest, urls: ActionUrls): stri
     '</Response>',
   ].join('');
 }
+
+/** The mail of `resend_verification`: the code to send to `verify`, and how long it works. */
+export function verificationEmailContent(address: string, code: string, hours: number): EmailContent {
+  const text = [
+    `Firewatch was asked to verify ${address} for on-call notifications.`,
+    '',
+    `Verification code: ${code}`,
+    '',
+    `Send it to POST /v1/email_addresses/{id}/verify?token=<code> within ${hours} hours.`,
+    'If you did not ask for this, ignore this email.',
+  ].join('\n');
+  const e = escapeMarkup;
+  const html =
+    '<!doctype html><html><body style="font-family:sans-serif">' +
+    `<p>Firewatch was asked to verify ${e(address)} for on-call notifications.</p>` +
+    `<p>Verification code: <code>${e(code)}</code></p>` +
+    `<p>Send it to <code>POST /v1/email_addresses/{id}/verify?token=&lt;code&gt;</code> within ${hours} hours.</p>` +
+    '<p style="color:#666">If you did not ask for this, ignore this email.</p></body></html>';
+  return { subject: 'Verify your email address for Firewatch', text, html };
+}
