@@ -159,6 +159,26 @@ describe('decideRoute', () => {
     });
   });
 
+  it('property: a rule holds exactly when every condition of one of its groups holds', () => {
+    const arbGroups = fc.array(fc.uniqueArray(fc.integer({ min: 0, max: 5 }), { maxLength: 3 }), { maxLength: 3 });
+    fc.assert(
+      fc.property(arbGroups, fc.uniqueArray(fc.integer({ min: 0, max: 5 }), { maxLength: 6 }), (groups, present) => {
+        const r = route('p', [
+          rule(
+            'only',
+            1,
+            groups.map((keys) => keys.map((k) => contains(`[k${k}]`))),
+          ),
+        ]);
+        const summary = present.map((k) => `[k${k}]`).join(' ');
+        // No groups: every alert; a group without conditions always holds.
+        const expected = groups.length === 0 || groups.some((keys) => keys.every((k) => present.includes(k)));
+        expect(decideRoute(alert({ summary }), [r], []).route !== null).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('property: the decision is the first of the candidates, in order, whose rule holds', () => {
     // Each route has rules matching "k<n>" in its summary; the expected winner is computed independently.
     const arbRoute = fc.record({
