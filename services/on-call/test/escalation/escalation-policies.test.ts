@@ -34,7 +34,7 @@ describe('escalation policies', () => {
       name: 'Primary',
       description: 'Business hours first',
       repeat_count: 2,
-      group_ids: [team],
+      group_ids: [team, team.toUpperCase()],
       service_ids: [service],
       business_hours: { time_zone: 'Europe/Berlin', days: ['M', 'T'], start_time: '09:00', end_time: '17:00' },
     });

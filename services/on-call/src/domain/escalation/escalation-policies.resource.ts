@@ -91,6 +91,12 @@ export const escalationPolicies = defineResource<OnCallResourceDeps>({
   // Teams and services are auth's and incident-config's records: on-call serves neither (docs/decisions.md, Defaults).
   includes: { groups: async () => [], services: async () => [] },
   hooks: {
+    // Each team and service once, in the order sent: a repeated id names nothing more.
+    prepare: (attributes) => {
+      const out = { ...attributes };
+      for (const key of ['group_ids', 'service_ids']) if (Array.isArray(out[key])) out[key] = [...new Set(out[key] as string[])];
+      return out;
+    },
     async expand(rows, ctx) {
       const levels = await ctx.deps.escalation.levelIds(
         ctx.tx,
