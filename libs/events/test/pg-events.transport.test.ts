@@ -2,6 +2,7 @@
 // consumers over the events database, each service as its own role.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
 import {
   createEventTransport,
@@ -13,7 +14,16 @@ import {
   type OutboxRelay,
   type TransportConsumer,
 } from '../src/index.js';
-import { logger, waitUntil } from './support.js';
+
+// Not from ./support.js, which loads amqplib: this suite runs where RabbitMQ does not (scripts/test-selection.mjs).
+const logger = createLogger({ service: 'events-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 const tag = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const eventsDb = `fw_events_pg_${tag}`;

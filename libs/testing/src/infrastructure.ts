@@ -83,13 +83,20 @@ function managementUrlOf(amqpUrl: string): string {
  * else the standard local port when something answers there, else a container
  * (when Docker is available), else a failure that says what is missing. RabbitMQ's
  * management API is `TEST_AMQP_MANAGEMENT_URL`, else port 15672 beside the broker with
- * its credentials (`rabbitmq-plugins enable rabbitmq_management`).
+ * its credentials (`rabbitmq-plugins enable rabbitmq_management`). A service named in
+ * `FIREWATCH_TESTS_WITHOUT` (`RabbitMQ,Redis`) is not looked for: its URL is empty.
  */
 export async function resolveInfrastructure(env: NodeJS.ProcessEnv = process.env): Promise<Infrastructure> {
   const urls: string[] = [];
   const stops: (() => Promise<unknown>)[] = [];
   let managementUrl: string | undefined;
+  // The test command names what this machine lacks; it has left out the suites that need it (scripts/test.mjs).
+  const absent = new Set((env.FIREWATCH_TESTS_WITHOUT ?? '').split(',').filter(Boolean));
   for (const c of CANDIDATES) {
+    if (absent.has(c.name)) {
+      urls.push('');
+      continue;
+    }
     const given = env[`TEST_${c.envVar}`] ?? env[c.envVar];
     if (given) {
       urls.push(given);
@@ -116,7 +123,7 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv = process.env
     databaseUrl: urls[0],
     amqpUrl: urls[1],
     redisUrl: urls[2],
-    amqpManagementUrl: env.TEST_AMQP_MANAGEMENT_URL ?? managementUrl ?? managementUrlOf(urls[1]),
+    amqpManagementUrl: env.TEST_AMQP_MANAGEMENT_URL ?? managementUrl ?? (urls[1] ? managementUrlOf(urls[1]) : ''),
     stop: async () => {
       await Promise.all(stops.map((s) => s()));
     },
