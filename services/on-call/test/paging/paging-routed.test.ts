@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createLogger } from '@firewatch/logger';
+import type { NotificationRequest } from '../../src/domain/paging/paging.ports.js';
+import { pagingEngineOn, pagingJobsOn, pagingPortsOn } from '../../src/paging.wiring.js';
+import { createPolicy, levelIn } from '../escalation/escalation.fixture.js';
+import { ingest } from '../support/ingest.js';
+import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
+import { seedTeam } from '../support/teams.fixture.js';
+import { seedUsers } from '../support/users.fixture.js';
+
+const MINUTE = 60_000;
+const ADA = 41;
+const BOB = 42;
+let h: OnCallHarness;
+let knex: Knex;
+let source: { id: string; secret: string };
+let policy: string;
+const sent: NotificationRequest[] = [];
+
+/**
+ * The engine over the real sides (the stored alert routes, the escalation plans over a
+ * schedule's shifts): an ingested alert routed by a fallback rule to a policy whose level 1
+ * pages the schedule (Ada on call) and level 2, 5 minutes later, Bob.
+ */
+beforeAll(async () => {
+  h = await startOnCall({ eventPattern: 'alert.*' });
+  knex = h.db.knex as Knex;
+  await seedUsers(knex, [
+    { team_id: 1, user_id: ADA, name: 'Ada', email: 'ada@account.test' },
+    { team_id: 1, user_id: BOB, name: 'Bob', email: 'bob@account.test' },
+  ]);
+  const [email] = await knex('user_email_addresses')
+    .insert({ team_id: 1, user_id: ADA, email: 'ada@pager.test', primary: true })
+    .returning('id');
+  await knex('user_notification_rules').insert({
+    team_id: 1,
+    user_id: ADA,
+    position: 1,
+    delay: 0,
+    user_email_address_id: email.id,
+    enabled_contact_types: JSON.stringify(['email']),
+  });
+  const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
+    const res = await h.call('POST', path, { body: { data: { type, attributes } } });
+    expect([res.status, res.body.errors]).toEqual([201, undefined]);
+    return res.body.data;
+  };
+  const schedule = (await created('/v1/schedules', 'schedules', { name: 'Primary', owner_user_id: ADA })).id;
+  const rotation = (
+    await created(`/v1/schedules/${schedule}/schedule_rotations`, 'schedule_rotations', {
+      name: 'Always Ada',
+      schedule_rotationable_type: 'ScheduleDailyRotation',
+      schedule_rotationable_attributes: { handoff_time: '09:00' },
+      time_zone: 'Etc/UTC',
+      start_time: '2026-01-01T09:00:00Z',
+    })
+  ).id;
+  await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: ADA });
+  policy = await createPolicy(h, { name: 'Database' });
+  expect(
+    (await levelIn(h, policy, { position: 1, delay: 5, notification_target_params: [{ type: 'schedule', id: schedule }] })).status,
+  ).toBe(201);
+  expect(
+    (await levelIn(h, policy, { position: 2, delay: 5, notification_target_params: [{ type: 'user', id: String(BOB) }] })).status,
+  ).toBe(201);
+  const sourceData = await created('/v1/alert_sources', 'alert_sources', { name: 'Prometheus', source_type: 'generic_webhook' });
+  source = { id: sourceData.id, secret: sourceData.attributes.secret };
+  const team = await seedTeam(knex, 1, { members: [ADA, BOB] });
+  await created('/v1/alert_routes', 'alert_routes', {
+    name: 'Everything',
+    alerts_source_ids: [source.id],
+    owning_team_ids: [team],
+    rules: [
+      {
+        name: 'All',
+        position: 1,
+        fallback_rule: true,
+        destinations: [{ target_type: 'EscalationPolicy', target_id: policy }],
+        condition_groups: [],
+      },
+    ],
+  });
+});
+afterAll(async () => h?.close());
+
+const replica = (at: () => number) =>
+  pagingJobsOn(knex, {
+    engine: pagingEngineOn(knex, pagingPortsOn(knex)),
+    notifier: {
+      async send(request) {
+        sent.push(request);
+        return { status: 'sent' };
+      },
+    },
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    intervalMs: 1000,
+    sendIntervalMs: 1000,
+    sendLeaseMs: MINUTE,
+    now: at,
+  });
+
+describe('paging through the stored routes and escalation plans', () => {
+  it('routes an ingested alert to the policy, emails who is on call, and stops at the acknowledgment', async () => {
+    const start = Date.now();
+    const answer = await ingest(h, source.id, source.secret, { summary: `db down ${randomUUID()}` });
+    expect(answer.status).toBe(202);
+    const [alert] = (await knex('alerts').where({ alert_source_id: source.id }).orderBy('created_at', 'desc').limit(1)) as { id: string }[];
+    const id = alert!.id;
+
+    await replica(() => Date.now()).sends.tick();
+    expect(sent.map((r) => [r.user.user_id, r.channel, r.address])).toEqual([[ADA, 'email', 'ada@pager.test']]);
+
+    const timeline = ((await h.call('GET', `/v1/alerts/${id}/events`)).body.data as { attributes: Record<string, string> }[]).map(
+      (e) => e.attributes,
+    );
+    const paging = timeline.filter((e) => e.source === 'paging').map((e) => `${e.action}: ${e.details}`);
+    expect(paging[0]).toMatch(/^paged: Routed by alert route Everything \(.*\), fallback rule to EscalationPolicy /);
+    expect(paging[1]).toMatch(/^escalation_policy_paged: Paging escalation policy Database/);
+    expect(paging[2]).toMatch(/^paged: Paged level 1 of Database: .*Ada/);
+    expect(paging[3]).toMatch(/^emailed: Email to ada@pager.test \(Ada, try 1\): sent/);
+
+    const shown = (await h.call('GET', `/v1/alerts/${id}`)).body.data.attributes;
+    expect(shown.notified_users.map((u: { id: number }) => u.id)).toEqual([ADA]);
+    expect(shown.alerting_targets).toEqual([{ id: policy, type: 'escalation_policy' }]);
+
+    expect((await h.call('POST', `/v1/alerts/${id}/acknowledge`, { body: { data: { type: 'alerts' } } })).status).toBe(200);
+    expect(await replica(() => start + 6 * MINUTE).steps.tick()).toBe(0);
+    await replica(() => start + 6 * MINUTE).sends.tick();
+    expect(sent.map((r) => r.user.user_id)).toEqual([ADA]);
+  });
+});
