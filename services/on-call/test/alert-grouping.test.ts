@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createGroupingStore } from '../src/data/alert-grouping.repository.js';
 import { ingest } from './support/ingest.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 
@@ -111,6 +112,27 @@ describe('alert grouping at intake', () => {
     const leaders = alerts.filter((a) => a.attributes.is_group_leader_alert);
     expect(leaders).toHaveLength(1);
     for (const a of alerts.filter((x) => x !== leaders[0])) expect(a.attributes.group_leader_alert_id).toBe(leaders[0].id);
+  });
+
+  it("narrows a same-summary group's lock to the summary: another title does not wait, the same title does", async () => {
+    const as = team();
+    const groupId = await group(as, { time_window: 60, conditions: [SAME_TITLE] });
+    // Another transaction holds the lock of the group's "disk full" alerts.
+    const holder = await h.db.knex.transaction();
+    await createGroupingStore().lockGroup(holder, as.principal.team_id, groupId, 'disk full');
+    const settled = (p: Promise<unknown>, ms: number) =>
+      Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+    try {
+      const other = raise(as, { summary: 'cpu high' });
+      expect(await settled(other, 5_000)).toBe(true);
+      expect((await other).attributes.is_group_leader_alert).toBe(true);
+      const same = raise(as, { summary: 'disk full' });
+      expect(await settled(same, 500)).toBe(false);
+      await holder.commit();
+      expect((await same).attributes.is_group_leader_alert).toBe(true);
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
   });
 
   it('groups ingested alerts with the engine evaluate answers with', async () => {

@@ -31,8 +31,8 @@ export function createGroupingStore(): GroupingStore {
         conditions: conditions.filter((c) => c.alert_group_id === g.id).map(({ alert_group_id: _, ...c }) => c),
       }));
     },
-    async lockGroup(tx, teamId, groupId) {
-      const name = `alert-group:${teamId}:${groupId}`;
+    async lockGroup(tx, teamId, groupId, summary) {
+      const name = `alert-group:${teamId}:${groupId}` + (summary === undefined ? '' : `:summary:${summary}`);
       // Two 32-bit halves of one hash, as the deduplication key's lock: a collision only makes two groups take turns.
       await tx.raw('select pg_advisory_xact_lock(hashtext(?), hashtext(reverse(?)))', [name, name]);
     },

@@ -6,8 +6,11 @@ import { judgeGroup, rankGroups, type GroupRouting, type RankedGroup } from '../
 export interface GroupingStore {
   /** The team's alert groups with their `conditions` (stored shape, in position order). */
   groups(tx: Transaction, teamId: number): Promise<Row[]>;
-  /** Waits for, then holds until `tx` ends, the lock of one group of a team: leaders are chosen one at a time. */
-  lockGroup(tx: Transaction, teamId: number, groupId: string): Promise<void>;
+  /**
+   * Waits for, then holds until `tx` ends, the lock of one group of a team (of its alerts
+   * of one summary, when `summary` is given): leaders are chosen one at a time.
+   */
+  lockGroup(tx: Transaction, teamId: number, groupId: string, summary?: string): Promise<void>;
   /** The group's unresolved leaders created at or after `since`, oldest first. */
   openLeaders(tx: Transaction, teamId: number, groupId: string, since: Date): Promise<Row[]>;
 }
@@ -23,6 +26,23 @@ const ALONE: Placement = { alert_group_id: null, group_leader_alert_id: null, is
 const MINUTE_MS = 60_000;
 
 const ids = (value: unknown) => ((value as string[] | null) ?? []).map((id) => id.toLowerCase());
+
+/**
+ * The summary a group's lock may be narrowed to: when all of the group's conditions must
+ * hold and one is "the same summary as the existing alert" (the legacy
+ * `group_by_alert_title`), alerts of different summaries can never share a leader, so
+ * they need not take turns; a busy group of many titles then groups in parallel.
+ */
+function lockedSummary(group: RankedGroup, alert: AlertInput): string | undefined {
+  if (group.row.condition_type === 'any' || alert.summary === null) return undefined;
+  const sameSummary = group.stored.some(
+    (c) =>
+      c.property_field_type === 'attribute' &&
+      c.property_field_name === 'summary' &&
+      c.property_field_condition_type === 'matches_existing_alert',
+  );
+  return sameSummary ? alert.summary : undefined;
+}
 
 /** An alert's columns as the matching engine reads an alert (the evaluate endpoint's `alert`). */
 export function alertInputOf(columns: Row): AlertInput {
@@ -93,7 +113,7 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
       try {
         const group = rankGroups(groups).find((g) => judgeGroup(g, alert, routing, [alert], budget).matched);
         if (!group) return ALONE;
-        await store.lockGroup(tx, teamId, group.id);
+        await store.lockGroup(tx, teamId, group.id, lockedSummary(group, alert));
         const leader = await leaderFor(tx, teamId, group, alert, routing, budget);
         return leader
           ? { alert_group_id: group.id, group_leader_alert_id: String(leader.id), is_group_leader_alert: false }
