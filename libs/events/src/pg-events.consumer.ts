@@ -50,6 +50,23 @@ export function createPgEventsConsumer(opts: PgEventsConsumerOptions): Transport
     await pool.query(sql, params).catch((err) => logger.warn('could not settle event', { queue, error: (err as Error).message }));
   }
 
+  // Acks of the handlers that finished in the same turn of the event loop go in one statement.
+  let acks: { deliveries: string[]; flushed: Promise<void> } | null = null;
+  function ack(delivery: string): Promise<void> {
+    if (!acks) {
+      const batch = { deliveries: [] as string[], flushed: Promise.resolve() };
+      batch.flushed = new Promise((resolve) =>
+        setImmediate(() => {
+          acks = null;
+          resolve(settle('SELECT events.ack($1, $2)', [queue, batch.deliveries]));
+        }),
+      );
+      acks = batch;
+    }
+    acks.deliveries.push(delivery);
+    return acks.flushed;
+  }
+
   async function handle(row: Claimed): Promise<void> {
     const envelope = row.body;
     if (!isEventEnvelope(envelope)) {
@@ -65,11 +82,11 @@ export function createPgEventsConsumer(opts: PgEventsConsumerOptions): Transport
         event_id: envelope.id,
         type: envelope.type,
       });
-      return settle('SELECT events.ack($1, $2)', [queue, [row.delivery]]);
+      return ack(row.delivery);
     }
     try {
       await opts.handler(envelope);
-      await settle('SELECT events.ack($1, $2)', [queue, [row.delivery]]);
+      await ack(row.delivery);
     } catch (err) {
       logger.warn('event handler failed, event will be redelivered', {
         queue,
