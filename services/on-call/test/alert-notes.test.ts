@@ -35,6 +35,7 @@ describe('alert notes and the alert events feed', () => {
     expect(edited.body.data.attributes.details).toBe('Disk cleaned.');
     const removed = await h.call('DELETE', `/v1/alert_events/${id}`);
     expect(removed.status).toBe(200);
+    expect(removed.body).toBeUndefined();
     expect((await h.call('GET', `/v1/alert_events/${id}`)).status).toBe(404);
     await h.events!.waitFor((es) =>
       ['alert_event.created', 'alert_event.updated', 'alert_event.deleted'].every((t) =>

@@ -23,6 +23,8 @@ export const alertEvents = defineResource<OnCallResourceDeps>({
   create: newNoteSchema,
   update: updateNoteSchema,
   updateMethods: ['patch'],
+  // The reference's deleteAlertEvent answers 200 with no body.
+  deleteAnswer: 'empty',
   attributes: ['alert_id', 'kind', 'action', 'source', 'user_id', 'details'],
   attributeSchemas: {
     alert_id: { type: 'string', format: 'uuid' },
