@@ -1,4 +1,9 @@
-import { MAX_ROUTE_CONDITION_CHARS, MAX_ROUTE_PATTERNS, rulesInput } from '../../src/domain/routing/alert-routes.schemas.js';
+import {
+  MAX_ROUTE_CONDITION_CHARS,
+  MAX_ROUTE_PATTERNS,
+  MAX_RULE_POSITION,
+  rulesInput,
+} from '../../src/domain/routing/alert-routes.schemas.js';
 
 const condition = (operator: string, values: string[]) => ({
   property_field_type: 'payload',
@@ -49,5 +54,15 @@ describe('an alert route rules list', () => {
   it('requires name, destinations and condition groups of a kept rule only', () => {
     expect(messages([{ position: 1 }])).toEqual(['0/name: is required', '0/destinations: is required', '0/condition_groups: is required']);
     expect(messages([{ id: '6f1c2a3b-0000-4000-8000-000000000002', _destroy: true }])).toEqual([]);
+  });
+
+  it('refuses a rule without a position when none is left after the others, rather than sharing the last one', () => {
+    expect(messages([rule('last', [], { position: MAX_RULE_POSITION - 1 }), rule('a', []), rule('b', [])])).toEqual([
+      `2/position: is needed: no position after ${MAX_RULE_POSITION} is left for a rule sent without one`,
+    ]);
+    expect(rulesInput.parse([rule('last', [], { position: MAX_RULE_POSITION - 1 }), rule('a', [])]).map((r) => r.position)).toEqual([
+      MAX_RULE_POSITION - 1,
+      MAX_RULE_POSITION,
+    ]);
   });
 });

@@ -93,6 +93,9 @@ function storedRule(rule: z.infer<typeof ruleInput>, position: number): StoredRu
   };
 }
 
+/** The position after the highest one sent. */
+const nextPosition = (rules: readonly { position?: number }[]) => Math.max(-1, ...rules.map((r) => r.position ?? -1)) + 1;
+
 /**
  * `rules` as a write sends it: the whole set (docs/paging.md, "Alert routing"). A rule,
  * condition group or destination sent back with its `id` keeps it; `_destroy: true`
@@ -122,12 +125,21 @@ export const rulesInput = z
       if (first === undefined) seen.set(r.position, i);
       else ctx.addIssue({ code: 'custom', path: [i, 'position'], message: `is rule ${first}'s position too; rules are tried by position` });
     }
+    // Rules sent without a position take the ones after the highest sent; past the last, two would share it.
+    let next = nextPosition(live.map(([r]) => r));
+    for (const [r, i] of live)
+      if (r.position === undefined && next++ > MAX_RULE_POSITION)
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'position'],
+          message: `is needed: no position after ${MAX_RULE_POSITION} is left for a rule sent without one`,
+        });
   })
   .transform((rules) => {
     const live = rules.filter((r) => r._destroy !== true);
     // A rule sent without a position goes after those sent with one, in the order sent.
-    let next = Math.max(-1, ...live.map((r) => r.position ?? -1)) + 1;
-    return live.map((r) => storedRule(r, r.position ?? Math.min(next++, MAX_RULE_POSITION)));
+    let next = nextPosition(live);
+    return live.map((r) => storedRule(r, r.position ?? next++));
   });
 
 const strings = (format?: string) => ({ type: 'array', items: { type: 'string', ...(format ? { format } : {}) } });
