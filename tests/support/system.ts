@@ -92,6 +92,8 @@ export interface SystemOptions {
   amqpUrl?: string;
   /** Further on-call replicas (`on-call1`, ...) on the same database and queues, e.g. for the shift.started scheduler. */
   onCallReplicas?: number;
+  /** More settings of every on-call replica (e.g. SMTP_URL for paging by email). */
+  onCallEnv?: Record<string, string>;
 }
 
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
@@ -169,6 +171,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
       DATABASE_URL: dbUrl[databases.oc],
       USERS_QUEUE: usersQueue,
       AMQP_PUBLISHERS,
+      // The links in pages lead to the gateway, as deployed.
+      PUBLIC_URL: `http://127.0.0.1:${gatewayPorts[0]}`,
+      ...options.onCallEnv,
     },
     communications: { ...common, ...amqpAs('communications'), PORT: String(cmPort), DATABASE_URL: dbUrl[databases.cm] },
   };
