@@ -3,6 +3,7 @@ import { alertGroupOperations, alertUrgencyOperations } from './operations/alert
 import { alertRetriggerRuleOperations } from './operations/alert-retrigger-rules.operations.js';
 import { alertsInOperations } from './operations/alerts-in.operations.js';
 import { alertEventOperations } from './operations/alert-events.operations.js';
+import { alertEscalateOperations } from './operations/alert-escalate.operations.js';
 import { alertSnoozeOperations } from './operations/alert-snooze.operations.js';
 import { escalationOperations } from './operations/escalation.operations.js';
 import { heartbeatOperations } from './operations/heartbeats.operations.js';
@@ -55,6 +56,7 @@ const OPERATIONS: ConformanceOperation[] = [
   ...alertsInOperations,
   ...alertEventOperations,
   ...alertSnoozeOperations,
+  ...alertEscalateOperations,
   ...heartbeatOperations,
   ...escalationOperations,
   ...alertRoutingOperations,
