@@ -10,15 +10,19 @@ export function createEscalationRepository(knex: Knex): EscalationDeps {
   return {
     async graph(tx, teamId) {
       await tx.raw('SELECT pg_advisory_xact_lock(?, ?)', [GRAPH_LOCK, teamId]);
-      const policies: { id: string; group_ids: string[] }[] = await tx('escalation_policies')
+      const policies: { id: string; group_ids: string[]; service_ids: string[] }[] = await tx('escalation_policies')
         .where({ team_id: teamId })
-        .select('id', 'group_ids');
-      // Only escalating team targets make edges: the rest of the levels is not read.
+        .select('id', 'group_ids', 'service_ids');
+      // Only escalating team targets and service targets make edges: the rest of the levels is not read.
       const levels: { id: string; escalation_policy_id: string; notification_target_params: LevelTarget[] }[] = await tx(
         'escalation_levels',
       )
         .where({ team_id: teamId })
-        .whereRaw(`notification_target_params @> '[{"type": "team", "team_members": "escalate"}]'::jsonb`)
+        .where((q) =>
+          q
+            .whereRaw(`notification_target_params @> '[{"type": "team", "team_members": "escalate"}]'::jsonb`)
+            .orWhereRaw(`notification_target_params @> '[{"type": "service"}]'::jsonb`),
+        )
         .select('id', 'escalation_policy_id', 'notification_target_params');
       return { policies, levels };
     },

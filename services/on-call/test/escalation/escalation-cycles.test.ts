@@ -1,9 +1,15 @@
-import { escalationCycle, withGroups, withLevel, type EscalationGraph } from '../../src/domain/escalation/escalation-cycles.js';
+import { escalationCycle, withLevel, withNames, type EscalationGraph } from '../../src/domain/escalation/escalation-cycles.js';
 import type { LevelTarget } from '../../src/domain/paging/paging.ports.js';
 
 const escalate = (team: string): LevelTarget => ({ type: 'team', id: team, team_members: 'escalate' });
-const graph = (policies: Record<string, string[]>, levels: [string, LevelTarget[]][]): EscalationGraph => ({
-  policies: Object.entries(policies).map(([id, group_ids]) => ({ id, group_ids })),
+const service = (id: string): LevelTarget => ({ type: 'service', id });
+/** Policies by id with the teams they name (and, `services`, the services they name). */
+const graph = (
+  policies: Record<string, string[]>,
+  levels: [string, LevelTarget[]][],
+  services: Record<string, string[]> = {},
+): EscalationGraph => ({
+  policies: Object.entries(policies).map(([id, group_ids]) => ({ id, group_ids, service_ids: services[id] ?? [] })),
   levels: levels.map(([policy, targets], i) => ({ id: `l${i}`, escalation_policy_id: policy, notification_target_params: targets })),
 });
 
@@ -31,6 +37,23 @@ describe('escalationCycle', () => {
     expect(escalationCycle(g, 'c')).toEqual(['c', 'a', 'b', 'c']);
   });
 
+  it('follows a service target to the policies naming the service, as the paging engine does', () => {
+    expect(escalationCycle(graph({ a: [] }, [['a', [service('sa')]]], { a: ['sa'] }), 'a')).toEqual(['a', 'a']);
+    // a pages service sb (policy b), b escalates to team ta (policy a): a pages itself through both kinds.
+    const g = graph(
+      { a: ['ta'], b: [] },
+      [
+        ['a', [service('sb')]],
+        ['b', [escalate('ta')]],
+      ],
+      { b: ['sb'] },
+    );
+    expect(escalationCycle(g, 'a')).toEqual(['a', 'b', 'a']);
+    expect(escalationCycle(g, 'b')).toEqual(['b', 'a', 'b']);
+    // A team and a service of the same id are different targets.
+    expect(escalationCycle(graph({ a: ['x'] }, [['a', [service('x')]]]), 'a')).toBeNull();
+  });
+
   it('ignores team targets that page members, and other target types', () => {
     const g = graph({ a: ['ta'] }, [
       [
@@ -39,6 +62,8 @@ describe('escalationCycle', () => {
           { type: 'team', id: 'ta', team_members: 'all' },
           { type: 'team', id: 'ta', team_members: 'admins' },
           { type: 'service', id: 'ta' },
+          { type: 'schedule', id: 'ta' },
+          { type: 'user', id: '1' },
         ],
       ],
     ]);
@@ -54,10 +79,10 @@ describe('escalationCycle', () => {
     expect(escalationCycle(g, 'b')).toEqual(['b', 'b']);
   });
 
-  it('judges the graph a write would leave: new groups, a new or changed level', () => {
+  it('judges the graph a write would leave: new teams or services, a new or changed level', () => {
     const g = graph({ a: ['ta'], b: [] }, [['a', [escalate('tb')]]]);
-    expect(escalationCycle(withGroups(g, 'b', ['tb']), 'b')).toBeNull();
-    const named = withGroups(g, 'b', ['tb']);
+    expect(escalationCycle(withNames(g, 'b', { group_ids: ['tb'] }), 'b')).toBeNull();
+    const named = withNames(g, 'b', { group_ids: ['tb'] });
     expect(escalationCycle(withLevel(named, { escalation_policy_id: 'b', notification_target_params: [escalate('ta')] }), 'b')).toEqual([
       'b',
       'a',
@@ -70,5 +95,12 @@ describe('escalationCycle', () => {
       notification_target_params: [],
     });
     expect(escalationCycle(changed, 'b')).toBeNull();
+    // A policy naming a service its own level pages; naming teams leaves its services as they were.
+    const paging = graph({ c: [] }, [['c', [service('sc')]]]);
+    expect(escalationCycle(withNames(paging, 'c', { service_ids: ['sc'] }), 'c')).toEqual(['c', 'c']);
+    expect(escalationCycle(withNames(withNames(paging, 'c', { service_ids: ['sc'] }), 'c', { group_ids: ['tc'] }), 'c')).toEqual([
+      'c',
+      'c',
+    ]);
   });
 });

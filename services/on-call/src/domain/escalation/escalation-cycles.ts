@@ -1,24 +1,33 @@
 import type { LevelTarget } from '../paging/paging.ports.js';
 
-/** What the cycle check reads of a team's policies: the teams each names, and its levels' targets. */
+/** What the cycle check reads of a team's policies: the teams and services each names, and its levels' targets. */
 export interface EscalationGraph {
-  policies: readonly { id: string; group_ids: readonly string[] }[];
+  policies: readonly { id: string; group_ids: readonly string[]; service_ids: readonly string[] }[];
   levels: readonly { id: string; escalation_policy_id: string; notification_target_params: readonly LevelTarget[] }[];
 }
 
+/** The teams and services a policy names (`group_ids`, `service_ids`). */
+export type PolicyNames = Pick<EscalationGraph['policies'][number], 'group_ids' | 'service_ids'>;
+
 /**
- * The policies `policyId` pages through its levels' `{type: team, team_members: escalate}`
- * targets: a team escalates to every policy naming it in `group_ids` (paging.ports.ts,
- * TargetResolution.policies).
+ * The policies each policy pages through its levels: a `{type: team, team_members:
+ * escalate}` target pages the policies naming the team in `group_ids`, and a `service`
+ * target those naming the service in `service_ids` (level-resolution.ts pages the oldest
+ * of them; any may become the oldest, so every one is an edge).
  */
 function escalatesTo(graph: EscalationGraph): Map<string, Set<string>> {
-  const policiesOfTeam = new Map<string, string[]>();
-  for (const p of graph.policies) for (const g of p.group_ids) policiesOfTeam.set(g, [...(policiesOfTeam.get(g) ?? []), p.id]);
+  const naming = new Map<string, string[]>();
+  const add = (key: string, policyId: string) => naming.set(key, [...(naming.get(key) ?? []), policyId]);
+  for (const p of graph.policies) {
+    for (const g of p.group_ids) add(`team:${g}`, p.id);
+    for (const s of p.service_ids) add(`service:${s}`, p.id);
+  }
   const edges = new Map<string, Set<string>>(graph.policies.map((p) => [p.id, new Set<string>()]));
   for (const level of graph.levels) {
     for (const t of level.notification_target_params) {
-      if (t.type !== 'team' || t.team_members !== 'escalate') continue;
-      for (const next of policiesOfTeam.get(t.id) ?? []) edges.get(level.escalation_policy_id)?.add(next);
+      const key = t.type === 'team' && t.team_members === 'escalate' ? `team:${t.id}` : t.type === 'service' ? `service:${t.id}` : null;
+      if (!key) continue;
+      for (const next of naming.get(key) ?? []) edges.get(level.escalation_policy_id)?.add(next);
     }
   }
   return edges;
@@ -28,7 +37,8 @@ function escalatesTo(graph: EscalationGraph): Map<string, Set<string>> {
  * A cycle through `policyId`: the policy ids from it back to it (`[a, b, a]`; `[a, a]`
  * when a level of `a` escalates to a team `a` names), or null when none leads back. Only
  * cycles through the written policy are looked for: every write is checked, so none
- * elsewhere can exist. Breadth-first, so the shortest cycle is the one told.
+ * elsewhere can exist (and one that did would not hold the search up: each policy is
+ * visited once). Breadth-first, so the shortest cycle is the one told.
  */
 export function escalationCycle(graph: EscalationGraph, policyId: string): string[] | null {
   const edges = escalatesTo(graph);
@@ -50,10 +60,13 @@ export function escalationCycle(graph: EscalationGraph, policyId: string): strin
   return null;
 }
 
-/** The graph with one policy's `group_ids` as a write would leave them. */
-export function withGroups(graph: EscalationGraph, policyId: string, groupIds: readonly string[]): EscalationGraph {
+/** The graph with one policy's `group_ids` and `service_ids` as a write would leave them (those not given as they are). */
+export function withNames(graph: EscalationGraph, policyId: string, names: Partial<PolicyNames>): EscalationGraph {
+  const old = graph.policies.find((p) => p.id === policyId);
   const others = graph.policies.filter((p) => p.id !== policyId);
-  return { ...graph, policies: [...others, { id: policyId, group_ids: groupIds }] };
+  const group_ids = names.group_ids ?? old?.group_ids ?? [];
+  const service_ids = names.service_ids ?? old?.service_ids ?? [];
+  return { ...graph, policies: [...others, { id: policyId, group_ids, service_ids }] };
 }
 
 /** The graph with one level (new: no id yet) as a write would leave it. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
-import { withGroups } from './escalation-cycles.js';
+import { withNames } from './escalation-cycles.js';
 import { businessHours, repeatCount, uuidList } from './escalation.fields.js';
 import { added, cycleIssues, knownTargetIssues } from './escalation.rules.js';
 
@@ -130,14 +130,22 @@ export const escalationPolicies = defineResource<OnCallResourceDeps>({
           'Service',
         )),
       ];
-      // Only an existing policy can have levels leading back to it.
-      if (issues.length || !ctx.existing || !added(ids(attributes.group_ids), ids(ctx.existing.group_ids)).length) return issues;
-      const graph = withGroups(
-        await ctx.deps.escalation.graph(ctx.tx, ctx.principal.team_id),
-        String(ctx.existing.id),
-        ids(attributes.group_ids),
+      // Only an existing policy can have levels leading back to it; only a team or service newly named can close a loop.
+      const existing = ctx.existing;
+      const named = (key: string) => added(ids(attributes[key]), ids(existing?.[key])).length > 0;
+      if (issues.length || !existing || (!named('group_ids') && !named('service_ids'))) return issues;
+      const policyId = String(existing.id);
+      const graph = await ctx.deps.escalation.graph(ctx.tx, ctx.principal.team_id);
+      const groupIds = attributes.group_ids === undefined ? undefined : ids(attributes.group_ids);
+      const serviceIds = attributes.service_ids === undefined ? undefined : ids(attributes.service_ids);
+      // The teams first, so that a loop they close alone is told at group_ids.
+      const byGroups = cycleIssues(withNames(graph, policyId, { group_ids: groupIds }), policyId, '/data/attributes/group_ids');
+      if (byGroups.length) return byGroups;
+      return cycleIssues(
+        withNames(graph, policyId, { group_ids: groupIds, service_ids: serviceIds }),
+        policyId,
+        '/data/attributes/service_ids',
       );
-      return cycleIssues(graph, String(ctx.existing.id), '/data/attributes/group_ids');
     },
     toColumns: (attributes, ctx) => ({
       ...attributes,

@@ -91,7 +91,7 @@ export async function pathRuleIssues(ctx: Ctx, rules: readonly PathRule[]): Prom
   return [...issues, ...(await knownTargetIssues(ctx, services, 'Service'))];
 }
 
-/** A 422 at `pointer` when the graph, as the write would leave it, pages `policyId` again through team escalations. */
+/** A 422 at `pointer` when the graph, as the write would leave it, pages `policyId` again through escalating teams or services. */
 export function cycleIssues(graph: EscalationGraph, policyId: string, pointer: string): ValidationIssue[] {
   const cycle = escalationCycle(graph, policyId);
   if (!cycle) return [];
@@ -99,7 +99,7 @@ export function cycleIssues(graph: EscalationGraph, policyId: string, pointer: s
     {
       pointer,
       code: 'escalation_cycle',
-      detail: `This would make escalation policy ${policyId} page itself through escalating team targets: ${cycle.join(' → ')}.`,
+      detail: `This would make escalation policy ${policyId} page itself through escalating team or service targets: ${cycle.join(' → ')}.`,
     },
   ];
 }
