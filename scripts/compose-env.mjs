@@ -17,7 +17,6 @@ const values = {
   OIDC_COOKIE_KEYS: random(),
   WEBHOOK_SECRET_KEYS: randomBytes(32).toString('base64'),
   SECRET_ENCRYPTION_KEYS: randomBytes(32).toString('base64'),
-  PAGING_LINK_SECRET: random(),
   POSTGRES_PASSWORD: random(),
   AUTH_DB_PASSWORD: random(),
   INCIDENT_CONFIG_DB_PASSWORD: random(),

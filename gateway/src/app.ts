@@ -149,7 +149,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
       }),
     ),
   );
-  // The signed acknowledge/resolve links of pages: the link's token, not an API credential (alert-actions.middleware.ts).
+  // The acknowledge/resolve links of pages: the link's token, not an API credential (alert-actions.middleware.ts).
   app.use(
     only(
       '/alert-actions',

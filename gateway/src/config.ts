@@ -34,7 +34,7 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_TEAM_WRITES: env.int(30, 1),
   /** Payloads one alert source (with one secret) may post per window at /ingest (docs/on-call.md, "Ingestion"). */
   RATE_LIMIT_INGEST: env.int(1200, 1),
-  /** Requests one client address may make per window to the signed alert action links (docs/paging.md, "Notifications"). */
+  /** Requests one client address may make per window to the alert action links (docs/paging.md, "Notifications"). */
   RATE_LIMIT_ALERT_ACTIONS: env.int(60, 1),
   CREDENTIAL_CACHE_TTL_MS: env.int(3000, 0),
   /** Unknown credentials a client address may present per window before its uncached tokens get 429. */

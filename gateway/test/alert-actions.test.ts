@@ -1,18 +1,18 @@
 import express from 'express';
-import { PRINCIPAL_HEADER } from '@firewatch/auth';
+import { ACTION_TOKEN_HEADER, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { listen } from '@firewatch/testing';
 import { type FakeAuth, startFakeAuth } from './support/fake-services.js';
 import { readJson, startGateway, type StartedGateway, systemTokens } from './support/gateway-harness.js';
 
-const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2lnbmF0dXJl';
-const UNKNOWN = 'eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ5In0.Zm9yZ2Vk';
+const TOKEN = 'Kp3xV9_qW-2mZ7bN4cR8sA';
+const UNKNOWN = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 /** A stand-in for on-call's link endpoint: 404 for a token it does not know, else what it got. */
 async function startFakeOnCall() {
   const app = express();
   app.use(express.text({ type: () => true }));
   app.all('/{*rest}', (req, res) => {
-    if (req.headers['x-firewatch-action-token'] !== TOKEN) return res.status(404).type('html').send('<p>This link is not valid.</p>');
+    if (req.headers[ACTION_TOKEN_HEADER] !== TOKEN) return res.status(404).type('html').send('<p>This link is not valid.</p>');
     res.status(200).json({ method: req.method, path: req.originalUrl, headers: req.headers, body: req.body });
   });
   return listen(app);
@@ -43,7 +43,7 @@ describe('gateway alert action links', () => {
     const got = await readJson(await open(TOKEN, { headers: { authorization: 'Bearer fw_somebody', [PRINCIPAL_HEADER]: 'forged' } }));
     expect(got.method).toBe('GET');
     expect(got.path).toBe('/alert-actions');
-    expect(got.headers['x-firewatch-action-token']).toBe(TOKEN);
+    expect(got.headers[ACTION_TOKEN_HEADER]).toBe(TOKEN);
     expect(got.headers.authorization).toBeUndefined();
     expect(got.headers[PRINCIPAL_HEADER]).toBeUndefined();
     const posted = await open(

@@ -7,8 +7,8 @@ import type { RateLimitStore } from '../domain/rate-limit.store.js';
 import { describeHit, storeFailure } from './rate-limit.middleware.js';
 import { attachState } from './request-state.js';
 
-/** A signed action link's token: a compact JWS, bounded. */
-const ACTION = /^\/alert-actions\/([A-Za-z0-9_-]{1,1024}\.[A-Za-z0-9_-]{1,2048}\.[A-Za-z0-9_-]{1,512})$/;
+/** An action link's token: 128 random bits in base64url (on-call's domain/notifications/action-links.ts). */
+const ACTION = /^\/alert-actions\/([A-Za-z0-9_-]{22})$/;
 /** The path on-call receives: the token travels in its header, never in a path that logs or metrics could keep. */
 export const ALERT_ACTIONS_UPSTREAM_PATH = '/alert-actions';
 
@@ -26,11 +26,11 @@ export interface AlertActionsMiddlewareOptions {
 /**
  * `GET|POST /alert-actions/{token}` (docs/paging.md, "Notifications"): the acknowledge and
  * resolve links of a page's email, SMS or call, opened by a person (or posted by Twilio)
- * without an API credential: the link's signature, which only on-call can make and judge,
- * is the credential. Counted per client address; a link on-call does not know (404) counts
- * against the address's guessing budget as an unknown API token does, and a blocked
- * address is refused until its budget refills. Forwarded with no principal, the token
- * moved from the path to its own header.
+ * without an API credential: the link's random token, which only on-call keeps (as a
+ * digest) and judges, is the credential. Counted per client address; a link on-call does
+ * not know (404) counts against the address's guessing budget as an unknown API token
+ * does, and a blocked address is refused until its budget refills. Forwarded with no
+ * principal, the token moved from the path to its own header.
  */
 export function alertActionsMiddleware({
   store,

@@ -12,7 +12,7 @@ export interface IngestionRequest {
   answered(status: number, headers: IncomingHttpHeaders): void;
 }
 
-/** A signed alert action link opened (alert-actions.middleware.ts): no API credential, the link's token. */
+/** An alert action link opened (alert-actions.middleware.ts): no API credential, the link's token. */
 export interface LinkActionRequest {
   /** Passed to on-call in its own header; on-call alone can judge it. */
   token: string;

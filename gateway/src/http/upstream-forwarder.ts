@@ -2,7 +2,7 @@ import http, { type Agent, type IncomingMessage, type OutgoingHttpHeaders } from
 import https from 'node:https';
 import type { RequestHandler } from 'express';
 import { BadGatewayError, GatewayTimeoutError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
-import { PRINCIPAL_HEADER, type PrincipalSigner } from '@firewatch/auth';
+import { ACTION_TOKEN_HEADER, PRINCIPAL_HEADER, type PrincipalSigner } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
 import { INGEST_LIMIT_HEADER } from '../domain/ingest-limits.js';
 import type { UpstreamName } from '../domain/routes.js';
@@ -35,8 +35,6 @@ const SERVICE_GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUN
 
 /** Where an alert source's secret travels to on-call (the client's Authorization never does). */
 export const SOURCE_SECRET_HEADER = 'x-firewatch-source-secret';
-/** Where a signed alert action link's token travels to on-call (never in the path it logs). */
-export const ACTION_TOKEN_HEADER = 'x-firewatch-action-token';
 
 /** The client's headers minus hop-by-hop ones and its credential, plus the signed principal (and a source's secret or a link's token). */
 function requestHeaders(req: IncomingMessage, principal: string | undefined, state: GatewayState): OutgoingHttpHeaders {
@@ -105,7 +103,7 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
     const target = { audience: name, method: req.method ?? 'GET', path: basePath + (query === -1 ? url : url.slice(0, query)) };
     const { credential, ingestion, linkAction } = state;
     // An ingestion request's principal names only its source (docs/security.md, "Alert ingestion");
-    // a link action has none: its signed token is the credential (docs/paging.md, "Notifications").
+    // a link action has none: its token is the credential (docs/paging.md, "Notifications").
     const signed = linkAction
       ? Promise.resolve(undefined)
       : ingestion

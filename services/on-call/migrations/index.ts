@@ -27,6 +27,7 @@ import * as targetTeamMembers from './20261126-0200-target-team-members.js';
 import * as escalationLevelTurns from './20261126-0201-escalation-level-turns.js';
 import * as alertActionLinkUses from './20261126-0400-alert-action-link-uses.js';
 import * as emailAddressVerification from './20261126-0410-email-address-verification.js';
+import * as opaqueAlertActionLinks from './20261126-0450-opaque-alert-action-links.js';
 import * as alertPaging from './20261126-0500-alert-paging.js';
 import * as heartbeatSecrets from './20261126-0600-heartbeat-secrets.js';
 import * as alertSourceRateLimits from './20261126-0610-alert-source-rate-limits.js';
@@ -64,6 +65,7 @@ export const migrations: Migrations = {
   '20261126-0201-escalation-level-turns': escalationLevelTurns,
   '20261126-0400-alert-action-link-uses': alertActionLinkUses,
   '20261126-0410-email-address-verification': emailAddressVerification,
+  '20261126-0450-opaque-alert-action-links': opaqueAlertActionLinks,
   '20261126-0500-alert-paging': alertPaging,
   '20261126-0600-heartbeat-secrets': heartbeatSecrets,
   '20261126-0610-alert-source-rate-limits': alertSourceRateLimits,

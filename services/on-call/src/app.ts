@@ -4,7 +4,7 @@ import { alertRecorder } from '@firewatch/metrics';
 import { alertIntakeOn } from './alert-intake.wiring.js';
 import { createSourceStore } from './data/alerts-in.repository.js';
 import { createHeartbeatPingRepository } from './data/heartbeats.repository.js';
-import { createAlertActionLinksRepository } from './data/alert-action-links.repository.js';
+import { createLinkUsersRepository } from './data/alert-action-links.repository.js';
 import { createEmailVerificationRepository } from './data/email-verification.repository.js';
 import { createRecordsRepository } from './data/records.repository.js';
 import { createAlertIngestion } from './domain/alerts-in/alert-ingestion.js';
@@ -29,7 +29,7 @@ export interface OnCallDeps extends KitAppShell {
   shiftReads?: ShiftReadBounds;
   /** The largest payload an alert source may post; default 512 KiB (INGEST_BODY_LIMIT_BYTES). */
   ingestBodyLimitBytes?: number;
-  /** The channels and their signed links (notifications.wiring.ts); without them, /alert-actions is not served and no verification email is sent. */
+  /** The channels and their action links (notifications.wiring.ts); without them, /alert-actions is not served and no verification email is sent. */
   notifications?: Pick<Notifications, 'notifier' | 'links' | 'email'>;
   /** What paging asks where an alert goes and who a level pages; default the stored routes and escalation plans (paging.wiring.ts). */
   paging?: PagingPorts;
@@ -57,7 +57,7 @@ export function createOnCallApp(deps: OnCallDeps): Express {
               logger: deps.logger,
               actions: createAlertLinkActions({
                 links: deps.notifications.links,
-                store: createAlertActionLinksRepository(deps.knex),
+                users: createLinkUsersRepository(deps.knex),
                 alerts: modules.find((m) => m.definition.type === 'alerts')!,
               }),
             }),

@@ -1,13 +1,28 @@
 import { z } from 'zod';
-import { apiServiceFields, env, keySeedFields, requireKeysOrDevSeed } from '@firewatch/config';
+import { apiServiceFields, env } from '@firewatch/config';
 import { defaultBrokerUser, EVENT_QUEUES, PUBLISHING_SERVICES } from '@firewatch/events';
 
+const TWILIO = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'] as const;
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /**
- * The key of the signed acknowledge/resolve links in pages (docs/paging.md, "Notifications").
- * Outside production it may be derived from DEV_KEY_SEED; in production whoever holds the
- * seed could act on every alert as anyone, so PAGING_LINK_SECRET must be set.
+ * Mistakes that would otherwise only show as pages nobody can use: one or two of Twilio's
+ * three settings (SMS and calls then skipped on every page), and in production a channel
+ * on while PUBLIC_URL still points at this machine (every link in a page leads nowhere).
  */
-const requireLinkSecret = requireKeysOrDevSeed(['PAGING_LINK_SECRET'], 'at least 32 random characters, e.g. `openssl rand -base64 32`');
+function checkNotifications(config: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const twilio = TWILIO.filter((k) => config[k] !== undefined);
+  if (twilio.length > 0 && twilio.length < TWILIO.length)
+    for (const k of TWILIO.filter((k) => config[k] === undefined))
+      ctx.addIssue({ code: 'custom', path: [k], message: `required with ${twilio.join(' and ')}: Twilio needs all three` });
+  const channelOn = config.SMTP_URL !== undefined || twilio.length === TWILIO.length;
+  if (config.NODE_ENV === 'production' && channelOn && LOCAL_HOSTS.has(new URL(String(config.PUBLIC_URL)).hostname))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PUBLIC_URL'],
+      message: "required when NODE_ENV=production and a channel is on: the gateway's address as people reach it",
+    });
+}
 
 export const configSchema = z
   .object({
@@ -59,13 +74,10 @@ export const configSchema = z
       .url()
       .default('http://localhost:8080')
       .transform((v) => v.replace(/\/+$/, '')),
-    /** HMAC key of the signed action links (at least 32 characters); derived from DEV_KEY_SEED when unset (not in production). */
-    PAGING_LINK_SECRET: env.secret().optional(),
     /** How long an action link works. */
     PAGING_LINK_TTL_HOURS: z.coerce.number().min(0.1).max(168).default(24),
-    ...keySeedFields(),
+    NODE_ENV: z.string().optional(),
   })
-  // Runs even when other variables are wrong, so one start-up names every problem.
-  .superRefine(requireLinkSecret, { when: () => true });
+  .superRefine(checkNotifications);
 
 export type Config = z.infer<typeof configSchema>;

@@ -41,7 +41,7 @@ await runKitService({
       overlapMs: 60_000,
     });
     shiftStarted.start();
-    const notifications = notificationsFrom(config, logger);
+    const notifications = notificationsFrom(config, knex, logger);
     // One paging engine for the jobs that raise or re-trigger alerts and for the paging jobs (docs/paging.md).
     const engine = pagingEngineOn(knex, pagingPortsOn(knex, logger), config.PAGING_LATE_AFTER_MS);
     const paging = alertPagingOn(knex, engine);

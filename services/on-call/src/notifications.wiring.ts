@@ -1,6 +1,7 @@
-import { hkdfSync } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import type { Config } from './config.js';
+import { createActionLinkStore } from './data/alert-action-links.repository.js';
 import { createSmtpMailTransport } from './data/smtp-mail.transport.js';
 import { createTwilioPhoneTransport } from './data/twilio-phone.transport.js';
 import { createActionLinks, type ActionLinks } from './domain/notifications/action-links.js';
@@ -25,26 +26,17 @@ type NotificationConfig = Pick<
   | 'TWILIO_API_URL'
   | 'NOTIFICATION_TIMEOUT_MS'
   | 'PUBLIC_URL'
-  | 'PAGING_LINK_SECRET'
   | 'PAGING_LINK_TTL_HOURS'
-  | 'DEV_KEY_SEED'
 >;
-
-/** The links' HMAC key: PAGING_LINK_SECRET, or outside production one derived from DEV_KEY_SEED (config.ts refuses neither). */
-function linkKey(config: NotificationConfig): Uint8Array {
-  const secret = config.PAGING_LINK_SECRET ?? config.DEV_KEY_SEED;
-  if (secret === undefined) throw new Error('PAGING_LINK_SECRET is not set and there is no DEV_KEY_SEED');
-  return new Uint8Array(hkdfSync('sha256', secret, 'firewatch', 'on-call/paging-action-links/v1', 32));
-}
 
 /**
  * The channels that reach a person, from configuration (docs/paging.md, "Notifications"):
  * email when SMTP_URL is set, SMS and voice when the three Twilio settings are; the
  * paging engine is handed `notifier`, the link endpoint `links`.
  */
-export function notificationsFrom(config: NotificationConfig, logger: Logger): Notifications {
+export function notificationsFrom(config: NotificationConfig, knex: Knex, logger: Logger): Notifications {
   const links = createActionLinks({
-    key: linkKey(config),
+    store: createActionLinkStore(knex),
     baseUrl: config.PUBLIC_URL,
     ttlSeconds: Math.round(config.PAGING_LINK_TTL_HOURS * 3600),
   });

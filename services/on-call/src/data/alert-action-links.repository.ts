@@ -1,9 +1,41 @@
 import type { Knex } from 'knex';
 import type { Role } from '@firewatch/auth';
-import type { LinkStore } from '../domain/notifications/alert-link-actions.js';
+import type { ActionLinkStore, StoredLink } from '../domain/notifications/action-links.js';
+import type { LinkUsers } from '../domain/notifications/alert-link-actions.js';
 
-/** The users read model and the used links' table, as signed action links need them. */
-export function createAlertActionLinksRepository(knex: Knex): LinkStore {
+/** How long a row outlives its link: till then an expired link says so (410) rather than "not valid" (404). */
+const KEPT_AFTER_EXPIRY = '7 days';
+/** Rows past that removed with each link made: more than a page makes, so the table stays bounded without a job. */
+const PURGE_BATCH = 8;
+
+/** The action links' table (migrations/20261126-0450-opaque-alert-action-links.ts). */
+export function createActionLinkStore(knex: Knex): ActionLinkStore {
+  return {
+    async insert(link) {
+      await knex('alert_action_links').insert(link);
+      // Replicas purging at once skip each other's rows rather than wait on them.
+      await knex.raw(
+        `DELETE FROM alert_action_links WHERE id IN (
+           SELECT id FROM alert_action_links WHERE expires_at < now() - ?::interval
+           ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+        [KEPT_AFTER_EXPIRY, PURGE_BATCH],
+      );
+    },
+    async find(digest) {
+      return ((await knex('alert_action_links').where({ token_digest: digest }).first()) as StoredLink | undefined) ?? null;
+    },
+    async claim(tx, digest, at) {
+      const spent = await (tx as Knex.Transaction)('alert_action_links')
+        .where({ token_digest: digest })
+        .whereNull('used_at')
+        .update({ used_at: at });
+      return spent === 1;
+    },
+  };
+}
+
+/** The users read model, as action links need it. */
+export function createLinkUsersRepository(knex: Knex): LinkUsers {
   return {
     async roles(teamId, userId) {
       const row = (await knex('users')
@@ -11,25 +43,6 @@ export function createAlertActionLinksRepository(knex: Knex): LinkStore {
         .whereNull('deleted_at')
         .first('role', 'on_call_role')) as { role: Role; on_call_role: Role } | undefined;
       return row ?? null;
-    },
-    async claim(tx, claims) {
-      const inserted = await (tx as Knex.Transaction)('alert_action_link_uses')
-        .insert({
-          id: claims.id,
-          team_id: claims.team_id,
-          alert_id: claims.alert_id,
-          user_id: claims.user_id,
-          action: claims.action,
-          attempt_id: claims.attempt_id,
-          expires_at: claims.expires_at,
-        })
-        .onConflict('id')
-        .ignore()
-        .returning('id');
-      return inserted.length === 1;
-    },
-    async used(id) {
-      return (await knex('alert_action_link_uses').where({ id }).first('id')) !== undefined;
     },
   };
 }

@@ -1,4 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
+import { ACTION_TOKEN_HEADER } from '@firewatch/auth';
 import { HttpError } from '@firewatch/errors';
 import type { Logger } from '@firewatch/logger';
 import type { AlertLinkActions } from '../domain/notifications/alert-link-actions.js';
@@ -9,7 +10,6 @@ import { escapeMarkup as e } from '../domain/notifications/notification-message.
  * header, so no path that on-call logs carries a usable link.
  */
 export const ALERT_ACTIONS_PATH = '/alert-actions';
-export const ACTION_TOKEN_HEADER = 'x-firewatch-action-token';
 
 const tokenOf = (req: Request): string => {
   const token = req.headers[ACTION_TOKEN_HEADER];
@@ -50,20 +50,20 @@ function problem(error: unknown, logger: Logger): { status: number; detail: stri
 }
 
 /**
- * `GET|POST /alert-actions/{token}` (docs/paging.md, "Notifications"): the signed links of
+ * `GET|POST /alert-actions/{token}` (docs/paging.md, "Notifications"): the action links of
  * a page's email, SMS and call, reached through the gateway without an API credential (the
- * link's signature, which only on-call can make, is the credential; a missing or forged
- * token is a 404 page). GET shows what the
- * link will do and a confirmation button and changes nothing, since mail scanners follow
- * links; POST acts. A POST with a `Digits` field is Twilio's answer to a call's
- * `<Gather>` (1 acknowledges) and is answered in TwiML.
+ * link's random token, which only on-call keeps and judges, is the credential; a missing or
+ * unknown token is a 404 page). GET shows what the link will do and a confirmation
+ * button and changes nothing, since mail scanners follow links; POST acts. A POST with a
+ * `Digits` field is Twilio's answer to a call's `<Gather>` (1 acknowledges) and is
+ * answered in TwiML.
  */
 export function createAlertActionsRouter({ actions, logger }: { actions: AlertLinkActions; logger: Logger }): Router {
   const router = Router();
   router.get(ALERT_ACTIONS_PATH, async (req, res) => {
     try {
-      const { claims, alert } = await actions.preview(tokenOf(req));
-      const verb = claims.action === 'acknowledge' ? 'Acknowledge' : 'Resolve';
+      const { link, alert } = await actions.preview(tokenOf(req));
+      const verb = link.action === 'acknowledge' ? 'Acknowledge' : 'Resolve';
       page(
         res,
         200,

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { createActionLinks } from '../../src/domain/notifications/action-links.js';
 import { createAlert, open, requestFor, startWithLinks, type LinkHarness } from './notifications.support.js';
 
 let h: LinkHarness;
@@ -13,14 +11,13 @@ afterAll(async () => h?.close());
 const statusOf = async (id: unknown) => ((await h.knex('alerts').where({ id }).first()) as { status: string }).status;
 
 describe('the signed action link endpoint', () => {
-  it('answers an unknown or forged link 404 and an expired one 410, as pages that change nothing', async () => {
+  it('answers an unknown or malformed link 404 and an expired one 410, as pages that change nothing', async () => {
     const alert = await createAlert(h);
-    const forged = await createActionLinks({ key: randomBytes(32), baseUrl: h.url }).url(requestFor(alert, 'email', 'x@y.test'), 'resolve');
-    expect(await open(forged, 'POST')).toMatchObject({ status: 404, text: expect.stringContaining('This link is not valid.') });
+    for (const unknown of [`${h.url}/alert-actions/${'A'.repeat(22)}`, `${h.url}/alert-actions/not-a-link`])
+      expect(await open(unknown, 'POST')).toMatchObject({ status: 404, text: expect.stringContaining('This link is not valid.') });
     const bare = await fetch(`${h.url}/alert-actions`, { method: 'POST' });
     expect([bare.status, await bare.text()]).toEqual([404, expect.stringContaining('This link is not valid.')]);
-    const past = createActionLinks({ key: h.keyBytes, baseUrl: h.url, now: () => new Date(Date.now() - 25 * 3600_000) });
-    const old = await past.url(requestFor(alert, 'email', 'x@y.test'), 'resolve');
+    const old = await h.linksAt(new Date(Date.now() - 25 * 3600_000)).url(requestFor(alert, 'email', 'x@y.test'), 'resolve');
     const gone = await open(old, 'POST');
     expect(gone.status).toBe(410);
     expect(gone.text).toContain('This link has expired.');
@@ -36,7 +33,7 @@ describe('the signed action link endpoint', () => {
     const refused = await open(ack, 'POST');
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('Cannot acknowledge resolved alert.');
-    expect(await h.knex('alert_action_link_uses').where({ alert_id: alert.id })).toHaveLength(1);
+    expect(await h.knex('alert_action_links').where({ alert_id: alert.id }).whereNotNull('used_at')).toHaveLength(1);
     const preview = await open(ack);
     expect(preview.status).toBe(200);
     expect(preview.text).toContain('now resolved');
@@ -68,5 +65,19 @@ describe('the signed action link endpoint', () => {
     const answers = await Promise.all([open(resolve, 'POST'), open(resolve, 'POST'), open(resolve, 'POST')]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
     expect(await h.knex('alert_events').where({ alert_id: alert.id, action: 'resolved' })).toHaveLength(1);
+    expect(await open(resolve)).toMatchObject({ status: 409, text: expect.stringContaining('already used') });
+  });
+
+  it('keeps only digests, and clears links long expired as new ones are made', async () => {
+    const alert = await createAlert(h);
+    const request = requestFor(alert, 'sms', '+14155550100');
+    const stale = await h.linksAt(new Date(Date.now() - 9 * 24 * 3600_000)).url(request, 'acknowledge');
+    const recent = await h.linksAt(new Date(Date.now() - 2 * 24 * 3600_000)).url(request, 'acknowledge');
+    const fresh = await h.links.url(request, 'acknowledge');
+    expect((await open(stale)).status).toBe(404);
+    expect((await open(recent)).status).toBe(410);
+    const rows = await h.knex('alert_action_links').where({ alert_id: alert.id });
+    expect(rows).toHaveLength(2);
+    expect(JSON.stringify(rows)).not.toContain(fresh.slice(fresh.lastIndexOf('/') + 1));
   });
 });

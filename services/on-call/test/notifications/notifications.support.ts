@@ -1,10 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http, { type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
+import { ACTION_TOKEN_HEADER } from '@firewatch/auth';
 import { startServiceHarness, type ServiceHarness } from '@firewatch/service-testing';
 import { migrations } from '../../migrations/index.js';
 import { createOnCallApp } from '../../src/app.js';
+import { createActionLinkStore } from '../../src/data/alert-action-links.repository.js';
 import { createActionLinks, type ActionLinks } from '../../src/domain/notifications/action-links.js';
 import type { EmailTransport } from '../../src/domain/notifications/notifier.js';
 import type { NotificationRequest } from '../../src/domain/paging/paging.ports.js';
@@ -12,8 +14,8 @@ import { seedUsers } from '../support/users.fixture.js';
 
 export interface LinkHarness extends ServiceHarness {
   links: ActionLinks;
-  /** The links' key, for links made at another time. */
-  keyBytes: Uint8Array;
+  /** Links made as if at `now` (expired ones), kept where the app finds them. */
+  linksAt(now: Date): ActionLinks;
   /** The app's own URL, for the HTML pages (the harness's `call` reads JSON only). */
   url: string;
   knex: Knex;
@@ -26,13 +28,17 @@ export async function startWithLinks(email?: EmailTransport): Promise<LinkHarnes
   const server = http.createServer((req, res) => app!(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const keyBytes = new Uint8Array(randomBytes(32));
-  const links = createActionLinks({ key: keyBytes, baseUrl: url });
+  let links: ActionLinks | undefined;
   const harness = await startServiceHarness({
     audience: 'on-call',
     migrations,
-    createApp: (deps) =>
-      (app = createOnCallApp({ ...deps, notifications: { links, email, notifier: { send: () => Promise.reject(new Error('unused')) } } })),
+    createApp: (deps) => {
+      links = createActionLinks({ store: createActionLinkStore(deps.knex as Knex), baseUrl: url });
+      return (app = createOnCallApp({
+        ...deps,
+        notifications: { links, email, notifier: { send: () => Promise.reject(new Error('unused')) } },
+      }));
+    },
   });
   const knex = harness.db.knex as Knex;
   await seedUsers(knex, [
@@ -41,8 +47,8 @@ export async function startWithLinks(email?: EmailTransport): Promise<LinkHarnes
   ]);
   return {
     ...harness,
-    links,
-    keyBytes,
+    links: links!,
+    linksAt: (now) => createActionLinks({ store: createActionLinkStore(knex), baseUrl: url, now: () => now }),
     url,
     knex,
     async close() {
@@ -81,7 +87,7 @@ export async function open(url: string, method: 'GET' | 'POST' = 'GET', form?: R
   const res = await fetch(url.slice(0, at), {
     method,
     ...(form ? { body: new URLSearchParams(form) } : {}),
-    headers: { 'x-firewatch-action-token': url.slice(at + 1), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    headers: { [ACTION_TOKEN_HEADER]: url.slice(at + 1), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
   });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }

@@ -1,33 +1,46 @@
-import { randomBytes } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Transaction } from '@firewatch/resource-kit';
 import type { NotificationRequest } from '../paging/paging.ports.js';
 
 export const LINK_ACTIONS = ['acknowledge', 'resolve'] as const;
 export type LinkAction = (typeof LINK_ACTIONS)[number];
 
-/** What a signed action link names: one action on one alert, by one user, for one paging attempt. */
-export interface ActionClaims {
-  /** The token's own id: what single use is recorded by. */
+/** One link as kept: one action on one alert, by one user, for one paging attempt. */
+export interface StoredLink {
+  /** The row's own id (what the acting principal's credential names); not the token. */
   id: string;
+  /** SHA-256 of the token: the token itself is never stored. */
+  token_digest: Buffer;
   team_id: number;
   alert_id: string;
   user_id: number;
   action: LinkAction;
   attempt_id: string;
   expires_at: Date;
+  used_at: Date | null;
 }
 
-export type VerifiedLink = { ok: true; claims: ActionClaims } | { ok: false; problem: 'expired' | 'invalid' };
+/** The links' table (data/alert-action-links.repository.ts). */
+export interface ActionLinkStore {
+  insert(link: Omit<StoredLink, 'used_at'>): Promise<void>;
+  find(digest: Buffer): Promise<StoredLink | null>;
+  /** Marks the link used inside the action's transaction; false when it was used before. */
+  claim(tx: Transaction, digest: Buffer, at: Date): Promise<boolean>;
+}
+
+export type OpenedLink = { ok: true; link: StoredLink } | { ok: false; problem: 'invalid' | 'expired' | 'used' };
 
 export interface ActionLinks {
   /** The public URL that performs `action` for the request's user (after a confirmation). */
   url(request: NotificationRequest, action: LinkAction): Promise<string>;
-  verify(token: string): Promise<VerifiedLink>;
+  /** What the token does, if it still may. Changes nothing. */
+  open(token: string): Promise<OpenedLink>;
+  /** Spends the link in the action's transaction: false when another use went first. */
+  claim(tx: Transaction, link: StoredLink): Promise<boolean>;
 }
 
 export interface ActionLinkOptions {
-  /** At least 32 bytes; HMAC-SHA-256 key held by on-call alone. */
-  key: Uint8Array;
+  store: ActionLinkStore;
   /** The gateway's public URL, without a trailing slash. */
   baseUrl: string;
   /** How long a link works; default 24 h. */
@@ -37,70 +50,45 @@ export interface ActionLinkOptions {
 
 /** The path (outside `/v1`) the gateway forwards without an API credential. */
 export const ACTION_LINK_PREFIX = '/alert-actions/';
-/** Short: the link goes in SMS, where every character counts. The key is this use's alone (HKDF), `aud` says it again. */
-const AUDIENCE = 'fw-link';
+/** 128 random bits in base64url: 22 characters, short enough for an SMS. */
+const TOKEN = /^[A-Za-z0-9_-]{22}$/;
+
+const digestOf = (token: string): Buffer => createHash('sha256').update(token).digest();
 
 /**
- * Signed, expiring links that act on an alert as a user without signing in (docs/paging.md,
- * "Notifications"). The token is an HS256 JWT: the key never leaves on-call, which both
- * signs and verifies, so no one else can mint one; `alg` and `aud` are pinned.
- * Single use is the caller's (the token's `jti` is recorded when it acts).
+ * Acknowledge and resolve links that act on an alert as a user without signing in
+ * (docs/paging.md, "Notifications"). The token is 128 random bits, opaque: what it does
+ * is a row kept under the token's SHA-256, so the table (a backup, a read replica) holds
+ * nothing that works as a link, and looking a token up by its digest tells a guesser
+ * nothing about how close a guess came. Expiry and single use are that row's
+ * `expires_at` and `used_at`; no key exists to leak or rotate.
  */
 export function createActionLinks(options: ActionLinkOptions): ActionLinks {
-  const ttl = options.ttlSeconds ?? 24 * 3600;
+  const ttlMs = (options.ttlSeconds ?? 24 * 3600) * 1000;
   const now = options.now ?? (() => new Date());
   return {
     async url(request, action) {
-      const expires = Math.floor(now().getTime() / 1000) + ttl;
-      const token = await new SignJWT({
-        team: request.team_id,
-        alert: String(request.alert.id),
-        act: action,
-        att: request.attempt_id,
-      })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setAudience(AUDIENCE)
-        .setSubject(String(request.user.user_id))
-        .setJti(randomBytes(16).toString('base64url'))
-        .setExpirationTime(expires)
-        .sign(options.key);
+      const token = randomBytes(16).toString('base64url');
+      await options.store.insert({
+        id: randomUUID(),
+        token_digest: digestOf(token),
+        team_id: request.team_id,
+        alert_id: String(request.alert.id),
+        user_id: request.user.user_id,
+        action,
+        attempt_id: request.attempt_id,
+        expires_at: new Date(now().getTime() + ttlMs),
+      });
       return `${options.baseUrl}${ACTION_LINK_PREFIX}${token}`;
     },
-    async verify(token) {
-      try {
-        const { payload } = await jwtVerify(token, options.key, {
-          algorithms: ['HS256'],
-          audience: AUDIENCE,
-          currentDate: now(),
-          requiredClaims: ['jti', 'sub', 'exp'],
-        });
-        const { team, alert, act, att, sub, jti, exp } = payload as Record<string, unknown>;
-        const userId = Number(sub);
-        if (
-          typeof team !== 'number' ||
-          typeof alert !== 'string' ||
-          !LINK_ACTIONS.includes(act as LinkAction) ||
-          typeof att !== 'string' ||
-          !Number.isSafeInteger(userId) ||
-          typeof jti !== 'string'
-        )
-          return { ok: false, problem: 'invalid' };
-        return {
-          ok: true,
-          claims: {
-            id: jti,
-            team_id: team,
-            alert_id: alert,
-            user_id: userId,
-            action: act as LinkAction,
-            attempt_id: att,
-            expires_at: new Date((exp as number) * 1000),
-          },
-        };
-      } catch (error) {
-        if (error instanceof joseErrors.JWTExpired) return { ok: false, problem: 'expired' };
-        return { ok: false, problem: 'invalid' };
-      }
+    async open(token) {
+      if (!TOKEN.test(token)) return { ok: false, problem: 'invalid' };
+      const link = await options.store.find(digestOf(token));
+      if (!link) return { ok: false, problem: 'invalid' };
+      if (link.used_at) return { ok: false, problem: 'used' };
+      if (link.expires_at.getTime() <= now().getTime()) return { ok: false, problem: 'expired' };
+      return { ok: true, link };
     },
+    claim: (tx, link) => options.store.claim(tx, link.token_digest, now()),
   };
 }

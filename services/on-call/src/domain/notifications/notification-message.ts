@@ -1,6 +1,6 @@
 import type { NotificationRequest } from '../paging/paging.ports.js';
 
-/** The signed links a message carries: each acts once, as the paged user, without signing in. */
+/** The action links a message carries: each acts once, as the paged user, without signing in. */
 export interface ActionUrls {
   acknowledge: string;
   resolve: string;

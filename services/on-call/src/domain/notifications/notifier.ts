@@ -37,7 +37,7 @@ const NOT_CONFIGURED = {
 
 /**
  * The {@link Notifier} the paging engine calls: builds the message of the request's
- * channel with its signed links and hands it to that channel's transport. It never throws:
+ * channel with its action links and hands it to that channel's transport. It never throws:
  * a channel that is not configured is `skipped`, a provider's refusal or an unreachable
  * provider is `failed`, each with a reason the team may read.
  */
