@@ -35,11 +35,19 @@ export function createEscalationRepository(knex: Knex): EscalationDeps {
     async pathsOf(tx, teamId, policyId, ids) {
       const wanted = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
       if (!wanted.length) return new Set();
+      // FOR SHARE: a path named by a write in progress cannot be deleted under it (its delete waits, then sees the reference).
       const rows: { id: string }[] = await tx('escalation_paths')
-        .where({ escalation_policy_id: policyId })
+        .where({ team_id: teamId, escalation_policy_id: policyId })
         .whereIn('id', wanted)
+        .forShare()
         .select('id');
       return new Set(rows.map((r) => r.id));
+    },
+    async deferralsTo(tx, teamId, policyId, pathId) {
+      return tx('escalation_paths')
+        .where({ team_id: teamId, escalation_policy_id: policyId, after_deferral_path_id: pathId })
+        .orderBy('position')
+        .pluck('id');
     },
     async unsetDefault(tx, teamId, policyId, exceptId) {
       const q = tx('escalation_paths').where({ team_id: teamId, escalation_policy_id: policyId, is_default: true });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
 import { pointers } from '../support/schedules.fixture.js';
 import { seedTeam } from '../support/teams.fixture.js';
-import { createPolicy, levelIn, put, seedService } from './escalation.fixture.js';
+import { createPolicy, levelIn, pathIn, put, seedService } from './escalation.fixture.js';
 
 let h: OnCallHarness;
 let knex: Knex;
@@ -60,6 +60,45 @@ describe('escalation writes at the same moment', () => {
         levelIn(h, b, { notification_target_params: [{ type: 'team', id: ta, team_members: 'escalate' }] }),
       ]);
       expect(both.map((r) => r.status).sort()).toEqual([201, 422]);
+    }
+  });
+});
+
+describe('deferral paths', () => {
+  it('refuses deleting the path a deferral path executes, which stays writable', async () => {
+    const p = await createPolicy(h);
+    const target = await pathIn(h, p, { name: 'Target' });
+    const deferral = await pathIn(h, p, {
+      name: 'Wait',
+      path_type: 'deferral',
+      after_deferral_behavior: 'execute_path',
+      after_deferral_path_id: target.body.data.id,
+    });
+    expect(deferral.status).toBe(201);
+    const removed = await h.call('DELETE', `/v1/escalation_paths/${target.body.data.id}`);
+    expect(removed.status).toBe(422);
+    expect(removed.body.errors[0]).toMatchObject({ code: 'deferral_target', source: { pointer: '/data' } });
+    expect(removed.body.errors[0].detail).toContain(deferral.body.data.id);
+    expect((await h.call('GET', `/v1/escalation_paths/${target.body.data.id}`)).status).toBe(200);
+    expect((await put(h, `/v1/escalation_paths/${deferral.body.data.id}`, 'escalation_paths', { name: 'Wait longer' })).status).toBe(200);
+    // Once the deferral path executes another path (or is gone), the target may go.
+    const again = await put(h, `/v1/escalation_paths/${deferral.body.data.id}`, 'escalation_paths', {
+      after_deferral_behavior: 're_evaluate',
+      after_deferral_path_id: null,
+    });
+    expect(again.status).toBe(200);
+    expect((await h.call('DELETE', `/v1/escalation_paths/${target.body.data.id}`)).status).toBe(200);
+  });
+
+  it('never leaves a deferral path executing a path deleted at the same moment', async () => {
+    for (let round = 0; round < 10; round++) {
+      const p = await createPolicy(h);
+      const target = await pathIn(h, p, { name: 'Target' });
+      const [removed, deferral] = await Promise.all([
+        h.call('DELETE', `/v1/escalation_paths/${target.body.data.id}`),
+        pathIn(h, p, { path_type: 'deferral', after_deferral_behavior: 'execute_path', after_deferral_path_id: target.body.data.id }),
+      ]);
+      expect([removed.status, deferral.status].sort()).toEqual(removed.status === 200 ? [200, 422] : [201, 422]);
     }
   });
 });

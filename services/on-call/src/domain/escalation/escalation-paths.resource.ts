@@ -172,15 +172,31 @@ export const escalationPaths = defineResource<OnCallResourceDeps>({
       }
       return attributes;
     },
-    beforeRemove: (ctx) =>
-      ctx.existing?.is_default
-        ? [
-            {
-              pointer: '/data',
-              code: 'default_path',
-              detail: "A policy's default path cannot be deleted: make another path the default first, or delete the policy.",
-            },
-          ]
-        : [],
+    // Neither the default path nor one a deferral path executes may go: nothing would page, or a deferral would lead nowhere.
+    async beforeRemove(ctx) {
+      const path = ctx.existing as Row;
+      if (path.is_default)
+        return [
+          {
+            pointer: '/data',
+            code: 'default_path',
+            detail: "A policy's default path cannot be deleted: make another path the default first, or delete the policy.",
+          },
+        ];
+      const deferrals = await ctx.deps.escalation.deferralsTo(
+        ctx.tx,
+        ctx.principal.team_id,
+        String(path.escalation_policy_id),
+        String(path.id),
+      );
+      if (!deferrals.length) return [];
+      return [
+        {
+          pointer: '/data',
+          code: 'deferral_target',
+          detail: `Deferral path ${deferrals.join(', ')} executes this path after it: point it elsewhere first, or delete it.`,
+        },
+      ];
+    },
   },
 });

@@ -11,8 +11,10 @@ export interface EscalationDeps {
   graph(tx: Transaction, teamId: number): Promise<EscalationGraph>;
   /** The policy's default path id (every policy has one). */
   defaultPathId(tx: Transaction, teamId: number, policyId: string): Promise<string | undefined>;
-  /** Which of `ids` are paths of the policy. */
+  /** Which of `ids` are paths of the policy; those found stay locked against deletion until `tx` ends. */
   pathsOf(tx: Transaction, teamId: number, policyId: string, ids: readonly string[]): Promise<Set<string>>;
+  /** The ids of the policy's deferral paths executing `pathId` after them (`after_deferral_path_id`). */
+  deferralsTo(tx: Transaction, teamId: number, policyId: string, pathId: string): Promise<string[]>;
   /** Makes the policy's default path (other than `exceptId`) an ordinary one, as another path becomes the default; answers the rows changed. */
   unsetDefault(tx: Transaction, teamId: number, policyId: string, exceptId: string | null): Promise<Row[]>;
   /**
