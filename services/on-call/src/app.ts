@@ -66,7 +66,7 @@ export function createOnCallApp(deps: OnCallDeps): Express {
       createEmailVerificationRouter({
         verification: createEmailVerification({
           addresses: modules.find((m) => m.definition.type === 'user_email_addresses')!,
-          store: createEmailVerificationRepository(),
+          store: createEmailVerificationRepository(deps.knex),
           email: deps.notifications?.email,
         }),
       }),

@@ -8,6 +8,9 @@ let h: LinkHarness;
 let smtp: SMTPServer;
 let mailer: ReturnType<typeof createSmtpMailTransport>;
 const received: { to: string[]; mail: ParsedMail }[] = [];
+/** While set, mails wait for it before reaching the server (a slow server). */
+let held: Promise<void> | undefined;
+let sending = 0;
 
 beforeAll(async () => {
   smtp = new SMTPServer({
@@ -30,7 +33,13 @@ beforeAll(async () => {
     url: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
     from: 'pager@firewatch.test',
   });
-  h = await startWithLinks(mailer);
+  h = await startWithLinks({
+    async send(to, content) {
+      sending++;
+      await held;
+      return mailer.send(to, content);
+    },
+  });
   await h.knex('users').insert({ ...(await h.knex('users').where({ user_id: 11 }).first()), user_id: 12, email: 'bob@team1.test' });
 });
 
@@ -118,5 +127,30 @@ describe('email address verification', () => {
     expect(refused.status).toBe(503);
     expect(refused.body.errors[0].detail).toContain('the mail server refused the message: 550');
     expect((await h.knex('user_email_addresses').where({ id }).first()).verification_sent_at).toBeNull();
+    const previous = { verification_hash: 'ab'.repeat(32), verification_expires_at: new Date(Date.now() + 3600_000) };
+    await h.knex('user_email_addresses').where({ id }).update(previous);
+    expect((await resend(id)).status).toBe(503);
+    expect(await h.knex('user_email_addresses').where({ id }).first()).toMatchObject({ ...previous, verification_sent_at: null });
+  });
+
+  it('holds no lock on the address while its mail is on the way', async () => {
+    const id = await anAddress('slow@example.test');
+    let release!: () => void;
+    held = new Promise<void>((resolve) => (release = resolve));
+    const before = sending;
+    const pending = resend(id);
+    try {
+      while (sending === before) await new Promise((resolve) => setTimeout(resolve, 10));
+      await h.knex.transaction(async (trx) => {
+        await trx.raw("SET LOCAL lock_timeout = '500ms'");
+        await trx('user_email_addresses').where({ id }).update({ email: 'slow@example.test' });
+      });
+      // A second resend meanwhile is throttled, not queued behind the first.
+      expect((await resend(id)).body.errors[0].code).toBe('resent_too_soon');
+    } finally {
+      release();
+      held = undefined;
+    }
+    expect((await pending).status).toBe(200);
   });
 });

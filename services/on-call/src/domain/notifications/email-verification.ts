@@ -6,9 +6,18 @@ import { collectionsOf, type ActionSpec, type ResourceModule, type Transaction }
 import { verificationEmailContent } from './notification-message.js';
 import type { EmailTransport } from './notifier.js';
 
+/** An address's pending code, as kept. */
+export interface PendingCode {
+  hash: string | null;
+  expires_at: Date | null;
+  sent_at: Date | null;
+}
+
 /** What verification writes on an address (data/email-verification.repository.ts). */
 export interface VerificationStore {
-  setPending(tx: Transaction, id: string, pending: { hash: string; expires_at: Date; sent_at: Date }): Promise<void>;
+  setPending(tx: Transaction, id: string, pending: PendingCode): Promise<void>;
+  /** Puts `previous` back unless another code replaced `hash` meanwhile. */
+  restore(id: string, hash: string, previous: PendingCode): Promise<void>;
   markVerified(tx: Transaction, id: string, at: Date): Promise<void>;
 }
 
@@ -30,8 +39,9 @@ const unprocessable = (code: string, detail: string, parameter?: string) =>
  * the address and kept as SHA-256 only, good for one address for `ttlMs` (24 h); a resend
  * replaces it and waits `resendAfterMs` (60 s) after the last. Both are actions on the
  * address under the kit's rules (the user themselves or an on-call admin; another's
- * address is a 404). The mail is sent inside the transaction that stores its code, so a
- * mail the server refuses leaves the previous code in force.
+ * address is a 404). The code is stored and committed before the mail goes, so no lock is
+ * held while the mail server answers (up to NOTIFICATION_TIMEOUT_MS) and a second resend
+ * meanwhile is throttled; a mail the server refuses puts the previous code back.
  */
 export function createEmailVerification(deps: {
   addresses: ResourceModule;
@@ -53,8 +63,9 @@ export function createEmailVerification(deps: {
   };
 
   return {
-    resend: (principal, id) =>
-      act('resend_verification', principal, id, async ({ record, tx, resource }) => {
+    async resend(principal, id) {
+      let mail: { id: string; to: string; token: string; hash: string; previous: PendingCode } | undefined;
+      const document = await act('resend_verification', principal, id, async ({ record, tx, resource }) => {
         const address = record!;
         if (address.verified_at) throw unprocessable('already_verified', 'The email address is already verified.');
         const sentAt = address.verification_sent_at as Date | null;
@@ -63,18 +74,24 @@ export function createEmailVerification(deps: {
           throw unprocessable('resent_too_soon', `A verification email was sent less than ${resendAfter / 1000} seconds ago.`);
         if (!deps.email) throw new ServiceUnavailableError('Email is not configured (SMTP_URL): no verification email can be sent.');
         const token = randomBytes(16).toString('base64url');
-        await deps.store.setPending(tx, String(address.id), {
-          hash: digest(token).toString('hex'),
-          expires_at: new Date(at.getTime() + ttl),
-          sent_at: at,
-        });
-        const delivery = await deps.email.send(
-          String(address.email),
-          verificationEmailContent(String(address.email), token, ttl / 3600_000),
-        );
-        if (!delivery.sent) throw new ServiceUnavailableError(`The verification email could not be sent: ${delivery.reason}.`);
+        const hash = digest(token).toString('hex');
+        const previous = {
+          hash: (address.verification_hash as string | null) ?? null,
+          expires_at: (address.verification_expires_at as Date | null) ?? null,
+          sent_at: sentAt ?? null,
+        };
+        await deps.store.setPending(tx, String(address.id), { hash, expires_at: new Date(at.getTime() + ttl), sent_at: at });
+        mail = { id: String(address.id), to: String(address.email), token, hash, previous };
         return { document: resource.serialize(address) };
-      }),
+      });
+      const { id: addressId, to, token, hash, previous } = mail!;
+      const delivery = await deps.email!.send(to, verificationEmailContent(to, token, ttl / 3600_000));
+      if (!delivery.sent) {
+        await deps.store.restore(addressId, hash, previous);
+        throw new ServiceUnavailableError(`The verification email could not be sent: ${delivery.reason}.`);
+      }
+      return document;
+    },
     verify: (principal, id, token) =>
       act('verify', principal, id, async ({ record, tx, resource }) => {
         const address = record!;
