@@ -15,7 +15,7 @@ import {
   type TransportConsumer,
 } from '../src/index.js';
 
-// Not from ./support.js, which loads amqplib: this suite runs where RabbitMQ does not (scripts/test-selection.mjs).
+// Not from ./support.js, which loads the AMQP client: this suite runs where RabbitMQ does not (scripts/test-selection.mjs).
 const logger = createLogger({ service: 'events-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
