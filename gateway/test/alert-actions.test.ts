@@ -1,4 +1,6 @@
+import { PassThrough } from 'node:stream';
 import express from 'express';
+import { createLogger } from '@firewatch/logger';
 import { ACTION_TOKEN_HEADER, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { listen } from '@firewatch/testing';
 import { type FakeAuth, startFakeAuth } from './support/fake-services.js';
@@ -19,6 +21,7 @@ async function startFakeOnCall() {
 }
 
 describe('gateway alert action links', () => {
+  const logged: string[] = [];
   let auth: FakeAuth;
   let onCall: Awaited<ReturnType<typeof startFakeOnCall>>;
   let gateway: StartedGateway;
@@ -28,7 +31,10 @@ describe('gateway alert action links', () => {
   beforeAll(async () => {
     auth = await startFakeAuth(systemTokens);
     onCall = await startFakeOnCall();
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => logged.push(chunk.toString()));
     gateway = await startGateway({
+      logger: createLogger({ service: 'gateway', level: 'debug', stream }),
       authUrl: auth.url,
       env: { ON_CALL_URL: onCall.url, RATE_LIMIT_ALERT_ACTIONS: '5', AUTH_FAILURES_PER_WINDOW: '2', TRUSTED_PROXIES: 'loopback' },
     });
@@ -77,5 +83,14 @@ describe('gateway alert action links', () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await open(TOKEN, {}, '10.0.0.7')).status).toBe(200);
+  });
+
+  it('never logs a link, whatever the method or what follows it', async () => {
+    for (const method of ['GET', 'POST', 'HEAD', 'PUT', 'OPTIONS']) await open(TOKEN, { method }, '10.0.0.8');
+    await open(`${TOKEN}/x`, {}, '10.0.0.8');
+    await open(`${TOKEN}?utm=1`, {}, '10.0.0.8');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logged.join('').length).toBeGreaterThan(0);
+    expect(logged.join('')).not.toContain(TOKEN);
   });
 });

@@ -48,14 +48,15 @@ export function alertActionsMiddleware({
 
   return (req, res, next) => {
     const match = ACTION.exec(req.path);
+    // Before any answer: the access log and metrics read the path, which may hold a working
+    // link even when refused (a scanner's HEAD, a link with something appended).
+    req.url = ALERT_ACTIONS_UPSTREAM_PATH;
+    req.originalUrl = ALERT_ACTIONS_UPSTREAM_PATH;
     if (!match || (req.method !== 'GET' && req.method !== 'POST')) {
-      // Never the path: it carries the link's token.
       next(new NotFoundError(`No alert action route for ${req.method} this path.`, { code: 'route_not_found' }));
       return;
     }
     const token = match[1];
-    req.url = ALERT_ACTIONS_UPSTREAM_PATH;
-    req.originalUrl = ALERT_ACTIONS_UPSTREAM_PATH;
     if (!forward) {
       next(new ServiceUnavailableError('The on-call service is not deployed.', { code: 'not_deployed' }));
       return;
