@@ -233,6 +233,24 @@ describe('the paging engine', () => {
     expect((await act(id, 'escalate', { escalation_policy_id: 'nope' })).status).toBe(400);
   });
 
+  it("pages a group once: its leader's paging, not its members'", async () => {
+    const tag = randomUUID().slice(0, 8);
+    const group = await h.create('alert_groups', {
+      name: `replication ${tag}`,
+      conditions: [{ property_field_name: 'summary', property_field_condition_type: 'contains', property_field_value: tag }],
+    });
+    expect(group.status).toBe(201);
+    const target = { status: 'triggered', notification_target_type: 'EscalationPolicy', notification_target_id: POLICY };
+    const leader = await h.create('alerts', { summary: `lag ${tag}`, ...target });
+    const member = await h.create('alerts', { summary: `lag ${tag}`, ...target });
+    raised.push(leader.body.data.id, member.body.data.id);
+    expect(member.body.data.attributes.group_leader_alert_id).toBe(leader.body.data.id);
+    expect((await attempts(leader.body.data.id)).length).toBeGreaterThan(0);
+    expect(await attempts(member.body.data.id)).toEqual([]);
+    expect((await timeline(member.body.data.id)).filter((e) => e.source === 'paging')).toEqual([]);
+    expect((await act(member.body.data.id, 'escalate')).status).toBe(404);
+  });
+
   it('pages nobody for an alert that is not triggered', async () => {
     const answer = await h.create('alerts', {
       summary: 'fyi',
