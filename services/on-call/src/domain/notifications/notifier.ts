@@ -1,6 +1,6 @@
 import type { NotificationOutcome, NotificationRequest, Notifier } from '../paging/paging.ports.js';
 import type { ActionLinks } from './action-links.js';
-import { emailContent, smsBody, voiceTwiml, type EmailContent } from './notification-message.js';
+import { emailContent, smsBody, voiceTwiml, type ActionUrls, type EmailContent } from './notification-message.js';
 
 /**
  * What a transport says of one message: accepted (with the provider's id), or refused or
@@ -45,10 +45,14 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   async function deliver(request: NotificationRequest): Promise<Delivery | null> {
     const transport = request.channel === 'email' ? deps.email : deps.phone;
     if (!transport) return null;
-    const urls = {
-      acknowledge: await deps.links.url(request, 'acknowledge'),
-      resolve: await deps.links.url(request, 'resolve'),
-    };
+    let urls: ActionUrls;
+    try {
+      urls = { acknowledge: await deps.links.url(request, 'acknowledge'), resolve: await deps.links.url(request, 'resolve') };
+    } catch (error) {
+      // Stored in on-call's database (action-links.ts): no fault of the provider's, and nothing was sent.
+      deps.onUnexpected?.(error, request);
+      return { sent: false, reason: `${request.channel} could not be sent: its acknowledge and resolve links could not be stored` };
+    }
     if (request.channel === 'email') return deps.email!.send(request.address, emailContent(request, urls));
     if (request.channel === 'sms') return deps.phone!.sms(request.address, smsBody(request, urls));
     return deps.phone!.call(request.address, voiceTwiml(request, urls));
