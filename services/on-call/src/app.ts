@@ -36,7 +36,7 @@ export interface OnCallDeps extends KitAppShell {
 }
 
 export function createOnCallApp(deps: OnCallDeps): Express {
-  const ports = deps.paging ?? pagingPortsOn(deps.knex, deps.logger, deps.shiftReads);
+  const ports = deps.paging ?? pagingPortsOn(deps.logger, deps.shiftReads);
   const paging = alertPagingOn(deps.knex, pagingEngineOn(deps.knex, ports));
   const resourceDeps: OnCallResourceDeps = {
     ...createRecordsRepository(deps.knex, deps.logger),

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import { createEscalationPlansRepository } from './data/escalation-plans.repository.js';
 import { createShiftInputsRepository } from './data/shift-inputs.repository.js';
@@ -11,11 +10,13 @@ import { schedulesShifts, SHIFT_READ_BOUNDS } from './domain/schedules/shifts.so
 
 /**
  * Who holds a schedule at an instant: the final shifts covering `at`, computed as
- * GET /v1/shifts computes them (overrides included), within its read bounds and budget.
+ * GET /v1/shifts computes them (overrides included), within its read bounds and budget,
+ * read in the paging transaction.
  */
-export function onCallAtOn(knex: Knex, logger?: Logger, shiftReads: ShiftReadBounds = SHIFT_READ_BOUNDS): OnCallAt {
-  const shifts = createShiftInputsRepository(knex, createUsersRepository(), logger);
-  return async (teamId, scheduleId, at) => {
+export function onCallAtOn(logger?: Logger, shiftReads: ShiftReadBounds = SHIFT_READ_BOUNDS): OnCallAt {
+  const users = createUsersRepository();
+  return async (tx, teamId, scheduleId, at) => {
+    const shifts = createShiftInputsRepository(tx, users, logger);
     const t = at.getTime();
     const covering = await schedulesShifts({ shifts, shiftReads }, teamId, [scheduleId], t, t + 1);
     return covering.filter((s) => s.starts_at <= t && t < s.ends_at);
@@ -23,6 +24,6 @@ export function onCallAtOn(knex: Knex, logger?: Logger, shiftReads: ShiftReadBou
 }
 
 /** The escalation plans (paging.ports.ts) on their store, for the paging engine (paging.wiring.ts' PagingPorts). */
-export function escalationPlansOn(knex: Knex, logger?: Logger, shiftReads?: ShiftReadBounds): EscalationPlans {
-  return createEscalationPlans({ store: createEscalationPlansRepository(), onCallAt: onCallAtOn(knex, logger, shiftReads) });
+export function escalationPlansOn(logger?: Logger, shiftReads?: ShiftReadBounds): EscalationPlans {
+  return createEscalationPlans({ store: createEscalationPlansRepository(), onCallAt: onCallAtOn(logger, shiftReads) });
 }

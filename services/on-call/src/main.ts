@@ -43,7 +43,7 @@ await runKitService({
     shiftStarted.start();
     const notifications = notificationsFrom(config, knex, logger);
     // One paging engine for the jobs that raise or re-trigger alerts and for the paging jobs (docs/paging.md).
-    const engine = pagingEngineOn(knex, pagingPortsOn(knex, logger), config.PAGING_LATE_AFTER_MS);
+    const engine = pagingEngineOn(knex, pagingPortsOn(logger), config.PAGING_LATE_AFTER_MS);
     const paging = alertPagingOn(knex, engine);
     const pagingJobs = pagingJobsOn(knex, {
       engine,

@@ -18,8 +18,8 @@ export interface PagingPorts {
 }
 
 /** The real sides: routes and routing rules as stored, the escalation plans over schedules' shifts. */
-export function pagingPortsOn(knex: Knex, logger?: Logger, shiftReads?: ShiftReadBounds): PagingPorts {
-  return { router: createAlertRouter(createAlertRoutingRepository()), plans: escalationPlansOn(knex, logger, shiftReads) };
+export function pagingPortsOn(logger?: Logger, shiftReads?: ShiftReadBounds): PagingPorts {
+  return { router: createAlertRouter(createAlertRoutingRepository()), plans: escalationPlansOn(logger, shiftReads) };
 }
 
 /** A step (or notification) fired more than this after it was due is marked late. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { createTargetSyncStore } from '../src/data/targets.repository.js';
 import type { EscalationLevelPlan, EscalationPlans } from '../src/domain/paging/paging.ports.js';
 import { escalationPlansOn } from '../src/escalation-plans.wiring.js';
@@ -20,7 +20,7 @@ let sre: string;
 beforeAll(async () => {
   h = await startOnCall();
   knex = h.db.knex as Knex;
-  plans = escalationPlansOn(knex);
+  plans = escalationPlansOn();
   await seedUsers(knex, [
     ...[21, 22, 23, 24, 25].map((user_id) => ({ team_id: 1, user_id, name: `U${user_id}` })),
     { team_id: 1, user_id: 26, name: 'Gone', deleted: true },
@@ -191,6 +191,30 @@ describe('escalation plans over PostgreSQL', () => {
     expect(first.user_ids).toHaveLength(1);
     expect((await inTx((tx) => plans.resolveLevel(tx, 1, byAlert, one, AT)))[0]!.user_ids).toEqual(first.user_ids);
     expect(first.explanation).toContain('1 not picked by the alert strategy');
+  });
+
+  it('a cycle level deleted while an alert is paging through it still pages one person (its counter went with it)', async () => {
+    const policy = await seedPolicy(knex, { name: 'Cycle gone' }, [{ is_default: true, levels: [{ targets: [] }] }]);
+    const targets = [{ type: 'team' as const, id: sre, team_members: 'all' as const }];
+    // The paging keeps its plan (alert_pagings.plan): the level may be deleted under it.
+    const cycling = level({ id: policy.levels[0]![0], paging_strategy: 'cycle', targets });
+    expect((await inTx((tx) => plans.resolveLevel(tx, 1, cycling, alert(), AT)))[0]!.user_ids).toEqual([23]);
+    await knex('escalation_levels').where({ id: cycling.id }).delete();
+    const [after] = await inTx((tx) => plans.resolveLevel(tx, 1, cycling, alert(), AT));
+    expect(after!.user_ids).toHaveLength(1);
+    expect(await knex('escalation_level_turns').where({ escalation_level_id: cycling.id })).toEqual([]);
+  });
+
+  it("reads who is on call on the paging transaction's connection, never a second one of the pool", async () => {
+    // A pool of one: a read outside the transaction would wait for the connection the transaction holds.
+    const single = knexFactory({ ...knex.client.config, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 3000 });
+    try {
+      const targets = [{ type: 'schedule' as const, id: schedule }];
+      const [resolved] = await single.transaction((tx) => escalationPlansOn().resolveLevel(tx, 1, level({ targets }), alert(), AT));
+      expect(resolved!.explanation).toMatch(/^schedule Primary: on call now/);
+    } finally {
+      await single.destroy();
+    }
   });
 });
 

@@ -101,12 +101,17 @@ export function createEscalationPlansRepository(): EscalationPlansStore {
     },
     async nextTurn(tx, teamId, levelId) {
       // One statement under the row lock: concurrent pages of the level take consecutive turns.
-      const [row]: { turn: string }[] = await tx('escalation_level_turns')
-        .insert({ escalation_level_id: levelId, team_id: teamId, turn: 0 })
-        .onConflict('escalation_level_id')
-        .merge({ turn: tx.raw('escalation_level_turns.turn + 1'), updated_at: tx.fn.now() })
-        .returning('turn');
-      return Number(row!.turn);
+      // A paging pages from its stored plan, so the level may have been deleted since: it
+      // has no counter then (turn 0), rather than a foreign key error failing the page.
+      const { rows } = await tx.raw<{ rows: { turn: string }[] }>(
+        `INSERT INTO escalation_level_turns (escalation_level_id, team_id, turn)
+           SELECT id, team_id, 0 FROM escalation_levels WHERE id = ? AND team_id = ?
+         ON CONFLICT (escalation_level_id)
+           DO UPDATE SET turn = escalation_level_turns.turn + 1, updated_at = now()
+         RETURNING turn`,
+        [levelId, teamId],
+      );
+      return rows.length ? Number(rows[0]!.turn) : 0;
     },
   };
 }

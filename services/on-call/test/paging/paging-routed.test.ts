@@ -86,7 +86,7 @@ afterAll(async () => h?.close());
 
 const replica = (at: () => number) =>
   pagingJobsOn(knex, {
-    engine: pagingEngineOn(knex, pagingPortsOn(knex)),
+    engine: pagingEngineOn(knex, pagingPortsOn()),
     notifier: {
       async send(request) {
         sent.push(request);

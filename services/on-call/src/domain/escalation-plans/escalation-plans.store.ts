@@ -53,6 +53,6 @@ export interface EscalationPlansStore {
   schedule(tx: Transaction, teamId: number, id: string): Promise<{ id: string; name: string } | null>;
   /** The members of the schedule's rotations that have not ended by `at`, in rotation and turn order, each once. */
   scheduleMembers(tx: Transaction, teamId: number, scheduleId: string, at: Date): Promise<number[]>;
-  /** The level's cycle turn, 0 the first time, moved on by one in `tx` (a row per level). */
+  /** The level's cycle turn, 0 the first time, moved on by one in `tx` (a row per level); 0 for a level deleted since. */
   nextTurn(tx: Transaction, teamId: number, levelId: string): Promise<number>;
 }

@@ -4,8 +4,17 @@ import type { EscalationLevelPlan, LevelTarget, TargetResolution } from '../pagi
 import type { EscalationPlansStore } from './escalation-plans.store.js';
 import { pickPeople } from './paging-strategy.js';
 
-/** Who holds a schedule at an instant: its final shifts covering it (overrides included). */
-export type OnCallAt = (teamId: number, scheduleId: string, at: Date) => Promise<{ user_id: number; is_override: boolean }[]>;
+/**
+ * Who holds a schedule at an instant: its final shifts covering it (overrides included),
+ * read in `tx`: the paging transaction holds a connection, and a read on another could
+ * wait for the pool forever when every connection is such a transaction.
+ */
+export type OnCallAt = (
+  tx: Transaction,
+  teamId: number,
+  scheduleId: string,
+  at: Date,
+) => Promise<{ user_id: number; is_override: boolean }[]>;
 
 export interface LevelResolutionDeps {
   store: EscalationPlansStore;
@@ -51,7 +60,7 @@ async function candidatesOf(
       }
       let shifts;
       try {
-        shifts = await deps.onCallAt(teamId, schedule.id, at);
+        shifts = await deps.onCallAt(tx, teamId, schedule.id, at);
       } catch (err) {
         // A schedule past one request's read bounds or work budget (as GET /v1/shifts refuses it) pages nobody, said so.
         if (!(err instanceof BadRequestError)) throw err;
