@@ -134,14 +134,17 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
     };
   });
   // Each service publishes and consumes as its broker user, or over the events database as its own role.
+  // The other variable is set empty (read as unset), so that one inherited from the shell cannot choose the transport.
   const amqp = (service) =>
-    b.amqp ? { AMQP_URL: brokerUsers.find((u) => u.service === service).url } : { EVENTS_DATABASE_URL: database(service).eventsUrl };
+    b.amqp
+      ? { AMQP_URL: brokerUsers.find((u) => u.service === service).url, EVENTS_DATABASE_URL: '' }
+      : { AMQP_URL: '', EVENTS_DATABASE_URL: database(service).eventsUrl };
   // Consumers know each publishing service by its user (the dispatcher publishes nothing):
   // the broker user, or the database role the events database records as publisher.
   const AMQP_PUBLISHERS = BUS_SERVICES.filter((service) => service !== 'webhook-dispatcher')
     .map((service) => `${service}=${b.amqp ? brokerUsers.find((u) => u.service === service).user : DATABASES[service] + dbSuffix}`)
     .join(',');
-  const redis = b.redis ? { REDIS_URL: b.redis } : {};
+  const redis = { REDIS_URL: b.redis ?? '' };
   // FIREWATCH_DEV_LOOPBACK_WEBHOOKS=1: deliver webhooks to receivers on this machine.
   const loopbackWebhooks = ['1', 'true'].includes(process.env.FIREWATCH_DEV_LOOPBACK_WEBHOOKS ?? '');
   const p = {

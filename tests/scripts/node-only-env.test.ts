@@ -23,10 +23,11 @@ describe('processEnvs without RabbitMQ and Redis', () => {
         '5439',
         '/firewatch_events_node_only_test',
       ]);
-      expect(envs[service].AMQP_URL).toBeUndefined();
+      // Empty reads as unset, and stops an AMQP_URL inherited from the shell from choosing the transport.
+      expect(envs[service].AMQP_URL).toBe('');
     }
-    expect(envs.gateway.REDIS_URL).toBeUndefined();
-    expect(envs.auth.REDIS_URL).toBeUndefined();
+    expect(envs.gateway.REDIS_URL).toBe('');
+    expect(envs.auth.REDIS_URL).toBe('');
     // Consumers know publishers by the database role the events database records.
     expect(envs['on-call'].AMQP_PUBLISHERS).toBe(
       'auth=firewatch_auth_node_only_test,incident-config=firewatch_incident_config_node_only_test,' +
@@ -46,7 +47,7 @@ describe('processEnvs without RabbitMQ and Redis', () => {
       chosen: { ...chosen, amqp: 'amqp://guest:guest@127.0.0.1:5672', redis: 'redis://127.0.0.1:6379' },
     });
     expect(new URL(envs['on-call'].AMQP_URL).username).toBe('firewatch-on-call');
-    expect(envs['on-call'].EVENTS_DATABASE_URL).toBeUndefined();
+    expect(envs['on-call'].EVENTS_DATABASE_URL).toBe('');
     expect(envs.gateway.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(envs.events).toBeNull();
   });

@@ -19,7 +19,9 @@ const env = {
   FIREWATCH_SKIP_BUILD: '1',
   LOG_LEVEL: 'warn',
 };
-for (const name of Object.keys(env)) if (/^FIREWATCH_(PG|AMQP|REDIS)_URL$|^FIREWATCH_BACKING$/.test(name)) delete env[name];
+// A fresh machine configures nothing: no server named for the scripts, the CLI or the services.
+for (const name of Object.keys(env))
+  if (/^FIREWATCH_(PG|AMQP|REDIS)_URL$|^FIREWATCH_BACKING$|^(DATABASE|AMQP|REDIS|EVENTS_DATABASE)_URL$/.test(name)) delete env[name];
 const seen = { listening: {} };
 const t0 = Date.now();
 const elapsed = () => Math.round((Date.now() - t0) / 100) / 10;
