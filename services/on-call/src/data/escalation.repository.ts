@@ -26,11 +26,25 @@ export function createEscalationRepository(knex: Knex): EscalationDeps {
         .select('id', 'escalation_policy_id', 'notification_target_params');
       return { policies, levels };
     },
-    async defaultPathId(tx, teamId, policyId) {
-      const row: { id: string } | undefined = await tx('escalation_paths')
-        .where({ team_id: teamId, escalation_policy_id: policyId, is_default: true })
+    async holdPath(tx, teamId, policyId, pathId) {
+      // The policy first, as its delete locks it before its paths.
+      if (!(await tx('escalation_policies').where({ team_id: teamId, id: policyId }).forKeyShare().first('id'))) return undefined;
+      const q = tx('escalation_paths').where({ team_id: teamId, escalation_policy_id: policyId });
+      const row: { id: string } | undefined = await (pathId === null ? q.where({ is_default: true }) : q.where({ id: pathId }))
+        .forShare()
         .first('id');
       return row?.id;
+    },
+    async levelsOn(tx, teamId, policyId, pathId) {
+      const path = await tx('escalation_paths')
+        .where({ team_id: teamId, escalation_policy_id: policyId, id: pathId })
+        .forNoKeyUpdate()
+        .first('id');
+      if (!path) return undefined;
+      const [{ n }] = (await tx('escalation_levels').where({ team_id: teamId, escalation_policy_path_id: pathId }).count({ n: '*' })) as {
+        n: string | number;
+      }[];
+      return Number(n);
     },
     async pathsOf(tx, teamId, policyId, ids) {
       const wanted = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));

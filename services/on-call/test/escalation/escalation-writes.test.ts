@@ -64,6 +64,50 @@ describe('escalation writes at the same moment', () => {
   });
 });
 
+describe('levels and the paths they are written into', () => {
+  const underPath = (pathId: string) =>
+    h.call('POST', `/v1/escalation_paths/${pathId}/escalation_levels`, {
+      body: { data: { type: 'escalation_levels', attributes: { notification_target_params: [] } } },
+    });
+
+  it('answers a level created while its policy or path is deleted with 201 or 404, never a 500', async () => {
+    for (let round = 0; round < 8; round++) {
+      const p = await createPolicy(h);
+      const [gone, level] = await Promise.all([
+        h.call('DELETE', `/v1/escalation_policies/${p}`),
+        levelIn(h, p, { notification_target_params: [] }),
+      ]);
+      expect(gone.status).toBe(200);
+      expect([201, 404]).toContain(level.status);
+      const q = await createPolicy(h);
+      const path = await pathIn(h, q, { name: 'Night' });
+      const [removed, under] = await Promise.all([
+        h.call('DELETE', `/v1/escalation_paths/${path.body.data.id}`),
+        underPath(path.body.data.id),
+      ]);
+      expect(removed.status).toBe(200);
+      expect([201, 404]).toContain(under.status);
+      expect(await knex('escalation_levels').whereIn('escalation_policy_id', [p, q])).toEqual([]);
+    }
+  });
+
+  it('refuses moving a level into a path that holds the most levels', async () => {
+    const p = await createPolicy(h);
+    const full = await pathIn(h, p, { name: 'Full' });
+    for (let i = 0; i < 20; i++) expect((await underPath(full.body.data.id)).status).toBe(201);
+    const level = await levelIn(h, p, { notification_target_params: [] });
+    const moved = await put(h, `/v1/escalation_levels/${level.body.data.id}`, 'escalation_levels', {
+      escalation_policy_path_id: full.body.data.id,
+    });
+    expect(moved.status).toBe(422);
+    expect(moved.body.errors[0]).toMatchObject({
+      code: 'limit_reached',
+      source: { pointer: '/data/attributes/escalation_policy_path_id' },
+    });
+    expect(await knex('escalation_levels').where({ escalation_policy_path_id: full.body.data.id }).count({ n: '*' })).toEqual([{ n: 20 }]);
+  });
+});
+
 describe('deferral paths', () => {
   it('refuses deleting the path a deferral path executes, which stays writable', async () => {
     const p = await createPolicy(h);

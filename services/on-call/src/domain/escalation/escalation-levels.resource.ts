@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError, type ValidationIssue } from '@firewatch/errors';
+import { NotFoundError, ValidationError, type ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type ResourceDefinition, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import type { LevelTarget } from '../paging/paging.ports.js';
@@ -25,40 +25,50 @@ const writable = {
 type Ctx = HookContext<OnCallResourceDeps>;
 const PATH_POINTER = '/data/attributes/escalation_policy_path_id';
 
-/** A 422 unless `pathId` is a path of the policy. */
-async function pathIssues(ctx: Ctx, policyId: string, pathId: string): Promise<ValidationIssue[]> {
-  if ((await ctx.deps.escalation.pathsOf(ctx.tx, ctx.principal.team_id, policyId, [pathId])).has(pathId)) return [];
-  return [{ pointer: PATH_POINTER, code: 'invalid_reference', detail: `No path with id "${pathId}" in escalation policy ${policyId}.` }];
-}
+const noPath = (policyId: string, pathId: string): ValidationIssue => ({
+  pointer: PATH_POINTER,
+  code: 'invalid_reference',
+  detail: `No path with id "${pathId}" in escalation policy ${policyId}.`,
+});
 
 /**
  * Where a created level goes: under a path, that path and its policy; under a policy, the
- * path named (one of the policy's) or else the policy's default path.
+ * path named (one of the policy's) or else the policy's default path. Both are held until
+ * the level is written (`holdPath`): a policy or path deleted meanwhile is a 404, not a
+ * foreign key's 500.
  */
 async function placement(attributes: Row, ctx: Ctx): Promise<Row> {
   const parent = ctx.parent as Row;
   const sent = attributes.escalation_policy_path_id as string | null | undefined;
-  if ('is_default' in parent) {
-    if (sent && sent !== parent.id)
-      throw new ValidationError([
-        {
-          pointer: PATH_POINTER,
-          code: 'invalid',
-          detail: `A level created under path ${String(parent.id)} belongs to it, not to "${sent}".`,
-        },
-      ]);
-    return { ...attributes, escalation_policy_id: parent.escalation_policy_id, escalation_policy_path_id: parent.id };
+  const underPath = 'is_default' in parent;
+  if (underPath && sent && sent !== parent.id)
+    throw new ValidationError([
+      {
+        pointer: PATH_POINTER,
+        code: 'invalid',
+        detail: `A level created under path ${String(parent.id)} belongs to it, not to "${sent}".`,
+      },
+    ]);
+  const policyId = String(underPath ? parent.escalation_policy_id : parent.id);
+  const pathId = await ctx.deps.escalation.holdPath(
+    ctx.tx,
+    ctx.principal.team_id,
+    policyId,
+    underPath ? String(parent.id) : (sent ?? null),
+  );
+  if (!pathId) {
+    if (!underPath && sent) throw new ValidationError([noPath(policyId, sent)]);
+    throw new NotFoundError(`No escalation ${underPath ? 'path' : 'policy'} with id "${String(parent.id)}".`);
   }
-  const policyId = String(parent.id);
-  if (!sent)
-    return {
-      ...attributes,
-      escalation_policy_id: policyId,
-      escalation_policy_path_id: await ctx.deps.escalation.defaultPathId(ctx.tx, ctx.principal.team_id, policyId),
-    };
-  const issues = await pathIssues(ctx, policyId, sent);
-  if (issues.length) throw new ValidationError(issues);
-  return { ...attributes, escalation_policy_id: policyId };
+  return { ...attributes, escalation_policy_id: policyId, escalation_policy_path_id: pathId };
+}
+
+/** A 422 unless a level may move to `pathId`: a path of its policy with room for one more level. */
+async function moveIssues(ctx: Ctx, policyId: string, pathId: string): Promise<ValidationIssue[]> {
+  const held = await ctx.deps.escalation.levelsOn(ctx.tx, ctx.principal.team_id, policyId, pathId);
+  if (held === undefined) return [noPath(policyId, pathId)];
+  if (held < MAX_LEVELS_PER_PATH) return [];
+  return [{ pointer: PATH_POINTER, code: 'limit_reached', detail: `An escalation path has at most ${MAX_LEVELS_PER_PATH} levels.` }];
 }
 
 /**
@@ -120,7 +130,7 @@ const levelBase = {
     async validate(attributes, ctx) {
       const moved = ctx.existing ? (attributes.escalation_policy_path_id as string | undefined) : undefined;
       if (moved && moved !== ctx.existing?.escalation_policy_path_id) {
-        const issues = await pathIssues(ctx, String(ctx.existing?.escalation_policy_id), moved);
+        const issues = await moveIssues(ctx, String(ctx.existing?.escalation_policy_id), moved);
         if (issues.length) return issues;
       }
       const targets = attributes.notification_target_params as LevelTarget[] | undefined;

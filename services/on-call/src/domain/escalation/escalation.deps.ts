@@ -9,8 +9,19 @@ export interface EscalationDeps {
    * each closing half of a cycle run one after the other and the second sees the first.
    */
   graph(tx: Transaction, teamId: number): Promise<EscalationGraph>;
-  /** The policy's default path id (every policy has one). */
-  defaultPathId(tx: Transaction, teamId: number, policyId: string): Promise<string | undefined>;
+  /**
+   * Holds the policy (FOR KEY SHARE) and then its path `pathId`, or its default path when
+   * null (FOR SHARE), for a level created in it: a delete of either waits for the level,
+   * then removes it with them, and a move into the path waits (`levelsOn`). The path's
+   * id, or undefined when the policy or path is gone.
+   */
+  holdPath(tx: Transaction, teamId: number, policyId: string, pathId: string | null): Promise<string | undefined>;
+  /**
+   * How many levels the policy's path `pathId` holds, taken after locking the path (FOR
+   * NO KEY UPDATE) against creates and other moves into it; undefined when it is no path
+   * of the policy.
+   */
+  levelsOn(tx: Transaction, teamId: number, policyId: string, pathId: string): Promise<number | undefined>;
   /** Which of `ids` are paths of the policy; those found stay locked against deletion until `tx` ends. */
   pathsOf(tx: Transaction, teamId: number, policyId: string, ids: readonly string[]): Promise<Set<string>>;
   /** The ids of the policy's deferral paths executing `pathId` after them (`after_deferral_path_id`). */
