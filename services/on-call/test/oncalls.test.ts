@@ -201,6 +201,9 @@ describe('GET /v1/oncalls', () => {
     ['since=yesterday', 'since'],
     ['since=2026-11-23T10:00:00Z&until=2026-11-22T10:00:00Z', 'until'],
     ['since=2026-01-01T00:00:00Z&until=2027-06-01T00:00:00Z', 'until'],
+    // since defaults to now: an until alone is judged against it.
+    ['until=2020-01-01T00:00:00Z', 'until'],
+    ['until=2199-01-01T00:00:00Z', 'until'],
     ['time_zone=Mars/Olympus', 'time_zone'],
     ['filter[schedule_ids]=abc', 'filter[schedule_ids]'],
     ['filter[user_ids]=x', 'filter[user_ids]'],

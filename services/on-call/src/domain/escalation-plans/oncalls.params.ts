@@ -70,9 +70,11 @@ export const oncallParams = z
     'filter[notification_types]': commaList(z.enum(['audible', 'quiet'], 'must be audible or quiet.'), 'audible or quiet'),
   })
   .superRefine((p, ctx) => {
-    if (p.since === undefined || p.until === undefined) return;
-    if (p.until < p.since) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since.' });
-    else if (p.until - p.since > MAX_RANGE_DAYS * DAY_MS)
+    if (p.until === undefined) return;
+    // since defaults to now: an until alone is judged against it (listOncalls reads now again, a moment later).
+    const since = p.since ?? Date.now();
+    if (p.until < since) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since (default: now).' });
+    else if (p.until - since > MAX_RANGE_DAYS * DAY_MS)
       ctx.addIssue({
         code: 'custom',
         path: ['until'],

@@ -143,7 +143,8 @@ async function entries(ctx: Ctx, p: OncallParams, from: number, to: number): Pro
 export async function listOncalls(ctx: Ctx) {
   const p = ctx.params as OncallParams;
   const from = p.since ?? Date.now();
-  const to = p.until ?? from;
+  // An until judged against now at validation may be a few milliseconds before this now.
+  const to = Math.max(p.until ?? from, from);
   let found = await entries(ctx, p, from, to);
   const audibleFirst = p['filter[notification_types]'] !== undefined;
   const levelKey = (e: Entry) => `${e.policy.id}|${e.path.id}|${e.level}`;
