@@ -28,7 +28,7 @@ export interface OutboxRelayOptions {
   listenConnection?: string | pg.ClientConfig;
   /** Connection name shown in RabbitMQ. Default `<SERVICE_NAME>:outbox-relay`. */
   name?: string;
-  /** Told of each batch the broker confirmed (metrics: `relayObserver` of `@firewatch/metrics`). */
+  /** Told of each batch the transport confirmed (metrics: `relayObserver` of `@firewatch/metrics`). */
   observer?: OutboxRelayObserver;
 }
 
@@ -48,17 +48,17 @@ export interface OutboxRelayStats {
   readonly connected: boolean;
   /** True while the LISTEN client is connected (polling covers the gaps). */
   readonly listening: boolean;
-  /** True while the broker blocks publishing (resource alarm); the relay pauses. */
+  /** True while the broker blocks publishing (resource alarm; never over PostgreSQL); the relay pauses. */
   readonly blocked: boolean;
 }
 
 /** A running outbox relay; see {@link createOutboxRelay}. */
 export interface OutboxRelay {
-  /** Connects (broker and LISTEN, one attempt each; failures retry in the background) and starts draining. */
+  /** Connects (transport and LISTEN, one attempt each; failures retry in the background) and starts draining. */
   start(): Promise<void>;
   /** Finishes the batch in flight, then closes channel, connection and LISTEN client. Idempotent. */
   stop(): Promise<void>;
   readonly stats: OutboxRelayStats;
-  /** @internal Test hook: destroys the broker socket as a network failure would. */
+  /** @internal Test hook: loses the transport's connection as a network failure would. */
   simulateConnectionLoss(): void;
 }
