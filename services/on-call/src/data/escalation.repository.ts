@@ -7,6 +7,8 @@ const GRAPH_LOCK = 24_0001;
 
 /** The queries of the escalation declarations (escalation.deps.ts). */
 export function createEscalationRepository(knex: Knex): EscalationDeps {
+  const holdPolicy: EscalationDeps['holdPolicy'] = async (tx, teamId, policyId) =>
+    Boolean(await tx('escalation_policies').where({ team_id: teamId, id: policyId }).forKeyShare().first('id'));
   return {
     async graph(tx, teamId) {
       await tx.raw('SELECT pg_advisory_xact_lock(?, ?)', [GRAPH_LOCK, teamId]);
@@ -26,9 +28,10 @@ export function createEscalationRepository(knex: Knex): EscalationDeps {
         .select('id', 'escalation_policy_id', 'notification_target_params');
       return { policies, levels };
     },
+    holdPolicy,
     async holdPath(tx, teamId, policyId, pathId) {
       // The policy first, as its delete locks it before its paths.
-      if (!(await tx('escalation_policies').where({ team_id: teamId, id: policyId }).forKeyShare().first('id'))) return undefined;
+      if (!(await holdPolicy(tx, teamId, policyId))) return undefined;
       const q = tx('escalation_paths').where({ team_id: teamId, escalation_policy_id: policyId });
       const row: { id: string } | undefined = await (pathId === null ? q.where({ is_default: true }) : q.where({ id: pathId }))
         .forShare()

@@ -70,6 +70,16 @@ describe('levels and the paths they are written into', () => {
       body: { data: { type: 'escalation_levels', attributes: { notification_target_params: [] } } },
     });
 
+  it('answers a path created while its policy is deleted with 201 or 404, never a 500', async () => {
+    for (let round = 0; round < 8; round++) {
+      const p = await createPolicy(h);
+      const [gone, path] = await Promise.all([h.call('DELETE', `/v1/escalation_policies/${p}`), pathIn(h, p, { name: 'Night' })]);
+      expect(gone.status).toBe(200);
+      expect([201, 404]).toContain(path.status);
+      expect(await knex('escalation_paths').where({ escalation_policy_id: p })).toEqual([]);
+    }
+  });
+
   it('answers a level created while its policy or path is deleted with 201 or 404, never a 500', async () => {
     for (let round = 0; round < 8; round++) {
       const p = await createPolicy(h);

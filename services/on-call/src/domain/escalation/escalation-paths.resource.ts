@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ValidationIssue } from '@firewatch/errors';
+import { NotFoundError, type ValidationIssue } from '@firewatch/errors';
 import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { timeZone } from '../schedules/schedule-times.schemas.js';
@@ -126,21 +126,27 @@ export const escalationPaths = defineResource<OnCallResourceDeps>({
       for (const key of ['repeat', 'repeat_count'] as const) if (out[key] === null) delete out[key];
       return out;
     },
-    defaults: (attributes) => ({
-      notification_type: 'audible',
-      path_type: 'escalation',
-      after_deferral_behavior: null,
-      after_deferral_path_id: null,
-      is_default: false,
-      match_mode: 'match-all-rules',
-      repeat: false,
-      repeat_count: 0,
-      initial_delay: 0,
-      rules: [],
-      time_restriction_time_zone: null,
-      time_restrictions: [],
-      ...attributes,
-    }),
+    // A path created while its policy is deleted is a 404, not a foreign key's 500: the policy is held until the path is written.
+    async defaults(attributes, ctx) {
+      const policyId = String(ctx.parent?.id);
+      if (!(await ctx.deps.escalation.holdPolicy(ctx.tx, ctx.principal.team_id, policyId)))
+        throw new NotFoundError(`No escalation policy with id "${policyId}".`);
+      return {
+        notification_type: 'audible',
+        path_type: 'escalation',
+        after_deferral_behavior: null,
+        after_deferral_path_id: null,
+        is_default: false,
+        match_mode: 'match-all-rules',
+        repeat: false,
+        repeat_count: 0,
+        initial_delay: 0,
+        rules: [],
+        time_restriction_time_zone: null,
+        time_restrictions: [],
+        ...attributes,
+      };
+    },
     async validate(attributes, ctx) {
       const merged: Row = { ...ctx.existing, escalation_policy_id: ctx.existing?.escalation_policy_id ?? ctx.parent?.id, ...attributes };
       const issues: ValidationIssue[] = [];

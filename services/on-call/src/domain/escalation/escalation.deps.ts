@@ -9,8 +9,10 @@ export interface EscalationDeps {
    * each closing half of a cycle run one after the other and the second sees the first.
    */
   graph(tx: Transaction, teamId: number): Promise<EscalationGraph>;
+  /** Holds the policy (FOR KEY SHARE) for a path created in it, so that its delete waits for the path; false when it is gone. */
+  holdPolicy(tx: Transaction, teamId: number, policyId: string): Promise<boolean>;
   /**
-   * Holds the policy (FOR KEY SHARE) and then its path `pathId`, or its default path when
+   * Holds the policy (`holdPolicy`) and then its path `pathId`, or its default path when
    * null (FOR SHARE), for a level created in it: a delete of either waits for the level,
    * then removes it with them, and a move into the path waits (`levelsOn`). The path's
    * id, or undefined when the policy or path is gone.
