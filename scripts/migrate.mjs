@@ -23,10 +23,16 @@ const MIGRATIONS = {
   webhooks: 'services/webhooks/dist/migrations/index.js',
 };
 
+// The local system's PostgreSQL is the one `pnpm start` uses, the embedded one included
+// (started for this run when it is not running); `stopLocal` lets go of it.
+let stopLocal = async () => undefined;
 async function localTargets() {
   const { processEnvs, provisionDatabases } = await import('./dev-env.mjs');
-  const envs = processEnvs({ logLevel: 'warn' });
-  await provisionDatabases(envs);
+  const { resolveBacking } = await import('./backing-services.mjs');
+  const chosen = await resolveBacking({ pgOnly: true, log: (line) => console.error(line) });
+  stopLocal = chosen.stop;
+  const envs = processEnvs({ logLevel: 'warn', chosen });
+  await provisionDatabases({ ...envs, events: null });
   return Object.keys(MIGRATIONS).map((service) => ({ service, url: envs[service].DATABASE_URL }));
 }
 
@@ -55,7 +61,9 @@ for (const { service, url } of targets) {
     await knex.destroy();
   } catch (err) {
     console.error(`${service}: migrating ${withoutPassword(url)} failed: ${err.message}`);
+    await stopLocal();
     process.exit(1);
   }
   console.log(JSON.stringify({ migrated: service, database: new URL(url).pathname.slice(1), applied }));
 }
+await stopLocal();
