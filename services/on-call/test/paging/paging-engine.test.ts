@@ -156,6 +156,8 @@ describe('the paging engine', () => {
       (e) => e.routingKey === 'alert.notification' && (e.body.data as any).attributes.alert_id === id,
     )!;
     expect(notification.body.data).toMatchObject({ attributes: { user_id: ADA, channel: 'email', status: 'sent', provider_id: 'msg-1' } });
+    // Contact addresses are personal: the event names the method, never the address.
+    expect(JSON.stringify(notification.body.data)).not.toContain('ada@pager.test');
   });
 
   it('stops on acknowledge: due notifications cancelled, no next level, the acknowledger a responder', async () => {

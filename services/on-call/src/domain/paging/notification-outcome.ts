@@ -19,7 +19,8 @@ const NOUN: Record<ClaimedAttempt['channel'], string> = { email: 'Email', sms: '
 /**
  * An attempt's outcome on the alert's timeline (the user paged is the event's user) and
  * as `alert.notification` through the outbox, naming the user, channel and outcome, so a
- * webhook can carry the page to any other channel.
+ * webhook can carry the page to any other channel. Neither shows the address: contact
+ * methods are personal data (event-catalog.ts keeps their own events internal).
  */
 export async function recordOutcome(
   store: PagingStore,
@@ -29,7 +30,9 @@ export async function recordOutcome(
   retry: Date | null,
   at: Date,
 ): Promise<void> {
-  const to = `${NOUN[attempt.channel]} to ${attempt.address} (${attempt.user.name}, try ${attempt.tries})`;
+  // Contact addresses are personal (only the user and on-call admins read them): the timeline and the event name the method, not the address.
+  const via = attempt.contact_method_id ? `contact method ${attempt.contact_method_id}` : 'the account email';
+  const to = `${NOUN[attempt.channel]} to ${attempt.user.name} (${via}, try ${attempt.tries})`;
   const result =
     outcome.status === 'sent'
       ? `sent${outcome.provider_id ? ` (${outcome.provider_id})` : ''}`
@@ -57,7 +60,6 @@ export async function recordOutcome(
         user_id: attempt.user_id,
         user_name: attempt.user.name,
         channel: attempt.channel,
-        address: attempt.address,
         contact_method_id: attempt.contact_method_id,
         notification_type: attempt.notification_type,
         level_position: attempt.level_position,
