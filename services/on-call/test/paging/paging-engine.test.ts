@@ -45,8 +45,14 @@ const ports: PagingPorts = {
 };
 
 const sent: NotificationRequest[] = [];
+/** How many sends fail next (an SMTP outage). */
+let outage = 0;
 const notifier: Notifier = {
   async send(request) {
+    if (outage > 0) {
+      outage--;
+      return { status: 'failed', reason: 'the mail server could not be reached' };
+    }
     sent.push(request);
     return { status: 'sent', provider_id: `msg-${sent.length}` };
   },
@@ -175,6 +181,22 @@ describe('the paging engine', () => {
     expect(String(events.at(-1)!.details)).toMatch(/Paging stopped \(acknowledged\): 1 escalation policy, 1 due notification/);
     const alert = (await h.call('GET', `/v1/alerts/${id}`)).body.data.attributes;
     expect(alert.responders).toEqual([]); // user 1 of the test principal is not in the read model
+  });
+
+  it('retries a failed notification with backoff, each try on the timeline', async () => {
+    const id = await raise();
+    const start = Date.now();
+    outage = 1;
+    expect(await replica(() => start).sends.tick()).toBe(1);
+    expect(sent).toEqual([]);
+    expect(await replica(() => start + 10_000).sends.tick()).toBe(0);
+    expect(await replica(() => start + 31_000).sends.tick()).toBe(1);
+    expect(sent.map((r) => r.user.user_id)).toEqual([ADA]);
+    const tries = (await timeline(id)).filter((e) => e.kind === 'notification').map((e) => String(e.details));
+    expect(tries).toEqual([
+      expect.stringMatching(/try 1\): failed: the mail server could not be reached; retrying at /),
+      expect.stringMatching(/try 2\): sent/),
+    ]);
   });
 
   it('fires a step once when two replicas claim it', async () => {
