@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { createLogger } from '@firewatch/logger';
 import type { EscalationPathPlan, NotificationRequest, Notifier } from '../../src/domain/paging/paging.ports.js';
 import { createAlertRetriggersRepository } from '../../src/data/alert-retriggers.repository.js';
+import { createPagingRepository } from '../../src/data/paging.repository.js';
 import { createAlertRetriggerJob } from '../../src/jobs/alert-retrigger.job.js';
 import { alertPagingOn, pagingEngineOn, pagingJobsOn, type PagingPorts } from '../../src/paging.wiring.js';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
@@ -197,6 +198,17 @@ describe('the paging engine', () => {
       expect.stringMatching(/try 1\): failed: the mail server could not be reached; retrying at /),
       expect.stringMatching(/try 2\): sent/),
     ]);
+  });
+
+  it('sends a notification whose replica died mid-send once its lease ran out, not before', async () => {
+    await raise();
+    const start = Date.now();
+    // A replica claims the attempt and dies before recording anything.
+    const claimed = await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(start), 10, MINUTE);
+    expect(claimed).toHaveLength(1);
+    expect(await replica(() => start + 30_000).sends.tick()).toBe(0);
+    expect(await replica(() => start + MINUTE + 1000).sends.tick()).toBe(1);
+    expect(sent.map((r) => r.attempt_id)).toEqual([claimed[0]!.id]);
   });
 
   it('fires a step once when two replicas claim it', async () => {
