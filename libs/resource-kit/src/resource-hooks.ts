@@ -8,6 +8,11 @@ export interface HookContext<D = unknown> {
   principal: Principal;
   /** The record being updated or deleted; undefined on create. */
   existing?: Row;
+  /**
+   * The verb of an update through the HTTP route (undefined otherwise): a declaration
+   * whose children attribute the reference merges on PATCH but replaces on PUT tells them apart.
+   */
+  method?: 'put' | 'patch';
   /** The parent record of a nested create. */
   parent?: Row;
   tx: Transaction;

@@ -79,7 +79,11 @@ export function createResourceWrites(
   }
 
   const serializeAs = (name: string, row: Row) => serialize(declaration(name), row);
-  const contextOf = (tx: Transaction, principal: Principal, more: { existing?: Row; parent?: Row }): HookContext => ({
+  const contextOf = (
+    tx: Transaction,
+    principal: Principal,
+    more: { existing?: Row; parent?: Row; method?: 'put' | 'patch' },
+  ): HookContext => ({
     principal,
     tx,
     deps,
@@ -121,8 +125,15 @@ export function createResourceWrites(
     return { ...shown, attributes: { ...shown.attributes, ...hooks.revealOnCreate(attrs, row) } };
   }
 
-  async function updateIn(tx: Transaction, principal: Principal, existing: Row, given: Row, event = 'updated'): Promise<ResourceObject> {
-    const ctx = contextOf(tx, principal, { existing });
+  async function updateIn(
+    tx: Transaction,
+    principal: Principal,
+    existing: Row,
+    given: Row,
+    event = 'updated',
+    method?: 'put' | 'patch',
+  ): Promise<ResourceObject> {
+    const ctx = contextOf(tx, principal, { existing, method });
     const attributes = hooks.prepare ? await hooks.prepare({ ...given }, ctx) : given;
     uniqueKeys.check(principal, attributes, existing);
     if (def.ownerGroups && def.ownerGroups.column in attributes) {

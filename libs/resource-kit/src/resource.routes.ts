@@ -136,7 +136,8 @@ function itemRoutes(def: AnyResourceDefinition, service: ResourceService): Route
           attributes: def.update!,
           ids: [id, String(existing.id), ...(typeof existing.slug === 'string' ? [existing.slug] : [])],
         }) as Row;
-      sendTaggedDocument(req, res, 200, singleDocument(await service.update(getPrincipal(req), id, read, ifMatchOf(req))));
+      const method = req.method === 'PATCH' ? 'patch' : 'put';
+      sendTaggedDocument(req, res, 200, singleDocument(await service.update(getPrincipal(req), id, read, ifMatchOf(req), method)));
     };
     for (const method of def.updateMethods ?? ['put', 'patch']) out.push({ phase: 1, method, path, handler });
   }

@@ -154,11 +154,12 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
       idOrSlug: string,
       readAttributes: (existing: Row) => Row,
       ifMatch?: EntityTagCondition,
+      method?: 'put' | 'patch',
     ): Promise<ResourceObject> {
       return repository.transaction(async (tx) => {
         await beforeAccess(tx, principal);
         const existing = preconditioned(principal, await access.load(tx, principal, idOrSlug, 'update', true), ifMatch);
-        return updateIn(tx, principal, existing, readAttributes(existing));
+        return updateIn(tx, principal, existing, readAttributes(existing), 'updated', method);
       });
     },
 

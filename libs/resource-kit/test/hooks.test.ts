@@ -41,6 +41,8 @@ const gadgets = defineResource({
 let includePermission: unknown;
 /** Each beforeAccess call of echoes: whether it ran in the operation's transaction. */
 const accesses: boolean[] = [];
+/** The verb each prepare of echoes was given. */
+const methods: (string | undefined)[] = [];
 const echoes = defineResource({
   type: 'echoes',
   path: '/v1/echoes',
@@ -61,6 +63,10 @@ const echoes = defineResource({
       if (principal.team_id) accesses.push(tx !== undefined);
     },
     defaults: (a) => ({ ...a, token_stored: 'ohce' }),
+    prepare: (a, { method }) => {
+      methods.push(method);
+      return a;
+    },
     async beforeRemove({ existing, announce }) {
       await announce('gadgets', 'touched', existing!);
       return [];
@@ -155,5 +161,13 @@ describe('resource hooks', () => {
     // A 404 still asked first: the hook runs before the record is looked up.
     expect((await call('GET', `/v1/echoes/${id}`)).status).toBe(404);
     expect(accesses).toEqual([true, false, false, true, true, false]);
+  });
+
+  it("tells prepare an update's verb, none on create", async () => {
+    methods.length = 0;
+    const id = (await call('POST', '/v1/echoes', { data: { type: 'echoes', attributes: { name: 'h' } } })).body.data.id;
+    await call('PATCH', `/v1/echoes/${id}`, { data: { type: 'echoes', attributes: { name: 'i' } } });
+    await call('PUT', `/v1/echoes/${id}`, { data: { type: 'echoes', attributes: { name: 'j' } } });
+    expect(methods).toEqual([undefined, 'patch', 'put']);
   });
 });

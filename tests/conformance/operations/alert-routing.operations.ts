@@ -182,7 +182,7 @@ export const alertRoutingOperations: ConformanceOperation[] = [
   {
     method: 'PATCH',
     path: '/v1/alert_routes/{id}',
-    variant: 'rules replaced, one dropped with _destroy',
+    variant: 'rules merged by id, one dropped with _destroy',
     request: async (ctx) => {
       const id = await anAlertRoute(ctx);
       const rules = (await ctx.call('GET', `/v1/alert_routes/${id}`)).body.data.attributes.rules as { id: string }[];

@@ -98,7 +98,7 @@ describe('alert routes', () => {
     });
     expect(patched.status).toBe(200);
     expect(patched.body.data.attributes.enabled).toBe(false);
-    expect(patched.body.data.attributes.rules).toEqual([{ ...disk, name: 'Disk full' }]);
+    expect(patched.body.data.attributes.rules).toEqual([{ ...disk, name: 'Disk full' }, attributes.rules[1]]);
 
     const put = await h.call('PUT', `/v1/alert_routes/${id}`, {
       body: { data: { type: 'alert_routes', attributes: { rules: [{ id: disk.id, _destroy: true }] } } },
@@ -438,5 +438,98 @@ describe('alert routing rules (legacy)', () => {
         '/data/attributes/destination/target_id',
       ].sort(),
     );
+  });
+});
+
+describe("an update's rules", () => {
+  const pointers = (a: { body: { errors: { source: { pointer: string } }[] } }) => a.body.errors.map((e) => e.source.pointer);
+
+  it("merge by id on PATCH, as the reference's nested attributes: sent fields change, _destroy drops, the rest stays", async () => {
+    const [source, service, other] = [await aSource(), await seedService(), await seedService()];
+    const to = [{ target_type: 'Service', target_id: service }];
+    const made = await h.create('alert_routes', {
+      name: `Merged ${randomUUID().slice(0, 6)}`,
+      alerts_source_ids: [source],
+      rules: [
+        {
+          name: 'a',
+          position: 1,
+          destinations: to,
+          condition_groups: [{ conditions: [condition(), condition({ property_field_value: 'cpu' })] }],
+        },
+        { name: 'b', position: 2, destinations: to, condition_groups: [] },
+        { name: 'rest', fallback_rule: true, destinations: to, condition_groups: [] },
+      ],
+    });
+    expect(made.status).toBe(201);
+    const id = made.body.data.id as string;
+    const [a, b, rest] = made.body.data.attributes.rules;
+    const patch = (rules: unknown[]) =>
+      h.call('PATCH', `/v1/alert_routes/${id}`, { body: { data: { type: 'alert_routes', attributes: { rules } } } });
+
+    const dropped = await patch([{ id: b.id, _destroy: true }]);
+    expect(dropped.status).toBe(200);
+    expect(dropped.body.data.attributes.rules).toEqual([a, rest]);
+
+    const group = a.condition_groups[0];
+    const changed = await patch([
+      {
+        id: a.id,
+        name: 'a2',
+        destinations: [{ target_type: 'Service', target_id: other }],
+        condition_groups: [{ id: group.id, conditions: [{ id: group.conditions[0].id, _destroy: true }] }],
+      },
+      { name: 'c', destinations: to, condition_groups: [] },
+    ]);
+    expect(changed.status).toBe(200);
+    const [a2, rest2, c] = changed.body.data.attributes.rules;
+    expect(a2).toEqual({
+      ...a,
+      name: 'a2',
+      destinations: [a.destinations[0], { id: expect.any(String), target_type: 'Service', target_id: other }],
+      condition_groups: [{ ...group, conditions: [group.conditions[1]] }],
+    });
+    expect(rest2).toEqual(rest);
+    expect(c).toMatchObject({ name: 'c', position: 4, fallback_rule: false });
+
+    // Refused at the entry sent, and nothing changes.
+    const refusals = [
+      [[{ id: randomUUID(), _destroy: true }], '/data/attributes/rules/0/id'],
+      [[{ id: a.id }, { id: a.id.toUpperCase(), name: 'x' }], '/data/attributes/rules/1/id'],
+      [[{ name: 'd', position: 1, destinations: to, condition_groups: [] }], '/data/attributes/rules/0/position'],
+      [[{ id: b.id }], '/data/attributes/rules/0/id'],
+      [[{ name: 'rest2', fallback_rule: true, destinations: to, condition_groups: [] }], '/data/attributes/rules/0/fallback_rule'],
+      [[{ name: 'no destinations', condition_groups: [] }], '/data/attributes/rules/0/destinations'],
+      [
+        [{ id: a.id, destinations: [{ target_type: 'Service', target_id: randomUUID() }] }],
+        '/data/attributes/rules/0/destinations/0/target_id',
+      ],
+    ] as const;
+    for (const [rules, pointer] of refusals) {
+      const refused = await patch([...rules]);
+      expect([refused.status, pointers(refused)]).toEqual([422, [pointer]]);
+    }
+    expect((await h.call('GET', `/v1/alert_routes/${id}`)).body.data.attributes.rules).toEqual(changed.body.data.attributes.rules);
+
+    const put = await h.call('PUT', `/v1/alert_routes/${id}`, { body: { data: { type: 'alert_routes', attributes: { rules: [a2] } } } });
+    expect(put.body.data.attributes.rules).toEqual([a2]);
+  });
+
+  it('keep what concurrent PATCHes each add: each merges into the route as the one before left it', async () => {
+    const [source, service] = [await aSource(), await seedService()];
+    const made = await h.create('alert_routes', { name: `Busy ${randomUUID().slice(0, 6)}`, alerts_source_ids: [source] });
+    const add = (name: string) =>
+      h.call('PATCH', `/v1/alert_routes/${made.body.data.id}`, {
+        body: {
+          data: {
+            type: 'alert_routes',
+            attributes: { rules: [{ name, destinations: [{ target_type: 'Service', target_id: service }], condition_groups: [] }] },
+          },
+        },
+      });
+    expect((await Promise.all(['a', 'b', 'c', 'd'].map(add))).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const rules = (await h.call('GET', `/v1/alert_routes/${made.body.data.id}`)).body.data.attributes.rules;
+    expect(rules.map((r: { name: string }) => r.name).sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(new Set(rules.map((r: { position: number }) => r.position)).size).toBe(4);
   });
 });

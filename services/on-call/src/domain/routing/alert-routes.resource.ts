@@ -4,6 +4,7 @@ import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { ownerGroupIds, ownerGroupIssues } from '../targets/group-references.js';
 import { alertRouteSchemas, MAX_ALERT_ROUTES, rulesInput, type StoredRule } from './alert-routes.schemas.js';
 import { destinationIssues, sourceIssues, urgencyIssues } from './routing-references.js';
+import { ruleEntriesInput, rulesPointer, updatedRules } from './alert-routes.update.js';
 
 const writable = {
   name: z.string().trim().min(1).max(255),
@@ -18,16 +19,16 @@ const writable = {
 
 const RULE_COLUMNS = ['name', 'position', 'fallback_rule', 'destinations', 'condition_groups'] as const;
 
-/** Every id the rules name, each with its pointer. */
+/** Every id the rules name, each with its pointer (where the write sent it: alert-routes.update.ts). */
 function ruleReferences(rules: readonly StoredRule[]) {
-  const at = (i: number) => `/data/attributes/rules/${i}`;
+  const at = rulesPointer(rules);
   return {
-    destinations: rules.flatMap((r, i) => r.destinations.map((destination, j) => ({ pointer: `${at(i)}/destinations/${j}`, destination }))),
+    destinations: rules.flatMap((r, i) => r.destinations.map((destination, j) => ({ pointer: at([i, 'destinations', j]), destination }))),
     urgencies: rules.flatMap((r, i) =>
       r.condition_groups.flatMap((g, j) =>
         g.conditions.flatMap((c, k) =>
           (c.alert_urgency_ids ?? []).map((id, m) => ({
-            pointer: `${at(i)}/condition_groups/${j}/conditions/${k}/alert_urgency_ids/${m}`,
+            pointer: at([i, 'condition_groups', j, 'conditions', k, 'alert_urgency_ids', m]),
             id,
           })),
         ),
@@ -54,7 +55,7 @@ export const alertRoutes = defineResource<OnCallResourceDeps>({
   description:
     "An alert from a listed source goes where the first matching rule sends it: enabled routes oldest first, each route's rules by position (a rule holds when one of its condition groups holds, every condition of it), the route's fallback rule when none does, then the source's legacy alert routing rules (docs/paging.md, Alert routing).",
   create: z.strictObject(writable).partial().required({ name: true, alerts_source_ids: true }),
-  update: z.strictObject(writable).partial(),
+  update: z.strictObject({ ...writable, rules: ruleEntriesInput }).partial(),
   attributes: ['name', 'slug', 'enabled', 'alerts_source_ids', 'owning_team_ids', 'rules'],
   attributeSchemas: alertRouteSchemas,
   jsonColumns: ['alerts_source_ids', 'owning_team_ids'],
@@ -76,6 +77,11 @@ export const alertRoutes = defineResource<OnCallResourceDeps>({
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   limit: { max: MAX_ALERT_ROUTES, detail: 'A team has at most {max} alert routes.' },
   hooks: {
+    // An update's rules become the whole set here: PATCH merges them into the route's, PUT replaces them.
+    prepare: (attributes, ctx) =>
+      ctx.existing && attributes.rules !== undefined
+        ? { ...attributes, rules: updatedRules(ctx.existing.rules as Row[], attributes.rules as Row[], ctx.method) }
+        : attributes,
     defaults: (attributes) => ({ enabled: true, owning_team_ids: [], rules: [], ...attributes }),
     async validate(attributes, ctx) {
       const sources = (attributes.alerts_source_ids as string[] | undefined) ?? [];

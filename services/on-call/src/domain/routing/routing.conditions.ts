@@ -45,7 +45,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type Issue = { path: (string | number)[]; message: string };
 
 /** An alert route's condition: an alert group's, with the reference's required type and operator, `_destroy` dropping it. */
-const routeConditionInput = groupConditionInput.extend({
+export const routeConditionInput = groupConditionInput.extend({
   property_field_type: z.enum(PROPERTY_FIELD_TYPES),
   property_field_condition_type: z.enum(ROUTING_CONDITION_TYPES),
   _destroy: z.boolean().optional(),
