@@ -197,6 +197,33 @@ describe('GET /v1/oncalls', () => {
     expect((await get(`${at}&filter[user_ids]=5000`, { principal: { team_id: 4 } })).body.data).toHaveLength(21);
   });
 
+  it('costs each person once per level however often its targets repeat a team (2,000 levels of 50 targets naming a team of 1,000)', async () => {
+    const knex = h.db.knex as Knex;
+    const members = Array.from({ length: 1000 }, (_, i) => 7000 + i);
+    await seedUsers(
+      knex,
+      members.map((user_id) => ({ team_id: 5, user_id })),
+    );
+    const crowd = await seedTeam(knex, 5, { members });
+    const big = await seedPolicy(knex, { team_id: 5, name: 'Crowded' }, [{ is_default: true }]);
+    const targets = JSON.stringify(Array.from({ length: 50 }, () => ({ id: crowd, type: 'team', team_members: 'all' })));
+    await knex('escalation_levels').insert(
+      Array.from({ length: ONCALL_BOUNDS.levels }, (_, i) => ({
+        team_id: 5,
+        escalation_policy_id: big.id,
+        escalation_policy_path_id: big.paths[0],
+        position: i + 1,
+        notification_target_params: targets,
+      })),
+    );
+    // Each took seconds of CPU (15 s and 9 s) when every target's every member was hashed.
+    let started = Date.now();
+    const one = await get(`${at}&filter[user_ids]=7000`, { principal: { team_id: 5 } });
+    expect([one.status, one.body.meta.total_count, Date.now() - started < 2000]).toEqual([200, ONCALL_BOUNDS.levels, true]);
+    started = Date.now();
+    expect([(await get(at, { principal: { team_id: 5 } })).status, Date.now() - started < 2000]).toEqual([400, true]);
+  });
+
   it.each([
     ['since=yesterday', 'since'],
     ['since=2026-11-23T10:00:00Z&until=2026-11-22T10:00:00Z', 'until'],

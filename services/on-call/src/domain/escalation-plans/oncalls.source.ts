@@ -38,10 +38,12 @@ const tooMany = (what: string, limit: number) =>
 
 type Ctx = { principal: Principal; deps: OnCallResourceDeps; params: Row; page: Page };
 
+/** What makes an entry itself: policy, path, level, schedule, user and times. */
+const entryKey = (e: Entry) => [e.policy.id, e.path.id, e.level, e.schedule_id ?? '', e.user_id, e.starts_at, e.ends_at].join('|');
+
 /** The stable id of an entry: the same person through the same level for the same time keeps it across requests. */
 function entryId(e: Entry): string {
-  const key = [e.policy.id, e.path.id, e.level, e.schedule_id ?? '', e.user_id, e.starts_at, e.ends_at].join('|');
-  const h = createHash('sha256').update(key).digest('hex');
+  const h = createHash('sha256').update(entryKey(e)).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -94,7 +96,11 @@ async function entries(ctx: Ctx, p: OncallParams, from: number, to: number): Pro
     Math.max(to, from + 1),
   );
   const bySchedule = new Map<string, Shift[]>();
-  for (const s of shifts) bySchedule.set(s.schedule_id, [...(bySchedule.get(s.schedule_id) ?? []), s]);
+  for (const s of shifts) {
+    const list = bySchedule.get(s.schedule_id);
+    if (list) list.push(s);
+    else bySchedule.set(s.schedule_id, [s]);
+  }
   const members = await deps.oncalls.scheduleMembers(teamId, visible, new Date(from));
   const teams = await deps.oncalls.teams(teamId, idsOf('team'));
   const users = await deps.oncalls.liveUsers(teamId, [
@@ -108,31 +114,41 @@ async function entries(ctx: Ctx, p: OncallParams, from: number, to: number): Pro
     ]),
   ]);
   const visibleSet = new Set(visible);
-  const onlyUsers = p['filter[user_ids]'];
-  // One entry per person, level and time, however many targets of the level name them.
+  const onlyUsers = p['filter[user_ids]'] && new Set(p['filter[user_ids]']);
+  const wanted = (id: number) => !onlyUsers || onlyUsers.has(id);
+  // Each team's and schedule's people judged once per request, not once per level naming them.
+  const people = (ids: readonly number[]) => ids.filter((id) => users.has(id) && wanted(id));
+  const teamPeople = new Map([...teams].map(([id, t]) => [id, { all: people(t.member_ids), admins: people(t.admin_ids) }]));
+  const everyone = new Map([...members].map(([id, list]) => [id, people(list)]));
+  // One entry per person, level and time, however many targets of the level name them:
+  // a repeated target is skipped, and a person met again costs a lookup, not a hash.
   const out = new Map<string, Entry>();
   const add = (entry: Entry) => {
-    if (onlyUsers && !onlyUsers.includes(entry.user_id)) return;
-    const id = entryId(entry);
-    if (out.has(id)) return;
+    const key = entryKey(entry);
+    if (out.has(key)) return;
     if (out.size >= ONCALL_BOUNDS.entries) throw tooMany('on-call entries in this window', ONCALL_BOUNDS.entries);
-    out.set(id, entry);
+    out.set(key, entry);
   };
   for (const { policy, path, level } of levels) {
     const at = { policy, path, level: level.position };
     const whole = (user_id: number, schedule_id: string | null = null) =>
-      users.has(user_id) && add({ ...at, schedule_id, user_id, starts_at: from, ends_at: to });
+      add({ ...at, schedule_id, user_id, starts_at: from, ends_at: to });
+    const named = new Set<string>();
     for (const target of level.targets) {
       const id = target.id.toLowerCase();
-      if (target.type === 'user' && !p['filter[schedule_ids]']) whole(Number(target.id));
-      else if (target.type === 'schedule' && visibleSet.has(id)) {
-        if (level.schedule_strategy === 'everyone') for (const user of members.get(id) ?? []) whole(user, id);
+      const key = `${target.type}|${id}|${target.team_members ?? ''}`;
+      if (named.has(key)) continue;
+      named.add(key);
+      if (target.type === 'user' && !p['filter[schedule_ids]']) {
+        const user = Number(target.id);
+        if (users.has(user) && wanted(user)) whole(user);
+      } else if (target.type === 'schedule' && visibleSet.has(id)) {
+        if (level.schedule_strategy === 'everyone') for (const user of everyone.get(id) ?? []) whole(user, id);
         else
           for (const s of bySchedule.get(id) ?? [])
-            add({ ...at, schedule_id: id, user_id: s.user_id, starts_at: s.starts_at, ends_at: s.ends_at });
+            if (wanted(s.user_id)) add({ ...at, schedule_id: id, user_id: s.user_id, starts_at: s.starts_at, ends_at: s.ends_at });
       } else if (target.type === 'team' && target.team_members !== 'escalate' && !p['filter[schedule_ids]']) {
-        const team = teams.get(id);
-        for (const user of (target.team_members === 'admins' ? team?.admin_ids : team?.member_ids) ?? []) whole(user);
+        for (const user of teamPeople.get(id)?.[target.team_members === 'admins' ? 'admins' : 'all'] ?? []) whole(user);
       }
     }
   }
