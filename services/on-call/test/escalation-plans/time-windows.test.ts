@@ -63,6 +63,53 @@ describe('path time restrictions', () => {
   });
 });
 
+describe('time restrictions against the wall clock (property, across DST changes and midnight)', () => {
+  const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+  // Zones with DST (a 30-minute one in Lord Howe), one without, and one south of the equator.
+  const zones = ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'America/Santiago'];
+  // The wall clock by Intl, not Luxon: Monday 0 and minutes after midnight.
+  const formats = new Map(
+    zones.map((zone) => [
+      zone,
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+    ]),
+  );
+  const wall = (at: Date, zone: string) => {
+    const parts = Object.fromEntries(
+      formats
+        .get(zone)!
+        .formatToParts(at)
+        .map((p) => [p.type, p.value]),
+    );
+    return days.indexOf(parts.weekday!.toLowerCase()) * 1440 + Number(parts.hour) * 60 + Number(parts.minute);
+  };
+
+  const hhmm = fc
+    .integer({ min: 0, max: 1439 })
+    .map((m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
+  // Instants near the 2026 changes (Europe 29 March and 25 October, US 8 March and 1 November) and anywhere in 2024-2030.
+  const changes = ['2026-03-29T01:00:00Z', '2026-10-25T01:00:00Z', '2026-03-08T07:00:00Z', '2026-11-01T06:00:00Z'].map(Date.parse);
+  const instant = fc.oneof(
+    fc.tuple(fc.constantFrom(...changes), fc.integer({ min: -180, max: 180 })).map(([t, m]) => t + m * 60_000),
+    fc.integer({ min: Date.UTC(2024, 0, 1), max: Date.UTC(2030, 0, 1) }),
+  );
+
+  it('hold exactly when the local weekday and time fall from start to end, wrapping past Sunday midnight', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), fc.nat(6), hhmm, fc.nat(6), hhmm, instant, (zone, sd, st, ed, et, t) => {
+        const start = sd * 1440 + Number(st.slice(0, 2)) * 60 + Number(st.slice(3));
+        const end = ed * 1440 + Number(et.slice(0, 2)) * 60 + Number(et.slice(3));
+        const now = wall(new Date(t), zone);
+        const week = 7 * 1440;
+        const expected = start === end || (now - start + week) % week < (end - start + week) % week;
+        const restriction = { start_day: days[sd]!, start_time: st, end_day: days[ed]!, end_time: et };
+        return withinTimeRestrictions([restriction], zone, new Date(t)).holds === expected;
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('business hours', () => {
   const hours = { time_zone: 'Eastern Time (US & Canada)', days: ['M', 'T', 'W', 'R', 'F'], start_time: '09:00', end_time: '17:00' };
 
