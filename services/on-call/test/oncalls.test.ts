@@ -161,6 +161,16 @@ describe('GET /v1/oncalls', () => {
     expect(summary((await get(at, { principal: key([policy.id]) })).body.data).map((e) => e[2])).toEqual(['-', '-', '-', '-']);
     expect((await get(at, { principal: key([policy.id, schedule]) })).body.data).toHaveLength(5);
     expect((await get(at, { principal: key([schedule]) })).body.data).toEqual([]);
+    // A group key: the policy's users and teams, the schedule's shifts only once its groups own it.
+    const ops = await seedTeam(h.db.knex as Knex, 1);
+    const group = { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: [ops] };
+    expect(summary((await get(at, { principal: group })).body.data).map((e) => e[2])).toEqual(['-', '-', '-', '-']);
+    const owned = await h.call('PUT', `/v1/schedules/${schedule}`, {
+      body: { data: { type: 'schedules', attributes: { owner_group_ids: [ops] } } },
+    });
+    expect(owned.status).toBe(200);
+    expect(summary((await get(at, { principal: group })).body.data).map((e) => e[2])).toEqual(['S', '-', '-', '-', '-']);
+    await h.call('PUT', `/v1/schedules/${schedule}`, { body: { data: { type: 'schedules', attributes: { owner_group_ids: [] } } } });
   });
 
   it('refuses to read more levels, or answer more entries, than one request may (400 selection_too_large)', async () => {
