@@ -71,11 +71,14 @@ export function createEscalationRepository(knex: Knex): EscalationDeps {
       if (exceptId) q.whereNot('id', exceptId);
       return q.update({ is_default: false, updated_at: tx.fn.now() }).returning('*');
     },
-    async levelIds(tx, column, ids) {
-      const out = new Map<string, string[]>(ids.map((id) => [id, []]));
-      if (!ids.length) return out;
+    async levelIds(tx, column, owners) {
+      const out = new Map<string, string[]>(owners.map((o) => [o.id, []]));
+      if (!owners.length) return out;
       const rows: Record<string, string>[] = await (tx ?? knex)('escalation_levels')
-        .whereIn(column, [...ids])
+        .whereIn(
+          ['team_id', column],
+          owners.map((o) => [o.team_id, o.id]),
+        )
         .orderBy([{ column: 'position' }, { column: 'created_at' }, { column: 'id' }])
         .select('id', column);
       for (const row of rows) out.get(row[column] as string)?.push(row.id as string);

@@ -115,7 +115,7 @@ export const escalationPaths = defineResource<OnCallResourceDeps>({
       const levels = await ctx.deps.escalation.levelIds(
         ctx.tx,
         'escalation_policy_path_id',
-        rows.map((r) => String(r.id)),
+        rows.map((r) => ({ id: String(r.id), team_id: Number(r.team_id) })),
       );
       for (const row of rows) row[LEVEL_IDS] = levels.get(String(row.id)) ?? [];
     },

@@ -101,7 +101,7 @@ export const escalationPolicies = defineResource<OnCallResourceDeps>({
       const levels = await ctx.deps.escalation.levelIds(
         ctx.tx,
         'escalation_policy_id',
-        rows.map((r) => String(r.id)),
+        rows.map((r) => ({ id: String(r.id), team_id: Number(r.team_id) })),
       );
       for (const row of rows) {
         row[PATH_IDS] = ((row[PATHS] as Row[] | undefined) ?? []).map((p) => String(p.id));

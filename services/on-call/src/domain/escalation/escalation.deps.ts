@@ -32,11 +32,11 @@ export interface EscalationDeps {
   unsetDefault(tx: Transaction, teamId: number, policyId: string, exceptId: string | null): Promise<Row[]>;
   /**
    * The ids of the levels of each policy or path, by position (for `include=escalation_policy_levels`);
-   * outside a transaction on reads. `ids` are of rows the kit loaded for the caller's team.
+   * outside a transaction on reads. `owners` are rows the kit loaded for the caller, each read in its own team.
    */
   levelIds(
     tx: Transaction | undefined,
     column: 'escalation_policy_id' | 'escalation_policy_path_id',
-    ids: readonly string[],
+    owners: readonly { id: string; team_id: number }[],
   ): Promise<Map<string, string[]>>;
 }
