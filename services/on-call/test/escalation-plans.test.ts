@@ -193,6 +193,28 @@ describe('escalation plans over PostgreSQL', () => {
     expect(first.explanation).toContain('1 not picked by the alert strategy');
   });
 
+  it('cycle: pages of the level at once take consecutive turns (the row lock orders them)', async () => {
+    const policy = await seedPolicy(knex, { name: 'Cycle at once' }, [{ is_default: true, levels: [{ targets: [] }] }]);
+    const cycling = level({
+      id: policy.levels[0]![0],
+      paging_strategy: 'cycle',
+      targets: [{ type: 'team', id: sre, team_members: 'all' }],
+    });
+    const paged = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        inTx(async (tx) => {
+          const [resolved] = await plans.resolveLevel(tx, 1, cycling, alert(), AT);
+          // Held a moment, so the others queue on the turn's row.
+          await tx.raw('select pg_sleep(0.02)');
+          return resolved!.user_ids[0];
+        }),
+      ),
+    );
+    expect(paged.filter((id) => id === 23)).toHaveLength(3);
+    expect(paged.filter((id) => id === 24)).toHaveLength(3);
+    expect((await knex('escalation_level_turns').where({ escalation_level_id: cycling.id }).first())!.turn).toBe(5);
+  });
+
   it('a cycle level deleted while an alert is paging through it still pages one person (its counter went with it)', async () => {
     const policy = await seedPolicy(knex, { name: 'Cycle gone' }, [{ is_default: true, levels: [{ targets: [] }] }]);
     const targets = [{ type: 'team' as const, id: sre, team_members: 'all' as const }];
