@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { NotFoundError, type ValidationIssue } from '@firewatch/errors';
-import { defineResource, type HookContext, type Row } from '@firewatch/resource-kit';
+import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { timeZone } from '../schedules/schedule-times.schemas.js';
 import { MAX_DELAY_MINUTES, MAX_PATH_RULES, pathRule, repeatCount, timeRestrictions, type PathRule } from './escalation.fields.js';
-import { pathRuleIssues } from './escalation.rules.js';
+import { deferralIssues, pathRuleIssues } from './escalation.rules.js';
 
 /** Most paths one policy holds, its default path included. */
 export const MAX_PATHS_PER_POLICY = 20;
@@ -29,24 +29,6 @@ const writable = {
   time_restriction_time_zone: timeZone.nullable(),
   time_restrictions: timeRestrictions,
 };
-
-/** How the merged record's deferral settings fit together (the reference: deferral paths say what follows them). */
-async function deferralIssues(merged: Row, ctx: HookContext<OnCallResourceDeps>): Promise<ValidationIssue[]> {
-  const issues: ValidationIssue[] = [];
-  const at = (attribute: string, detail: string) => issues.push({ pointer: `/data/attributes/${attribute}`, code: 'invalid', detail });
-  if (merged.path_type === 'deferral' && !merged.after_deferral_behavior)
-    at('after_deferral_behavior', 'A deferral path says what follows it: re_evaluate or execute_path.');
-  if (merged.after_deferral_behavior === 'execute_path' && !merged.after_deferral_path_id)
-    at('after_deferral_path_id', 'execute_path needs the path to execute after this deferral path.');
-  if (merged.is_default && merged.path_type === 'deferral') at('path_type', 'The default path cannot be a deferral path.');
-  const next = merged.after_deferral_path_id as string | null | undefined;
-  if (next) {
-    if (next === merged.id) at('after_deferral_path_id', 'A deferral path cannot execute itself.');
-    else if (!(await ctx.deps.escalation.pathsOf(ctx.tx, ctx.principal.team_id, String(merged.escalation_policy_id), [next])).has(next))
-      at('after_deferral_path_id', `No path with id "${next}" in this escalation policy.`);
-  }
-  return issues;
-}
 
 /**
  * Escalation paths (issue 24): the ways through a policy. An alert follows the first path

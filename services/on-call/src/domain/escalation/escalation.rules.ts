@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '@firewatch/errors';
-import type { HookContext } from '@firewatch/resource-kit';
+import type { HookContext, Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import type { LevelTarget } from '../paging/paging.ports.js';
 import { jsonPathIssue, regexIssue } from '../matching/index.js';
@@ -59,6 +59,24 @@ export async function levelTargetIssues(ctx: Ctx, targets: readonly LevelTarget[
     if (!visible.has(s.id)) issues.push(invalidReference(s.pointer, `No schedule with id "${s.id}" in this team.`));
   issues.push(...(await knownTargetIssues(ctx, of('team'), 'Group')), ...(await knownTargetIssues(ctx, of('service'), 'Service')));
   return issues.sort((a, b) => a.pointer.localeCompare(b.pointer, 'en', { numeric: true }));
+}
+
+/** How the merged record's deferral settings fit together (the reference: deferral paths say what follows them). */
+export async function deferralIssues(merged: Row, ctx: Ctx): Promise<ValidationIssue[]> {
+  const issues: ValidationIssue[] = [];
+  const at = (attribute: string, detail: string) => issues.push({ pointer: `/data/attributes/${attribute}`, code: 'invalid', detail });
+  if (merged.path_type === 'deferral' && !merged.after_deferral_behavior)
+    at('after_deferral_behavior', 'A deferral path says what follows it: re_evaluate or execute_path.');
+  if (merged.after_deferral_behavior === 'execute_path' && !merged.after_deferral_path_id)
+    at('after_deferral_path_id', 'execute_path needs the path to execute after this deferral path.');
+  if (merged.is_default && merged.path_type === 'deferral') at('path_type', 'The default path cannot be a deferral path.');
+  const next = merged.after_deferral_path_id as string | null | undefined;
+  if (next) {
+    if (next === merged.id) at('after_deferral_path_id', 'A deferral path cannot execute itself.');
+    else if (!(await ctx.deps.escalation.pathsOf(ctx.tx, ctx.principal.team_id, String(merged.escalation_policy_id), [next])).has(next))
+      at('after_deferral_path_id', `No path with id "${next}" in this escalation policy.`);
+  }
+  return issues;
 }
 
 const PATTERN_OPERATORS = new Set(['matches', 'does_not_match']);
