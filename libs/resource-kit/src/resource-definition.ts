@@ -92,8 +92,11 @@ export interface ResourceDefinition<D = unknown> {
    * hidden is given one. Such a declaration takes no `slug` in its write schemas. With
    * `ownerGroups`, a group key may not choose a slug (403 `group_scoped`; its creates get
    * an unlisted one), nor may a record-scoped key change one (403 `record_scoped`).
+   * `reserved`: slugs never generated (`properties` under `/v1/teams`, a path another
+   * service serves there, which the record's `{id}` could never reach): the sequence goes
+   * on to `properties-2`.
    */
-  slug?: { from: string; hidden?: (row: Row) => boolean };
+  slug?: { from: string; hidden?: (row: Row) => boolean; reserved?: readonly string[] };
   filters?: Record<string, FilterSpec>;
   sorts?: readonly string[];
   defaultSort?: SortField[];

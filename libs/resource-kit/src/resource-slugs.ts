@@ -21,7 +21,7 @@ export function createSlugs(def: AnyResourceDefinition, repository: ResourceRepo
     if (!def.slug || typeof attributes.slug === 'string') return attributes;
     const slug = unlisted(principal, attributes)
       ? unlistedSlug(base(attributes))
-      : await repository.freeSlug(tx, principal.team_id, base(attributes));
+      : await repository.freeSlug(tx, principal.team_id, base(attributes), def.slug.reserved);
     return { ...attributes, slug };
   }
 

@@ -65,8 +65,8 @@ export interface ResourceRepository {
   insert(tx: Transaction, row: Row): Promise<Row>;
   update(tx: Transaction, teamId: number, id: string, patch: Row): Promise<Row>;
   remove(tx: Transaction, teamId: number, id: string): Promise<void>;
-  /** The first of `base`, `base-2`, `base-3`, ... no record of the team has as its slug. */
-  freeSlug(tx: Transaction, teamId: number, base: string): Promise<string>;
+  /** The first of `base`, `base-2`, `base-3`, ... no record of the team has as its slug, `reserved` ones skipped. */
+  freeSlug(tx: Transaction, teamId: number, base: string, reserved?: readonly string[]): Promise<string>;
   /** A transaction-scoped advisory lock on `name` within this table and team. */
   lock(tx: Transaction, teamId: number, name: string): Promise<void>;
   /** Serialises creates into one counted set for the transaction, then counts it. */
@@ -179,7 +179,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
     async remove(tx, teamId, id) {
       await tx(table).where({ team_id: teamId, id }).delete();
     },
-    async freeSlug(tx, teamId, base) {
+    async freeSlug(tx, teamId, base, reserved = []) {
       // Candidates in growing batches through the (team_id, slug) index: `base` alone
       // first (a new name's slug is free), then 10, then 100 at a time. `LIKE 'base-%'`
       // cannot use that index under a non-C collation, and a long candidate list makes
@@ -187,7 +187,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       for (let from = 1, size = 1; ; from += size, size = Math.min(size * 10, SLUG_BATCH)) {
         const candidates = Array.from({ length: size }, (_, i) => slugCandidate(base, from + i));
         const taken = new Set((await tx(table).where('team_id', teamId).whereIn('slug', candidates).pluck('slug')) as string[]);
-        const free = candidates.find((c) => !taken.has(c));
+        const free = candidates.find((c) => !taken.has(c) && !reserved.includes(c));
         if (free !== undefined) return free;
       }
     },

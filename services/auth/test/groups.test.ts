@@ -92,6 +92,18 @@ describe('/v1/teams (groups)', () => {
     expect(twice.body.errors[0].source.pointer).toBe('/data/attributes/name');
   });
 
+  it('never gives a group the slug properties, the teams catalog the gateway sends to incident-config', async () => {
+    const first = await create({ name: 'Properties' });
+    expect(first.status).toBe(201);
+    expect(first.body.data.attributes.slug).toBe('properties-2');
+    const bulk = await h.request('POST', '/v1/teams/bulk_upsert', { body: { entities: [{ external_id: 'props', name: 'Properties!' }] } });
+    expect(bulk.status).toBe(200);
+    expect((await h.request('GET', '/v1/teams?filter[external_id]=props')).body.data[0].attributes.slug).toBe('properties-3');
+    expect((await h.request('GET', '/v1/teams/properties-2')).body.data.id).toBe(first.body.data.id);
+    await h.request('POST', '/v1/teams/bulk_delete', { body: { external_ids: ['props'] } });
+    await h.request('DELETE', `/v1/teams/${first.body.data.id}`);
+  });
+
   it("answers 404 for another tenant's group, by id and by slug, for every operation", async () => {
     const theirs = await create({ name: 'Their group' }, { team_id: h.otherTeam.id, user_id: h.otherTeam.adminId });
     expect(theirs.status).toBe(201);

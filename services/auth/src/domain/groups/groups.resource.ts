@@ -34,7 +34,8 @@ export const groups = defineResource<AuthResourceDeps>({
   attributes: GROUP_ATTRIBUTES,
   attributeSchemas: GROUP_ATTRIBUTE_SCHEMAS,
   jsonColumns: GROUP_JSON_COLUMNS,
-  slug: { from: 'name' },
+  // The gateway sends /v1/teams/properties to incident-config (the teams catalog), so no group's {id} could be that slug.
+  slug: { from: 'name', reserved: ['properties'] },
   position: {},
   filters: GROUP_FILTERS,
   sorts: GROUP_SORTS,
