@@ -1,3 +1,5 @@
+import { decideRoute } from '../../src/domain/routing/route-selector.js';
+import { legacyConditionsSchema } from '../../src/domain/routing/routing.conditions.js';
 import {
   MAX_ROUTE_CONDITION_CHARS,
   MAX_ROUTE_PATTERNS,
@@ -17,6 +19,11 @@ const rule = (name: string, conditions: unknown[], more: Record<string, unknown>
   condition_groups: [{ conditions }],
   ...more,
 });
+const SOURCE = '6f1c2a3b-0000-4000-8000-000000000001';
+const legacyMessages = (input: unknown) => {
+  const parsed = legacyConditionsSchema.safeParse(input);
+  return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('/')}: ${i.message}`);
+};
 const messages = (input: unknown) => {
   const parsed = rulesInput.safeParse(input);
   return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('/')}: ${i.message}`);
@@ -64,5 +71,27 @@ describe('an alert route rules list', () => {
       MAX_RULE_POSITION - 1,
       MAX_RULE_POSITION,
     ]);
+  });
+
+  it("refuses patterns that together would take most of an alert's routing budget to compile, so its rules could never be judged", () => {
+    // 246 characters: about 6.5 ms of the 100 ms budget each to compile.
+    const long = (i: number) => `^(${'abcdefghij'.repeat(24)})${i}x$`;
+    const rules = (n: number) => Array.from({ length: n }, (_, i) => rule(`r${i}`, [condition('matches_regex', [long(i)])]));
+    expect(messages(rules(5))).toEqual([]);
+    expect(messages(rules(15))).toEqual([
+      expect.stringMatching(/^: compile its matches_regex patterns in about \d+ ms together, at most 50/),
+    ]);
+    // The most it takes still leaves the route's rules judged on an alert, a match-all rule after them included.
+    const most = [...Array(16).keys()].filter((n) => messages(rules(n)).length === 0).pop()!;
+    expect(most).toBeGreaterThanOrEqual(5);
+    const stored = rulesInput.parse([...rules(most), { name: 'all', destinations: [], condition_groups: [] }]);
+    const route = { id: 'r', name: 'r', enabled: true, alerts_source_ids: [SOURCE], created_at: '2026-11-01T00:00:00Z', rules: stored };
+    expect(decideRoute({ source_id: SOURCE, summary: 'disk full on db-1' }, [route as never], []).rule?.name).toBe('all');
+    expect(legacyMessages(rules(most).map((r) => r.condition_groups[0].conditions[0]))).toEqual([]);
+    expect(legacyMessages(rules(15).map((r) => r.condition_groups[0].conditions[0]))).toEqual([
+      expect.stringMatching(/^: compile its matches_regex patterns in about \d+ ms together/),
+    ]);
+    // The same pattern twice compiles once.
+    expect(messages(Array.from({ length: 15 }, (_, i) => rule(`r${i}`, [condition('matches_regex', [long(0)])])))).toEqual([]);
   });
 });

@@ -23,5 +23,5 @@ export { evaluationOrder, selectRule, type RankedRule, type RuleSelection, type 
 export { GROUP_VOCABULARY, RETRIGGER_VOCABULARY, ROUTING_VOCABULARY, operatorsFor, type Vocabulary } from './vocabulary.js';
 export { jsonPathIssue, MAX_JSON_PATH_LENGTH } from './json-path.js';
 export { alertInputSchema, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH } from './alert-input.schema.js';
-export { regexIssue } from './safe-regex.js';
+export { patternCompileCost, regexIssue } from './safe-regex.js';
 export { COSTS, EVALUATION_BUDGET_NS, evaluationBudget, EvaluationBudgetExceeded, type EvaluationBudget } from './evaluation-budget.js';

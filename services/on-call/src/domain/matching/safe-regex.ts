@@ -67,6 +67,16 @@ function compileCost(pattern: string, size: number): number {
   );
 }
 
+/**
+ * What compiling `pattern` costs an evaluation (ns; its worst case when it does not
+ * compile): a write that stores many patterns for one evaluation judges their sum.
+ */
+export function patternCompileCost(pattern: string): number {
+  // Out of bounds, it is not compiled at all (regexIssue refuses it).
+  const re = pattern.length > MAX_PATTERN_LENGTH || foldedRunes(pattern) > MAX_FOLDED_RUNES ? null : compile(pattern);
+  return compileCost(pattern, re && typeof re !== 'string' ? re.programSize() : MAX_PROGRAM_SIZE);
+}
+
 /** `pattern` compiled, paid for once per evaluation: its worst case before, its estimate after. */
 function compiledFor(pattern: string, budget: EvaluationBudget): RE2JS | null {
   if (budget.patterns.has(pattern)) return budget.patterns.get(pattern)!;

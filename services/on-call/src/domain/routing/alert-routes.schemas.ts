@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { TARGET_TYPES } from '../targets/targets.deps.js';
 import { groupConditionChars, groupPatternCount } from '../alerts/alert-groups.conditions.js';
 import { MAX_CONDITIONS } from '../matching/index.js';
-import { conditionSetIssues, routeConditionSchema, ROUTING_CONDITION_TYPES, type RouteCondition } from './routing.conditions.js';
+import {
+  compileCostIssue,
+  conditionSetIssues,
+  routeConditionSchema,
+  ROUTING_CONDITION_TYPES,
+  type RouteCondition,
+} from './routing.conditions.js';
 
 /** Most alert routes per team: routing reads every enabled route of an alert's source. */
 export const MAX_ALERT_ROUTES = 100;
@@ -115,6 +121,8 @@ export const rulesInput = z
         code: 'custom',
         message: `hold at most ${MAX_ROUTE_CONDITION_CHARS} characters of values and property names together in one route`,
       });
+    const costly = compileCostIssue(conditions);
+    if (costly) ctx.addIssue({ code: 'custom', message: costly });
     const fallbacks = live.filter(([r]) => r.fallback_rule);
     for (const [, i] of fallbacks.slice(1))
       ctx.addIssue({ code: 'custom', path: [i, 'fallback_rule'], message: 'a route has at most one fallback rule' });

@@ -10,12 +10,14 @@ import {
   type StoredGroupCondition,
 } from '../alerts/alert-groups.conditions.js';
 import {
+  EVALUATION_BUDGET_NS,
   MAX_CONDITION_CHARS,
   MAX_CONDITIONS,
   MAX_CONDITION_VALUES,
   MAX_JSON_PATH_LENGTH,
   MAX_PATTERNS,
   MAX_VALUE_LENGTH,
+  patternCompileCost,
   ROUTING_VOCABULARY,
 } from '../matching/index.js';
 
@@ -60,6 +62,34 @@ export const routeConditionSchema = routeConditionInput
   .superRefine((c, ctx) => {
     for (const p of groupConditionProblems(c, ROUTING_VOCABULARY)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
   });
+
+/**
+ * Most of one alert's routing budget (matching/evaluation-budget.ts) that compiling one
+ * route's, or one legacy rule's, patterns may take: the rest is for running them on the
+ * alert. Past it, every alert of the source would exhaust the budget before the later
+ * rules are judged, and go to the fallback (or nowhere) whatever it holds.
+ */
+export const MAX_COMPILE_NS = EVALUATION_BUDGET_NS / 2;
+
+/** The matches_regex patterns of `conditions`, whatever shape they came in (zod runs list checks even when an entry failed its own). */
+function patternsOf(conditions: readonly unknown[]): string[] {
+  return conditions.flatMap((entry) => {
+    const c = (entry ?? {}) as Partial<StoredGroupCondition>;
+    if (c.property_field_condition_type !== 'matches_regex') return [];
+    const values = [...(Array.isArray(c.property_field_values) ? c.property_field_values : []), c.property_field_value];
+    return values.filter((v): v is string => typeof v === 'string' && v !== '');
+  });
+}
+
+/** Why compiling the distinct matches_regex patterns of `conditions` costs too much, or null. */
+export function compileCostIssue(conditions: readonly unknown[]): string | null {
+  const patterns = new Set(patternsOf(conditions));
+  const ns = [...patterns].reduce((sum, p) => sum + patternCompileCost(p), 0);
+  const ms = (n: number) => Math.round(n / 1e6);
+  return ns > MAX_COMPILE_NS
+    ? `compile its matches_regex patterns in about ${ms(ns)} ms together, at most ${ms(MAX_COMPILE_NS)} of the ${ms(EVALUATION_BUDGET_NS)} ms an alert's routing may spend (use fewer, shorter or simpler patterns)`
+    : null;
+}
 
 /** Everything a rule's conditions hold together beyond what one condition may: patterns and characters. */
 export function conditionSetIssues(conditions: readonly unknown[]): string[] {
@@ -159,4 +189,6 @@ export const legacyConditionsSchema = z
   .max(MAX_CONDITIONS)
   .superRefine((cs, ctx) => {
     for (const message of conditionSetIssues(cs)) ctx.addIssue({ code: 'custom', message });
+    const costly = compileCostIssue(cs);
+    if (costly) ctx.addIssue({ code: 'custom', message: costly });
   });
