@@ -152,6 +152,22 @@ const crud: ConformanceOperation[] = [
     schema: { reference: 'updateTeam', status: 200 },
   },
   {
+    method: 'PUT',
+    path: '/v1/teams/{id}',
+    variant: "a team-wide key of role user changing the members (not the group's admin)",
+    request: async (ctx) => {
+      const { id } = await make(ctx);
+      const key = await ctx.call('POST', '/v1/api_keys', {
+        body: { data: { type: 'api_keys', attributes: { name: `Member changer ${tag()}`, kind: 'global', role: 'user' } } },
+      });
+      if (key.status !== 201) throw new Error(`fixture: an API key answered ${key.status}`);
+      const member = Number(await ctx.create.user());
+      return { params: { id }, body: group({ user_ids: [member] }, id), token: key.body.data.attributes.token };
+    },
+    status: 403,
+    schema: { spec: 'errors', cite: 'docs/security.md (Group membership): 403 not_group_admin' },
+  },
+  {
     method: 'DELETE',
     path: '/v1/teams/{id}',
     request: async (ctx) => ({ params: { id: (await make(ctx)).id } }),
