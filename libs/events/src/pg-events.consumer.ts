@@ -39,6 +39,7 @@ export function createPgEventsConsumer(opts: PgEventsConsumerOptions): Transport
   pool.on('error', (err) => logger.warn('events database connection lost', { queue, error: err.message }));
   const inFlight = new Set<Promise<void>>();
   let connected = false;
+  let claimFailure: string | null = null;
   let stopping = false;
   let stopped: Promise<void> | null = null;
   let claiming: Promise<void> | null = null;
@@ -112,10 +113,14 @@ export function createPgEventsConsumer(opts: PgEventsConsumerOptions): Transport
         ]));
         connected = true;
       } catch (err) {
-        if (connected) logger.warn('could not claim events', { queue, error: (err as Error).message });
+        // Once per reason, the first included: an unprovisioned queue fails from the start, and says so.
+        const reason = (err as Error).message;
+        if (reason !== claimFailure) logger.warn('could not claim events', { queue, error: reason });
+        claimFailure = reason;
         connected = false;
         return;
       }
+      claimFailure = null;
       if (!rows.length) return;
       for (const row of rows) {
         const p = handle(row).finally(() => {
