@@ -91,6 +91,10 @@ describe('route labels', () => {
     expect(label('/v1/users/7/notification_rules/3')).toBe('/v1/users/{user_id}/notification_rules');
     expect(label('/v1/users/7/roles')).toBe('/v1/users');
     expect(label('/v1/users//email_addresses')).toBe('/v1/users');
+    // The teams catalog is incident-config's; every other /v1/teams path auth's.
+    expect(label('/v1/teams/properties')).toBe('/v1/teams/properties');
+    expect(label('/v1/teams/properties/')).toBe('/v1/teams/properties');
+    expect(label('/v1/teams/platform-ops')).toBe('/v1/teams');
     expect(label('/ingest/alert_sources/5f0c6d1e-0000-4000-8000-000000000000')).toBe('/ingest/alert_sources/{id}');
     expect(label('/v1/unknown')).toBeUndefined();
     expect(label('/elsewhere')).toBeUndefined();
