@@ -161,6 +161,8 @@ describe('GET /v1/oncalls', () => {
     expect(summary((await get(at, { principal: key([policy.id]) })).body.data).map((e) => e[2])).toEqual(['-', '-', '-', '-']);
     expect((await get(at, { principal: key([policy.id, schedule]) })).body.data).toHaveLength(5);
     expect((await get(at, { principal: key([schedule]) })).body.data).toEqual([]);
+    // A key may name records that are no UUIDs (a user's integer id): they name no policy.
+    expect((await get(at, { principal: key(['21', policy.id, schedule]) })).body.data).toHaveLength(5);
     // A group key: the policy's users and teams, the schedule's shifts only once its groups own it.
     const ops = await seedTeam(h.db.knex as Knex, 1);
     const group = { credential: { type: 'api_key', id: 'group-key', kind: 'group' }, group_ids: [ops] };

@@ -36,6 +36,8 @@ const tooMany = (what: string, limit: number) =>
     { source: { parameter: 'filter[escalation_policy_ids]' }, code: 'selection_too_large' },
   );
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 type Ctx = { principal: Principal; deps: OnCallResourceDeps; params: Row; page: Page };
 
 /** What makes an entry itself: policy, path, level, schedule, user and times. */
@@ -60,8 +62,10 @@ async function entries(ctx: Ctx, p: OncallParams, from: number, to: number): Pro
   const { principal, deps } = ctx;
   const teamId = principal.team_id;
   const named = principal.record_ids;
-  const policyIds = named
-    ? (p['filter[escalation_policy_ids]'] ?? named).filter((id) => named.includes(id))
+  // A record-scoped key may name records whose ids are no UUIDs (a user's integer id): they name no policy.
+  const namedPolicies = named?.filter((id) => UUID.test(id)).map((id) => id.toLowerCase());
+  const policyIds = namedPolicies
+    ? (p['filter[escalation_policy_ids]'] ?? namedPolicies).filter((id) => namedPolicies.includes(id))
     : p['filter[escalation_policy_ids]'];
   const read = await deps.oncalls.policies(
     teamId,
@@ -133,12 +137,12 @@ async function entries(ctx: Ctx, p: OncallParams, from: number, to: number): Pro
     const at = { policy, path, level: level.position };
     const whole = (user_id: number, schedule_id: string | null = null) =>
       add({ ...at, schedule_id, user_id, starts_at: from, ends_at: to });
-    const named = new Set<string>();
+    const seenTargets = new Set<string>();
     for (const target of level.targets) {
       const id = target.id.toLowerCase();
       const key = `${target.type}|${id}|${target.team_members ?? ''}`;
-      if (named.has(key)) continue;
-      named.add(key);
+      if (seenTargets.has(key)) continue;
+      seenTargets.add(key);
       if (target.type === 'user' && !p['filter[schedule_ids]']) {
         const user = Number(target.id);
         if (users.has(user) && wanted(user)) whole(user);
