@@ -49,6 +49,18 @@ describe('escalation cycles through services', () => {
   });
 });
 
+describe('policy ids', () => {
+  it('points a 422 at the id as sent, a repeated id before it counted', async () => {
+    const team = await seedTeam(knex);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const bad = await h.create('escalation_policies', { name: 'Repeated', group_ids: [team, team.toUpperCase(), unknown, unknown] });
+    expect(bad.status).toBe(422);
+    expect(pointers(bad)).toEqual(['/data/attributes/group_ids/2', '/data/attributes/group_ids/3']);
+    const good = await h.create('escalation_policies', { name: 'Repeated', group_ids: [team, team.toUpperCase()] });
+    expect(good.body.data.attributes.group_ids).toEqual([team]);
+  });
+});
+
 describe('escalation writes at the same moment', () => {
   it('lets one of two writes each closing half of a loop through, never both', async () => {
     for (let round = 0; round < 5; round++) {

@@ -3,7 +3,7 @@ import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { withNames } from './escalation-cycles.js';
 import { businessHours, repeatCount, uuidList } from './escalation.fields.js';
-import { added, cycleIssues, knownTargetIssues } from './escalation.rules.js';
+import { cycleIssues, knownTargetIssues } from './escalation.rules.js';
 
 /** Most escalation policies a team holds. */
 export const MAX_ESCALATION_POLICIES = 500;
@@ -91,12 +91,6 @@ export const escalationPolicies = defineResource<OnCallResourceDeps>({
   // Teams and services are auth's and incident-config's records: on-call serves neither (docs/decisions.md, Defaults).
   includes: { groups: async () => [], services: async () => [] },
   hooks: {
-    // Each team and service once, in the order sent: a repeated id names nothing more.
-    prepare: (attributes) => {
-      const out = { ...attributes };
-      for (const key of ['group_ids', 'service_ids']) if (Array.isArray(out[key])) out[key] = [...new Set(out[key] as string[])];
-      return out;
-    },
     async expand(rows, ctx) {
       const levels = await ctx.deps.escalation.levelIds(
         ctx.tx,
@@ -118,22 +112,18 @@ export const escalationPolicies = defineResource<OnCallResourceDeps>({
       [PATHS]: [{ team_id: ctx.principal.team_id, name: 'Default', is_default: true }],
     }),
     async validate(attributes, ctx) {
-      const at = (attribute: string) => (id: string) => ({
-        id,
-        pointer: `/data/attributes/${attribute}/${ids(attributes[attribute]).indexOf(id)}`,
-      });
+      // The ids the policy did not name yet, each at its place as sent: one it kept is not judged again (a team deleted since stays named).
+      const fresh = (attribute: string) =>
+        ids(attributes[attribute])
+          .map((id, i) => ({ id, pointer: `/data/attributes/${attribute}/${i}` }))
+          .filter((e) => !ids(ctx.existing?.[attribute]).includes(e.id));
       const issues = [
-        ...(await knownTargetIssues(ctx, added(ids(attributes.group_ids), ids(ctx.existing?.group_ids)).map(at('group_ids')), 'Group')),
-        ...(await knownTargetIssues(
-          ctx,
-          added(ids(attributes.service_ids), ids(ctx.existing?.service_ids)).map(at('service_ids')),
-          'Service',
-        )),
+        ...(await knownTargetIssues(ctx, fresh('group_ids'), 'Group')),
+        ...(await knownTargetIssues(ctx, fresh('service_ids'), 'Service')),
       ];
       // Only an existing policy can have levels leading back to it; only a team or service newly named can close a loop.
       const existing = ctx.existing;
-      const named = (key: string) => added(ids(attributes[key]), ids(existing?.[key])).length > 0;
-      if (issues.length || !existing || (!named('group_ids') && !named('service_ids'))) return issues;
+      if (issues.length || !existing || (!fresh('group_ids').length && !fresh('service_ids').length)) return issues;
       const policyId = String(existing.id);
       const graph = await ctx.deps.escalation.graph(ctx.tx, ctx.principal.team_id);
       const groupIds = attributes.group_ids === undefined ? undefined : ids(attributes.group_ids);
@@ -147,8 +137,14 @@ export const escalationPolicies = defineResource<OnCallResourceDeps>({
         '/data/attributes/service_ids',
       );
     },
+    // Each team and service once, in the order sent: a repeated id names nothing more (after validate, whose pointers are as sent).
     toColumns: (attributes, ctx) => ({
       ...attributes,
+      ...Object.fromEntries(
+        ['group_ids', 'service_ids']
+          .filter((key) => Array.isArray(attributes[key]))
+          .map((key) => [key, [...new Set(ids(attributes[key]))]]),
+      ),
       ...(ctx.existing ? {} : { created_by_user_id: ctx.principal.user_id }),
       last_updated_by_user_id: ctx.principal.user_id,
     }),

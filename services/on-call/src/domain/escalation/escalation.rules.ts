@@ -35,9 +35,6 @@ export async function knownTargetIssues(
     .map((e) => invalidReference(e.pointer, `No ${noun} with id "${e.id}" is known in this team.`));
 }
 
-/** The ids of `sent` not in `kept` (an update's ids that were already there are not judged again: a team deleted since stays named). */
-export const added = (sent: readonly string[], kept: readonly string[] | undefined): string[] => sent.filter((id) => !kept?.includes(id));
-
 /**
  * A 422 at `/data/attributes/notification_target_params/<i>/id` for each target that is
  * no user, schedule, team or service of the caller's team. Chat channels are stored as
