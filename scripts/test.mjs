@@ -1,11 +1,12 @@
 // `pnpm test`: type-checks and builds every package, lints the workspace (scripts/lint.mjs),
 // then runs every test suite (unit, component, end-to-end) against real PostgreSQL,
 // RabbitMQ and Redis. On a machine without RabbitMQ or Redis (nor Docker to start them),
-// it leaves out the suites that need them and says which and why; CI has them all.
+// it leaves out the suites that need them and says which and why; in CI (CI set) a missing
+// server fails the run instead, since CI must run everything.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { root } from './dev-env.mjs';
-import { absentServers, suitesNeeding } from './test-selection.mjs';
+import { absentServers, leaveOutRefusal, suitesNeeding } from './test-selection.mjs';
 
 function run(args, label) {
   console.log(`\n> ${label}`);
@@ -16,6 +17,11 @@ function run(args, label) {
 run([path.join(root, 'node_modules/typescript/bin/tsc'), '-b'], 'tsc -b (type-check and build)');
 run([path.join(root, 'scripts/lint.mjs')], 'lint (ESLint, Prettier, dependency-cruiser)');
 const absent = await absentServers();
+const refusal = leaveOutRefusal(absent);
+if (refusal) {
+  console.error(`\n${refusal}`);
+  process.exit(1);
+}
 const leftOut = suitesNeeding(root, absent);
 if (leftOut.length) {
   console.log(

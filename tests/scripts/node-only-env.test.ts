@@ -75,6 +75,14 @@ describe('the test command without RabbitMQ or Redis', () => {
     expect(left.has('libs/events/test/pg-events.transport.test.ts')).toBe(false);
   });
 
+  it('refuses to leave anything out in CI, where a run without those suites would pass unseen', async () => {
+    const { leaveOutRefusal } = await load('test-selection.mjs');
+    expect(leaveOutRefusal(['RabbitMQ'], { CI: 'true' })).toMatch(/^RabbitMQ not found, and CI runs every suite/);
+    expect(leaveOutRefusal([], { CI: 'true' })).toBeNull();
+    expect(leaveOutRefusal(['RabbitMQ', 'Redis'], {})).toBeNull();
+    expect(leaveOutRefusal(['Redis'], { CI: 'false' })).toBeNull();
+  });
+
   it('counts a server as present when its URL is given', async () => {
     const { absentServers } = await load('test-selection.mjs');
     expect(await absentServers({ TEST_AMQP_URL: 'amqp://x', TEST_REDIS_URL: 'redis://x' })).toEqual([]);
