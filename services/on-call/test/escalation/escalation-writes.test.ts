@@ -61,6 +61,17 @@ describe('policy ids', () => {
   });
 });
 
+describe('group-scoped keys', () => {
+  it('act team-wide: a policy names the teams it pages for, it has no owner groups', async () => {
+    const [mine, theirs] = [await seedTeam(knex), await seedTeam(knex)];
+    const other = await createPolicy(h, { group_ids: [theirs] });
+    const key = { group_ids: [mine] };
+    expect((await h.call('GET', `/v1/escalation_policies/${other}`, { principal: key })).status).toBe(200);
+    expect((await put(h, `/v1/escalation_policies/${other}`, 'escalation_policies', { description: 'Seen' }, key)).status).toBe(200);
+    expect((await h.create('escalation_policies', { name: `Group key ${mine.slice(0, 6)}` }, { principal: key })).status).toBe(201);
+  });
+});
+
 describe('escalation writes at the same moment', () => {
   it('lets one of two writes each closing half of a loop through, never both', async () => {
     for (let round = 0; round < 5; round++) {
