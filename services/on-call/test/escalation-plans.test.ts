@@ -262,6 +262,10 @@ describe("a team's members from auth's group events", () => {
       inTx((tx) => plans.resolveLevel(tx, 1, level({ targets: [{ type: 'team', id, team_members: kind }] }), alert(), AT));
     expect((await members('all'))[0]!.user_ids).toEqual([21, 22]);
     expect((await members('admins'))[0]!.user_ids).toEqual([22]);
+    // A team whose members on-call does not know yet (before its next event) says so.
+    const unknown = await seedTeam(knex, 1, { members: [] });
+    const [empty] = await inTx((tx) => plans.resolveLevel(tx, 1, level({ targets: [{ type: 'team', id: unknown }] }), alert(), AT));
+    expect(empty!.explanation).toMatch(/^team .+: no members known: nobody$/);
     expect(await store.apply(change('2026-11-25T10:00:03Z', [], [], true))).toBe(true);
     expect(await store.apply(change('2026-11-25T10:00:04Z', [21]))).toBe(false);
     expect((await members('all'))[0]).toMatchObject({ user_ids: [], explanation: `team ${id} not found or deleted: nobody` });

@@ -81,12 +81,10 @@ async function candidatesOf(
           : none(`team ${name}: escalates, but no escalation policy names the team: nobody`);
       }
       const admins = target.team_members === 'admins';
-      return {
-        target,
-        user_ids: admins ? team.admin_ids : team.member_ids,
-        policies: [],
-        said: `team ${name}: ${admins ? 'admins' : 'members'}`,
-      };
+      const people = admins ? team.admin_ids : team.member_ids;
+      // A team known before on-call kept members has none until its next event (docs/paging.md): say so.
+      if (!people.length) return none(`team ${name}: no ${admins ? 'admins' : 'members'} known: nobody`);
+      return { target, user_ids: people, policies: [], said: `team ${name}: ${admins ? 'admins' : 'members'}` };
     }
     case 'service': {
       const policy = await store.policyNaming(tx, teamId, 'service_ids', target.id);
