@@ -85,6 +85,20 @@ describe('escalation writes at the same moment', () => {
       expect(both.map((r) => r.status).sort()).toEqual([201, 422]);
     }
   });
+
+  it('lets one of a policy naming a team and a level escalating to it through, when both close a loop', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [ta, tb] = [await seedTeam(knex), await seedTeam(knex)];
+      const a = await createPolicy(h, { group_ids: [ta] });
+      const b = await createPolicy(h);
+      expect((await levelIn(h, b, { notification_target_params: [{ type: 'team', id: ta, team_members: 'escalate' }] })).status).toBe(201);
+      const [named, level] = await Promise.all([
+        put(h, `/v1/escalation_policies/${b}`, 'escalation_policies', { group_ids: [tb] }),
+        levelIn(h, a, { notification_target_params: [{ type: 'team', id: tb, team_members: 'escalate' }] }),
+      ]);
+      expect([named.status, level.status].sort()).toEqual(named.status === 200 ? [200, 422] : [201, 422]);
+    }
+  });
 });
 
 describe('levels and the paths they are written into', () => {
