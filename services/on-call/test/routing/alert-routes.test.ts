@@ -509,6 +509,8 @@ describe("an update's rules", () => {
       const refused = await patch([...rules]);
       expect([refused.status, pointers(refused)]).toEqual([422, [pointer]]);
     }
+    const clash = await patch([{ name: 'd', position: 1, destinations: to, condition_groups: [] }]);
+    expect(clash.body.errors[0].detail).toContain('the position of rule "a2" too');
     expect((await h.call('GET', `/v1/alert_routes/${id}`)).body.data.attributes.rules).toEqual(changed.body.data.attributes.rules);
 
     const put = await h.call('PUT', `/v1/alert_routes/${id}`, { body: { data: { type: 'alert_routes', attributes: { rules: [a2] } } } });

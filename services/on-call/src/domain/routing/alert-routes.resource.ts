@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineResource, type Row } from '@firewatch/resource-kit';
 import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { ownerGroupIds, ownerGroupIssues } from '../targets/group-references.js';
-import { alertRouteSchemas, MAX_ALERT_ROUTES, rulesInput, type StoredRule } from './alert-routes.schemas.js';
+import { alertRouteSchemas } from './alert-routes.openapi.js';
+import { MAX_ALERT_ROUTES, rulesInput, type StoredRule } from './alert-routes.schemas.js';
 import { destinationIssues, sourceIssues, urgencyIssues } from './routing-references.js';
 import { ruleEntriesInput, rulesPointer, updatedRules } from './alert-routes.update.js';
 

@@ -3,13 +3,7 @@ import { z } from 'zod';
 import { TARGET_TYPES } from '../targets/targets.deps.js';
 import { groupConditionChars, groupPatternCount } from '../alerts/alert-groups.conditions.js';
 import { MAX_CONDITIONS } from '../matching/index.js';
-import {
-  compileCostIssue,
-  conditionSetIssues,
-  routeConditionSchema,
-  ROUTING_CONDITION_TYPES,
-  type RouteCondition,
-} from './routing.conditions.js';
+import { compileCostIssue, conditionSetIssues, routeConditionSchema, type RouteCondition } from './routing.conditions.js';
 
 /** Most alert routes per team: routing reads every enabled route of an alert's source. */
 export const MAX_ALERT_ROUTES = 100;
@@ -126,12 +120,17 @@ export const rulesInput = z
     const fallbacks = live.filter(([r]) => r.fallback_rule);
     for (const [, i] of fallbacks.slice(1))
       ctx.addIssue({ code: 'custom', path: [i, 'fallback_rule'], message: 'a route has at most one fallback rule' });
-    const seen = new Map<number, number>();
+    // Named, not numbered: after a PATCH merge the other rule may be one the write did not send.
+    const seen = new Map<number, string | undefined>();
     for (const [r, i] of live) {
       if (r.fallback_rule || r.position === undefined) continue;
-      const first = seen.get(r.position);
-      if (first === undefined) seen.set(r.position, i);
-      else ctx.addIssue({ code: 'custom', path: [i, 'position'], message: `is rule ${first}'s position too; rules are tried by position` });
+      if (!seen.has(r.position)) seen.set(r.position, r.name);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'position'],
+          message: `is the position of rule "${seen.get(r.position)}" too; rules are tried by position`,
+        });
     }
     // Rules sent without a position take the ones after the highest sent; past the last, two would share it.
     let next = nextPosition(live.map(([r]) => r));
@@ -149,63 +148,3 @@ export const rulesInput = z
     let next = nextPosition(live);
     return live.map((r) => storedRule(r, r.position ?? next++));
   });
-
-const strings = (format?: string) => ({ type: 'array', items: { type: 'string', ...(format ? { format } : {}) } });
-const nullableString = { type: 'string', nullable: true };
-
-const destinationSchema = {
-  type: 'object',
-  required: ['id', 'target_type', 'target_id'],
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    target_type: { type: 'string', enum: [...TARGET_TYPES] },
-    target_id: { type: 'string', format: 'uuid' },
-  },
-};
-
-const conditionSchema = {
-  type: 'object',
-  required: ['id', 'property_field_type', 'property_field_condition_type'],
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    property_field_type: { type: 'string', enum: ['attribute', 'payload', 'alert_field'] },
-    property_field_name: nullableString,
-    property_field_condition_type: { type: 'string', enum: [...ROUTING_CONDITION_TYPES] },
-    property_field_value: nullableString,
-    property_field_values: strings(),
-    alert_urgency_ids: { ...strings('uuid'), nullable: true },
-    conditionable_type: { type: 'string', enum: ['AlertField'], nullable: true },
-    conditionable_id: nullableString,
-  },
-};
-
-/** OpenAPI schemas of the response attributes (ids included, so a PUT or PATCH can name them). */
-export const alertRouteSchemas: Record<string, Record<string, unknown>> = {
-  slug: { type: 'string' },
-  rules: {
-    type: 'array',
-    items: {
-      type: 'object',
-      required: ['id', 'name', 'position', 'fallback_rule', 'destinations', 'condition_groups'],
-      properties: {
-        id: { type: 'string', format: 'uuid' },
-        name: { type: 'string' },
-        position: { type: 'integer' },
-        fallback_rule: { type: 'boolean' },
-        destinations: { type: 'array', items: destinationSchema },
-        condition_groups: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['id', 'position', 'conditions'],
-            properties: {
-              id: { type: 'string', format: 'uuid' },
-              position: { type: 'integer' },
-              conditions: { type: 'array', items: conditionSchema },
-            },
-          },
-        },
-      },
-    },
-  },
-};
