@@ -39,6 +39,7 @@ describe('event catalog', () => {
     expect(EVENT_TYPES).toContain('heartbeat.expired');
     expect(EVENT_TYPES).toContain('alert.acknowledged');
     expect(EVENT_TYPES).toContain('alert.retriggered');
+    expect(EVENT_TYPES).toContain('alert.notification');
     expect(EVENT_TYPES).toEqual(expect.arrayContaining(['alert_route.created', 'alert_routing_rule.deleted']));
     expect(EVENT_TYPES).toEqual(expect.arrayContaining(['alert_event.created', 'alert_event.deleted']));
     expect(EVENT_TYPES).toHaveLength(8 + 1 + 2 + 7 + 38 * 3);

@@ -18,3 +18,12 @@ describe('internal events and webhooks', () => {
     for (const type of INTERNAL_EVENT_TYPES) expect(names).not.toContain(type);
   });
 });
+
+describe("on-call's alert.notification (issue 24)", () => {
+  it('is listed, and delivered to endpoints that take it or every type', () => {
+    expect(eventTypeResources().map((r) => r.id)).toContain('alert.notification');
+    expect(subscribes(['alert.notification'], 'alert.notification')).toBe(true);
+    expect(subscribes([], 'alert.notification')).toBe(true);
+    expect(subscribes(['alert.created'], 'alert.notification')).toBe(false);
+  });
+});
