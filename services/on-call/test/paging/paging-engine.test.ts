@@ -5,6 +5,7 @@ import type { EscalationPathPlan, NotificationRequest, Notifier } from '../../sr
 import { createAlertRetriggersRepository } from '../../src/data/alert-retriggers.repository.js';
 import { createPagingRepository } from '../../src/data/paging.repository.js';
 import { createAlertRetriggerJob } from '../../src/jobs/alert-retrigger.job.js';
+import { heartbeatExpiryJob } from '../../src/jobs/heartbeat-expiry.wiring.js';
 import { alertPagingOn, pagingEngineOn, pagingJobsOn, type PagingPorts } from '../../src/paging.wiring.js';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
 import { seedUsers } from '../support/users.fixture.js';
@@ -285,6 +286,35 @@ describe('the paging engine', () => {
     expect(await attempts(member.body.data.id)).toEqual([]);
     expect((await timeline(member.body.data.id)).filter((e) => e.source === 'paging')).toEqual([]);
     expect((await act(member.body.data.id, 'escalate')).status).toBe(404);
+  });
+
+  it("pages a heartbeat's expiry alert at the heartbeat's target", async () => {
+    const heartbeat = await h.create('heartbeats', {
+      name: `Backup ${randomUUID().slice(0, 8)}`,
+      alert_summary: 'The nightly backup did not report',
+      interval: 5,
+      interval_unit: 'minutes',
+      notification_target_type: 'EscalationPolicy',
+      notification_target_id: POLICY,
+    });
+    expect(heartbeat.status).toBe(201);
+    const id = heartbeat.body.data.id as string;
+    expect((await h.call('POST', `/v1/heartbeats/${id}/ping`)).status).toBeLessThan(300);
+    await h.db
+      .knex('heartbeats')
+      .where({ id })
+      .update({ last_pinged_at: new Date(Date.now() - 10 * MINUTE), expires_at: new Date(Date.now() - 5 * MINUTE) });
+    const knex = h.db.knex as Knex;
+    const expiry = heartbeatExpiryJob(knex, {
+      logger: createLogger({ service: 'test', level: 'silent' }),
+      intervalMs: 1000,
+      lateAfterMs: MINUTE,
+      paging: alertPagingOn(knex, pagingEngineOn(knex, ports)),
+    });
+    await expiry.tick();
+    const [alert] = await knex('alerts').whereRaw(`data->>'heartbeat_id' = ?`, [id]);
+    raised.push(alert.id);
+    expect((await attempts(alert.id)).map((a) => a.user_id)).toEqual([ADA, ADA]);
   });
 
   it('pages nobody for an alert that is not triggered', async () => {
