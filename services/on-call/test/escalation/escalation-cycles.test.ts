@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { escalationCycle, withLevel, withNames, type EscalationGraph } from '../../src/domain/escalation/escalation-cycles.js';
 import type { LevelTarget } from '../../src/domain/paging/paging.ports.js';
 
@@ -102,5 +103,80 @@ describe('escalationCycle', () => {
       'c',
       'c',
     ]);
+  });
+});
+
+/** Whether policy `to` pages policy `from` directly: a level of `from` escalates to a team, or pages a service, that `to` names. */
+function pages(g: EscalationGraph, from: string, to: string): boolean {
+  const target = g.policies.find((p) => p.id === to)!;
+  return g.levels.some(
+    (l) =>
+      l.escalation_policy_id === from &&
+      l.notification_target_params.some(
+        (t) =>
+          (t.type === 'team' && t.team_members === 'escalate' && target.group_ids.includes(t.id)) ||
+          (t.type === 'service' && target.service_ids.includes(t.id)),
+      ),
+  );
+}
+
+/** The fewest steps from `from` back to `to` by naive relaxation, or null. */
+function shortestBack(g: EscalationGraph, from: string): number | null {
+  const ids = g.policies.map((p) => p.id);
+  let frontier = new Set(ids.filter((id) => pages(g, from, id)));
+  const seen = new Set<string>();
+  for (let steps = 1; frontier.size; steps++) {
+    if (frontier.has(from)) return steps;
+    for (const id of frontier) seen.add(id);
+    frontier = new Set(ids.filter((to) => !seen.has(to) && [...frontier].some((at) => pages(g, at, to))));
+  }
+  return null;
+}
+
+describe('escalationCycle on any graph', () => {
+  const names = fc.subarray(['t1', 't2', 't3', 's1', 's2']);
+  const target = fc.oneof(
+    fc.record({
+      type: fc.constant('team' as const),
+      id: fc.constantFrom('t1', 't2', 't3'),
+      team_members: fc.constantFrom('all' as const, 'escalate' as const),
+    }),
+    fc.record({ type: fc.constant('service' as const), id: fc.constantFrom('s1', 's2') }),
+  );
+  const graphs = fc
+    .tuple(
+      fc.array(names, { minLength: 1, maxLength: 6 }),
+      fc.array(fc.tuple(fc.nat(5), fc.array(target, { maxLength: 3 })), { maxLength: 10 }),
+    )
+    .map(([named, levels]): EscalationGraph => ({
+      policies: named.map((n, i) => ({
+        id: `p${i}`,
+        group_ids: n.filter((x) => x.startsWith('t')),
+        service_ids: n.filter((x) => x.startsWith('s')),
+      })),
+      levels: levels.map(([owner, targets], i) => ({
+        id: `l${i}`,
+        escalation_policy_id: `p${owner % named.length}`,
+        notification_target_params: targets,
+      })),
+    }));
+
+  it('finds a way back exactly when there is one, the shortest, each step a real page', () => {
+    fc.assert(
+      fc.property(graphs, (g) => {
+        for (const { id } of g.policies) {
+          const cycle = escalationCycle(g, id);
+          const expected = shortestBack(g, id);
+          if (expected === null) expect(cycle).toBeNull();
+          else {
+            expect(cycle).not.toBeNull();
+            expect(cycle!.length - 1).toBe(expected);
+            expect([cycle![0], cycle!.at(-1)]).toEqual([id, id]);
+            for (let i = 0; i + 1 < cycle!.length; i++) expect(pages(g, cycle![i]!, cycle![i + 1]!)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
