@@ -238,11 +238,31 @@ describe('incidents and retrospective processes naming severities and incident t
     // Not an admin, so Bob sees the open incident only; the private ones still keep the severity.
     const asUser = await h.call('DELETE', `/v1/severities/${sev1}`, { principal: bob });
     expect(refusal(asUser)).toEqual([422, [['in_use', '/data']]]);
-    expect(asUser.body.errors[0].detail).toBe(
-      'This severity is in use by 1 incident and private incidents you cannot see; change those first.',
-    );
+    expect(asUser.body.errors[0].detail).toBe('This severity is in use by 1 incident and incidents you cannot see; change those first.');
     expect((await h.call('DELETE', `/v1/severities/${sev1}`, { principal: admin })).body.errors[0].detail).toBe(
       'This severity is in use by 3 incidents; change those first.',
+    );
+  });
+
+  it('tells a record-scoped key neither the number of incidents nor the names of processes it does not list', async () => {
+    const team = freshTeam();
+    const sev2 = await severityId('sev2', team);
+    const listed = await make('/v1/incidents', 'incidents', { title: 'Listed', severity_id: sev2 }, team);
+    await make('/v1/incidents', 'incidents', { title: 'Unlisted', severity_id: sev2 }, team);
+    await make(
+      '/v1/retrospective_processes',
+      'retrospective_processes',
+      { name: 'Secret review', copy_from: 'starter_template', retrospective_process_matching_criteria: { severity_ids: [sev2] } },
+      team,
+    );
+    const onlySeverity = await h.call('DELETE', `/v1/severities/${sev2}`, { principal: { ...team, record_ids: [sev2] } });
+    expect(refusal(onlySeverity)).toEqual([422, [['in_use', '/data']]]);
+    expect(onlySeverity.body.errors[0].detail).toBe(
+      'This severity is in use by incidents you cannot see and retrospective processes you cannot see; change those first.',
+    );
+    const withIncident = await h.call('DELETE', `/v1/severities/${sev2}`, { principal: { ...team, record_ids: [sev2, listed] } });
+    expect(withIncident.body.errors[0].detail).toBe(
+      'This severity is in use by 1 incident and incidents you cannot see and retrospective processes you cannot see; change those first.',
     );
   });
 });

@@ -57,13 +57,23 @@ export function createClassificationsRepository(knex: Knex): ClassificationStore
       const naming = () => named.incidents(tx('incidents').where('incidents.team_id', teamId), id);
       const count = async (q: Knex.QueryBuilder) => Number(((await q.count({ count: '*' })) as { count: string }[])[0].count);
       const all = await count(naming());
-      const visible = seen ? await count(applyVisibility(naming(), 'incidents', seen)) : all;
+      const seenOnes = naming();
+      if (seen.incidents) applyVisibility(seenOnes, 'incidents', seen.incidents);
+      if (seen.recordIds) seenOnes.whereIn('incidents.id', [...seen.recordIds]);
+      const visible = seen.incidents || seen.recordIds ? await count(seenOnes) : all;
       const processes = (await tx('retrospective_processes')
         .where('team_id', teamId)
         .whereRaw('retrospective_process_matching_criteria -> ? @> ?::jsonb', [named.criteria, JSON.stringify([id])])
         .orderBy('name')
-        .pluck('name')) as string[];
-      return { incidents: visible, unseenIncidents: all > visible, retrospectiveProcesses: processes };
+        .select('id', 'name')) as { id: string; name: string }[];
+      const keyed = seen.recordIds && new Set(seen.recordIds.map((r) => r.toLowerCase()));
+      const listed = keyed ? processes.filter((p) => keyed.has(p.id)) : processes;
+      return {
+        incidents: visible,
+        unseenIncidents: all > visible,
+        retrospectiveProcesses: listed.map((p) => p.name),
+        unseenProcesses: listed.length < processes.length,
+      };
     },
   };
 }

@@ -41,22 +41,24 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  * write naming it share-locks it (`visibleIds`), so none can start naming it meanwhile.
  */
 export async function inUseIssues(kind: Classification, ctx: HookContext<ClassificationsDeps>): Promise<ValidationIssue[]> {
-  const { incidents, unseenIncidents, retrospectiveProcesses } = await ctx.deps.classifications.usersOf(
+  const { incidents, unseenIncidents, retrospectiveProcesses, unseenProcesses } = await ctx.deps.classifications.usersOf(
     ctx.tx,
     ctx.principal.team_id,
     kind,
     String(ctx.existing!.id),
-    // Counted as the caller sees incidents: a number would tell of private ones it cannot see.
-    privateToCreator(ctx.principal, 'read'),
+    // Told as the caller sees them: a number or a name would tell of private incidents, or
+    // of records a record-scoped key does not list, that it cannot read.
+    { incidents: privateToCreator(ctx.principal, 'read'), recordIds: ctx.principal.record_ids },
   );
   const users = [
     ...(incidents ? [plural(incidents, 'incident')] : []),
-    ...(unseenIncidents ? ['private incidents you cannot see'] : []),
+    ...(unseenIncidents ? ['incidents you cannot see'] : []),
     ...(retrospectiveProcesses.length
       ? [
           `the retrospective process${retrospectiveProcesses.length === 1 ? '' : 'es'} ${retrospectiveProcesses.map((n) => `"${n}"`).join(', ')}`,
         ]
       : []),
+    ...(unseenProcesses ? ['retrospective processes you cannot see'] : []),
   ];
   if (!users.length) return [];
   return [

@@ -7,10 +7,18 @@ export type Classification = 'severity' | 'incident_type';
 export interface ClassificationUsers {
   /** The incidents naming it that the caller sees. */
   incidents: number;
-  /** Whether incidents the caller does not see (private ones) name it too. */
+  /** Whether incidents the caller does not see (private ones, or ones its key does not list) name it too. */
   unseenIncidents: boolean;
-  /** Names of the retrospective processes whose matching criteria list it. */
+  /** Names of the retrospective processes whose matching criteria list it, those the caller sees. */
   retrospectiveProcesses: string[];
+  /** Whether processes the caller does not see (its key does not list them) list it too. */
+  unseenProcesses: boolean;
+}
+
+/** The records a caller sees: incidents its visibility admits (null: all), and with a record-scoped key only those listed. */
+export interface CallerSight {
+  incidents: readonly VisibilityClause[] | null;
+  recordIds: readonly string[] | null;
 }
 
 /** The reads and writes the severities and incident types declarations need, in their transaction. */
@@ -26,14 +34,8 @@ export interface ClassificationStore {
   insertSeverities(tx: Transaction, teamId: number, rows: readonly Row[]): Promise<Row[]>;
   /** The team's severities or incident types with these ids (UUIDs); others are left out. */
   byIds(tx: Transaction | undefined, teamId: number, table: 'severities' | 'incident_types', ids: readonly string[]): Promise<Row[]>;
-  /** What names the severity or incident type `id` of the team; `seen`: the incidents the caller sees (null: all). */
-  usersOf(
-    tx: Transaction,
-    teamId: number,
-    kind: Classification,
-    id: string,
-    seen: readonly VisibilityClause[] | null,
-  ): Promise<ClassificationUsers>;
+  /** What names the severity or incident type `id` of the team, told apart by what the caller sees. */
+  usersOf(tx: Transaction, teamId: number, kind: Classification, id: string, seen: CallerSight): Promise<ClassificationUsers>;
 }
 
 /** What the severities and incident types declarations need in their `deps`. */
