@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
 import { pointers } from '../support/schedules.fixture.js';
 import { seedTeam } from '../support/teams.fixture.js';
+import { seedUsers } from '../support/users.fixture.js';
 import { createPolicy, levelIn, pathIn, put, seedService } from './escalation.fixture.js';
 
 let h: OnCallHarness;
@@ -58,6 +59,34 @@ describe('policy ids', () => {
     expect(pointers(bad)).toEqual(['/data/attributes/group_ids/2', '/data/attributes/group_ids/3']);
     const good = await h.create('escalation_policies', { name: 'Repeated', group_ids: [team, team.toUpperCase()] });
     expect(good.body.data.attributes.group_ids).toEqual([team]);
+  });
+});
+
+describe('level targets on update', () => {
+  it('judges only targets the level did not have: one deleted since stays, a new unknown one is a 422 at its place', async () => {
+    await seedUsers(knex, [
+      { team_id: 1, user_id: 41 },
+      { team_id: 1, user_id: 42 },
+    ]);
+    const p = await createPolicy(h);
+    const level = await levelIn(h, p, { notification_target_params: [{ type: 'user', id: 41 }] });
+    expect(level.status).toBe(201);
+    await seedUsers(knex, [{ team_id: 1, user_id: 41, deleted: true }]);
+    const at = `/v1/escalation_levels/${level.body.data.id}`;
+    const kept = await put(h, at, 'escalation_levels', {
+      notification_target_params: [
+        { type: 'user', id: '41' },
+        { type: 'user', id: 42 },
+      ],
+    });
+    expect(kept.status).toBe(200);
+    const unknown = await put(h, at, 'escalation_levels', {
+      notification_target_params: [
+        { type: 'user', id: 41 },
+        { type: 'user', id: 43 },
+      ],
+    });
+    expect(pointers(unknown)).toEqual(['/data/attributes/notification_target_params/1/id']);
   });
 });
 

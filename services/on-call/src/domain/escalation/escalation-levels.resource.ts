@@ -135,7 +135,8 @@ const levelBase = {
       }
       const targets = attributes.notification_target_params as LevelTarget[] | undefined;
       if (!targets) return [];
-      const targetIssues = await levelTargetIssues(ctx, targets);
+      const kept = (ctx.existing?.notification_target_params as LevelTarget[] | undefined) ?? [];
+      const targetIssues = await levelTargetIssues(ctx, targets, kept);
       if (targetIssues.length) return targetIssues;
       const policyId = String(attributes.escalation_policy_id ?? ctx.existing?.escalation_policy_id);
       const graph = withLevel(await ctx.deps.escalation.graph(ctx.tx, ctx.principal.team_id), {

@@ -37,12 +37,18 @@ export async function knownTargetIssues(
 
 /**
  * A 422 at `/data/attributes/notification_target_params/<i>/id` for each target that is
- * no user, schedule, team or service of the caller's team. Chat channels are stored as
- * sent: no chat integration pages them (docs/paging.md).
+ * no user, schedule, team or service of the caller's team. Targets among `kept` (the
+ * level's own, on an update) are not judged again: one deleted since stays, and pages
+ * nobody, as a policy's teams do. Chat channels are stored as sent: no chat integration
+ * pages them (docs/paging.md).
  */
-export async function levelTargetIssues(ctx: Ctx, targets: readonly LevelTarget[]): Promise<ValidationIssue[]> {
+export async function levelTargetIssues(
+  ctx: Ctx,
+  targets: readonly LevelTarget[],
+  kept: readonly LevelTarget[] = [],
+): Promise<ValidationIssue[]> {
   const at = (i: number) => `/data/attributes/notification_target_params/${i}/id`;
-  const indexed = targets.map((t, i) => ({ ...t, pointer: at(i) }));
+  const indexed = targets.map((t, i) => ({ ...t, pointer: at(i) })).filter((t) => !kept.some((k) => k.type === t.type && k.id === t.id));
   const of = (type: LevelTarget['type']) => indexed.filter((t) => t.type === type);
   const issues: ValidationIssue[] = [];
   const users = of('user');
