@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ONCALL_BOUNDS } from '../src/domain/escalation-plans/oncalls.source.js';
+import { ONCALL_BOUNDS } from '../src/domain/escalation-plans/oncalls.entries.js';
 import { seedPolicy } from './support/escalation-plans.fixture.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 import { seedTeam } from './support/teams.fixture.js';

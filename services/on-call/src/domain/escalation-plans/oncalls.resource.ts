@@ -3,7 +3,8 @@ import type { OnCallResourceDeps } from '../on-call.deps.js';
 import { MAX_WORK, SHIFT_READ_BOUNDS } from '../schedules/shifts.source.js';
 import { usersInclude } from '../users/users.include.js';
 import { oncallParams } from './oncalls.params.js';
-import { listOncalls, ONCALL_BOUNDS } from './oncalls.source.js';
+import { ONCALL_BOUNDS } from './oncalls.entries.js';
+import { listOncalls } from './oncalls.source.js';
 
 const ONCALLS_DESCRIPTION = `Computed from the team's escalation policies, their paths (deferral paths left out) and levels: each level's users and team members for the whole window, and each schedule's final shifts overlapping it (as GET /v1/shifts computes them, overrides included; a level paging \`everyone\` lists every rotation member for the window). Escalating teams, services and chat channels list no one. \`since\` defaults to now and \`until\` to \`since\` (who is on call at that instant); at most 366 days apart. The schedules are read within GET /v1/shifts' bounds (${SHIFT_READ_BOUNDS.rotations} rotations, ${MAX_WORK} work units and more per rotation; a 400 beyond: narrow with \`filter[schedule_ids]\` or \`filter[escalation_policy_ids]\`). One request reads at most ${ONCALL_BOUNDS.paths} escalation paths and ${ONCALL_BOUNDS.levels} levels and answers at most ${ONCALL_BOUNDS.entries} entries (400 \`selection_too_large\` beyond: fewer policies, or a filter). Ids of another team's records give nothing.`;
 
