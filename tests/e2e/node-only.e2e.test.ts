@@ -62,6 +62,10 @@ maybe('pnpm start with nothing but Node', () => {
     expect(seen.environmentsStatus).toBe(200);
   });
 
+  it("carries auth's user events to on-call's queue: the CLI's user may own a schedule", () => {
+    expect(seen.scheduleStatus).toBe(201);
+  });
+
   it('delivers a webhook, the event having travelled over PostgreSQL', () => {
     expect(seen.endpointStatus).toBe(201);
     expect(seen.deliveries).toHaveLength(1);

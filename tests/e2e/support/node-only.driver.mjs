@@ -1,8 +1,8 @@
 // Runs inside an empty network namespace (`unshare -n`), as a fresh machine with Node
-// only: `pnpm start`, the CLI, the API and a webhook delivery to a receiver started here,
-// then the CLI again once the system stopped (the embedded PostgreSQL started for it, on
-// the data the system left). Prints one JSON line of what it saw; node-only.e2e.test.ts
-// judges it. Usage: node node-only.driver.mjs <state dir>
+// only: `pnpm start`, the CLI, the API, a user event consumed by on-call and a webhook
+// delivery to a receiver started here, then the CLI again once the system stopped (the
+// embedded PostgreSQL started for it, on the data the system left). Prints one JSON line
+// of what it saw; node-only.e2e.test.ts judges it. Usage: node node-only.driver.mjs <state dir>
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -114,6 +114,14 @@ try {
   const token = boot.api_key?.token ?? boot.token;
   seen.cliTeam = boot.team?.name;
   seen.environmentsStatus = (await api('GET', '/v1/environments', token)).status;
+  // The CLI's user reached on-call as an event from auth (its users queue): it may own a schedule.
+  const schedule = { data: { type: 'schedules', attributes: { name: 'Primary', owner_user_id: boot.user?.id } } };
+  let owned = await api('POST', '/v1/schedules', token, schedule);
+  for (const deadline = Date.now() + 20_000; owned.status !== 201 && Date.now() < deadline;) {
+    await new Promise((r) => setTimeout(r, 200));
+    owned = await api('POST', '/v1/schedules', token, schedule);
+  }
+  seen.scheduleStatus = owned.status;
 
   const rx = await startReceiver();
   const endpoint = await api('POST', '/v1/webhooks/endpoints', token, {
