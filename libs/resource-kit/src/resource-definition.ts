@@ -141,6 +141,12 @@ export interface ResourceDefinition<D = unknown> {
   /** What delete answers: the deleted record (default) or an empty 200 body. */
   deleteAnswer?: 'record' | 'empty';
   /**
+   * Boolean query flags the item get accepts (`true`/`false`), by name with their
+   * description, that do not change its answer: the reference's, for what the kit always
+   * does (alert routes' `show_nested_ids`: children are always shown with their ids).
+   */
+  getFlags?: Readonly<Record<string, string>>;
+  /**
    * Maps unique constraints to a 409 naming the attribute. A record-scoped key may not
    * change such an attribute of a record (nor the slug, nor, with `ownerGroups`, the owner
    * groups): 403 `record_scoped`, as a record it does not list may hold the value.

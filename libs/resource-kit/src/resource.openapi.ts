@@ -141,7 +141,17 @@ function itemOps(def: AnyResourceDefinition, parent?: string): Json {
       summary: `Get ${noun}`,
       ...permissionNote(def),
       security,
-      parameters: [...parameters, ...(includes.length ? [includeParameter(includes)] : []), IF_NONE_MATCH],
+      parameters: [
+        ...parameters,
+        ...(includes.length ? [includeParameter(includes)] : []),
+        ...Object.entries(def.getFlags ?? {}).map(([name, description]) => ({
+          name,
+          in: 'query',
+          schema: { type: 'boolean' },
+          description,
+        })),
+        IF_NONE_MATCH,
+      ],
       responses: { ...tagged, ...NOT_MODIFIED, ...errors(400, 401, 403, 404, 429) },
     };
   }

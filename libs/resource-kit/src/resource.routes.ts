@@ -45,8 +45,13 @@ export interface RouteEntry {
 const query = (req: Request) => req.query as Record<string, unknown>;
 const stringParams = (req: Request) => req.params as Record<string, string>;
 
-function includeParam(req: Request, def: AnyResourceDefinition): string[] {
-  assertOnlyParams(query(req), ['include']);
+function includeParam(req: Request, def: AnyResourceDefinition, flags: readonly string[] = []): string[] {
+  assertOnlyParams(query(req), ['include', ...flags]);
+  for (const parameter of flags) {
+    const value = query(req)[parameter];
+    if (value !== undefined && value !== 'true' && value !== 'false')
+      throw new BadRequestError(`${parameter}: must be true or false`, { source: { parameter }, code: 'invalid_parameter' });
+  }
   return parseListQuery({ include: query(req).include ?? '' }, { includes: includeNames(def) }).include;
 }
 
@@ -121,7 +126,8 @@ function itemRoutes(def: AnyResourceDefinition, service: ResourceService): Route
       method: 'get',
       path,
       handler: async (req, res) => {
-        const { record, included } = await service.get(getPrincipal(req), stringParams(req).id, includeParam(req, def));
+        const include = includeParam(req, def, Object.keys(def.getFlags ?? {}));
+        const { record, included } = await service.get(getPrincipal(req), stringParams(req).id, include);
         sendTaggedDocument(req, res, 200, singleDocument(record, included));
       },
     });

@@ -110,6 +110,10 @@ describe('alert routes', () => {
       ),
     ).toEqual([id]);
     expect((await h.call('GET', `/v1/alert_routes/database-alerts`)).body.data.id).toBe(id);
+    // The reference's show_nested_ids, which its PATCH instructions send: ids are always shown.
+    const nested = await h.call('GET', `/v1/alert_routes/${id}?show_nested_ids=true`);
+    expect([nested.status, nested.body.data.attributes.rules]).toEqual([200, put.body.data.attributes.rules]);
+    expect((await h.call('GET', `/v1/alert_routes/${id}?show_nested_ids=yes`)).status).toBe(400);
     expect((await h.call('DELETE', `/v1/alert_routes/${id}`)).status).toBe(200);
     expect((await h.call('GET', `/v1/alert_routes/${id}`)).status).toBe(404);
     await h.events!.waitFor((es) => es.some((e) => e.body.type === 'alert_route.deleted' && (e.body.data as { id: string }).id === id));

@@ -77,6 +77,10 @@ export const alertRoutes = defineResource<OnCallResourceDeps>({
   sorts: ['name', 'slug', 'created_at', 'updated_at'],
   defaultSort: [{ field: 'created_at', direction: 'asc' }],
   limit: { max: MAX_ALERT_ROUTES, detail: 'A team has at most {max} alert routes.' },
+  // The reference tells clients to send it before a PATCH names nested ids; they are always shown here.
+  getFlags: {
+    show_nested_ids: 'Accepted as the reference has it; rules, destinations, condition groups and conditions always show their ids.',
+  },
   hooks: {
     // An update's rules become the whole set here: PATCH merges them into the route's, PUT replaces them.
     prepare: (attributes, ctx) =>
