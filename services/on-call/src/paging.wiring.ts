@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import { createAlertRoutingRepository } from './data/alert-routing.repository.js';
-import { createPagingAttributes, createPagingRepository } from './data/paging.repository.js';
+import { createPagingAttributes } from './data/paging-attributes.repository.js';
+import { createPagingRepository } from './data/paging.repository.js';
 import type { AlertPagingDeps } from './domain/alerts-in/alerts-in.deps.js';
 import type { ShiftReadBounds } from './domain/on-call.deps.js';
 import { createAlertRouter } from './domain/routing/alert-router.js';

@@ -270,6 +270,19 @@ describe('the paging engine', () => {
     expect((await act(id, 'escalate', { escalation_policy_id: 'nope' })).status).toBe(400);
   });
 
+  it('pages an acknowledged alert once when escalated, and its paging stays stopped', async () => {
+    const id = await raise();
+    await act(id, 'acknowledge');
+    expect((await act(id, 'escalate', { escalation_policy_level: 2 })).status).toBe(200);
+    expect((await attempts(id)).map((a) => [a.user_id, a.status])).toEqual([
+      [ADA, 'cancelled'],
+      [ADA, 'cancelled'],
+      [BOB, 'due'],
+    ]);
+    expect((await h.db.knex('alert_pagings').where({ alert_id: id })).map((p) => p.state)).toEqual(['stopped']);
+    expect(await replica(() => Date.now() + 60 * MINUTE).steps.tick()).toBe(0);
+  });
+
   it("pages a group once: its leader's paging, not its members'", async () => {
     const tag = randomUUID().slice(0, 8);
     const group = await h.create('alert_groups', {

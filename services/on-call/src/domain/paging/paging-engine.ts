@@ -1,15 +1,12 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import type { AlertEventInput } from '../alerts-in/alerts-in.deps.js';
 import type { PagingRecord, PagingStore } from './paging.deps.js';
-import type { AlertDestination, AlertRouter, EscalationPathPlan, EscalationPlans, TargetResolution } from './paging.ports.js';
-import { escalationPosition, isLate, plannedNotifications, startPosition, stepAt, type PagingPosition } from './paging-steps.js';
-import { describeRouting } from './paging-explain.js';
+import type { AlertRouter, EscalationPathPlan, EscalationPlans, TargetResolution } from './paging.ports.js';
+import { createPagingDestinations, type PagingActor, type RecordEvent } from './paging-destinations.js';
+import { createPagingEscalation } from './paging-escalation.js';
+import { isLate, plannedNotifications, startPosition, stepAt, type PagingPosition } from './paging-steps.js';
 
-/** Who caused a change of paging: the API's acting user, a job, a signed link. */
-export interface PagingActor {
-  source: string;
-  user_id: number | null;
-}
+export type { PagingActor };
 
 export interface PagingEngineOptions {
   store: PagingStore;
@@ -29,7 +26,7 @@ const ENGINE: PagingActor = { source: 'paging', user_id: null };
  * transaction; notifications become attempts the notification job sends outside it.
  */
 export function createPagingEngine({ store, router, plans, lateAfterMs }: PagingEngineOptions) {
-  const record = (
+  const record: RecordEvent = (
     tx: Transaction,
     alert: Row,
     kind: AlertEventInput['kind'],
@@ -37,49 +34,7 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
     details: string,
     actor = ENGINE,
   ) => store.recordEvent(tx, { team_id: Number(alert.team_id), alert_id: String(alert.id), kind, action, details, ...actor });
-
-  /** Where the alert goes: the target it names, else the first matching route's destinations. */
-  async function destinations(tx: Transaction, alert: Row): Promise<AlertDestination[]> {
-    const type = alert.notification_target_type as AlertDestination['target_type'] | null;
-    if (type && alert.notification_target_id) {
-      const destination = { target_type: type, target_id: String(alert.notification_target_id) };
-      await record(tx, alert, 'alert_routing', 'paged', `Not routed: the alert names its target, ${type} ${destination.target_id}.`);
-      return [destination];
-    }
-    const decision = await router.route(tx, Number(alert.team_id), alert);
-    // No route for its source: nothing was configured to page, and the timeline says nothing of it.
-    const { route } = decision;
-    if (route)
-      await record(tx, alert, 'alert_routing', decision.destinations.length ? 'paged' : 'skipped', describeRouting({ ...decision, route }));
-    return decision.destinations;
-  }
-
-  /** The path a destination leads to: its policy's (the path rules pick), or a one-level page of a user. */
-  async function planFor(tx: Transaction, alert: Row, destination: AlertDestination, at: Date): Promise<EscalationPathPlan | null> {
-    const teamId = Number(alert.team_id);
-    if (destination.target_type === 'User') return userPlan(destination.target_id);
-    const policy = await plans.policyFor(tx, teamId, destination);
-    if (!policy) {
-      await record(
-        tx,
-        alert,
-        'alert_routing',
-        'skipped',
-        `${destination.target_type} ${destination.target_id} leads to no escalation policy: nobody paged for it.`,
-      );
-      return null;
-    }
-    const plan = await plans.pathFor(tx, teamId, policy.id, alert, at);
-    if (!plan)
-      await record(
-        tx,
-        alert,
-        'action',
-        'skipped',
-        `Escalation policy ${policy.name} (${policy.id}) has no path for this alert: nobody paged for it.`,
-      );
-    return plan;
-  }
+  const { destinations, planFor } = createPagingDestinations({ router, plans, record });
 
   /** A new paging of `plan` in run `run`; its first step fires now when the path has no initial delay. */
   async function begin(
@@ -242,83 +197,7 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
       return { late: isLate(dueAt, now, lateAfterMs) };
     },
 
-    /**
-     * `POST /v1/alerts/{id}/escalate`: pages a level now — of `policyId` when given (level 1
-     * unless `level`), else of the alert's current policy (the next level unless `level`).
-     * A triggered alert's paging goes on from there; otherwise the page is one-off.
-     * Returns an error (pointer, detail) when there is nothing to escalate to.
-     */
-    async escalate(
-      tx: Transaction,
-      alert: Row,
-      request: { policyId?: string; level?: number },
-      at: Date,
-      actor: PagingActor,
-    ): Promise<{ pointer: string; detail: string } | null> {
-      const teamId = Number(alert.team_id);
-      const run = await store.latestRun(tx, String(alert.id));
-      const current = [...run]
-        .reverse()
-        .find((p) => p.escalation_policy_id && (!request.policyId || p.escalation_policy_id === request.policyId));
-      const levelPointer = '/data/attributes/escalation_policy_level';
-      if (current) {
-        const position = escalationPosition(current.plan, current, request.level);
-        if (!position)
-          return {
-            pointer: levelPointer,
-            detail: `escalation_policy_level exceeds the ${current.plan.levels.length} level(s) of ${current.plan.policy.name}.`,
-          };
-        await record(
-          tx,
-          alert,
-          'action',
-          'escalated',
-          `Escalated to level ${position.level_index + 1} of ${current.plan.policy.name}.`,
-          actor,
-        );
-        const live = alert.status === 'triggered';
-        if (live) await store.updatePaging(tx, current.id, { state: 'active' });
-        await fire(tx, { ...current, ...position }, alert, at, at, actor, !live);
-        return null;
-      }
-      if (!request.policyId)
-        return {
-          pointer: '/data/attributes/escalation_policy_id',
-          detail: 'The alert pages no escalation policy: name one in escalation_policy_id.',
-        };
-      const plan = await plans.pathFor(tx, teamId, request.policyId, alert, at);
-      if (!plan)
-        return {
-          pointer: '/data/attributes/escalation_policy_id',
-          detail: `The team has no escalation policy ${request.policyId} with a path for this alert.`,
-        };
-      const position = escalationPosition(plan, { level_index: 0, round: 0 }, request.level ?? 1);
-      if (!position)
-        return {
-          pointer: levelPointer,
-          detail: `escalation_policy_level exceeds the ${plan.levels.length} level(s) of ${plan.policy.name}.`,
-        };
-      await record(tx, alert, 'action', 'escalated', `Escalated to level ${position.level_index + 1} of ${plan.policy.name}.`, actor);
-      await begin(tx, alert, run[0]?.run ?? (await store.nextRun(tx, String(alert.id))), plan, at, actor, position);
-      if (alert.status !== 'triggered')
-        await store.stopAll(tx, String(alert.id), `one-off escalation of a ${String(alert.status)} alert`, at);
-      return null;
-    },
-  };
-}
-
-/** A user paged directly (an alert or route naming a user): one level, that user, once. */
-function userPlan(userId: string): EscalationPathPlan {
-  return {
-    policy: { id: '', name: `user ${userId}` },
-    path: { id: '', name: 'direct', is_default: true },
-    initial_delay: 0,
-    notification_type: 'audible',
-    repeat_count: 0,
-    levels: [
-      { id: '', position: 1, delay: 0, paging_strategy: 'default', schedule_strategy: 'everyone', targets: [{ type: 'user', id: userId }] },
-    ],
-    reason: 'the alert is sent to this user directly',
+    escalate: createPagingEscalation({ store, plans, record, begin, fire }),
   };
 }
 

@@ -1,0 +1,72 @@
+import type { Knex } from 'knex';
+import type { Row } from '@firewatch/resource-kit';
+import { PAGED, type PagedAttributes, type PagedUserAttributes } from '../domain/alerts-in/alerts-in.deps.js';
+import type { EscalationPathPlan } from '../domain/paging/paging.ports.js';
+
+/**
+ * An alert's paging attributes (`notified_users`, `responders`, `alerting_targets`) for
+ * loaded alerts, three reads for any number of them: the users its attempts reached out to
+ * (cancelled ones never left), those who acknowledged or resolved it, and what its latest
+ * run pages.
+ */
+export function createPagingAttributes(knex: Knex) {
+  return async (tx: Knex.Transaction | undefined, rows: Row[]): Promise<void> => {
+    const db = tx ?? knex;
+    const ids = rows.map((r) => String(r.id));
+    if (!ids.length) return;
+    const [notified, responded, pagings] = await Promise.all([
+      db('alert_notification_attempts')
+        .whereIn('alert_id', ids)
+        .whereNot({ status: 'cancelled' })
+        .groupBy('alert_id', 'user_id')
+        .select('alert_id', 'user_id', db.raw('min(created_at) as first_at'))
+        .orderBy('first_at') as Promise<Row[]>,
+      db('alert_events')
+        .whereIn('alert_id', ids)
+        .whereIn('action', ['acknowledged', 'resolved'])
+        .whereNotNull('user_id')
+        .orderBy('created_at')
+        .select('alert_id', 'user_id') as Promise<Row[]>,
+      db('alert_pagings as p')
+        .whereIn('p.alert_id', ids)
+        .whereRaw('p.run = (select max(q.run) from alert_pagings q where q.alert_id = p.alert_id)')
+        .orderBy('p.created_at')
+        .select('p.alert_id', 'p.escalation_policy_id', 'p.plan') as Promise<Row[]>,
+    ]);
+    const userIds = [...new Set([...notified, ...responded].map((r) => Number(r.user_id)))];
+    const users = userIds.length ? ((await db('users').whereIn('user_id', userIds)) as Row[]) : [];
+    const shown = new Map(users.map((u) => [Number(u.user_id), userAttributes(u)]));
+    const usersOf = (list: Row[], alertId: string) => [
+      ...new Map(
+        list
+          .filter((r) => r.alert_id === alertId && shown.has(Number(r.user_id)))
+          .map((r) => [Number(r.user_id), shown.get(Number(r.user_id))!]),
+      ).values(),
+    ];
+    for (const row of rows) {
+      const id = String(row.id);
+      const paged: PagedAttributes = {
+        notified_users: usersOf(notified, id),
+        responders: usersOf(responded, id),
+        alerting_targets: pagings.filter((p) => p.alert_id === id).map(targetOf),
+      };
+      row[PAGED] = paged;
+    }
+  };
+}
+
+const userAttributes = (u: Row): PagedUserAttributes => ({
+  id: Number(u.user_id),
+  name: String(u.name),
+  full_name: String(u.name),
+  email: String(u.email),
+  time_zone: (u.time_zone as string | null) ?? null,
+  created_at: (u.created_at as Date).toISOString(),
+  updated_at: (u.updated_at as Date).toISOString(),
+});
+
+function targetOf(paging: Row): { id: string; type: string } {
+  if (paging.escalation_policy_id) return { id: String(paging.escalation_policy_id), type: 'escalation_policy' };
+  const plan = paging.plan as EscalationPathPlan;
+  return { id: String(plan.levels[0]?.targets[0]?.id ?? ''), type: 'user' };
+}
