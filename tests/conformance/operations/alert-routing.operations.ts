@@ -157,6 +157,14 @@ export const alertRoutingOperations: ConformanceOperation[] = [
     schema: { reference: 'getAlertRoute', status: 200 },
   },
   {
+    method: 'GET',
+    path: '/v1/alert_routes/{id}',
+    variant: "the reference's show_nested_ids",
+    request: async (ctx) => ({ params: { id: await anAlertRoute(ctx) }, query: 'show_nested_ids=true' }),
+    status: 200,
+    schema: { reference: 'getAlertRoute', status: 200 },
+  },
+  {
     method: 'PUT',
     path: '/v1/alert_routes/{id}',
     request: async (ctx) => ({ params: { id: await anAlertRoute(ctx) }, body: route({ name: `Renamed ${unique()}`, enabled: false }) }),
