@@ -228,12 +228,14 @@ describe('GET /v1/oncalls', () => {
         notification_target_params: targets,
       })),
     );
-    // Each took seconds of CPU (15 s and 9 s) when every target's every member was hashed.
+    // Each took seconds of CPU (15 s and 9 s) when every target's every member was hashed; the bound sits
+    // halfway to that, so a loaded CI machine does not fail it while the old cost still would.
+    const bound = 7000;
     let started = Date.now();
     const one = await get(`${at}&filter[user_ids]=7000`, { principal: { team_id: 5 } });
-    expect([one.status, one.body.meta.total_count, Date.now() - started < 2000]).toEqual([200, ONCALL_BOUNDS.levels, true]);
+    expect([one.status, one.body.meta.total_count, Date.now() - started < bound]).toEqual([200, ONCALL_BOUNDS.levels, true]);
     started = Date.now();
-    expect([(await get(at, { principal: { team_id: 5 } })).status, Date.now() - started < 2000]).toEqual([400, true]);
+    expect([(await get(at, { principal: { team_id: 5 } })).status, Date.now() - started < bound]).toEqual([400, true]);
   });
 
   it.each([
