@@ -99,7 +99,9 @@ it('carries an outbox event to the queues bound to its type, once each, and acks
   const { id } = await outbox.knex.transaction((trx) => writeEvent(trx, { type: 'incident.created', team_id: 7, data: { id: 'i1' } }));
   await waitUntil(() => got.length === 1, 10_000, 'the event');
   expect(got[0]).toMatchObject({ id, type: 'incident.created', team_id: 7, data: { id: 'i1' } });
-  expect(relay.stats).toMatchObject({ connected: true, published: 1 });
+  // The consumer may have the event before the relay's outbox transaction commits: wait for that.
+  await waitUntil(() => relay.stats.published === 1, 5000, 'the relay to count it');
+  expect(relay.stats.connected).toBe(true);
   const rows = await outbox.knex.raw(`SELECT count(*)::int AS n FROM outbox`);
   expect(rows.rows[0].n).toBe(0);
   // Acked: nothing left for the dispatcher; group.* was not bound, so the groups queue got nothing.
@@ -151,6 +153,16 @@ it('lets a service role neither take from another role`s queue nor write deliver
   await c.connect();
   try {
     await expect(c.query('SELECT * FROM events.claim($1, 10, 1000, 20)', [`dispatcher.${tag}`])).rejects.toMatchObject({ code: '42501' });
+    // Nor settle them: an ack or a burial would drop another service's events.
+    for (const settle of [
+      'SELECT events.ack($1, ARRAY[1::bigint])',
+      "SELECT events.retry($1, 1, 0, 'x')",
+      "SELECT events.bury($1, 1, 'x')",
+    ]) {
+      await expect(c.query(settle, [`dispatcher.${tag}`])).rejects.toMatchObject({ code: '42501' });
+    }
+    // Nor read them.
+    await expect(c.query('SELECT envelope FROM events.deliveries')).rejects.toMatchObject({ code: '42501' });
     await expect(
       c.query(
         "INSERT INTO events.deliveries (queue, event_id, type, publisher, envelope) VALUES ($1, gen_random_uuid(), 'incident.created', 'x', '{}')",
