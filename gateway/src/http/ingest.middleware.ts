@@ -29,6 +29,9 @@ function ingestionTarget(path: string): { id: string; pathSecret?: string; metho
   return undefined;
 }
 
+/** What a refused ingestion path may show: up to its record's id, never what follows (it may be a heartbeat's secret). */
+const RECORD = new RegExp(`^/ingest/(?:alert_sources|heartbeats)/${UUID}`, 'i');
+
 const MAX_VOUCHED = 10_000;
 
 export interface IngestMiddlewareOptions {
@@ -70,7 +73,11 @@ export function ingestMiddleware({ store, guard, limits, windowSeconds, logger, 
   return (req, res, next) => {
     const target = ingestionTarget(req.path);
     if (!target || !target.methods.includes(req.method)) {
-      // Never the path: a heartbeat's carries its secret.
+      // Before the answer: the access log and metrics read the path, which may hold a working
+      // secret even when refused (a HEAD or PUT on a ping URL, the URL with something appended).
+      const shown = RECORD.exec(req.path)?.[0] ?? '/ingest';
+      req.url = shown;
+      req.originalUrl = shown;
       next(new NotFoundError(`No ingestion route for ${req.method} this path.`, { code: 'route_not_found' }));
       return;
     }
