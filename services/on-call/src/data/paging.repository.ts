@@ -16,6 +16,8 @@ export function createPagingRepository(knex: Knex): PagingStore {
   return {
     transaction: (work) => knex.transaction(work),
 
+    savepoint: (tx, work) => (tx as Knex.Transaction).transaction(work),
+
     async recordEvent(tx, event) {
       // clock_timestamp, not the transaction's now(): one step's events keep their order on the timeline.
       await tx('alert_events').insert({ ...event, created_at: tx.raw('clock_timestamp()'), updated_at: tx.raw('clock_timestamp()') });

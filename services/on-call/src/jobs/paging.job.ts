@@ -5,6 +5,8 @@ import { createPeriodicJob } from './periodic-job.js';
 
 /** Steps fired per transaction: a long catch-up holds no lock for long. */
 const BATCH = 50;
+/** A step that failed (a bug, a row its code cannot read) is tried again this much later, never blocking the others. */
+export const FAILED_STEP_RETRY_MS = 5 * 60_000;
 
 export interface PagingJobOptions {
   store: PagingStore;
@@ -20,7 +22,9 @@ export interface PagingJobOptions {
  * Stateless: the timers are alert_pagings rows, so a restart fires every step that fell
  * due while no replica ran, at once and marked late. Replicas racing on one step fire it
  * once: each claims due pagings FOR UPDATE SKIP LOCKED and moves their timer in the
- * claim's transaction, with the step's events and notification attempts.
+ * claim's transaction, with the step's events and notification attempts. Each step runs
+ * in its own savepoint: one that throws is undone alone and its timer moved on, so one bad
+ * row neither rolls back the batch nor is claimed first again on every tick forever.
  */
 export function createPagingJob(options: PagingJobOptions) {
   const clock = options.now ?? Date.now;
@@ -29,7 +33,24 @@ export function createPagingJob(options: PagingJobOptions) {
     return options.store.transaction(async (tx) => {
       const due = await options.store.claimDue(tx, now, BATCH);
       let late = 0;
-      for (const paging of due) if ((await options.engine.step(tx, paging, now)).late) late++;
+      for (const paging of due) {
+        try {
+          if ((await options.store.savepoint(tx, (sp) => options.engine.step(sp, paging, now))).late) late++;
+        } catch (err) {
+          const retryAt = new Date(now.getTime() + FAILED_STEP_RETRY_MS);
+          options.logger.error('paging step failed; tried again later', { err, alert_paging_id: paging.id, retry_at: retryAt });
+          await options.store.updatePaging(tx, paging.id, { next_step_at: retryAt });
+          await options.store.recordEvent(tx, {
+            team_id: paging.team_id,
+            alert_id: paging.alert_id,
+            kind: 'informational',
+            action: 'updated',
+            source: 'paging',
+            user_id: null,
+            details: `A paging step of ${paging.plan.policy.name} failed; it is tried again at ${retryAt.toISOString()}.`,
+          });
+        }
+      }
       return { fired: due.length, late };
     });
   }

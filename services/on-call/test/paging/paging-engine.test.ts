@@ -41,8 +41,11 @@ const ports: PagingPorts = {
   plans: {
     policyFor: async (_tx, _team, d) => (d.target_id === POLICY ? plan.policy : null),
     pathFor: async (_tx, _team, id) => (id === POLICY ? plan : null),
-    resolveLevel: async (_tx, _team, level) =>
-      level.targets.map((target) => ({ target, user_ids: [Number(target.id)], policies: [], explanation: `user ${target.id}` })),
+    resolveLevel: async (_tx, _team, level) => {
+      // A row the code cannot read (a bug, an old plan): resolving its level throws.
+      if (level.targets.some((t) => t.id === 'unreadable')) throw new Error('unreadable target');
+      return level.targets.map((target) => ({ target, user_ids: [Number(target.id)], policies: [], explanation: `user ${target.id}` }));
+    },
   },
 };
 
@@ -218,6 +221,29 @@ describe('the paging engine', () => {
     const fired = await Promise.all([replica(() => due).steps.tick(), replica(() => due).steps.tick()]);
     expect(fired[0]! + fired[1]!).toBe(1);
     expect((await timeline(id)).filter((e) => e.kind === 'action' && e.action === 'paged')).toHaveLength(2);
+  });
+
+  it('isolates a step that throws: the other due steps fire, and its own is tried again later', async () => {
+    const bad = await raise();
+    const good = await raise();
+    const [paging] = await h.db.knex('alert_pagings').where({ alert_id: bad });
+    const broken = {
+      ...paging.plan,
+      levels: paging.plan.levels.map((l: any) => ({ ...l, targets: [{ type: 'user', id: 'unreadable' }] })),
+    };
+    // Due first, so it is claimed first in the batch.
+    await h.db
+      .knex('alert_pagings')
+      .where({ id: paging.id })
+      .update({ plan: JSON.stringify(broken), next_step_at: new Date(Date.now() - 1000) });
+    const due = Date.now() + 5 * MINUTE + 1000;
+    expect(await replica(() => due).steps.tick()).toBe(2);
+    expect((await timeline(good)).filter((e) => e.kind === 'action' && e.action === 'paged')).toHaveLength(2);
+    const [after] = await h.db.knex('alert_pagings').where({ alert_id: bad });
+    expect([after.state, after.level_index, new Date(after.next_step_at).getTime()]).toEqual(['active', 1, due + 5 * MINUTE]);
+    expect(String((await timeline(bad)).at(-1)!.details)).toMatch(/A paging step of Primary failed; it is tried again at /);
+    // Not claimed again before then: the next tick fires nothing.
+    expect(await replica(() => due + MINUTE).steps.tick()).toBe(0);
   });
 
   it('fires a step that fell due during downtime at the next start, marked late', async () => {

@@ -46,6 +46,8 @@ export interface ClaimedAttempt extends AttemptInput {
 /** The paging engine's storage (data/paging.repository.ts). */
 export interface PagingStore {
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  /** Runs `work` in a savepoint of `tx`: when it throws, what it wrote is undone and `tx` goes on. */
+  savepoint<T>(tx: Transaction, work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** An alert event; events of one transaction keep the order they were written in. */
   recordEvent(tx: Transaction, event: AlertEventInput): Promise<void>;
   writeEvent(tx: Transaction, event: { type: string; team_id: number; data: unknown; occurred_at?: Date }): Promise<void>;
