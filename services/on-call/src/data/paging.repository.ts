@@ -59,8 +59,11 @@ export function createPagingRepository(knex: Knex): PagingStore {
       const pagings = await tx('alert_pagings')
         .where({ alert_id: alertId, state: 'active' })
         .update({ state: 'stopped', stopped_reason: reason, next_step_at: null, updated_at: at });
+      // One being sent is cancelled too (its claimed_at kept): its outcome is still recorded, but a
+      // failure is not retried, nor is it sent again when its sender died, after paging stopped.
       const notifications = await tx('alert_notification_attempts')
-        .where({ alert_id: alertId, status: 'due' })
+        .where({ alert_id: alertId })
+        .whereIn('status', ['due', 'sending'])
         .update({ status: 'cancelled', reason, updated_at: at });
       return { pagings, notifications };
     },
@@ -171,19 +174,23 @@ export function createPagingRepository(knex: Knex): PagingStore {
     },
 
     async finishAttempt(tx, id, outcome, at) {
-      const retry = outcome.status === 'failed' && outcome.retryAt;
-      const changed = await tx('alert_notification_attempts')
-        .where({ id, status: 'sending' })
+      const row = (await tx('alert_notification_attempts').where({ id }).forUpdate().first()) as Row | undefined;
+      const sending = row?.status === 'sending';
+      const stoppedMidSend = row?.status === 'cancelled' && row.claimed_at != null;
+      if (!sending && !stoppedMidSend) return null;
+      const retryAt = sending && outcome.status === 'failed' ? outcome.retryAt : null;
+      await tx('alert_notification_attempts')
+        .where({ id })
         .update({
-          status: retry ? 'due' : outcome.status,
-          due_at: retry ? outcome.retryAt! : tx.ref('due_at'),
+          status: retryAt ? 'due' : stoppedMidSend && outcome.status === 'failed' && outcome.retryAt ? 'cancelled' : outcome.status,
+          due_at: retryAt ?? tx.ref('due_at'),
           provider_id: outcome.provider_id ?? null,
           reason: outcome.reason ?? null,
           sent_at: outcome.status === 'sent' ? at : null,
           claimed_at: null,
           updated_at: at,
         });
-      return changed > 0;
+      return { retryAt };
     },
   };
 }

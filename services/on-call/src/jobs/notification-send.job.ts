@@ -42,8 +42,8 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
     const at = new Date(clock());
     const retry = outcome.status === 'failed' ? retryAt(attempt.tries, at) : null;
     await options.store.transaction(async (tx) => {
-      if (await options.store.finishAttempt(tx, attempt.id, { ...outcome, retryAt: retry }, at))
-        await recordOutcome(options.store, tx, attempt, outcome, retry, at);
+      const finished = await options.store.finishAttempt(tx, attempt.id, { ...outcome, retryAt: retry }, at);
+      if (finished) await recordOutcome(options.store, tx, attempt, outcome, finished.retryAt, at);
     });
     return outcome.status;
   }

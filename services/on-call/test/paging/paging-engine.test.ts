@@ -52,8 +52,13 @@ const ports: PagingPorts = {
 const sent: NotificationRequest[] = [];
 /** How many sends fail next (an SMTP outage). */
 let outage = 0;
+/** Runs once inside the next send (something that happens while a notification is on its way). */
+let duringSend: (() => Promise<unknown>) | undefined;
 const notifier: Notifier = {
   async send(request) {
+    const during = duringSend;
+    duringSend = undefined;
+    await during?.();
     if (outage > 0) {
       outage--;
       return { status: 'failed', reason: 'the mail server could not be reached' };
@@ -213,6 +218,26 @@ describe('the paging engine', () => {
     expect(await replica(() => start + 30_000).sends.tick()).toBe(0);
     expect(await replica(() => start + MINUTE + 1000).sends.tick()).toBe(1);
     expect(sent.map((r) => r.attempt_id)).toEqual([claimed[0]!.id]);
+  });
+
+  it('does not retry a notification that failed while paging stopped, nor resend one whose sender died', async () => {
+    const failed = await raise();
+    const start = Date.now();
+    outage = 1;
+    duringSend = () => act(failed, 'acknowledge');
+    expect(await replica(() => start).sends.tick()).toBe(1);
+    expect((await attempts(failed)).map((a) => a.status)).toEqual(['cancelled', 'cancelled']);
+    expect(await replica(() => start + 31_000).sends.tick()).toBe(0);
+    const tries = (await timeline(failed)).filter((e) => e.kind === 'notification').map((e) => String(e.details));
+    expect(tries).toEqual([expect.stringMatching(/try 1\): failed: the mail server could not be reached\.$/)]);
+
+    const orphan = await raise();
+    const claimedAt = Date.now();
+    // A replica claims the attempt and dies; the alert is acknowledged before its lease runs out.
+    expect(await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(claimedAt), 10, MINUTE)).toHaveLength(1);
+    expect((await act(orphan, 'acknowledge')).status).toBe(200);
+    expect(await replica(() => claimedAt + MINUTE + 1000).sends.tick()).toBe(0);
+    expect(sent).toEqual([]);
   });
 
   it('fires a step once when two replicas claim it', async () => {

@@ -72,10 +72,16 @@ export interface PagingStore {
   /** Takes up to `limit` due attempts (and ones whose sender's lease ran out) to send, each by one replica. */
   claimAttempts(now: Date, limit: number, leaseMs: number): Promise<ClaimedAttempt[]>;
   /**
-   * Records an attempt's outcome unless it was cancelled meanwhile (false then); a failure
-   * to retry is due again at `retryAt`.
+   * Records the outcome of an attempt being sent; null when it is not (cancelled before it
+   * was claimed, or finished by another replica). A failure is due again at `retryAt`,
+   * unless paging stopped while it was sent (retryAt null in the answer then).
    */
-  finishAttempt(tx: Transaction, id: string, outcome: NotificationOutcome & { retryAt: Date | null }, at: Date): Promise<boolean>;
+  finishAttempt(
+    tx: Transaction,
+    id: string,
+    outcome: NotificationOutcome & { retryAt: Date | null },
+    at: Date,
+  ): Promise<{ retryAt: Date | null } | null>;
 }
 
 export type { NotificationOutcome };
