@@ -167,6 +167,27 @@ describe('alert grouping at intake', () => {
     });
   });
 
+  it("finds a same-summary leader however many other titles lead in the group's window", async () => {
+    const as = team();
+    await group(as, { time_window: 60, conditions: [SAME_TITLE] });
+    const source = await h.create('alert_sources', { name: `am ${randomUUID()}`, source_type: 'alertmanager' }, as);
+    const { id: sourceId, attributes } = source.body.data as { id: string; attributes: { secret: string } };
+    const firing = (n: number) => ({ status: 'firing', fingerprint: `f${n}`, labels: { alertname: `Title ${n}` } });
+    // 120 leaders, one per title: the last, in a payload of its own, is the newest.
+    for (const [from, length] of [
+      [0, 60],
+      [60, 59],
+      [119, 1],
+    ]) {
+      const answer = await ingest(h, sourceId, attributes.secret, { alerts: Array.from({ length }, (_, i) => firing(from + i)) });
+      expect(answer.status).toBe(202);
+    }
+    const late = await ingest(h, sourceId, attributes.secret, { alerts: [{ ...firing(119), fingerprint: 'again' }] });
+    const member = await ingested(as, late);
+    expect(member.is_group_leader_alert).toBe(false);
+    expect(member.group_leader_alert_id).not.toBeNull();
+  });
+
   it('groups the alerts of one Alertmanager notification among themselves, in its one transaction', async () => {
     const as = team();
     await group(as, { time_window: 60, conditions: [SAME_TITLE] });

@@ -36,9 +36,9 @@ export function createGroupingStore(): GroupingStore {
       // Two 32-bit halves of one hash, as the deduplication key's lock: a collision only makes two groups take turns.
       await tx.raw('select pg_advisory_xact_lock(hashtext(?), hashtext(reverse(?)))', [name, name]);
     },
-    async openLeaders(tx, teamId, groupId, since) {
+    async openLeaders(tx, teamId, groupId, since, summary) {
       return (await tx('alerts')
-        .where({ team_id: teamId, alert_group_id: groupId, is_group_leader_alert: true })
+        .where({ team_id: teamId, alert_group_id: groupId, is_group_leader_alert: true, ...(summary === undefined ? {} : { summary }) })
         .whereNot('status', 'resolved')
         .andWhere('created_at', '>=', since)
         .orderBy([{ column: 'created_at' }, { column: 'id' }])

@@ -11,8 +11,11 @@ export interface GroupingStore {
    * of one summary, when `summary` is given): leaders are chosen one at a time.
    */
   lockGroup(tx: Transaction, teamId: number, groupId: string, summary?: string): Promise<void>;
-  /** The group's unresolved leaders created at or after `since`, oldest first. */
-  openLeaders(tx: Transaction, teamId: number, groupId: string, since: Date): Promise<Row[]>;
+  /**
+   * The group's unresolved leaders created at or after `since`, oldest first (at most 100);
+   * only those of `summary` when given.
+   */
+  openLeaders(tx: Transaction, teamId: number, groupId: string, since: Date, summary?: string): Promise<Row[]>;
 }
 
 /** Where a new alert stands: the columns it is stored with. */
@@ -97,9 +100,12 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
     alert: AlertInput,
     routing: GroupRouting,
     budget: EvaluationBudget,
+    summary: string | undefined,
   ) {
     const since = new Date(now().getTime() - Number(group.row.time_window) * MINUTE_MS);
-    const leaders = await store.openLeaders(tx, teamId, group.id, since);
+    // Narrowed to the summary when only a leader of that summary can match: the 100 read would
+    // otherwise be the group's oldest leaders of any title, and a busy group's missed its own.
+    const leaders = await store.openLeaders(tx, teamId, group.id, since, summary);
     return leaders.find((l) => judgeGroup(group, alert, routing, [alertInputOf(l)], budget).matched);
   }
 
@@ -113,8 +119,9 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
       try {
         const group = rankGroups(groups).find((g) => judgeGroup(g, alert, routing, [alert], budget).matched);
         if (!group) return ALONE;
-        await store.lockGroup(tx, teamId, group.id, lockedSummary(group, alert));
-        const leader = await leaderFor(tx, teamId, group, alert, routing, budget);
+        const summary = lockedSummary(group, alert);
+        await store.lockGroup(tx, teamId, group.id, summary);
+        const leader = await leaderFor(tx, teamId, group, alert, routing, budget, summary);
         return leader
           ? { alert_group_id: group.id, group_leader_alert_id: String(leader.id), is_group_leader_alert: false }
           : { alert_group_id: group.id, group_leader_alert_id: null, is_group_leader_alert: true };
