@@ -59,6 +59,16 @@ describe('the signed action link endpoint', () => {
     expect((await open(ack, 'POST')).status).toBe(200);
   });
 
+  it('records the paging it stops as stopped from the link (source email), as the acknowledge itself', async () => {
+    const alert = await createAlert(h, { notification_target_type: 'User', notification_target_id: '11' });
+    expect(await h.knex('alert_pagings').where({ alert_id: alert.id, state: 'active' })).toHaveLength(1);
+    expect((await open(await h.links.url(requestFor(alert, 'email', 'x@y.test'), 'acknowledge'), 'POST')).status).toBe(200);
+    const events = await h.knex('alert_events').where({ alert_id: alert.id }).orderBy('created_at');
+    const stopped = events.filter((e) => String(e.details).startsWith('Paging stopped (acknowledged)'));
+    expect(stopped.map((e) => [e.source, e.user_id])).toEqual([['email', 11]]);
+    expect(events.filter((e) => e.action === 'acknowledged').map((e) => e.source)).toEqual(['email']);
+  });
+
   it('acts once when a link is used twice at the same time', async () => {
     const alert = await createAlert(h);
     const resolve = await h.links.url(requestFor(alert, 'email', 'x@y.test'), 'resolve');

@@ -4,6 +4,7 @@ import { PAGED, type PagedAttributes } from './alerts-in.deps.js';
 import { escalateAlertAction } from '../paging/alert-escalate.action.js';
 import { snoozeAlertAction } from './alert-snooze.action.js';
 import { acknowledgeAlertAction, resolveAlertAction } from './alert-status.actions.js';
+import { sourceOf } from '../notifications/alert-link-actions.js';
 import { updateAlertSchema } from './alerts.schemas.js';
 
 const ALERT_STATUSES = ['open', 'triggered', 'acknowledged', 'resolved', 'deferred'];
@@ -180,7 +181,8 @@ export const alerts = defineResource<OnCallResourceDeps>({
  * cancels due notifications; triggered again starts it from level 1 (docs/paging.md).
  */
 async function pageOnStatus(existing: Row, attributes: Row, ctx: HookContext<OnCallResourceDeps>) {
-  const actor = { source: 'api', user_id: ctx.principal.user_id };
+  // A signed link's acknowledge or resolve stops paging from the link, as its own event says.
+  const actor = { source: sourceOf(ctx.principal), user_id: ctx.principal.user_id };
   const now = new Date();
   if (attributes.status === 'triggered') await ctx.deps.paging.start(ctx.tx, { ...existing, ...attributes }, now);
   else await ctx.deps.paging.stop(ctx.tx, existing, String(attributes.status), now, actor);

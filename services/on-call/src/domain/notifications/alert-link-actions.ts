@@ -6,6 +6,11 @@ import type { ActionLinks, LinkAction, StoredLink } from './action-links.js';
 
 /** The source an action taken through an action link records on the alert's event. */
 export const LINK_SOURCE = 'email';
+const LINK_CREDENTIAL = 'link:';
+
+/** The source of an alert event a write by `principal` records: `email` through an action link, else `api`. */
+export const sourceOf = ({ credential }: Principal): string =>
+  credential.type === 'api_key' && credential.id.startsWith(LINK_CREDENTIAL) ? LINK_SOURCE : 'api';
 
 /** The users read model, as links need it (data/alert-action-links.repository.ts). */
 export interface LinkUsers {
@@ -59,7 +64,7 @@ export function createAlertLinkActions(deps: { links: ActionLinks; users: LinkUs
       user_id: link.user_id,
       ...roles,
       // Acts as the user could with a personal key limited to changing alerts (named by the link's row, never its token).
-      credential: { type: 'api_key', id: `link:${link.id}`, kind: 'personal' },
+      credential: { type: 'api_key', id: `${LINK_CREDENTIAL}${link.id}`, kind: 'personal' },
       capabilities: ['read', 'update'],
       scopes: null,
       group_ids: null,
