@@ -15,6 +15,8 @@ const BOB = 42;
 let h: OnCallHarness;
 let knex: Knex;
 let source: { id: string; secret: string };
+/** A source whose payloads resolve their alert by deduplication key (`state: ok`). */
+let resolving: { id: string; secret: string };
 let policy: string;
 const sent: NotificationRequest[] = [];
 
@@ -66,10 +68,22 @@ beforeAll(async () => {
   ).toBe(201);
   const sourceData = await created('/v1/alert_sources', 'alert_sources', { name: 'Prometheus', source_type: 'generic_webhook' });
   source = { id: sourceData.id, secret: sourceData.attributes.secret };
+  const resolvingData = await created('/v1/alert_sources', 'alert_sources', {
+    name: 'Cron',
+    source_type: 'generic_webhook',
+    deduplicate_alerts_by_key: true,
+    deduplication_key_path: '$.job',
+    sourceable_attributes: {
+      auto_resolve: true,
+      resolve_state: 'ok',
+      field_mappings_attributes: [{ field: 'state', json_path: '$.state' }],
+    },
+  });
+  resolving = { id: resolvingData.id, secret: resolvingData.attributes.secret };
   const team = await seedTeam(knex, 1, { members: [ADA, BOB] });
   await created('/v1/alert_routes', 'alert_routes', {
     name: 'Everything',
-    alerts_source_ids: [source.id],
+    alerts_source_ids: [source.id, resolving.id],
     owning_team_ids: [team],
     rules: [
       {
@@ -129,5 +143,30 @@ describe('paging through the stored routes and escalation plans', () => {
     expect(await replica(() => start + 6 * MINUTE).steps.tick()).toBe(0);
     await replica(() => start + 6 * MINUTE).sends.tick();
     expect(sent.map((r) => r.user.user_id)).toEqual([ADA]);
+  });
+
+  it('stops when its source resolves it by deduplication key, its due notifications cancelled in the same write', async () => {
+    const start = Date.now();
+    const job = `backup-${randomUUID()}`;
+    expect((await ingest(h, resolving.id, resolving.secret, { summary: 'backup failed', job, state: 'failing' })).status).toBe(202);
+    const [alert] = (await knex('alerts').where({ alert_source_id: resolving.id, deduplication_key: job })) as { id: string }[];
+    const id = alert!.id;
+    expect((await knex('alert_notification_attempts').where({ alert_id: id })).map((a) => a.status)).toEqual(['due']);
+
+    const resolved = await ingest(h, resolving.id, resolving.secret, { job, state: 'ok' });
+    expect(resolved.body.meta.outcomes).toEqual(['resolved']);
+    expect((await knex('alert_notification_attempts').where({ alert_id: id })).map((a) => a.status)).toEqual(['cancelled']);
+    expect((await knex('alert_pagings').where({ alert_id: id })).map((p) => [p.state, p.stopped_reason])).toEqual([
+      ['stopped', 'resolved'],
+    ]);
+    const stopped = (await knex('alert_events').where({ alert_id: id })).filter((e) => String(e.details).startsWith('Paging stopped'));
+    expect(stopped.map((e) => [e.source, e.details])).toEqual([
+      ['generic_webhook', 'Paging stopped (resolved): 1 escalation policy, 1 due notification(s) cancelled.'],
+    ]);
+
+    sent.length = 0;
+    expect(await replica(() => start + 6 * MINUTE).steps.tick()).toBe(0);
+    expect(await replica(() => start + 6 * MINUTE).sends.tick()).toBe(0);
+    expect(sent).toEqual([]);
   });
 });
