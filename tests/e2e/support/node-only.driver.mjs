@@ -4,10 +4,12 @@
 // embedded PostgreSQL started for it, on the data the system left). Prints one JSON line
 // of what it saw; node-only.e2e.test.ts judges it. Usage: node node-only.driver.mjs <state dir>
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const stateDir = process.argv[2];
@@ -50,6 +52,7 @@ function startSystem() {
   });
   return {
     running,
+    pid: child.pid,
     output: () => output,
     stop: () =>
       new Promise((resolve) => {
@@ -87,6 +90,53 @@ async function startReceiver() {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${server.address().port}/hooks`, deliveries, close: () => server.close() };
+}
+
+// The services start.mjs runs: its children but the embedded server (`postgres`; Node names itself `MainThread`).
+function servicesOf(pid) {
+  const found = [];
+  for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const [, name, ppid] = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').match(/^\d+ \((.*)\) \S (\d+)/);
+      if (Number(ppid) === pid && name !== 'postgres') found.push(Number(entry));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return found;
+}
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// Stops the system and says whether the database stopped under services still running: a
+// connection opened before asks it again and again while any service process is alive.
+async function stopWatchingTheDatabase() {
+  const { EMBEDDED_PG_PASSWORD } = JSON.parse(fs.readFileSync(path.join(stateDir, 'secrets.json'), 'utf8'));
+  const db = new pg.Client({ connectionString: `postgres://postgres:${encodeURIComponent(EMBEDDED_PG_PASSWORD)}@127.0.0.1:5439/postgres` });
+  db.on('error', () => undefined);
+  await db.connect();
+  const services = servicesOf(system.pid);
+  const stopping = system.stop();
+  const watch = { services: services.length, probes: 0, databaseLostUnderServices: false };
+  while (services.some(alive)) {
+    watch.probes++;
+    if (
+      !(await db.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ))
+    )
+      watch.databaseLostUnderServices = true;
+  }
+  await db.end().catch(() => undefined);
+  return { code: await stopping, watch };
 }
 
 const answers = (port) =>
@@ -137,7 +187,10 @@ try {
 } catch (err) {
   seen.error = err.message;
 } finally {
-  seen.stopCode = await system.stop();
+  ({ code: seen.stopCode, watch: seen.stopWatch } = await stopWatchingTheDatabase().catch(async (err) => {
+    seen.error ??= `watching the stop: ${err.message}`;
+    return { code: await system.stop() };
+  }));
 }
 try {
   // The system is down: the CLI starts the embedded PostgreSQL for itself, on the same data.
