@@ -5,6 +5,8 @@ import type { ClaimedAttempt, PagedUser, PagingRecord, PagingStore } from '../do
 import type { UserRule } from '../domain/paging/paging-steps.js';
 
 const asPaging = (row: Row): PagingRecord => row as unknown as PagingRecord;
+/** A user's contact methods in the order that makes the first their primary one, as the API shows it. */
+const OLDEST_FIRST = ['created_at', 'id'];
 
 /**
  * The paging engine's storage: alert_pagings (each paging's durable timer, claimed FOR
@@ -88,18 +90,14 @@ export function createPagingRepository(knex: Knex): PagingStore {
       const ids = users.map((u) => Number(u.user_id));
       const [rules, emails, phones] = await Promise.all([
         tx('user_notification_rules').whereIn('user_id', ids) as Promise<Row[]>,
-        tx('user_email_addresses')
-          .whereIn('user_id', ids)
-          .orderBy([{ column: 'primary', order: 'desc' }, 'created_at']) as Promise<Row[]>,
-        tx('user_phone_numbers')
-          .whereIn('user_id', ids)
-          .orderBy([{ column: 'primary', order: 'desc' }, 'created_at']) as Promise<Row[]>,
+        tx('user_email_addresses').whereIn('user_id', ids).orderBy(OLDEST_FIRST) as Promise<Row[]>,
+        tx('user_phone_numbers').whereIn('user_id', ids).orderBy(OLDEST_FIRST) as Promise<Row[]>,
       ]);
       const out = new Map<number, PagedUser>();
       for (const u of users) {
         const id = Number(u.user_id);
         const mine = <T extends Row>(rows: T[]) => rows.filter((r) => Number(r.user_id) === id);
-        // A rule's null contact id means the user's primary one (the first, primary first).
+        // A rule's null contact id means the user's primary one: their oldest (contacts.primaryIds), the first here.
         const contact = (rows: Row[], key: unknown, column: string) => {
           const row = key ? rows.find((r) => r.id === key) : rows[0];
           return row ? { address: String(row[column]), id: String(row.id) } : null;

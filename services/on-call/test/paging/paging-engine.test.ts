@@ -381,6 +381,33 @@ describe('the paging engine', () => {
     expect((await attempts(alert.id)).map((a) => a.user_id)).toEqual([ADA, ADA]);
   });
 
+  it("reaches a rule's primary contact method as the API defines it: the user's oldest", async () => {
+    const CARL = 103;
+    const knex = h.db.knex as Knex;
+    await seedUsers(knex, [{ team_id: 1, user_id: CARL, name: 'Carl', email: 'carl@account.test' }]);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await knex('user_email_addresses').insert([
+      { team_id: 1, user_id: CARL, email: 'carl-new@pager.test', primary: true },
+      { team_id: 1, user_id: CARL, email: 'carl-old@pager.test', created_at: hourAgo },
+    ]);
+    await knex('user_phone_numbers').insert([
+      { team_id: 1, user_id: CARL, phone: '+14155550102', primary: true },
+      { team_id: 1, user_id: CARL, phone: '+14155550101', created_at: hourAgo },
+    ]);
+    // No contact method named: the rule reaches the primary one of each type.
+    await knex('user_notification_rules').insert({
+      team_id: 1,
+      user_id: CARL,
+      position: 1,
+      delay: 0,
+      enabled_contact_types: JSON.stringify(['email', 'sms', 'call']),
+    });
+    const shown = (await h.call('GET', `/v1/users/${CARL}/email_addresses`)).body.data as { attributes: Record<string, unknown> }[];
+    expect(shown.filter((e) => e.attributes.primary).map((e) => e.attributes.email)).toEqual(['carl-old@pager.test']);
+    const users = await knex.transaction((tx) => createPagingRepository(knex).pagedUsers(tx, 1, [CARL]));
+    expect(users.get(CARL)!.rules.map((r) => [r.email, r.sms, r.call])).toEqual([['carl-old@pager.test', '+14155550101', '+14155550101']]);
+  });
+
   it('pages nobody for an alert that is not triggered', async () => {
     const answer = await h.create('alerts', {
       summary: 'fyi',
