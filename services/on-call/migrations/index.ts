@@ -29,6 +29,7 @@ import * as alertActionLinkUses from './20261126-0400-alert-action-link-uses.js'
 import * as emailAddressVerification from './20261126-0410-email-address-verification.js';
 import * as opaqueAlertActionLinks from './20261126-0450-opaque-alert-action-links.js';
 import * as alertPaging from './20261126-0500-alert-paging.js';
+import * as dropContactPrimaryColumns from './20261126-0550-drop-contact-primary-columns.js';
 import * as heartbeatSecrets from './20261126-0600-heartbeat-secrets.js';
 import * as alertSourceRateLimits from './20261126-0610-alert-source-rate-limits.js';
 
@@ -67,6 +68,7 @@ export const migrations: Migrations = {
   '20261126-0410-email-address-verification': emailAddressVerification,
   '20261126-0450-opaque-alert-action-links': opaqueAlertActionLinks,
   '20261126-0500-alert-paging': alertPaging,
+  '20261126-0550-drop-contact-primary-columns': dropContactPrimaryColumns,
   '20261126-0600-heartbeat-secrets': heartbeatSecrets,
   '20261126-0610-alert-source-rate-limits': alertSourceRateLimits,
 };

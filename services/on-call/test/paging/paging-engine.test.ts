@@ -75,10 +75,7 @@ beforeAll(async () => {
     { team_id: 1, user_id: ADA, name: 'Ada', email: 'ada@account.test' },
     { team_id: 1, user_id: BOB, name: 'Bob', email: 'bob@account.test' },
   ]);
-  const [email] = await h.db
-    .knex('user_email_addresses')
-    .insert({ team_id: 1, user_id: ADA, email: 'ada@pager.test', primary: true })
-    .returning('id');
+  const [email] = await h.db.knex('user_email_addresses').insert({ team_id: 1, user_id: ADA, email: 'ada@pager.test' }).returning('id');
   await h.db.knex('user_notification_rules').insert([
     { team_id: 1, user_id: ADA, position: 1, delay: 0, user_email_address_id: email.id, enabled_contact_types: JSON.stringify(['email']) },
     { team_id: 1, user_id: ADA, position: 2, delay: 3, user_email_address_id: email.id, enabled_contact_types: JSON.stringify(['email']) },
@@ -387,11 +384,11 @@ describe('the paging engine', () => {
     await seedUsers(knex, [{ team_id: 1, user_id: CARL, name: 'Carl', email: 'carl@account.test' }]);
     const hourAgo = new Date(Date.now() - 3_600_000);
     await knex('user_email_addresses').insert([
-      { team_id: 1, user_id: CARL, email: 'carl-new@pager.test', primary: true },
+      { team_id: 1, user_id: CARL, email: 'carl-new@pager.test' },
       { team_id: 1, user_id: CARL, email: 'carl-old@pager.test', created_at: hourAgo },
     ]);
     await knex('user_phone_numbers').insert([
-      { team_id: 1, user_id: CARL, phone: '+14155550102', primary: true },
+      { team_id: 1, user_id: CARL, phone: '+14155550102' },
       { team_id: 1, user_id: CARL, phone: '+14155550101', created_at: hourAgo },
     ]);
     // No contact method named: the rule reaches the primary one of each type.

@@ -32,9 +32,7 @@ beforeAll(async () => {
     { team_id: 1, user_id: ADA, name: 'Ada', email: 'ada@account.test' },
     { team_id: 1, user_id: BOB, name: 'Bob', email: 'bob@account.test' },
   ]);
-  const [email] = await knex('user_email_addresses')
-    .insert({ team_id: 1, user_id: ADA, email: 'ada@pager.test', primary: true })
-    .returning('id');
+  const [email] = await knex('user_email_addresses').insert({ team_id: 1, user_id: ADA, email: 'ada@pager.test' }).returning('id');
   await knex('user_notification_rules').insert({
     team_id: 1,
     user_id: ADA,
