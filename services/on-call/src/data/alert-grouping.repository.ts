@@ -17,19 +17,17 @@ const CONDITION_COLUMNS = [
 export function createGroupingStore(): GroupingStore {
   return {
     async groups(tx, teamId) {
-      const groups = (await tx('alert_groups').where({ team_id: teamId })) as Row[];
-      if (!groups.length) return [];
-      const conditions = (await tx('alert_group_conditions')
-        .whereIn(
-          'alert_group_id',
-          groups.map((g) => g.id as string),
-        )
-        .orderBy([{ column: 'alert_group_id' }, { column: 'position' }])
-        .select('alert_group_id', ...CONDITION_COLUMNS)) as Row[];
-      return groups.map((g) => ({
-        ...g,
-        conditions: conditions.filter((c) => c.alert_group_id === g.id).map(({ alert_group_id: _, ...c }) => c),
-      }));
+      // One round trip: each group with its conditions in position order (this runs in every intake).
+      const conditions = CONDITION_COLUMNS.map((c) => `'${c}', c.${c}`).join(', ');
+      return (await tx('alert_groups as g')
+        .where({ 'g.team_id': teamId })
+        .select(
+          'g.*',
+          tx.raw(
+            `coalesce((select json_agg(json_build_object(${conditions}) order by c.position)
+                         from alert_group_conditions c where c.alert_group_id = g.id), '[]'::json) as conditions`,
+          ),
+        )) as Row[];
     },
     async lockGroup(tx, teamId, groupId, summary) {
       const name = `alert-group:${teamId}:${groupId}` + (summary === undefined ? '' : `:summary:${summary}`);

@@ -82,11 +82,17 @@ export function createAlertIntakeRepository(knex: Knex): AlertIntakeStore {
 
 /** Sources as ingestion reads them: by id alone, since the source names its team. */
 export function createSourceStore(knex: Knex): SourceStore {
+  // When this process last wrote each source's last_received_at (bounded): within a second it need not even ask.
+  const written = new Map<string, number>();
   return {
     async find(id) {
       return (await knex('alert_sources').where({ id }).first()) as Row | undefined;
     },
     async received(tx, id) {
+      const now = Date.now();
+      if (now - (written.get(id) ?? 0) < 1000) return;
+      if (written.size >= 10_000) written.clear();
+      written.set(id, now);
       // At most one write a second per source: a busy source would otherwise update (and lock) this row on every alert.
       await tx('alert_sources')
         .where({ id })
