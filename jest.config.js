@@ -18,6 +18,7 @@ const libs = [
   'service-testing',
   'kit-service',
   'metrics',
+  'tracing',
 ];
 
 /** @type {import('jest').Config} */
