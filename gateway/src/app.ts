@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { PrincipalSigner } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
+import { httpSpanMiddleware } from '@firewatch/tracing';
 import { captureRouteTemplates, type Metrics } from '@firewatch/metrics';
 import type { GatewayConfig } from './config.js';
 import type { CredentialResolver } from './domain/credential-resolver.js';
@@ -134,6 +135,8 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.use(accessLogMiddleware(logger));
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
   if (deps.metrics) app.use(metricsRoutes(deps.metrics, { public: config.METRICS_PUBLIC, token: config.METRICS_TOKEN }));
+  // Traces start here (a client's traceparent is not continued); health and metrics make none.
+  app.use(httpSpanMiddleware({ name: 'gateway', continueTrace: false }));
   app.use(only('/v1', v1));
   // Monitoring tools' payloads: the source's secret, not an API credential (ingest.middleware.ts).
   app.use(

@@ -1,8 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { api, type RunningSystem, startSystem } from '../support/system.js';
+import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { randomizeTeamIds, startWebhookReceiver as startReceiver } from '../support/webhook-receiver.js';
 
 let system: RunningSystem;
+let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
 let token: string;
 let otherToken: string;
 let teamId: number;
@@ -28,7 +30,10 @@ async function raisedKey(teamId: number, name: string, role = 'admin'): Promise<
 }
 
 beforeAll(async () => {
+  // Every process traces into this receiver (docs/operations.md, "Traces"); spans leave in batches every 100 ms.
+  otlp = await startOtlpReceiver();
   system = await startSystem({
+    commonEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '100' },
     webhooks: true,
     dispatchers: 1,
     dispatcherEnv: { WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300', WEBHOOK_RETRY_JITTER: '0' },
@@ -54,6 +59,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await system?.stop();
+  await otlp?.close();
 });
 
 const gw = (method: string, path: string, body?: unknown, as = token) => api(system.gatewayUrl, method, path, { token: as, body });
@@ -261,5 +267,52 @@ describe('webhooks through the gateway', () => {
       '/data/attributes/event_types/0',
     ]);
     expect((await createEndpoint({ name: 'Ftp', url: 'ftp://example.com' })).status).toBe(422);
+  });
+});
+
+describe('traces', () => {
+  it('follow a write from the gateway through incident-config, its outbox and relay to the webhook delivery, in one trace', async () => {
+    const rx = await startWebhookReceiver();
+    expect((await createEndpoint({ name: 'Traced hook', url: rx.url, event_types: ['environment.created'] })).status).toBe(201);
+    const clientTrace = '0af7651916cd43dd8448eb211c80319c';
+    const created = await api(system.gatewayUrl, 'POST', '/v1/environments', {
+      token,
+      body: { data: { type: 'environments', attributes: { name: 'Traced env' } } },
+      headers: { 'x-request-id': 'trace-e2e-1', traceparent: `00-${clientTrace}-b7ad6b7169203331-01` },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-request-id')).toBe('trace-e2e-1');
+    await rx.waitFor((ds) => ds.some((d) => JSON.parse(d.body).data.id === created.body.data.id));
+
+    const root = () => otlp.spans.find((s) => s.service === 'gateway' && s.attributes['firewatch.request_id'] === 'trace-e2e-1');
+    const trace = () => otlp.spans.filter((s) => s.traceId === root()?.traceId);
+    for (let i = 0; i < 100 && !trace().some((s) => s.name === 'webhook delivery'); i++) await new Promise((r) => setTimeout(r, 100));
+    const spans = trace();
+    const one = (service: string, name: string) => {
+      const found = spans.filter((s) => s.service === service && s.name === name);
+      expect(found.map((s) => `${s.service}: ${s.name}`)).toEqual([`${service}: ${name}`]);
+      return found[0];
+    };
+    const gateway = one('gateway', 'gateway POST');
+    const forward = one('gateway', 'forward incident-config');
+    const service = one('incident-config', 'service POST');
+    const write = one('incident-config', 'outbox write');
+    const publish = one('incident-config', 'publish environment.created');
+    const consume = one('webhook-dispatcher', 'consume environment.created');
+    // One attempt per endpoint of the team subscribed (earlier tests left some, whose receivers are gone).
+    const deliveries = spans.filter((s) => s.service === 'webhook-dispatcher' && s.name === 'webhook delivery');
+    const eventId = JSON.parse(rx.deliveries.at(-1)!.body).event.id;
+    expect(deliveries.length).toBeGreaterThanOrEqual(1);
+    expect(deliveries.every((s) => s.parentSpanId === consume.spanId && s.attributes['firewatch.event_id'] === eventId)).toBe(true);
+    // The gateway starts the trace: a client's traceparent is not continued.
+    expect(gateway.parentSpanId).toBeUndefined();
+    expect(gateway.traceId).not.toBe(clientTrace);
+    const parents = [forward, service, write, publish, consume].map((s) => spans.find((p) => p.spanId === s.parentSpanId));
+    expect(parents).toEqual([gateway, forward, service, write, publish]);
+    // The request id travelled in the envelope to the dispatcher.
+    expect(consume.attributes['firewatch.request_id']).toBe('trace-e2e-1');
+    // The request id and trace context stay in the envelope: customers' payloads do not carry them.
+    expect(Object.keys(JSON.parse(rx.deliveries.at(-1)!.body))).toEqual(['event', 'data']);
+    expect(Object.keys(JSON.parse(rx.deliveries.at(-1)!.body).event)).toEqual(['id', 'type', 'occurred_at']);
   });
 });

@@ -94,6 +94,8 @@ export interface SystemOptions {
   onCallReplicas?: number;
   /** More settings of every on-call replica (e.g. SMTP_URL for paging by email). */
   onCallEnv?: Record<string, string>;
+  /** More settings of every process (e.g. OTEL_EXPORTER_OTLP_ENDPOINT to trace them all). */
+  commonEnv?: Record<string, string>;
 }
 
 export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
@@ -123,6 +125,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     PRINCIPAL_PUBLIC_KEYS: JSON.stringify(principalKeys.publicKeys),
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
+    ...options.commonEnv,
   };
   // Each system gets its own dispatcher queue: every system publishes to the one firewatch.events exchange.
   const webhookQueue = `webhook-dispatcher${suffix}`;

@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import { BadGatewayError, GatewayTimeoutError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
 import { ACTION_TOKEN_HEADER, PRINCIPAL_HEADER, type PrincipalSigner } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
+import { openSpan, SpanKind } from '@firewatch/tracing';
 import { INGEST_LIMIT_HEADER } from '../domain/ingest-limits.js';
 import type { UpstreamName } from '../domain/routes.js';
 import { type GatewayState, stateOf } from './request-state.js';
@@ -45,6 +46,9 @@ function requestHeaders(req: IncomingMessage, principal: string | undefined, sta
   delete out[SOURCE_SECRET_HEADER];
   delete out[ACTION_TOKEN_HEADER];
   delete out[PRINCIPAL_HEADER];
+  // Trace context is the gateway's to give (below), never the client's.
+  delete out.traceparent;
+  delete out.tracestate;
   if (state.ingestion) out[SOURCE_SECRET_HEADER] = state.ingestion.secret;
   if (state.linkAction) out[ACTION_TOKEN_HEADER] = state.linkAction.token;
   if (principal !== undefined) out[PRINCIPAL_HEADER] = principal;
@@ -114,13 +118,20 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
 
   function send(req: IncomingMessage, res: http.ServerResponse, state: GatewayState, path: string, headers: OutgoingHttpHeaders) {
     let timedOut = false;
+    const span = openSpan(`forward ${name}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': req.method ?? '' } });
+    if (span.traceparent) headers.traceparent = span.traceparent;
     const upstream = request({ hostname, port, agent, method: req.method, path, headers, timeout: timeoutMs });
     upstream.on('timeout', () => {
       timedOut = true;
       upstream.destroy(new Error(`no answer within ${timeoutMs} ms`));
     });
-    upstream.on('error', (err) => fail(state, err, timedOut, res));
+    upstream.on('error', (err) => {
+      span.end(err);
+      fail(state, err, timedOut, res);
+    });
     upstream.on('response', (answer) => {
+      span.setAttribute('http.response.status_code', answer.statusCode ?? 0);
+      span.end();
       if (state.failed) {
         answer.destroy();
         return;

@@ -12,6 +12,13 @@ export interface EventEnvelope {
   team_id: number;
   /** The JSON:API resource object (`{id, type, attributes}`) as the API returns it. */
   data: unknown;
+  /**
+   * The `X-Request-Id` of the API request that caused the event (consumers log it, and
+   * events their handlers write carry it on). Absent for events of jobs and of older writers.
+   */
+  request_id?: string;
+  /** W3C trace context of the span that wrote (or, on the bus, published) the event; only while tracing is on. */
+  traceparent?: string;
 }
 
 /** What a writer supplies for one event; the id and default time are filled in. */

@@ -1,5 +1,6 @@
 import { createAmqpConsumer } from './amqp-consumer.js';
 import { createAmqpPublisher } from './amqp-publisher.js';
+import { inEventContext } from './event-context.js';
 import type { EventTransport } from './event-transport.js';
 import { createPgEventsConsumer } from './pg-events.consumer.js';
 import { createPgEventsPublisher } from './pg-events.publisher.js';
@@ -26,7 +27,7 @@ export function createEventTransport(settings: EventTransportSettings): EventTra
       kind: 'amqp',
       description: `RabbitMQ at ${redacted(amqpUrl)}`,
       publisher: (hooks) => createAmqpPublisher({ ...hooks, amqpUrl }),
-      consume: ({ handler, ...opts }) => createAmqpConsumer({ ...opts, amqpUrl, handler: (envelope) => handler(envelope) }),
+      consume: ({ handler, ...opts }) => createAmqpConsumer({ ...opts, amqpUrl, handler: inEventContext(opts.queue, handler) }),
     };
   }
   if (eventsDatabaseUrl) {
@@ -34,7 +35,7 @@ export function createEventTransport(settings: EventTransportSettings): EventTra
       kind: 'postgres',
       description: `the PostgreSQL events database at ${redacted(eventsDatabaseUrl)}`,
       publisher: (hooks) => createPgEventsPublisher({ ...hooks, eventsDatabaseUrl }),
-      consume: (opts) => createPgEventsConsumer({ ...opts, eventsDatabaseUrl }),
+      consume: (opts) => createPgEventsConsumer({ ...opts, handler: inEventContext(opts.queue, opts.handler), eventsDatabaseUrl }),
     };
   }
   throw new Error('no event transport: set AMQP_URL (RabbitMQ) or EVENTS_DATABASE_URL (the PostgreSQL events database)');

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import type { TransportPublisher } from './event-transport.js';
+import { tracePublish } from './outbox.tracing.js';
 import { claimRows, deferRow, deleteRows, noteFailure, takeRelayTurn } from './outbox.repository.js';
 
 /** What one batch needs from the relay. */
@@ -32,7 +33,9 @@ export function relayBatch(publisher: TransportPublisher, ctx: BatchContext): Pr
     if (ctx.ordered && !(await takeRelayTurn(trx))) return { claimed: 0, published: 0 };
     const rows = await claimRows(trx, ctx.batchSize);
     if (!rows.length) return { claimed: 0, published: 0 };
+    const traced = tracePublish(rows);
     const out = await publisher.publish(rows);
+    traced(out);
     await deleteRows(trx, out.confirmed);
     for (const { row, error } of out.poisoned) {
       ctx.logger.error('outbox row refused, deferring it', { event_id: row.id, type: row.type, error });

@@ -32,9 +32,17 @@ export interface PublishOptions {
   channelError(): Error | null;
 }
 
-/** A row's envelope in its documented key order (jsonb does not keep key order). */
+/** A row's envelope in its documented key order (jsonb does not keep key order); the optional keys only when present. */
 export function outboxEnvelope(p: Record<string, unknown>): Record<string, unknown> {
-  return { id: p.id, type: p.type, occurred_at: p.occurred_at, team_id: p.team_id, data: p.data };
+  return {
+    id: p.id,
+    type: p.type,
+    occurred_at: p.occurred_at,
+    team_id: p.team_id,
+    data: p.data,
+    request_id: p.request_id,
+    traceparent: p.traceparent,
+  };
 }
 
 function body(p: Record<string, unknown>): Buffer {

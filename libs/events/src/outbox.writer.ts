@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { currentRequestId } from '@firewatch/logger';
+import { currentTraceparent, withSpan } from '@firewatch/tracing';
 import { isEventType, isInternalEventType } from './event-catalog.js';
 import type { EventEnvelope, EventInput } from './event-envelope.js';
 import { OUTBOX_CHANNEL, OUTBOX_TABLE } from './outbox.migration.js';
 
 const INSERT_CHUNK = 1000;
 
-function toEnvelope(input: EventInput): EventEnvelope {
+function toEnvelope(input: EventInput, requestId: string | undefined, traceparent: string | undefined): EventEnvelope {
   // Both are programming errors, not client input: fail loudly inside the write's transaction.
   if (!isEventType(input.type) && !isInternalEventType(input.type))
     throw new Error(`Unknown event type "${input.type}": add it to EVENT_TYPES first`);
@@ -18,6 +20,9 @@ function toEnvelope(input: EventInput): EventEnvelope {
     team_id: input.team_id,
     // undefined would vanish from the JSON and leave consumers an envelope without data.
     data: input.data ?? null,
+    // The request (and trace) that caused the event, when there is one: operators follow it across services.
+    ...(requestId && { request_id: requestId }),
+    ...(traceparent && { traceparent }),
   };
 }
 
@@ -30,8 +35,14 @@ function toEnvelope(input: EventInput): EventEnvelope {
  * @throws Error when a type is in neither `EVENT_TYPES` nor `INTERNAL_EVENT_TYPES`, or `team_id` is not an integer.
  */
 export async function writeEvents(trx: Knex.Transaction | Knex, inputs: readonly EventInput[]): Promise<EventEnvelope[]> {
-  const envelopes = inputs.map(toEnvelope);
-  if (envelopes.length === 0) return envelopes;
+  if (inputs.length === 0) return [];
+  return withSpan('outbox write', { attributes: { 'firewatch.events': inputs.length } }, () => insertEvents(trx, inputs));
+}
+
+async function insertEvents(trx: Knex.Transaction | Knex, inputs: readonly EventInput[]): Promise<EventEnvelope[]> {
+  const requestId = currentRequestId();
+  const traceparent = currentTraceparent();
+  const envelopes = inputs.map((input) => toEnvelope(input, requestId, traceparent));
   // Chunks keep each INSERT far below PostgreSQL's 65535 bind parameters (bulk upserts emit many events).
   for (let i = 0; i < envelopes.length; i += INSERT_CHUNK) {
     const insert = trx(OUTBOX_TABLE).insert(

@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import type { z } from 'zod';
 import { loadConfigOrExit } from '@firewatch/config';
 import { createLogger, type Logger } from '@firewatch/logger';
+import { startTracing } from '@firewatch/tracing';
 import { serve } from './serve.js';
 
 /** What every process's configuration has, whatever else it declares. */
@@ -34,6 +35,13 @@ export interface RunServiceOptions<S extends z.ZodObject> {
 export async function runService<S extends z.ZodObject>(options: RunServiceOptions<S>): Promise<void> {
   const config = loadConfigOrExit(options.schema, options.name) as z.infer<S> & ShellConfig;
   const logger = createLogger({ service: options.name, level: config.LOG_LEVEL });
+  // Before the process's own start-up, so its first requests and events are traced (when an OTLP endpoint is set).
+  const tracing = await startTracing(options.name);
+  if (tracing.enabled) logger.info('tracing on: spans go to the OTLP endpoint');
   const { app, stop } = await options.start({ config, logger });
-  await serve(app, { port: config.PORT, host: config.HOST, logger, graceMs: config.SHUTDOWN_GRACE_MS, onShutdown: stop });
+  const onShutdown = async () => {
+    await stop();
+    await tracing.shutdown();
+  };
+  await serve(app, { port: config.PORT, host: config.HOST, logger, graceMs: config.SHUTDOWN_GRACE_MS, onShutdown });
 }

@@ -4,6 +4,7 @@ import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { jsonApiBody, mediaTypeMiddleware } from '@firewatch/jsonapi';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
 import { captureRouteTemplates, httpMetrics, METRICS_PATH, metricsHandler, type Metrics } from '@firewatch/metrics';
+import { httpSpanMiddleware } from '@firewatch/tracing';
 import { healthRoutes, type ReadinessChecks } from './health.routes.js';
 import { idempotencyMiddleware, type IdempotencyOptions } from './idempotency.middleware.js';
 
@@ -65,6 +66,8 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
     app.get('/openapi.json', (_req, res) => {
       res.json(deps.openapi);
     });
+  // After health and metrics, which probes call every few seconds: a span per API request, continuing the gateway's trace.
+  app.use(httpSpanMiddleware({ name: 'service', continueTrace: true }));
   // One `/v1` mount for the request checks: express strips and restores the mount path
   // once per layer mounted at a path, and every API request passes these.
   const v1 = express.Router();

@@ -3,6 +3,7 @@ import { createEventTransport, EVENT_QUEUES } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import type { DeliveryRecorder } from '@firewatch/metrics';
 import { createSecretBox } from '@firewatch/secret-box';
+import { createTraceMemo, SpanKind, tracingEnabled, withSpan } from '@firewatch/tracing';
 import type { Config } from './config.js';
 import { createDispatchRepository } from './data/dispatch.repository.js';
 import { createIntakeRepository } from './data/intake.repository.js';
@@ -51,6 +52,16 @@ function recordAttempts(outcome: JobOutcome, recorder: DeliveryRecorder): void {
   });
 }
 
+/** The event id of a delivery body (`{"event":{"id":…}}`), read only while tracing is on. */
+function tracedEventId(body: string): string | undefined {
+  if (!tracingEnabled()) return undefined;
+  try {
+    return (JSON.parse(body) as { event?: { id?: string } }).event?.id;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Wires the dispatcher: the queue consumer stores deliveries, the loop sends them.
  * A lease covers a job's attempt budget (one timeout) plus its last attempt (another
@@ -72,6 +83,8 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
   };
   const repository = createDispatchRepository(knex, { disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS });
   const allowedSchemes = config.WEBHOOK_ALLOW_HTTP ? ['https:', 'http:'] : ['https:'];
+  // A delivery row keeps no trace context: an attempt continues its event's consume span while this process remembers it.
+  const traces = createTraceMemo();
 
   const loop = createDispatchLoop({
     repository,
@@ -93,7 +106,16 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
               error: `${scheme} URLs are not allowed (WEBHOOK_ALLOW_HTTP)`,
             });
           }
-          return post(url, headers, body);
+          const eventId = tracedEventId(body);
+          return withSpan(
+            'webhook delivery',
+            {
+              kind: SpanKind.CLIENT,
+              parent: eventId === undefined ? undefined : traces.parentOf(eventId),
+              attributes: { 'firewatch.event_id': eventId ?? '' },
+            },
+            () => post(url, headers, body),
+          );
         },
         secretBox,
         retry,
@@ -125,7 +147,10 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     bindings: EVENT_QUEUES['webhook-dispatcher'].bindings,
     prefetch: config.WEBHOOK_PREFETCH,
     publishers: config.AMQP_PUBLISHERS,
-    handler: (envelope) => intake.handle(envelope),
+    handler: (envelope) => {
+      traces.remember(envelope.id);
+      return intake.handle(envelope);
+    },
   });
 
   return {
