@@ -155,10 +155,25 @@ export function createPagingRepository(knex: Knex): PagingStore {
         if (!claimed.length) return [];
         const alerts = (await tx('alerts').whereIn('id', [...new Set(claimed.map((a) => a.alert_id as string))])) as Row[];
         const users = (await tx('users').whereIn('user_id', [...new Set(claimed.map((a) => Number(a.user_id)))])) as Row[];
+        // Sent where the contact method points now: one changed or deleted since the page is followed, not the address planned.
+        const methodIds = (channels: string[]) =>
+          claimed.filter((a) => a.contact_method_id && channels.includes(String(a.channel))).map((a) => a.contact_method_id as string);
+        const [emails, phones] = await Promise.all([
+          tx('user_email_addresses')
+            .whereIn('id', methodIds(['email']))
+            .select('id', 'email as address') as Promise<Row[]>,
+          tx('user_phone_numbers')
+            .whereIn('id', methodIds(['sms', 'voice']))
+            .select('id', 'phone as address') as Promise<Row[]>,
+        ]);
         return claimed.map((a): ClaimedAttempt => {
           const u = users.find((x) => Number(x.user_id) === Number(a.user_id));
+          const method = [...emails, ...phones].find((m) => m.id === a.contact_method_id);
+          const address = a.contact_method_id ? method?.address : a.channel === 'email' ? u?.email : a.address;
           return {
             ...(a as unknown as ClaimedAttempt),
+            address: String(address ?? a.address),
+            unreachable: !u || u.deleted_at ? 'the user was deleted' : address ? null : 'the contact method was deleted',
             alert: alerts.find((x) => x.id === a.alert_id)!,
             user: {
               user_id: Number(a.user_id),

@@ -1,6 +1,6 @@
 import type { Logger } from '@firewatch/logger';
 import type { PagingStore } from '../domain/paging/paging.deps.js';
-import type { Notifier } from '../domain/paging/paging.ports.js';
+import type { NotificationOutcome, Notifier } from '../domain/paging/paging.ports.js';
 import { recordOutcome, retryAt } from '../domain/paging/notification-outcome.js';
 import { createPeriodicJob } from './periodic-job.js';
 
@@ -27,18 +27,20 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
   const clock = options.now ?? Date.now;
 
   async function sendOne(attempt: Awaited<ReturnType<PagingStore['claimAttempts']>>[number]) {
-    const outcome = await options.notifier
-      .send({
-        team_id: attempt.team_id,
-        alert: attempt.alert,
-        user: attempt.user,
-        channel: attempt.channel,
-        address: attempt.address,
-        contact_method_id: attempt.contact_method_id,
-        attempt_id: attempt.id,
-        notification_type: attempt.notification_type,
-      })
-      .catch((err: unknown) => ({ status: 'failed' as const, reason: err instanceof Error ? err.message : String(err) }));
+    const outcome: NotificationOutcome = attempt.unreachable
+      ? { status: 'skipped', reason: attempt.unreachable }
+      : await options.notifier
+          .send({
+            team_id: attempt.team_id,
+            alert: attempt.alert,
+            user: attempt.user,
+            channel: attempt.channel,
+            address: attempt.address,
+            contact_method_id: attempt.contact_method_id,
+            attempt_id: attempt.id,
+            notification_type: attempt.notification_type,
+          })
+          .catch((err: unknown) => ({ status: 'failed' as const, reason: err instanceof Error ? err.message : String(err) }));
     const at = new Date(clock());
     const retry = outcome.status === 'failed' ? retryAt(attempt.tries, at) : null;
     await options.store.transaction(async (tx) => {

@@ -237,6 +237,27 @@ describe('the paging engine', () => {
     expect(sent).toEqual([]);
   });
 
+  it('sends where a contact method points at send time, and skips a user deleted since the page', async () => {
+    const id = await raise();
+    expect((await act(id, 'escalate')).status).toBe(200); // level 2: Bob, by his account email
+    const knex = h.db.knex as Knex;
+    await knex('user_email_addresses').where({ email: 'ada@pager.test' }).update({ email: 'ada@moved.test' });
+    await knex('users').where({ user_id: BOB }).update({ deleted_at: new Date() });
+    try {
+      expect(await replica(() => Date.now()).sends.tick()).toBe(2);
+    } finally {
+      await knex('user_email_addresses').where({ email: 'ada@moved.test' }).update({ email: 'ada@pager.test' });
+      await knex('users').where({ user_id: BOB }).update({ deleted_at: null });
+    }
+    expect(sent.map((r) => [r.user.user_id, r.address])).toEqual([[ADA, 'ada@moved.test']]);
+    const bob = (await attempts(id)).find((a) => a.user_id === BOB)!;
+    expect([bob.status, bob.reason]).toEqual(['skipped', 'the user was deleted']);
+    const skipped = (await timeline(id)).filter((e) => e.kind === 'notification' && e.action === 'skipped');
+    expect(skipped.map((e) => [e.user_id, e.details])).toEqual([
+      [BOB, 'Email to Bob (the account email, try 1): skipped: the user was deleted.'],
+    ]);
+  });
+
   it('fires a step once when two replicas claim it', async () => {
     const id = await raise();
     const due = Date.now() + 5 * MINUTE + 1000;

@@ -39,6 +39,8 @@ export interface AttemptInput {
 export interface ClaimedAttempt extends AttemptInput {
   id: string;
   tries: number;
+  /** Why it is not sent (its user or contact method deleted since it was planned); null to send it. */
+  unreachable: string | null;
   alert: Row;
   user: NotificationRequest['user'];
 }
