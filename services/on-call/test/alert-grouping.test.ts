@@ -188,6 +188,22 @@ describe('alert grouping at intake', () => {
     expect(member.group_leader_alert_id).not.toBeNull();
   });
 
+  it('takes concurrent notifications whose alerts name the same titles in other orders, without a deadlock', async () => {
+    const as = team();
+    await group(as, { time_window: 60, conditions: [SAME_TITLE] });
+    const source = await h.create('alert_sources', { name: `am ${randomUUID()}`, source_type: 'alertmanager' }, as);
+    const { id: sourceId, attributes } = source.body.data as { id: string; attributes: { secret: string } };
+    const firing = (fingerprint: string, alertname: string) => ({ status: 'firing', fingerprint, labels: { alertname } });
+    // Keys in one order, titles in the other: each notification's second alert wants the title the other's first took.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => [
+        ingest(h, sourceId, attributes.secret, { alerts: [firing(`${i}-a`, `X${i}`), firing(`${i}-b`, `Y${i}`)] }),
+        ingest(h, sourceId, attributes.secret, { alerts: [firing(`${i}-c`, `Y${i}`), firing(`${i}-d`, `X${i}`)] }),
+      ]).flat(),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
+  });
+
   it('groups the alerts of one Alertmanager notification among themselves, in its one transaction', async () => {
     const as = team();
     await group(as, { time_window: 60, conditions: [SAME_TITLE] });

@@ -92,6 +92,24 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
     return groups;
   }
 
+  // The group locks each transaction holds: taken once (lockAll may have taken them before place).
+  const held = new WeakMap<Transaction, Set<string>>();
+  async function lock(tx: Transaction, teamId: number, groupId: string, summary: string | undefined) {
+    const locks = held.get(tx) ?? new Set<string>();
+    held.set(tx, locks);
+    const name = `${groupId}\u0000${summary ?? ''}`;
+    if (locks.has(name)) return;
+    await store.lockGroup(tx, teamId, groupId, summary);
+    locks.add(name);
+  }
+
+  /** The first (oldest) group the alert meets, and the summary its lock narrows to; undefined in none. */
+  async function groupOf(tx: Transaction, teamId: number, alert: AlertInput, routing: GroupRouting, budget: EvaluationBudget) {
+    const groups = await groupsOf(tx, teamId);
+    const group = rankGroups(groups).find((g) => judgeGroup(g, alert, routing, [alert], budget).matched);
+    return group && { group, summary: lockedSummary(group, alert) };
+  }
+
   /** The group's oldest unresolved leader within its window that the alert meets the conditions with. */
   async function leaderFor(
     tx: Transaction,
@@ -111,16 +129,15 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
 
   return {
     async place(tx: Transaction, teamId: number, columns: Row): Promise<Placement> {
-      const groups = await groupsOf(tx, teamId);
-      if (!groups.length) return ALONE;
+      if (!(await groupsOf(tx, teamId)).length) return ALONE;
       const alert = alertInputOf(columns);
       const routing = routingOf(columns);
       const budget = evaluationBudget();
       try {
-        const group = rankGroups(groups).find((g) => judgeGroup(g, alert, routing, [alert], budget).matched);
-        if (!group) return ALONE;
-        const summary = lockedSummary(group, alert);
-        await store.lockGroup(tx, teamId, group.id, summary);
+        const found = await groupOf(tx, teamId, alert, routing, budget);
+        if (!found) return ALONE;
+        const { group, summary } = found;
+        await lock(tx, teamId, group.id, summary);
         const leader = await leaderFor(tx, teamId, group, alert, routing, budget, summary);
         return leader
           ? { alert_group_id: group.id, group_leader_alert_id: String(leader.id), is_group_leader_alert: false }
@@ -129,6 +146,27 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
         if (error instanceof EvaluationBudgetExceeded) return ALONE;
         throw error;
       }
+    },
+
+    /**
+     * Takes, in one order, the group locks `place` would take for each of `alerts` (their
+     * columns): a payload of several alerts placing them one by one took them in its alerts'
+     * order, and two such payloads could each hold a lock the other waits for (a deadlock).
+     */
+    async lockAll(tx: Transaction, teamId: number, alerts: Row[]): Promise<void> {
+      if (!(await groupsOf(tx, teamId)).length) return;
+      const wanted = new Map<string, { groupId: string; summary: string | undefined }>();
+      for (const columns of alerts) {
+        const alert = alertInputOf(columns);
+        try {
+          const found = await groupOf(tx, teamId, alert, routingOf(columns), evaluationBudget());
+          if (found) wanted.set(`${found.group.id}\u0000${found.summary ?? ''}`, { groupId: found.group.id, summary: found.summary });
+        } catch (error) {
+          // Too costly to judge: place leaves it alone, taking no lock.
+          if (!(error instanceof EvaluationBudgetExceeded)) throw error;
+        }
+      }
+      for (const name of [...wanted.keys()].sort()) await lock(tx, teamId, wanted.get(name)!.groupId, wanted.get(name)!.summary);
     },
   };
 }

@@ -64,6 +64,14 @@ export function createAlertIngestion({ sources, intake }: { sources: SourceStore
         const results: IntakeResult[] = [];
         // Keys in one order: two payloads locking the same keys then wait for each other, never deadlock.
         const ordered = [...intents].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+        // Several alerts: every lock up front, in one order (a single alert's two cannot close a cycle).
+        if (ordered.length > 1)
+          await intake.lockAll(
+            tx,
+            origin,
+            ordered.map(keyOf).filter((key) => key !== ''),
+            ordered.flatMap((intent) => (intent.kind === 'alert' ? [intent.alert] : [])),
+          );
         for (const intent of ordered)
           results.push(
             intent.kind === 'alert'

@@ -63,13 +63,45 @@ export function createAlertIntake({
     });
   }
 
-  async function openAlert(tx: Transaction, origin: IntakeOrigin, key: string) {
+  // The key locks each transaction holds: taken once (lockAll may have taken them before).
+  const held = new WeakMap<Transaction, Set<string>>();
+  async function lockKey(tx: Transaction, origin: IntakeOrigin, key: string) {
+    const locks = held.get(tx) ?? new Set<string>();
+    held.set(tx, locks);
+    if (locks.has(key)) return;
     await store.lockKey(tx, origin.team_id, origin.alert_source_id, key);
+    locks.add(key);
+  }
+
+  async function openAlert(tx: Transaction, origin: IntakeOrigin, key: string) {
+    await lockKey(tx, origin, key);
     return store.openByKey(tx, origin.team_id, origin.alert_source_id, key);
   }
 
+  const columnsOf = (origin: IntakeOrigin, alert: IncomingAlert) => ({
+    ...alert,
+    team_id: origin.team_id,
+    source: origin.source,
+    alert_source_id: origin.alert_source_id,
+    started_at: alert.started_at ?? new Date(),
+  });
+
   return {
     transaction: <T>(work: (tx: Transaction) => Promise<T>) => store.transaction(work),
+
+    /**
+     * Takes every lock receiving `alerts` and resolving `keys` would, keys (sorted) before
+     * groups (grouping's lockAll): one payload of several alerts took them alert by alert,
+     * so two payloads could each hold a key or group lock the other waited for (a deadlock).
+     */
+    async lockAll(tx: Transaction, origin: IntakeOrigin, keys: string[], alerts: IncomingAlert[]): Promise<void> {
+      for (const key of [...new Set(keys)].sort()) await lockKey(tx, origin, key);
+      await grouping.lockAll(
+        tx,
+        origin.team_id,
+        alerts.map((a) => columnsOf(origin, a)),
+      );
+    },
 
     async receive(tx: Transaction, origin: IntakeOrigin, alert: IncomingAlert): Promise<IntakeResult> {
       const existing = alert.deduplication_key ? await openAlert(tx, origin, alert.deduplication_key) : undefined;
@@ -85,13 +117,7 @@ export function createAlertIntake({
         await announce(tx, origin.team_id, 'updated', row);
         return { outcome: 'deduplicated', alert: serialize(alerts, row) };
       }
-      const columns = {
-        ...alert,
-        team_id: origin.team_id,
-        source: origin.source,
-        alert_source_id: origin.alert_source_id,
-        started_at: alert.started_at ?? new Date(),
-      };
+      const columns = columnsOf(origin, alert);
       const placement = await grouping.place(tx, origin.team_id, columns);
       const row = await store.insertAlert(tx, { ...columns, ...placement });
       await store.recordEvent(tx, { ...eventOf(origin, String(row.id)), kind: 'informational', action: 'created', details: null });
