@@ -134,7 +134,7 @@ export function createPagingRepository(knex: Knex): PagingStore {
       await tx('alert_notification_attempts').insert(attempts.map((a) => ({ ...a, status: 'due' })));
     },
 
-    async claimAttempts(now, limit, leaseMs) {
+    async claimAttempts(now, limit, leaseMs, maxTries) {
       return knex.transaction(async (tx) => {
         const ids = tx('alert_notification_attempts')
           .select('id')
@@ -174,6 +174,8 @@ export function createPagingRepository(knex: Knex): PagingStore {
             ...(a as unknown as ClaimedAttempt),
             address: String(address ?? a.address),
             unreachable: !u || u.deleted_at ? 'the user was deleted' : address ? null : 'the contact method was deleted',
+            // Only a sender that died mid-send gets past the last try (a failure's retries stop there): not sent again.
+            abandoned: Number(a.tries) > maxTries,
             alert: alerts.find((x) => x.id === a.alert_id)!,
             user: {
               user_id: Number(a.user_id),

@@ -1,7 +1,7 @@
 import type { Logger } from '@firewatch/logger';
 import type { PagingStore } from '../domain/paging/paging.deps.js';
 import type { NotificationOutcome, Notifier } from '../domain/paging/paging.ports.js';
-import { recordOutcome, retryAt } from '../domain/paging/notification-outcome.js';
+import { MAX_TRIES, recordOutcome, retryAt } from '../domain/paging/notification-outcome.js';
 import { createPeriodicJob } from './periodic-job.js';
 
 const BATCH = 50;
@@ -27,20 +27,22 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
   const clock = options.now ?? Date.now;
 
   async function sendOne(attempt: Awaited<ReturnType<PagingStore['claimAttempts']>>[number]) {
-    const outcome: NotificationOutcome = attempt.unreachable
-      ? { status: 'skipped', reason: attempt.unreachable }
-      : await options.notifier
-          .send({
-            team_id: attempt.team_id,
-            alert: attempt.alert,
-            user: attempt.user,
-            channel: attempt.channel,
-            address: attempt.address,
-            contact_method_id: attempt.contact_method_id,
-            attempt_id: attempt.id,
-            notification_type: attempt.notification_type,
-          })
-          .catch((err: unknown) => ({ status: 'failed' as const, reason: err instanceof Error ? err.message : String(err) }));
+    const outcome: NotificationOutcome = attempt.abandoned
+      ? { status: 'failed', reason: `its sender stopped before reporting on each of ${MAX_TRIES} tries: given up` }
+      : attempt.unreachable
+        ? { status: 'skipped', reason: attempt.unreachable }
+        : await options.notifier
+            .send({
+              team_id: attempt.team_id,
+              alert: attempt.alert,
+              user: attempt.user,
+              channel: attempt.channel,
+              address: attempt.address,
+              contact_method_id: attempt.contact_method_id,
+              attempt_id: attempt.id,
+              notification_type: attempt.notification_type,
+            })
+            .catch((err: unknown) => ({ status: 'failed' as const, reason: err instanceof Error ? err.message : String(err) }));
     const at = new Date(clock());
     const retry = outcome.status === 'failed' ? retryAt(attempt.tries, at) : null;
     await options.store.transaction(async (tx) => {
@@ -53,7 +55,7 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
   async function tick(): Promise<number> {
     let sent = 0;
     for (;;) {
-      const claimed = await options.store.claimAttempts(new Date(clock()), BATCH, options.leaseMs);
+      const claimed = await options.store.claimAttempts(new Date(clock()), BATCH, options.leaseMs, MAX_TRIES);
       const results = await Promise.allSettled(claimed.map(sendOne));
       for (const r of results) if (r.status === 'rejected') options.logger.error('notification outcome not recorded', { err: r.reason });
       sent += claimed.length;

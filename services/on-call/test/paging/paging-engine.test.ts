@@ -210,11 +210,29 @@ describe('the paging engine', () => {
     await raise();
     const start = Date.now();
     // A replica claims the attempt and dies before recording anything.
-    const claimed = await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(start), 10, MINUTE);
+    const claimed = await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(start), 10, MINUTE, 4);
     expect(claimed).toHaveLength(1);
     expect(await replica(() => start + 30_000).sends.tick()).toBe(0);
     expect(await replica(() => start + MINUTE + 1000).sends.tick()).toBe(1);
     expect(sent.map((r) => r.attempt_id)).toEqual([claimed[0]!.id]);
+  });
+
+  it('gives up a notification whose senders all died mid-send, rather than sending it again every lease', async () => {
+    const id = await raise();
+    const start = Date.now();
+    const store = createPagingRepository(h.db.knex as Knex);
+    // Four replicas in turn claim it and die before recording anything, each after the last one's (10 s) lease.
+    for (let i = 0; i < 4; i++) expect(await store.claimAttempts(new Date(start + i * 11_000), 10, 10_000, 4)).toHaveLength(1);
+    expect(await replica(() => start + 33_000 + MINUTE + 1000).sends.tick()).toBe(1);
+    expect(sent).toEqual([]);
+    expect((await attempts(id)).map((a) => [a.status, a.tries]).sort()).toEqual([
+      ['due', 0], // Ada's 3-minute rule
+      ['failed', 5],
+    ]);
+    const notified = (await timeline(id)).filter((e) => e.kind === 'notification').map((e) => String(e.details));
+    expect(notified).toEqual([
+      expect.stringMatching(/try 5\): failed: its sender stopped before reporting on each of 4 tries: given up\.$/),
+    ]);
   });
 
   it('does not retry a notification that failed while paging stopped, nor resend one whose sender died', async () => {
@@ -231,7 +249,7 @@ describe('the paging engine', () => {
     const orphan = await raise();
     const claimedAt = Date.now();
     // A replica claims the attempt and dies; the alert is acknowledged before its lease runs out.
-    expect(await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(claimedAt), 10, MINUTE)).toHaveLength(1);
+    expect(await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(claimedAt), 10, MINUTE, 4)).toHaveLength(1);
     expect((await act(orphan, 'acknowledge')).status).toBe(200);
     expect(await replica(() => claimedAt + MINUTE + 1000).sends.tick()).toBe(0);
     expect(sent).toEqual([]);

@@ -41,6 +41,8 @@ export interface ClaimedAttempt extends AttemptInput {
   tries: number;
   /** Why it is not sent (its user or contact method deleted since it was planned); null to send it. */
   unreachable: string | null;
+  /** Its senders died mid-send on every try it had: given up unsent (it may have been sent, unrecorded). */
+  abandoned: boolean;
   alert: Row;
   user: NotificationRequest['user'];
 }
@@ -71,8 +73,11 @@ export interface PagingStore {
   /** The team's live users among `userIds` with their notification rules. */
   pagedUsers(tx: Transaction, teamId: number, userIds: readonly number[]): Promise<Map<number, PagedUser>>;
   insertAttempts(tx: Transaction, attempts: AttemptInput[]): Promise<void>;
-  /** Takes up to `limit` due attempts (and ones whose sender's lease ran out) to send, each by one replica. */
-  claimAttempts(now: Date, limit: number, leaseMs: number): Promise<ClaimedAttempt[]>;
+  /**
+   * Takes up to `limit` due attempts (and ones whose sender's lease ran out) to send, each by
+   * one replica; one past `maxTries` is `abandoned`.
+   */
+  claimAttempts(now: Date, limit: number, leaseMs: number, maxTries: number): Promise<ClaimedAttempt[]>;
   /**
    * Records the outcome of an attempt being sent; null when it is not (cancelled before it
    * was claimed, or finished by another replica). A failure is due again at `retryAt`,
