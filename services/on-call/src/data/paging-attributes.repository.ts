@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import type { Row } from '@firewatch/resource-kit';
-import { PAGED, type PagedAttributes, type PagedUserAttributes } from '../domain/alerts-in/alerts-in.deps.js';
+import type { PagedAttributes, PagedKey, PagedUserAttributes } from '../domain/alerts-in/alerts-in.deps.js';
 import type { EscalationPathPlan } from '../domain/paging/paging.ports.js';
+
+// The compiler holds this copy equal to the domain's PAGED.
+const PAGED: PagedKey = '_paged';
 
 /**
  * An alert's paging attributes (`notified_users`, `responders`, `alerting_targets`) for

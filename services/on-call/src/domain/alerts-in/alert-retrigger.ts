@@ -1,26 +1,12 @@
 import type { Row } from '@firewatch/resource-kit';
-import { EvaluationBudgetExceeded, selectRule, type AlertInput } from '../matching/index.js';
+import { EvaluationBudgetExceeded, selectRule } from '../matching/index.js';
+import { alertInputOf } from './alert-input.js';
 import { modeOf, ranked } from '../alerts/alert-retrigger-rule-evaluate.action.js';
 
 /** When an acknowledged alert is triggered again, and which rule said so. */
 export interface RetriggerTimer {
   at: Date;
   rule_id: string;
-}
-
-/** A stored alert as the rule engine reads it (the evaluate endpoint's `alert`). */
-export function alertInputOf(alert: Row): AlertInput {
-  return {
-    summary: (alert.summary as string | null) ?? null,
-    description: (alert.description as string | null) ?? null,
-    external_url: (alert.external_url as string | null) ?? null,
-    urgency_id: (alert.alert_urgency_id as string | null) ?? null,
-    source_id: (alert.alert_source_id as string | null) ?? null,
-    source: (alert.source as string | null) ?? null,
-    service_ids: (alert.service_ids as string[] | null) ?? [],
-    group_ids: (alert.group_ids as string[] | null) ?? [],
-    payload: alert.data ?? undefined,
-  };
 }
 
 /**

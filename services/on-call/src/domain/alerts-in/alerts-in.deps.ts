@@ -60,6 +60,9 @@ export interface AlertPagingDeps {
 /** The row key `expand` puts an alert's paging attributes under. */
 export const PAGED = '_paged';
 
+/** {@link PAGED}'s type, for the data layer, which imports only the domain's types: its own copy of the key must equal it. */
+export type PagedKey = typeof PAGED;
+
 /** An alert's paging attributes as the reference shows them. */
 export interface PagedAttributes {
   notified_users: PagedUserAttributes[];

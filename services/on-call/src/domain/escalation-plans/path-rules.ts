@@ -1,5 +1,5 @@
 import type { Row } from '@firewatch/resource-kit';
-import { alertInputOf } from '../alerts-in/alert-retrigger.js';
+import { alertInputOf } from '../alerts-in/alert-input.js';
 import { evaluateCondition, type Condition, type EvaluationBudget, type Operator } from '../matching/index.js';
 import { withinBusinessHours, type BusinessHours } from './time-windows.js';
 

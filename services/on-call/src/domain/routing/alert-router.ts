@@ -1,5 +1,5 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
-import { alertInputOf } from '../alerts-in/alert-grouping.js';
+import { alertInputOf } from '../alerts-in/alert-input.js';
 import type { AlertRouter, DestinationType } from '../paging/paging.ports.js';
 import { decideRoute, type AlertRouteRecord, type LegacyRuleRecord } from './route-selector.js';
 
