@@ -1,7 +1,7 @@
 import type { Logger } from '@firewatch/logger';
-import type { PagingStore } from '../domain/paging/paging.deps.js';
+import type { ClaimedAttempt, PagingStore } from '../domain/paging/paging.deps.js';
 import type { NotificationOutcome, Notifier } from '../domain/paging/paging.ports.js';
-import { MAX_TRIES, recordOutcome, retryAt } from '../domain/paging/notification-outcome.js';
+import { MAX_TRIES, recordOutcome, retryAt, withoutAddress } from '../domain/paging/notification-outcome.js';
 import { createPeriodicJob } from './periodic-job.js';
 
 const BATCH = 50;
@@ -26,8 +26,8 @@ export interface NotificationSendJobOptions {
 export function createNotificationSendJob(options: NotificationSendJobOptions) {
   const clock = options.now ?? Date.now;
 
-  async function sendOne(attempt: Awaited<ReturnType<PagingStore['claimAttempts']>>[number]) {
-    const outcome: NotificationOutcome = attempt.abandoned
+  async function send(attempt: ClaimedAttempt): Promise<NotificationOutcome> {
+    return attempt.abandoned
       ? { status: 'failed', reason: `its sender stopped before reporting on each of ${MAX_TRIES} tries: given up` }
       : attempt.unreachable
         ? { status: 'skipped', reason: attempt.unreachable }
@@ -43,6 +43,10 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
               notification_type: attempt.notification_type,
             })
             .catch((err: unknown) => ({ status: 'failed' as const, reason: err instanceof Error ? err.message : String(err) }));
+  }
+
+  async function sendOne(attempt: ClaimedAttempt) {
+    const outcome = withoutAddress(await send(attempt), attempt.address);
     const at = new Date(clock());
     const retry = outcome.status === 'failed' ? retryAt(attempt.tries, at) : null;
     await options.store.transaction(async (tx) => {

@@ -4,6 +4,7 @@ import { createLogger } from '@firewatch/logger';
 import type { EscalationPathPlan, NotificationRequest, Notifier } from '../../src/domain/paging/paging.ports.js';
 import { createAlertRetriggersRepository } from '../../src/data/alert-retriggers.repository.js';
 import { createPagingRepository } from '../../src/data/paging.repository.js';
+import { withoutAddress } from '../../src/domain/paging/notification-outcome.js';
 import { createAlertRetriggerJob } from '../../src/jobs/alert-retrigger.job.js';
 import { heartbeatExpiryJob } from '../../src/jobs/heartbeat-expiry.wiring.js';
 import { alertPagingOn, pagingEngineOn, pagingJobsOn, type PagingPorts } from '../../src/paging.wiring.js';
@@ -52,6 +53,8 @@ const ports: PagingPorts = {
 const sent: NotificationRequest[] = [];
 /** How many sends fail next (an SMTP outage). */
 let outage = 0;
+/** The next send's refusal, quoting the address as providers do. */
+let refusal: ((address: string) => string) | undefined;
 /** Runs once inside the next send (something that happens while a notification is on its way). */
 let duringSend: (() => Promise<unknown>) | undefined;
 const notifier: Notifier = {
@@ -62,6 +65,11 @@ const notifier: Notifier = {
     if (outage > 0) {
       outage--;
       return { status: 'failed', reason: 'the mail server could not be reached' };
+    }
+    if (refusal) {
+      const reason = refusal(request.address);
+      refusal = undefined;
+      return { status: 'failed', reason };
     }
     sent.push(request);
     return { status: 'sent', provider_id: `msg-${sent.length}` };
@@ -233,6 +241,22 @@ describe('the paging engine', () => {
     expect(notified).toEqual([
       expect.stringMatching(/try 5\): failed: its sender stopped before reporting on each of 4 tries: given up\.$/),
     ]);
+  });
+
+  it("keeps the address out of a provider's refusal on the timeline and in alert.notification", async () => {
+    const id = await raise();
+    refusal = (address) => `the mail server refused the message: 550 5.1.1 <${address.toUpperCase()}>: Recipient address rejected`;
+    expect(await replica(() => Date.now()).sends.tick()).toBe(1);
+    const [failed] = (await timeline(id)).filter((e) => e.kind === 'notification');
+    expect(String(failed!.details)).toMatch(/refused the message: 550 5\.1\.1 <the address>: Recipient address rejected; retrying at /);
+    await h.events!.waitFor((es) =>
+      es.some((e) => e.routingKey === 'alert.notification' && (e.body.data as any).attributes.alert_id === id),
+    );
+    const event = h.events!.events.find((e) => e.routingKey === 'alert.notification' && (e.body.data as any).attributes.alert_id === id)!;
+    expect((event.body.data as any).attributes.reason).toMatch(/<the address>/);
+    expect(JSON.stringify(event.body).toLowerCase()).not.toContain('ada@pager.test');
+    const sms = withoutAddress({ status: 'failed', reason: "The 'To' number 14155550100 is not valid (+14155550100)" }, '+14155550100');
+    expect(sms.reason).toBe("The 'To' number the address is not valid (the address)");
   });
 
   it('does not retry a notification that failed while paging stopped, nor resend one whose sender died', async () => {

@@ -13,6 +13,18 @@ export function retryAt(tries: number, at: Date): Date | null {
   return new Date(at.getTime() + BACKOFF_MS[Math.min(tries - 1, BACKOFF_MS.length - 1)]!);
 }
 
+/**
+ * The outcome with the address taken out of its reason: a provider's refusal may quote it
+ * (an SMTP server's `550 <ada@example.com>: Recipient address rejected`, Twilio's `The 'To'
+ * number +14155550100 is not a valid phone number`), and the reason is shown to the team.
+ */
+export function withoutAddress(outcome: NotificationOutcome, address: string): NotificationOutcome {
+  if (!outcome.reason || !address) return outcome;
+  const digits = address.replace(/^\+/, '');
+  const forms = [address, ...(/^\+?\d{6,}$/.test(address) ? [digits] : [])].map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return { ...outcome, reason: outcome.reason.replace(new RegExp(forms.join('|'), 'gi'), 'the address') };
+}
+
 const ACTION: Record<ClaimedAttempt['channel'], AlertEventInput['action']> = { email: 'emailed', sms: 'texted', voice: 'called' };
 const NOUN: Record<ClaimedAttempt['channel'], string> = { email: 'Email', sms: 'SMS', voice: 'Call' };
 
