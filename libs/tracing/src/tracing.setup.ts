@@ -21,19 +21,22 @@ export function tracingEnabled(): boolean {
 
 /**
  * Starts OpenTelemetry tracing for this process when an OTLP endpoint is configured
- * (`OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`; the exporter
- * reads them and the other `OTEL_*` variables itself) and does nothing otherwise. The SDK
+ * (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, the full URL, or `OTEL_EXPORTER_OTLP_ENDPOINT`,
+ * to which `/v1/traces` is added, both read from `env`; the exporter reads the other
+ * `OTEL_*` variables itself) and does nothing otherwise. The SDK
  * is imported only here, so a process without an endpoint never loads it and the span
  * helpers stay a boolean test. Spans go out as OTLP/HTTP JSON in batches; context
  * travels as W3C `traceparent`.
  */
 export async function startTracing(service: string, env: TracingEnv = process.env): Promise<Tracing> {
-  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const endpoint =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ||
+    (env.OTEL_EXPORTER_OTLP_ENDPOINT && `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces`);
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true' || enabled) return { enabled: false, shutdown: async () => undefined };
   // The one dynamic import of production code: what it spares is loading the SDK at all when tracing is off.
   // eslint-disable-next-line no-restricted-syntax -- loaded only when configured, not hiding a cycle
   const { registerTracerProvider } = await import('./tracing.sdk.js');
-  const shutdown = registerTracerProvider(service);
+  const shutdown = registerTracerProvider(service, endpoint);
   enabled = true;
   return {
     enabled: true,
