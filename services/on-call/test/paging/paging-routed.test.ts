@@ -143,6 +143,24 @@ describe('paging through the stored routes and escalation plans', () => {
     expect(sent.map((r) => r.user.user_id)).toEqual([ADA]);
   });
 
+  it("escalates only within the team: another team's policy is a 422, another team's alert a 404, a read-only key a 403", async () => {
+    const created = await h.call('POST', '/v1/alerts', {
+      body: { data: { type: 'alerts', attributes: { summary: 'x', status: 'triggered' } } },
+    });
+    const id = created.body.data.id as string;
+    const theirs = await createPolicy(h, { name: 'Theirs' }, { team_id: 2 });
+    const escalate = (attributes: Record<string, unknown>, principal?: Record<string, unknown>) =>
+      h.call('POST', `/v1/alerts/${id}/escalate`, { body: { data: { type: 'alerts', attributes } }, ...(principal ? { principal } : {}) });
+    const foreign = await escalate({ escalation_policy_id: theirs });
+    expect([foreign.status, foreign.body.errors?.[0]?.source?.pointer]).toEqual([422, '/data/attributes/escalation_policy_id']);
+    expect((await escalate({ escalation_policy_id: policy }, { team_id: 2 })).status).toBe(404);
+    expect((await escalate({ escalation_policy_id: policy }, { scopes: ['oc.alerts:read'] })).status).toBe(403);
+    expect(await knex('alert_pagings').where({ alert_id: id })).toEqual([]);
+    expect((await escalate({ escalation_policy_id: policy }, { scopes: ['oc.alerts:write'] })).status).toBe(200);
+    expect((await knex('alert_pagings').where({ alert_id: id })).map((p) => p.escalation_policy_id)).toEqual([policy]);
+    await h.call('POST', `/v1/alerts/${id}/resolve`, { body: { data: { type: 'alerts' } } });
+  });
+
   it('stops when its source resolves it by deduplication key, its due notifications cancelled in the same write', async () => {
     const start = Date.now();
     const job = `backup-${randomUUID()}`;
