@@ -161,6 +161,46 @@ describe('paging through the stored routes and escalation plans', () => {
     await h.call('POST', `/v1/alerts/${id}/resolve`, { body: { data: { type: 'alerts' } } });
   });
 
+  it('steps on when the policy, a schedule and a user its path names were deleted since it began', async () => {
+    const start = Date.now();
+    const doomed = await createPolicy(h, { name: 'Short-lived' });
+    const schedule = await h.call('POST', '/v1/schedules', {
+      body: { data: { type: 'schedules', attributes: { name: 'Doomed', owner_user_id: ADA } } },
+    });
+    expect([schedule.status, schedule.body.errors]).toEqual([201, undefined]);
+    const CARL = 43;
+    await seedUsers(knex, [{ team_id: 1, user_id: CARL, name: 'Carl', email: 'carl@account.test' }]);
+    expect(
+      (await levelIn(h, doomed, { position: 1, delay: 5, notification_target_params: [{ type: 'user', id: String(BOB) }] })).status,
+    ).toBe(201);
+    const targets = [
+      { type: 'schedule', id: schedule.body.data.id },
+      { type: 'user', id: String(CARL) },
+    ];
+    expect((await levelIn(h, doomed, { position: 2, delay: 5, notification_target_params: targets })).status).toBe(201);
+    const created = await h.call('POST', '/v1/alerts', {
+      body: {
+        data: {
+          type: 'alerts',
+          attributes: { summary: 'y', status: 'triggered', notification_target_type: 'EscalationPolicy', notification_target_id: doomed },
+        },
+      },
+    });
+    const id = created.body.data.id as string;
+    expect((await h.call('DELETE', `/v1/schedules/${schedule.body.data.id}`)).status).toBeLessThan(300);
+    expect((await h.call('DELETE', `/v1/escalation_policies/${doomed}`)).status).toBeLessThan(300);
+    await knex('users').where({ user_id: CARL }).update({ deleted_at: new Date() });
+
+    // Level 2 pages nobody now (its schedule and user gone): skipped, and the path ends at once.
+    expect(await replica(() => start + 6 * MINUTE).steps.tick()).toBe(1);
+    expect((await knex('alert_pagings').where({ alert_id: id })).map((p) => [p.state, p.stopped_reason])).toEqual([
+      ['ended', 'unanswered'],
+    ]);
+    const steps = (await knex('alert_events').where({ alert_id: id, kind: 'action' }).orderBy('created_at')).map((e) => e.action);
+    expect(steps).toEqual(['escalation_policy_paged', 'paged', 'level_skipped']);
+    await h.call('POST', `/v1/alerts/${id}/resolve`, { body: { data: { type: 'alerts' } } });
+  });
+
   it('stops when its source resolves it by deduplication key, its due notifications cancelled in the same write', async () => {
     const start = Date.now();
     const job = `backup-${randomUUID()}`;
