@@ -14,7 +14,11 @@ export interface Links {
   last: string | null;
 }
 
-/** A collection's meta: numbers and totals on offset pages (null on cursor pages), `next_cursor` whenever there is a next page. */
+/**
+ * A collection's meta: numbers and totals on offset pages (null on cursor pages),
+ * `next_cursor` whenever there is a next page, `total_count_capped` when `total_count` is
+ * a lower bound (a list longer than the count's bound).
+ */
 export interface Meta {
   current_page?: number | null;
   next_page?: number | null;
@@ -22,6 +26,7 @@ export interface Meta {
   total_count?: number | null;
   total_pages?: number | null;
   next_cursor?: string;
+  total_count_capped?: true;
 }
 
 export interface SingleDocument {

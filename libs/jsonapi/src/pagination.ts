@@ -8,9 +8,14 @@ export interface Page {
   after?: string;
 }
 
-/** What a list found for a page: the total on offset pages, the cursor after its last row when there is a next page. */
+/**
+ * What a list found for a page: the total on offset pages (`totalCapped`: a lower bound,
+ * the list being longer than its count's bound), the cursor after its last row when there
+ * is a next page.
+ */
 export interface PageFound {
   total?: number;
+  totalCapped?: boolean;
   nextCursor?: string;
 }
 
@@ -59,7 +64,8 @@ function linkTo(baseUrl: string, query: Record<string, unknown>, page: Record<st
  * `links` and `meta` of a page, keeping every other query parameter of the request. An
  * offset page has its numbers and totals; a cursor page (`page[after]`) has none, only
  * `links.next`. Both carry `meta.next_cursor` when there is a next page, and leave it out
- * at the end.
+ * at the end. A capped total (a lower bound) makes `last` the page after the current one
+ * at least, and says so in `meta.total_count_capped`.
  */
 export function paginationLinks(
   baseUrl: string,
@@ -90,6 +96,14 @@ export function paginationLinks(
       next: next === null ? null : numbered(next),
       last: numbered(totalPages),
     },
-    meta: { current_page: page.number, next_page: next, prev_page: prev, total_count: total, total_pages: totalPages, ...cursor },
+    meta: {
+      current_page: page.number,
+      next_page: next,
+      prev_page: prev,
+      total_count: total,
+      total_pages: totalPages,
+      ...cursor,
+      ...(found.totalCapped ? { total_count_capped: true as const } : {}),
+    },
   };
 }

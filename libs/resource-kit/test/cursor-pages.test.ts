@@ -105,6 +105,29 @@ describe('cursor pages', () => {
     await refused('page[after]=', undefined, 'invalid_page');
   });
 
+  it('count a long list up to a bound: past it total_count is a lower bound that still leads to the next page', async () => {
+    // 10,250 boards of team 9, by SQL: over COUNT_CAP (10,000).
+    await kit.db.knex.raw(
+      `insert into boards (team_id, name, slug, is_private, owner_group_ids)
+       select 9, 'board ' || g, 'board-' || g, false, '[]' from generate_series(1, 10250) g`,
+    );
+    const big = (query: string) => list(query, { team_id: 9 });
+    const first = await big('page[size]=100');
+    expect(first.body.meta).toMatchObject({ total_count: 10_001, total_count_capped: true, total_pages: 101, next_page: 2 });
+    // A page past the bound counts to its own end and one more.
+    const deep = await big('page[size]=100&page[number]=102');
+    expect(deep.body.data).toHaveLength(100);
+    expect(deep.body.meta).toMatchObject({ total_count: 10_201, total_count_capped: true, next_page: 103, prev_page: 101 });
+    const last = await big('page[size]=100&page[number]=103');
+    expect(last.body.data).toHaveLength(50);
+    expect(last.body.meta).toMatchObject({ total_count: 10_250, total_pages: 103, next_page: null });
+    expect(last.body.meta.total_count_capped).toBeUndefined();
+    expect((await big('page[size]=100&page[number]=200')).body.meta).toMatchObject({ total_count: 10_250, total_pages: 103 });
+    // A short list's total stays exact, without the flag.
+    expect((await list('page[size]=100')).body.meta.total_count_capped).toBeUndefined();
+    await kit.db.knex('boards').where({ team_id: 9 }).delete();
+  });
+
   it('are refused on a computed collection, which pages by number only', async () => {
     const board = (await list('page[size]=1')).body.data[0].id;
     const res = await kit.call('GET', `/v1/boards/${board}/tallies?page[after]=abc`);
