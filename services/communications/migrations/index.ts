@@ -3,6 +3,7 @@ import { outboxMigration } from '@firewatch/events';
 import { idempotencyMigration } from '@firewatch/http';
 import * as typesStages from './20261123-0001-types-stages.js';
 import * as templates from './20261123-0002-templates.js';
+import * as listOrderIndexes from './20261126-0801-list-order-indexes.js';
 
 /** Every schema change of communications, applied in name order. */
 export const migrations: Migrations = {
@@ -10,4 +11,5 @@ export const migrations: Migrations = {
   '20261123-0001-types-stages': typesStages,
   '20261123-0002-templates': templates,
   '20261125-0003-idempotency-keys': idempotencyMigration,
+  '20261126-0801-list-order-indexes': listOrderIndexes,
 };

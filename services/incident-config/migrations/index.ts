@@ -23,6 +23,7 @@ import * as dashboardHexColors from './20261125-0080-dashboard-hex-colors.js';
 import * as severitiesIncidentTypes from './20261125-0090-severities-incident-types.js';
 import * as groups from './20261125-0100-groups.js';
 import * as ownerGroupsAsTeamIds from './20261125-0101-owner-groups-as-team-ids.js';
+import * as listOrderIndexes from './20261126-0800-list-order-indexes.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -50,4 +51,5 @@ export const migrations: Migrations = {
   '20261125-0090-severities-incident-types': severitiesIncidentTypes,
   '20261125-0100-groups': groups,
   '20261125-0101-owner-groups-as-team-ids': ownerGroupsAsTeamIds,
+  '20261126-0800-list-order-indexes': listOrderIndexes,
 };
