@@ -198,6 +198,14 @@ describe('the paging engine', () => {
     expect(alert.responders).toEqual([]); // user 1 of the test principal is not in the read model
   });
 
+  it('stops on snooze, cancelling due notifications in the same write', async () => {
+    const snoozed = await raise();
+    expect((await act(snoozed, 'snooze', { delay_minutes: 30 })).status).toBe(200);
+    expect((await attempts(snoozed)).map((a) => a.status)).toEqual(['cancelled', 'cancelled']);
+    expect((await h.db.knex('alert_pagings').where({ alert_id: snoozed })).map((p) => p.stopped_reason)).toEqual(['deferred']);
+    expect(await replica(() => Date.now() + 10 * MINUTE).steps.tick()).toBe(0);
+  });
+
   it('retries a failed notification with backoff, each try on the timeline', async () => {
     const id = await raise();
     const start = Date.now();
