@@ -61,6 +61,12 @@ export const COMMON_SCHEMAS: Json = {
         description:
           'Present when there is a next page: pass it as page[after] for the rows after this page, in the same sort and filters.',
       },
+      total_count_capped: {
+        type: 'boolean',
+        enum: [true],
+        description:
+          'Present when the list is longer than its count bound (10,000 rows, or the end of a deeper page): total_count is then a lower bound, one more than the bound, and total_pages, next and last still lead to the next page.',
+      },
     },
   },
   rate_limited: {
