@@ -316,6 +316,24 @@ describe('the paging engine', () => {
     expect((await timeline(id)).filter((e) => e.kind === 'action' && e.action === 'paged')).toHaveLength(2);
   });
 
+  it('fires a step whose replica died between claim and commit once, by the next replica', async () => {
+    const id = await raise();
+    const due = Date.now() + 5 * MINUTE + 1000;
+    const store = createPagingRepository(h.db.knex as Knex);
+    // A replica claims the step, pages level 2, and dies before its commit: all of it rolls back.
+    const died = store.transaction(async (tx) => {
+      const [paging] = await store.claimDue(tx, new Date(due), 10);
+      await pagingEngineOn(h.db.knex as Knex, ports).step(tx, paging!, new Date(due));
+      throw new Error('killed');
+    });
+    await expect(died).rejects.toThrow('killed');
+    expect(await attempts(id)).toHaveLength(2);
+    expect(await replica(() => due).steps.tick()).toBe(1);
+    expect(await replica(() => due).steps.tick()).toBe(0);
+    expect((await timeline(id)).filter((e) => e.kind === 'action' && e.action === 'paged')).toHaveLength(2);
+    expect((await attempts(id)).map((a) => a.user_id)).toEqual([ADA, ADA, BOB]);
+  });
+
   it('isolates a step that throws: the other due steps fire, and its own is tried again later', async () => {
     const bad = await raise();
     const good = await raise();
