@@ -1,136 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createLogger } from '@firewatch/logger';
-import type { EscalationPathPlan, NotificationRequest, Notifier } from '../../src/domain/paging/paging.ports.js';
 import { createAlertRetriggersRepository } from '../../src/data/alert-retriggers.repository.js';
 import { createPagingRepository } from '../../src/data/paging.repository.js';
-import { withoutAddress } from '../../src/domain/paging/notification-outcome.js';
 import { createAlertRetriggerJob } from '../../src/jobs/alert-retrigger.job.js';
 import { heartbeatExpiryJob } from '../../src/jobs/heartbeat-expiry.wiring.js';
-import { alertPagingOn, pagingEngineOn, pagingJobsOn, type PagingPorts } from '../../src/paging.wiring.js';
-import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
-import { seedUsers } from '../support/users.fixture.js';
+import { alertPagingOn, pagingEngineOn } from '../../src/paging.wiring.js';
+import type { OnCallHarness } from '../support/on-call-harness.js';
+import { ADA, BOB, MINUTE, POLICY, pagingHelpers, ports, sent, startPagingHarness } from './paging.fixture.js';
 
-const MINUTE = 60_000;
-const ADA = 101;
-const BOB = 102;
-const POLICY = randomUUID();
-
-/**
- * The engine through HTTP and PostgreSQL, with the two sides it asks fixed (a policy whose
- * level 1 pages Ada and, 5 minutes later, level 2 pages Bob), the notifier a recorder, and
- * the jobs ticked with a given clock.
- */
-const plan: EscalationPathPlan = {
-  policy: { id: POLICY, name: 'Primary' },
-  path: { id: randomUUID(), name: 'Default', is_default: true },
-  initial_delay: 0,
-  notification_type: 'audible',
-  repeat_count: 0,
-  reason: 'default path',
-  levels: [ADA, BOB].map((user, i) => ({
-    id: randomUUID(),
-    position: i + 1,
-    delay: 5,
-    paging_strategy: 'default' as const,
-    schedule_strategy: 'on_call_only' as const,
-    targets: [{ type: 'user' as const, id: String(user) }],
-  })),
-};
-const ports: PagingPorts = {
-  router: { route: async () => ({ destinations: [], route: null, rule: null }) },
-  plans: {
-    policyFor: async (_tx, _team, d) => (d.target_id === POLICY ? plan.policy : null),
-    pathFor: async (_tx, _team, id) => (id === POLICY ? plan : null),
-    resolveLevel: async (_tx, _team, level) => {
-      // A row the code cannot read (a bug, an old plan): resolving its level throws.
-      if (level.targets.some((t) => t.id === 'unreadable')) throw new Error('unreadable target');
-      return level.targets.map((target) => ({ target, user_ids: [Number(target.id)], policies: [], explanation: `user ${target.id}` }));
-    },
-  },
-};
-
-const sent: NotificationRequest[] = [];
-/** How many sends fail next (an SMTP outage). */
-let outage = 0;
-/** The next send's refusal, quoting the address as providers do. */
-let refusal: ((address: string) => string) | undefined;
-/** Runs once inside the next send (something that happens while a notification is on its way). */
-let duringSend: (() => Promise<unknown>) | undefined;
-const notifier: Notifier = {
-  async send(request) {
-    const during = duringSend;
-    duringSend = undefined;
-    await during?.();
-    if (outage > 0) {
-      outage--;
-      return { status: 'failed', reason: 'the mail server could not be reached' };
-    }
-    if (refusal) {
-      const reason = refusal(request.address);
-      refusal = undefined;
-      return { status: 'failed', reason };
-    }
-    sent.push(request);
-    return { status: 'sent', provider_id: `msg-${sent.length}` };
-  },
-};
-
+/** The engine's steps, stops and escalations (paging.fixture.ts: the world it runs in). */
 let h: OnCallHarness;
 beforeAll(async () => {
-  h = await startOnCall({ eventPattern: 'alert.*', paging: ports });
-  await seedUsers(h.db.knex as Knex, [
-    { team_id: 1, user_id: ADA, name: 'Ada', email: 'ada@account.test' },
-    { team_id: 1, user_id: BOB, name: 'Bob', email: 'bob@account.test' },
-  ]);
-  const [email] = await h.db.knex('user_email_addresses').insert({ team_id: 1, user_id: ADA, email: 'ada@pager.test' }).returning('id');
-  await h.db.knex('user_notification_rules').insert([
-    { team_id: 1, user_id: ADA, position: 1, delay: 0, user_email_address_id: email.id, enabled_contact_types: JSON.stringify(['email']) },
-    { team_id: 1, user_id: ADA, position: 2, delay: 3, user_email_address_id: email.id, enabled_contact_types: JSON.stringify(['email']) },
-  ]);
+  h = await startPagingHarness();
 });
 afterAll(async () => h?.close());
-const raised: string[] = [];
-beforeEach(() => {
-  sent.length = 0;
-});
-// Each test's alerts end with it: a later test's clock finds none of their steps due.
-afterEach(async () => {
-  for (const id of raised.splice(0)) await act(id, 'resolve');
-});
-
-/** A replica's jobs over the shared database, their clock at `at`. */
-const replica = (at: () => number) => {
-  const knex = h.db.knex as Knex;
-  return pagingJobsOn(knex, {
-    engine: pagingEngineOn(knex, ports),
-    notifier,
-    logger: createLogger({ service: 'test', level: 'silent' }),
-    intervalMs: 1000,
-    sendIntervalMs: 1000,
-    sendLeaseMs: MINUTE,
-    now: at,
-  });
-};
-
-const raise = async () => {
-  const answer = await h.create('alerts', {
-    summary: 'disk full',
-    status: 'triggered',
-    notification_target_type: 'EscalationPolicy',
-    notification_target_id: POLICY,
-  });
-  expect(answer.status).toBe(201);
-  raised.push(answer.body.data.id as string);
-  return answer.body.data.id as string;
-};
-const timeline = async (id: string) =>
-  ((await h.call('GET', `/v1/alerts/${id}/events?page[size]=100`)).body.data as { attributes: Record<string, unknown> }[]).map(
-    (e) => e.attributes,
-  );
-const act = (id: string, action: string, attributes?: unknown) =>
-  h.call('POST', `/v1/alerts/${id}/${action}`, { body: { data: { type: 'alerts', ...(attributes ? { attributes } : {}) } } });
-const attempts = (id: string) => h.db.knex('alert_notification_attempts').where({ alert_id: id }).orderBy('created_at');
+const { replica, raise, timeline, act, attempts, raised } = pagingHelpers(() => h);
 
 describe('the paging engine', () => {
   it('pages level 1 at once, level 2 after its delay, and ends unanswered, every decision on the timeline in order', async () => {
@@ -204,108 +89,6 @@ describe('the paging engine', () => {
     expect((await attempts(snoozed)).map((a) => a.status)).toEqual(['cancelled', 'cancelled']);
     expect((await h.db.knex('alert_pagings').where({ alert_id: snoozed })).map((p) => p.stopped_reason)).toEqual(['deferred']);
     expect(await replica(() => Date.now() + 10 * MINUTE).steps.tick()).toBe(0);
-  });
-
-  it('retries a failed notification with backoff, each try on the timeline', async () => {
-    const id = await raise();
-    const start = Date.now();
-    outage = 1;
-    expect(await replica(() => start).sends.tick()).toBe(1);
-    expect(sent).toEqual([]);
-    expect(await replica(() => start + 10_000).sends.tick()).toBe(0);
-    expect(await replica(() => start + 31_000).sends.tick()).toBe(1);
-    expect(sent.map((r) => r.user.user_id)).toEqual([ADA]);
-    const tries = (await timeline(id)).filter((e) => e.kind === 'notification').map((e) => String(e.details));
-    expect(tries).toEqual([
-      expect.stringMatching(/try 1\): failed: the mail server could not be reached; retrying at /),
-      expect.stringMatching(/try 2\): sent/),
-    ]);
-  });
-
-  it('sends a notification whose replica died mid-send once its lease ran out, not before', async () => {
-    await raise();
-    const start = Date.now();
-    // A replica claims the attempt and dies before recording anything.
-    const claimed = await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(start), 10, MINUTE, 4);
-    expect(claimed).toHaveLength(1);
-    expect(await replica(() => start + 30_000).sends.tick()).toBe(0);
-    expect(await replica(() => start + MINUTE + 1000).sends.tick()).toBe(1);
-    expect(sent.map((r) => r.attempt_id)).toEqual([claimed[0]!.id]);
-  });
-
-  it('gives up a notification whose senders all died mid-send, rather than sending it again every lease', async () => {
-    const id = await raise();
-    const start = Date.now();
-    const store = createPagingRepository(h.db.knex as Knex);
-    // Four replicas in turn claim it and die before recording anything, each after the last one's (10 s) lease.
-    for (let i = 0; i < 4; i++) expect(await store.claimAttempts(new Date(start + i * 11_000), 10, 10_000, 4)).toHaveLength(1);
-    expect(await replica(() => start + 33_000 + MINUTE + 1000).sends.tick()).toBe(1);
-    expect(sent).toEqual([]);
-    expect((await attempts(id)).map((a) => [a.status, a.tries]).sort()).toEqual([
-      ['due', 0], // Ada's 3-minute rule
-      ['failed', 5],
-    ]);
-    const notified = (await timeline(id)).filter((e) => e.kind === 'notification').map((e) => String(e.details));
-    expect(notified).toEqual([
-      expect.stringMatching(/try 5\): failed: its sender stopped before reporting on each of 4 tries: given up\.$/),
-    ]);
-  });
-
-  it("keeps the address out of a provider's refusal on the timeline and in alert.notification", async () => {
-    const id = await raise();
-    refusal = (address) => `the mail server refused the message: 550 5.1.1 <${address.toUpperCase()}>: Recipient address rejected`;
-    expect(await replica(() => Date.now()).sends.tick()).toBe(1);
-    const [failed] = (await timeline(id)).filter((e) => e.kind === 'notification');
-    expect(String(failed!.details)).toMatch(/refused the message: 550 5\.1\.1 <the address>: Recipient address rejected; retrying at /);
-    await h.events!.waitFor((es) =>
-      es.some((e) => e.routingKey === 'alert.notification' && (e.body.data as any).attributes.alert_id === id),
-    );
-    const event = h.events!.events.find((e) => e.routingKey === 'alert.notification' && (e.body.data as any).attributes.alert_id === id)!;
-    expect((event.body.data as any).attributes.reason).toMatch(/<the address>/);
-    expect(JSON.stringify(event.body).toLowerCase()).not.toContain('ada@pager.test');
-    const sms = withoutAddress({ status: 'failed', reason: "The 'To' number 14155550100 is not valid (+14155550100)" }, '+14155550100');
-    expect(sms.reason).toBe("The 'To' number the address is not valid (the address)");
-  });
-
-  it('does not retry a notification that failed while paging stopped, nor resend one whose sender died', async () => {
-    const failed = await raise();
-    const start = Date.now();
-    outage = 1;
-    duringSend = () => act(failed, 'acknowledge');
-    expect(await replica(() => start).sends.tick()).toBe(1);
-    expect((await attempts(failed)).map((a) => a.status)).toEqual(['cancelled', 'cancelled']);
-    expect(await replica(() => start + 31_000).sends.tick()).toBe(0);
-    const tries = (await timeline(failed)).filter((e) => e.kind === 'notification').map((e) => String(e.details));
-    expect(tries).toEqual([expect.stringMatching(/try 1\): failed: the mail server could not be reached\.$/)]);
-
-    const orphan = await raise();
-    const claimedAt = Date.now();
-    // A replica claims the attempt and dies; the alert is acknowledged before its lease runs out.
-    expect(await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(claimedAt), 10, MINUTE, 4)).toHaveLength(1);
-    expect((await act(orphan, 'acknowledge')).status).toBe(200);
-    expect(await replica(() => claimedAt + MINUTE + 1000).sends.tick()).toBe(0);
-    expect(sent).toEqual([]);
-  });
-
-  it('sends where a contact method points at send time, and skips a user deleted since the page', async () => {
-    const id = await raise();
-    expect((await act(id, 'escalate')).status).toBe(200); // level 2: Bob, by his account email
-    const knex = h.db.knex as Knex;
-    await knex('user_email_addresses').where({ email: 'ada@pager.test' }).update({ email: 'ada@moved.test' });
-    await knex('users').where({ user_id: BOB }).update({ deleted_at: new Date() });
-    try {
-      expect(await replica(() => Date.now()).sends.tick()).toBe(2);
-    } finally {
-      await knex('user_email_addresses').where({ email: 'ada@moved.test' }).update({ email: 'ada@pager.test' });
-      await knex('users').where({ user_id: BOB }).update({ deleted_at: null });
-    }
-    expect(sent.map((r) => [r.user.user_id, r.address])).toEqual([[ADA, 'ada@moved.test']]);
-    const bob = (await attempts(id)).find((a) => a.user_id === BOB)!;
-    expect([bob.status, bob.reason]).toEqual(['skipped', 'the user was deleted']);
-    const skipped = (await timeline(id)).filter((e) => e.kind === 'notification' && e.action === 'skipped');
-    expect(skipped.map((e) => [e.user_id, e.details])).toEqual([
-      [BOB, 'Email to Bob (the account email, try 1): skipped: the user was deleted.'],
-    ]);
   });
 
   it('fires a step once when two replicas claim it', async () => {
@@ -465,33 +248,6 @@ describe('the paging engine', () => {
     const [alert] = await knex('alerts').whereRaw(`data->>'heartbeat_id' = ?`, [id]);
     raised.push(alert.id);
     expect((await attempts(alert.id)).map((a) => a.user_id)).toEqual([ADA, ADA]);
-  });
-
-  it("reaches a rule's primary contact method as the API defines it: the user's oldest", async () => {
-    const CARL = 103;
-    const knex = h.db.knex as Knex;
-    await seedUsers(knex, [{ team_id: 1, user_id: CARL, name: 'Carl', email: 'carl@account.test' }]);
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    await knex('user_email_addresses').insert([
-      { team_id: 1, user_id: CARL, email: 'carl-new@pager.test' },
-      { team_id: 1, user_id: CARL, email: 'carl-old@pager.test', created_at: hourAgo },
-    ]);
-    await knex('user_phone_numbers').insert([
-      { team_id: 1, user_id: CARL, phone: '+14155550102' },
-      { team_id: 1, user_id: CARL, phone: '+14155550101', created_at: hourAgo },
-    ]);
-    // No contact method named: the rule reaches the primary one of each type.
-    await knex('user_notification_rules').insert({
-      team_id: 1,
-      user_id: CARL,
-      position: 1,
-      delay: 0,
-      enabled_contact_types: JSON.stringify(['email', 'sms', 'call']),
-    });
-    const shown = (await h.call('GET', `/v1/users/${CARL}/email_addresses`)).body.data as { attributes: Record<string, unknown> }[];
-    expect(shown.filter((e) => e.attributes.primary).map((e) => e.attributes.email)).toEqual(['carl-old@pager.test']);
-    const users = await knex.transaction((tx) => createPagingRepository(knex).pagedUsers(tx, 1, [CARL]));
-    expect(users.get(CARL)!.rules.map((r) => [r.email, r.sms, r.call])).toEqual([['carl-old@pager.test', '+14155550101', '+14155550101']]);
   });
 
   it('pages nobody for an alert that is not triggered', async () => {
