@@ -32,6 +32,7 @@ import * as alertPaging from './20261126-0500-alert-paging.js';
 import * as dropContactPrimaryColumns from './20261126-0550-drop-contact-primary-columns.js';
 import * as heartbeatSecrets from './20261126-0600-heartbeat-secrets.js';
 import * as alertSourceRateLimits from './20261126-0610-alert-source-rate-limits.js';
+import * as alertGroupLeadersBySummary from './20261126-0650-alert-group-leaders-by-summary.js';
 
 /**
  * Every schema change of on-call, applied in name order. Numbers 0001–0019 hold
@@ -71,4 +72,5 @@ export const migrations: Migrations = {
   '20261126-0550-drop-contact-primary-columns': dropContactPrimaryColumns,
   '20261126-0600-heartbeat-secrets': heartbeatSecrets,
   '20261126-0610-alert-source-rate-limits': alertSourceRateLimits,
+  '20261126-0650-alert-group-leaders-by-summary': alertGroupLeadersBySummary,
 };

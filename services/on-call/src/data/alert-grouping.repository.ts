@@ -35,12 +35,16 @@ export function createGroupingStore(): GroupingStore {
       await tx.raw('select pg_advisory_xact_lock(hashtext(?), hashtext(reverse(?)))', [name, name]);
     },
     async openLeaders(tx, teamId, groupId, since, summary) {
-      return (await tx('alerts')
-        .where({ team_id: teamId, alert_group_id: groupId, is_group_leader_alert: true, ...(summary === undefined ? {} : { summary }) })
-        .whereNot('status', 'resolved')
-        .andWhere('created_at', '>=', since)
-        .orderBy([{ column: 'created_at' }, { column: 'id' }])
-        .limit(100)) as Row[];
+      return (
+        (await tx('alerts')
+          .where({ team_id: teamId, alert_group_id: groupId, is_group_leader_alert: true })
+          // The digest reaches alerts_open_group_leaders_by_summary; the summary itself decides.
+          .modify((q) => (summary === undefined ? q : q.whereRaw('md5(summary) = md5(?)', [summary]).andWhere({ summary })))
+          .whereNot('status', 'resolved')
+          .andWhere('created_at', '>=', since)
+          .orderBy([{ column: 'created_at' }, { column: 'id' }])
+          .limit(100)) as Row[]
+      );
     },
   };
 }
