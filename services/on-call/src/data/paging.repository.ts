@@ -173,7 +173,14 @@ export function createPagingRepository(knex: Knex): PagingStore {
           return {
             ...(a as unknown as ClaimedAttempt),
             address: String(address ?? a.address),
-            unreachable: !u || u.deleted_at ? 'the user was deleted' : address ? null : 'the contact method was deleted',
+            unreachable:
+              !u || u.deleted_at
+                ? 'the user was deleted'
+                : address
+                  ? null
+                  : a.contact_method_id
+                    ? 'the contact method was deleted'
+                    : 'the user has no email address',
             // Only a sender that died mid-send gets past the last try (a failure's retries stop there): not sent again.
             abandoned: Number(a.tries) > maxTries,
             alert: alerts.find((x) => x.id === a.alert_id)!,

@@ -95,6 +95,20 @@ describe("the paging engine's notifications", () => {
     expect(sent).toEqual([]);
   });
 
+  it('skips the account email of a user who has none, rather than trying an empty address', async () => {
+    const id = await raise();
+    const knex = h.db.knex as Knex;
+    await knex('users').where({ user_id: BOB }).update({ email: '' });
+    try {
+      expect((await act(id, 'escalate')).status).toBe(200); // level 2: Bob, who has no rules
+      await replica(() => Date.now()).sends.tick();
+    } finally {
+      await knex('users').where({ user_id: BOB }).update({ email: 'bob@account.test' });
+    }
+    const bob = (await attempts(id)).find((a) => a.user_id === BOB)!;
+    expect([bob.status, bob.reason]).toEqual(['skipped', 'the user has no email address']);
+  });
+
   it('sends where a contact method points at send time, and skips a user deleted since the page', async () => {
     const id = await raise();
     expect((await act(id, 'escalate')).status).toBe(200); // level 2: Bob, by his account email
