@@ -1,7 +1,7 @@
 export * from './document.js';
 export { MAX_BODY_DEPTH, MEDIA_TYPE, mediaTypeMiddleware, jsonApiBody, sendDocument, sendSecretDocument } from './media-type.js';
 export { assertIfMatch, entityTag, ifMatchOf, sendTaggedDocument, type EntityTagCondition } from './conditional.js';
-export { parsePage, paginationLinks, type Page, type PageFound, type PageOptions } from './pagination.js';
+export { pageNumbers, pageOfList, parsePage, paginationLinks, type Page, type PageFound, type PageOptions } from './pagination.js';
 export { decodeCursor, encodeCursor, invalidCursor, type CursorValues } from './cursor.js';
 export {
   parseListQuery,

@@ -60,6 +60,30 @@ function linkTo(baseUrl: string, query: Record<string, unknown>, page: Record<st
   return `${baseUrl}?${params.toString().replace(/%5B/g, '[').replace(/%5D/g, ']')}`;
 }
 
+/** The `meta` numbers of offset page `page` of a list of `total` rows (a page past the end has the last as its prev). */
+export function pageNumbers(page: Pick<Page, 'number' | 'size'>, total: number) {
+  const totalPages = Math.max(1, Math.ceil(total / page.size));
+  return {
+    current_page: page.number,
+    next_page: page.number < totalPages ? page.number + 1 : null,
+    prev_page: page.number > 1 ? Math.min(page.number - 1, totalPages) : null,
+    total_count: total,
+    total_pages: totalPages,
+  };
+}
+
+/**
+ * Offset page `page` of a list held in memory (computed, not stored: shifts, on-call
+ * entries), each row shaped by `row`, with the `meta` numbers a stored list's page has
+ * and no links, as the reference gives such lists.
+ */
+export function pageOfList<T, R>(items: readonly T[], page: Pick<Page, 'number' | 'size'>, row: (item: T) => R) {
+  return {
+    rows: items.slice((page.number - 1) * page.size, page.number * page.size).map((item) => row(item)),
+    meta: pageNumbers(page, items.length),
+  };
+}
+
 /**
  * `links` and `meta` of a page, keeping every other query parameter of the request. An
  * offset page has its numbers and totals; a cursor page (`page[after]`) has none, only
@@ -84,24 +108,17 @@ export function paginationLinks(
       meta: { current_page: null, next_page: null, prev_page: null, total_count: null, total_pages: null, ...cursor },
     };
   }
-  const total = found.total ?? 0;
-  const totalPages = Math.max(1, Math.ceil(total / page.size));
-  const next = page.number < totalPages ? page.number + 1 : null;
-  const prev = page.number > 1 ? Math.min(page.number - 1, totalPages) : null;
+  const numbers = pageNumbers(page, found.total ?? 0);
   return {
     links: {
       self: numbered(page.number),
       first: numbered(1),
-      prev: prev === null ? null : numbered(prev),
-      next: next === null ? null : numbered(next),
-      last: numbered(totalPages),
+      prev: numbers.prev_page === null ? null : numbered(numbers.prev_page),
+      next: numbers.next_page === null ? null : numbered(numbers.next_page),
+      last: numbered(numbers.total_pages),
     },
     meta: {
-      current_page: page.number,
-      next_page: next,
-      prev_page: prev,
-      total_count: total,
-      total_pages: totalPages,
+      ...numbers,
       ...cursor,
       ...(found.totalCapped ? { total_count_capped: true as const } : {}),
     },

@@ -1,3 +1,4 @@
+import { pageOfList } from '@firewatch/jsonapi';
 import { DateTime } from 'luxon';
 import { type Ctx, type Entry, entries, entryId } from './oncalls.entries.js';
 import type { OncallParams } from './oncalls.params.js';
@@ -38,31 +39,19 @@ export async function listOncalls(ctx: Ctx) {
   const names = await ctx.deps.oncalls.scheduleNames(ctx.principal.team_id, [
     ...new Set(found.flatMap((e) => (e.schedule_id ? [e.schedule_id] : []))),
   ]);
-  const { number, size } = ctx.page;
-  const total = found.length;
-  const totalPages = Math.max(1, Math.ceil(total / size));
-  return {
-    rows: found.slice((number - 1) * size, number * size).map((e) => ({
-      id: entryId(e),
-      escalation_policy_id: e.policy.id,
-      escalation_policy_name: e.policy.name,
-      escalation_policy_path_id: e.path.id,
-      escalation_policy_path_name: e.path.name,
-      notification_type: e.path.notification_type,
-      is_default_path: e.path.is_default,
-      escalation_level: e.level,
-      schedule_id: e.schedule_id,
-      schedule_name: e.schedule_id ? (names.get(e.schedule_id) ?? null) : null,
-      user_id: e.user_id,
-      starts_at: time(e.starts_at),
-      ends_at: time(e.ends_at),
-    })),
-    meta: {
-      current_page: number,
-      next_page: number < totalPages ? number + 1 : null,
-      prev_page: number > 1 ? Math.min(number - 1, totalPages) : null,
-      total_count: total,
-      total_pages: totalPages,
-    },
-  };
+  return pageOfList(found, ctx.page, (e) => ({
+    id: entryId(e),
+    escalation_policy_id: e.policy.id,
+    escalation_policy_name: e.policy.name,
+    escalation_policy_path_id: e.path.id,
+    escalation_policy_path_name: e.path.name,
+    notification_type: e.path.notification_type,
+    is_default_path: e.path.is_default,
+    escalation_level: e.level,
+    schedule_id: e.schedule_id,
+    schedule_name: e.schedule_id ? (names.get(e.schedule_id) ?? null) : null,
+    user_id: e.user_id,
+    starts_at: time(e.starts_at),
+    ends_at: time(e.ends_at),
+  }));
 }

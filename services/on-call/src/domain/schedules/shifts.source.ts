@@ -1,5 +1,5 @@
 import type { Principal } from '@firewatch/auth';
-import type { Page } from '@firewatch/jsonapi';
+import { pageOfList, type Page } from '@firewatch/jsonapi';
 import type { Row } from '@firewatch/resource-kit';
 import { BadRequestError } from '@firewatch/errors';
 import { planShifts, TooManyInputsError, TooManyShiftsError, type Shift } from '../shifts/index.js';
@@ -117,17 +117,5 @@ export async function listShifts(ctx: { principal: Principal; deps: OnCallResour
   let shifts = await teamShifts(ctx.deps, ctx.principal, from, to, scheduleIds);
   const users = params['user_ids[]'];
   if (users) shifts = shifts.filter((s) => users.includes(s.user_id));
-  const { number, size } = ctx.page;
-  const total = shifts.length;
-  const totalPages = Math.max(1, Math.ceil(total / size));
-  return {
-    rows: shifts.slice((number - 1) * size, number * size).map(shiftRow),
-    meta: {
-      current_page: number,
-      next_page: number < totalPages ? number + 1 : null,
-      prev_page: number > 1 ? Math.min(number - 1, totalPages) : null,
-      total_count: total,
-      total_pages: totalPages,
-    },
-  };
+  return pageOfList(shifts, ctx.page, shiftRow);
 }
