@@ -24,7 +24,12 @@ import {
  */
 
 export const PROPERTY_FIELD_TYPES = ['attribute', 'payload', 'alert_field'] as const;
-export const GROUP_CONDITION_TYPES = [
+/**
+ * The reference's property_field_condition_type of alert routes and legacy routing rules:
+ * what one alert's values are judged by. A group's are the same and matches_existing_alert,
+ * which compares an alert with the group's others, so the reference's two enums are one list.
+ */
+export const ROUTING_CONDITION_TYPES = [
   'is_one_of',
   'is_not_one_of',
   'contains',
@@ -33,8 +38,8 @@ export const GROUP_CONDITION_TYPES = [
   'ends_with',
   'matches_regex',
   'is_empty',
-  'matches_existing_alert',
 ] as const;
+export const GROUP_CONDITION_TYPES = [...ROUTING_CONDITION_TYPES, 'matches_existing_alert'] as const;
 
 const text = z.string().max(MAX_VALUE_LENGTH);
 

@@ -6,6 +6,7 @@ import {
   groupConditionProblems,
   groupPatternCount,
   PROPERTY_FIELD_TYPES,
+  ROUTING_CONDITION_TYPES,
   stored,
   type StoredGroupCondition,
 } from '../alerts/alert-groups.conditions.js';
@@ -27,17 +28,8 @@ import {
  * matching engine (alerts/alert-groups.conditions.ts), judged in ROUTING_VOCABULARY.
  */
 
-/** The reference's property_field_condition_type of routes and routing rules. */
-export const ROUTING_CONDITION_TYPES = [
-  'is_one_of',
-  'is_not_one_of',
-  'contains',
-  'does_not_contain',
-  'starts_with',
-  'ends_with',
-  'matches_regex',
-  'is_empty',
-] as const;
+/** The reference's property_field_condition_type of routes and routing rules: defined beside the groups' list, which is it and one more. */
+export { ROUTING_CONDITION_TYPES };
 
 /** The attribute names a condition may look at (`alert_urgency` compares urgency ids). */
 export const ROUTING_ATTRIBUTES = ['summary', 'description', 'alert_urgency', 'external_url'] as const;
