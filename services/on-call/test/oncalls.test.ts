@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { ONCALL_BOUNDS } from '../src/domain/escalation-plans/oncalls.entries.js';
 import { seedPolicy } from './support/escalation-plans.fixture.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
+import { createDailySchedule } from './support/schedules.fixture.js';
 import { seedTeam } from './support/teams.fixture.js';
 import { seedUsers } from './support/users.fixture.js';
 
@@ -23,21 +24,7 @@ beforeAll(async () => {
   h = await startOnCall();
   const knex = h.db.knex as Knex;
   await seedUsers(knex, [...[21, 22, 23, 24].map((user_id) => ({ team_id: 1, user_id })), { team_id: 2, user_id: 31 }]);
-  const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
-    const res = await h.call('POST', path, { body: { data: { type, attributes } } });
-    expect([res.status, res.body.errors]).toEqual([201, undefined]);
-    return res.body.data.id as string;
-  };
-  schedule = await created('/v1/schedules', 'schedules', { name: 'Primary', owner_user_id: 21 });
-  const rotation = await created(`/v1/schedules/${schedule}/schedule_rotations`, 'schedule_rotations', {
-    name: 'Daily',
-    schedule_rotationable_type: 'ScheduleDailyRotation',
-    schedule_rotationable_attributes: { handoff_time: '09:00' },
-    time_zone: 'Etc/UTC',
-    start_time: '2026-11-01T09:00:00Z',
-  });
-  for (const user_id of [21, 22])
-    await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id });
+  schedule = await createDailySchedule(h, [21, 22]);
   const sre = await seedTeam(knex, 1, { members: [23, 24], admins: [24] });
   policy = await seedPolicy(knex, { name: 'Payments', service_ids: [SERVICE] }, [
     {

@@ -55,3 +55,27 @@ export async function createRotation(h: OnCallHarness): Promise<{ scheduleId: st
   expect(res.status).toBe(201);
   return { scheduleId, rotationId: res.body.data.id };
 }
+
+/**
+ * Schedule "Primary" owned by the first of `userIds`, with one daily rotation (handoff at
+ * 09:00 UTC since 2026-11-01) dealing turns to `userIds` in order: the suites reading who
+ * is on call (oncalls, escalation plans) count on these turns; its id.
+ */
+export async function createDailySchedule(h: OnCallHarness, userIds: number[]): Promise<string> {
+  const created = async (path: string, type: string, attributes: Attributes) => {
+    const res = await h.call('POST', path, doc(type, attributes));
+    expect([res.status, res.body.errors]).toEqual([201, undefined]);
+    return res.body.data.id as string;
+  };
+  const schedule = await created('/v1/schedules', 'schedules', { name: 'Primary', owner_user_id: userIds[0] });
+  const rotation = await created(`/v1/schedules/${schedule}/schedule_rotations`, 'schedule_rotations', {
+    name: 'Daily',
+    schedule_rotationable_type: 'ScheduleDailyRotation',
+    schedule_rotationable_attributes: { handoff_time: '09:00' },
+    time_zone: 'Etc/UTC',
+    start_time: '2026-11-01T09:00:00Z',
+  });
+  for (const user_id of userIds)
+    await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id });
+  return schedule;
+}
