@@ -3,7 +3,8 @@ import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
 import { pointers } from '../support/schedules.fixture.js';
 import { seedTeam } from '../support/teams.fixture.js';
 import { seedUsers } from '../support/users.fixture.js';
-import { createPolicy, levelIn, pathIn, put, seedService } from './escalation.fixture.js';
+import { seedService } from '../support/targets.fixture.js';
+import { createPolicy, levelIn, pathIn, put } from './escalation.fixture.js';
 
 let h: OnCallHarness;
 let knex: Knex;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createAlertRoutingRepository } from '../../src/data/alert-routing.repository.js';
-import { createTargetSyncStore } from '../../src/data/targets.repository.js';
 import { createAlertRouter } from '../../src/domain/routing/alert-router.js';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
+import { seedService as seedServiceIn } from '../support/targets.fixture.js';
 
 let h: OnCallHarness;
 
@@ -14,20 +14,7 @@ afterAll(async () => h?.close());
 
 const router = createAlertRouter(createAlertRoutingRepository());
 
-async function seedService(): Promise<string> {
-  const id = randomUUID();
-  await createTargetSyncStore(h.db.knex).apply({
-    team_id: 1,
-    target_type: 'Service',
-    target_id: id,
-    name: 'Service',
-    changed_at: new Date(),
-    deleted_at: null,
-    member_ids: [],
-    admin_ids: [],
-  });
-  return id;
-}
+const seedService = () => seedServiceIn(h.db.knex);
 
 const aSource = async () =>
   (await h.create('alert_sources', { name: `Source ${randomUUID().slice(0, 6)}`, source_type: 'generic_webhook' })).body.data.id as string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTargetSyncStore } from '../../src/data/targets.repository.js';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
+import { seedService as seedServiceIn } from '../support/targets.fixture.js';
 import { seedTeam } from '../support/teams.fixture.js';
 
 let h: OnCallHarness;
@@ -11,21 +12,7 @@ beforeAll(async () => {
 
 afterAll(async () => h?.close());
 
-/** A service on-call knows of, as its `service.created` would make it. */
-async function seedService(teamId = 1): Promise<string> {
-  const id = randomUUID();
-  await createTargetSyncStore(h.db.knex).apply({
-    team_id: teamId,
-    target_type: 'Service',
-    target_id: id,
-    name: `Service ${id.slice(0, 8)}`,
-    changed_at: new Date(),
-    deleted_at: null,
-    member_ids: [],
-    admin_ids: [],
-  });
-  return id;
-}
+const seedService = (teamId = 1) => seedServiceIn(h.db.knex, teamId);
 
 const aSource = async (teamId = 1) =>
   (
