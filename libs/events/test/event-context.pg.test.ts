@@ -3,38 +3,22 @@
 // outbox write through the relay to a consumer, which handles the event inside both.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { createLogger, currentRequestId, requestContext } from '@firewatch/logger';
+import { currentRequestId, requestContext } from '@firewatch/logger';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
 import { currentTraceparent, startTracing, withSpan, type Tracing } from '@firewatch/tracing';
 import {
   createEventTransport,
   createOutboxRelay,
   outboxMigration,
-  provisionPgEvents,
   writeEvent,
   type EventEnvelope,
   type OutboxRelay,
 } from '../src/index.js';
+import { logger, pgEventsWorld } from './pg-events.support.js';
 
-const logger = createLogger({ service: 'events-test', level: 'silent' });
-const tag = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const eventsDb = `fw_events_ctx_${tag}`;
-const roles = { incidents: `fw_ctx_ic_${tag}`, dispatcher: `fw_ctx_disp_${tag}` };
+const world = pgEventsWorld('ctx', ['incidents', 'dispatcher']);
+const { tag, roles, asRole } = world;
 const queue = `ctx.${tag}`;
-const admin = process.env.TEST_DATABASE_URL!;
-const asRole = (role: string) => Object.assign(new URL(admin), { username: role, password: 'pw', pathname: `/${eventsDb}` }).toString();
-
-async function adminQuery(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: Object.assign(new URL(admin), { pathname: '/postgres' }).toString() });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 let outbox: TestDatabase;
 let relay: OutboxRelay;
@@ -48,12 +32,7 @@ beforeAll(async () => {
   tracing = await startTracing('events-test', {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
   });
-  for (const role of Object.values(roles)) await adminQuery(`CREATE ROLE ${role} LOGIN PASSWORD 'pw'`);
-  await provisionPgEvents(admin, {
-    database: eventsDb,
-    roles: Object.values(roles),
-    queues: [{ queue, role: roles.dispatcher, bindings: ['incident.*'] }],
-  });
+  await world.create([{ queue, role: roles.dispatcher, bindings: ['incident.*'] }]);
   outbox = await createTestDatabase('fw_events_ctx_outbox');
   await outboxMigration.up(outbox.knex);
   relay = createOutboxRelay({
@@ -70,8 +49,7 @@ afterAll(async () => {
   await tracing?.shutdown();
   await new Promise((r) => collector?.close(r));
   await outbox?.drop();
-  await adminQuery(`DROP DATABASE IF EXISTS ${eventsDb} WITH (FORCE)`);
-  for (const role of Object.values(roles)) await adminQuery(`DROP ROLE IF EXISTS ${role}`);
+  await world.drop();
 });
 
 it('delivers the request id and a traceparent continuing the trace, and handles the event inside them', async () => {

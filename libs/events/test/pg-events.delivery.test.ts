@@ -1,42 +1,19 @@
 // The PostgreSQL transport's delivery guarantees, queue by queue: a consumer that died
 // mid-event, an event no handler can take, two replicas of one consumer, acks batched
 // per turn of the event loop, and a consumer started before its queue was provisioned.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import pg from 'pg';
 import { createLogger } from '@firewatch/logger';
 import { DELIVERY_LIMIT } from '../src/consumer-queue.js';
-import { createEventTransport, provisionPgEvents, type EventEnvelope, type TransportConsumer } from '../src/index.js';
+import { createEventTransport, type EventEnvelope, type TransportConsumer } from '../src/index.js';
+import { logger, pgEventsWorld, waitUntil } from './pg-events.support.js';
 
-// Not from ./support.js, which loads the AMQP client: this suite runs where RabbitMQ does not (scripts/test-selection.mjs).
-const logger = createLogger({ service: 'events-test', level: 'silent' });
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const tag = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const eventsDb = `fw_events_dl_${tag}`;
-const roles = { incidents: `fw_dl_ic_${tag}`, dispatcher: `fw_dl_disp_${tag}` };
+const world = pgEventsWorld('dl', ['incidents', 'dispatcher']);
+const { tag, roles, asRole } = world;
 const queues = ['crash', 'poison', 'replicas'].map((name) => `${name}.${tag}`);
 const [crashQueue, poisonQueue, replicaQueue] = queues;
-const admin = process.env.TEST_DATABASE_URL!;
-const asRole = (role: string) => Object.assign(new URL(admin), { username: role, password: 'pw', pathname: `/${eventsDb}` }).toString();
-const adminEvents = () => new pg.Client({ connectionString: Object.assign(new URL(admin), { pathname: `/${eventsDb}` }).toString() });
 const publishers = { 'incident-config': roles.incidents };
-
-async function adminQuery(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: Object.assign(new URL(admin), { pathname: '/postgres' }).toString() });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 // incident-config's role publishes, as its relay would.
 async function publish(count: number): Promise<string[]> {
@@ -58,7 +35,7 @@ async function publish(count: number): Promise<string[]> {
 }
 
 async function deliveries(queue: string): Promise<{ attempts: number; dead: boolean; last_error: string | null }[]> {
-  const c = adminEvents();
+  const c = world.adminClient();
   await c.connect();
   try {
     const { rows } = await c.query('SELECT attempts, dead_at IS NOT NULL AS dead, last_error FROM events.deliveries WHERE queue = $1', [
@@ -86,12 +63,7 @@ function consume(queue: string, handler: (e: EventEnvelope) => Promise<void>, lo
 }
 
 beforeAll(async () => {
-  for (const role of Object.values(roles)) await adminQuery(`CREATE ROLE ${role} LOGIN PASSWORD 'pw'`);
-  await provisionPgEvents(admin, {
-    database: eventsDb,
-    roles: Object.values(roles),
-    queues: queues.map((queue) => ({ queue, role: roles.dispatcher, bindings: ['incident.*'] })),
-  });
+  await world.create(queues.map((queue) => ({ queue, role: roles.dispatcher, bindings: ['incident.*'] })));
 });
 
 afterEach(async () => {
@@ -99,8 +71,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await adminQuery(`DROP DATABASE IF EXISTS ${eventsDb} WITH (FORCE)`);
-  for (const role of Object.values(roles)) await adminQuery(`DROP ROLE IF EXISTS ${role}`);
+  await world.drop();
 });
 
 it('hands an event claimed by a consumer that died mid-handler to another once its lease ran out, not before', async () => {
@@ -165,7 +136,7 @@ it('says why a consumer whose queue was never provisioned takes nothing', async 
 
 // Earlier tests' events fan out to every queue bound to incident.*: empty the ones a test does not use.
 async function drainQueue(queue: string): Promise<void> {
-  const c = adminEvents();
+  const c = world.adminClient();
   await c.connect();
   await c.query('DELETE FROM events.deliveries WHERE queue = $1', [queue]);
   await c.end();

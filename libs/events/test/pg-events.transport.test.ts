@@ -1,47 +1,21 @@
 // The PostgreSQL event transport (a machine with Node only): the outbox relay and the
 // consumers over the events database, each service as its own role.
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createLogger } from '@firewatch/logger';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
 import {
   createEventTransport,
   createOutboxRelay,
   outboxMigration,
-  provisionPgEvents,
   writeEvent,
   type EventEnvelope,
   type OutboxRelay,
   type TransportConsumer,
 } from '../src/index.js';
+import { logger, pgEventsWorld, waitUntil } from './pg-events.support.js';
 
-// Not from ./support.js, which loads the AMQP client: this suite runs where RabbitMQ does not (scripts/test-selection.mjs).
-const logger = createLogger({ service: 'events-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const tag = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const eventsDb = `fw_events_pg_${tag}`;
-const roles = { incidents: `fw_ic_${tag}`, auth: `fw_auth_${tag}`, dispatcher: `fw_disp_${tag}` };
-const admin = process.env.TEST_DATABASE_URL!;
-const asRole = (role: string, database = eventsDb) =>
-  Object.assign(new URL(admin), { username: role, password: 'pw', pathname: `/${database}` }).toString();
+const world = pgEventsWorld('pg', ['incidents', 'auth', 'dispatcher']);
+const { tag, roles, asRole } = world;
 const publishers = { 'incident-config': roles.incidents, auth: roles.auth };
-
-async function adminQuery(sql: string, database = 'postgres'): Promise<void> {
-  const c = new pg.Client({ connectionString: Object.assign(new URL(admin), { pathname: `/${database}` }).toString() });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 let outbox: TestDatabase;
 let relay: OutboxRelay;
@@ -62,15 +36,10 @@ function consume(queue: string, role: string, handler: (e: EventEnvelope) => Pro
 }
 
 beforeAll(async () => {
-  for (const role of Object.values(roles)) await adminQuery(`CREATE ROLE ${role} LOGIN PASSWORD 'pw'`);
-  await provisionPgEvents(admin, {
-    database: eventsDb,
-    roles: Object.values(roles),
-    queues: [
-      { queue: `dispatcher.${tag}`, role: roles.dispatcher, bindings: ['incident.*'] },
-      { queue: `groups.${tag}`, role: roles.incidents, bindings: ['group.*'] },
-    ],
-  });
+  await world.create([
+    { queue: `dispatcher.${tag}`, role: roles.dispatcher, bindings: ['incident.*'] },
+    { queue: `groups.${tag}`, role: roles.incidents, bindings: ['group.*'] },
+  ]);
   outbox = await createTestDatabase('fw_events_pg_outbox');
   await outboxMigration.up(outbox.knex);
   // incident-config's relay publishes as its own role; a poll longer than the test leaves waking to NOTIFY.
@@ -87,8 +56,7 @@ afterEach(async () => {
 afterAll(async () => {
   await relay?.stop();
   await outbox?.drop();
-  await adminQuery(`DROP DATABASE IF EXISTS ${eventsDb} WITH (FORCE)`);
-  for (const role of Object.values(roles)) await adminQuery(`DROP ROLE IF EXISTS ${role}`);
+  await world.drop();
 });
 
 it('carries an outbox event to the queues bound to its type, once each, and acks it', async () => {
@@ -105,7 +73,7 @@ it('carries an outbox event to the queues bound to its type, once each, and acks
   const rows = await outbox.knex.raw(`SELECT count(*)::int AS n FROM outbox`);
   expect(rows.rows[0].n).toBe(0);
   // Acked: nothing left for the dispatcher; group.* was not bound, so the groups queue got nothing.
-  const c = new pg.Client({ connectionString: Object.assign(new URL(admin), { pathname: `/${eventsDb}` }).toString() });
+  const c = world.adminClient();
   await c.connect();
   await waitUntil(async () => (await c.query('SELECT count(*)::int AS n FROM events.deliveries')).rows[0].n === 0, 5000, 'the ack');
   await c.end();
