@@ -1,34 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { currentTraceparent, httpSpanMiddleware, openSpan, SpanKind, startTracing, tracingEnabled, withSpan } from '../src/index.js';
-
-interface Exported {
-  service: string;
-  name: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  kind: number;
-}
-
-/** An OTLP/HTTP JSON receiver, as a collector would be. */
-async function startReceiver() {
-  const spans: Exported[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString());
-      for (const rs of body.resourceSpans) {
-        const service = rs.resource.attributes.find((a: { key: string }) => a.key === 'service.name').value.stringValue;
-        for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ service, ...s, parentSpanId: s.parentSpanId || undefined });
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, close: () => new Promise((r) => server.close(r)) };
-}
+// The collector the end-to-end tests point the services at: the same OTLP/HTTP JSON it judges there.
+import { startOtlpReceiver } from '../../../tests/support/otlp-receiver.js';
 
 describe('tracing', () => {
   it('is off without an endpoint: the helpers only run what they wrap', async () => {
@@ -44,7 +16,7 @@ describe('tracing', () => {
   });
 
   it('exports nested spans in one trace when an endpoint is set, and continues a traceparent', async () => {
-    const receiver = await startReceiver();
+    const receiver = await startOtlpReceiver();
     const tracing = await startTracing('test', { OTEL_EXPORTER_OTLP_ENDPOINT: `${receiver.url}/` });
     try {
       expect(tracing.enabled).toBe(true);
