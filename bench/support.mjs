@@ -67,12 +67,13 @@ export function createBenchSystem({ databases, queues = [] }) {
 
 /**
  * The stack the API benchmarks measure (auth, incident-config and the gateway) on private
- * databases, with a bootstrapped team and an admin key whose rate limits are out of the
+ * databases, with a bootstrapped team, its admin `user` and an admin key whose rate limits are out of the
  * way. `gatewayNodeArgs` go to the gateway's node (a CPU profile, for instance), and
  * `serviceNodeArgs[name]` to a service's; `services` adds further processes by name (only
- * 'on-call' so far: its port and database are provided).
+ * 'on-call' so far: its port and database are provided); `serviceEnv[name]` adds to or
+ * overrides a process's environment (on-call's SMTP_URL, for instance).
  */
-export async function startApiStack({ gatewayNodeArgs = [], services = [], serviceNodeArgs = {} } = {}) {
+export async function startApiStack({ gatewayNodeArgs = [], services = [], serviceNodeArgs = {}, serviceEnv = {} } = {}) {
   const { processEnvs, PROCESSES, provisionBroker, provisionDatabases } = await import('../scripts/dev-env.mjs');
   build();
   const suffix = `_bench_${process.pid}`;
@@ -86,7 +87,7 @@ export async function startApiStack({ gatewayNodeArgs = [], services = [], servi
     await system.start(
       PROCESSES.filter((p) => ['auth', 'incident-config', ...services, 'gateway'].includes(p.name)).map((p) => ({
         ...p,
-        env: envs[p.name],
+        env: { ...envs[p.name], ...serviceEnv[p.name] },
         nodeArgs: p.name === 'gateway' ? gatewayNodeArgs : (serviceNodeArgs[p.name] ?? []),
       })),
     );
@@ -106,7 +107,7 @@ export async function startApiStack({ gatewayNodeArgs = [], services = [], servi
       '--rate-limit-write',
       '1000000',
     );
-    return { system, envs, token: key.api_key?.token ?? key.token };
+    return { system, envs, token: key.api_key?.token ?? key.token, user: boot.user };
   } catch (err) {
     await system.cleanup();
     throw err;
