@@ -1,0 +1,351 @@
+// `pnpm bench:floor` (issue 26): Firewatch against its floor, the least code that does each
+// path with our hops and our backing services (bench/floor/: a gateway with a cached
+// credential, our Redis sliding window and a keep-alive forward; a service with a pg Pool;
+// an outbox relay publishing with confirms). Both are started here, on private databases,
+// and measured in alternation under the same load: BENCH_ROUNDS rounds of each path on
+// each, BENCH_DURATION seconds each, BENCH_CONNECTIONS connections. Prints per path the
+// rps of each, the ratio, p50/p99, and per process the CPU seconds spent under that path
+// and the peak resident memory. Firewatch runs with its relay, webhooks and one dispatcher,
+// and every created environment's event must reach a webhook receiver in this process.
+//   BENCH_ROUNDS=3 BENCH_DURATION=5 BENCH_CONNECTIONS=32 pnpm bench:floor
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { backing, processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
+import { waitForHttp } from '../scripts/wait-for.mjs';
+import { cpuSeconds, freePort } from './support.mjs';
+
+const amqp = createRequire(path.join(root, 'services/webhook-dispatcher/package.json'))('amqplib');
+const { Redis } = createRequire(path.join(root, 'gateway/package.json'))('ioredis');
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const b = backing();
+
+execFileSync(
+  process.execPath,
+  [
+    path.join(root, 'node_modules/typescript/bin/tsc'),
+    '-b',
+    'services/auth',
+    'services/webhooks',
+    'services/webhook-dispatcher',
+    'services/incident-config',
+    'gateway',
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
+const suffix = `_bench_floor_${process.pid}`;
+const ports = { gateway: await freePort(), auth: await freePort(), incidentConfig: await freePort(), webhooks: await freePort() };
+const envs = processEnvs({ ports, dbSuffix: suffix, logLevel: 'warn', secret: 'b'.repeat(43) });
+await provisionDatabases(envs);
+await provisionBroker(envs);
+const floorDb = `firewatch_floor_${process.pid}`;
+const floorName = `firewatch.floor.${process.pid}`;
+const floorPorts = { gateway: await freePort(), service: await freePort(), relay: await freePort() };
+const floorToken = `floor-${process.pid}`;
+const TEAM = 1;
+
+const common = {
+  DEV_KEY_SEED: 'b'.repeat(43),
+  PRINCIPAL_PUBLIC_KEYS: envs.gateway.PRINCIPAL_PUBLIC_KEYS,
+  AMQP_URL: b.amqp,
+  AMQP_PUBLISHERS: envs['webhook-dispatcher'].AMQP_PUBLISHERS,
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  DATABASE_URL: envs.webhooks.DATABASE_URL,
+  WEBHOOK_QUEUE: envs.webhooks.WEBHOOK_QUEUE,
+  WEBHOOK_ALLOW_HTTP: 'true',
+};
+const entry = (name) => PROCESSES.find((p) => p.name === name).entry;
+const floorUrl = `${b.pg}/${floorDb}`;
+const procs = [
+  { name: 'auth', entry: entry('auth'), env: envs.auth },
+  { name: 'incident-config', entry: entry('incident-config'), env: envs['incident-config'] },
+  { name: 'webhooks', entry: entry('webhooks'), env: { ...common, PORT: String(ports.webhooks) } },
+  {
+    name: 'dispatcher',
+    entry: entry('webhook-dispatcher'),
+    env: { ...common, PORT: String(await freePort()), WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' },
+  },
+  { name: 'gateway', entry: entry('gateway'), env: envs.gateway },
+  { name: 'floor-service', entry: 'bench/floor/service.mjs', env: { PORT: String(floorPorts.service), DATABASE_URL: floorUrl } },
+  {
+    name: 'floor-relay',
+    entry: 'bench/floor/relay.mjs',
+    env: { PORT: String(floorPorts.relay), DATABASE_URL: floorUrl, AMQP_URL: b.amqp, EXCHANGE: floorName },
+  },
+  {
+    name: 'floor-gateway',
+    entry: 'bench/floor/gateway.mjs',
+    env: { PORT: String(floorPorts.gateway), UPSTREAM: `http://127.0.0.1:${floorPorts.service}`, REDIS_URL: b.redis },
+  },
+];
+
+const admin = new pg.Client({ connectionString: `${b.pg}/postgres` });
+await admin.connect();
+await admin.query(`CREATE DATABASE "${floorDb}"`);
+const fdb = new pg.Client({ connectionString: floorUrl });
+await fdb.connect();
+// The columns and indexes of incident-config's environments; the outbox as small as a relay needs.
+await fdb.query(`CREATE TABLE environments (
+  id uuid PRIMARY KEY DEFAULT gen_random_uuid(), team_id integer NOT NULL, name text NOT NULL, slug text NOT NULL,
+  description text, color text, position integer, external_id text,
+  notify_emails jsonb NOT NULL DEFAULT '[]', chat_channels jsonb NOT NULL DEFAULT '[]', chat_aliases jsonb NOT NULL DEFAULT '[]',
+  properties jsonb NOT NULL DEFAULT '[]', created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (team_id, slug));
+CREATE INDEX ON environments (team_id, position);
+CREATE UNIQUE INDEX ON environments (team_id, lower(name));
+CREATE TABLE outbox (id bigserial PRIMARY KEY, routing_key text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());`);
+const broker = await amqp.connect(b.amqp);
+const bch = await broker.createChannel();
+await bch.assertExchange(floorName, 'topic', { durable: true });
+await bch.assertQueue(floorName, { durable: true });
+await bch.bindQueue(floorName, floorName, '#');
+const redis = new Redis(b.redis);
+await redis.set(`floor:cred:${floorToken}`, JSON.stringify({ key_id: 1, team_id: TEAM }), 'EX', 3600);
+
+const children = [];
+async function cleanup() {
+  for (const c of children) c.kill('SIGTERM');
+  await Promise.all(
+    children.map((c) =>
+      c.exitCode === null && c.signalCode === null ? new Promise((r) => (c.once('exit', r), setTimeout(r, 10_000))) : undefined,
+    ),
+  );
+  await fdb.end().catch(() => undefined);
+  for (const db of [...envs.databases.map((d) => d.database), floorDb]) await admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+  await admin.end();
+  for (const q of [...envs.queues, floorName]) await bch.deleteQueue(q).catch(() => undefined);
+  await bch.deleteExchange(floorName).catch(() => undefined);
+  await broker.close().catch(() => undefined);
+  const keys = await redis.keys('floor:*');
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+}
+
+// Firewatch's webhook receiver: counts the created environments whose event arrived.
+const delivered = new Set();
+const receiver = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    try {
+      const body = JSON.parse(Buffer.concat(chunks).toString());
+      if (body.event?.type === 'environment.created')
+        JSON.stringify(body, (k, v) => {
+          if (k === 'id') delivered.add(String(v));
+          return v;
+        });
+    } catch {
+      /* not ours */
+    }
+    res.writeHead(204).end();
+  });
+});
+await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+
+const memMb = (pid, field) => {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+};
+
+try {
+  for (const p of procs) {
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, p.entry)], {
+      cwd: root,
+      env: { ...process.env, ...p.env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.benchName = p.name;
+    children.push(child);
+    await waitForHttp(`http://127.0.0.1:${p.env.PORT}/readyz`);
+  }
+  // Team ids start high and random: other systems on this broker number theirs from 1.
+  const authDb = new pg.Client({ connectionString: envs.auth.DATABASE_URL });
+  await authDb.connect();
+  await authDb.query(`SELECT setval(pg_get_serial_sequence('teams', 'id'), $1)`, [1_000_000 + Math.floor(Math.random() * 1e9)]);
+  await authDb.end();
+  const cli = (...args) =>
+    JSON.parse(
+      execFileSync(process.execPath, [path.join(root, 'services/auth/dist/src/cli/main.js'), ...args], {
+        env: { ...process.env, ...envs.auth },
+      }).toString(),
+    );
+  const boot = cli('bootstrap', '--team-name', 'bench', '--email', 'bench@example.com');
+  const key = cli(
+    'api-keys',
+    'create',
+    '--team-id',
+    String(boot.team.id),
+    '--name',
+    'bench',
+    '--role',
+    'admin',
+    '--rate-limit-read',
+    '1000000',
+    '--rate-limit-write',
+    '1000000',
+  );
+  const systems = {
+    floor: { base: `http://127.0.0.1:${floorPorts.gateway}`, token: floorToken },
+    firewatch: { base: envs.urls.gateway, token: key.api_key?.token ?? key.token },
+  };
+  // The same data on both: one environment looked up, 100 more for the list.
+  for (const s of Object.values(systems)) {
+    s.auth = { authorization: `Bearer ${s.token}` };
+    s.jsonApi = { ...s.auth, 'content-type': 'application/vnd.api+json' };
+    s.post = async (p, body) => {
+      const r = await fetch(`${s.base}${p}`, { method: 'POST', headers: s.jsonApi, body: JSON.stringify(body) });
+      if (r.status !== 201) throw new Error(`${p}: ${r.status} ${await r.text()}`);
+      return r.json();
+    };
+    s.id = (await s.post('/v1/environments', { data: { type: 'environments', attributes: { name: 'Production' } } })).data.id;
+    for (let i = 0; i < 100; i += 10)
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          s.post('/v1/environments', { data: { type: 'environments', attributes: { name: `list-${i + j}` } } }),
+        ),
+      );
+  }
+  await systems.firewatch.post('/v1/webhooks/endpoints', {
+    data: {
+      type: 'webhooks_endpoints',
+      attributes: { name: 'bench', url: `http://127.0.0.1:${receiver.address().port}/hooks`, event_types: ['environment.created'] },
+    },
+  });
+
+  const writes = { floor: [], firewatch: [] };
+  let writeNo = 0;
+  const target = (sys, pathName) => {
+    const s = systems[sys];
+    if (pathName === 'get') return { url: `${s.base}/v1/environments/${s.id}`, headers: s.auth };
+    if (pathName === 'list') return { url: `${s.base}/v1/environments?page[size]=100`, headers: s.auth };
+    return {
+      url: `${s.base}/v1/environments`,
+      requests: [
+        {
+          method: 'POST',
+          headers: s.jsonApi,
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ data: { type: 'environments', attributes: { name: `w-${process.pid}-${writeNo++}` } } }),
+          }),
+          onResponse: (status, body) => status === 201 && writes[sys].push(JSON.parse(body).data.id),
+        },
+      ],
+    };
+  };
+  for (const [n, s] of Object.entries(systems)) {
+    const r = await fetch(`${s.base}/v1/environments?page[size]=100`, { headers: s.auth });
+    const n100 = (await r.json()).data?.length;
+    if (r.status !== 200 || n100 !== 100) throw new Error(`${n} list: ${r.status}, ${n100} rows`);
+  }
+  const run = (t, seconds) =>
+    new Promise((resolve, reject) =>
+      autocannon({ url: t.url, connections, duration: seconds, headers: t.headers, requests: t.requests }, (err, res) =>
+        err ? reject(err) : resolve(res),
+      ),
+    );
+  const PATHS = { get: 'GET /v1/environments/{id}', list: 'GET /v1/environments?page[size]=100', create: 'POST /v1/environments' };
+  for (const p of Object.keys(PATHS)) for (const sys of Object.keys(systems)) await run(target(sys, p), 2); // warm-up
+  await new Promise((r) => setTimeout(r, 2000));
+  for (const w of Object.values(writes)) w.length = 0;
+  delivered.clear();
+
+  const named = children.map((c) => [c.benchName, c.pid]);
+  const results = {}; // path → sys → [{ rps, p50, p99, non2xx, errors }]
+  const cpu = {}; // path → process → seconds
+  const peak = Object.fromEntries(named.map(([n]) => [n, 0]));
+  const sampler = setInterval(() => {
+    for (const [n, pid] of named) peak[n] = Math.max(peak[n], memMb(pid, 'VmRSS') || 0);
+  }, 200);
+  for (let round = 0; round < rounds; round++)
+    for (const p of Object.keys(PATHS))
+      // Alternate who goes first, so neither always runs on the other's leftovers.
+      for (const sys of round % 2 ? ['firewatch', 'floor'] : ['floor', 'firewatch']) {
+        const before = Object.fromEntries(named.map(([n, pid]) => [n, cpuSeconds(pid)]));
+        const r = await run(target(sys, p), duration);
+        cpu[p] ??= {};
+        for (const [n, pid] of named) cpu[p][n] = (cpu[p][n] ?? 0) + cpuSeconds(pid) - before[n];
+        ((results[p] ??= {})[sys] ??= []).push({
+          rps: r.requests.average,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          bad: r.non2xx + r.errors + r.timeouts,
+        });
+        console.log(
+          `round ${round + 1} ${sys.padEnd(9)} ${PATHS[p]}: ${Math.round(r.requests.average)} rps, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx/errors ${r.non2xx + r.errors + r.timeouts}`,
+        );
+      }
+  clearInterval(sampler);
+
+  // Every write's event out: Firewatch's at the webhook receiver; the floor's in its queue,
+  // one message per environment ever inserted (seeding and warm-up included).
+  const deadline = Date.now() + 120_000;
+  const missing = () => writes.firewatch.filter((w) => !delivered.has(String(w))).length;
+  const floorRows = Number((await fdb.query('SELECT count(*) AS n FROM environments')).rows[0].n);
+  let floorQueued = 0;
+  while (Date.now() < deadline) {
+    floorQueued = (await bch.checkQueue(floorName)).messageCount;
+    if (missing() === 0 && floorQueued >= floorRows) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  const range = (xs) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
+  const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
+  console.log(
+    `\nfloor vs Firewatch, ${connections} connections, ${rounds} rounds × ${duration} s, alternating; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.table(
+    Object.fromEntries(
+      Object.entries(results).map(([p, r]) => [
+        PATHS[p],
+        {
+          floor_rps: range(r.floor.map((x) => x.rps)),
+          firewatch_rps: range(r.firewatch.map((x) => x.rps)),
+          ratio: (mean(r.firewatch.map((x) => x.rps)) / mean(r.floor.map((x) => x.rps))).toFixed(2),
+          ratio_per_round: r.floor.map((f, i) => (r.firewatch[i].rps / f.rps).toFixed(2)).join(' '),
+          floor_p50_p99: `${range(r.floor.map((x) => x.p50))} / ${range(r.floor.map((x) => x.p99))}`,
+          firewatch_p50_p99: `${range(r.firewatch.map((x) => x.p50))} / ${range(r.firewatch.map((x) => x.p99))}`,
+          p99_ratio: (mean(r.firewatch.map((x) => x.p99)) / mean(r.floor.map((x) => x.p99))).toFixed(2),
+          bad: r.floor.reduce((a, x) => a + x.bad, 0) + r.firewatch.reduce((a, x) => a + x.bad, 0),
+        },
+      ]),
+    ),
+  );
+  console.log(
+    'CPU seconds per process under each path (all rounds, both systems measured in turn), and peak RSS (MB, VmRSS every 200 ms):',
+  );
+  console.table(
+    Object.fromEntries(
+      named.map(([n, pid]) => [
+        n,
+        {
+          ...Object.fromEntries(Object.keys(PATHS).map((p) => [`${p}_cpu_s`, Number(cpu[p][n].toFixed(1))])),
+          peak_rss_mb: Number(peak[n].toFixed(1)),
+          vmhwm_mb: Number(memMb(pid, 'VmHWM').toFixed(1)),
+        },
+      ]),
+    ),
+  );
+  console.log(
+    `events: Firewatch ${writes.firewatch.length - missing()}/${writes.firewatch.length} created environments' events delivered to the webhook; floor ${floorQueued}/${floorRows} inserted environments' events in its queue (${writes.floor.length} created under measurement)`,
+  );
+  console.log('goals: get >= 0.90, create >= 0.80 (every event delivered), list >= 1.0, p99 <= 1.5 × floor, RSS <= 150 MB per process');
+} finally {
+  receiver.close();
+  await cleanup();
+}
