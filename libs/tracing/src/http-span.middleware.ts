@@ -29,13 +29,16 @@ export function httpSpanMiddleware(options: HttpSpanOptions) {
         kind: SpanKind.SERVER,
         attributes: {
           'http.request.method': req.method ?? '',
-          'url.path': (req.url ?? '').split('?')[0],
           'firewatch.request_id': req.id ?? '',
         },
       },
       parent,
     );
     res.once('close', () => {
+      // The path is read at the end: by then the gateway has taken a ping URL's secret or an
+      // action link's token out of it (ingest and alert-actions middlewares), as access logs read it.
+      const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+      span.setAttribute('url.path', path.split('?')[0]);
       span.setAttribute('http.response.status_code', res.statusCode);
       if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
