@@ -1,6 +1,7 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import { EvaluationBudgetExceeded, evaluationBudget, type AlertInput, type EvaluationBudget } from '../matching/index.js';
 import { judgeGroup, rankGroups, type GroupRouting, type RankedGroup } from '../alerts/alert-group-match.js';
+import { alertInputOf } from './alert-input.js';
 
 /** What grouping needs of storage (alert-grouping.repository.ts implements it). */
 export interface GroupingStore {
@@ -45,21 +46,6 @@ function lockedSummary(group: RankedGroup, alert: AlertInput): string | undefine
       c.property_field_condition_type === 'matches_existing_alert',
   );
   return sameSummary ? alert.summary : undefined;
-}
-
-/** An alert's columns as the matching engine reads an alert (the evaluate endpoint's `alert`). */
-export function alertInputOf(columns: Row): AlertInput {
-  return {
-    summary: (columns.summary as string | null) ?? null,
-    description: (columns.description as string | null) ?? null,
-    external_url: (columns.external_url as string | null) ?? null,
-    urgency_id: (columns.alert_urgency_id as string | null) ?? null,
-    source_id: (columns.alert_source_id as string | null) ?? null,
-    source: (columns.source as string | null) ?? null,
-    service_ids: ids(columns.service_ids),
-    group_ids: ids(columns.group_ids),
-    payload: columns.data ?? undefined,
-  };
 }
 
 function routingOf(columns: Row): GroupRouting {
