@@ -16,7 +16,8 @@ import http from 'node:http';
 import os from 'node:os';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { cpuSeconds, startApiStack } from './support.mjs';
+import path from 'node:path';
+import { cpuSeconds, printCpuProfiles, startApiStack } from './support.mjs';
 
 const num = (name, d) => Number(process.env[name] ?? d);
 const rate = num('BENCH_RATE', 100);
@@ -49,8 +50,11 @@ const smtp = new SMTPServer({
 });
 await new Promise((resolve) => smtp.listen(0, '127.0.0.1', resolve));
 
+// BENCH_PROFILE=<dir> writes a CPU profile of on-call there when it exits, and prints its hot spots.
+const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
 const { system, envs, token, user } = await startApiStack({
   services: ['on-call'],
+  serviceNodeArgs: { 'on-call': profile },
   serviceEnv: { 'on-call': { SMTP_URL: `smtp://127.0.0.1:${smtp.server.address().port}`, ...jobEnv } },
 });
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -261,4 +265,14 @@ try {
 } finally {
   await system.cleanup();
   await new Promise((resolve) => smtp.close(resolve));
+}
+
+if (profile.length) {
+  const dir = process.env.BENCH_PROFILE;
+  const names = Object.fromEntries(system.children.map((c) => [String(c.pid), c.benchName]));
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile') && Object.keys(names).some((pid) => f.includes(`.${pid}.`)))
+    .map((f) => path.join(dir, f));
+  printCpuProfiles(files, names);
 }
