@@ -263,13 +263,6 @@ export const REFERENCE_DEVIATIONS: Readonly<Record<string, readonly SchemaDeviat
       replaces: { created_by_user_id: nullable('integer'), last_updated_by_user_id: nullable('integer') },
     },
   ],
-  escalation_policy: [
-    {
-      because:
-        'docs/paging.md (Escalation policies): created_by_user_id and last_updated_by_user_id are the user of the credential that wrote the policy, null for a key of no user (a global API key)',
-      replaces: { created_by_user_id: nullable('integer'), last_updated_by_user_id: nullable('integer') },
-    },
-  ],
   schedule_rotation: [
     {
       because:
