@@ -21,4 +21,5 @@ export { observeKnexPool, type PoolLike, type PooledClient } from './pool-metric
 export { observeOutbox, relayObserver, BACKLOG_TIMEOUT_MS, type OutboxBacklog, type RelayObserver } from './outbox-metrics.js';
 export { deliveryRecorder, type DeliveryOutcome, type DeliveryRecorder } from './delivery-metrics.js';
 export { alertRecorder, type AlertRecorder } from './alert-metrics.js';
+export { notificationRecorder, type NotificationRecorder } from './notification-metrics.js';
 export { readSample } from './read-sample.js';

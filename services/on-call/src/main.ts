@@ -1,4 +1,5 @@
 import { runKitService } from '@firewatch/kit-service';
+import { notificationRecorder } from '@firewatch/metrics';
 import { migrations } from '../migrations/index.js';
 import { createOnCallApp } from './app.js';
 import { configSchema } from './config.js';
@@ -18,7 +19,7 @@ await runKitService({
   name: 'on-call',
   schema: configSchema,
   migrations,
-  async start({ config, logger, knex, relay, transport }) {
+  async start({ config, logger, knex, relay, transport, metrics }) {
     const events = createEventsConsumer({
       knex,
       transport,
@@ -52,6 +53,7 @@ await runKitService({
       intervalMs: config.PAGING_INTERVAL_MS,
       sendIntervalMs: config.NOTIFICATION_SEND_INTERVAL_MS,
       sendLeaseMs: config.NOTIFICATION_SEND_LEASE_MS,
+      recorder: notificationRecorder(metrics),
     });
     pagingJobs.steps.start();
     pagingJobs.sends.start();

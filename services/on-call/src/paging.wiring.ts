@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
+import type { NotificationRecorder } from '@firewatch/metrics';
 import { createAlertRoutingRepository } from './data/alert-routing.repository.js';
 import { createPagingAttributes } from './data/paging-attributes.repository.js';
 import { createPagingRepository } from './data/paging.repository.js';
@@ -52,6 +53,7 @@ export function pagingJobsOn(
     sendIntervalMs: number;
     /** How long a replica may take to send one notification before another takes it over. */
     sendLeaseMs: number;
+    recorder?: NotificationRecorder;
     now?: () => number;
   },
 ) {
@@ -64,6 +66,7 @@ export function pagingJobsOn(
       logger: options.logger,
       intervalMs: options.sendIntervalMs,
       leaseMs: options.sendLeaseMs,
+      recorder: options.recorder,
       now: options.now,
     }),
   };

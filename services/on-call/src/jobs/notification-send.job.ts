@@ -1,4 +1,5 @@
 import type { Logger } from '@firewatch/logger';
+import type { NotificationRecorder } from '@firewatch/metrics';
 import type { ClaimedAttempt, PagingStore } from '../domain/paging/paging.deps.js';
 import type { NotificationOutcome, Notifier } from '../domain/paging/paging.ports.js';
 import { MAX_TRIES, recordOutcome, retryAt, withoutAddress } from '../domain/paging/notification-outcome.js';
@@ -13,6 +14,8 @@ export interface NotificationSendJobOptions {
   intervalMs: number;
   /** How long a claimed attempt is a replica's to send; after it another replica takes it over. */
   leaseMs: number;
+  /** Counts each attempt's outcome and how late it was handed to its channel (`/metrics`). */
+  recorder?: NotificationRecorder;
   now?: () => number;
 }
 
@@ -48,6 +51,7 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
   async function sendOne(attempt: ClaimedAttempt) {
     const outcome = withoutAddress(await send(attempt), attempt.address);
     const at = new Date(clock());
+    options.recorder?.attempt(attempt.channel, outcome.status, (at.getTime() - attempt.due_at.getTime()) / 1000);
     const retry = outcome.status === 'failed' ? retryAt(attempt.tries, at) : null;
     await options.store.transaction(async (tx) => {
       const finished = await options.store.finishAttempt(tx, attempt.id, { ...outcome, retryAt: retry }, at);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createMetrics, notificationRecorder, readSample } from '@firewatch/metrics';
 import { createPagingRepository } from '../../src/data/paging.repository.js';
 import { withoutAddress } from '../../src/domain/paging/notification-outcome.js';
 import type { OnCallHarness } from '../support/on-call-harness.js';
@@ -28,6 +29,23 @@ describe("the paging engine's notifications", () => {
       expect.stringMatching(/try 1\): failed: the mail server could not be reached; retrying at /),
       expect.stringMatching(/try 2\): sent/),
     ]);
+  });
+
+  it('counts each outcome by channel, and how long after each try was due it was handed over, at /metrics', async () => {
+    await raise();
+    const start = Date.now();
+    const metrics = createMetrics({ service: 'on-call-test', defaultMetrics: false });
+    const recorder = notificationRecorder(metrics);
+    faults.outage = 1;
+    await replica(() => start, recorder).sends.tick();
+    await replica(() => start + 31_000, recorder).sends.tick();
+    const text = (await metrics.scrape()).body;
+    expect(readSample(text, 'firewatch_notifications_total', { channel: 'email', outcome: 'failed' })).toBe(1);
+    expect(readSample(text, 'firewatch_notifications_total', { channel: 'email', outcome: 'sent' })).toBe(1);
+    const late = readSample(text, 'firewatch_notification_latency_seconds_sum', { channel: 'email', outcome: 'sent' });
+    // The second try was due at its retry, 30 s after the first; it went 1 s after that.
+    expect(late).toBeGreaterThan(0.5);
+    expect(late).toBeLessThan(5);
   });
 
   it('sends a notification whose replica died mid-send once its lease ran out, not before', async () => {

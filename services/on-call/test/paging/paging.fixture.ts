@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createLogger } from '@firewatch/logger';
 import type { EscalationPathPlan, NotificationRequest, Notifier } from '../../src/domain/paging/paging.ports.js';
+import type { NotificationRecorder } from '@firewatch/metrics';
 import { pagingEngineOn, pagingJobsOn, type PagingPorts } from '../../src/paging.wiring.js';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
 import { seedUsers } from '../support/users.fixture.js';
@@ -101,7 +102,7 @@ export function pagingHelpers(harness: () => OnCallHarness) {
   });
 
   /** A replica's jobs over the shared database, their clock at `at`. */
-  const replica = (at: () => number) => {
+  const replica = (at: () => number, recorder?: NotificationRecorder) => {
     const knex = harness().db.knex as Knex;
     return pagingJobsOn(knex, {
       engine: pagingEngineOn(knex, ports),
@@ -110,6 +111,7 @@ export function pagingHelpers(harness: () => OnCallHarness) {
       intervalMs: 1000,
       sendIntervalMs: 1000,
       sendLeaseMs: MINUTE,
+      recorder,
       now: at,
     });
   };
