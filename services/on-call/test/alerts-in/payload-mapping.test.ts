@@ -68,7 +68,8 @@ describe('payload mapping', () => {
     const large = { summary: 'x', nodes: Array.from({ length: 60_000 }, (_, i) => ({ a: i % 3 })) };
     const started = Date.now();
     expect(() => mapPayload(source, large)).toThrow(/too much for the source's templates/);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The budget counts work, not time: 5 s leaves a loaded machine room and still fails the uncharged 19 s.
+    expect(Date.now() - started).toBeLessThan(5000);
     // The same paths over a small payload are well within it.
     expect(mapPayload(source, { nodes: [{ a: 1, b: 1, c: 2 }] })[0]).toMatchObject({
       kind: 'alert',
