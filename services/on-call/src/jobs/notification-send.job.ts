@@ -5,7 +5,8 @@ import type { NotificationOutcome, Notifier } from '../domain/paging/paging.port
 import { MAX_TRIES, recordOutcome, retryAt, withoutAddress } from '../domain/paging/notification-outcome.js';
 import { createPeriodicJob } from './periodic-job.js';
 
-const BATCH = 50;
+/** Sends one replica has under way at most; a slot that frees is filled by the next due attempt. */
+const IN_FLIGHT = 100;
 
 export interface NotificationSendJobOptions {
   store: PagingStore;
@@ -21,8 +22,10 @@ export interface NotificationSendJobOptions {
 
 /**
  * Sends due notification attempts through the Notifier, outside any transaction (an SMTP
- * server or Twilio answering slowly holds no lock), all of a batch at once so one slow
- * channel does not hold up the others. Each outcome is recorded in its own transaction:
+ * server or Twilio answering slowly holds no lock), up to IN_FLIGHT at once: the tick claims
+ * more as sends finish, and looks again every `intervalMs` while some are under way, so one
+ * slow channel never holds up the others. The tick ends when nothing is due and nothing is
+ * in flight; `stop` claims no more and waits for the sends under way. Each outcome is recorded in its own transaction:
  * the attempt, an alert event and `alert.notification`; a failure is retried with backoff
  * (notification-outcome.ts) until its tries run out.
  */
@@ -60,20 +63,56 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
     return outcome.status;
   }
 
-  async function tick(): Promise<number> {
-    let sent = 0;
-    for (;;) {
-      const claimed = await options.store.claimAttempts(new Date(clock()), BATCH, options.leaseMs, MAX_TRIES);
-      const results = await Promise.allSettled(claimed.map(sendOne));
-      for (const r of results) if (r.status === 'rejected') options.logger.error('notification outcome not recorded', { err: r.reason });
-      sent += claimed.length;
-      if (claimed.length < BATCH) break;
-    }
-    if (sent) options.logger.info('notifications handled', { count: sent });
-    return sent;
+  /** The first of a send finishing or `ms` passing (new attempts may have fallen due). */
+  function settleOrWait(inFlight: Set<Promise<void>>, ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const wait = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    return Promise.race([...inFlight, wait]).finally(() => clearTimeout(timer));
   }
 
-  return createPeriodicJob({ name: 'notification send', intervalMs: options.intervalMs, logger: options.logger, tick });
+  let stopping = false;
+
+  async function tick(): Promise<number> {
+    const inFlight = new Set<Promise<void>>();
+    let handled = 0;
+    try {
+      for (;;) {
+        const free = IN_FLIGHT - inFlight.size;
+        const claimed =
+          stopping || free === 0 ? [] : await options.store.claimAttempts(new Date(clock()), free, options.leaseMs, MAX_TRIES);
+        for (const attempt of claimed) {
+          const sending: Promise<void> = sendOne(attempt)
+            .then(
+              () => undefined,
+              (err: unknown) => void options.logger.error('notification outcome not recorded', { err }),
+            )
+            .finally(() => inFlight.delete(sending));
+          inFlight.add(sending);
+        }
+        handled += claimed.length;
+        if (inFlight.size === 0) break;
+        // A full claim may have left more due: claim again at once while slots are free.
+        if (claimed.length < free || free === 0) await settleOrWait(inFlight, options.intervalMs);
+      }
+    } finally {
+      await Promise.allSettled(inFlight);
+    }
+    if (handled) options.logger.info('notifications handled', { count: handled });
+    return handled;
+  }
+
+  const job = createPeriodicJob({ name: 'notification send', intervalMs: options.intervalMs, logger: options.logger, tick });
+  return {
+    ...job,
+    start() {
+      stopping = false;
+      job.start();
+    },
+    async stop() {
+      stopping = true;
+      await job.stop();
+    },
+  };
 }
 
 export type NotificationSendJob = ReturnType<typeof createNotificationSendJob>;

@@ -14,6 +14,14 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 const { replica, raise, timeline, act, attempts } = pagingHelpers(() => h);
 
+/** Resolves once `ready()` holds, looking every 20 ms for up to 5 s. */
+async function until(ready: () => boolean) {
+  for (const end = Date.now() + 5000; !ready();) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe("the paging engine's notifications", () => {
   it('retries a failed notification with backoff, each try on the timeline', async () => {
     const id = await raise();
@@ -75,6 +83,46 @@ describe("the paging engine's notifications", () => {
     expect(notified).toEqual([
       expect.stringMatching(/try 5\): failed: its sender stopped before reporting on each of 4 tries: given up\.$/),
     ]);
+  });
+
+  it('sends the attempts that fall due while one send hangs in the same tick, not after it', async () => {
+    const first = await raise();
+    let release = () => {};
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    let hung = false;
+    faults.duringSend = () => ((hung = true), hanging);
+    const tick = replica(() => Date.now()).sends.tick();
+    try {
+      await until(() => hung);
+      const second = await raise();
+      // The first alert's email still hangs; the second's goes at the tick's next look.
+      await until(() => sent.some((r) => r.alert.id === second));
+      expect(sent.map((r) => r.alert.id)).toEqual([second]);
+    } finally {
+      release();
+    }
+    expect(await tick).toBe(2);
+    expect(sent.map((r) => r.alert.id)).toEqual([expect.any(String), first]);
+    expect(sent[0]!.alert.id).not.toBe(first);
+  });
+
+  it('waits on stop for the sends under way, and claims no more', async () => {
+    await raise();
+    let release = () => {};
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    let hung = false;
+    faults.duringSend = () => ((hung = true), hanging);
+    const job = replica(() => Date.now()).sends;
+    job.start();
+    await until(() => hung);
+    let stopped = false;
+    const stopping = job.stop().then(() => (stopped = true));
+    await raise();
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // past the job's 1 s look
+    expect([stopped, sent.length]).toEqual([false, 0]);
+    release();
+    await stopping;
+    expect(sent).toHaveLength(1);
   });
 
   it("keeps the address out of a provider's refusal on the timeline and in alert.notification", async () => {
