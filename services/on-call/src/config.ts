@@ -58,6 +58,8 @@ export const configSchema = z
     /** `smtp://user:pass@host:port` (or `smtps://`); unset: email is skipped. */
     SMTP_URL: env.url().optional(),
     SMTP_FROM: z.string().min(3).default('Firewatch <firewatch@localhost>'),
+    /** SMTP connections a replica keeps open, each carrying one message at a time (nodemailer's `maxConnections`). */
+    SMTP_POOL_SIZE: env.int(10, 1),
     TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
     TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
     /** E.164, e.g. +15005550006; SMS and voice are skipped unless the three Twilio settings are set. */

@@ -20,6 +20,7 @@ type NotificationConfig = Pick<
   Config,
   | 'SMTP_URL'
   | 'SMTP_FROM'
+  | 'SMTP_POOL_SIZE'
   | 'TWILIO_ACCOUNT_SID'
   | 'TWILIO_AUTH_TOKEN'
   | 'TWILIO_FROM_NUMBER'
@@ -41,7 +42,12 @@ export function notificationsFrom(config: NotificationConfig, knex: Knex, logger
     ttlSeconds: Math.round(config.PAGING_LINK_TTL_HOURS * 3600),
   });
   const email = config.SMTP_URL
-    ? createSmtpMailTransport({ url: config.SMTP_URL, from: config.SMTP_FROM, timeoutMs: config.NOTIFICATION_TIMEOUT_MS })
+    ? createSmtpMailTransport({
+        url: config.SMTP_URL,
+        from: config.SMTP_FROM,
+        poolSize: config.SMTP_POOL_SIZE,
+        timeoutMs: config.NOTIFICATION_TIMEOUT_MS,
+      })
     : undefined;
   const { TWILIO_ACCOUNT_SID: sid, TWILIO_AUTH_TOKEN: token, TWILIO_FROM_NUMBER: from } = config;
   const phone =

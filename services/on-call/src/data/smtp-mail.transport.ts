@@ -6,6 +6,11 @@ export interface SmtpOptions {
   url: string;
   /** The sender (SMTP_FROM), e.g. `Firewatch <pager@example.com>`. */
   from: string;
+  /**
+   * SMTP connections kept open (SMTP_POOL_SIZE), each one message at a time: how many pages
+   * are on their way to the server at once. nodemailer's own default is 5.
+   */
+  poolSize?: number;
   /** Connection, greeting and socket timeouts; a page must not wait on a dead server. */
   timeoutMs?: number;
 }
@@ -31,7 +36,14 @@ function refusal(error: unknown): Delivery {
 export function createSmtpMailTransport(options: SmtpOptions): EmailTransport & { close(): void } {
   const timeout = options.timeoutMs ?? 10_000;
   const transport = createTransport(
-    { url: options.url, pool: true, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout },
+    {
+      url: options.url,
+      pool: true,
+      maxConnections: options.poolSize ?? 10,
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+    },
     { from: options.from },
   );
   return {

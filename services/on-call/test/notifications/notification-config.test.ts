@@ -17,6 +17,7 @@ describe('notification settings', () => {
     const config = loadConfig(configSchema, { ...base, NODE_ENV: 'production', PUBLIC_URL: 'https://fw.example/' });
     expect(config).toMatchObject({
       SMTP_URL: undefined,
+      SMTP_POOL_SIZE: 10,
       TWILIO_ACCOUNT_SID: undefined,
       PAGING_LINK_TTL_HOURS: 24,
       PUBLIC_URL: 'https://fw.example',
@@ -24,6 +25,9 @@ describe('notification settings', () => {
     expect(
       configIssues(configSchema, { ...base, TWILIO_FROM_NUMBER: '0155 555', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't' }),
     ).toEqual([{ variable: 'TWILIO_FROM_NUMBER', message: 'must be an E.164 number, e.g. +15005550006' }]);
+    expect(configIssues(configSchema, { ...base, SMTP_POOL_SIZE: '0' })).toEqual([
+      { variable: 'SMTP_POOL_SIZE', message: expect.any(String) },
+    ]);
   });
 
   it('refuse part of the Twilio settings, which would skip every SMS and call', () => {
