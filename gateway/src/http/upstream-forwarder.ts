@@ -2,7 +2,7 @@ import http, { type Agent, type IncomingMessage, type OutgoingHttpHeaders } from
 import https from 'node:https';
 import type { RequestHandler } from 'express';
 import { BadGatewayError, GatewayTimeoutError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
-import { ACTION_TOKEN_HEADER, PRINCIPAL_HEADER, type PrincipalSigner } from '@firewatch/auth';
+import { ACTION_TOKEN_HEADER, PRINCIPAL_HEADER, SOURCE_SECRET_HEADER, type PrincipalSigner } from '@firewatch/auth';
 import type { Logger } from '@firewatch/logger';
 import { openSpan, SpanKind } from '@firewatch/tracing';
 import { INGEST_LIMIT_HEADER } from '../domain/ingest-limits.js';
@@ -33,9 +33,6 @@ const HOP_BY_HOP = new Set([
   'proxy-authenticate',
 ]);
 const SERVICE_GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-
-/** Where an alert source's secret travels to on-call (the client's Authorization never does). */
-export const SOURCE_SECRET_HEADER = 'x-firewatch-source-secret';
 
 /** The client's headers minus hop-by-hop ones and its credential, plus the signed principal (and a source's secret or a link's token). */
 function requestHeaders(req: IncomingMessage, principal: string | undefined, state: GatewayState): OutgoingHttpHeaders {

@@ -9,7 +9,7 @@ export {
   type PrincipalVerifier,
 } from './principal-token.js';
 export { createSystemTokens, type SystemTokens } from './system-token.js';
-export { ACTION_TOKEN_HEADER } from './action-token.js';
+export { ACTION_TOKEN_HEADER, SOURCE_SECRET_HEADER } from './action-token.js';
 export { generatePrincipalKeys } from './principal-keys.js';
 export { authorize, describePermission, type Permission } from './authorize.js';
 export { principalMiddleware, getPrincipal } from './principal.middleware.js';

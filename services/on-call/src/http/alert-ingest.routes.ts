@@ -1,18 +1,11 @@
 import express, { Router, type Request } from 'express';
-import { PRINCIPAL_HEADER, type PrincipalVerifier } from '@firewatch/auth';
-import {
-  BadRequestError,
-  HttpError,
-  PayloadTooLargeError,
-  UnauthorizedError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-} from '@firewatch/errors';
+import type { PrincipalVerifier } from '@firewatch/auth';
+import { ingestionCaller } from './ingestion-caller.js';
+import { BadRequestError, HttpError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '@firewatch/errors';
 import type { AlertRecorder } from '@firewatch/metrics';
 import type { AlertIngestion } from '../domain/alerts-in/alert-ingestion.js';
 
-/** The header the gateway carries a source's secret in (it never forwards `Authorization`). */
-export const SOURCE_SECRET_HEADER = 'x-firewatch-source-secret';
+/** Where monitoring tools' payloads arrive, through the gateway (it never forwards `Authorization`). */
 export const INGEST_PATH = '/ingest/alert_sources/:id';
 /** Tells the gateway the source's own limit, payloads a minute (gateway/src/domain/ingest-limits.ts); never reaches the tool. */
 export const INGEST_LIMIT_HEADER = 'x-firewatch-ingest-limit';
@@ -62,16 +55,8 @@ export function createAlertIngestRouter({
 }): Router {
   const router = Router();
   router.post(INGEST_PATH, async (req, res) => {
-    const id = req.params.id as string;
-    const header = req.headers[PRINCIPAL_HEADER];
-    const principal = await principals.verifyIngestion(typeof header === 'string' ? header : undefined, {
-      method: req.method,
-      path: req.path,
-    });
-    if (!principal || principal.source_id !== id.toLowerCase())
-      throw new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' });
-    const secret = req.headers[SOURCE_SECRET_HEADER];
-    const source = await ingestion.authenticate(id, typeof secret === 'string' ? secret : undefined);
+    const { id, secret } = await ingestionCaller(req, principals);
+    const source = await ingestion.authenticate(id, secret);
     // On every answer from here on, refusals included: the gateway counts the source's next payloads against it.
     if (source.rate_limit_per_minute) res.setHeader(INGEST_LIMIT_HEADER, String(source.rate_limit_per_minute));
     const type = String(source.source_type);

@@ -1,8 +1,7 @@
 import { Router, type Request, type Response } from 'express';
-import { PRINCIPAL_HEADER, type PrincipalVerifier } from '@firewatch/auth';
-import { UnauthorizedError } from '@firewatch/errors';
+import type { PrincipalVerifier } from '@firewatch/auth';
 import type { HeartbeatPings } from '../domain/heartbeats/heartbeat-pings.js';
-import { SOURCE_SECRET_HEADER } from './alert-ingest.routes.js';
+import { ingestionCaller } from './ingestion-caller.js';
 
 export const HEARTBEAT_PING_PATH = '/ingest/heartbeats/:id';
 
@@ -16,16 +15,8 @@ export const HEARTBEAT_PING_PATH = '/ingest/heartbeats/:id';
 export function createHeartbeatPingRouter({ principals, pings }: { principals: PrincipalVerifier; pings: HeartbeatPings }): Router {
   const router = Router();
   const ping = async (req: Request, res: Response) => {
-    const id = req.params.id as string;
-    const header = req.headers[PRINCIPAL_HEADER];
-    const principal = await principals.verifyIngestion(typeof header === 'string' ? header : undefined, {
-      method: req.method,
-      path: req.path,
-    });
-    if (!principal || principal.source_id !== id.toLowerCase())
-      throw new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' });
-    const secret = req.headers[SOURCE_SECRET_HEADER];
-    const heartbeat = await pings.authenticate(id, typeof secret === 'string' ? secret : undefined);
+    const { id, secret } = await ingestionCaller(req, principals);
+    const heartbeat = await pings.authenticate(id, secret);
     await pings.ping(heartbeat);
     res.status(204).end();
   };
