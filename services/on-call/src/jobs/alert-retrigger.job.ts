@@ -3,7 +3,7 @@ import { serialize } from '@firewatch/resource-kit';
 import { alerts } from '../domain/alerts-in/alerts.resource.js';
 import type { AlertPagingDeps } from '../domain/alerts-in/alerts-in.deps.js';
 import type { AlertRetriggersRepository } from '../data/alert-retriggers.repository.js';
-import { createPeriodicJob } from './periodic-job.js';
+import { createPeriodicJob, drainBatches } from './periodic-job.js';
 
 /** Timers fired per transaction: a long catch-up holds no lock (and no outbox insert) for long. */
 const BATCH = 100;
@@ -71,14 +71,7 @@ export function createAlertRetriggerJob(options: AlertRetriggerJobOptions) {
 
   async function tick(): Promise<number> {
     const now = new Date(clock());
-    let fired = 0;
-    let late = 0;
-    for (;;) {
-      const done = await batch(now);
-      fired += done.fired;
-      late += done.late;
-      if (done.fired < BATCH) break;
-    }
+    const { fired, late } = await drainBatches(BATCH, () => batch(now));
     await options.store.clearStale(now);
     if (fired) options.logger.info('alerts re-triggered', { count: fired, late });
     return fired;

@@ -1,7 +1,7 @@
 import type { Logger } from '@firewatch/logger';
 import type { PagingStore } from '../domain/paging/paging.deps.js';
 import type { PagingEngine } from '../domain/paging/paging-engine.js';
-import { createPeriodicJob } from './periodic-job.js';
+import { createPeriodicJob, drainBatches } from './periodic-job.js';
 
 /** Steps fired per transaction: a long catch-up holds no lock for long. */
 const BATCH = 50;
@@ -57,14 +57,7 @@ export function createPagingJob(options: PagingJobOptions) {
 
   async function tick(): Promise<number> {
     const now = new Date(clock());
-    let fired = 0;
-    let late = 0;
-    for (;;) {
-      const done = await batch(now);
-      fired += done.fired;
-      late += done.late;
-      if (done.fired < BATCH) break;
-    }
+    const { fired, late } = await drainBatches(BATCH, () => batch(now));
     if (fired) options.logger.info('paging steps fired', { count: fired, late });
     return fired;
   }

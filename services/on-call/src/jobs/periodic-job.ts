@@ -49,3 +49,18 @@ export function createPeriodicJob<T>(options: {
     },
   };
 }
+
+/**
+ * Runs `batch` (one transaction of at most `size` due rows) until one finds fewer: a backlog
+ * left by downtime drains within one tick rather than one batch an interval.
+ */
+export async function drainBatches(size: number, batch: () => Promise<{ fired: number; late: number }>) {
+  let fired = 0;
+  let late = 0;
+  for (;;) {
+    const done = await batch();
+    fired += done.fired;
+    late += done.late;
+    if (done.fired < size) return { fired, late };
+  }
+}
