@@ -53,6 +53,7 @@ describe('action links', () => {
       alert_id: request.alert.id,
       user_id: 42,
       action: 'resolve',
+      channel: 'sms',
       attempt_id: 'attempt-9',
       expires_at: new Date('2026-11-27T10:00:00Z'),
       used_at: null,

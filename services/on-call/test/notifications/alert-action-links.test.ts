@@ -69,6 +69,17 @@ describe('the signed action link endpoint', () => {
     expect(events.filter((e) => e.action === 'acknowledged').map((e) => e.source)).toEqual(['email']);
   });
 
+  it('records the channel the link was sent on as the source: sms, voice, email', async () => {
+    for (const channel of ['sms', 'voice', 'email'] as const) {
+      const alert = await createAlert(h, { notification_target_type: 'User', notification_target_id: '11' });
+      expect((await open(await h.links.url(requestFor(alert, channel, 'x@y.test'), 'acknowledge'), 'POST')).status).toBe(200);
+      const events = await h.knex('alert_events').where({ alert_id: alert.id }).orderBy('created_at');
+      expect(events.filter((e) => e.action === 'acknowledged').map((e) => e.source)).toEqual([channel]);
+      const stopped = events.filter((e) => String(e.details).startsWith('Paging stopped (acknowledged)'));
+      expect(stopped.map((e) => e.source)).toEqual([channel]);
+    }
+  });
+
   it('acts once when a link is used twice at the same time', async () => {
     const alert = await createAlert(h);
     const resolve = await h.links.url(requestFor(alert, 'email', 'x@y.test'), 'resolve');

@@ -102,7 +102,8 @@ describe('SMS and voice through Twilio', () => {
     expect(one.headers.get('content-type')).toMatch(/^text\/xml/);
     expect(one.text).toContain('<Say>Acknowledged. Goodbye.</Say>');
     const event = await h.knex('alert_events').where({ alert_id: alert.id, action: 'acknowledged' }).first();
-    expect([event.source, event.user_id]).toEqual(['email', 11]);
+    // The link was sent by a call: its event says so.
+    expect([event.source, event.user_id]).toEqual(['voice', 11]);
   });
 
   it("maps Twilio's refusals to failed with its code and message, never a throw", async () => {

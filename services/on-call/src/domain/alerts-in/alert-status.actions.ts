@@ -34,7 +34,7 @@ const response = (description: string) => ({ schema: ref('alerts_response'), des
  */
 export const acknowledgeAlertAction = acknowledgeActionFrom('api');
 
-/** The acknowledge action recording `source` on its event: `api`, or `email` for a signed link (docs/paging.md). */
+/** The acknowledge action recording `source` on its event: `api`, or an action link's channel (docs/paging.md). */
 export function acknowledgeActionFrom(source: string) {
   return defineAction<{ alertsIn: AlertsInDeps }, z.infer<typeof ackBody>>({
     name: 'acknowledge',

@@ -15,6 +15,8 @@ export interface StoredLink {
   alert_id: string;
   user_id: number;
   action: LinkAction;
+  /** The channel the link was sent on: what an action through it records as its event's source. */
+  channel: NotificationRequest['channel'];
   attempt_id: string;
   expires_at: Date;
   used_at: Date | null;
@@ -76,6 +78,7 @@ export function createActionLinks(options: ActionLinkOptions): ActionLinks {
         alert_id: String(request.alert.id),
         user_id: request.user.user_id,
         action,
+        channel: request.channel,
         attempt_id: request.attempt_id,
         expires_at: new Date(now().getTime() + ttlMs),
       });

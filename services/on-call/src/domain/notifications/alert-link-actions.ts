@@ -4,13 +4,15 @@ import { collectionsOf, type ActionSpec, type ResourceModule, type Row } from '@
 import { acknowledgeActionFrom, resolveActionFrom } from '../alerts-in/alert-status.actions.js';
 import type { ActionLinks, LinkAction, StoredLink } from './action-links.js';
 
-/** The source an action taken through an action link records on the alert's event. */
-export const LINK_SOURCE = 'email';
-const LINK_CREDENTIAL = 'link:';
+/** A link's principal's credential id: `link:<channel>:<row id>`. */
+const LINK_CREDENTIAL = /^link:(email|sms|voice):/;
 
-/** The source of an alert event a write by `principal` records: `email` through an action link, else `api`. */
+/**
+ * The source of an alert event a write by `principal` records: through an action link, the
+ * channel the link was sent on (`email`, `sms`, `voice`); else `api`.
+ */
 export const sourceOf = ({ credential }: Principal): string =>
-  credential.type === 'api_key' && credential.id.startsWith(LINK_CREDENTIAL) ? LINK_SOURCE : 'api';
+  (credential.type === 'api_key' && LINK_CREDENTIAL.exec(credential.id)?.[1]) || 'api';
 
 /** The users read model, as links need it (data/alert-action-links.repository.ts). */
 export interface LinkUsers {
@@ -31,10 +33,16 @@ export interface AlertLinkActions {
   perform(token: string): Promise<{ action: LinkAction; status: string }>;
 }
 
-const ACTIONS: Record<LinkAction, ActionSpec<unknown>> = {
-  acknowledge: acknowledgeActionFrom(LINK_SOURCE) as ActionSpec<unknown>,
-  resolve: resolveActionFrom(LINK_SOURCE) as ActionSpec<unknown>,
-};
+/** Each action as recorded from each channel a link is sent on. */
+const ACTIONS = Object.fromEntries(
+  (['email', 'sms', 'voice'] as const).map((channel) => [
+    channel,
+    {
+      acknowledge: acknowledgeActionFrom(channel) as ActionSpec<unknown>,
+      resolve: resolveActionFrom(channel) as ActionSpec<unknown>,
+    },
+  ]),
+) as Record<StoredLink['channel'], Record<LinkAction, ActionSpec<unknown>>>;
 
 const PROBLEMS = {
   invalid: () => new NotFoundError('This link is not valid.', { code: 'link_invalid' }),
@@ -46,8 +54,8 @@ const PROBLEMS = {
  * Action links (docs/paging.md, "Notifications"): a link acts as the user it was
  * sent to, through the same acknowledge and resolve actions as the API, so the alert's
  * rules, its re-trigger timer and its event are the API's; only the event's source is
- * `email`. The user's current roles apply (a user demoted to observer or deleted since
- * cannot act), and the link is spent in the action's transaction, so a refused action
+ * the channel the link was sent on (`email`, `sms`, `voice`). The user's current roles
+ * apply (a user demoted to observer or deleted since cannot act), and the link is spent in the action's transaction, so a refused action
  * leaves the link usable and two concurrent uses act once.
  */
 export function createAlertLinkActions(deps: { links: ActionLinks; users: LinkUsers; alerts: ResourceModule }): AlertLinkActions {
@@ -64,7 +72,7 @@ export function createAlertLinkActions(deps: { links: ActionLinks; users: LinkUs
       user_id: link.user_id,
       ...roles,
       // Acts as the user could with a personal key limited to changing alerts (named by the link's row, never its token).
-      credential: { type: 'api_key', id: `${LINK_CREDENTIAL}${link.id}`, kind: 'personal' },
+      credential: { type: 'api_key', id: `link:${link.channel}:${link.id}`, kind: 'personal' },
       capabilities: ['read', 'update'],
       scopes: null,
       group_ids: null,
@@ -78,7 +86,7 @@ export function createAlertLinkActions(deps: { links: ActionLinks; users: LinkUs
       const { link, principal } = await open(token);
       // The alert as stored, read as the user may read it (another team's is a 404).
       const peek: ActionSpec<unknown> = {
-        ...ACTIONS[link.action],
+        ...ACTIONS[link.channel][link.action],
         capabilities: ['read'],
         body: undefined,
         run: async ({ record }) => ({ document: record }),
@@ -88,7 +96,7 @@ export function createAlertLinkActions(deps: { links: ActionLinks; users: LinkUs
     },
     async perform(token) {
       const { link, principal } = await open(token);
-      const base = ACTIONS[link.action];
+      const base = ACTIONS[link.channel][link.action];
       const once: ActionSpec<unknown> = {
         ...base,
         async run(ctx) {
