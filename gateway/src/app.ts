@@ -57,10 +57,15 @@ function upstreamUrls(config: GatewayConfig): Record<UpstreamName, string | unde
   };
 }
 
-/** Runs `handler` for `/<prefix>` and `/<prefix>/...` only, without express's mount-path rewriting of req.url. */
-function only(prefix: string, handler: RequestHandler): RequestHandler {
+/**
+ * Runs `handler` for `/<prefix>` and `/<prefix>/...` only, without express's mount-path
+ * rewriting of req.url. `anyCase` matches the prefix in any case: the ingestion and action
+ * link handlers take a secret out of the path, and `/INGEST/...` must reach them rather
+ * than the 404 and the access log with its secret.
+ */
+function only(prefix: string, handler: RequestHandler, anyCase = false): RequestHandler {
   return (req, res, next) => {
-    const path = req.path;
+    const path = anyCase ? req.path.slice(0, prefix.length + 1).toLowerCase() : req.path;
     if (path === prefix || path.startsWith(`${prefix}/`)) return handler(req, res, next);
     next();
   };
@@ -150,6 +155,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
         logger,
         forward: proxies.get('on-call'),
       }),
+      true,
     ),
   );
   // The acknowledge/resolve links of pages: the link's token, not an API credential (alert-actions.middleware.ts).
@@ -164,6 +170,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
         logger,
         forward: proxies.get('on-call'),
       }),
+      true,
     ),
   );
   // After /v1, so API requests never walk these routes.

@@ -50,4 +50,26 @@ describe("gateway ingestion: a heartbeat's path secret in the logs", () => {
     expect(logged.join('')).toContain(`/ingest/heartbeats/${id}`);
     expect(logged.join('')).not.toContain(SECRET);
   });
+
+  it('never logs it or answers it when the path is in another case (/INGEST, /Ingest, an action link under /ALERT-ACTIONS)', async () => {
+    const id = randomUUID();
+    const token = 'Qw3rTy7uIo9pAs1dFg5hJk';
+    const answered: string[] = [];
+    for (const path of [
+      `/INGEST/heartbeats/${id}/${SECRET}`,
+      `/Ingest/heartbeats/${id}/${SECRET}`,
+      `/INGEST/HEARTBEATS/${id}/${SECRET}/x`,
+      `/ALERT-ACTIONS/${token}`,
+      `/Alert-Actions/${token}`,
+    ])
+      for (const method of ['GET', 'POST', 'HEAD']) {
+        const res = await fetch(`${gateway.url}${path}`, { method });
+        answered.push(await res.text());
+      }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const seen of [logged.join(''), answered.join('')]) {
+      expect(seen).not.toContain(SECRET);
+      expect(seen).not.toContain(token);
+    }
+  });
 });
