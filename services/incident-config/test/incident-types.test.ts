@@ -265,4 +265,30 @@ describe('incidents and retrospective processes naming severities and incident t
       'This severity is in use by 1 incident and incidents you cannot see and retrospective processes you cannot see; change those first.',
     );
   });
+
+  it('tells a token without the incidents or retrospectives scope neither the number of incidents nor the names of processes', async () => {
+    const team = freshTeam();
+    const sev3 = await severityId('sev3', team);
+    const type = await incidentType('Outage', team);
+    await make('/v1/incidents', 'incidents', { title: 'Scoped', severity_id: sev3, incident_type_ids: [type] }, team);
+    await make(
+      '/v1/retrospective_processes',
+      'retrospective_processes',
+      { name: 'Hidden review', copy_from: 'starter_template', retrospective_process_matching_criteria: { severity_ids: [sev3] } },
+      team,
+    );
+    const scopes = ['ir.severities:write', 'ir.incident_types:write'];
+    const severity = await h.call('DELETE', `/v1/severities/${sev3}`, { principal: { ...team, scopes } });
+    expect(refusal(severity)).toEqual([422, [['in_use', '/data']]]);
+    expect(severity.body.errors[0].detail).toBe(
+      'This severity is in use by incidents you cannot see and retrospective processes you cannot see; change those first.',
+    );
+    const typed = await h.call('DELETE', `/v1/incident_types/${type}`, { principal: { ...team, scopes } });
+    expect(typed.body.errors[0].detail).toBe('This incident type is in use by incidents you cannot see; change those first.');
+    // With the scopes to read them, the count and the name.
+    const reading = [...scopes, 'ir.incidents:read', 'ir.retrospectives:read'];
+    expect((await h.call('DELETE', `/v1/severities/${sev3}`, { principal: { ...team, scopes: reading } })).body.errors[0].detail).toBe(
+      'This severity is in use by 1 incident and the retrospective process "Hidden review"; change those first.',
+    );
+  });
 });

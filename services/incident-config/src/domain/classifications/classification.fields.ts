@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authorize, type Principal } from '@firewatch/auth';
 import type { ValidationIssue } from '@firewatch/errors';
 import type { HookContext } from '@firewatch/resource-kit';
 import { catalogEntityFields as shared } from '../catalog/catalog-entity.fields.js';
@@ -35,13 +36,23 @@ export const CLASSIFICATION_DEFAULT_SORT = [
 const NOUNS: Record<Classification, string> = { severity: 'severity', incident_type: 'incident type' };
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/** Whether `principal` may read the records of `scope` at all (an OAuth token without its scope may not). */
+function mayRead(principal: Principal, scope: string): boolean {
+  try {
+    authorize(principal, { scope, side: 'ir', action: 'read' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The 422 that refuses deleting a severity or incident type something still names,
  * naming those users; none when nothing does. The record is locked by the delete, and a
  * write naming it share-locks it (`visibleIds`), so none can start naming it meanwhile.
  */
 export async function inUseIssues(kind: Classification, ctx: HookContext<ClassificationsDeps>): Promise<ValidationIssue[]> {
-  const { incidents, unseenIncidents, retrospectiveProcesses, unseenProcesses } = await ctx.deps.classifications.usersOf(
+  const users = await ctx.deps.classifications.usersOf(
     ctx.tx,
     ctx.principal.team_id,
     kind,
@@ -50,7 +61,14 @@ export async function inUseIssues(kind: Classification, ctx: HookContext<Classif
     // of records a record-scoped key does not list, that it cannot read.
     { incidents: privateToCreator(ctx.principal, 'read'), recordIds: ctx.principal.record_ids },
   );
-  const users = [
+  // A token that may not read incidents (or retrospective processes) at all learns only that some exist.
+  const seesIncidents = mayRead(ctx.principal, 'ir.incidents');
+  const seesProcesses = mayRead(ctx.principal, 'ir.retrospectives');
+  const incidents = seesIncidents ? users.incidents : 0;
+  const unseenIncidents = users.unseenIncidents || (!seesIncidents && users.incidents > 0);
+  const retrospectiveProcesses = seesProcesses ? users.retrospectiveProcesses : [];
+  const unseenProcesses = users.unseenProcesses || (!seesProcesses && users.retrospectiveProcesses.length > 0);
+  const named = [
     ...(incidents ? [plural(incidents, 'incident')] : []),
     ...(unseenIncidents ? ['incidents you cannot see'] : []),
     ...(retrospectiveProcesses.length
@@ -60,12 +78,12 @@ export async function inUseIssues(kind: Classification, ctx: HookContext<Classif
       : []),
     ...(unseenProcesses ? ['retrospective processes you cannot see'] : []),
   ];
-  if (!users.length) return [];
+  if (!named.length) return [];
   return [
     {
       pointer: '/data',
       code: 'in_use',
-      detail: `This ${NOUNS[kind]} is in use by ${users.join(' and ')}; change those first.`,
+      detail: `This ${NOUNS[kind]} is in use by ${named.join(' and ')}; change those first.`,
     },
   ];
 }
