@@ -71,6 +71,27 @@ describe('alert notes and the alert events feed', () => {
     );
   });
 
+  it('lets only its author or an on-call admin edit or delete a note: another user, a team-wide key are 403', async () => {
+    const alertId = await anAlert();
+    const author = { principal: { user_id: 71, role: 'user', on_call_role: 'user' } };
+    const { id } = (await addNote(alertId, { kind: 'note', details: 'Mine.' }, author)).body.data;
+    const others = [
+      { principal: { user_id: 72, role: 'admin', on_call_role: 'user' } },
+      { principal: { user_id: null, role: 'user', on_call_role: 'user', credential: { type: 'api_key', id: 'k1', kind: 'global' } } },
+    ];
+    for (const other of others) {
+      const patched = await h.call('PATCH', `/v1/alert_events/${id}`, { ...note({ details: 'Theirs.' }), ...other });
+      expect([patched.status, patched.body.errors?.[0]?.code]).toEqual([403, 'not_note_author']);
+      const deleted = await h.call('DELETE', `/v1/alert_events/${id}`, other);
+      expect([deleted.status, deleted.body.errors?.[0]?.code]).toEqual([403, 'not_note_author']);
+    }
+    expect((await h.call('GET', `/v1/alert_events/${id}`)).body.data.attributes.details).toBe('Mine.');
+    // The author may; so may an on-call admin (the default principal), who moderates the team's timeline.
+    expect((await h.call('PATCH', `/v1/alert_events/${id}`, { ...note({ details: 'Mine, edited.' }), ...author })).status).toBe(200);
+    expect((await h.call('PATCH', `/v1/alert_events/${id}`, note({ details: 'Moderated.' }))).status).toBe(200);
+    expect((await h.call('DELETE', `/v1/alert_events/${id}`)).status).toBe(200);
+  });
+
   it("hides another team's alert and notes, and needs oc.alerts write to note", async () => {
     const alertId = await anAlert();
     const { id } = (await addNote(alertId, { kind: 'note', details: 'mine' })).body.data;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ValidationIssue } from '@firewatch/errors';
+import { ForbiddenError, type ValidationIssue } from '@firewatch/errors';
 import type { HookContext, Row } from '@firewatch/resource-kit';
 
 /** The longest note: a page of text, not a log dump (the alert's `data` holds payloads). */
@@ -15,6 +15,20 @@ export const updateNoteSchema = z.strictObject({ user_id: z.number().int().nulla
 
 const AUDIT_TRAIL =
   "Only notes (kind note) may be edited or deleted: every other alert event is the alert's audit trail, written by the change it records.";
+
+/**
+ * A note is changed by its author or by an on-call admin, who moderates the team's
+ * timeline (docs/on-call.md, "Timeline and notes"), as a comment is on mature trackers:
+ * anyone else who may write alerts may add notes, not rewrite another's words. A note's
+ * author is a user, so a team-wide key (no user) changes only as an admin. 403 after the
+ * kind's 422: a non-note refuses whoever asks.
+ */
+function assertMayChange(note: Row, ctx: HookContext): void {
+  const { principal } = ctx;
+  if (principal.on_call_role === 'admin') return;
+  if (principal.user_id !== null && note.user_id !== null && Number(note.user_id) === principal.user_id) return;
+  throw new ForbiddenError("Only a note's author or an on-call admin may change or delete it.", { code: 'not_note_author' });
+}
 
 /**
  * Alert events are the alert's audit trail, so only notes change (docs/on-call.md,
@@ -35,6 +49,7 @@ export const alertNoteHooks = {
   validate(attributes: Row, ctx: HookContext): ValidationIssue[] {
     if (ctx.existing?.kind !== undefined && ctx.existing.kind !== 'note')
       return [{ pointer: '/data', code: 'not_a_note', detail: AUDIT_TRAIL }];
+    if (ctx.existing) assertMayChange(ctx.existing, ctx);
     const author = ctx.existing ? ctx.existing.user_id : ctx.principal.user_id;
     if ('user_id' in attributes && (attributes.user_id ?? null) !== (author ?? null))
       return [
@@ -47,6 +62,9 @@ export const alertNoteHooks = {
     return [];
   },
 
-  beforeRemove: (ctx: HookContext): ValidationIssue[] =>
-    ctx.existing?.kind === 'note' ? [] : [{ pointer: '/data', code: 'not_a_note', detail: AUDIT_TRAIL }],
+  beforeRemove(ctx: HookContext): ValidationIssue[] {
+    if (ctx.existing?.kind !== 'note') return [{ pointer: '/data', code: 'not_a_note', detail: AUDIT_TRAIL }];
+    assertMayChange(ctx.existing, ctx);
+    return [];
+  },
 };
