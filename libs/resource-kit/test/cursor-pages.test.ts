@@ -15,7 +15,7 @@ afterAll(async () => {
   await kit?.close();
 });
 
-const list = (query: string, principal?: object) => kit.call('GET', `/v1/boards?${query}`, undefined, principal);
+const list = (query: string, principal?: Record<string, unknown>) => kit.call('GET', `/v1/boards?${query}`, undefined, principal);
 
 /** Every id of the list, page by page through meta.next_cursor, from the first offset page. */
 async function walk(query: string, size = 3): Promise<string[]> {
@@ -85,7 +85,7 @@ describe('cursor pages', () => {
 
   it('refuse a cursor of another team, filter set or sort, a made-up one, and page[after] with page[number]', async () => {
     const cursor = (await list('sort=name&page[size]=1')).body.meta.next_cursor;
-    const refused = async (query: string, principal?: object, code = 'invalid_cursor') => {
+    const refused = async (query: string, principal?: Record<string, unknown>, code = 'invalid_cursor') => {
       const res = await list(query, principal);
       expect(res.status).toBe(400);
       expect(res.body.errors[0]).toMatchObject({ code, source: { parameter: 'page[after]' } });

@@ -26,7 +26,7 @@ describe('a visibility rule', () => {
   });
 
   it('hides a private record from list, get, update and delete, for anyone but its owner and grantees', async () => {
-    const names = async (p: object) =>
+    const names = async (p: Record<string, unknown>) =>
       (await kit.call('GET', '/v1/boards', undefined, p)).body.data.map((b: any) => b.attributes.name).sort();
     expect(await names(stranger)).toEqual(['Public']);
     expect(await names(owner)).toEqual(['Private', 'Public']);

@@ -24,7 +24,7 @@ const signer = createPrincipalSigner({ privateKey: TEST_PRINCIPAL_KEYS.privateKe
  * The principal header value the gateway would send to `audience` for this request
  * (`url` may carry a query string; the token binds the path only).
  */
-export function signAsGateway(principal: Record<string, unknown>, audience: string, method: string, url: string): Promise<string> {
+export function signAsGateway(principal: object, audience: string, method: string, url: string): Promise<string> {
   // The path as fetch will send it (percent-encoded), which is what the service checks.
   const path = new URL(url, 'http://service.invalid').pathname;
   return signer.sign(principal as unknown as Principal, { audience, method: method.toUpperCase(), path });

@@ -10,6 +10,7 @@ const row = (over: Partial<UserRow> = {}): UserRow => ({
   first_name: 'Ana',
   last_name: 'Lima',
   time_zone: 'Etc/UTC',
+  team_name: null,
   role: 'user',
   on_call_role: 'user',
   password_hash: null,

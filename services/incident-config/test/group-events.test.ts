@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
-import type { AmqpConsumer } from '@firewatch/events';
+import type { TransportConsumer } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
 import { createTestBrokerUsers, type TestBrokerUsers } from '@firewatch/service-testing';
 import { createGroupEventsConsumer } from '../src/queue/group-events.consumer.js';
@@ -12,7 +12,7 @@ const TEAM = 1;
 let h: IncidentConfigHarness;
 let knex: Knex;
 let broker: TestBrokerUsers;
-let consumer: AmqpConsumer;
+let consumer: TransportConsumer;
 let conn: ChannelModel;
 let ch: Channel;
 let admin: ChannelModel;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
-import type { AmqpConsumer, EventEnvelope } from '@firewatch/events';
+import type { TransportConsumer, EventEnvelope } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
 import { createTestBrokerUsers, type TestBrokerUsers } from '@firewatch/service-testing';
 import { PERSONAL_DECLARATIONS, registry } from '../src/domain/registry.js';
@@ -13,7 +13,7 @@ const TEAM = 1;
 const logger = createLogger({ service: 'test', level: 'silent' });
 let h: OnCallHarness;
 let knex: Knex;
-let consumer: AmqpConsumer;
+let consumer: TransportConsumer;
 let broker: TestBrokerUsers;
 let conn: ChannelModel;
 let authConn: ChannelModel;

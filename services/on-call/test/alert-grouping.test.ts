@@ -212,7 +212,9 @@ describe('alert grouping at intake', () => {
     const firing = (fingerprint: string) => ({ status: 'firing', fingerprint, labels: { alertname: 'DiskFull', host: fingerprint } });
     const answer = await ingest(h, sourceId, attributes.secret, { alerts: ['a', 'b', 'c'].map(firing) });
     expect(answer.status).toBe(202);
-    const placed = await Promise.all((answer.body.data as { id: string }[]).map(async ({ id }) => ({ id, ...(await read(id, as)) })));
+    const placed: (Attributes & { id: string })[] = await Promise.all(
+      (answer.body.data as { id: string }[]).map(async ({ id }) => ({ id, ...(await read(id, as)) })),
+    );
     const leaders = placed.filter((a) => a.is_group_leader_alert);
     expect(leaders).toHaveLength(1);
     expect(placed.filter((a) => a.group_leader_alert_id === leaders[0].id)).toHaveLength(2);

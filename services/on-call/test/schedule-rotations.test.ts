@@ -92,8 +92,8 @@ describe('schedule rotations', () => {
     type Event = { body: { type: string; data: { attributes: { schedule_rotation_id?: string } } } };
     const mine = (es: Event[]) =>
       es.filter((e) => e.body.type === 'schedule_rotation_user.created' && e.body.data.attributes.schedule_rotation_id === rotationId);
-    await h.events!.waitFor((es) => mine(es as Event[]).length === 3);
-    expect(mine(h.events!.events as Event[]).map((e) => e.body.data)).toEqual(users.body.data);
+    await h.events!.waitFor((es) => mine(es as unknown as Event[]).length === 3);
+    expect(mine(h.events!.events as unknown as Event[]).map((e) => e.body.data)).toEqual(users.body.data);
 
     for (const [members, pointer] of [
       [[{ member_type: 'Schedule', member_id: scheduleId }], '/data/attributes/schedule_rotation_members/0/member_type'],

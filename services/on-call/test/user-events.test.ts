@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
-import type { AmqpConsumer } from '@firewatch/events';
+import type { TransportConsumer } from '@firewatch/events';
 import { createLogger } from '@firewatch/logger';
 import { createTestBrokerUsers, type TestBrokerUsers } from '@firewatch/service-testing';
 import { createUsersRepository } from '../src/data/users.repository.js';
@@ -13,7 +13,7 @@ import { seedUsers } from './support/users.fixture.js';
 const AMQP = process.env.TEST_AMQP_URL!;
 const TEAM = 1;
 let h: OnCallHarness;
-let consumer: AmqpConsumer;
+let consumer: TransportConsumer;
 let conn: ChannelModel;
 let ch: Channel;
 let admin: ChannelModel;

@@ -39,7 +39,7 @@ describe('outbound webhook requests', () => {
   });
 
   it('does not follow redirects, caps the response body and reads Retry-After', async () => {
-    const rx = await startReceiver((r) =>
+    const rx = await startReceiver((r): { status: number; headers: Record<string, string>; body?: string } =>
       r.body === 'redirect'
         ? { status: 302, headers: { location: 'http://127.0.0.1:1/' } }
         : { status: 429, headers: { 'retry-after': '7' }, body: 'x'.repeat(5000) },

@@ -17,8 +17,13 @@ afterAll(async () => h?.close());
 
 /** A member of team 1 acting as themselves (a personal key or an OAuth token of theirs). */
 const as = (user_id: number, more: Record<string, unknown> = {}) => ({ user_id, role: 'user', on_call_role: 'user', ...more });
-const post = (userId: number | string, kind: string, type: string, attributes: Record<string, unknown>, principal?: object) =>
-  h.call('POST', `/v1/users/${userId}/${kind}`, { ...doc(type, attributes), principal });
+const post = (
+  userId: number | string,
+  kind: string,
+  type: string,
+  attributes: Record<string, unknown>,
+  principal?: Record<string, unknown>,
+) => h.call('POST', `/v1/users/${userId}/${kind}`, { ...doc(type, attributes), principal });
 
 describe('email addresses', () => {
   it('a user adds, lists, reads, changes and deletes their own; the oldest is primary', async () => {

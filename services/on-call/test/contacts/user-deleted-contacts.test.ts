@@ -67,7 +67,7 @@ describe('a user deleted in auth', () => {
     expect((await h.call('GET', '/v1/users/31/phone_numbers')).status).toBe(404);
     expect((await h.call('GET', `/v1/phone_numbers/${kept}`)).status).toBe(200);
     type Data = { id: string; attributes: { primary?: boolean } };
-    const gone = (es: { routingKey: string; body: { data: unknown } }[]) =>
+    const gone = (es: { routingKey: string; body: Record<string, unknown> }[]) =>
       es
         .filter((e) => e.routingKey.endsWith('.deleted'))
         .map((e) => [e.routingKey, (e.body.data as Data).id, (e.body.data as Data).attributes.primary]);

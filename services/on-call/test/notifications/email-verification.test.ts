@@ -58,8 +58,9 @@ const anAddress = async (email: string) => {
   if (res.status !== 201) throw new Error(`fixture: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.id as string;
 };
-const resend = (id: string, principal: object = me) => h.call('POST', `/v1/email_addresses/${id}/resend_verification`, { principal });
-const verify = (id: string, token?: string, principal: object = me) =>
+const resend = (id: string, principal: Record<string, unknown> = me) =>
+  h.call('POST', `/v1/email_addresses/${id}/resend_verification`, { principal });
+const verify = (id: string, token?: string, principal: Record<string, unknown> = me) =>
   h.call('POST', `/v1/email_addresses/${id}/verify${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`, { principal });
 const codeIn = (mail: ParsedMail) => /Verification code: (\S+)/.exec(mail.text!)![1];
 

@@ -61,7 +61,10 @@ interface Thread {
  * `waitMs`, are a 503 `liquid_busy` with `Retry-After: 1`. `liquidLimits` go to the
  * workers' engines (tests widen one to reach another).
  */
-export function createLiquidPool(limits: typeof POOL_LIMITS = POOL_LIMITS, liquidLimits: LiquidLimits = LIQUID_LIMITS): LiquidPool {
+/** The pool's limits' shape: any numbers, the defaults above. */
+export type PoolLimits = { readonly [K in keyof typeof POOL_LIMITS]: number };
+
+export function createLiquidPool(limits: PoolLimits = POOL_LIMITS, liquidLimits: LiquidLimits = LIQUID_LIMITS): LiquidPool {
   const slots = createConcurrencyLimit({ concurrency: limits.workers, queue: limits.queue, waitMs: limits.waitMs });
   const idle: Thread[] = [];
   const all = new Set<Thread>();

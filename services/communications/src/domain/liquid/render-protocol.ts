@@ -21,7 +21,8 @@ export const LIQUID_LIMITS = {
   totalOutput: 1_000_000,
 } as const;
 
-export type LiquidLimits = typeof LIQUID_LIMITS;
+/** The limits' shape: any numbers (tests and callers pass their own), the defaults above. */
+export type LiquidLimits = { readonly [K in keyof typeof LIQUID_LIMITS]: number };
 
 /** What the pool asks a worker: parse sources (write time), or render them with variables (previews). */
 export type WorkerJob =
