@@ -29,6 +29,7 @@ import * as alertActionLinkUses from './20261126-0400-alert-action-link-uses.js'
 import * as emailAddressVerification from './20261126-0410-email-address-verification.js';
 import * as opaqueAlertActionLinks from './20261126-0450-opaque-alert-action-links.js';
 import * as alertActionLinkChannels from './20261230-0500-alert-action-link-channels.js';
+import * as listOrderIndexes from './20261230-0501-list-order-indexes.js';
 import * as alertPaging from './20261126-0500-alert-paging.js';
 import * as dropContactPrimaryColumns from './20261126-0550-drop-contact-primary-columns.js';
 import * as heartbeatSecrets from './20261126-0600-heartbeat-secrets.js';
@@ -75,4 +76,5 @@ export const migrations: Migrations = {
   '20261126-0610-alert-source-rate-limits': alertSourceRateLimits,
   '20261126-0650-alert-group-leaders-by-summary': alertGroupLeadersBySummary,
   '20261230-0500-alert-action-link-channels': alertActionLinkChannels,
+  '20261230-0501-list-order-indexes': listOrderIndexes,
 };
