@@ -14,6 +14,7 @@ import { groupIdsPerTeamMigration } from './20261125-0023-group-ids-per-team.mig
 import { usersProfileMigration } from './20261125-0030-users-profile.migration.js';
 import { groupPropertiesMigration } from './20261126-0700-group-properties.migration.js';
 import { usersTeamNameMigration } from './20261126-0701-users-team-name.migration.js';
+import { listOrderIndexesMigration } from './20261230-0500-list-order-indexes.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
 export const migrations: Migrations = {
@@ -32,4 +33,5 @@ export const migrations: Migrations = {
   '20261125_0030_users_profile': usersProfileMigration,
   '20261126_0700_group_properties': groupPropertiesMigration,
   '20261126_0701_users_team_name': usersTeamNameMigration,
+  '20261230_0500_list_order_indexes': listOrderIndexesMigration,
 };
