@@ -1,22 +1,12 @@
-import type { Knex } from 'knex';
-import type pg from 'pg';
 import { createAmqpPublisher } from './amqp-publisher.js';
 import { backoffDelay } from './backoff.js';
 import type { TransportPublisher } from './event-transport.js';
 import { OUTBOX_CHANNEL } from './outbox.migration.js';
 import { relayBatch, type BatchContext } from './outbox.batch.js';
-import { createPgListener } from './pg-listener.js';
+import { createPgListener, listenConnectionOf } from './pg-listener.js';
 import type { OutboxRelay, OutboxRelayOptions } from './outbox.relay.types.js';
 
 export type { OutboxRelay, OutboxRelayObserver, OutboxRelayOptions, OutboxRelayStats } from './outbox.relay.types.js';
-
-function listenConfig(knex: Knex): string | pg.ClientConfig {
-  const connection = (knex.client as { config: Knex.Config }).config.connection;
-  if (!connection || typeof connection === 'function') {
-    throw new Error('createOutboxRelay: pass listenConnection (the knex connection is not a static setting)');
-  }
-  return connection as string | pg.ClientConfig;
-}
 
 /**
  * Moves outbox rows to the event transport (RabbitMQ, or the events database on a machine
@@ -68,7 +58,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     : createAmqpPublisher({ ...hooks, amqpUrl: requireAmqpUrl(opts.amqpUrl) });
 
   const listener = createPgListener({
-    connection: opts.listenConnection ?? listenConfig(knex),
+    connection: opts.listenConnection ?? listenConnectionOf(knex),
     channel: OUTBOX_CHANNEL,
     logger,
     onNotify: () => wake(),

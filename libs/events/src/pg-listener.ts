@@ -1,6 +1,16 @@
+import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from '@firewatch/logger';
 import { createReconnectLoop } from './reconnect-loop.js';
+
+/** The connection settings of `knex`, for a LISTEN client of the same database. */
+export function listenConnectionOf(knex: Knex): string | pg.ClientConfig {
+  const connection = (knex.client as { config: Knex.Config }).config.connection;
+  if (!connection || typeof connection === 'function') {
+    throw new Error('LISTEN: pass a connection (the knex connection is not a static setting)');
+  }
+  return connection as string | pg.ClientConfig;
+}
 
 /** Options of {@link createPgListener}. */
 export interface PgListenerOptions {
@@ -32,7 +42,7 @@ export function createPgListener(opts: PgListenerOptions): PgListener {
   function drop(c: pg.Client, err?: Error): void {
     if (client !== c) return;
     client = null;
-    logger.warn('outbox listen connection lost', { error: err?.message });
+    logger.warn('listen connection lost', { channel, error: err?.message });
     c.end().catch(() => undefined);
     loop.schedule(true);
   }
@@ -48,7 +58,7 @@ export function createPgListener(opts: PgListenerOptions): PgListener {
       await c.connect();
       await c.query(`LISTEN ${channel}`);
     } catch (err) {
-      logger.warn('outbox listen connect failed', { error: (err as Error).message });
+      logger.warn('listen connect failed', { channel, error: (err as Error).message });
       await c.end().catch(() => undefined);
       return stopped;
     }

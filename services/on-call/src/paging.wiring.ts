@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
+import { createPgListener, listenConnectionOf, type PgListener } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import type { NotificationRecorder } from '@firewatch/metrics';
 import { createAlertRoutingRepository } from './data/alert-routing.repository.js';
+import { ATTEMPTS_DUE_CHANNEL, createNotificationAttemptsRepository } from './data/notification-attempts.repository.js';
 import { createPagingAttributes } from './data/paging-attributes.repository.js';
 import { createPagingRepository } from './data/paging.repository.js';
 import type { AlertPagingDeps } from './domain/alerts-in/alerts-in.deps.js';
@@ -61,7 +63,7 @@ export function pagingJobsOn(
   return {
     steps: createPagingJob({ store, engine: options.engine, logger: options.logger, intervalMs: options.intervalMs, now: options.now }),
     sends: createNotificationSendJob({
-      store,
+      store: createNotificationAttemptsRepository(knex),
       notifier: options.notifier,
       logger: options.logger,
       intervalMs: options.sendIntervalMs,
@@ -70,4 +72,12 @@ export function pagingJobsOn(
       now: options.now,
     }),
   };
+}
+
+/**
+ * Wakes the send job when an attempt due now is committed (paging.repository.ts NOTIFYs), on a
+ * LISTEN connection of its own; the job's poll stays the fallback, and covers a reconnect.
+ */
+export function attemptsDueListener(knex: Knex, logger: Logger, wake: () => void): PgListener {
+  return createPgListener({ connection: listenConnectionOf(knex), channel: ATTEMPTS_DUE_CHANNEL, logger, onNotify: wake, onReady: wake });
 }

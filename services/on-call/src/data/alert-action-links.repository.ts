@@ -12,13 +12,14 @@ const PURGE_BATCH = 8;
 export function createActionLinkStore(knex: Knex): ActionLinkStore {
   return {
     async insert(link) {
-      await knex('alert_action_links').insert(link);
-      // Replicas purging at once skip each other's rows rather than wait on them.
+      // One statement: the link, and rows long expired purged (replicas purging at once skip each other's rows rather than wait on them).
       await knex.raw(
-        `DELETE FROM alert_action_links WHERE id IN (
-           SELECT id FROM alert_action_links WHERE expires_at < now() - ?::interval
-           ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
-        [KEPT_AFTER_EXPIRY, PURGE_BATCH],
+        `WITH purged AS (
+           DELETE FROM alert_action_links WHERE id IN (
+             SELECT id FROM alert_action_links WHERE expires_at < now() - ?::interval
+             ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)
+         ) ?`,
+        [KEPT_AFTER_EXPIRY, PURGE_BATCH, knex('alert_action_links').insert(link)],
       );
     },
     async find(digest) {

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { writeEvent } from '@firewatch/events';
 import type { Row } from '@firewatch/resource-kit';
-import type { ClaimedAttempt, PagedUser, PagingRecord, PagingStore } from '../domain/paging/paging.deps.js';
+import { ATTEMPTS_DUE_CHANNEL } from './notification-attempts.repository.js';
+import type { PagedUser, PagingRecord, PagingStore } from '../domain/paging/paging.deps.js';
 import type { UserRule } from '../domain/paging/paging-steps.js';
 
 const asPaging = (row: Row): PagingRecord => row as unknown as PagingRecord;
@@ -131,88 +132,11 @@ export function createPagingRepository(knex: Knex): PagingStore {
     },
 
     async insertAttempts(tx, attempts) {
-      await tx('alert_notification_attempts').insert(attempts.map((a) => ({ ...a, status: 'due' })));
-    },
-
-    async claimAttempts(now, limit, leaseMs, maxTries) {
-      return knex.transaction(async (tx) => {
-        const ids = tx('alert_notification_attempts')
-          .select('id')
-          .where((q) =>
-            q
-              .where({ status: 'due' })
-              .andWhere('due_at', '<=', now)
-              .orWhere((s) => s.where({ status: 'sending' }).andWhere('claimed_at', '<', new Date(now.getTime() - leaseMs))),
-          )
-          .orderBy('due_at')
-          .limit(limit)
-          .forUpdate()
-          .skipLocked();
-        const claimed = (await tx('alert_notification_attempts')
-          .whereIn('id', ids)
-          .update({ status: 'sending', claimed_at: now, tries: tx.raw('tries + 1'), updated_at: now })
-          .returning('*')) as Row[];
-        if (!claimed.length) return [];
-        const alerts = (await tx('alerts').whereIn('id', [...new Set(claimed.map((a) => a.alert_id as string))])) as Row[];
-        const users = (await tx('users').whereIn('user_id', [...new Set(claimed.map((a) => Number(a.user_id)))])) as Row[];
-        // Sent where the contact method points now: one changed or deleted since the page is followed, not the address planned.
-        const methodIds = (channels: string[]) =>
-          claimed.filter((a) => a.contact_method_id && channels.includes(String(a.channel))).map((a) => a.contact_method_id as string);
-        const [emails, phones] = await Promise.all([
-          tx('user_email_addresses')
-            .whereIn('id', methodIds(['email']))
-            .select('id', 'email as address') as Promise<Row[]>,
-          tx('user_phone_numbers')
-            .whereIn('id', methodIds(['sms', 'voice']))
-            .select('id', 'phone as address') as Promise<Row[]>,
-        ]);
-        return claimed.map((a): ClaimedAttempt => {
-          const u = users.find((x) => Number(x.user_id) === Number(a.user_id));
-          const method = [...emails, ...phones].find((m) => m.id === a.contact_method_id);
-          const address = a.contact_method_id ? method?.address : a.channel === 'email' ? u?.email : a.address;
-          return {
-            ...(a as unknown as ClaimedAttempt),
-            address: String(address ?? a.address),
-            unreachable:
-              !u || u.deleted_at
-                ? 'the user was deleted'
-                : address
-                  ? null
-                  : a.contact_method_id
-                    ? 'the contact method was deleted'
-                    : 'the user has no email address',
-            // Only a sender that died mid-send gets past the last try (a failure's retries stop there): not sent again.
-            abandoned: Number(a.tries) > maxTries,
-            alert: alerts.find((x) => x.id === a.alert_id)!,
-            user: {
-              user_id: Number(a.user_id),
-              name: String(u?.name ?? `user ${String(a.user_id)}`),
-              email: String(u?.email ?? ''),
-              time_zone: (u?.time_zone as string | null) ?? 'Etc/UTC',
-            },
-          };
-        });
-      });
-    },
-
-    async finishAttempt(tx, id, outcome, at) {
-      const row = (await tx('alert_notification_attempts').where({ id }).forUpdate().first()) as Row | undefined;
-      const sending = row?.status === 'sending';
-      const stoppedMidSend = row?.status === 'cancelled' && row.claimed_at != null;
-      if (!sending && !stoppedMidSend) return null;
-      const retryAt = sending && outcome.status === 'failed' ? outcome.retryAt : null;
-      await tx('alert_notification_attempts')
-        .where({ id })
-        .update({
-          status: retryAt ? 'due' : stoppedMidSend && outcome.status === 'failed' && outcome.retryAt ? 'cancelled' : outcome.status,
-          due_at: retryAt ?? tx.ref('due_at'),
-          provider_id: outcome.provider_id ?? null,
-          reason: outcome.reason ?? null,
-          sent_at: outcome.status === 'sent' ? at : null,
-          claimed_at: null,
-          updated_at: at,
-        });
-      return { retryAt };
+      const insert = tx('alert_notification_attempts').insert(attempts.map((a) => ({ ...a, status: 'due' })));
+      // One due now wakes the send jobs when this commits (PostgreSQL delivers NOTIFY only then), rather than at their next poll.
+      if (attempts.some((a) => a.due_at.getTime() <= Date.now()))
+        await tx.raw(`WITH inserted AS (?) SELECT pg_notify(?, '')`, [insert, ATTEMPTS_DUE_CHANNEL]);
+      else await insert;
     },
   };
 }

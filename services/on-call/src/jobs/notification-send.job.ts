@@ -1,15 +1,18 @@
 import type { Logger } from '@firewatch/logger';
 import type { NotificationRecorder } from '@firewatch/metrics';
-import type { ClaimedAttempt, PagingStore } from '../domain/paging/paging.deps.js';
+import type { ClaimedAttempt, NotificationAttemptStore } from '../domain/paging/paging.deps.js';
 import type { NotificationOutcome, Notifier } from '../domain/paging/paging.ports.js';
-import { MAX_TRIES, recordOutcome, retryAt, withoutAddress } from '../domain/paging/notification-outcome.js';
+import { MAX_TRIES, recordOutcomes, retryAt, withoutAddress, type FinishedSend } from '../domain/paging/notification-outcome.js';
+import { createOutcomeBatcher } from './outcome-batcher.js';
 import { createPeriodicJob } from './periodic-job.js';
 
 /** Sends one replica has under way at most; a slot that frees is filled by the next due attempt. */
 const IN_FLIGHT = 100;
+/** Outcomes recorded in one transaction at most. */
+const RECORD_BATCH = 100;
 
 export interface NotificationSendJobOptions {
-  store: PagingStore;
+  store: NotificationAttemptStore;
   notifier: Notifier;
   logger: Logger;
   intervalMs: number;
@@ -25,9 +28,16 @@ export interface NotificationSendJobOptions {
  * server or Twilio answering slowly holds no lock), up to IN_FLIGHT at once: the tick claims
  * more as sends finish, and looks again every `intervalMs` while some are under way, so one
  * slow channel never holds up the others. The tick ends when nothing is due and nothing is
- * in flight; `stop` claims no more and waits for the sends under way. Each outcome is recorded in its own transaction:
- * the attempt, an alert event and `alert.notification`; a failure is retried with backoff
- * (notification-outcome.ts) until its tries run out.
+ * in flight; `stop` claims no more and waits for the sends under way. `wake` (an attempt
+ * committed due now: main.ts LISTENs) claims at once rather than at the next look.
+ *
+ * Outcomes are recorded in batches (outcome-batcher.ts): those that finish while one batch
+ * is being written go together in the next transaction — the attempts, their alert events
+ * and `alert.notification`s, a statement each — and a send's slot frees once its outcome is
+ * committed. A failure is retried with backoff (notification-outcome.ts) until its tries run
+ * out. A crash between a send and its batch's commit leaves the attempt `sending` until its
+ * lease runs out, then another replica sends it again: at least once, as with one outcome per
+ * transaction.
  */
 export function createNotificationSendJob(options: NotificationSendJobOptions) {
   const clock = options.now ?? Date.now;
@@ -56,18 +66,44 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
     const at = new Date(clock());
     options.recorder?.attempt(attempt.channel, outcome.status, (at.getTime() - attempt.due_at.getTime()) / 1000);
     const retry = outcome.status === 'failed' ? retryAt(attempt.tries, at) : null;
-    await options.store.transaction(async (tx) => {
-      const finished = await options.store.finishAttempt(tx, attempt.id, { ...outcome, retryAt: retry }, at);
-      if (finished) await recordOutcome(options.store, tx, attempt, outcome, finished.retryAt, at);
-    });
+    await outcomes.record({ attempt, outcome, retry, at });
     return outcome.status;
   }
 
-  /** The first of a send finishing or `ms` passing (new attempts may have fallen due). */
+  async function recordOne(send: FinishedSend) {
+    await options.store.transaction((tx) => recordOutcomes(options.store, tx, [send], { skipLocked: false }));
+  }
+
+  const outcomes = createOutcomeBatcher<FinishedSend>({
+    maxBatch: RECORD_BATCH,
+    // Rows an acknowledge (or another replica) holds are skipped rather than waited on while
+    // the batch holds the others' locks, then each is recorded on its own, waiting as before.
+    async record(sends) {
+      const busy = await options.store.transaction((tx) => recordOutcomes(options.store, tx, sends, { skipLocked: true }));
+      for (const send of busy) await recordOne(send);
+    },
+    recordOne,
+    onBatchFailed: (err, size) =>
+      options.logger.warn('notification outcomes not recorded together; recording each alone', { err, count: size }),
+  });
+
+  /** Set by `wake` until the next claim; `nudge` ends a wait under way. */
+  let woken = false;
+  let nudge: (() => void) | undefined;
+
+  /** The first of a send finishing, a wake or `ms` passing (new attempts may have fallen due). */
   function settleOrWait(inFlight: Set<Promise<void>>, ms: number): Promise<void> {
+    // A wake with every slot taken waits for a send to finish like any other.
+    if (woken && inFlight.size < IN_FLIGHT) return Promise.resolve();
     let timer: NodeJS.Timeout | undefined;
-    const wait = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-    return Promise.race([...inFlight, wait]).finally(() => clearTimeout(timer));
+    const wait = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      nudge = resolve;
+    });
+    return Promise.race([...inFlight, wait]).finally(() => {
+      clearTimeout(timer);
+      nudge = undefined;
+    });
   }
 
   let stopping = false;
@@ -78,6 +114,8 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
     try {
       for (;;) {
         const free = IN_FLIGHT - inFlight.size;
+        // A wake before this claim is answered by it (NOTIFY comes after the attempt's commit).
+        if (free > 0) woken = false;
         const claimed =
           stopping || free === 0 ? [] : await options.store.claimAttempts(new Date(clock()), free, options.leaseMs, MAX_TRIES);
         for (const attempt of claimed) {
@@ -90,7 +128,8 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
           inFlight.add(sending);
         }
         handled += claimed.length;
-        if (inFlight.size === 0) break;
+        // A wake that came while the claim ran may have missed it: look once more.
+        if (inFlight.size === 0 && (stopping || !woken)) break;
         // A full claim may have left more due: claim again at once while slots are free.
         if (claimed.length < free || free === 0) await settleOrWait(inFlight, options.intervalMs);
       }
@@ -104,6 +143,12 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
   const job = createPeriodicJob({ name: 'notification send', intervalMs: options.intervalMs, logger: options.logger, tick });
   return {
     ...job,
+    /** An attempt was committed due now: claim it now, in the tick under way or by starting one. */
+    wake() {
+      woken = true;
+      nudge?.();
+      job.wake();
+    },
     start() {
       stopping = false;
       job.start();

@@ -7,6 +7,8 @@ export interface PeriodicJob<T> {
   start(): void;
   /** Stops the timer and waits for a tick under way. */
   stop(): Promise<void>;
+  /** Runs the next tick now rather than at the end of its interval, when the job is waiting for it; a tick under way is left alone. */
+  wake(): void;
 }
 
 /**
@@ -23,9 +25,12 @@ export function createPeriodicJob<T>(options: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
+  let waiting = false;
 
   function loop(delay: number) {
+    waiting = true;
     timer = setTimeout(() => {
+      waiting = false;
       running = options
         .tick()
         .catch((err: unknown) => options.logger.error(`${options.name} tick failed; retrying next interval`, { err }))
@@ -46,6 +51,11 @@ export function createPeriodicJob<T>(options: {
       stopped = true;
       clearTimeout(timer);
       await running;
+    },
+    wake() {
+      if (stopped || !waiting) return;
+      clearTimeout(timer);
+      loop(0);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { createMetrics, notificationRecorder, readSample } from '@firewatch/metrics';
+import { createNotificationAttemptsRepository } from '../../src/data/notification-attempts.repository.js';
 import { createPagingRepository } from '../../src/data/paging.repository.js';
 import { withoutAddress } from '../../src/domain/paging/notification-outcome.js';
 import type { OnCallHarness } from '../support/on-call-harness.js';
@@ -60,7 +61,7 @@ describe("the paging engine's notifications", () => {
     await raise();
     const start = Date.now();
     // A replica claims the attempt and dies before recording anything.
-    const claimed = await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(start), 10, MINUTE, 4);
+    const claimed = await createNotificationAttemptsRepository(h.db.knex as Knex).claimAttempts(new Date(start), 10, MINUTE, 4);
     expect(claimed).toHaveLength(1);
     expect(await replica(() => start + 30_000).sends.tick()).toBe(0);
     expect(await replica(() => start + MINUTE + 1000).sends.tick()).toBe(1);
@@ -70,7 +71,7 @@ describe("the paging engine's notifications", () => {
   it('gives up a notification whose senders all died mid-send, rather than sending it again every lease', async () => {
     const id = await raise();
     const start = Date.now();
-    const store = createPagingRepository(h.db.knex as Knex);
+    const store = createNotificationAttemptsRepository(h.db.knex as Knex);
     // Four replicas in turn claim it and die before recording anything, each after the last one's (10 s) lease.
     for (let i = 0; i < 4; i++) expect(await store.claimAttempts(new Date(start + i * 11_000), 10, 10_000, 4)).toHaveLength(1);
     expect(await replica(() => start + 33_000 + MINUTE + 1000).sends.tick()).toBe(1);
@@ -155,7 +156,7 @@ describe("the paging engine's notifications", () => {
     const orphan = await raise();
     const claimedAt = Date.now();
     // A replica claims the attempt and dies; the alert is acknowledged before its lease runs out.
-    expect(await createPagingRepository(h.db.knex as Knex).claimAttempts(new Date(claimedAt), 10, MINUTE, 4)).toHaveLength(1);
+    expect(await createNotificationAttemptsRepository(h.db.knex as Knex).claimAttempts(new Date(claimedAt), 10, MINUTE, 4)).toHaveLength(1);
     expect((await act(orphan, 'acknowledge')).status).toBe(200);
     expect(await replica(() => claimedAt + MINUTE + 1000).sends.tick()).toBe(0);
     expect(sent).toEqual([]);

@@ -58,7 +58,7 @@ export const faults: {
   /** Runs once inside the next send (something that happens while a notification is on its way). */
   duringSend?: () => Promise<unknown>;
 } = { outage: 0 };
-const notifier: Notifier = {
+export const notifier: Notifier = {
   async send(request) {
     const during = faults.duringSend;
     faults.duringSend = undefined;

@@ -1,6 +1,6 @@
 import type { Transaction } from '@firewatch/resource-kit';
 import type { AlertEventInput } from '../alerts-in/alerts-in.deps.js';
-import type { ClaimedAttempt, PagingStore } from './paging.deps.js';
+import type { ClaimedAttempt, NotificationAttemptStore } from './paging.deps.js';
 import type { NotificationOutcome } from './paging.ports.js';
 
 /** Tries of one attempt, and the wait before each retry (an SMTP or Twilio outage). */
@@ -28,20 +28,49 @@ export function withoutAddress(outcome: NotificationOutcome, address: string): N
 const ACTION: Record<ClaimedAttempt['channel'], AlertEventInput['action']> = { email: 'emailed', sms: 'texted', voice: 'called' };
 const NOUN: Record<ClaimedAttempt['channel'], string> = { email: 'Email', sms: 'SMS', voice: 'Call' };
 
+/** One send's result as the job hands it over to be recorded. */
+export interface FinishedSend {
+  attempt: ClaimedAttempt;
+  outcome: NotificationOutcome;
+  /** When a failure is tried again (retryAt); null for any other outcome and for a failure out of tries. */
+  retry: Date | null;
+  at: Date;
+}
+
 /**
- * An attempt's outcome on the alert's timeline (the user paged is the event's user) and
- * as `alert.notification` through the outbox, naming the user, channel and outcome, so a
- * webhook can carry the page to any other channel. Neither shows the address: contact
- * methods are personal data (event-catalog.ts keeps their own events internal).
+ * Records the outcomes of `sends` in `tx`: each attempt finished (notification-attempts
+ * repository), and for each one finished here its outcome on the alert's timeline (the user
+ * paged is the event's user) and as `alert.notification` through the outbox, naming the
+ * user, channel and outcome, so a webhook can carry the page to any other channel. Neither
+ * shows the address: contact methods are personal data (event-catalog.ts keeps their own
+ * events internal). With `skipLocked`, the sends whose rows another transaction holds are
+ * left unrecorded and returned, for the caller to record on their own.
  */
-export async function recordOutcome(
-  store: PagingStore,
+export async function recordOutcomes(
+  store: NotificationAttemptStore,
   tx: Transaction,
-  attempt: ClaimedAttempt,
-  outcome: NotificationOutcome,
-  retry: Date | null,
-  at: Date,
-): Promise<void> {
+  sends: FinishedSend[],
+  options: { skipLocked: boolean },
+): Promise<FinishedSend[]> {
+  const { finished, busy } = await store.finishAttempts(
+    tx,
+    sends.map((s) => ({ id: s.attempt.id, outcome: s.outcome, retryAt: s.retry, at: s.at })),
+    options,
+  );
+  const recorded = sends.filter((s) => finished.has(s.attempt.id));
+  await store.recordEvents(
+    tx,
+    recorded.map((s) => timelineEvent(s, finished.get(s.attempt.id)!.retryAt)),
+  );
+  await store.writeEvents(
+    tx,
+    recorded.map((s) => notificationEvent(s, finished.get(s.attempt.id)!.retryAt)),
+  );
+  const waiting = new Set(busy);
+  return sends.filter((s) => waiting.has(s.attempt.id));
+}
+
+function timelineEvent({ attempt, outcome }: FinishedSend, retry: Date | null): AlertEventInput {
   // Contact addresses are personal (only the user and on-call admins read them): the timeline and the event name the method, not the address.
   const via = attempt.contact_method_id ? `contact method ${attempt.contact_method_id}` : 'the account email';
   const to = `${NOUN[attempt.channel]} to ${attempt.user.name} (${via}, try ${attempt.tries})`;
@@ -49,7 +78,7 @@ export async function recordOutcome(
     outcome.status === 'sent'
       ? `sent${outcome.provider_id ? ` (${outcome.provider_id})` : ''}`
       : `${outcome.status}${outcome.reason ? `: ${outcome.reason}` : ''}${retry ? `; retrying at ${retry.toISOString()}` : ''}`;
-  await store.recordEvent(tx, {
+  return {
     team_id: attempt.team_id,
     alert_id: attempt.alert_id,
     kind: 'notification',
@@ -57,8 +86,11 @@ export async function recordOutcome(
     source: 'paging',
     user_id: attempt.user_id,
     details: `${to}: ${result}.`,
-  });
-  await store.writeEvent(tx, {
+  };
+}
+
+function notificationEvent({ attempt, outcome, at }: FinishedSend, retry: Date | null) {
+  return {
     type: 'alert.notification',
     team_id: attempt.team_id,
     occurred_at: at,
@@ -82,5 +114,5 @@ export async function recordOutcome(
         retry_at: retry?.toISOString() ?? null,
       },
     },
-  });
+  };
 }

@@ -73,22 +73,40 @@ export interface PagingStore {
   /** The team's live users among `userIds` with their notification rules. */
   pagedUsers(tx: Transaction, teamId: number, userIds: readonly number[]): Promise<Map<number, PagedUser>>;
   insertAttempts(tx: Transaction, attempts: AttemptInput[]): Promise<void>;
+}
+
+/** A sent (or failed, or skipped) attempt's outcome to record; a failure is due again at `retryAt`. */
+export interface AttemptFinish {
+  id: string;
+  outcome: NotificationOutcome;
+  retryAt: Date | null;
+  /** When its channel answered. */
+  at: Date;
+}
+
+/** The notification send job's storage (data/notification-attempts.repository.ts). */
+export interface NotificationAttemptStore {
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /**
    * Takes up to `limit` due attempts (and ones whose sender's lease ran out) to send, each by
    * one replica; one past `maxTries` is `abandoned`.
    */
   claimAttempts(now: Date, limit: number, leaseMs: number, maxTries: number): Promise<ClaimedAttempt[]>;
   /**
-   * Records the outcome of an attempt being sent; null when it is not (cancelled before it
-   * was claimed, or finished by another replica). A failure is due again at `retryAt`,
-   * unless paging stopped while it was sent (retryAt null in the answer then).
+   * Records the outcomes of attempts being sent, locking their rows: `finished` has those
+   * recorded, not those no longer being sent (cancelled before they were claimed, or finished
+   * by another replica). A failure is due again at its `retryAt`, unless paging stopped while
+   * it was sent (retryAt null in `finished` then). With `skipLocked`, rows another transaction
+   * holds are left alone and listed in `busy`, for the caller to finish waiting on them.
    */
-  finishAttempt(
+  finishAttempts(
     tx: Transaction,
-    id: string,
-    outcome: NotificationOutcome & { retryAt: Date | null },
-    at: Date,
-  ): Promise<{ retryAt: Date | null } | null>;
+    finishes: AttemptFinish[],
+    options: { skipLocked: boolean },
+  ): Promise<{ finished: Map<string, { retryAt: Date | null }>; busy: string[] }>;
+  /** Alert events, in order (each row its own clock_timestamp). */
+  recordEvents(tx: Transaction, events: AlertEventInput[]): Promise<void>;
+  writeEvents(tx: Transaction, events: { type: string; team_id: number; data: unknown; occurred_at?: Date }[]): Promise<void>;
 }
 
 export type { NotificationOutcome };

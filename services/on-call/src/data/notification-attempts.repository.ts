@@ -1,0 +1,149 @@
+import type { Knex } from 'knex';
+import { writeEvents } from '@firewatch/events';
+import type { Row } from '@firewatch/resource-kit';
+import type { ClaimedAttempt, NotificationAttemptStore } from '../domain/paging/paging.deps.js';
+
+/** NOTIFY channel of attempts committed due now (paging.repository.ts's insertAttempts): the send jobs LISTEN on it. */
+export const ATTEMPTS_DUE_CHANNEL = 'on_call_attempts_due';
+
+/**
+ * The send side of alert_notification_attempts (notification-send.job.ts): claims take
+ * due attempts (and ones whose sender's lease ran out) `sending` in one statement, and a
+ * batch of outcomes is recorded with one statement per table, so a page costs few round
+ * trips on the pool the intake shares.
+ */
+export function createNotificationAttemptsRepository(knex: Knex): NotificationAttemptStore {
+  return {
+    transaction: (work) => knex.transaction(work),
+
+    async claimAttempts(now, limit, leaseMs, maxTries) {
+      // One statement (atomic on its own): the claim, the user and where the contact method points now.
+      const { rows: claimed } = (await knex.raw(
+        `WITH picked AS (
+           SELECT id FROM alert_notification_attempts
+           WHERE (status = 'due' AND due_at <= :now) OR (status = 'sending' AND claimed_at < :expired)
+           ORDER BY due_at LIMIT :limit FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+           UPDATE alert_notification_attempts a
+           SET status = 'sending', claimed_at = :now, tries = a.tries + 1, updated_at = :now
+           FROM picked WHERE a.id = picked.id RETURNING a.*
+         )
+         SELECT c.*, u.user_id AS u_id, u.name AS u_name, u.email AS u_email, u.time_zone AS u_time_zone,
+                u.deleted_at AS u_deleted_at,
+                CASE WHEN c.channel = 'email' THEN e.email ELSE p.phone END AS method_address
+         FROM claimed c
+         LEFT JOIN users u ON u.user_id = c.user_id
+         LEFT JOIN user_email_addresses e ON c.channel = 'email' AND e.id = c.contact_method_id
+         LEFT JOIN user_phone_numbers p ON c.channel IN ('sms', 'voice') AND p.id = c.contact_method_id
+         ORDER BY c.due_at`,
+        { now, expired: new Date(now.getTime() - leaseMs), limit },
+      )) as { rows: Row[] };
+      if (!claimed.length) return [];
+      const alerts = (await knex('alerts').whereIn('id', [...new Set(claimed.map((a) => a.alert_id as string))])) as Row[];
+      return claimed.map((row): ClaimedAttempt => {
+        const { u_id, u_name, u_email, u_time_zone, u_deleted_at, method_address, ...a } = row;
+        const found = u_id != null;
+        // Sent where the contact method points now: one changed or deleted since the page is followed, not the address planned.
+        const address = a.contact_method_id ? method_address : a.channel === 'email' ? u_email : a.address;
+        return {
+          ...(a as unknown as ClaimedAttempt),
+          address: String(address ?? a.address),
+          unreachable:
+            !found || u_deleted_at
+              ? 'the user was deleted'
+              : address
+                ? null
+                : a.contact_method_id
+                  ? 'the contact method was deleted'
+                  : 'the user has no email address',
+          // Only a sender that died mid-send gets past the last try (a failure's retries stop there): not sent again.
+          abandoned: Number(a.tries) > maxTries,
+          alert: alerts.find((x) => x.id === a.alert_id)!,
+          user: {
+            user_id: Number(a.user_id),
+            name: String(u_name ?? `user ${String(a.user_id)}`),
+            email: String(u_email ?? ''),
+            time_zone: (u_time_zone as string | null) ?? 'Etc/UTC',
+          },
+        };
+      });
+    },
+
+    async finishAttempts(tx, finishes, { skipLocked }) {
+      const t = tx as Knex.Transaction;
+      const byId = new Map(finishes.map((f) => [f.id, f]));
+      // Locked in id order: two transactions finishing overlapping batches never wait on each other in a cycle.
+      const lock = t('alert_notification_attempts')
+        .select('id', 'status', 'claimed_at')
+        .whereIn('id', [...byId.keys()])
+        .orderBy('id')
+        .forUpdate();
+      const rows = (await (skipLocked ? lock.skipLocked() : lock)) as Row[];
+      const busy = new Set(byId.keys());
+      const finished = new Map<string, { retryAt: Date | null }>();
+      const updates: {
+        id: string;
+        status: string;
+        due_at: Date | null;
+        provider_id: string | null;
+        reason: string | null;
+        sent_at: Date | null;
+        at: Date;
+      }[] = [];
+      for (const row of rows) {
+        const id = String(row.id);
+        busy.delete(id);
+        const { outcome, retryAt: asked, at } = byId.get(id)!;
+        const sending = row.status === 'sending';
+        const stoppedMidSend = row.status === 'cancelled' && row.claimed_at != null;
+        if (!sending && !stoppedMidSend) continue;
+        const retryAt = sending && outcome.status === 'failed' ? asked : null;
+        updates.push({
+          id,
+          status: retryAt ? 'due' : stoppedMidSend && outcome.status === 'failed' && asked ? 'cancelled' : outcome.status,
+          due_at: retryAt,
+          provider_id: outcome.provider_id ?? null,
+          reason: outcome.reason ?? null,
+          sent_at: outcome.status === 'sent' ? at : null,
+          at,
+        });
+        finished.set(id, { retryAt });
+      }
+      if (updates.length) {
+        const column = <K extends keyof (typeof updates)[number]>(key: K) => updates.map((u) => u[key]);
+        await t.raw(
+          `UPDATE alert_notification_attempts a
+           SET status = v.status, due_at = coalesce(v.due_at, a.due_at), provider_id = v.provider_id, reason = v.reason,
+               sent_at = v.sent_at, claimed_at = NULL, updated_at = v.at
+           FROM unnest(?::uuid[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+             AS v(id, status, due_at, provider_id, reason, sent_at, at)
+           WHERE a.id = v.id`,
+          [
+            column('id'),
+            column('status'),
+            column('due_at'),
+            column('provider_id'),
+            column('reason'),
+            column('sent_at'),
+            column('at'),
+          ] as unknown as Knex.RawBinding[],
+        );
+      }
+      // Waiting for locks, a row not found is gone (its alert deleted): nothing to record, as for one finished elsewhere.
+      return { finished, busy: skipLocked ? [...busy] : [] };
+    },
+
+    async recordEvents(tx, events) {
+      if (!events.length) return;
+      const t = tx as Knex.Transaction;
+      // clock_timestamp per row, as recordEvent: the batch's events keep their order on the timeline.
+      await t('alert_events').insert(
+        events.map((event) => ({ ...event, created_at: t.raw('clock_timestamp()'), updated_at: t.raw('clock_timestamp()') })),
+      );
+    },
+
+    async writeEvents(tx, events) {
+      await writeEvents(tx as Knex.Transaction, events);
+    },
+  };
+}
