@@ -2,7 +2,7 @@ import type { Principal } from '@firewatch/auth';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import type { Row, Transaction } from './resource-shapes.js';
 import type { ResourceRepository } from './resource.repository.js';
-import { slugify, unlistedSlug } from './slug.js';
+import { slugCandidate, slugify, unlistedSlug } from './slug.js';
 
 /**
  * The slugs a declaration's records get. A generated slug is the first free one of
@@ -10,19 +10,39 @@ import { slugify, unlistedSlug } from './slug.js';
  * which of them are taken. A record some of the team cannot see (`slug.hidden`) must not
  * take one of those, nor may a caller that does not see all records (a group key, where
  * `ownerGroups` hides other groups' records) probe them: both get an `unlistedSlug`.
+ * A new name's `base` is nearly always free, so it is tried by the insert itself and the
+ * team's records are probed only when it is taken.
  */
 export function createSlugs(def: AnyResourceDefinition, repository: ResourceRepository) {
   const base = (row: Row) => slugify(String(row[def.slug!.from] ?? ''));
   const unlisted = (principal: Principal, row: Row) =>
     def.slug?.hidden?.(row) === true || (def.ownerGroups !== undefined && principal.group_ids !== null);
 
-  /** A new record's attributes with its generated slug, unless they name one. */
-  async function onCreate(tx: Transaction, principal: Principal, attributes: Row): Promise<Row> {
-    if (!def.slug || typeof attributes.slug === 'string') return attributes;
-    const slug = unlisted(principal, attributes)
-      ? unlistedSlug(base(attributes))
-      : await repository.freeSlug(tx, principal.team_id, base(attributes), def.slug.reserved);
-    return { ...attributes, slug };
+  /**
+   * A new record's attributes with its slug, unless they name one, and whether that slug
+   * is `tentative`: a listed record's first candidate, `base`, which the insert confirms
+   * (`insert` below) instead of a probe before it (a round trip per create).
+   */
+  function onCreate(principal: Principal, attributes: Row): { attributes: Row; tentative: boolean } {
+    if (!def.slug || typeof attributes.slug === 'string') return { attributes, tentative: false };
+    if (unlisted(principal, attributes)) return { attributes: { ...attributes, slug: unlistedSlug(base(attributes)) }, tentative: false };
+    const slug = slugCandidate(base(attributes), 1);
+    return { attributes: { ...attributes, slug }, tentative: !def.slug.reserved?.includes(slug) };
+  }
+
+  /**
+   * Inserts a new record's `row`. A tentative slug is inserted unless a unique key refuses
+   * the row (ON CONFLICT DO NOTHING, which waits for a concurrent insert of the same slug
+   * to settle); then the first free slug of the sequence is probed, as without one, and
+   * inserted, so a conflict on any other key is reported as it always was. Returns the row
+   * as stored (its slug is the record's).
+   */
+  async function insert(tx: Transaction, principal: Principal, row: Row, tentative: boolean): Promise<Row> {
+    if (!tentative) return repository.insert(tx, row);
+    const inserted = await repository.insertUnlessConflict(tx, row);
+    if (inserted) return inserted;
+    const slug = await repository.freeSlug(tx, principal.team_id, String(row.slug), def.slug!.reserved);
+    return repository.insert(tx, { ...row, slug });
   }
 
   /**
@@ -37,5 +57,5 @@ export function createSlugs(def: AnyResourceDefinition, repository: ResourceRepo
     return !hidden(existing) && hidden(after) ? { ...attributes, slug: unlistedSlug(base(after)) } : attributes;
   }
 
-  return { onCreate, onUpdate };
+  return { onCreate, insert, onUpdate };
 }

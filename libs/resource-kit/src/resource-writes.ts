@@ -107,10 +107,12 @@ export function createResourceWrites(
     access.can(principal, 'create', def.ownerGroups ? { [def.ownerGroups.column]: attrs[def.ownerGroups.column] } : undefined);
     await checked(attrs, ctx);
     await withinLimit(tx, principal, { ...attrs, ...where });
-    attrs = await slugs.onCreate(tx, principal, attrs);
-    attrs = await positioned(tx, principal, attrs, { ...attrs, ...where }, true);
+    const slugged = slugs.onCreate(principal, attrs);
+    attrs = await positioned(tx, principal, slugged.attributes, { ...slugged.attributes, ...where }, true);
     const columns = hooks.toColumns ? await hooks.toColumns(attrs, ctx) : attrs;
-    const inserted = await repository.insert(tx, { ...columns, ...where, team_id: principal.team_id });
+    const inserted = await slugs.insert(tx, principal, { ...columns, ...where, team_id: principal.team_id }, slugged.tentative);
+    // The slug the insert settled on (a tentative one may have moved along the sequence).
+    if (def.slug) attrs = { ...attrs, slug: inserted.slug };
     await repository.writeChildren(tx, String(inserted.id), attrs);
     const [row] = await repository.attachChildren(tx, [inserted]);
     const record = serialize(def, row);

@@ -63,6 +63,8 @@ export interface ResourceRepository {
   /** The ids of the rows `scope` admits, share-locked until `tx` ends: none of them is deleted meanwhile. */
   idsForShare(tx: Transaction, scope: RowScope): Promise<Set<string>>;
   insert(tx: Transaction, row: Row): Promise<Row>;
+  /** `insert`, except that a row a unique key refuses is not inserted (undefined) instead of a 409. */
+  insertUnlessConflict(tx: Transaction, row: Row): Promise<Row | undefined>;
   update(tx: Transaction, teamId: number, id: string, patch: Row): Promise<Row>;
   remove(tx: Transaction, teamId: number, id: string): Promise<void>;
   /** The first of `base`, `base-2`, `base-3`, ... no record of the team has as its slug, `reserved` ones skipped. */
@@ -161,6 +163,14 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       try {
         const [created] = await tx(table).insert(toDb(row)).returning('*');
         return created as Row;
+      } catch (err) {
+        throw conflictFrom(def, err);
+      }
+    },
+    async insertUnlessConflict(tx, row) {
+      try {
+        const [created] = await tx(table).insert(toDb(row)).onConflict().ignore().returning('*');
+        return created as Row | undefined;
       } catch (err) {
         throw conflictFrom(def, err);
       }

@@ -34,6 +34,24 @@ describe('generated slugs under races', () => {
     expect([a.body.data.attributes.slug, b.body.data.attributes.slug].sort()).toEqual(['same-name', 'same-name-2']);
   });
 
+  it("probes no slug for a new name: the insert takes the name's own, a round trip less per create", async () => {
+    const statements: string[] = [];
+    const seen = (q: { sql: string }) => statements.push(q.sql);
+    kit.db.knex.on('query', seen);
+    try {
+      const created = await kit.call('POST', '/v1/boards', doc('boards', { name: 'Fresh Board' }));
+      expect(created.status).toBe(201);
+      expect(created.body.data.attributes.slug).toBe('fresh-board');
+    } finally {
+      kit.db.knex.off('query', seen);
+    }
+    expect(statements.filter((sql) => /^select "slug" from "boards"/.test(sql))).toEqual([]);
+    expect(statements.filter((sql) => /^insert into "boards"/.test(sql))).toHaveLength(1);
+    // Taken, it is probed and the next of the sequence inserted.
+    const again = await kit.call('POST', '/v1/boards', doc('boards', { name: 'Fresh Board' }));
+    expect(again.body.data.attributes.slug).toBe('fresh-board-2');
+  });
+
   it('takes the first free suffix past a hundred taken ones, gaps first, whatever other teams hold', async () => {
     // Slugs set directly: a taken run across every batch of candidates (1, 2-11, 12-111,
     // 112-211) with a gap at 117, which another team holds.
