@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import type { TransportPublisher } from './event-transport.js';
 import { tracePublish } from './outbox.tracing.js';
-import { claimRows, deferRow, deleteRows, noteFailure, takeRelayTurn } from './outbox.repository.js';
+import { deferRow, noteFailure, restoreRows, takeRows } from './outbox.repository.js';
 
 /** What one batch needs from the relay. */
 export interface BatchContext {
@@ -23,20 +23,27 @@ export interface BatchResult {
 }
 
 /**
- * One claim → publish → settle cycle in a single transaction: confirmed rows are deleted,
- * refused rows deferred, rows caught in a broker failure left due with the error noted.
- * The row locks are held until the transport answered, so no other replica publishes them
- * meanwhile.
+ * One claim → publish → settle cycle in a single transaction: the claimed rows are taken
+ * out of the outbox (deleted in the transaction, so their locks are held until the
+ * transport answered and no other replica publishes them meanwhile); confirmed ones stay
+ * deleted, refused ones are put back deferred, ones caught in a broker failure put back
+ * due with the error noted. A crash before the commit leaves every row in place.
  */
 export function relayBatch(publisher: TransportPublisher, ctx: BatchContext): Promise<BatchResult> {
   return ctx.knex.transaction(async (trx) => {
-    if (ctx.ordered && !(await takeRelayTurn(trx))) return { claimed: 0, published: 0 };
-    const rows = await claimRows(trx, ctx.batchSize);
+    const rows = await takeRows(trx, ctx.batchSize, ctx.ordered);
     if (!rows.length) return { claimed: 0, published: 0 };
+    // As stored: tracing gives the published payloads a traceparent of their own.
+    const stored = new Map(rows.map((r) => [r.seq, { ...r }]));
     const traced = tracePublish(rows);
     const out = await publisher.publish(rows);
     traced(out);
-    await deleteRows(trx, out.confirmed);
+    // Every row the transport did not confirm goes back: none is lost whatever it answered.
+    const confirmed = new Set(out.confirmed.map((r) => r.seq));
+    await restoreRows(
+      trx,
+      [...stored.values()].filter((r) => !confirmed.has(r.seq)),
+    );
     for (const { row, error } of out.poisoned) {
       ctx.logger.error('outbox row refused, deferring it', { event_id: row.id, type: row.type, error });
       await deferRow(trx, row, error);

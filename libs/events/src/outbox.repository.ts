@@ -7,34 +7,50 @@ const ORDER_LOCK = 'firewatch.outbox.relay';
 /** Longest a refused row waits before its next try. */
 const MAX_DEFER_SECONDS = 3600;
 
+/** An outbox row as stored: what `restoreRows` puts back. */
+export interface StoredOutboxRow extends OutboxRow {
+  created_at: Date;
+  attempts: number;
+  last_error: string | null;
+  available_at: Date;
+}
+
 /**
- * Takes the relay's turn when `ordered`: a transaction-scoped advisory lock that other
- * replicas fail to get (they skip, the holder loops while batches are full).
+ * Takes up to `limit` due rows, in `seq` order, out of the outbox in `trx`, skipping rows
+ * another transaction holds: committing `trx` settles them, `restoreRows` puts back the
+ * ones that must stay. When `ordered`, only with the relay's turn: a transaction-scoped
+ * advisory lock other replicas fail to get (they take nothing; the holder loops while
+ * batches are full). The turn, the claim and the delete are one statement, so a batch
+ * the transport confirms whole costs BEGIN, this and COMMIT.
  */
-export async function takeRelayTurn(trx: Knex.Transaction): Promise<boolean> {
-  const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [ORDER_LOCK]);
-  return rows[0].locked === true;
+export async function takeRows(trx: Knex.Transaction, limit: number, ordered: boolean): Promise<StoredOutboxRow[]> {
+  const turn = ordered ? 'AND (SELECT pg_try_advisory_xact_lock(hashtext(?)))' : '';
+  const { rows } = await trx.raw(
+    `DELETE FROM ${OUTBOX_TABLE} WHERE seq IN (
+       SELECT seq FROM ${OUTBOX_TABLE} WHERE available_at <= now() ${turn} ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
+     RETURNING seq, id, type, team_id, payload, created_at, attempts, last_error, available_at`,
+    ordered ? [ORDER_LOCK, limit] : [limit],
+  );
+  // RETURNING keeps no order.
+  return (rows as StoredOutboxRow[]).sort((a, b) => Number(a.seq) - Number(b.seq));
 }
 
-/** Locks up to `limit` due rows in `seq` order, skipping rows another transaction holds. */
-export function claimRows(trx: Knex.Transaction, limit: number): Promise<OutboxRow[]> {
-  return trx(OUTBOX_TABLE)
-    .select('seq', 'id', 'type', 'team_id', 'payload')
-    .where('available_at', '<=', trx.fn.now())
-    .orderBy('seq')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked();
-}
-
-export async function deleteRows(trx: Knex.Transaction, rows: OutboxRow[]): Promise<void> {
-  if (rows.length)
-    await trx(OUTBOX_TABLE)
-      .whereIn(
-        'seq',
-        rows.map((r) => r.seq),
-      )
-      .delete();
+/** Puts rows `takeRows` took back as they were (same `seq`, so their order holds). */
+export async function restoreRows(trx: Knex.Transaction, rows: readonly StoredOutboxRow[]): Promise<void> {
+  if (!rows.length) return;
+  await trx(OUTBOX_TABLE).insert(
+    rows.map(({ seq, id, type, team_id, payload, created_at, attempts, last_error, available_at }) => ({
+      seq,
+      id,
+      type,
+      team_id,
+      payload: JSON.stringify(payload),
+      created_at,
+      attempts,
+      last_error,
+      available_at,
+    })),
+  );
 }
 
 /** Records a failed try on rows that stay due (the failure was not theirs). */

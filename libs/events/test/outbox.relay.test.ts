@@ -96,7 +96,10 @@ it('defers a row the broker path refuses and lets later rows overtake it', async
   // Bypasses writeEvent: a routing key over 255 bytes cannot be encoded by the client.
   const poisonId = randomUUID();
   const longType = `x.${'y'.repeat(300)}`;
-  await db.knex('outbox').insert({ id: poisonId, type: longType, team_id: 1, payload: JSON.stringify({ id: poisonId, type: longType }) });
+  const [{ seq }] = await db
+    .knex('outbox')
+    .insert({ id: poisonId, type: longType, team_id: 1, payload: JSON.stringify({ id: poisonId, type: longType }) })
+    .returning('seq');
   const after = await writeEvents(db.knex, [
     { type: 'secret.created', team_id: 1, data: null },
     { type: 'secret.deleted', team_id: 1, data: null },
@@ -107,10 +110,30 @@ it('defers a row the broker path refuses and lets later rows overtake it', async
   await waitUntil(async () => (await count()) === 1, 5000, 'only the refused row to remain');
   const row = await db.knex('outbox').where({ id: poisonId }).first();
   expect(row.attempts).toBe(1);
+  // Put back as it was stored: its place in the order and its payload.
+  expect(row.seq).toBe(seq);
+  expect(row.payload).toEqual({ id: poisonId, type: longType });
   expect(row.last_error).toMatch(/routingKey/);
   expect(row.available_at.getTime()).toBeGreaterThan(Date.now());
   expect(relay.stats.lastError).toMatch(/routingKey/);
   await db.knex('outbox').where({ id: poisonId }).delete();
+});
+
+it('settles a confirmed batch in one statement besides BEGIN and COMMIT: its turn, claim and delete', async () => {
+  const statements: string[] = [];
+  const seen = (q: { sql: string }) => statements.push(q.sql);
+  db.knex.on('query', seen);
+  try {
+    const env = await writeEvent(db.knex, { type: 'secret.updated', team_id: 1, data: null });
+    await events.waitFor((e) => e.some((m) => m.body.id === env.id), 5000);
+    await waitUntil(async () => (await count()) === 0, 5000, 'the row to be deleted');
+  } finally {
+    db.knex.off('query', seen);
+  }
+  const relayed = statements.filter((sql) => /outbox|advisory/i.test(sql) && !/^(with inserted|select count)/i.test(sql));
+  // (An extra wake-up may find nothing: each batch is that one statement.)
+  expect(relayed.length).toBeGreaterThan(0);
+  for (const sql of relayed) expect(sql).toMatch(/^DELETE FROM outbox WHERE seq IN \(/);
 });
 
 it('stops idempotently and leaves later rows in the outbox', async () => {
