@@ -7,7 +7,9 @@
 // rps of each, the ratio, p50/p99, and per process the CPU seconds spent under that path
 // and the peak resident memory. Firewatch runs with its relay, webhooks and one dispatcher,
 // and every created environment's event must reach a webhook receiver in this process.
-//   BENCH_ROUNDS=3 BENCH_DURATION=5 BENCH_CONNECTIONS=32 pnpm bench:floor
+//   BENCH_ROUNDS=3 BENCH_DURATION=5 BENCH_CONNECTIONS=32 [BENCH_PATHS=get,list,create] [BENCH_PROFILE=<dir>] pnpm bench:floor
+// BENCH_PATHS measures only the paths named; BENCH_PROFILE=<dir> runs Firewatch's processes
+// with --cpu-prof into <dir> and prints their hot spots once they exit.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,7 +20,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { backing, processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
-import { cpuSeconds, freePort } from './support.mjs';
+import { cpuSeconds, freePort, printCpuProfiles } from './support.mjs';
 
 const amqp = createRequire(path.join(root, 'services/webhook-dispatcher/package.json'))('amqplib');
 const { Redis } = createRequire(path.join(root, 'gateway/package.json'))('ioredis');
@@ -26,6 +28,7 @@ const { Redis } = createRequire(path.join(root, 'gateway/package.json'))('ioredi
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const profileDir = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined;
 const b = backing();
 
 execFileSync(
@@ -161,7 +164,8 @@ const memMb = (pid, field) => {
 
 try {
   for (const p of procs) {
-    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, p.entry)], {
+    const profile = profileDir && !p.name.startsWith('floor-') ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...profile, path.join(root, p.entry)], {
       cwd: root,
       env: { ...process.env, ...p.env },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -256,13 +260,23 @@ try {
         err ? reject(err) : resolve(res),
       ),
     );
-  const PATHS = { get: 'GET /v1/environments/{id}', list: 'GET /v1/environments?page[size]=100', create: 'POST /v1/environments' };
+  const ALL_PATHS = { get: 'GET /v1/environments/{id}', list: 'GET /v1/environments?page[size]=100', create: 'POST /v1/environments' };
+  const wanted = (process.env.BENCH_PATHS ?? Object.keys(ALL_PATHS).join(',')).split(',');
+  const PATHS = Object.fromEntries(Object.entries(ALL_PATHS).filter(([p]) => wanted.includes(p)));
   for (const p of Object.keys(PATHS)) for (const sys of Object.keys(systems)) await run(target(sys, p), 2); // warm-up
   await new Promise((r) => setTimeout(r, 2000));
   for (const w of Object.values(writes)) w.length = 0;
   delivered.clear();
 
   const named = children.map((c) => [c.benchName, c.pid]);
+  // PostgreSQL's share: the CPU of the backends connected to each system's databases (pools
+  // and listeners live the whole run, so the pids sampled around a run are the ones that worked).
+  const pgRows = ['firewatch', 'floor'].map((sys) => `postgres (${sys})`);
+  const backends = async () =>
+    (
+      await admin.query(`SELECT pid, datname FROM pg_stat_activity WHERE datname = $1 OR datname LIKE $2`, [floorDb, `%${suffix}`])
+    ).rows.map((r) => ({ pid: r.pid, row: r.datname === floorDb ? pgRows[1] : pgRows[0] }));
+  const pgCpu = (list) => Object.fromEntries(list.map((b) => [b.pid, cpuSeconds(b.pid)]));
   const results = {}; // path → sys → [{ rps, p50, p99, non2xx, errors }]
   const cpu = {}; // path → process → seconds
   const peak = Object.fromEntries(named.map(([n]) => [n, 0]));
@@ -273,10 +287,15 @@ try {
     for (const p of Object.keys(PATHS))
       // Alternate who goes first, so neither always runs on the other's leftovers.
       for (const sys of round % 2 ? ['firewatch', 'floor'] : ['floor', 'firewatch']) {
+        const pgBefore = pgCpu(await backends());
         const before = Object.fromEntries(named.map(([n, pid]) => [n, cpuSeconds(pid)]));
         const r = await run(target(sys, p), duration);
         cpu[p] ??= {};
         for (const [n, pid] of named) cpu[p][n] = (cpu[p][n] ?? 0) + cpuSeconds(pid) - before[n];
+        for (const b of await backends()) {
+          const spent = cpuSeconds(b.pid) - (pgBefore[b.pid] ?? 0);
+          if (Number.isFinite(spent)) cpu[p][b.row] = (cpu[p][b.row] ?? 0) + spent;
+        }
         ((results[p] ??= {})[sys] ??= []).push({
           rps: r.requests.average,
           p50: r.latency.p50,
@@ -331,12 +350,12 @@ try {
   );
   console.table(
     Object.fromEntries(
-      named.map(([n, pid]) => [
+      [...named, ...pgRows.map((n) => [n])].map(([n, pid]) => [
         n,
         {
-          ...Object.fromEntries(Object.keys(PATHS).map((p) => [`${p}_cpu_s`, Number(cpu[p][n].toFixed(1))])),
-          peak_rss_mb: Number(peak[n].toFixed(1)),
-          vmhwm_mb: Number(memMb(pid, 'VmHWM').toFixed(1)),
+          ...Object.fromEntries(Object.keys(PATHS).map((p) => [`${p}_cpu_s`, Number((cpu[p][n] ?? 0).toFixed(1))])),
+          peak_rss_mb: pid ? Number(peak[n].toFixed(1)) : undefined,
+          vmhwm_mb: pid ? Number(memMb(pid, 'VmHWM').toFixed(1)) : undefined,
         },
       ]),
     ),
@@ -348,4 +367,13 @@ try {
 } finally {
   receiver.close();
   await cleanup();
+}
+
+if (profileDir) {
+  const names = Object.fromEntries(children.map((c) => [String(c.pid), c.benchName]));
+  const files = fs
+    .readdirSync(profileDir)
+    .filter((f) => f.endsWith('.cpuprofile') && Object.keys(names).some((pid) => f.includes(`.${pid}.`)))
+    .map((f) => path.join(profileDir, f));
+  printCpuProfiles(files, names);
 }
