@@ -30,16 +30,27 @@ function toEnvelope(input: EventInput, requestId: string | undefined, traceparen
  * Records events in the outbox as part of `trx`, so they exist exactly when the write
  * that caused them commits. Also issues `NOTIFY firewatch_outbox`, which PostgreSQL
  * delivers only on commit, so the relay wakes for committed rows and never for
- * rolled-back ones. Rows of one call get increasing `seq` in input order.
+ * rolled-back ones. Rows of one call get increasing `seq` in input order. `alongside`:
+ * data-modifying statements (inserts, updates) of the same transaction sent in the same
+ * statement as the (last) outbox rows, each run to completion by PostgreSQL: a write and
+ * its event in one round trip.
  *
  * @throws Error when a type is in neither `EVENT_TYPES` nor `INTERNAL_EVENT_TYPES`, or `team_id` is not an integer.
  */
-export async function writeEvents(trx: Knex.Transaction | Knex, inputs: readonly EventInput[]): Promise<EventEnvelope[]> {
+export async function writeEvents(
+  trx: Knex.Transaction | Knex,
+  inputs: readonly EventInput[],
+  alongside: readonly Knex.QueryBuilder[] = [],
+): Promise<EventEnvelope[]> {
   if (inputs.length === 0) return [];
-  return withSpan('outbox write', { attributes: { 'firewatch.events': inputs.length } }, () => insertEvents(trx, inputs));
+  return withSpan('outbox write', { attributes: { 'firewatch.events': inputs.length } }, () => insertEvents(trx, inputs, alongside));
 }
 
-async function insertEvents(trx: Knex.Transaction | Knex, inputs: readonly EventInput[]): Promise<EventEnvelope[]> {
+async function insertEvents(
+  trx: Knex.Transaction | Knex,
+  inputs: readonly EventInput[],
+  alongside: readonly Knex.QueryBuilder[],
+): Promise<EventEnvelope[]> {
   const requestId = currentRequestId();
   const traceparent = currentTraceparent();
   const envelopes = inputs.map((input) => toEnvelope(input, requestId, traceparent));
@@ -49,14 +60,21 @@ async function insertEvents(trx: Knex.Transaction | Knex, inputs: readonly Event
       envelopes.slice(i, i + INSERT_CHUNK).map((e) => ({ id: e.id, type: e.type, team_id: e.team_id, payload: JSON.stringify(e) })),
     );
     if (i + INSERT_CHUNK < envelopes.length) await insert;
-    // The last chunk and the notification travel as one statement: a round trip less per write.
-    else await trx.raw(`with inserted as (?) select pg_notify(?, '')`, [insert, OUTBOX_CHANNEL]);
+    // The last chunk, the notification and the caller's own writes travel as one statement: round trips less per write.
+    else {
+      const more = alongside.map((_, n) => `, alongside_${n} as (?)`).join('');
+      await trx.raw(`with inserted as (?)${more} select pg_notify(?, '')`, [insert, ...alongside, OUTBOX_CHANNEL]);
+    }
   }
   return envelopes;
 }
 
-/** {@link writeEvents} for a single event; returns its envelope. */
-export async function writeEvent(trx: Knex.Transaction | Knex, input: EventInput): Promise<EventEnvelope> {
-  const [envelope] = await writeEvents(trx, [input]);
+/** {@link writeEvents} for a single event (and its writes `alongside`); returns its envelope. */
+export async function writeEvent(
+  trx: Knex.Transaction | Knex,
+  input: EventInput,
+  alongside: readonly Knex.QueryBuilder[] = [],
+): Promise<EventEnvelope> {
+  const [envelope] = await writeEvents(trx, [input], alongside);
   return envelope;
 }

@@ -126,6 +126,37 @@ describe('writeEvent', () => {
     expect(rows.map((r) => r.id)).toEqual(envs.map((e) => e.id));
   });
 
+  it("sends the caller's writes alongside in the outbox row's statement: one round trip, all or nothing", async () => {
+    await db.knex.raw('create table if not exists alongside_rows (id integer primary key, note text)');
+    await db.knex('alongside_rows').insert({ id: 1, note: 'before' });
+    const sent: string[] = [];
+    const count = (q: { sql: string }) => sent.push(q.sql);
+    db.knex.on('query', count);
+    try {
+      await db.knex.transaction((trx) =>
+        writeEvent(trx, { type: 'environment.updated', team_id: 9, data: { id: 'alongside' } }, [
+          trx('alongside_rows').insert({ id: 2, note: 'new' }),
+          trx('alongside_rows').where({ id: 1 }).update({ note: 'after' }),
+        ]),
+      );
+    } finally {
+      db.knex.removeListener('query', count);
+    }
+    expect(sent.filter((s) => !/^(BEGIN|COMMIT)/.test(s))).toHaveLength(1);
+    expect(await db.knex('alongside_rows').orderBy('id')).toEqual([
+      { id: 1, note: 'after' },
+      { id: 2, note: 'new' },
+    ]);
+    expect(await db.knex('outbox').whereRaw(`payload->'data'->>'id' = 'alongside'`)).toHaveLength(1);
+    // A failing write alongside takes the outbox row with it.
+    await expect(
+      db.knex.transaction((trx) =>
+        writeEvent(trx, { type: 'environment.updated', team_id: 9, data: { id: 'refused' } }, [trx('alongside_rows').insert({ id: 2 })]),
+      ),
+    ).rejects.toThrow(/duplicate key/);
+    expect(await db.knex('outbox').whereRaw(`payload->'data'->>'id' = 'refused'`)).toHaveLength(0);
+  });
+
   it('wakes firewatch_outbox listeners when the write commits, never when it rolls back', async () => {
     const listener = new pg.Client((db.knex.client as { config: { connection: pg.ClientConfig } }).config.connection);
     await listener.connect();

@@ -28,6 +28,7 @@ import * as escalationLevelTurns from './20261126-0201-escalation-level-turns.js
 import * as alertActionLinkUses from './20261126-0400-alert-action-link-uses.js';
 import * as emailAddressVerification from './20261126-0410-email-address-verification.js';
 import * as opaqueAlertActionLinks from './20261126-0450-opaque-alert-action-links.js';
+import * as alertIntakeLockAndRead from './20261230-0100-alert-intake-lock-and-read.js';
 import * as alertActionLinkChannels from './20261230-0500-alert-action-link-channels.js';
 import * as listOrderIndexes from './20261230-0501-list-order-indexes.js';
 import * as alertPaging from './20261126-0500-alert-paging.js';
@@ -75,6 +76,7 @@ export const migrations: Migrations = {
   '20261126-0600-heartbeat-secrets': heartbeatSecrets,
   '20261126-0610-alert-source-rate-limits': alertSourceRateLimits,
   '20261126-0650-alert-group-leaders-by-summary': alertGroupLeadersBySummary,
+  '20261230-0100-alert-intake-lock-and-read': alertIntakeLockAndRead,
   '20261230-0500-alert-action-link-channels': alertActionLinkChannels,
   '20261230-0501-list-order-indexes': listOrderIndexes,
 };

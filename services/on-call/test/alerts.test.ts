@@ -130,14 +130,11 @@ describe('alerts', () => {
       patch = h.call('PATCH', `/v1/alerts/${id}`, { body: { data: { type: 'alerts', attributes: { deduplication_key: 'racing-key' } } } });
       const first = await Promise.race([patch.then(() => 'answered'), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
       expect(first).toBe('waiting');
-      await store.insertAlert(tx, {
-        team_id: teamId,
-        source: 'api',
-        alert_source_id: null,
-        status: 'triggered',
-        summary: 'intake',
-        deduplication_key: 'racing-key',
-      });
+      await store.insertAlert(
+        tx,
+        { team_id: teamId, source: 'api', alert_source_id: null, status: 'triggered', summary: 'intake', deduplication_key: 'racing-key' },
+        { team_id: teamId, source: 'api', user_id: null, kind: 'informational', action: 'created', details: null },
+      );
     });
     // The intake's alert holds the key: the PATCH, run after it, meets the 409.
     expect((await patch!).status).toBe(409);

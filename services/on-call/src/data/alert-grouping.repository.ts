@@ -13,38 +13,54 @@ const CONDITION_COLUMNS = [
   'conditionable_id',
 ];
 
+const GROUPS_SQL = `
+  select g.*,
+         coalesce((select json_agg(json_build_object(${CONDITION_COLUMNS.map((c) => `'${c}', c.${c}`).join(', ')}) order by c.position)
+                     from alert_group_conditions c where c.alert_group_id = g.id), '[]'::json) as conditions
+    from alert_groups g where g.team_id = ?`;
+
+const lockName = (teamId: number, groupId: string, summary: string | undefined) =>
+  `alert-group:${teamId}:${groupId}` + (summary === undefined ? '' : `:summary:${summary}`);
+
 /** Alert groups and their leaders as the intake's grouping reads them. */
 export function createGroupingStore(): GroupingStore {
   return {
     async groups(tx, teamId) {
-      // One round trip: each group with its conditions in position order (this runs in every intake).
-      const conditions = CONDITION_COLUMNS.map((c) => `'${c}', c.${c}`).join(', ');
-      return (await tx('alert_groups as g')
-        .where({ 'g.team_id': teamId })
-        .select(
-          'g.*',
-          tx.raw(
-            `coalesce((select json_agg(json_build_object(${conditions}) order by c.position)
-                         from alert_group_conditions c where c.alert_group_id = g.id), '[]'::json) as conditions`,
-          ),
-        )) as Row[];
+      // One round trip: each group with its conditions in position order (this runs in every intake; raw, unbuilt).
+      return ((await tx.raw(GROUPS_SQL, [teamId])) as { rows: Row[] }).rows;
     },
     async lockGroup(tx, teamId, groupId, summary) {
-      const name = `alert-group:${teamId}:${groupId}` + (summary === undefined ? '' : `:summary:${summary}`);
+      const name = lockName(teamId, groupId, summary);
       // Two 32-bit halves of one hash, as the deduplication key's lock: a collision only makes two groups take turns.
       await tx.raw('select pg_advisory_xact_lock(hashtext(?), hashtext(reverse(?)))', [name, name]);
     },
-    async openLeaders(tx, teamId, groupId, since, summary) {
-      return (
-        (await tx('alerts')
-          .where({ team_id: teamId, alert_group_id: groupId, is_group_leader_alert: true })
-          // The digest reaches alerts_open_group_leaders_by_summary; the summary itself decides.
-          .modify((q) => (summary === undefined ? q : q.whereRaw('md5(summary) = md5(?)', [summary]).andWhere({ summary })))
-          .whereNot('status', 'resolved')
-          .andWhere('created_at', '>=', since)
-          .orderBy([{ column: 'created_at' }, { column: 'id' }])
-          .limit(100)) as Row[]
-      );
+    async lockGroups(tx, teamId, groups) {
+      // A function scan yields the array's elements in order, each locked as it comes.
+      await tx.raw('select pg_advisory_xact_lock(hashtext(k), hashtext(reverse(k))) from unnest(?::text[]) as k', [
+        groups.map((g) => lockName(teamId, g.groupId, g.summary)),
+      ]);
+    },
+    async openLeaders(tx, teamId, groupId, since, summary, lock) {
+      // With the lock: the lock, then the read, in one round trip (migration 20261230-0100 says why a function).
+      if (lock)
+        return (
+          (await tx.raw('select * from firewatch_lock_group_leaders(?, ?, ?, ?, ?)', [
+            lockName(teamId, groupId, summary),
+            teamId,
+            groupId,
+            since,
+            summary ?? null,
+          ])) as { rows: Row[] }
+        ).rows;
+      // The digest reaches alerts_open_group_leaders_by_summary; the summary itself decides. Raw: every new alert runs it.
+      const bySummary = summary === undefined ? '' : 'and md5(summary) = md5(?) and summary = ?';
+      const { rows } = (await tx.raw(
+        `select * from alerts
+          where team_id = ? and alert_group_id = ? and is_group_leader_alert ${bySummary} and status <> 'resolved' and created_at >= ?
+          order by created_at, id limit 100`,
+        [teamId, groupId, ...(summary === undefined ? [] : [summary, summary]), since],
+      )) as { rows: Row[] };
+      return rows;
     },
   };
 }

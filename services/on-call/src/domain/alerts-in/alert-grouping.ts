@@ -12,11 +12,14 @@ export interface GroupingStore {
    * of one summary, when `summary` is given): leaders are chosen one at a time.
    */
   lockGroup(tx: Transaction, teamId: number, groupId: string, summary?: string): Promise<void>;
+  /** {@link lockGroup} of each, in the order given, in one round trip. */
+  lockGroups(tx: Transaction, teamId: number, groups: readonly { groupId: string; summary: string | undefined }[]): Promise<void>;
   /**
    * The group's unresolved leaders created at or after `since`, oldest first (at most 100);
-   * only those of `summary` when given.
+   * only those of `summary` when given. `lock`: first takes the group's lock (lockGroup), in
+   * the same round trip.
    */
-  openLeaders(tx: Transaction, teamId: number, groupId: string, since: Date, summary?: string): Promise<Row[]>;
+  openLeaders(tx: Transaction, teamId: number, groupId: string, since: Date, summary: string | undefined, lock: boolean): Promise<Row[]>;
 }
 
 /** Where a new alert stands: the columns it is stored with. */
@@ -80,13 +83,14 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
 
   // The group locks each transaction holds: taken once (lockAll may have taken them before place).
   const held = new WeakMap<Transaction, Set<string>>();
-  async function lock(tx: Transaction, teamId: number, groupId: string, summary: string | undefined) {
+  /** Marks the group's lock held by `tx`; true when it was not, and the caller takes it now. */
+  function claim(tx: Transaction, groupId: string, summary: string | undefined): boolean {
     const locks = held.get(tx) ?? new Set<string>();
     held.set(tx, locks);
     const name = `${groupId}\u0000${summary ?? ''}`;
-    if (locks.has(name)) return;
-    await store.lockGroup(tx, teamId, groupId, summary);
+    if (locks.has(name)) return false;
     locks.add(name);
+    return true;
   }
 
   /** The first (oldest) group the alert meets, and the summary its lock narrows to; undefined in none. */
@@ -109,7 +113,8 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
     const since = new Date(now().getTime() - Number(group.row.time_window) * MINUTE_MS);
     // Narrowed to the summary when only a leader of that summary can match: the 100 read would
     // otherwise be the group's oldest leaders of any title, and a busy group's missed its own.
-    const leaders = await store.openLeaders(tx, teamId, group.id, since, summary);
+    // The group's lock, when not held yet, goes with the read: one round trip.
+    const leaders = await store.openLeaders(tx, teamId, group.id, since, summary, claim(tx, group.id, summary));
     return leaders.find((l) => judgeGroup(group, alert, routing, [alertInputOf(l)], budget).matched);
   }
 
@@ -123,7 +128,6 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
         const found = await groupOf(tx, teamId, alert, routing, budget);
         if (!found) return ALONE;
         const { group, summary } = found;
-        await lock(tx, teamId, group.id, summary);
         const leader = await leaderFor(tx, teamId, group, alert, routing, budget, summary);
         return leader
           ? { alert_group_id: group.id, group_leader_alert_id: String(leader.id), is_group_leader_alert: false }
@@ -152,7 +156,12 @@ export function createAlertGrouping(store: GroupingStore, now: () => Date = () =
           if (!(error instanceof EvaluationBudgetExceeded)) throw error;
         }
       }
-      for (const name of [...wanted.keys()].sort()) await lock(tx, teamId, wanted.get(name)!.groupId, wanted.get(name)!.summary);
+      const locks = [...wanted.keys()]
+        .sort()
+        .map((name) => wanted.get(name)!)
+        .filter(({ groupId, summary }) => claim(tx, groupId, summary));
+      // One round trip, the locks taken in the order given.
+      if (locks.length) await store.lockGroups(tx, teamId, locks);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ResourceObject } from '@firewatch/jsonapi';
 import { serialize, type AnyResourceDefinition, type Row, type Transaction } from '@firewatch/resource-kit';
 import type { AlertGrouping } from './alert-grouping.js';
-import type { AlertIntakeStore, AlertPagingDeps } from './alerts-in.deps.js';
+import type { AlertEventInput, AlertIntakeStore, AlertPagingDeps } from './alerts-in.deps.js';
 
 /** Who an alert came from: a team, the source (null for the API) and the acting user. */
 export interface IntakeOrigin {
@@ -44,38 +44,42 @@ export function createAlertIntake({
   /** Pages a triggered alert that leads its group or is in none (absent: nothing pages). */
   paging?: AlertPagingDeps;
 }) {
-  const announce = (tx: Transaction, teamId: number, action: string, row: Row) =>
-    store.writeEvent(tx, { type: `${alerts.event}.${action}`, team_id: teamId, data: serialize(alerts, row) });
+  /** The outbox event of `row`, with (one round trip) the alert events and the update that go with it. */
+  const announce = (tx: Transaction, teamId: number, action: string, row: Row, with_?: Parameters<AlertIntakeStore['writeEvent']>[2]) =>
+    store.writeEvent(tx, { type: `${alerts.event}.${action}`, team_id: teamId, data: serialize(alerts, row) }, with_);
 
   /** The join on both timelines: the member names its leader, the leader its new member. */
-  async function recordJoin(tx: Transaction, origin: IntakeOrigin, member: Row, leaderId: string) {
-    await store.recordEvent(tx, {
-      ...eventOf(origin, String(member.id)),
-      kind: 'informational',
-      action: 'updated',
-      details: `Grouped under leader alert ${leaderId}.`,
-    });
-    await store.recordEvent(tx, {
-      ...eventOf(origin, leaderId),
-      kind: 'informational',
-      action: 'updated',
-      details: `Alert ${String(member.short_id)} (${String(member.id)}) joined this group.`,
-    });
+  function joinEvents(origin: IntakeOrigin, member: Row, leaderId: string): AlertEventInput[] {
+    return [
+      {
+        ...eventOf(origin, String(member.id)),
+        kind: 'informational',
+        action: 'updated',
+        details: `Grouped under leader alert ${leaderId}.`,
+      },
+      {
+        ...eventOf(origin, leaderId),
+        kind: 'informational',
+        action: 'updated',
+        details: `Alert ${String(member.short_id)} (${String(member.id)}) joined this group.`,
+      },
+    ];
   }
 
   // The key locks each transaction holds: taken once (lockAll may have taken them before).
   const held = new WeakMap<Transaction, Set<string>>();
-  async function lockKey(tx: Transaction, origin: IntakeOrigin, key: string) {
+  function heldBy(tx: Transaction): Set<string> {
     const locks = held.get(tx) ?? new Set<string>();
     held.set(tx, locks);
-    if (locks.has(key)) return;
-    await store.lockKey(tx, origin.team_id, origin.alert_source_id, key);
-    locks.add(key);
+    return locks;
   }
 
   async function openAlert(tx: Transaction, origin: IntakeOrigin, key: string) {
-    await lockKey(tx, origin, key);
-    return store.openByKey(tx, origin.team_id, origin.alert_source_id, key);
+    const locks = heldBy(tx);
+    // Not held yet: the lock and the read go as one round trip.
+    const open = await store.openByKey(tx, origin.team_id, origin.alert_source_id, key, { lock: !locks.has(key) });
+    locks.add(key);
+    return open;
   }
 
   const columnsOf = (origin: IntakeOrigin, alert: IncomingAlert) => ({
@@ -95,7 +99,11 @@ export function createAlertIntake({
      * so two payloads could each hold a key or group lock the other waited for (a deadlock).
      */
     async lockAll(tx: Transaction, origin: IntakeOrigin, keys: string[], alerts: IncomingAlert[]): Promise<void> {
-      for (const key of [...new Set(keys)].sort()) await lockKey(tx, origin, key);
+      const locks = heldBy(tx);
+      const wanted = [...new Set(keys)].filter((key) => !locks.has(key)).sort();
+      // One round trip, the locks taken in the order given.
+      if (wanted.length) await store.lockKeys(tx, origin.team_id, origin.alert_source_id, wanted);
+      for (const key of wanted) locks.add(key);
       await grouping.lockAll(
         tx,
         origin.team_id,
@@ -107,23 +115,31 @@ export function createAlertIntake({
       const existing = alert.deduplication_key ? await openAlert(tx, origin, alert.deduplication_key) : undefined;
       if (existing) {
         const count = Number(existing.received_count) + 1;
-        const row = await store.updateAlert(tx, String(existing.id), { received_count: count, updated_at: new Date() });
-        await store.recordEvent(tx, {
+        const changes = { received_count: count, updated_at: new Date() };
+        // The row as the update leaves it (it holds FOR UPDATE, no trigger touches alerts): the
+        // update, its event and the outbox row then go as one statement.
+        const row = { ...existing, ...changes };
+        const event: AlertEventInput = {
           ...eventOf(origin, String(existing.id)),
           kind: 'informational',
           action: 'updated',
           details: `Received again with deduplication key "${alert.deduplication_key}" (${count} times).`,
-        });
-        await announce(tx, origin.team_id, 'updated', row);
+        };
+        await announce(tx, origin.team_id, 'updated', row, { update: { id: String(existing.id), columns: changes }, events: [event] });
         return { outcome: 'deduplicated', alert: serialize(alerts, row) };
       }
       const columns = columnsOf(origin, alert);
       const placement = await grouping.place(tx, origin.team_id, columns);
-      const row = await store.insertAlert(tx, { ...columns, ...placement });
-      await store.recordEvent(tx, { ...eventOf(origin, String(row.id)), kind: 'informational', action: 'created', details: null });
-      if (placement.group_leader_alert_id) await recordJoin(tx, origin, row, placement.group_leader_alert_id);
-      await paging?.start(tx, row, new Date());
-      await announce(tx, origin.team_id, 'created', row);
+      const { team_id, source, user_id } = origin;
+      const row = await store.insertAlert(
+        tx,
+        { ...columns, ...placement },
+        { team_id, source, user_id, kind: 'informational', action: 'created', details: null },
+      );
+      // A member never pages (its leader does): its join events go with the outbox row.
+      await paging?.start(tx, row, new Date(), { fresh: true });
+      const joined = placement.group_leader_alert_id ? joinEvents(origin, row, placement.group_leader_alert_id) : [];
+      await announce(tx, origin.team_id, 'created', row, { events: joined });
       return { outcome: 'created', alert: serialize(alerts, row) };
     },
 

@@ -43,7 +43,8 @@ export interface AlertEventInput {
  * write's transaction.
  */
 export interface AlertPagingDeps {
-  start(tx: Transaction, alert: Row, at: Date): Promise<void>;
+  /** `fresh`: the alert was inserted in `tx` (nothing of its paging exists yet to stop or count). */
+  start(tx: Transaction, alert: Row, at: Date, options?: { fresh?: boolean }): Promise<void>;
   stop(tx: Transaction, alert: Row, why: string, at: Date, actor: { source: string; user_id: number | null }): Promise<void>;
   /** `POST /v1/alerts/{id}/escalate`: pages now, or says why not (pointer and detail of a 422). */
   escalate(
@@ -102,11 +103,22 @@ export interface AlertsInDeps {
 /** The intake's storage (alerts-in.repository.ts implements it). */
 export interface AlertIntakeStore extends AlertsInDeps {
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
-  /** The unresolved alert with this key, locked FOR UPDATE. */
-  openByKey(tx: Transaction, teamId: number, sourceId: string | null, key: string): Promise<Row | undefined>;
-  insertAlert(tx: Transaction, columns: AlertColumns): Promise<Row>;
+  /** {@link AlertsInDeps.lockKey} of each key, in the order given, in one round trip. */
+  lockKeys(tx: Transaction, teamId: number, sourceId: string | null, keys: readonly string[]): Promise<void>;
+  /** The unresolved alert with this key, locked FOR UPDATE; `lock`: first takes the key's lock (lockKey), in the same round trip. */
+  openByKey(tx: Transaction, teamId: number, sourceId: string | null, key: string, options?: { lock?: boolean }): Promise<Row | undefined>;
+  /** Inserts the alert and, in the same statement, its `created` event (`created` without the alert's id). */
+  insertAlert(tx: Transaction, columns: AlertColumns, created: Omit<AlertEventInput, 'alert_id'>): Promise<Row>;
   updateAlert(tx: Transaction, id: string, columns: AlertColumns): Promise<Row>;
-  writeEvent(tx: Transaction, event: { type: string; team_id: number; data: unknown }): Promise<unknown>;
+  /**
+   * Writes the outbox event and, in the same statement (one round trip), `with`'s alert
+   * events (in their order) and its update of one alert (its columns, no row returned).
+   */
+  writeEvent(
+    tx: Transaction,
+    event: { type: string; team_id: number; data: unknown },
+    with_?: { events?: AlertEventInput[]; update?: { id: string; columns: AlertColumns } },
+  ): Promise<unknown>;
 }
 
 /** What ingestion needs of a source (by id, any team: the source names its team). */

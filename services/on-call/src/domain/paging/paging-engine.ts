@@ -16,6 +16,12 @@ export interface PagingEngineOptions {
   lateAfterMs: number;
 }
 
+/** How `start` finds the alert. */
+export interface StartOptions {
+  /** The alert was inserted in this transaction: it has no pagings or attempts yet, and its run is 1. */
+  fresh?: boolean;
+}
+
 const ENGINE: PagingActor = { source: 'paging', user_id: null };
 
 /**
@@ -153,10 +159,11 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
      * Starts paging a triggered alert that pages (a group's leader, or in no group): a new
      * run, one paging per policy its destinations lead to. Anything else is left alone.
      */
-    async start(tx: Transaction, alert: Row, at: Date): Promise<void> {
+    async start(tx: Transaction, alert: Row, at: Date, options: StartOptions = {}): Promise<void> {
       if (alert.status !== 'triggered' || alert.group_leader_alert_id) return;
-      await store.stopAll(tx, String(alert.id), 'restarted', at);
-      const run = await store.nextRun(tx, String(alert.id));
+      // A just-inserted alert has no paging or attempt to stop and no earlier run: three round trips of every new alert.
+      if (!options.fresh) await store.stopAll(tx, String(alert.id), 'restarted', at);
+      const run = options.fresh ? 1 : await store.nextRun(tx, String(alert.id));
       const seen = new Set<string>();
       for (const destination of await destinations(tx, alert)) {
         const plan = await planFor(tx, alert, destination, at);

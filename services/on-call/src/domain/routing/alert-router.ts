@@ -5,10 +5,11 @@ import { decideRoute, type AlertRouteRecord, type LegacyRuleRecord } from './rou
 
 /** What routing reads (data/alert-routing.repository.ts). */
 export interface RoutingStore {
-  /** The team's enabled alert routes listing the source, each with its rules. */
-  routes(tx: Transaction, teamId: number, sourceId: string): Promise<AlertRouteRecord[]>;
-  /** The team's enabled legacy alert routing rules of the source, each with its conditions in position order. */
-  legacyRules(tx: Transaction, teamId: number, sourceId: string): Promise<LegacyRuleRecord[]>;
+  /**
+   * The team's enabled alert routes listing the source, each with its rules, and its
+   * enabled legacy alert routing rules of the source, each with its conditions in position order.
+   */
+  routing(tx: Transaction, teamId: number, sourceId: string): Promise<{ routes: AlertRouteRecord[]; legacy: LegacyRuleRecord[] }>;
 }
 
 /**
@@ -18,6 +19,17 @@ export interface RoutingStore {
  * names its own notification target goes there, unrouted; one without a source goes nowhere.
  */
 export function createAlertRouter(store: RoutingStore): AlertRouter {
+  // Read once per transaction, team and source: a payload of many alerts would otherwise read them once per alert.
+  const read = new WeakMap<Transaction, Map<string, ReturnType<RoutingStore['routing']>>>();
+  function routingOf(tx: Transaction, teamId: number, sourceId: string) {
+    const bySource = read.get(tx) ?? new Map<string, ReturnType<RoutingStore['routing']>>();
+    read.set(tx, bySource);
+    const key = `${teamId}:${sourceId.toLowerCase()}`;
+    const routing = bySource.get(key) ?? store.routing(tx, teamId, sourceId);
+    bySource.set(key, routing);
+    return routing;
+  }
+
   return {
     async route(tx: Transaction, teamId: number, alert: Row) {
       const type = alert.notification_target_type as DestinationType | null | undefined;
@@ -25,8 +37,7 @@ export function createAlertRouter(store: RoutingStore): AlertRouter {
       if (type && target) return { destinations: [{ target_type: type, target_id: target }], route: null, rule: null };
       const source = alert.alert_source_id as string | null | undefined;
       if (!source) return { destinations: [], route: null, rule: null };
-      const routes = await store.routes(tx, teamId, source);
-      const legacy = await store.legacyRules(tx, teamId, source);
+      const { routes, legacy } = await routingOf(tx, teamId, source);
       return decideRoute(alertInputOf(alert), routes, legacy);
     },
   };

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createAlertIntakeRepository } from '../src/data/alerts-in.repository.js';
+import { createGroupingStore } from '../src/data/alert-grouping.repository.js';
+import { ingest } from './support/ingest.js';
+import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
+
+let h: OnCallHarness;
+
+// No eventPattern: no outbox relay polls the database, so every statement counted is the intake's.
+beforeAll(async () => {
+  h = await startOnCall();
+});
+
+afterAll(async () => h?.close());
+
+type Attributes = Record<string, unknown>;
+
+/** The statements PostgreSQL received while `work` ran (the app runs on the harness's knex). */
+async function statements<T>(work: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
+  const sql: string[] = [];
+  const listener = (query: { sql: string }) => sql.push(query.sql);
+  const knex = h.db.knex as Knex;
+  knex.on('query', listener);
+  try {
+    return { result: await work(), sql };
+  } finally {
+    knex.removeListener('query', listener);
+  }
+}
+
+/**
+ * The payload's transaction, BEGIN to COMMIT (the source's read before it is a prepared
+ * statement knex does not see), less the source's once-a-second `last_received_at` write:
+ * in or out of a count by the clock.
+ */
+const counted = (sql: string[]) =>
+  sql.slice(sql.indexOf('BEGIN;'), sql.indexOf('COMMIT;') + 1).filter((s) => !/update "alert_sources"/i.test(s));
+
+const timeline = async (id: string) =>
+  ((await h.call('GET', `/v1/alerts/${id}/events`)).body.data as { attributes: Attributes }[]).map((e) => e.attributes);
+
+/** The `data` (the alert as a resource object) of the outbox events of `type` about the alert. */
+const outbox = async (type: string, alertId: string) =>
+  ((await h.db.knex('outbox').where({ type }).orderBy('seq')) as { payload: unknown }[])
+    .map((r) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload).data as { id: string; attributes: Attributes })
+    .filter((d) => d.id === alertId);
+
+describe('the round trips of one alert intake (docs/performance.md, "Alert ingestion")', () => {
+  it('makes a leader, a member and a deduplicated alert in 8, 7 and 4 statements in its transaction, with the same events as before', async () => {
+    const created = await h.create('alert_sources', {
+      name: `source ${randomUUID()}`,
+      deduplicate_alerts_by_key: true,
+      deduplication_key_kind: 'payload',
+      deduplication_key_path: '$.id',
+    });
+    const source = { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    const same = {
+      property_field_type: 'attribute',
+      property_field_name: 'summary',
+      property_field_condition_type: 'matches_existing_alert',
+    };
+    expect((await h.create('alert_groups', { name: 'by title', time_window: 60, conditions: [same] })).status).toBe(201);
+    // The source's first payload warms what a process reads once.
+    await ingest(h, source.id, source.secret, { id: 'warm-up', summary: 'warm-up' });
+
+    const leader = await statements(() => ingest(h, source.id, source.secret, { id: 'a', summary: 'disk full' }));
+    const member = await statements(() => ingest(h, source.id, source.secret, { id: 'b', summary: 'disk full' }));
+    const again = await statements(() => ingest(h, source.id, source.secret, { id: 'b', summary: 'disk full' }));
+    expect([leader, member, again].map((s) => s.result.body.meta.outcomes)).toEqual([['created'], ['created'], ['deduplicated']]);
+
+    // BEGIN, COMMIT; the key's lock with its open alert; the groups; the group's lock with its
+    // leaders; the insert with its `created` event; a leader's routes; the outbox row (a
+    // member's with its join events; a deduplicated alert's with its update and event).
+    // Before: 15, 12 and 7 (each lock and each event a statement of its own; a leader's paging
+    // start read and updated pagings and attempts it could not have yet, and read the routes
+    // and the legacy rules in two).
+    expect(counted(leader.sql)).toHaveLength(8);
+    expect(counted(member.sql)).toHaveLength(7);
+    expect(counted(again.sql)).toHaveLength(4);
+
+    const leaderId = leader.result.body.data[0].id as string;
+    const memberId = member.result.body.data[0].id as string;
+    expect(again.result.body.data[0].id).toBe(memberId);
+    expect((await timeline(leaderId)).map((e) => [e.action, e.details])).toEqual([
+      ['created', null],
+      ['updated', expect.stringContaining(`(${memberId}) joined this group`)],
+    ]);
+    expect((await timeline(memberId)).map((e) => [e.kind, e.action, e.source, e.details])).toEqual(
+      expect.arrayContaining([
+        ['informational', 'created', 'generic_webhook', null],
+        ['informational', 'updated', 'generic_webhook', `Grouped under leader alert ${leaderId}.`],
+        ['informational', 'updated', 'generic_webhook', 'Received again with deduplication key "b" (2 times).'],
+      ]),
+    );
+    // The outbox rows carry the alert as stored: the deduplicated one's as its update left it.
+    const stored = (await h.call('GET', `/v1/alerts/${memberId}`)).body.data.attributes as Attributes;
+    expect(stored.received_count).toBe(2);
+    const [createdEvent] = await outbox('alert.created', memberId);
+    expect(createdEvent.attributes).toMatchObject({ received_count: 1, group_leader_alert_id: leaderId });
+    const [updated] = await outbox('alert.updated', memberId);
+    expect(updated.attributes).toMatchObject({ received_count: 2, updated_at: stored.updated_at, summary: 'disk full' });
+    // Every attribute it carries is the stored one (the row was not read back from the update).
+    expect(stored).toEqual(expect.objectContaining(updated.attributes));
+  });
+
+  it("reads a payload's routes once, however many new alerts it pages", async () => {
+    const created = await h.create('alert_sources', { name: `am ${randomUUID()}`, source_type: 'alertmanager' });
+    const source = { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    const alert = (n: number) => ({
+      status: 'firing',
+      labels: { alertname: `Alert${n}` },
+      annotations: { summary: `alert ${n} ${randomUUID()}` },
+      fingerprint: randomUUID(),
+    });
+    const { result, sql } = await statements(() =>
+      ingest(h, source.id, source.secret, { version: '4', status: 'firing', alerts: [alert(1), alert(2), alert(3)] }),
+    );
+    expect(result.body.meta.outcomes).toEqual(['created', 'created', 'created']);
+    expect(sql.filter((s) => s.includes('alert_routes'))).toHaveLength(1);
+  });
+
+  // The lock and the read after it are one round trip but two snapshots: a single statement would
+  // read with the snapshot it began with, before the lock was granted, and miss what the lock's
+  // holder committed meanwhile (a second alert of one key, a second leader).
+  it("sees the alert the key's previous holder committed while it waited, and the leader the group's", async () => {
+    // A team of its own: grouping takes the team's oldest matching group.
+    const as = { principal: { team_id: 7001 } };
+    const created = await h.create(
+      'alert_sources',
+      {
+        name: `source ${randomUUID()}`,
+        deduplicate_alerts_by_key: true,
+        deduplication_key_kind: 'payload',
+        deduplication_key_path: '$.id',
+      },
+      as,
+    );
+    const source = { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    const teamId = Number((await h.db.knex('alert_sources').where({ id: source.id }).first()).team_id);
+    const settled = (p: Promise<unknown>, ms: number) =>
+      Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+    const store = createAlertIntakeRepository(h.db.knex as Knex);
+    const holder = await (h.db.knex as Knex).transaction();
+    try {
+      await store.lockKey(holder, teamId, source.id, 'held-key');
+      const waiting = ingest(h, source.id, source.secret, { id: 'held-key', summary: 'waits for the key' });
+      expect(await settled(waiting, 500)).toBe(false);
+      const [row] = await holder('alerts')
+        .insert({
+          team_id: teamId,
+          source: 'generic_webhook',
+          alert_source_id: source.id,
+          deduplication_scope: source.id,
+          deduplication_key: 'held-key',
+          summary: 'committed while it waited',
+          short_id: 'ALR-HELD',
+          status: 'triggered',
+        })
+        .returning('id');
+      await holder.commit();
+      const answer = await waiting;
+      expect(answer.body.meta.outcomes).toEqual(['deduplicated']);
+      expect(answer.body.data[0].id).toBe(row.id);
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
+
+    const same = {
+      property_field_type: 'attribute',
+      property_field_name: 'summary',
+      property_field_condition_type: 'matches_existing_alert',
+    };
+    const groupId = (await h.create('alert_groups', { name: `by title ${randomUUID()}`, time_window: 60, conditions: [same] }, as)).body
+      .data.id as string;
+    const groupHolder = await (h.db.knex as Knex).transaction();
+    try {
+      await createGroupingStore().lockGroup(groupHolder, teamId, groupId, 'db down');
+      const waiting = ingest(h, source.id, source.secret, { id: 'member-key', summary: 'db down' });
+      expect(await settled(waiting, 500)).toBe(false);
+      const [leader] = await groupHolder('alerts')
+        .insert({
+          team_id: teamId,
+          source: 'generic_webhook',
+          alert_source_id: source.id,
+          deduplication_scope: source.id,
+          deduplication_key: 'leader-key',
+          summary: 'db down',
+          short_id: 'ALR-LEAD',
+          status: 'triggered',
+          alert_group_id: groupId,
+          is_group_leader_alert: true,
+        })
+        .returning('id');
+      await groupHolder.commit();
+      const answer = await waiting;
+      const member = (await h.call('GET', `/v1/alerts/${answer.body.data[0].id}`, as)).body.data.attributes;
+      expect(member).toMatchObject({ group_leader_alert_id: leader.id, is_group_leader_alert: false });
+    } finally {
+      if (!groupHolder.isCompleted()) await groupHolder.rollback();
+    }
+  });
+});
