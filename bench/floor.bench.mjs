@@ -53,7 +53,8 @@ const floorDb = `firewatch_floor_${process.pid}`;
 const floorName = `firewatch.floor.${process.pid}`;
 const floorPorts = { gateway: await freePort(), service: await freePort(), relay: await freePort() };
 const floorToken = `floor-${process.pid}`;
-const TEAM = 1;
+// This run's own key and team, so the Redis keys of runs on the same machine stay apart.
+const TEAM = process.pid;
 
 const common = {
   DEV_KEY_SEED: 'b'.repeat(43),
@@ -112,7 +113,7 @@ await bch.assertExchange(floorName, 'topic', { durable: true });
 await bch.assertQueue(floorName, { durable: true });
 await bch.bindQueue(floorName, floorName, '#');
 const redis = new Redis(b.redis);
-await redis.set(`floor:cred:${floorToken}`, JSON.stringify({ key_id: 1, team_id: TEAM }), 'EX', 3600);
+await redis.set(`floor:cred:${floorToken}`, JSON.stringify({ key_id: process.pid, team_id: TEAM }), 'EX', 3600);
 
 const children = [];
 async function cleanup() {
@@ -128,8 +129,13 @@ async function cleanup() {
   for (const q of [...envs.queues, floorName]) await bch.deleteQueue(q).catch(() => undefined);
   await bch.deleteExchange(floorName).catch(() => undefined);
   await broker.close().catch(() => undefined);
-  const keys = await redis.keys('floor:*');
-  if (keys.length) await redis.del(...keys);
+  // Only this run's: another run's cleanup took a running one's credential (401s).
+  const keys = [
+    `floor:cred:${floorToken}`,
+    ...(await redis.keys(`floor:rl:*:key:${process.pid}`)),
+    ...(await redis.keys(`floor:rl:*:team:${TEAM}`)),
+  ];
+  await redis.del(...keys);
   redis.disconnect();
 }
 
