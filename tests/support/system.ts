@@ -13,7 +13,7 @@ import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // As scripts/dev-env.mjs SERVICE_NODE_ARGS: the end-to-end tests run the flags deployments run.
-const SERVICE_NODE_ARGS = ['--max-semi-space-size=8'];
+const SERVICE_NODE_ARGS = ['--max-semi-space-size=8', '--max-old-space-size=256'];
 const run = promisify(execFile);
 
 /** A loopback port nothing listens on at the time of asking. */
