@@ -72,7 +72,10 @@ export function createPrincipalSigner(options: { privateKey: JWK; ttlSeconds?: n
   const key = importJWK(privateKey, alg);
   const ttl = options.ttlSeconds ?? 10;
   const max = options.cacheSize ?? 5_000;
-  const signed = new Map<string, Memo<string>>();
+  // The signing itself is remembered, not only its result: requests that arrive while a
+  // token is being signed share it. Remembered after it resolved, each of them signed too,
+  // and under load (signatures queue on the thread pool) most lookups did (docs/performance.md, Floor).
+  const signed = new Map<string, Memo<Promise<string>>>();
 
   return {
     async sign(principal, target, cacheKey) {
@@ -80,15 +83,20 @@ export function createPrincipalSigner(options: { privateKey: JWK; ttlSeconds?: n
       const memoKey = `${cacheKey ?? JSON.stringify(principal)} ${target.audience} ${target.method} ${target.path}`;
       const hit = signed.get(memoKey);
       if (hit && hit.expiresAt > now) return hit.value;
-      const token = await new SignJWT({ p: principal, htm: target.method, htu: target.path })
-        .setProtectedHeader({ alg, ...(privateKey.kid ? { kid: privateKey.kid } : {}) })
-        .setIssuer(ISSUER)
-        .setAudience(target.audience)
-        .setIssuedAt()
-        .setExpirationTime(`${ttl}s`)
-        .sign(await key);
-      // Reuse for half the lifetime so a forwarded token always has time left.
+      const token = (async () =>
+        new SignJWT({ p: principal, htm: target.method, htu: target.path })
+          .setProtectedHeader({ alg, ...(privateKey.kid ? { kid: privateKey.kid } : {}) })
+          .setIssuer(ISSUER)
+          .setAudience(target.audience)
+          .setIssuedAt()
+          .setExpirationTime(`${ttl}s`)
+          .sign(await key))();
+      // Reuse for half the lifetime, counted from before signing (the token's own clock
+      // starts later), so a forwarded token always has time left. A failed signing is forgotten.
       remember(signed, max, memoKey, token, now + (ttl * 1000) / 2);
+      token.catch(() => {
+        if (signed.get(memoKey)?.value === token) signed.delete(memoKey);
+      });
       return token;
     },
   };

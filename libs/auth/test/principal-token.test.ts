@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createPrincipalSigner, createPrincipalVerifier, createSystemTokens, generatePrincipalKeys, type Principal } from '../src/index.js';
 
 const principal: Principal = {
@@ -85,6 +86,16 @@ describe('principal tokens', () => {
     // A different resolution (here: the same key after a demotion) gets its own token.
     expect(await signer.sign({ ...principal, role: 'observer' }, target, 'cred-2')).not.toBe(a);
     expect(await signer.sign({ ...principal, role: 'observer' }, target, 'cred-1')).toBe(a);
+  });
+
+  it('signs once for concurrent requests of one credential and request', async () => {
+    // ES256 signatures are randomised: two signings of the same claims never give the same token.
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const signer = createPrincipalSigner({ privateKey: privateKey.export({ format: 'jwk' }) });
+    const tokens = await Promise.all(Array.from({ length: 20 }, () => signer.sign(principal, target, 'cred-1')));
+    expect(new Set(tokens).size).toBe(1);
+    const verifier = verifierFor('incident-config', { keys: [publicKey.export({ format: 'jwk' })] });
+    expect(await verifier.verify(tokens[0], target)).toEqual(principal);
   });
 });
 
