@@ -277,11 +277,16 @@ try {
   const named = children.map((c) => [c.benchName, c.pid]);
   // PostgreSQL's share: the CPU of the backends connected to each system's databases (pools
   // and listeners live the whole run, so the pids sampled around a run are the ones that worked).
-  const pgRows = ['firewatch', 'floor'].map((sys) => `postgres (${sys})`);
+  // One row per database: the floor's, and each of Firewatch's services'.
+  const pgRows = new Set();
   const backends = async () =>
     (
       await admin.query(`SELECT pid, datname FROM pg_stat_activity WHERE datname = $1 OR datname LIKE $2`, [floorDb, `%${suffix}`])
-    ).rows.map((r) => ({ pid: r.pid, row: r.datname === floorDb ? pgRows[1] : pgRows[0] }));
+    ).rows.map((r) => {
+      const row = `postgres (${r.datname === floorDb ? 'floor' : r.datname.replace(/^firewatch_/, '').replace(suffix, '')})`;
+      pgRows.add(row);
+      return { pid: r.pid, row };
+    });
   const pgCpu = (list) => Object.fromEntries(list.map((b) => [b.pid, cpuSeconds(b.pid)]));
   const results = {}; // path → sys → [{ rps, p50, p99, non2xx, errors }]
   const cpu = {}; // path → process → seconds
@@ -356,7 +361,7 @@ try {
   );
   console.table(
     Object.fromEntries(
-      [...named, ...pgRows.map((n) => [n])].map(([n, pid]) => [
+      [...named, ...[...pgRows].sort().map((n) => [n])].map(([n, pid]) => [
         n,
         {
           ...Object.fromEntries(Object.keys(PATHS).map((p) => [`${p}_cpu_s`, Number((cpu[p][n] ?? 0).toFixed(1))])),
