@@ -11,15 +11,15 @@ const PURGE_BATCH = 8;
 /** The action links' table (migrations/20261126-0450-opaque-alert-action-links.ts). */
 export function createActionLinkStore(knex: Knex): ActionLinkStore {
   return {
-    async insert(link) {
-      // One statement: the link, and rows long expired purged (replicas purging at once skip each other's rows rather than wait on them).
+    async insert(links) {
+      // One statement: the links, and rows long expired purged (replicas purging at once skip each other's rows rather than wait on them).
       await knex.raw(
         `WITH purged AS (
            DELETE FROM alert_action_links WHERE id IN (
              SELECT id FROM alert_action_links WHERE expires_at < now() - ?::interval
              ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)
          ) ?`,
-        [KEPT_AFTER_EXPIRY, PURGE_BATCH, knex('alert_action_links').insert(link)],
+        [KEPT_AFTER_EXPIRY, PURGE_BATCH, knex('alert_action_links').insert(links)],
       );
     },
     async find(digest) {

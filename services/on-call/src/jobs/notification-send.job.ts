@@ -2,8 +2,8 @@ import type { Logger } from '@firewatch/logger';
 import type { NotificationRecorder } from '@firewatch/metrics';
 import type { ClaimedAttempt, NotificationAttemptStore } from '../domain/paging/paging.deps.js';
 import type { NotificationOutcome, Notifier } from '../domain/paging/paging.ports.js';
+import { createGroupCommit } from '../domain/notifications/group-commit.js';
 import { MAX_TRIES, recordOutcomes, retryAt, withoutAddress, type FinishedSend } from '../domain/paging/notification-outcome.js';
-import { createOutcomeBatcher } from './outcome-batcher.js';
 import { createPeriodicJob } from './periodic-job.js';
 
 /** Sends one replica has under way at most; a slot that frees is filled by the next due attempt. */
@@ -31,7 +31,7 @@ export interface NotificationSendJobOptions {
  * in flight; `stop` claims no more and waits for the sends under way. `wake` (an attempt
  * committed due now: main.ts LISTENs) claims at once rather than at the next look.
  *
- * Outcomes are recorded in batches (outcome-batcher.ts): those that finish while one batch
+ * Outcomes are recorded in batches (group-commit.ts): those that finish while one batch
  * is being written go together in the next transaction — the attempts, their alert events
  * and `alert.notification`s, a statement each — and a send's slot frees once its outcome is
  * committed. A failure is retried with backoff (notification-outcome.ts) until its tries run
@@ -74,7 +74,7 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
     await options.store.transaction((tx) => recordOutcomes(options.store, tx, [send], { skipLocked: false }));
   }
 
-  const outcomes = createOutcomeBatcher<FinishedSend>({
+  const outcomes = createGroupCommit<FinishedSend>({
     maxBatch: RECORD_BATCH,
     // Rows an acknowledge (or another replica) holds are skipped rather than waited on while
     // the batch holds the others' locks, then each is recorded on its own, waiting as before.

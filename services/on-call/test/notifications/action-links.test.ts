@@ -17,9 +17,11 @@ const request = {
 function memoryStore() {
   const rows = new Map<string, StoredLink>();
   let finds = 0;
+  const inserts: number[] = [];
   const store: ActionLinkStore = {
-    async insert(link) {
-      rows.set(link.token_digest.toString('hex'), { ...link, used_at: null });
+    async insert(links) {
+      inserts.push(links.length);
+      for (const link of links) rows.set(link.token_digest.toString('hex'), { ...link, used_at: null });
     },
     async find(digest) {
       finds++;
@@ -32,12 +34,35 @@ function memoryStore() {
       return true;
     },
   };
-  return { store, rows, finds: () => finds };
+  return { store, rows, finds: () => finds, inserts };
 }
 
 const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
 describe('action links', () => {
+  it('stores both links of the notifications made together in one statement, each opening its own action', async () => {
+    const { store, inserts } = memoryStore();
+    const links = createActionLinks({ store, baseUrl: 'https://fw.example' });
+    const made = await Promise.all(['a1', 'a2', 'a3'].map((attempt_id) => links.urls({ ...request, attempt_id })));
+    expect(inserts).toEqual([6]);
+    for (const [i, urls] of made.entries()) {
+      for (const action of ['acknowledge', 'resolve'] as const) {
+        const opened = await links.open(tokenOf(urls[action]));
+        expect(opened.ok && [opened.link.attempt_id, opened.link.action]).toEqual([`a${i + 1}`, action]);
+      }
+    }
+  });
+
+  it('stores the links of a batch that failed notification by notification, so one cannot cost the others theirs', async () => {
+    const { store, inserts } = memoryStore();
+    const insert = store.insert;
+    store.insert = async (rows) => (rows.some((r) => r.attempt_id === 'bad') ? Promise.reject(new Error('bad row')) : insert(rows));
+    const links = createActionLinks({ store, baseUrl: 'https://fw.example' });
+    const made = await Promise.allSettled(['a1', 'bad', 'a3'].map((attempt_id) => links.urls({ ...request, attempt_id })));
+    expect(made.map((m) => m.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(inserts).toEqual([2, 2]);
+  });
+
   it('are short opaque tokens (128 random bits), kept only as their SHA-256 with what they do', async () => {
     const { store, rows } = memoryStore();
     const now = new Date('2026-11-26T10:00:00Z');

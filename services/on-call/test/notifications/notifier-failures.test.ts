@@ -25,7 +25,8 @@ afterAll(async () => {
   await new Promise((resolve) => silent.close(resolve));
 });
 
-const links = { url: async () => 'https://fw.example/alert-actions/AAAAAAAAAAAAAAAAAAAAAA' } as unknown as ActionLinks;
+const link = 'https://fw.example/alert-actions/AAAAAAAAAAAAAAAAAAAAAA';
+const links = { urls: async () => ({ acknowledge: link, resolve: link }) } as unknown as ActionLinks;
 const request = (channel: NotificationRequest['channel'], address: string) =>
   ({
     team_id: 1,
@@ -69,7 +70,7 @@ describe('a provider that never answers', () => {
   it('is failed with its own reason, the provider never asked, when the links cannot be stored', async () => {
     const unexpected: unknown[] = [];
     const email = createSmtpMailTransport({ url: `smtp://127.0.0.1:${port}`, from: 'pager@firewatch.test', timeoutMs: 300 });
-    const broken = { url: () => Promise.reject(new Error('insert violates foreign key constraint')) } as unknown as ActionLinks;
+    const broken = { urls: () => Promise.reject(new Error('insert violates foreign key constraint')) } as unknown as ActionLinks;
     const notifier = createNotifier({ email, links: broken, onUnexpected: (error) => unexpected.push(error) });
     const before = sockets.size;
     expect(await notifier.send(request('email', 'ada@example.test'))).toEqual({

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Transaction } from '@firewatch/resource-kit';
 import type { NotificationRequest } from '../paging/paging.ports.js';
+import { createGroupCommit } from './group-commit.js';
 
 export const LINK_ACTIONS = ['acknowledge', 'resolve'] as const;
 export type LinkAction = (typeof LINK_ACTIONS)[number];
@@ -24,7 +25,8 @@ export interface StoredLink {
 
 /** The links' table (data/alert-action-links.repository.ts). */
 export interface ActionLinkStore {
-  insert(link: Omit<StoredLink, 'used_at'>): Promise<void>;
+  /** Stores links, in one statement. */
+  insert(links: Omit<StoredLink, 'used_at'>[]): Promise<void>;
   find(digest: Buffer): Promise<StoredLink | null>;
   /** Marks the link used inside the action's transaction; false when it was used before. */
   claim(tx: Transaction, digest: Buffer, at: Date): Promise<boolean>;
@@ -35,6 +37,11 @@ export type OpenedLink = { ok: true; link: StoredLink } | { ok: false; problem: 
 export interface ActionLinks {
   /** The public URL that performs `action` for the request's user (after a confirmation). */
   url(request: NotificationRequest, action: LinkAction): Promise<string>;
+  /**
+   * Both links of a notification; those of requests made in the same turn of the event loop
+   * (a claim's sends) are stored together, one statement for all of them.
+   */
+  urls(request: NotificationRequest): Promise<Record<LinkAction, string>>;
   /** What the token does, if it still may. Changes nothing. */
   open(token: string): Promise<OpenedLink>;
   /** Spends the link in the action's transaction: false when another use went first. */
@@ -68,21 +75,39 @@ const digestOf = (token: string): Buffer => createHash('sha256').update(token).d
 export function createActionLinks(options: ActionLinkOptions): ActionLinks {
   const ttlMs = (options.ttlSeconds ?? 24 * 3600) * 1000;
   const now = options.now ?? (() => new Date());
+  type NewLink = Omit<StoredLink, 'used_at'>;
+  function made(request: NotificationRequest, action: LinkAction): { link: NewLink; url: string } {
+    const token = randomBytes(16).toString('base64url');
+    const link: NewLink = {
+      id: randomUUID(),
+      token_digest: digestOf(token),
+      team_id: request.team_id,
+      alert_id: String(request.alert.id),
+      user_id: request.user.user_id,
+      action,
+      channel: request.channel,
+      attempt_id: request.attempt_id,
+      expires_at: new Date(now().getTime() + ttlMs),
+    };
+    return { link, url: `${options.baseUrl}${ACTION_LINK_PREFIX}${token}` };
+  }
+  // A batch that fails is stored request by request: one bad row does not cost the others their links.
+  const stored = createGroupCommit<NewLink[]>({
+    maxBatch: 100,
+    record: (batches) => options.store.insert(batches.flat()),
+    recordOne: (links) => options.store.insert(links),
+    onBatchFailed: () => undefined,
+  });
   return {
     async url(request, action) {
-      const token = randomBytes(16).toString('base64url');
-      await options.store.insert({
-        id: randomUUID(),
-        token_digest: digestOf(token),
-        team_id: request.team_id,
-        alert_id: String(request.alert.id),
-        user_id: request.user.user_id,
-        action,
-        channel: request.channel,
-        attempt_id: request.attempt_id,
-        expires_at: new Date(now().getTime() + ttlMs),
-      });
-      return `${options.baseUrl}${ACTION_LINK_PREFIX}${token}`;
+      const { link, url } = made(request, action);
+      await options.store.insert([link]);
+      return url;
+    },
+    async urls(request) {
+      const [acknowledge, resolve] = [made(request, 'acknowledge'), made(request, 'resolve')];
+      await stored.record([acknowledge.link, resolve.link]);
+      return { acknowledge: acknowledge.url, resolve: resolve.url };
     },
     async open(token) {
       if (!TOKEN.test(token)) return { ok: false, problem: 'invalid' };

@@ -47,7 +47,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     if (!transport) return null;
     let urls: ActionUrls;
     try {
-      urls = { acknowledge: await deps.links.url(request, 'acknowledge'), resolve: await deps.links.url(request, 'resolve') };
+      urls = await deps.links.urls(request);
     } catch (error) {
       // Stored in on-call's database (action-links.ts): no fault of the provider's, and nothing was sent.
       deps.onUnexpected?.(error, request);

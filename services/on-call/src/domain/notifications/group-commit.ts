@@ -1,5 +1,5 @@
-/** What {@link createOutcomeBatcher} is given. */
-export interface OutcomeBatcherOptions<T> {
+/** What {@link createGroupCommit} is given. */
+export interface GroupCommitOptions<T> {
   /** The most items one `record` is handed. */
   maxBatch: number;
   /** Records items together (one transaction). */
@@ -10,20 +10,20 @@ export interface OutcomeBatcherOptions<T> {
 }
 
 /**
- * Group commit of the send job's outcomes: an item handed over while no batch is being
- * recorded starts one at the end of this turn of the event loop (no timer: nothing waits
- * when sends are few); those that come while one
- * is under way go together in the next. One batch at a time per replica, so the sends hold
- * one pool connection for their outcomes however many finish at once. `record` resolves once
- * the item's batch committed, and rejects only when its own retry alone failed too.
+ * Group commit (the send job's outcomes, action links): an item handed over while no batch
+ * is being recorded starts one at the end of this turn of the event loop (no timer: nothing
+ * waits when sends are few); those that come while one is under way go together in the next.
+ * One batch at a time, so however many sends finish at once they hold one pool connection for
+ * it. `record` resolves once the item's batch committed, and rejects only when its own retry
+ * alone failed too.
  */
-export function createOutcomeBatcher<T>(options: OutcomeBatcherOptions<T>) {
+export function createGroupCommit<T>(options: GroupCommitOptions<T>) {
   const queue: { item: T; resolve: () => void; reject: (err: unknown) => void }[] = [];
   let flushing = false;
 
   async function flush() {
     flushing = true;
-    // Sends answered in the same turn of the event loop (SMTP replies read together) go in one batch.
+    // Items handed over in the same turn of the event loop (SMTP replies read together, a claim's sends) go in one batch.
     await new Promise((resolve) => setImmediate(resolve));
     try {
       while (queue.length) {
