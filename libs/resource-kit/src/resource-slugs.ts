@@ -26,8 +26,7 @@ export function createSlugs(def: AnyResourceDefinition, repository: ResourceRepo
   function onCreate(principal: Principal, attributes: Row): { attributes: Row; tentative: boolean } {
     if (!def.slug || typeof attributes.slug === 'string') return { attributes, tentative: false };
     if (unlisted(principal, attributes)) return { attributes: { ...attributes, slug: unlistedSlug(base(attributes)) }, tentative: false };
-    const slug = slugCandidate(base(attributes), 1);
-    return { attributes: { ...attributes, slug }, tentative: !def.slug.reserved?.includes(slug) };
+    return { attributes: { ...attributes, slug: slugCandidate(base(attributes), 1) }, tentative: true };
   }
 
   /**
@@ -39,7 +38,8 @@ export function createSlugs(def: AnyResourceDefinition, repository: ResourceRepo
    */
   async function insert(tx: Transaction, principal: Principal, row: Row, tentative: boolean): Promise<Row> {
     if (!tentative) return repository.insert(tx, row);
-    const inserted = await repository.insertUnlessConflict(tx, row);
+    // A reserved candidate (a team named "Properties") goes straight to the probe, which skips it.
+    const inserted = def.slug!.reserved?.includes(String(row.slug)) ? undefined : await repository.insertUnlessConflict(tx, row);
     if (inserted) return inserted;
     const slug = await repository.freeSlug(tx, principal.team_id, String(row.slug), def.slug!.reserved);
     return repository.insert(tx, { ...row, slug });
