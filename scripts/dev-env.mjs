@@ -274,10 +274,11 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
  * V8 flags every service runs with (the Dockerfile's CMDs, the packages' start scripts and
  * the end-to-end harness pass the same). A young generation of 8 MB semi-spaces instead of
  * V8's default for a large machine (which reached 250-350 MB resident under load); an old
- * generation capped at 256 MB, because below 2 GB V8 lets it grow only ~1.3x past what
- * survived the last full collection instead of up to 4x: on this 24 GB machine
- * incident-config's old space held ~25 MB live and grew to 120 MB of promoted garbage
- * between collections (peak 220 MB resident; 137-139 MB with the cap). The manifests' pods
+ * generation capped at 256 MB, because V8 lets it grow past what survived the last full
+ * collection by a factor that rises with the limit (up to 4x from 2 GB; the default here
+ * is 4 GB): on this 24 GB machine incident-config's old space held ~25 MB live and grew
+ * to 120 MB of promoted garbage between collections (peak 220 MB resident; 137-139 MB
+ * with the cap, where it stays under 35 MB). The manifests' pods
  * (384-640 MiB limits) already got a 280-344 MB heap limit from V8, which sizes it from the
  * cgroup: the flag makes a large machine behave as they do. No measurable CPU cost per
  * request (docs/performance.md, Floor).
