@@ -4,3 +4,4 @@ export { listen, type Listening } from './listen.js';
 export { testPrincipal } from './principal.js';
 export { collectEvents, type EventCollector } from './amqp.js';
 export { TEST_PRINCIPAL_KEYS, signAsGateway } from './gateway-keys.js';
+export { indexColumns, missingListOrderIndexes, type ListedTable } from './list-order-indexes.js';

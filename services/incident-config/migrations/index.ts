@@ -24,6 +24,7 @@ import * as severitiesIncidentTypes from './20261125-0090-severities-incident-ty
 import * as groups from './20261125-0100-groups.js';
 import * as ownerGroupsAsTeamIds from './20261125-0101-owner-groups-as-team-ids.js';
 import * as listOrderIndexes from './20261126-0800-list-order-indexes.js';
+import * as moreListOrderIndexes from './20261230-0600-more-list-order-indexes.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -52,4 +53,5 @@ export const migrations: Migrations = {
   '20261125-0100-groups': groups,
   '20261125-0101-owner-groups-as-team-ids': ownerGroupsAsTeamIds,
   '20261126-0800-list-order-indexes': listOrderIndexes,
+  '20261230-0600-more-list-order-indexes': moreListOrderIndexes,
 };
