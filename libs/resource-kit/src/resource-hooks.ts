@@ -90,8 +90,10 @@ export interface ResourceHooks<D = unknown> {
    * the names of a template's type and of its stages, for `computed` and children's
    * `present` to read. Runs wherever rows are loaded (lists, gets, the rows of writes,
    * cascades, includes, parents), in the operation's transaction when there is one.
+   * `list` is set when the rows answer a list, with the names its `include` gave: an
+   * attribute the reference shows on lists only when included need not be loaded otherwise.
    */
-  expand?(rows: Row[], ctx: { tx: Transaction | undefined; deps: D }): Promise<void>;
+  expand?(rows: Row[], ctx: { tx: Transaction | undefined; deps: D; list?: { include: readonly string[] } }): Promise<void>;
   /**
    * Attributes shown in the create response only, never in events or later reads
    * (e.g. a generated secret). Receives the attributes after defaults and the stored row.

@@ -77,8 +77,8 @@ export interface ResourceRepository {
   nextPosition(tx: Transaction, teamId: number, per?: { column: string; value: unknown }): Promise<number>;
   /** Writes the child entries of the attributes that carry them. */
   writeChildren(tx: Transaction, ownerId: string, attributes: Row): Promise<void>;
-  /** Attaches each row's children under their attribute names. */
-  attachChildren(tx: Transaction | undefined, rows: Row[]): Promise<Row[]>;
+  /** Attaches each row's children under their attribute names (and `expand`s them; `list` when they answer a list). */
+  attachChildren(tx: Transaction | undefined, rows: Row[], list?: { include: readonly string[] }): Promise<Row[]>;
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
 }
 
@@ -98,7 +98,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
     return out;
   };
 
-  async function attachChildren(tx: Transaction | undefined, rows: Row[]): Promise<Row[]> {
+  async function attachChildren(tx: Transaction | undefined, rows: Row[], list?: { include: readonly string[] }): Promise<Row[]> {
     for (const [attribute, spec] of children) {
       const byOwner = await loadChildren(
         db(tx),
@@ -107,7 +107,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       );
       for (const row of rows) row[attribute] = byOwner.get(String(row.id)) ?? [];
     }
-    if (def.hooks?.expand && rows.length) await def.hooks.expand(rows, { tx, deps });
+    if (def.hooks?.expand && rows.length) await def.hooks.expand(rows, { tx, deps, list });
     return rows;
   }
 
@@ -129,7 +129,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       // A cursor continues the same list only: the caller's team and scope, the filters (in any order).
       const filters = query.filters.map((f) => JSON.stringify(f)).sort();
       const page = await listPage<Row>(knex, q, { table, order, page: query.page, binding: [scope, filters] });
-      return { ...page, rows: await attachChildren(undefined, page.rows) };
+      return { ...page, rows: await attachChildren(undefined, page.rows, { include: query.include }) };
     },
     async find(tx, scope, idOrSlug, forUpdate = false) {
       const column = isUuid(idOrSlug) ? 'id' : def.slug ? 'slug' : undefined;

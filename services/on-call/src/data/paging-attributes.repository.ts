@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Row } from '@firewatch/resource-kit';
-import type { PagedAttributes, PagedKey, PagedUserAttributes } from '../domain/alerts-in/alerts-in.deps.js';
+import type { PagedAttributes, PagedKey, PagedUserAttributes, PagedUsersWanted } from '../domain/alerts-in/alerts-in.deps.js';
 import type { EscalationPathPlan } from '../domain/paging/paging.ports.js';
 
 // The compiler holds this copy equal to the domain's PAGED.
@@ -10,26 +10,31 @@ const PAGED: PagedKey = '_paged';
  * An alert's paging attributes (`notified_users`, `responders`, `alerting_targets`) for
  * loaded alerts, three reads for any number of them: the users its attempts reached out to
  * (cancelled ones never left), those who acknowledged or resolved it, and what its latest
- * run pages.
+ * run pages. A user list not `wanted` (a list without its `include`) is neither read nor set.
  */
 export function createPagingAttributes(knex: Knex) {
-  return async (tx: Knex.Transaction | undefined, rows: Row[]): Promise<void> => {
+  const none = Promise.resolve([] as Row[]);
+  return async (tx: Knex.Transaction | undefined, rows: Row[], wanted: PagedUsersWanted = ALL): Promise<void> => {
     const db = tx ?? knex;
     const ids = rows.map((r) => String(r.id));
     if (!ids.length) return;
     const [notified, responded, pagings] = await Promise.all([
-      db('alert_notification_attempts')
-        .whereIn('alert_id', ids)
-        .whereNot({ status: 'cancelled' })
-        .groupBy('alert_id', 'user_id')
-        .select('alert_id', 'user_id', db.raw('min(created_at) as first_at'))
-        .orderBy('first_at') as Promise<Row[]>,
-      db('alert_events')
-        .whereIn('alert_id', ids)
-        .whereIn('action', ['acknowledged', 'resolved'])
-        .whereNotNull('user_id')
-        .orderBy('created_at')
-        .select('alert_id', 'user_id') as Promise<Row[]>,
+      !wanted.notified_users
+        ? none
+        : (db('alert_notification_attempts')
+            .whereIn('alert_id', ids)
+            .whereNot({ status: 'cancelled' })
+            .groupBy('alert_id', 'user_id')
+            .select('alert_id', 'user_id', db.raw('min(created_at) as first_at'))
+            .orderBy('first_at') as Promise<Row[]>),
+      !wanted.responders
+        ? none
+        : (db('alert_events')
+            .whereIn('alert_id', ids)
+            .whereIn('action', ['acknowledged', 'resolved'])
+            .whereNotNull('user_id')
+            .orderBy('created_at')
+            .select('alert_id', 'user_id') as Promise<Row[]>),
       db('alert_pagings as p')
         .whereIn('p.alert_id', ids)
         .whereRaw('p.run = (select max(q.run) from alert_pagings q where q.alert_id = p.alert_id)')
@@ -49,14 +54,16 @@ export function createPagingAttributes(knex: Knex) {
     for (const row of rows) {
       const id = String(row.id);
       const paged: PagedAttributes = {
-        notified_users: usersOf(notified, id),
-        responders: usersOf(responded, id),
+        ...(wanted.notified_users ? { notified_users: usersOf(notified, id) } : {}),
+        ...(wanted.responders ? { responders: usersOf(responded, id) } : {}),
         alerting_targets: pagings.filter((p) => p.alert_id === id).map(targetOf),
       };
       row[PAGED] = paged;
     }
   };
 }
+
+const ALL: PagedUsersWanted = { notified_users: true, responders: true };
 
 const userAttributes = (u: Row): PagedUserAttributes => ({
   id: Number(u.user_id),

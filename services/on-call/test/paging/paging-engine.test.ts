@@ -54,6 +54,19 @@ describe('the paging engine', () => {
     const alert = (await h.call('GET', `/v1/alerts/${id}`)).body.data.attributes;
     expect(alert.notified_users.map((u: { id: number }) => u.id)).toEqual([ADA, BOB]);
     expect(alert.alerting_targets).toEqual([{ id: POLICY, type: 'escalation_policy' }]);
+    // The reference: on lists, notified_users and responders only when include names them.
+    const listed = async (query: string) =>
+      ((await h.call('GET', `/v1/alerts?${query}`)).body.data as { id: string; attributes: Record<string, unknown> }[]).find(
+        (a) => a.id === id,
+      )!.attributes;
+    expect(await listed('page[size]=100')).toMatchObject({
+      notified_users: null,
+      responders: null,
+      alerting_targets: alert.alerting_targets,
+    });
+    const included = await listed('page[size]=100&include=notified_users,responders');
+    expect((included.notified_users as { id: number }[]).map((u) => u.id)).toEqual([ADA, BOB]);
+    expect(included.responders).toEqual([]);
 
     await h.events!.waitFor(
       (es) => es.filter((e) => e.routingKey === 'alert.notification' && (e.body.data as any).attributes.alert_id === id).length === 3,

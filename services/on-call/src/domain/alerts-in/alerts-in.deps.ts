@@ -55,7 +55,7 @@ export interface AlertPagingDeps {
     actor: { source: string; user_id: number | null },
   ): Promise<{ pointer: string; detail: string } | null>;
   /** Adds each loaded alert's paging attributes under {@link PAGED} (notified users, responders, alerting targets). */
-  expand(tx: Transaction | undefined, rows: Row[]): Promise<void>;
+  expand(tx: Transaction | undefined, rows: Row[], wanted?: PagedUsersWanted): Promise<void>;
 }
 
 /** The row key `expand` puts an alert's paging attributes under. */
@@ -64,10 +64,19 @@ export const PAGED = '_paged';
 /** {@link PAGED}'s type, for the data layer, which imports only the domain's types: its own copy of the key must equal it. */
 export type PagedKey = typeof PAGED;
 
-/** An alert's paging attributes as the reference shows them. */
+/**
+ * Which user lists `expand` loads (both when absent). The reference shows `notified_users`
+ * and `responders` on every answer but lists, and on lists only when `include` names them.
+ */
+export interface PagedUsersWanted {
+  notified_users: boolean;
+  responders: boolean;
+}
+
+/** An alert's paging attributes; a user list is absent when it was not wanted. */
 export interface PagedAttributes {
-  notified_users: PagedUserAttributes[];
-  responders: PagedUserAttributes[];
+  notified_users?: PagedUserAttributes[];
+  responders?: PagedUserAttributes[];
   alerting_targets: { id: string; type: string }[];
 }
 

@@ -95,12 +95,15 @@ export const alerts = defineResource<OnCallResourceDeps>({
     received_count: { type: 'integer', description: 'How many times it was received: 1, plus one per deduplicated arrival.' },
     notified_users: {
       type: 'array',
-      description: 'The users its paging reached out to (a notification made, whatever its outcome), first paged first.',
+      nullable: true,
+      description:
+        'The users its paging reached out to (a notification made, whatever its outcome), first paged first. On lists, null unless `include=notified_users`.',
       items: PAGED_USER,
     },
     responders: {
       type: 'array',
-      description: 'The users who acknowledged or resolved it.',
+      nullable: true,
+      description: 'The users who acknowledged or resolved it. On lists, null unless `include=responders`.',
       items: PAGED_USER,
     },
     alerting_targets: {
@@ -132,6 +135,8 @@ export const alerts = defineResource<OnCallResourceDeps>({
       detail: 'An unresolved alert of the same source already has this deduplication key.',
     },
   },
+  // The reference's include names that fill an attribute on lists (see expand) and add nothing to `included`.
+  includes: { notified_users: async () => [], responders: async () => [] },
   hooks: {
     async validate(attributes, ctx) {
       const urgency = attributes.alert_urgency_id;
@@ -166,14 +171,26 @@ export const alerts = defineResource<OnCallResourceDeps>({
         });
       return attributes;
     },
-    expand: (rows, ctx) => ctx.deps.paging.expand(ctx.tx, rows),
+    // A list loads the user lists only when its include names them, as the reference shows them.
+    expand: (rows, ctx) =>
+      ctx.deps.paging.expand(
+        ctx.tx,
+        rows,
+        ctx.list && { notified_users: ctx.list.include.includes('notified_users'), responders: ctx.list.include.includes('responders') },
+      ),
   },
   computed: {
-    notified_users: (row) => (row[PAGED] as PagedAttributes | undefined)?.notified_users ?? [],
-    responders: (row) => (row[PAGED] as PagedAttributes | undefined)?.responders ?? [],
+    // Null where a list did not include it; [] on a row never expanded (an event of a new alert).
+    notified_users: (row) => pagedUsers(row, 'notified_users'),
+    responders: (row) => pagedUsers(row, 'responders'),
     alerting_targets: (row) => (row[PAGED] as PagedAttributes | undefined)?.alerting_targets ?? [],
   },
 });
+
+function pagedUsers(row: Row, name: 'notified_users' | 'responders') {
+  const paged = row[PAGED] as PagedAttributes | undefined;
+  return paged ? (paged[name] ?? null) : [];
+}
 
 /**
  * Paging follows the status however it changes (PATCH, acknowledge, resolve, snooze, a
