@@ -30,8 +30,8 @@ async function statements<T>(work: () => Promise<T>): Promise<{ result: T; sql: 
 }
 
 /**
- * The payload's transaction, BEGIN to COMMIT (the source's read before it is a prepared
- * statement knex does not see), less the source's once-a-second `last_received_at` write:
+ * The payload's transaction, BEGIN to COMMIT (the source's read before it, outside the
+ * transaction, is one statement whatever the payload), less the source's once-a-second `last_received_at` write:
  * in or out of a count by the clock.
  */
 const counted = (sql: string[]) =>
