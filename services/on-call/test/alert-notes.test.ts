@@ -92,6 +92,19 @@ describe('alert notes and the alert events feed', () => {
     expect((await h.call('DELETE', `/v1/alert_events/${id}`)).status).toBe(200);
   });
 
+  it("lets a team-wide key change a note no user wrote (the team's), never a user's", async () => {
+    const alertId = await anAlert();
+    const key = (id: string) => ({
+      principal: { user_id: null, role: 'user', on_call_role: 'user', credential: { type: 'api_key', id, kind: 'global' } },
+    });
+    const { id } = (await addNote(alertId, { kind: 'note', details: 'From the pipeline.' }, key('k1'))).body.data;
+    expect((await h.call('PATCH', `/v1/alert_events/${id}`, { ...note({ details: 'Corrected.' }), ...key('k2') })).status).toBe(200);
+    const user = { principal: { user_id: 73, role: 'user', on_call_role: 'user' } };
+    const patched = await h.call('PATCH', `/v1/alert_events/${id}`, { ...note({ details: 'Mine now.' }), ...user });
+    expect([patched.status, patched.body.errors?.[0]?.code]).toEqual([403, 'not_note_author']);
+    expect((await h.call('DELETE', `/v1/alert_events/${id}`, key('k1'))).status).toBe(200);
+  });
+
   it("hides another team's alert and notes, and needs oc.alerts write to note", async () => {
     const alertId = await anAlert();
     const { id } = (await addNote(alertId, { kind: 'note', details: 'mine' })).body.data;

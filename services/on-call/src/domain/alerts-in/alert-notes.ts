@@ -19,14 +19,17 @@ const AUDIT_TRAIL =
 /**
  * A note is changed by its author or by an on-call admin, who moderates the team's
  * timeline (docs/on-call.md, "Timeline and notes"), as a comment is on mature trackers:
- * anyone else who may write alerts may add notes, not rewrite another's words. A note's
- * author is a user, so a team-wide key (no user) changes only as an admin. 403 after the
- * kind's 422: a non-note refuses whoever asks.
+ * anyone else who may write alerts may add notes, not rewrite another's words. A note a
+ * user wrote is theirs: a team-wide key (no user) changes it only as an admin. A note no
+ * user wrote (a team-wide key's, an integration's) is the team's: a caller acting for no
+ * user may change it, so a client that wrote a note can correct it. 403 after the kind's
+ * 422: a non-note refuses whoever asks.
  */
 function assertMayChange(note: Row, ctx: HookContext): void {
   const { principal } = ctx;
   if (principal.on_call_role === 'admin') return;
-  if (principal.user_id !== null && note.user_id !== null && Number(note.user_id) === principal.user_id) return;
+  const author = note.user_id === null || note.user_id === undefined ? null : Number(note.user_id);
+  if (author === (principal.user_id ?? null)) return;
   throw new ForbiddenError("Only a note's author or an on-call admin may change or delete it.", { code: 'not_note_author' });
 }
 
