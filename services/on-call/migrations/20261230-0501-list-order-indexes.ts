@@ -31,10 +31,27 @@ const nameOf = (table: string) => `${table}_list_order_index`;
  */
 const SUPERSEDED = ['alerts', 'alert_events'];
 
+/**
+ * Outside a transaction, each index built CONCURRENTLY: every replica migrates at
+ * start-up, and while the new release builds the alert tables' indexes (tables that grow
+ * without bound) the old one is still taking in alerts; a plain CREATE INDEX holds a lock
+ * that stops every insert and update of the table for the whole build, and a DROP INDEX
+ * one that stops its reads too while it waits.
+ */
+export const config = { transaction: false };
+
 export async function up(knex: Knex): Promise<void> {
-  for (const [table, columns] of INDEXES)
-    await knex.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? (${columns.map(() => '??').join(', ')})`, [nameOf(table), table, ...columns]);
-  for (const table of SUPERSEDED) await knex.raw('DROP INDEX IF EXISTS ??', [`${table}_team_id_created_at_index`]);
+  for (const [table, columns] of INDEXES) {
+    // A build that failed part-way (a restart) leaves an invalid index IF NOT EXISTS would keep.
+    const { rows } = await knex.raw('SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(?)', [nameOf(table)]);
+    if (rows[0]?.indisvalid === false) await knex.raw('DROP INDEX CONCURRENTLY IF EXISTS ??', [nameOf(table)]);
+    await knex.raw(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ?? ON ?? (${columns.map(() => '??').join(', ')})`, [
+      nameOf(table),
+      table,
+      ...columns,
+    ]);
+  }
+  for (const table of SUPERSEDED) await knex.raw('DROP INDEX CONCURRENTLY IF EXISTS ??', [`${table}_team_id_created_at_index`]);
 }
 
 export async function down(knex: Knex): Promise<void> {
