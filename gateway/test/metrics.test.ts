@@ -99,4 +99,11 @@ describe('route labels', () => {
     expect(label('/v1/unknown')).toBeUndefined();
     expect(label('/elsewhere')).toBeUndefined();
   });
+
+  it('labels an ingestion path in another case as its route: the gateway forwards /INGEST/... (4fbde0b)', () => {
+    expect(label('/INGEST/alert_sources/5F0C6D1E-0000-4000-8000-000000000000')).toBe('/ingest/alert_sources/{id}');
+    expect(label('/Ingest/Heartbeats/5f0c6d1e-0000-4000-8000-000000000000')).toBe('/ingest/heartbeats/{id}');
+    // Only those: /v1's routes stay as the route table spells them.
+    expect(label('/V1/incidents')).toBeUndefined();
+  });
 });

@@ -1,7 +1,11 @@
 import { ALERT_ACTIONS_ROUTE, createRouteResolver, INGEST_ROUTES, ROUTES, type Route } from './routes.js';
 
-/** The label of an ingestion request: one per source would be a series per source (and a heartbeat's path may carry its secret). */
-const ingestLabel = (path: string) => {
+/**
+ * The label of an ingestion request: one per source would be a series per source (and a
+ * heartbeat's path may carry its secret). In any case, as the gateway forwards them (app.ts).
+ */
+const ingestLabel = (given: string) => {
+  const path = given.toLowerCase();
   const route = INGEST_ROUTES.find((r) => path.startsWith(r.prefix));
   if (route) return `${route.prefix}{id}`;
   // A link's token never becomes a label (and on-call receives the bare path).
