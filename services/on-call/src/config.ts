@@ -54,6 +54,8 @@ export const configSchema = z
     PAGING_LATE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
     NOTIFICATION_SEND_INTERVAL_MS: z.coerce.number().int().min(50).default(250),
     NOTIFICATION_SEND_LEASE_MS: z.coerce.number().int().min(1000).default(120_000),
+    /** The send job's own database connections (claims, action links, outcomes), apart from DB_POOL_MAX: a busy intake does not queue its queries. */
+    NOTIFICATION_DB_POOL_MAX: env.int(3, 1),
     // Notifications (docs/paging.md, "Notifications"): each channel is off until configured.
     /** `smtp://user:pass@host:port` (or `smtps://`); unset: email is skipped. */
     SMTP_URL: env.url().optional(),

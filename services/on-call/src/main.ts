@@ -1,5 +1,6 @@
+import { createDb } from '@firewatch/db';
 import { runKitService } from '@firewatch/kit-service';
-import { notificationRecorder } from '@firewatch/metrics';
+import { notificationRecorder, observeKnexPool } from '@firewatch/metrics';
 import { migrations } from '../migrations/index.js';
 import { createOnCallApp } from './app.js';
 import { configSchema } from './config.js';
@@ -42,7 +43,10 @@ await runKitService({
       overlapMs: 60_000,
     });
     shiftStarted.start();
-    const notifications = notificationsFrom(config, knex, logger);
+    // The send job's queries (and its action links) on a small pool of their own: a busy intake holding the service's pool does not queue them.
+    const sendDb = createDb(config.DATABASE_URL, { poolMax: config.NOTIFICATION_DB_POOL_MAX });
+    observeKnexPool(metrics, sendDb, 'notifications');
+    const notifications = notificationsFrom(config, sendDb, logger);
     // One paging engine for the jobs that raise or re-trigger alerts and for the paging jobs (docs/paging.md).
     const engine = pagingEngineOn(knex, pagingPortsOn(logger), config.PAGING_LATE_AFTER_MS);
     const paging = alertPagingOn(knex, engine);
@@ -54,6 +58,7 @@ await runKitService({
       sendIntervalMs: config.NOTIFICATION_SEND_INTERVAL_MS,
       sendLeaseMs: config.NOTIFICATION_SEND_LEASE_MS,
       recorder: notificationRecorder(metrics),
+      sendKnex: sendDb,
     });
     pagingJobs.steps.start();
     pagingJobs.sends.start();
@@ -91,6 +96,7 @@ await runKitService({
         await pagingJobs.sends.stop();
         await events.stop();
         notifications.close();
+        await sendDb.destroy();
       },
     };
   },

@@ -57,13 +57,15 @@ export function pagingJobsOn(
     sendLeaseMs: number;
     recorder?: NotificationRecorder;
     now?: () => number;
+    /** The send job's own pool (NOTIFICATION_DB_POOL_MAX); `knex` when not given. */
+    sendKnex?: Knex;
   },
 ) {
   const store = createPagingRepository(knex);
   return {
     steps: createPagingJob({ store, engine: options.engine, logger: options.logger, intervalMs: options.intervalMs, now: options.now }),
     sends: createNotificationSendJob({
-      store: createNotificationAttemptsRepository(knex),
+      store: createNotificationAttemptsRepository(options.sendKnex ?? knex),
       notifier: options.notifier,
       logger: options.logger,
       intervalMs: options.sendIntervalMs,
