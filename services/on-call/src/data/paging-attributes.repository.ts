@@ -18,29 +18,36 @@ export function createPagingAttributes(knex: Knex) {
     const db = tx ?? knex;
     const ids = rows.map((r) => String(r.id));
     if (!ids.length) return;
-    const [notified, responded, pagings] = await Promise.all([
-      !wanted.notified_users
-        ? none
-        : (db('alert_notification_attempts')
-            .whereIn('alert_id', ids)
-            .whereNot({ status: 'cancelled' })
-            .groupBy('alert_id', 'user_id')
-            .select('alert_id', 'user_id', db.raw('min(created_at) as first_at'))
-            .orderBy('first_at') as Promise<Row[]>),
-      !wanted.responders
-        ? none
-        : (db('alert_events')
-            .whereIn('alert_id', ids)
-            .whereIn('action', ['acknowledged', 'resolved'])
-            .whereNotNull('user_id')
-            .orderBy('created_at')
-            .select('alert_id', 'user_id') as Promise<Row[]>),
-      db('alert_pagings as p')
-        .whereIn('p.alert_id', ids)
-        .whereRaw('p.run = (select max(q.run) from alert_pagings q where q.alert_id = p.alert_id)')
-        .orderBy('p.created_at')
-        .select('p.alert_id', 'p.escalation_policy_id', 'p.plan') as Promise<Row[]>,
-    ]);
+    const reads = [
+      () =>
+        !wanted.notified_users
+          ? none
+          : (db('alert_notification_attempts')
+              .whereIn('alert_id', ids)
+              .whereNot({ status: 'cancelled' })
+              .groupBy('alert_id', 'user_id')
+              .select('alert_id', 'user_id', db.raw('min(created_at) as first_at'))
+              .orderBy('first_at') as Promise<Row[]>),
+      () =>
+        !wanted.responders
+          ? none
+          : (db('alert_events')
+              .whereIn('alert_id', ids)
+              .whereIn('action', ['acknowledged', 'resolved'])
+              .whereNotNull('user_id')
+              .orderBy('created_at')
+              .select('alert_id', 'user_id') as Promise<Row[]>),
+      () =>
+        db('alert_pagings as p')
+          .whereIn('p.alert_id', ids)
+          .whereRaw('p.run = (select max(q.run) from alert_pagings q where q.alert_id = p.alert_id)')
+          .orderBy('p.created_at')
+          .select('p.alert_id', 'p.escalation_policy_id', 'p.plan') as Promise<Row[]>,
+    ];
+    // Outside a transaction the three run at once on the pool's connections; inside one
+    // (a write's rows), one after another: a connection runs one query at a time, and pg
+    // queues concurrent ones with a deprecation warning (pg 9 refuses them).
+    const [notified, responded, pagings] = tx ? await inTurn(reads) : await Promise.all(reads.map((read) => read()));
     const userIds = [...new Set([...notified, ...responded].map((r) => Number(r.user_id)))];
     const users = userIds.length ? ((await db('users').whereIn('user_id', userIds)) as Row[]) : [];
     const shown = new Map(users.map((u) => [Number(u.user_id), userAttributes(u)]));
@@ -61,6 +68,12 @@ export function createPagingAttributes(knex: Knex) {
       row[PAGED] = paged;
     }
   };
+}
+
+async function inTurn<T>(reads: (() => Promise<T>)[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const read of reads) out.push(await read());
+  return out;
 }
 
 const ALL: PagedUsersWanted = { notified_users: true, responders: true };

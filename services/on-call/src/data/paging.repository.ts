@@ -89,11 +89,11 @@ export function createPagingRepository(knex: Knex): PagingStore {
     async pagedUsers(tx, teamId, userIds) {
       const users = (await tx('users').where({ team_id: teamId }).whereIn('user_id', userIds).whereNull('deleted_at')) as Row[];
       const ids = users.map((u) => Number(u.user_id));
-      const [rules, emails, phones] = await Promise.all([
-        tx('user_notification_rules').whereIn('user_id', ids) as Promise<Row[]>,
-        tx('user_email_addresses').whereIn('user_id', ids).orderBy(OLDEST_FIRST) as Promise<Row[]>,
-        tx('user_phone_numbers').whereIn('user_id', ids).orderBy(OLDEST_FIRST) as Promise<Row[]>,
-      ]);
+      // One after another: a transaction is one connection, which runs one query at a time
+      // (pg queues concurrent ones with a deprecation warning; pg 9 refuses them).
+      const rules = (await tx('user_notification_rules').whereIn('user_id', ids)) as Row[];
+      const emails = (await tx('user_email_addresses').whereIn('user_id', ids).orderBy(OLDEST_FIRST)) as Row[];
+      const phones = (await tx('user_phone_numbers').whereIn('user_id', ids).orderBy(OLDEST_FIRST)) as Row[];
       const out = new Map<number, PagedUser>();
       for (const u of users) {
         const id = Number(u.user_id);
