@@ -5,7 +5,7 @@
 export { migrations } from '../migrations/index.js';
 export { DELIVERIES, ATTEMPTS } from './data/deliveries.repository.js';
 export { requireSecretKeys } from './config.js';
-export { signPayload, webhookHeaders } from './domain/deliveries/signature.js';
+export { signPayload, webhookHeaders, webhookSigningKey } from './domain/deliveries/signature.js';
 export { generateSecret } from './domain/endpoints/webhook-secret.js';
 export { deliveryPayload, subscribes } from './domain/deliveries/event-types.js';
 export { type CustomHeader } from './domain/endpoints/custom-headers.js';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { isReservedHeader } from '../src/domain/endpoints/custom-headers.js';
 import { createSecretBox } from '@firewatch/secret-box';
-import { signPayload, webhookHeaders } from '../src/domain/deliveries/signature.js';
+import { signPayload, webhookHeaders, webhookSigningKey } from '../src/domain/deliveries/signature.js';
 import { generateSecret, secretProblem } from '../src/domain/endpoints/webhook-secret.js';
 
 describe('Standard Webhooks signing', () => {
@@ -24,6 +24,15 @@ describe('Standard Webhooks signing', () => {
     const secret = `whsec_${key.toString('base64')}`;
     const expected = createHmac('sha256', key).update('msg_1.1700000000.{}').digest('base64');
     expect(signPayload(secret, 'msg_1', 1700000000, '{}')).toBe(`v1,${expected}`);
+  });
+
+  it('signs the same with the secret as a key object', () => {
+    const key = Buffer.alloc(32, 7);
+    const secret = `whsec_${key.toString('base64')}`;
+    const expected = createHmac('sha256', key).update('msg_2.1700000001.{"a":1}').digest('base64');
+    expect(signPayload(webhookSigningKey(secret), 'msg_2', 1700000001, '{"a":1}')).toBe(`v1,${expected}`);
+    const now = new Date('2026-01-01T00:00:10Z');
+    expect(webhookHeaders(webhookSigningKey(secret), 'd1', '{}', now)).toEqual(webhookHeaders(secret, 'd1', '{}', now));
   });
 
   it('generates 32-byte whsec_ secrets and judges supplied ones', () => {
