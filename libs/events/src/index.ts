@@ -29,6 +29,7 @@ export { ensureExchange } from './exchange-topology.js';
 export { consumerQueueTopology, type ConsumerQueueSpec, type ConsumerQueueTopology } from './consumer-queue.js';
 export { isEventEnvelope, type EventEnvelope, type EventInput } from './event-envelope.js';
 export { outboxMigration, OUTBOX_TABLE, OUTBOX_CHANNEL } from './outbox.migration.js';
+export { onOutboxCommit } from './outbox-commits.js';
 export { writeEvent, writeEvents } from './outbox.writer.js';
 export { createPgListener, listenConnectionOf, type PgListener, type PgListenerOptions } from './pg-listener.js';
 export {

@@ -1,6 +1,7 @@
 import { createAmqpPublisher } from './amqp-publisher.js';
 import { backoffDelay } from './backoff.js';
 import type { TransportPublisher } from './event-transport.js';
+import { onOutboxCommit } from './outbox-commits.js';
 import { OUTBOX_CHANNEL } from './outbox.migration.js';
 import { relayBatch, type BatchContext } from './outbox.batch.js';
 import { createPgListener, listenConnectionOf } from './pg-listener.js';
@@ -13,8 +14,10 @@ export type { OutboxRelay, OutboxRelayObserver, OutboxRelayOptions, OutboxRelayS
  * with Node only): claims due rows in `seq` order (`FOR UPDATE SKIP LOCKED`),
  * publishes them (RabbitMQ: persistent on a confirm channel), and deletes them in the same
  * transaction once the transport confirmed them, so a row is never lost (a crash may publish it twice;
- * consumers dedupe by event id). Wakes on `NOTIFY firewatch_outbox` and polls as a
- * safety net; one drain loop at a time, looping while batches come back full.
+ * consumers dedupe by event id). Wakes when a write of this process commits outbox rows
+ * (outbox-commits.ts), on `NOTIFY firewatch_outbox` (writers of earlier releases, during a
+ * rolling deploy, still send it) and on its poll, the safety net for rows another process
+ * wrote; one drain loop at a time, looping while batches come back full.
  *
  * Failures: when the transport fails (connection loss, confirm timeout, no
  * drain), the rows stay due and the relay backs off, so order is kept across outages.
@@ -39,6 +42,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let failures = 0;
   let pausedUntil = 0;
   let poll: NodeJS.Timeout | undefined;
+  let unsubscribe = (): unknown => undefined;
   const counters = { published: 0, lastError: null as string | null, lastErrorAt: null as string | null };
 
   function recordError(message: string): void {
@@ -115,6 +119,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   async function shutdown(): Promise<void> {
     stopping = true;
     clearInterval(poll);
+    unsubscribe();
     await draining;
     await listener.stop();
     await publisher.close();
@@ -127,6 +132,7 @@ export function createOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       await Promise.all([publisher.start(), listener.start()]);
       poll = setInterval(wake, pollIntervalMs);
       poll.unref();
+      unsubscribe = onOutboxCommit(wake);
       wake();
     },
     stop() {

@@ -4,7 +4,8 @@ import { currentRequestId } from '@firewatch/logger';
 import { currentTraceparent, withSpan } from '@firewatch/tracing';
 import { isEventType, isInternalEventType } from './event-catalog.js';
 import type { EventEnvelope, EventInput } from './event-envelope.js';
-import { OUTBOX_CHANNEL, OUTBOX_TABLE } from './outbox.migration.js';
+import { wakeRelaysOnCommit } from './outbox-commits.js';
+import { OUTBOX_TABLE } from './outbox.migration.js';
 
 const INSERT_CHUNK = 1000;
 
@@ -28,9 +29,9 @@ function toEnvelope(input: EventInput, requestId: string | undefined, traceparen
 
 /**
  * Records events in the outbox as part of `trx`, so they exist exactly when the write
- * that caused them commits. Also issues `NOTIFY firewatch_outbox`, which PostgreSQL
- * delivers only on commit, so the relay wakes for committed rows and never for
- * rolled-back ones. Rows of one call get increasing `seq` in input order. `alongside`:
+ * that caused them commits, and wakes this process's relays once it has (never on a
+ * rollback; outbox-commits.ts says why not a `NOTIFY`). Rows of one call get increasing
+ * `seq` in input order. `alongside`:
  * data-modifying statements (inserts, updates) of the same transaction sent in the same
  * statement as the (last) outbox rows, each run to completion by PostgreSQL: a write and
  * its event in one round trip.
@@ -59,13 +60,12 @@ async function insertEvents(
     const insert = trx(OUTBOX_TABLE).insert(
       envelopes.slice(i, i + INSERT_CHUNK).map((e) => ({ id: e.id, type: e.type, team_id: e.team_id, payload: JSON.stringify(e) })),
     );
-    if (i + INSERT_CHUNK < envelopes.length) await insert;
-    // The last chunk, the notification and the caller's own writes travel as one statement: round trips less per write.
-    else {
-      const more = alongside.map((_, n) => `, alongside_${n} as (?)`).join('');
-      await trx.raw(`with inserted as (?)${more} select pg_notify(?, '')`, [insert, ...alongside, OUTBOX_CHANNEL]);
-    }
+    // The last chunk and the caller's own writes travel as one statement: round trips less per write.
+    if (i + INSERT_CHUNK >= envelopes.length && alongside.length)
+      await trx.raw(`with inserted as (?)${alongside.map((_, n) => `, alongside_${n} as (?)`).join('')} select 1`, [insert, ...alongside]);
+    else await insert;
   }
+  wakeRelaysOnCommit(trx);
   return envelopes;
 }
 

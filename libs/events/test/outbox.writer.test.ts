@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
-import { EVENT_TYPES, isEventType, outboxMigration, writeEvent, writeEvents } from '../src/index.js';
+import { EVENT_TYPES, isEventType, onOutboxCommit, outboxMigration, writeEvent, writeEvents } from '../src/index.js';
 
 let db: TestDatabase;
 
@@ -157,30 +157,44 @@ describe('writeEvent', () => {
     expect(await db.knex('outbox').whereRaw(`payload->'data'->>'id' = 'refused'`)).toHaveLength(0);
   });
 
-  it('wakes firewatch_outbox listeners when the write commits, never when it rolls back', async () => {
+  it("wakes this process's relays once the write commits, never before nor when it fails, and sends no NOTIFY", async () => {
     const listener = new pg.Client((db.knex.client as { config: { connection: pg.ClientConfig } }).config.connection);
     await listener.connect();
+    const woken: string[] = [];
+    const unsubscribe = onOutboxCommit(() => woken.push('woken'));
     try {
       await listener.query('LISTEN firewatch_outbox');
       const heard: string[] = [];
       listener.on('notification', (n) => heard.push(n.channel));
-      await db.knex
-        .transaction(async (trx) => {
+      await expect(
+        db.knex.transaction(async (trx) => {
           await writeEvent(trx, { type: 'environment.created', team_id: 5, data: {} });
-          await trx.rollback();
-        })
-        .catch(() => undefined);
-      await db.knex.transaction((trx) =>
-        writeEvents(trx, [
+          throw new Error('the write failed after its event');
+        }),
+      ).rejects.toThrow('the write failed');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(woken).toEqual([]);
+      await db.knex.transaction(async (trx) => {
+        await writeEvents(trx, [
           { type: 'environment.created', team_id: 5, data: {} },
           { type: 'environment.updated', team_id: 5, data: {} },
-        ]),
-      );
-      for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        ]);
+        // In a savepoint too: only the outermost transaction's commit wakes.
+        await trx.transaction((sp) => writeEvent(sp, { type: 'environment.updated', team_id: 5, data: {} }));
+        await new Promise((r) => setTimeout(r, 20));
+        expect(woken).toEqual([]);
+      });
+      await new Promise((r) => setImmediate(r));
+      // One commit, one wake, however many rows and savepoints it wrote.
+      expect(woken).toEqual(['woken']);
+      await writeEvent(db.knex, { type: 'environment.created', team_id: 5, data: {} });
+      await new Promise((r) => setImmediate(r));
+      expect(woken).toEqual(['woken', 'woken']);
       await new Promise((r) => setTimeout(r, 200));
-      // One commit, one notification, however many rows it wrote.
-      expect(heard).toEqual(['firewatch_outbox']);
+      // No NOTIFY: PostgreSQL commits notifying transactions one at a time (outbox-commits.ts).
+      expect(heard).toEqual([]);
     } finally {
+      unsubscribe();
       await listener.end();
     }
   });
