@@ -139,7 +139,7 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     repository: createIntakeRepository(knex),
     logger,
     maxBatch: config.WEBHOOK_PREFETCH,
-    onStored: () => loop.wake(),
+    onStored: (stored) => loop.wakeFor(stored.endpointIds),
   });
   const consumer = createEventTransport(config).consume({
     logger,

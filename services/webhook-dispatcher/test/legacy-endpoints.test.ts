@@ -52,7 +52,7 @@ describe('endpoints made before webhooks were for unrestricted admins only', () 
       envelope(1, 'api_key.created', { id: 'k', type: 'api_keys', attributes: { name: 'deploy' } }),
       envelope(1, 'incident.created'),
     ];
-    expect(await createIntakeRepository(knex).store(events)).toBe(1);
+    expect(await createIntakeRepository(knex).store(events)).toMatchObject({ count: 1 });
     const deliveries = await knex('webhooks_deliveries').select('endpoint_id', 'event_type');
     expect(deliveries).toEqual([{ endpoint_id: admins.id, event_type: 'api_key.created' }]);
   });

@@ -60,7 +60,7 @@ describe('the dispatcher repositories', () => {
     await insertEndpoint(knex, { team_id: team, url: 'http://b.test/', event_types: ['incident.created'] });
     const intake = createIntakeRepository(knex);
     const events = Array.from({ length: 5 }, () => envelope(team, 'environment.created', { name: 'quote " and \\ and ü' }));
-    const sql = await statements(async () => expect(await intake.store(events)).toBe(5));
+    const sql = await statements(async () => expect(await intake.store(events)).toEqual({ count: 5, endpointIds: [a.id] }));
     expect(sql.filter((s) => /insert/i.test(s))).toHaveLength(1);
     const rows = await knex('webhooks_deliveries').where({ endpoint_id: a.id }).orderBy('seq');
     expect(rows.map((r) => r.event_id)).toEqual(events.map((e) => e.id));
@@ -69,7 +69,7 @@ describe('the dispatcher repositories', () => {
       data: { name: 'quote " and \\ and ü' },
     });
     expect(rows[0].next_attempt_at).not.toBeNull();
-    expect(await intake.store(events.slice(0, 2))).toBe(0);
+    expect(await intake.store(events.slice(0, 2))).toEqual({ count: 0, endpointIds: [] });
   });
 
   it('record a job without a failure in one statement: attempts, deliveries, releases, the endpoint recovered', async () => {

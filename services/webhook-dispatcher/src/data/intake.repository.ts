@@ -22,7 +22,7 @@ interface Columns {
 export function createIntakeRepository(knex: Knex): IntakeRepository {
   return {
     async store(events: IntakeEvent[]) {
-      if (!events.length) return 0;
+      if (!events.length) return { count: 0, endpointIds: [] };
       const teams = [...new Set(events.map((e) => e.team_id))];
       // Raw SQL with a binding per column: knex built the many-row insert value by value
       // on every batch.
@@ -43,22 +43,25 @@ export function createIntakeRepository(knex: Knex): IntakeRepository {
           rows.payload.push(payload);
         }
       }
-      let inserted = 0;
+      let count = 0;
+      const endpointIds = new Set<string>();
       for (let i = 0; i < rows.team_id.length; i += CHUNK) {
         const slice = <T>(column: T[]) => column.slice(i, i + CHUNK);
         // Rows in array order (ORDINALITY), so `seq` follows the events' order as before.
-        const { rowCount } = await knex.raw(
+        const { rows: inserted } = (await knex.raw(
           `INSERT INTO ${DELIVERIES} (team_id, endpoint_id, event_id, event_type, payload, next_attempt_at)
            SELECT v.team_id, v.endpoint_id, v.event_id, v.event_type, v.payload, now()
              FROM unnest(?::int[], ?::uuid[], ?::uuid[], ?::text[], ?::text[]) WITH ORDINALITY
                   AS v(team_id, endpoint_id, event_id, event_type, payload, n)
             ORDER BY v.n
-           ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+           ON CONFLICT (endpoint_id, event_id) DO NOTHING
+           RETURNING endpoint_id`,
           [slice(rows.team_id), slice(rows.endpoint_id), slice(rows.event_id), slice(rows.event_type), slice(rows.payload)],
-        );
-        inserted += rowCount ?? 0;
+        )) as { rows: { endpoint_id: string }[] };
+        count += inserted.length;
+        for (const r of inserted) endpointIds.add(r.endpoint_id);
       }
-      return inserted;
+      return { count, endpointIds: [...endpointIds] };
     },
   };
 }

@@ -19,6 +19,8 @@ export interface DispatchLoopOptions {
  */
 export function createDispatchLoop(opts: DispatchLoopOptions) {
   const active = new Set<Promise<void>>();
+  // Endpoints this process is sending to: their job's end wakes the loop anyway.
+  const sending = new Map<string, number>();
   let claiming: Promise<void> | null = null;
   let again = false;
   let stopping = false;
@@ -51,8 +53,13 @@ export function createDispatchLoop(opts: DispatchLoopOptions) {
       const groups = new Map<string, ClaimedDelivery[]>();
       for (const row of rows) groups.set(row.endpoint_id, [...(groups.get(row.endpoint_id) ?? []), row]);
       for (const group of groups.values()) {
+        const endpointId = group[0].endpoint_id;
+        sending.set(endpointId, (sending.get(endpointId) ?? 0) + 1);
         const job: Promise<void> = runGroup(group).finally(() => {
           active.delete(job);
+          const left = (sending.get(endpointId) ?? 1) - 1;
+          if (left) sending.set(endpointId, left);
+          else sending.delete(endpointId);
           wake();
         });
         active.add(job);
@@ -80,6 +87,16 @@ export function createDispatchLoop(opts: DispatchLoopOptions) {
       wake();
     },
     wake,
+    /**
+     * Wakes the loop for new deliveries of these endpoints, unless this process is
+     * sending to every one of them: a claim could not take their deliveries before that
+     * job ends (one endpoint's deliveries go out one after another), and its end wakes
+     * the loop. Saves a claim per stored batch while an endpoint is busy.
+     */
+    wakeFor(endpointIds: readonly string[]) {
+      if (endpointIds.every((id) => sending.has(id))) return;
+      wake();
+    },
     /** Stops claiming and waits for the jobs in flight (they stop starting attempts at once). */
     async stop() {
       stopping = true;

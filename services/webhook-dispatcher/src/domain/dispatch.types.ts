@@ -63,7 +63,15 @@ export interface IntakeEvent {
   data: unknown;
 }
 
+/** What one intake batch stored. */
+export interface StoredDeliveries {
+  /** How many deliveries were new. */
+  count: number;
+  /** The endpoints of those deliveries, each once. */
+  endpointIds: string[];
+}
+
 export interface IntakeRepository {
-  /** Stores one delivery per matching enabled endpoint of each event's team, skipping ones that exist. Returns how many were new. */
-  store(events: IntakeEvent[]): Promise<number>;
+  /** Stores one delivery per matching enabled endpoint of each event's team, skipping ones that exist. */
+  store(events: IntakeEvent[]): Promise<StoredDeliveries>;
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '@firewatch/logger';
-import type { IntakeEvent, IntakeRepository } from '../domain/dispatch.types.js';
+import type { IntakeEvent, IntakeRepository, StoredDeliveries } from '../domain/dispatch.types.js';
 
 interface Pending {
   event: IntakeEvent;
@@ -18,7 +18,8 @@ export function createEventIntake(deps: {
   repository: IntakeRepository;
   logger: Logger;
   maxBatch?: number;
-  onStored(count: number): void;
+  /** Called with what a committed batch stored (only when it stored something). */
+  onStored(stored: StoredDeliveries): void;
 }) {
   const maxBatch = deps.maxBatch ?? 500;
   let queue: Pending[] = [];
@@ -31,7 +32,7 @@ export function createEventIntake(deps: {
       try {
         const stored = await deps.repository.store(batch.map((p) => p.event));
         for (const p of batch) p.resolve();
-        if (stored) deps.onStored(stored);
+        if (stored.count) deps.onStored(stored);
       } catch (err) {
         deps.logger.warn('storing deliveries failed', { events: batch.length, error: (err as Error).message });
         for (const p of batch) p.reject(err as Error);
