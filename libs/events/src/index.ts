@@ -30,8 +30,8 @@ export { consumerQueueTopology, type ConsumerQueueSpec, type ConsumerQueueTopolo
 export { isEventEnvelope, type EventEnvelope, type EventInput } from './event-envelope.js';
 export { outboxMigration, OUTBOX_TABLE, OUTBOX_CHANNEL } from './outbox.migration.js';
 export { onOutboxCommit } from './outbox-commits.js';
+export { afterCommit } from './after-commit.js';
 export { writeEvent, writeEvents } from './outbox.writer.js';
-export { createPgListener, listenConnectionOf, type PgListener, type PgListenerOptions } from './pg-listener.js';
 export {
   createOutboxRelay,
   type OutboxRelay,

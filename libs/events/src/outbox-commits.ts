@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { afterCommit } from './after-commit.js';
 
 /**
  * This process's outbox relays, told when a write that put rows in the outbox commits.
@@ -13,7 +14,6 @@ import type { Knex } from 'knex';
  * for rows another process wrote (a CLI, a replica whose relay lost the turn).
  */
 const relays = new Set<() => void>();
-const hooked = new WeakSet<object>();
 
 /** Calls `wake` after each commit of outbox rows in this process; returns the unsubscribe. */
 export function onOutboxCommit(wake: () => void): () => void {
@@ -25,20 +25,7 @@ function wakeAll(): void {
   for (const wake of relays) wake();
 }
 
-/**
- * Wakes this process's relays once `trx` (its outermost transaction: a savepoint's release
- * commits nothing) has committed, never before, nor when it fails; at once for a write
- * outside a transaction, which has committed when its statement answered. (An explicit
- * `trx.rollback()` without an error resolves knex's transaction as a commit does: the
- * relays then wake for nothing, a claim that finds no row.)
- */
+/** Wakes this process's relays once `trx` has committed (see {@link afterCommit}). */
 export function wakeRelaysOnCommit(trx: Knex.Transaction | Knex): void {
-  if (!relays.size) return;
-  if (!('executionPromise' in trx) || !trx.executionPromise) return void queueMicrotask(wakeAll);
-  let outer: Knex.Transaction = trx;
-  while (outer.parentTransaction) outer = outer.parentTransaction;
-  if (hooked.has(outer)) return;
-  hooked.add(outer);
-  // A failed transaction rejects it: nothing to publish, and the rejection is its caller's to handle.
-  outer.executionPromise.then(wakeAll, () => undefined);
+  if (relays.size) afterCommit(trx, wakeAll);
 }

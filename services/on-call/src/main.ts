@@ -13,7 +13,7 @@ import { createAlertRetriggerJob } from './jobs/alert-retrigger.job.js';
 import { heartbeatExpiryJob } from './jobs/heartbeat-expiry.wiring.js';
 import { createShiftStartedJob } from './jobs/shift-started.job.js';
 import { notificationsFrom } from './notifications.wiring.js';
-import { alertPagingOn, attemptsDueListener, pagingEngineOn, pagingJobsOn, pagingPortsOn } from './paging.wiring.js';
+import { alertPagingOn, attemptsDueWaker, pagingEngineOn, pagingJobsOn, pagingPortsOn } from './paging.wiring.js';
 import { createEventsConsumer } from './queue/events.consumer.js';
 
 await runKitService({
@@ -62,8 +62,7 @@ await runKitService({
     });
     pagingJobs.steps.start();
     pagingJobs.sends.start();
-    const attemptsDue = attemptsDueListener(knex, logger, () => pagingJobs.sends.wake());
-    await attemptsDue.start();
+    const attemptsDue = attemptsDueWaker(() => pagingJobs.sends.wake());
     const heartbeatExpiry = heartbeatExpiryJob(knex, {
       paging,
       logger,
@@ -92,7 +91,7 @@ await runKitService({
         await heartbeatExpiry.stop();
         await alertRetrigger.stop();
         await pagingJobs.steps.stop();
-        await attemptsDue.stop();
+        attemptsDue.stop();
         await pagingJobs.sends.stop();
         await events.stop();
         notifications.close();

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
-import { createPgListener, listenConnectionOf, type PgListener } from '@firewatch/events';
 import type { Logger } from '@firewatch/logger';
 import type { NotificationRecorder } from '@firewatch/metrics';
 import { createAlertRoutingRepository } from './data/alert-routing.repository.js';
-import { ATTEMPTS_DUE_CHANNEL, createNotificationAttemptsRepository } from './data/notification-attempts.repository.js';
+import { createNotificationAttemptsRepository, onAttemptsDue } from './data/notification-attempts.repository.js';
 import { createPagingAttributes } from './data/paging-attributes.repository.js';
 import { createPagingRepository } from './data/paging.repository.js';
 import type { AlertPagingDeps } from './domain/alerts-in/alerts-in.deps.js';
@@ -76,10 +75,7 @@ export function pagingJobsOn(
   };
 }
 
-/**
- * Wakes the send job when an attempt due now is committed (paging.repository.ts NOTIFYs), on a
- * LISTEN connection of its own; the job's poll stays the fallback, and covers a reconnect.
- */
-export function attemptsDueListener(knex: Knex, logger: Logger, wake: () => void): PgListener {
-  return createPgListener({ connection: listenConnectionOf(knex), channel: ATTEMPTS_DUE_CHANNEL, logger, onNotify: wake, onReady: wake });
+/** Wakes the send job when this process commits an attempt due now; its poll stays the fallback. */
+export function attemptsDueWaker(wake: () => void): { stop(): void } {
+  return { stop: onAttemptsDue(wake) };
 }

@@ -1,10 +1,27 @@
 import type { Knex } from 'knex';
-import { writeEvents } from '@firewatch/events';
+import { afterCommit, writeEvents } from '@firewatch/events';
 import type { Row } from '@firewatch/resource-kit';
 import type { ClaimedAttempt, NotificationAttemptStore } from '../domain/paging/paging.deps.js';
 
-/** NOTIFY channel of attempts committed due now (paging.repository.ts's insertAttempts): the send jobs LISTEN on it. */
-export const ATTEMPTS_DUE_CHANNEL = 'on_call_attempts_due';
+const sendJobs = new Set<() => void>();
+const wakeSendJobs = () => sendJobs.forEach((wake) => wake());
+
+/**
+ * Calls `wake` when a transaction of this process commits an attempt due now
+ * (paging.repository.ts's insertAttempts), rather than at the send job's next poll;
+ * returns the unsubscribe. In-process and not a NOTIFY: PostgreSQL commits notifying
+ * transactions one at a time (afterCommit in @firewatch/events), and the intake that pages
+ * runs in the replica whose send job then sends. The poll covers what other replicas commit.
+ */
+export function onAttemptsDue(wake: () => void): () => void {
+  sendJobs.add(wake);
+  return () => sendJobs.delete(wake);
+}
+
+/** Wakes this process's send jobs once `tx` has committed. */
+export function wakeSendJobsOnCommit(tx: Knex.Transaction): void {
+  if (sendJobs.size) afterCommit(tx, wakeSendJobs);
+}
 
 /**
  * The send side of alert_notification_attempts (notification-send.job.ts): claims take

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { writeEvent } from '@firewatch/events';
 import type { Row } from '@firewatch/resource-kit';
-import { ATTEMPTS_DUE_CHANNEL } from './notification-attempts.repository.js';
+import { wakeSendJobsOnCommit } from './notification-attempts.repository.js';
 import type { PagedUser, PagingRecord, PagingStore } from '../domain/paging/paging.deps.js';
 import type { UserRule } from '../domain/paging/paging-steps.js';
 
@@ -132,11 +132,9 @@ export function createPagingRepository(knex: Knex): PagingStore {
     },
 
     async insertAttempts(tx, attempts) {
-      const insert = tx('alert_notification_attempts').insert(attempts.map((a) => ({ ...a, status: 'due' })));
-      // One due now wakes the send jobs when this commits (PostgreSQL delivers NOTIFY only then), rather than at their next poll.
-      if (attempts.some((a) => a.due_at.getTime() <= Date.now()))
-        await tx.raw(`WITH inserted AS (?) SELECT pg_notify(?, '')`, [insert, ATTEMPTS_DUE_CHANNEL]);
-      else await insert;
+      await tx('alert_notification_attempts').insert(attempts.map((a) => ({ ...a, status: 'due' })));
+      // One due now wakes the send jobs when this commits, rather than at their next poll.
+      if (attempts.some((a) => a.due_at.getTime() <= Date.now())) wakeSendJobsOnCommit(tx);
     },
   };
 }

@@ -3,7 +3,7 @@ import { createLogger } from '@firewatch/logger';
 import { createNotificationAttemptsRepository } from '../../src/data/notification-attempts.repository.js';
 import type { NotificationAttemptStore } from '../../src/domain/paging/paging.deps.js';
 import { createNotificationSendJob } from '../../src/jobs/notification-send.job.js';
-import { attemptsDueListener } from '../../src/paging.wiring.js';
+import { attemptsDueWaker } from '../../src/paging.wiring.js';
 import type { OnCallHarness } from '../support/on-call-harness.js';
 import { MINUTE, notifier, pagingHelpers, sent, startPagingHarness } from './paging.fixture.js';
 
@@ -136,18 +136,16 @@ describe('the notification send job', () => {
       intervalMs: 10 * MINUTE,
       leaseMs: MINUTE,
     });
-    const listener = attemptsDueListener(h.db.knex as Knex, logger, () => job.wake());
-    await listener.start();
+    const waker = attemptsDueWaker(() => job.wake());
     job.start();
     try {
-      await until(() => listener.listening);
       // The job's first look found nothing (or earlier tests' leftovers); its next poll is 10 minutes away.
       await new Promise((resolve) => setTimeout(resolve, 200));
       sent.length = 0;
       const id = await raise();
       await until(() => sent.some((r) => r.alert.id === id));
     } finally {
-      await listener.stop();
+      waker.stop();
       await job.stop();
     }
   });
