@@ -15,7 +15,11 @@ export async function ensureChromium(): Promise<void> {
   if (fs.existsSync(CHROMIUM)) return;
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   try {
-    await run('sh', ['-c', 'apt-get update && apt-get install -y --no-install-recommends chromium'], {
+    // Under flock: the browser suites run in parallel Jest workers, and two apt-gets at once
+    // fail on dpkg's lock. `dpkg --configure -a` first finishes an install a killed run left
+    // half done ("dpkg was interrupted"), which otherwise refuses every later one.
+    const install = `[ -x ${CHROMIUM} ] || { dpkg --configure -a && apt-get update && apt-get install -y --no-install-recommends chromium; }`;
+    await run('flock', [path.join(os.tmpdir(), 'firewatch-chromium-install.lock'), 'sh', '-c', install], {
       env,
       timeout: 15 * 60_000,
       maxBuffer: 64 * 1024 * 1024,
