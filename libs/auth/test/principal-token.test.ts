@@ -97,6 +97,20 @@ describe('principal tokens', () => {
     const verifier = verifierFor('incident-config', { keys: [publicKey.export({ format: 'jwk' })] });
     expect(await verifier.verify(tokens[0], target)).toEqual(principal);
   });
+
+  it('remembers a token per audience and path too, and forgets a signing that failed', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const signer = createPrincipalSigner({ privateKey: privateKey.export({ format: 'jwk' }) });
+    const a = await signer.sign(principal, target, 'cred-1');
+    // A token is bound to its aud and htu: one remembered for another service or path would be refused there.
+    expect(await signer.sign(principal, { ...target, audience: 'webhooks' }, 'cred-1')).not.toBe(a);
+    expect(await signer.sign(principal, { ...target, path: `${target.path}/other` }, 'cred-1')).not.toBe(a);
+    // A claim the signing cannot serialise rejects; the next signing of the same key is not handed that rejection.
+    const broken = { ...principal, user_id: 1n } as unknown as Principal;
+    const failing = { ...target, path: '/v1/failing' };
+    await expect(signer.sign(broken, failing, 'cred-3')).rejects.toThrow();
+    await expect(signer.sign(principal, failing, 'cred-3')).resolves.toEqual(expect.any(String));
+  });
 });
 
 describe('system tokens', () => {
