@@ -9,9 +9,12 @@ import { afterCommit } from './after-commit.js';
  * WAL flush included), so every event-writing transaction of every service waited for the
  * previous one's flush and none shared a group commit: 16 writers made ~1,000–1,250
  * commits/s with a notify against ~2,600–3,700 without, on this project's CI machine
- * (docs/performance.md, "Floor"). A relay runs in each process that writes events, so
- * telling it in-process after the commit wakes it as fast; its poll remains the safety net
- * for rows another process wrote (a CLI, a replica whose relay lost the turn).
+ * (docs/performance.md, "Floor"). A relay runs in each service process that writes events,
+ * so telling it in-process after the commit wakes it as fast. Rows written where no relay
+ * runs (the CLIs, the webhook dispatcher's writes to the webhooks outbox) or by a replica
+ * whose ordered relay found another replica's batch holding the turn (that replica is not
+ * told either) wait for a relay's poll, `pollIntervalMs` (1 s): up to a second late
+ * (docs/design.md, "Events").
  */
 const relays = new Set<() => void>();
 
