@@ -39,7 +39,7 @@ export interface DeliveryUpdate {
   last_error: string | null;
 }
 
-/** What one endpoint's job did, written in one transaction. */
+/** What one endpoint's job did, written atomically (one statement, or a transaction after a failure). */
 export interface JobOutcome {
   attempts: AttemptInsert[];
   updates: DeliveryUpdate[];
