@@ -157,6 +157,12 @@ describe('writeEvent', () => {
     expect(await db.knex('outbox').whereRaw(`payload->'data'->>'id' = 'refused'`)).toHaveLength(0);
   });
 
+  it('still runs the writes alongside when there is no event to write', async () => {
+    await db.knex.raw('create table if not exists alongside_rows (id integer primary key, note text)');
+    await db.knex.transaction((trx) => writeEvents(trx, [], [trx('alongside_rows').insert({ id: 30, note: 'no event' })]));
+    expect(await db.knex('alongside_rows').where({ id: 30 })).toEqual([{ id: 30, note: 'no event' }]);
+  });
+
   it("wakes this process's relays once the write commits, never before nor when it fails, and sends no NOTIFY", async () => {
     const listener = new pg.Client((db.knex.client as { config: { connection: pg.ClientConfig } }).config.connection);
     await listener.connect();
