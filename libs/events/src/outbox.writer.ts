@@ -43,7 +43,11 @@ export async function writeEvents(
   inputs: readonly EventInput[],
   alongside: readonly Knex.QueryBuilder[] = [],
 ): Promise<EventEnvelope[]> {
-  if (inputs.length === 0) return [];
+  if (inputs.length === 0) {
+    // Nothing for the outbox, but the caller's writes are still theirs to have made (one statement each).
+    for (const write of alongside) await write;
+    return [];
+  }
   return withSpan('outbox write', { attributes: { 'firewatch.events': inputs.length } }, () => insertEvents(trx, inputs, alongside));
 }
 
