@@ -29,7 +29,7 @@ export interface NotificationSendJobOptions {
  * more as sends finish, and looks again every `intervalMs` while some are under way, so one
  * slow channel never holds up the others. The tick ends when nothing is due and nothing is
  * in flight; `stop` claims no more and waits for the sends under way. `wake` (an attempt
- * committed due now: main.ts LISTENs) claims at once rather than at the next look.
+ * committed due now by this process: main.ts's attemptsDueWaker) claims at once rather than at the next look.
  *
  * Outcomes are recorded in batches (group-commit.ts): those that finish while one batch
  * is being written go together in the next transaction — the attempts, their alert events
@@ -114,7 +114,7 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
     try {
       for (;;) {
         const free = IN_FLIGHT - inFlight.size;
-        // A wake before this claim is answered by it (NOTIFY comes after the attempt's commit).
+        // A wake before this claim is answered by it (the wake comes after the attempt's commit).
         if (free > 0) woken = false;
         const claimed =
           stopping || free === 0 ? [] : await options.store.claimAttempts(new Date(clock()), free, options.leaseMs, MAX_TRIES);
