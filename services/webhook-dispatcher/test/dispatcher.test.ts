@@ -82,6 +82,24 @@ describe('webhook dispatcher', () => {
     await other.close();
   });
 
+  it("records a receiver's answer whose body holds a NUL byte (which PostgreSQL's text refuses), sent once", async () => {
+    const team = randomTeam();
+    const rx = await startReceiver(() => ({ status: 200, body: 'ok\u0000then' }));
+    const ep = await insertEndpoint(knex, { team_id: team, url: rx.url });
+    await pub.send([envelope(team)]);
+    await waitUntil(
+      async () => (await knex('webhooks_deliveries').where({ endpoint_id: ep.id }).first())?.delivered_at instanceof Date,
+      10_000,
+      'delivered',
+    );
+    const delivery = await knex('webhooks_deliveries').where({ endpoint_id: ep.id }).first();
+    expect(await knex('webhooks_delivery_attempts').where({ delivery_id: delivery.id })).toMatchObject([
+      { status_code: 200, response_body: 'ok\uFFFDthen' },
+    ]);
+    expect(rx.received).toHaveLength(1);
+    await rx.close();
+  });
+
   it('retries after a 500 with the same webhook-id and records both attempts', async () => {
     const team = randomTeam();
     const rx = await startReceiver((_r, n) => ({ status: n === 1 ? 500 : 200, body: n === 1 ? 'boom' : 'ok' }));

@@ -77,7 +77,8 @@ export async function runDeliveryJob(group: ClaimedDelivery[], deps: JobDeps): P
       url: d.url,
       status_code: result.statusCode,
       duration_ms: result.durationMs,
-      response_body: result.responseBody === null ? null : result.responseBody.slice(0, STORED_BODY_MAX),
+      // PostgreSQL's text holds no NUL: a receiver's body with one made the attempt unstorable, and the delivery was resent forever.
+      response_body: result.responseBody === null ? null : result.responseBody.slice(0, STORED_BODY_MAX).replaceAll('\u0000', '\uFFFD'),
       error: result.error,
     });
     outcome.updates.push({
