@@ -89,10 +89,23 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
     async finishAttempts(tx, finishes, { skipLocked }) {
       const t = tx as Knex.Transaction;
       const byId = new Map(finishes.map((f) => [f.id, f]));
+      // Their alerts first, key-shared, as an acknowledge takes them (its alert FOR UPDATE, then
+      // its attempts): taking the attempts first, the timeline events inserted below then needed
+      // the alert an acknowledge held while it waited for these attempts, a deadlock. Skipped
+      // (held) alerts leave their attempts busy, recorded alone once the acknowledge commits.
+      const { rows: alerts } = (await t.raw(
+        `SELECT id FROM alerts WHERE id IN (SELECT alert_id FROM alert_notification_attempts WHERE id = ANY(?::uuid[]))
+         ORDER BY id FOR KEY SHARE${skipLocked ? ' SKIP LOCKED' : ''}`,
+        [[...byId.keys()]],
+      )) as { rows: { id: string }[] };
       // Locked in id order: two transactions finishing overlapping batches never wait on each other in a cycle.
       const lock = t('alert_notification_attempts')
         .select('id', 'status', 'claimed_at')
         .whereIn('id', [...byId.keys()])
+        .whereIn(
+          'alert_id',
+          alerts.map((a) => a.id),
+        )
         .orderBy('id')
         .forUpdate();
       const rows = (await (skipLocked ? lock.skipLocked() : lock)) as Row[];

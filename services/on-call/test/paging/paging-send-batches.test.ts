@@ -104,6 +104,35 @@ describe('the notification send job', () => {
     expect(notified).toEqual([expect.stringMatching(/try 1\): sent/)]);
   });
 
+  it("records the others' outcomes while an acknowledge holds an alert, before it reaches that alert's attempts", async () => {
+    const [free, held] = [await raise(), await raise()];
+    const { store } = countingStore();
+    const sends = heldNotifier();
+    const job = createNotificationSendJob({ store, notifier: sends.notifier, logger, intervalMs: 1000, leaseMs: MINUTE });
+    const tick = job.tick();
+    await until(() => sends.waiting() === 2);
+    const knex = h.db.knex as Knex;
+    // An acknowledge locks its alert first, then its attempts: the batch, taking the attempts
+    // and then (its timeline events) a key-share lock on the alert, waited on it in a cycle.
+    let commit = () => {};
+    let locked = false;
+    const ack = knex.transaction(async (tx) => {
+      await tx('alerts').where({ id: held }).forUpdate().first();
+      locked = true;
+      await new Promise<void>((resolve) => (commit = resolve));
+      await tx('alert_notification_attempts')
+        .where({ alert_id: held, status: 'sending' })
+        .update({ status: 'cancelled', reason: 'acknowledged' });
+    });
+    await until(() => locked);
+    sends.release();
+    await until(async () => (await statuses(free)).includes('sent'));
+    commit();
+    await ack;
+    expect(await tick).toBe(2);
+    expect(await statuses(held)).toEqual(['due', 'sent']);
+  });
+
   it('records each outcome alone when their batch fails, so one cannot cost the others theirs', async () => {
     const ids = [await raise(), await raise()];
     const base = createNotificationAttemptsRepository(h.db.knex as Knex);
