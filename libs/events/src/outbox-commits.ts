@@ -10,11 +10,11 @@ import { afterCommit } from './after-commit.js';
  * previous one's flush and none shared a group commit: 16 writers made ~1,000–1,250
  * commits/s with a notify against ~2,600–3,700 without, on this project's CI machine
  * (docs/performance.md, "Floor"). A relay runs in each service process that writes events,
- * so telling it in-process after the commit wakes it as fast. Rows written where no relay
- * runs (the CLIs, the webhook dispatcher's writes to the webhooks outbox) or by a replica
- * whose ordered relay found another replica's batch holding the turn (that replica is not
- * told either) wait for a relay's poll, `pollIntervalMs` (1 s): up to a second late
- * (docs/design.md, "Events").
+ * so telling it in-process after the commit wakes it as fast. A process where no relay runs
+ * (the CLIs, the webhook dispatcher writing to the webhooks outbox) still sends the NOTIFY,
+ * as before: its writes are few, and the services' relays LISTEN. Rows of a replica whose
+ * ordered relay found another replica's batch holding the turn (that replica is not told)
+ * wait for a relay's poll, `pollIntervalMs` (1 s): up to a second late (docs/design.md, "Events").
  */
 const relays = new Set<() => void>();
 
@@ -22,6 +22,11 @@ const relays = new Set<() => void>();
 export function onOutboxCommit(wake: () => void): () => void {
   relays.add(wake);
   return () => relays.delete(wake);
+}
+
+/** True when a relay runs in this process: its writes wake it rather than NOTIFY. */
+export function relayInProcess(): boolean {
+  return relays.size > 0;
 }
 
 function wakeAll(): void {

@@ -4,8 +4,8 @@ import { currentRequestId } from '@firewatch/logger';
 import { currentTraceparent, withSpan } from '@firewatch/tracing';
 import { isEventType, isInternalEventType } from './event-catalog.js';
 import type { EventEnvelope, EventInput } from './event-envelope.js';
-import { wakeRelaysOnCommit } from './outbox-commits.js';
-import { OUTBOX_TABLE } from './outbox.migration.js';
+import { relayInProcess, wakeRelaysOnCommit } from './outbox-commits.js';
+import { OUTBOX_CHANNEL, OUTBOX_TABLE } from './outbox.migration.js';
 
 const INSERT_CHUNK = 1000;
 
@@ -30,7 +30,8 @@ function toEnvelope(input: EventInput, requestId: string | undefined, traceparen
 /**
  * Records events in the outbox as part of `trx`, so they exist exactly when the write
  * that caused them commits, and wakes this process's relays once it has (never on a
- * rollback; outbox-commits.ts says why not a `NOTIFY`). Rows of one call get increasing
+ * failure; outbox-commits.ts says why not a `NOTIFY`), or, in a process that runs none
+ * (a CLI), sends `NOTIFY firewatch_outbox`, which PostgreSQL delivers on commit. Rows of one call get increasing
  * `seq` in input order. `alongside`:
  * data-modifying statements (inserts, updates) of the same transaction sent in the same
  * statement as the (last) outbox rows, each run to completion by PostgreSQL: a write and
@@ -64,10 +65,14 @@ async function insertEvents(
     const insert = trx(OUTBOX_TABLE).insert(
       envelopes.slice(i, i + INSERT_CHUNK).map((e) => ({ id: e.id, type: e.type, team_id: e.team_id, payload: JSON.stringify(e) })),
     );
-    // The last chunk and the caller's own writes travel as one statement: round trips less per write.
-    if (i + INSERT_CHUNK >= envelopes.length && alongside.length)
-      await trx.raw(`with inserted as (?)${alongside.map((_, n) => `, alongside_${n} as (?)`).join('')} select 1`, [insert, ...alongside]);
-    else await insert;
+    const last = i + INSERT_CHUNK >= envelopes.length;
+    // Where no relay runs (a CLI), the relays elsewhere are told by NOTIFY on commit (outbox-commits.ts).
+    const notify = last && !relayInProcess();
+    // The last chunk, a notification and the caller's own writes travel as one statement: round trips less per write.
+    if (last && (alongside.length || notify)) {
+      const more = alongside.map((_, n) => `, alongside_${n} as (?)`).join('');
+      await trx.raw(`with inserted as (?)${more} select ${notify ? `pg_notify('${OUTBOX_CHANNEL}', '')` : '1'}`, [insert, ...alongside]);
+    } else await insert;
   }
   wakeRelaysOnCommit(trx);
   return envelopes;

@@ -163,7 +163,7 @@ describe('writeEvent', () => {
     expect(await db.knex('alongside_rows').where({ id: 30 })).toEqual([{ id: 30, note: 'no event' }]);
   });
 
-  it("wakes this process's relays once the write commits, never before nor when it fails, and sends no NOTIFY", async () => {
+  it("wakes this process's relays once the write commits, never before nor when it fails, and sends NOTIFY only where no relay runs", async () => {
     const listener = new pg.Client((db.knex.client as { config: { connection: pg.ClientConfig } }).config.connection);
     await listener.connect();
     const woken: string[] = [];
@@ -199,6 +199,11 @@ describe('writeEvent', () => {
       await new Promise((r) => setTimeout(r, 200));
       // No NOTIFY: PostgreSQL commits notifying transactions one at a time (outbox-commits.ts).
       expect(heard).toEqual([]);
+      // A process that runs no relay (a CLI) tells the others by NOTIFY on commit, once.
+      unsubscribe();
+      await db.knex.transaction((trx) => writeEvent(trx, { type: 'environment.created', team_id: 5, data: {} }));
+      for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(heard).toEqual(['firewatch_outbox']);
     } finally {
       unsubscribe();
       await listener.end();
