@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { createPrincipalVerifier, type Principal, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { listen, signAsGateway, TEST_PRINCIPAL_KEYS } from '@firewatch/testing';
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
@@ -82,6 +83,45 @@ describe('gateway proxying', () => {
     expect(await verifier.verify(echo.headers[PRINCIPAL_HEADER], { method: 'DELETE', path: '/v1/environments/abc' })).toBeNull();
     const webhooks = createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'webhooks' });
     expect(await webhooks.verify(echo.headers[PRINCIPAL_HEADER], { method: 'GET', path: '/v1/environments/abc' })).toBeNull();
+  });
+
+  it('forwards the X-Forwarded-* of this hop and never hop-by-hop headers or client trace context', async () => {
+    const res = await fetch(`${gateway.url}/v1/incidents`, {
+      headers: bearer(token, {
+        'x-forwarded-for': '203.0.113.7',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'forged.example',
+        traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+        tracestate: 'vendor=1',
+        'proxy-authorization': 'Basic Zm9vOmJhcg==',
+        te: 'trailers',
+        'x-custom': 'kept',
+      }),
+    });
+    const echo = (await readJson(res)).headers;
+    expect(echo['x-forwarded-for']).toMatch(/^203\.0\.113\.7, (::ffff:)?127\.0\.0\.1$/);
+    expect(echo['x-forwarded-proto']).toBe('http');
+    expect(echo['x-forwarded-host']).toBe(new URL(gateway.url).host);
+    expect(echo.host).toBe(new URL(gateway.url).host);
+    expect(echo['x-custom']).toBe('kept');
+    for (const dropped of ['traceparent', 'tracestate', 'proxy-authorization', 'te']) expect(echo[dropped]).toBeUndefined();
+  });
+
+  it('names the service as Host for an HTTP/1.0 client that sent none', async () => {
+    const { port } = new URL(gateway.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write(`GET /v1/incidents HTTP/1.0\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+      });
+      let data = '';
+      socket.on('data', (c: Buffer) => (data += c.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+    const echo = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(echo.headers.host).toBe(new URL(upstream.url).host);
+    expect(echo.headers['x-forwarded-host']).toBeUndefined();
   });
 
   it('makes a request id when the client sends none (or an unsafe one) and forwards it', async () => {

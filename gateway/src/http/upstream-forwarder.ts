@@ -1,4 +1,4 @@
-import http, { type Agent, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import http, { type Agent, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { RequestHandler } from 'express';
 import { BadGatewayError, GatewayTimeoutError, PayloadTooLargeError, ServiceUnavailableError } from '@firewatch/errors';
@@ -34,26 +34,48 @@ const HOP_BY_HOP = new Set([
 ]);
 const SERVICE_GONE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 
-/** The client's headers minus hop-by-hop ones and its credential, plus the signed principal (and a source's secret or a link's token). */
-function requestHeaders(req: IncomingMessage, principal: string | undefined, state: GatewayState): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
-  // The client's credential stays at the gateway; a client-sent principal or source secret is overwritten or dropped.
-  delete out.authorization;
-  delete out[SOURCE_SECRET_HEADER];
-  delete out[ACTION_TOKEN_HEADER];
-  delete out[PRINCIPAL_HEADER];
-  // Trace context is the gateway's to give (below), never the client's.
-  delete out.traceparent;
-  delete out.tracestate;
-  if (state.ingestion) out[SOURCE_SECRET_HEADER] = state.ingestion.secret;
-  if (state.linkAction) out[ACTION_TOKEN_HEADER] = state.linkAction.token;
-  if (principal !== undefined) out[PRINCIPAL_HEADER] = principal;
+// Never forwarded from the client: hop-by-hop ones, its credential, a principal, source
+// secret or link token it sent (the gateway's own are added), and trace context, which is
+// the gateway's to give. The X-Forwarded-* ones are the gateway's to write (below).
+const NOT_FORWARDED = new Set([
+  ...HOP_BY_HOP,
+  'authorization',
+  SOURCE_SECRET_HEADER,
+  ACTION_TOKEN_HEADER,
+  PRINCIPAL_HEADER,
+  'traceparent',
+  'tracestate',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+]);
+
+/**
+ * The client's headers minus those above, plus the signed principal (and a source's secret
+ * or a link's token), as the flat name/value list `http.request` writes out as given:
+ * built in one pass, without the per-header `setHeader` an object takes.
+ */
+function requestHeaders(req: IncomingMessage, principal: string | undefined, state: GatewayState, defaultHost: string): string[] {
+  const given = req.headers;
+  const out: string[] = [];
+  for (const name in given) {
+    if (NOT_FORWARDED.has(name)) continue;
+    // A client's X-Forwarded-Host stays only when it sent no Host for the gateway's to replace.
+    if (name === 'x-forwarded-host' && given.host) continue;
+    const value = given[name];
+    if (value === undefined) continue;
+    if (typeof value === 'string') out.push(name, value);
+    else for (const one of value) out.push(name, one);
+  }
+  // http.request adds Host itself only to headers given as an object.
+  if (!given.host) out.push('host', defaultHost);
+  if (state.ingestion) out.push(SOURCE_SECRET_HEADER, state.ingestion.secret);
+  if (state.linkAction) out.push(ACTION_TOKEN_HEADER, state.linkAction.token);
+  if (principal !== undefined) out.push(PRINCIPAL_HEADER, principal);
   const client = req.socket.remoteAddress ?? '';
-  const prior = req.headers['x-forwarded-for'];
-  out['x-forwarded-for'] = prior ? `${prior}, ${client}` : client;
-  out['x-forwarded-proto'] = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  if (req.headers.host) out['x-forwarded-host'] = req.headers.host;
+  const prior = given['x-forwarded-for'];
+  out.push('x-forwarded-for', prior ? `${prior}, ${client}` : client);
+  out.push('x-forwarded-proto', (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+  if (given.host) out.push('x-forwarded-host', given.host);
   return out;
 }
 
@@ -72,6 +94,8 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const port = url.port || (secure ? 443 : 80);
   const basePath = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+  // The Host http.request would add for a client that sent none (HTTP/1.0).
+  const defaultHost = (hostname.includes(':') ? `[${hostname}]` : hostname) + (Number(port) === (secure ? 443 : 80) ? '' : `:${port}`);
 
   function fail(state: GatewayState, err: Error & { code?: string }, timedOut: boolean, res: http.ServerResponse) {
     if (state.failed) return;
@@ -110,13 +134,13 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
       : ingestion
         ? signer.sign({ kind: 'ingestion', source_id: ingestion.sourceId }, target, `ingest:${ingestion.sourceId}`)
         : signer.sign(credential!.principal, target, credential!.signKey);
-    signed.then((principal) => send(req, res, state, basePath + url, requestHeaders(req, principal, state)), next);
+    signed.then((principal) => send(req, res, state, basePath + url, requestHeaders(req, principal, state, defaultHost)), next);
   };
 
-  function send(req: IncomingMessage, res: http.ServerResponse, state: GatewayState, path: string, headers: OutgoingHttpHeaders) {
+  function send(req: IncomingMessage, res: http.ServerResponse, state: GatewayState, path: string, headers: string[]) {
     let timedOut = false;
     const span = openSpan(`forward ${name}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': req.method ?? '' } });
-    if (span.traceparent) headers.traceparent = span.traceparent;
+    if (span.traceparent) headers.push('traceparent', span.traceparent);
     const upstream = request({ hostname, port, agent, method: req.method, path, headers, timeout: timeoutMs });
     upstream.on('timeout', () => {
       timedOut = true;
@@ -136,17 +160,28 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
       res.statusCode = answer.statusCode ?? 502;
       state.ingestion?.answered(res.statusCode, answer.headers);
       state.linkAction?.answered(res.statusCode);
-      for (const [header, value] of Object.entries(answer.headers)) {
+      const given = answer.headers;
+      for (const header in given) {
+        const value = given[header];
         if (value !== undefined && !HOP_BY_HOP.has(header) && header !== INGEST_LIMIT_HEADER) res.setHeader(header, value);
       }
       answer.on('error', (err) => fail(state, err, false, res));
-      answer.pipe(res);
+      // What answer.pipe(res) does, without the listeners a pipe adds to both and removes again:
+      // the answer waits while the client's socket is full.
+      answer.on('data', (chunk: Buffer) => {
+        if (!res.write(chunk)) {
+          answer.pause();
+          res.once('drain', () => answer.resume());
+        }
+      });
+      answer.on('end', () => res.end());
       res.once('close', () => {
         if (!res.writableFinished) answer.destroy();
       });
     });
 
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+    const length = req.headers['content-length'];
+    if (length === undefined && req.headers['transfer-encoding'] !== undefined) {
       req.on('data', (chunk: Buffer) => {
         state.received += chunk.length;
         if (state.received > bodyLimitBytes && !state.failed) {
@@ -159,6 +194,8 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
         }
       });
     }
-    req.pipe(upstream);
+    // Nothing to stream without a body (a GET): the request ends with its headers.
+    if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) upstream.end();
+    else req.pipe(upstream);
   }
 }
