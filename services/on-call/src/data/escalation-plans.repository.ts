@@ -1,5 +1,10 @@
 import type { Knex } from 'knex';
-import type { EscalationPlansStore, PolicyRecord, StoredLevel, StoredPath } from '../domain/escalation-plans/escalation-plans.store.js';
+import {
+  POLICY_LEVELS_READ_WHOLE,
+  type EscalationPlansStore,
+  type PolicyPlanRecord,
+  type StoredLevel,
+} from '../domain/escalation-plans/escalation-plans.store.js';
 
 const POLICY_COLUMNS = ['id', 'name', 'repeat_count', 'group_ids', 'service_ids', 'business_hours'];
 export const PATH_COLUMNS = [
@@ -49,9 +54,23 @@ export async function membersOfSchedules(db: Knex, teamId: number, ids: readonly
 /** The reads (and the cycle counter) of escalation plans (domain/escalation-plans/escalation-plans.store.ts), each within the caller's transaction. */
 export function createEscalationPlansRepository(): EscalationPlansStore {
   return {
-    async policy(tx, teamId, id) {
-      const row: PolicyRecord | undefined = await tx('escalation_policies').where({ team_id: teamId, id }).first(POLICY_COLUMNS);
-      return row ?? null;
+    async policyPlan(tx, teamId, id) {
+      // One round trip for what paging a policy reads (its policy, paths and levels were three).
+      const { rows } = await tx.raw<{ rows: (PolicyPlanRecord['policy'] & Pick<PolicyPlanRecord, 'paths' | 'levels'>)[] }>(
+        `SELECT ${POLICY_COLUMNS.map((c) => `p.${c}`).join(', ')},
+           (SELECT coalesce(json_agg(x ORDER BY x.position, x.id), '[]')
+              FROM (SELECT ${PATH_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM escalation_paths
+                     WHERE team_id = p.team_id AND escalation_policy_id = p.id) x) AS paths,
+           (SELECT CASE WHEN count(*) <= ? THEN coalesce(json_agg(x ORDER BY x.escalation_policy_path_id, x.position, x.id), '[]') END
+              FROM (SELECT ${LEVEL_COLUMNS.join(', ')} FROM escalation_levels
+                     WHERE team_id = p.team_id AND escalation_policy_id = p.id) x) AS levels
+         FROM escalation_policies p WHERE p.team_id = ? AND p.id = ?`,
+        [POLICY_LEVELS_READ_WHOLE, teamId, id],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const { paths, levels, ...policy } = row;
+      return { policy, paths, levels };
     },
     async policyNaming(tx, teamId, column, id) {
       const row: { id: string; name: string } | undefined = await tx('escalation_policies')
@@ -60,13 +79,6 @@ export function createEscalationPlansRepository(): EscalationPlansStore {
         .orderBy([{ column: 'created_at' }, { column: 'id' }])
         .first('id', 'name');
       return row ?? null;
-    },
-    async paths(tx, teamId, policyId) {
-      const rows: StoredPath[] = await tx('escalation_paths')
-        .where({ team_id: teamId, escalation_policy_id: policyId })
-        .orderBy([{ column: 'position' }, { column: 'id' }])
-        .select(PATH_COLUMNS);
-      return rows;
     },
     async levels(tx, teamId, pathIds) {
       if (!pathIds.length) return [];

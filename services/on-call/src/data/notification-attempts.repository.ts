@@ -8,7 +8,7 @@ const wakeSendJobs = () => sendJobs.forEach((wake) => wake());
 
 /**
  * Calls `wake` when a transaction of this process commits an attempt due now
- * (paging.repository.ts's insertAttempts), rather than at the send job's next poll;
+ * (paging.repository.ts's writePaging), rather than at the send job's next poll;
  * returns the unsubscribe. In-process and not a NOTIFY: PostgreSQL commits notifying
  * transactions one at a time (afterCommit in @firewatch/events), and the intake that pages
  * runs in the replica whose send job then sends. The poll covers what other replicas commit.
@@ -24,6 +24,20 @@ export function wakeSendJobsOnCommit(tx: Knex.Transaction): void {
 }
 
 /**
+ * Inserts the alert events of a JSON array (the statement's last binding) in its order, each
+ * at its own clock_timestamp, as one at a time would be, plus its place in microseconds: two
+ * rows made in one microsecond keep their order on the timeline (sorted by created_at) too.
+ * The tail of a statement whose CTEs make the other writes.
+ */
+export const INSERT_EVENTS = `
+  INSERT INTO alert_events (team_id, alert_id, kind, action, details, source, user_id, created_at, updated_at)
+  SELECT team_id, alert_id, kind, action, details, source, user_id, at, at
+  FROM (
+    SELECT e.*, clock_timestamp() + (e.ordinality - 1) * interval '1 microsecond' AS at
+    FROM json_populate_recordset(NULL::alert_events, ?::json) WITH ORDINALITY AS e
+  ) ordered`;
+
+/**
  * The send side of alert_notification_attempts (notification-send.job.ts): claims take
  * due attempts (and ones whose sender's lease ran out) `sending` in one statement, and a
  * batch of outcomes is recorded with one statement per table, so a page costs few round
@@ -34,7 +48,8 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
     transaction: (work) => knex.transaction(work),
 
     async claimAttempts(now, limit, leaseMs, maxTries) {
-      // One statement (atomic on its own): the claim, the user and where the contact method points now.
+      // One statement (atomic on its own): the claim, the user, where the contact method points now, and the
+      // alert (as JSON: what messages read of it are its text columns and id).
       const { rows: claimed } = (await knex.raw(
         `WITH picked AS (
            SELECT id FROM alert_notification_attempts
@@ -47,18 +62,18 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
          )
          SELECT c.*, u.user_id AS u_id, u.name AS u_name, u.email AS u_email, u.time_zone AS u_time_zone,
                 u.deleted_at AS u_deleted_at,
-                CASE WHEN c.channel = 'email' THEN e.email ELSE p.phone END AS method_address
+                CASE WHEN c.channel = 'email' THEN e.email ELSE p.phone END AS method_address,
+                row_to_json(al) AS alert_row
          FROM claimed c
+         LEFT JOIN alerts al ON al.id = c.alert_id
          LEFT JOIN users u ON u.user_id = c.user_id
          LEFT JOIN user_email_addresses e ON c.channel = 'email' AND e.id = c.contact_method_id
          LEFT JOIN user_phone_numbers p ON c.channel IN ('sms', 'voice') AND p.id = c.contact_method_id
          ORDER BY c.due_at`,
         { now, expired: new Date(now.getTime() - leaseMs), limit },
       )) as { rows: Row[] };
-      if (!claimed.length) return [];
-      const alerts = (await knex('alerts').whereIn('id', [...new Set(claimed.map((a) => a.alert_id as string))])) as Row[];
       return claimed.map((row): ClaimedAttempt => {
-        const { u_id, u_name, u_email, u_time_zone, u_deleted_at, method_address, ...a } = row;
+        const { u_id, u_name, u_email, u_time_zone, u_deleted_at, method_address, alert_row, ...a } = row;
         const found = u_id != null;
         // Sent where the contact method points now: one changed or deleted since the page is followed, not the address planned.
         const address = a.contact_method_id ? method_address : a.channel === 'email' ? u_email : a.address;
@@ -75,7 +90,7 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
                   : 'the user has no email address',
           // Only a sender that died mid-send gets past the last try (a failure's retries stop there): not sent again.
           abandoned: Number(a.tries) > maxTries,
-          alert: alerts.find((x) => x.id === a.alert_id)!,
+          alert: alert_row as Row,
           user: {
             user_id: Number(a.user_id),
             name: String(u_name ?? `user ${String(a.user_id)}`),
@@ -86,7 +101,7 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
       });
     },
 
-    async finishAttempts(tx, finishes, { skipLocked }) {
+    async finishAttempts(tx, finishes, { skipLocked, timeline }) {
       const t = tx as Knex.Transaction;
       const byId = new Map(finishes.map((f) => [f.id, f]));
       // Their alerts first, key-shared, as an acknowledge takes them (its alert FOR UPDATE, then
@@ -141,13 +156,17 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
       }
       if (updates.length) {
         const column = <K extends keyof (typeof updates)[number]>(key: K) => updates.map((u) => u[key]);
+        // The outcomes and their timeline events in one statement (they were a round trip each).
         await t.raw(
-          `UPDATE alert_notification_attempts a
-           SET status = v.status, due_at = coalesce(v.due_at, a.due_at), provider_id = v.provider_id, reason = v.reason,
-               sent_at = v.sent_at, claimed_at = NULL, updated_at = v.at
-           FROM unnest(?::uuid[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::timestamptz[], ?::timestamptz[])
-             AS v(id, status, due_at, provider_id, reason, sent_at, at)
-           WHERE a.id = v.id`,
+          `WITH finished AS (
+             UPDATE alert_notification_attempts a
+             SET status = v.status, due_at = coalesce(v.due_at, a.due_at), provider_id = v.provider_id, reason = v.reason,
+                 sent_at = v.sent_at, claimed_at = NULL, updated_at = v.at
+             FROM unnest(?::uuid[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::timestamptz[], ?::timestamptz[])
+               AS v(id, status, due_at, provider_id, reason, sent_at, at)
+             WHERE a.id = v.id
+           )
+           ${INSERT_EVENTS}`,
           [
             column('id'),
             column('status'),
@@ -156,20 +175,12 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
             column('reason'),
             column('sent_at'),
             column('at'),
+            JSON.stringify(timeline(finished)),
           ] as unknown as Knex.RawBinding[],
         );
       }
       // Waiting for locks, a row not found is gone (its alert deleted): nothing to record, as for one finished elsewhere.
       return { finished, busy: skipLocked ? [...busy] : [] };
-    },
-
-    async recordEvents(tx, events) {
-      if (!events.length) return;
-      const t = tx as Knex.Transaction;
-      // clock_timestamp per row, as recordEvent: the batch's events keep their order on the timeline.
-      await t('alert_events').insert(
-        events.map((event) => ({ ...event, created_at: t.raw('clock_timestamp()'), updated_at: t.raw('clock_timestamp()') })),
-      );
     },
 
     async writeEvents(tx, events) {

@@ -1,13 +1,22 @@
 import type { Knex } from 'knex';
 import { writeEvent } from '@firewatch/events';
 import type { Row } from '@firewatch/resource-kit';
-import { wakeSendJobsOnCommit } from './notification-attempts.repository.js';
+import { INSERT_EVENTS, wakeSendJobsOnCommit } from './notification-attempts.repository.js';
 import type { PagedUser, PagingRecord, PagingStore } from '../domain/paging/paging.deps.js';
 import type { UserRule } from '../domain/paging/paging-steps.js';
 
 const asPaging = (row: Row): PagingRecord => row as unknown as PagingRecord;
-/** A user's contact methods in the order that makes the first their primary one, as the API shows it. */
-const OLDEST_FIRST = ['created_at', 'id'];
+/**
+ * The team's live users among ids with their notification rules and contact methods, these
+ * oldest first: the order that makes the first their primary one, as the API shows it.
+ */
+const PAGED_USERS = `
+  SELECT u.*,
+    (SELECT coalesce(json_agg(r), '[]') FROM user_notification_rules r WHERE r.user_id = u.user_id) AS rules,
+    (SELECT coalesce(json_agg(e ORDER BY e.created_at, e.id), '[]') FROM user_email_addresses e WHERE e.user_id = u.user_id) AS emails,
+    (SELECT coalesce(json_agg(p ORDER BY p.created_at, p.id), '[]') FROM user_phone_numbers p WHERE p.user_id = u.user_id) AS phones
+  FROM users u
+  WHERE u.team_id = ? AND u.user_id = ANY(?::integer[]) AND u.deleted_at IS NULL`;
 
 /**
  * The paging engine's storage: alert_pagings (each paging's durable timer, claimed FOR
@@ -33,13 +42,6 @@ export function createPagingRepository(knex: Knex): PagingStore {
     async nextRun(tx, alertId) {
       const row = (await tx('alert_pagings').where({ alert_id: alertId }).max('run as run').first()) as { run: number | null } | undefined;
       return Number(row?.run ?? 0) + 1;
-    },
-
-    async insertPaging(tx, paging) {
-      const [row] = await tx('alert_pagings')
-        .insert({ ...paging, plan: JSON.stringify(paging.plan) })
-        .returning('*');
-      return asPaging(row as Row);
     },
 
     async updatePaging(tx, id, columns) {
@@ -87,28 +89,23 @@ export function createPagingRepository(knex: Knex): PagingStore {
     },
 
     async pagedUsers(tx, teamId, userIds) {
-      const users = (await tx('users').where({ team_id: teamId }).whereIn('user_id', userIds).whereNull('deleted_at')) as Row[];
-      const ids = users.map((u) => Number(u.user_id));
-      // One after another: a transaction is one connection, which runs one query at a time
-      // (pg queues concurrent ones with a deprecation warning; pg 9 refuses them).
-      const rules = (await tx('user_notification_rules').whereIn('user_id', ids)) as Row[];
-      const emails = (await tx('user_email_addresses').whereIn('user_id', ids).orderBy(OLDEST_FIRST)) as Row[];
-      const phones = (await tx('user_phone_numbers').whereIn('user_id', ids).orderBy(OLDEST_FIRST)) as Row[];
+      // One round trip: the users with their rules and contact methods (four reads before).
+      const { rows: users } = await (tx as Knex.Transaction).raw<{ rows: (Row & { rules: Row[]; emails: Row[]; phones: Row[] })[] }>(
+        PAGED_USERS,
+        [teamId, [...userIds]],
+      );
       const out = new Map<number, PagedUser>();
       for (const u of users) {
         const id = Number(u.user_id);
-        const mine = <T extends Row>(rows: T[]) => rows.filter((r) => Number(r.user_id) === id);
         // A rule's null contact id means the user's primary one: their oldest (contacts.primaryIds), the first here.
         const contact = (rows: Row[], key: unknown, column: string) => {
           const row = key ? rows.find((r) => r.id === key) : rows[0];
           return row ? { address: String(row[column]), id: String(row.id) } : null;
         };
-        const myEmails = mine(emails);
-        const myPhones = mine(phones);
-        const userRules: UserRule[] = mine(rules).map((r) => {
-          const email = contact(myEmails, r.user_email_address_id, 'email');
-          const sms = contact(myPhones, r.user_sms_number_id, 'phone');
-          const call = contact(myPhones, r.user_call_number_id, 'phone');
+        const userRules: UserRule[] = u.rules.map((r) => {
+          const email = contact(u.emails, r.user_email_address_id, 'email');
+          const sms = contact(u.phones, r.user_sms_number_id, 'phone');
+          const call = contact(u.phones, r.user_call_number_id, 'phone');
           return {
             id: String(r.id),
             delay: Number(r.delay),
@@ -131,10 +128,42 @@ export function createPagingRepository(knex: Knex): PagingStore {
       return out;
     },
 
-    async insertAttempts(tx, attempts) {
-      await tx('alert_notification_attempts').insert(attempts.map((a) => ({ ...a, status: 'due' })));
+    async writePaging(tx, { pagings, updates, attempts, events }) {
+      const t = tx as Knex.Transaction;
+      // The attempts' foreign key to a paging inserted here is checked at the statement's end, when both rows are in.
+      await t.raw(WRITE_PAGING, [
+        JSON.stringify(pagings),
+        JSON.stringify([...updates].map(([id, columns]) => ({ ...columns, id }))),
+        JSON.stringify(attempts.map((a) => ({ ...a, status: 'due' }))),
+        JSON.stringify(events),
+      ]);
       // One due now wakes the send jobs when this commits, rather than at their next poll.
-      if (attempts.some((a) => a.due_at.getTime() <= Date.now())) wakeSendJobsOnCommit(tx);
+      if (attempts.some((a) => a.due_at.getTime() <= Date.now())) wakeSendJobsOnCommit(t);
     },
   };
 }
+
+/** A changed column of a paging: the one given when the change names it (a JSON null too), else as it was. */
+const changed = (column: string, type: string) =>
+  `${column} = CASE WHEN v->'${column}' IS NOT NULL THEN (v->>'${column}')::${type} ELSE a.${column} END`;
+
+/** One engine call's writes (PagingStore.writePaging) as one statement, the events last. */
+const WRITE_PAGING = `
+  WITH new_pagings AS (
+    INSERT INTO alert_pagings (id, team_id, alert_id, run, escalation_policy_id, plan, level_index, round, next_step_at, state, stopped_reason)
+    SELECT id, team_id, alert_id, run, escalation_policy_id, plan, level_index, round, next_step_at, state, stopped_reason
+    FROM json_populate_recordset(NULL::alert_pagings, ?::json)
+  ), changed_pagings AS (
+    UPDATE alert_pagings a
+    SET ${['level_index int', 'round int', 'next_step_at timestamptz', 'state text', 'stopped_reason text']
+      .map((c) => changed(...(c.split(' ') as [string, string])))
+      .join(', ')}, updated_at = now()
+    FROM jsonb_array_elements(?::jsonb) v
+    WHERE a.id = (v->>'id')::uuid
+  ), attempts AS (
+    INSERT INTO alert_notification_attempts
+      (team_id, alert_id, alert_paging_id, user_id, channel, address, contact_method_id, notification_type, level_position, due_at, status)
+    SELECT team_id, alert_id, alert_paging_id, user_id, channel, address, contact_method_id, notification_type, level_position, due_at, status
+    FROM json_populate_recordset(NULL::alert_notification_attempts, ?::json)
+  )
+  ${INSERT_EVENTS}`;

@@ -33,7 +33,7 @@ export interface NotificationSendJobOptions {
  *
  * Outcomes are recorded in batches (group-commit.ts): those that finish while one batch
  * is being written go together in the next transaction — the attempts, their alert events
- * and `alert.notification`s, a statement each — and a send's slot frees once its outcome is
+ * and `alert.notification`s, in two statements — and a send's slot frees once its outcome is
  * committed. A failure is retried with backoff (notification-outcome.ts) until its tries run
  * out. A crash between a send and its batch's commit leaves the attempt `sending` until its
  * lease runs out, then another replica sends it again: at least once, as with one outcome per

@@ -32,9 +32,22 @@ export interface StoredLevel {
   notification_target_params: (LevelTarget | null)[] | null;
 }
 
+/** A policy with its paths, and their levels unless they are many (then read for the path chosen). */
+export interface PolicyPlanRecord {
+  policy: PolicyRecord;
+  /** By position. */
+  paths: StoredPath[];
+  /** Every path's, by path and position; null past {@link POLICY_LEVELS_READ_WHOLE}. */
+  levels: StoredLevel[] | null;
+}
+
+/** The most levels a policy's read brings along with its paths (a policy may hold 20 paths of 20 levels of 50 targets). */
+export const POLICY_LEVELS_READ_WHOLE = 50;
+
 /** What escalation plans read and write (data/escalation-plans.repository.ts), each per team. */
 export interface EscalationPlansStore {
-  policy(tx: Transaction, teamId: number, id: string): Promise<PolicyRecord | null>;
+  /** The policy, its paths and (up to POLICY_LEVELS_READ_WHOLE) their levels, in one read; null when the team has no such policy. */
+  policyPlan(tx: Transaction, teamId: number, id: string): Promise<PolicyPlanRecord | null>;
   /** The oldest policy whose `group_ids` (or `service_ids`) holds `id` (then by id), null when none. */
   policyNaming(
     tx: Transaction,
@@ -42,8 +55,6 @@ export interface EscalationPlansStore {
     column: 'group_ids' | 'service_ids',
     id: string,
   ): Promise<{ id: string; name: string } | null>;
-  /** The policy's paths, by position. */
-  paths(tx: Transaction, teamId: number, policyId: string): Promise<StoredPath[]>;
   /** The levels of the paths `pathIds`, by path and position. */
   levels(tx: Transaction, teamId: number, pathIds: readonly string[]): Promise<StoredLevel[]>;
   /** The team's users among `ids` in the users read model, deleted ones marked. */

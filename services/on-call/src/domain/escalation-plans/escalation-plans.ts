@@ -1,5 +1,6 @@
+import type { Transaction } from '@firewatch/resource-kit';
 import type { EscalationLevelPlan, EscalationPlans, LevelTarget } from '../paging/paging.ports.js';
-import type { StoredLevel } from './escalation-plans.store.js';
+import type { PolicyPlanRecord, StoredLevel } from './escalation-plans.store.js';
 import { resolveLevel, type LevelResolutionDeps } from './level-resolution.js';
 import type { PagingStrategy } from './paging-strategy.js';
 import { selectPath } from './path-selection.js';
@@ -29,14 +30,24 @@ export function levelPlan(level: StoredLevel): EscalationLevelPlan {
  */
 export function createEscalationPlans(deps: LevelResolutionDeps): EscalationPlans {
   const { store } = deps;
+  // A policy is read once per transaction: a page asks for it as a destination (policyFor), then for its path (pathFor).
+  const read = new WeakMap<Transaction, Map<string, Promise<PolicyPlanRecord | null>>>();
+  const policyPlan = (tx: Transaction, teamId: number, id: string) => {
+    const mine = read.get(tx) ?? new Map<string, Promise<PolicyPlanRecord | null>>();
+    read.set(tx, mine);
+    const key = `${teamId}:${id}`;
+    let plan = mine.get(key);
+    if (!plan) mine.set(key, (plan = store.policyPlan(tx, teamId, id)));
+    return plan;
+  };
   return {
     async policyFor(tx, teamId, destination) {
       const id = destination.target_id;
       if (!UUID.test(id)) return null;
       switch (destination.target_type) {
         case 'EscalationPolicy': {
-          const policy = await store.policy(tx, teamId, id.toLowerCase());
-          return policy && { id: policy.id, name: policy.name };
+          const found = await policyPlan(tx, teamId, id.toLowerCase());
+          return found && { id: found.policy.id, name: found.policy.name };
         }
         // Several policies may name one team or service: the oldest wins (docs/paging.md).
         case 'Group':
@@ -51,12 +62,15 @@ export function createEscalationPlans(deps: LevelResolutionDeps): EscalationPlan
 
     async pathFor(tx, teamId, policyId, alert, at) {
       if (!UUID.test(policyId)) return null;
-      const policy = await store.policy(tx, teamId, policyId.toLowerCase());
-      if (!policy) return null;
-      const chosen = selectPath(await store.paths(tx, teamId, policy.id), alert, policy.business_hours, at);
+      const found = await policyPlan(tx, teamId, policyId.toLowerCase());
+      if (!found) return null;
+      const { policy } = found;
+      const chosen = selectPath(found.paths, alert, policy.business_hours, at);
       if (!chosen) return null;
       const { path, reason } = chosen;
-      const levels = await store.levels(tx, teamId, [path.id]);
+      const levels = found.levels
+        ? found.levels.filter((l) => l.escalation_policy_path_id === path.id)
+        : await store.levels(tx, teamId, [path.id]);
       return {
         policy: { id: policy.id, name: policy.name },
         path: { id: path.id, name: path.name, is_default: path.is_default },

@@ -55,13 +55,12 @@ export async function recordOutcomes(
   const { finished, busy } = await store.finishAttempts(
     tx,
     sends.map((s) => ({ id: s.attempt.id, outcome: s.outcome, retryAt: s.retry, at: s.at })),
-    options,
+    {
+      ...options,
+      timeline: (done) => sends.filter((s) => done.has(s.attempt.id)).map((s) => timelineEvent(s, done.get(s.attempt.id)!.retryAt)),
+    },
   );
   const recorded = sends.filter((s) => finished.has(s.attempt.id));
-  await store.recordEvents(
-    tx,
-    recorded.map((s) => timelineEvent(s, finished.get(s.attempt.id)!.retryAt)),
-  );
   await store.writeEvents(
     tx,
     recorded.map((s) => notificationEvent(s, finished.get(s.attempt.id)!.retryAt)),

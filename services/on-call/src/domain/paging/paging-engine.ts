@@ -4,6 +4,7 @@ import type { PagingRecord, PagingStore } from './paging.deps.js';
 import type { AlertRouter, EscalationPathPlan, EscalationPlans, TargetResolution } from './paging.ports.js';
 import { createPagingDestinations, type PagingActor, type RecordEvent } from './paging-destinations.js';
 import { createPagingEscalation } from './paging-escalation.js';
+import { createPagingWrites } from './paging-writes.js';
 import { isLate, plannedNotifications, startPosition, stepAt, type PagingPosition } from './paging-steps.js';
 
 export type { PagingActor };
@@ -29,17 +30,19 @@ const ENGINE: PagingActor = { source: 'paging', user_id: null };
  * routing sends it, steps its levels on durable timers (the paging job fires due steps),
  * stops it on acknowledge or resolve, and records every decision as an alert event, in
  * order, so the timeline answers "why was I paged". Everything runs in the caller's
- * transaction; notifications become attempts the notification job sends outside it.
+ * transaction; notifications become attempts the notification job sends outside it. Each
+ * call's writes are made together as it ends (paging-writes.ts).
  */
 export function createPagingEngine({ store, router, plans, lateAfterMs }: PagingEngineOptions) {
-  const record: RecordEvent = (
+  const writes = createPagingWrites(store);
+  const record: RecordEvent = async (
     tx: Transaction,
     alert: Row,
     kind: AlertEventInput['kind'],
     action: AlertEventInput['action'],
     details: string,
     actor = ENGINE,
-  ) => store.recordEvent(tx, { team_id: Number(alert.team_id), alert_id: String(alert.id), kind, action, details, ...actor });
+  ) => writes.event(tx, { team_id: Number(alert.team_id), alert_id: String(alert.id), kind, action, details, ...actor });
   const { destinations, planFor } = createPagingDestinations({ router, plans, record });
 
   /** A new paging of `plan` in run `run`; its first step fires now when the path has no initial delay. */
@@ -53,7 +56,7 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
     position?: PagingPosition,
   ) {
     const start = startPosition(plan, at);
-    const paging = await store.insertPaging(tx, {
+    const paging = writes.paging(tx, {
       team_id: Number(alert.team_id),
       alert_id: String(alert.id),
       run,
@@ -83,7 +86,7 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
     for (;;) {
       const step = stepAt(paging.plan, position, now);
       if (step.kind === 'end') {
-        await store.updatePaging(tx, paging.id, { ...position, state: 'ended', next_step_at: null, stopped_reason: 'unanswered' });
+        writes.update(tx, paging.id, { ...position, state: 'ended', next_step_at: null, stopped_reason: 'unanswered' });
         await record(
           tx,
           alert,
@@ -108,7 +111,7 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
       await pageTeamPolicies(tx, paging, alert, resolutions, now);
       position = step.next;
       if (!paged.length && !oneShot) continue;
-      await store.updatePaging(tx, paging.id, oneShot ? {} : { ...step.next, next_step_at: step.next_at });
+      if (!oneShot) writes.update(tx, paging.id, { ...step.next, next_step_at: step.next_at });
       return;
     }
   }
@@ -127,7 +130,7 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
         ...n,
       })),
     );
-    if (attempts.length) await store.insertAttempts(tx, attempts);
+    writes.attempts(tx, attempts);
     return [...users.keys()];
   }
 
@@ -135,7 +138,7 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
   async function pageTeamPolicies(tx: Transaction, paging: PagingRecord, alert: Row, resolutions: TargetResolution[], at: Date) {
     const policies = resolutions.flatMap((r) => r.policies);
     if (!policies.length) return;
-    const run = await store.latestRun(tx, paging.alert_id);
+    const run = await writes.latestRun(tx, paging.alert_id);
     const paged = new Set(run.map((p) => p.escalation_policy_id));
     for (const policy of policies) {
       if (paged.has(policy.id)) {
@@ -154,6 +157,8 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
     }
   }
 
+  const escalate = createPagingEscalation({ store, writes, plans, record, begin, fire });
+
   return {
     /**
      * Starts paging a triggered alert that pages (a group's leader, or in no group): a new
@@ -164,27 +169,31 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
       // A just-inserted alert has no paging or attempt to stop and no earlier run: three round trips of every new alert.
       if (!options.fresh) await store.stopAll(tx, String(alert.id), 'restarted', at);
       const run = options.fresh ? 1 : await store.nextRun(tx, String(alert.id));
-      const seen = new Set<string>();
-      for (const destination of await destinations(tx, alert)) {
-        const plan = await planFor(tx, alert, destination, at);
-        const key = plan?.policy.id || `${destination.target_type}:${destination.target_id}`;
-        if (!plan || seen.has(key)) continue;
-        seen.add(key);
-        await begin(tx, alert, run, plan, at);
-      }
+      await writes.batched(tx, async () => {
+        const seen = new Set<string>();
+        for (const destination of await destinations(tx, alert)) {
+          const plan = await planFor(tx, alert, destination, at);
+          const key = plan?.policy.id || `${destination.target_type}:${destination.target_id}`;
+          if (!plan || seen.has(key)) continue;
+          seen.add(key);
+          await begin(tx, alert, run, plan, at);
+        }
+      });
     },
 
     /** Stops the alert's paging and cancels its due notifications (acknowledged, resolved, snoozed). */
     async stop(tx: Transaction, alert: Row, why: string, at: Date, actor: PagingActor): Promise<void> {
       const stopped = await store.stopAll(tx, String(alert.id), why, at);
       if (stopped.pagings || stopped.notifications)
-        await record(
-          tx,
-          alert,
-          'informational',
-          'updated',
-          `Paging stopped (${why}): ${stopped.pagings} escalation polic${stopped.pagings === 1 ? 'y' : 'ies'}, ${stopped.notifications} due notification(s) cancelled.`,
-          actor,
+        await writes.batched(tx, () =>
+          record(
+            tx,
+            alert,
+            'informational',
+            'updated',
+            `Paging stopped (${why}): ${stopped.pagings} escalation polic${stopped.pagings === 1 ? 'y' : 'ies'}, ${stopped.notifications} due notification(s) cancelled.`,
+            actor,
+          ),
         );
     },
 
@@ -200,11 +209,11 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
         });
         return { late: false };
       }
-      await fire(tx, paging, alert, dueAt, now);
+      await writes.batched(tx, () => fire(tx, paging, alert, dueAt, now));
       return { late: isLate(dueAt, now, lateAfterMs) };
     },
 
-    escalate: createPagingEscalation({ store, plans, record, begin, fire }),
+    escalate: (...args: Parameters<typeof escalate>) => writes.batched(args[0], () => escalate(...args)),
   };
 }
 

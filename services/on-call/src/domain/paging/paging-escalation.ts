@@ -1,12 +1,15 @@
 import type { Row, Transaction } from '@firewatch/resource-kit';
 import type { PagingRecord, PagingStore } from './paging.deps.js';
+import type { PagingWriter } from './paging-writes.js';
 import type { EscalationPathPlan, EscalationPlans } from './paging.ports.js';
 import type { PagingActor, RecordEvent } from './paging-destinations.js';
 import { escalationPosition, type PagingPosition } from './paging-steps.js';
 
 /** What escalation needs of the engine: a new paging from a position, and firing a paging at one. */
 export interface EscalationSteps {
-  store: PagingStore;
+  store: Pick<PagingStore, 'nextRun'>;
+  /** The engine call's writes: they are made when the escalation ends. */
+  writes: PagingWriter;
   plans: EscalationPlans;
   record: RecordEvent;
   begin(
@@ -35,7 +38,7 @@ const tooFar = (plan: EscalationPathPlan) => ({
  * or resolved alert is paged once (its notifications sent, its paging left stopped).
  * Returns why not (a pointer and detail for a 422) when there is nothing to escalate to.
  */
-export function createPagingEscalation({ store, plans, record, begin, fire }: EscalationSteps) {
+export function createPagingEscalation({ store, writes, plans, record, begin, fire }: EscalationSteps) {
   const escalated = (tx: Transaction, alert: Row, position: PagingPosition, plan: EscalationPathPlan, actor: PagingActor) =>
     record(tx, alert, 'action', 'escalated', `Escalated to level ${position.level_index + 1} of ${plan.policy.name}.`, actor);
 
@@ -47,7 +50,7 @@ export function createPagingEscalation({ store, plans, record, begin, fire }: Es
     actor: PagingActor,
   ): Promise<{ pointer: string; detail: string } | null> {
     const live = alert.status === 'triggered';
-    const run = await store.latestRun(tx, String(alert.id));
+    const run = await writes.latestRun(tx, String(alert.id));
     const current = [...run]
       .reverse()
       .find((p) => p.escalation_policy_id && (!request.policyId || p.escalation_policy_id === request.policyId));
@@ -55,7 +58,7 @@ export function createPagingEscalation({ store, plans, record, begin, fire }: Es
       const position = escalationPosition(current.plan, current, request.level);
       if (!position) return tooFar(current.plan);
       await escalated(tx, alert, position, current.plan, actor);
-      if (live) await store.updatePaging(tx, current.id, { state: 'active' });
+      if (live) writes.update(tx, current.id, { state: 'active' });
       await fire(tx, { ...current, ...position }, alert, at, at, actor, !live);
       return null;
     }
@@ -67,7 +70,7 @@ export function createPagingEscalation({ store, plans, record, begin, fire }: Es
     await escalated(tx, alert, position, plan, actor);
     const paging = await begin(tx, alert, run[0]?.run ?? (await store.nextRun(tx, String(alert.id))), plan, at, actor, position);
     if (!live)
-      await store.updatePaging(tx, paging.id, {
+      writes.update(tx, paging.id, {
         state: 'stopped',
         next_step_at: null,
         stopped_reason: `one-off escalation of a ${String(alert.status)} alert`,

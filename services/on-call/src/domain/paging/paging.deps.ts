@@ -57,12 +57,7 @@ export interface PagingStore {
   writeEvent(tx: Transaction, event: { type: string; team_id: number; data: unknown; occurred_at?: Date }): Promise<void>;
   /** The alert's next run number (1 for its first paging). */
   nextRun(tx: Transaction, alertId: string): Promise<number>;
-  insertPaging(tx: Transaction, paging: Omit<PagingRecord, 'id'>): Promise<PagingRecord>;
-  updatePaging(
-    tx: Transaction,
-    id: string,
-    columns: Partial<Omit<PagingRecord, 'id' | 'plan'>> & { stopped_reason?: string },
-  ): Promise<void>;
+  updatePaging(tx: Transaction, id: string, columns: PagingUpdate): Promise<void>;
   /** The pagings of the alert's latest run, locked until `tx` ends, oldest first. */
   latestRun(tx: Transaction, alertId: string): Promise<PagingRecord[]>;
   /** Stops the alert's active pagings and cancels its due notifications; how many of each. */
@@ -72,7 +67,19 @@ export interface PagingStore {
   alert(tx: Transaction, id: string): Promise<Row | undefined>;
   /** The team's live users among `userIds` with their notification rules. */
   pagedUsers(tx: Transaction, teamId: number, userIds: readonly number[]): Promise<Map<number, PagedUser>>;
-  insertAttempts(tx: Transaction, attempts: AttemptInput[]): Promise<void>;
+  /** One engine call's writes (paging-writes.ts) in one statement, the events in their order. */
+  writePaging(tx: Transaction, writes: PagingWrites): Promise<void>;
+}
+
+/** Columns of a paging to change. */
+export type PagingUpdate = Partial<Omit<PagingRecord, 'id' | 'plan'>> & { stopped_reason?: string };
+
+/** What one engine call writes: new pagings (as they end up), changes to earlier ones by id, attempts, events in order. */
+export interface PagingWrites {
+  pagings: (PagingRecord & { stopped_reason?: string })[];
+  updates: Map<string, PagingUpdate>;
+  attempts: AttemptInput[];
+  events: AlertEventInput[];
 }
 
 /** A sent (or failed, or skipped) attempt's outcome to record; a failure is due again at `retryAt`. */
@@ -98,14 +105,14 @@ export interface NotificationAttemptStore {
    * by another replica). A failure is due again at its `retryAt`, unless paging stopped while
    * it was sent (retryAt null in `finished` then). With `skipLocked`, rows another transaction
    * holds are left alone and listed in `busy`, for the caller to finish waiting on them.
+   * `timeline` gives the alert events of those finished, inserted in its order (each row its
+   * own clock_timestamp) by the statement that finishes them.
    */
   finishAttempts(
     tx: Transaction,
     finishes: AttemptFinish[],
-    options: { skipLocked: boolean },
+    options: { skipLocked: boolean; timeline(finished: Map<string, { retryAt: Date | null }>): AlertEventInput[] },
   ): Promise<{ finished: Map<string, { retryAt: Date | null }>; busy: string[] }>;
-  /** Alert events, in order (each row its own clock_timestamp). */
-  recordEvents(tx: Transaction, events: AlertEventInput[]): Promise<void>;
   writeEvents(tx: Transaction, events: { type: string; team_id: number; data: unknown; occurred_at?: Date }[]): Promise<void>;
 }
 

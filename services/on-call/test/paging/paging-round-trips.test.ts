@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createLogger } from '@firewatch/logger';
+import type { NotificationRequest } from '../../src/domain/paging/paging.ports.js';
+import { pagingEngineOn, pagingJobsOn, pagingPortsOn } from '../../src/paging.wiring.js';
+import { createPolicy, levelIn } from '../escalation/escalation.fixture.js';
+import { ingest } from '../support/ingest.js';
+import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
+import { seedUsers } from '../support/users.fixture.js';
+
+const ADA = 51;
+let h: OnCallHarness;
+let knex: Knex;
+let source: { id: string; secret: string };
+const sent: NotificationRequest[] = [];
+
+/** bench:paging's world: a route pages a policy whose level 1 pages a schedule with Ada on call, who has no rules. */
+beforeAll(async () => {
+  h = await startOnCall();
+  knex = h.db.knex as Knex;
+  await seedUsers(knex, [{ team_id: 1, user_id: ADA, name: 'Ada', email: 'ada@account.test' }]);
+  const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
+    const res = await h.call('POST', path, { body: { data: { type, attributes } } });
+    expect([res.status, res.body.errors]).toEqual([201, undefined]);
+    return res.body.data;
+  };
+  const schedule = (await created('/v1/schedules', 'schedules', { name: 'Primary', owner_user_id: ADA })).id;
+  const rotation = (
+    await created(`/v1/schedules/${schedule}/schedule_rotations`, 'schedule_rotations', {
+      name: 'Always Ada',
+      schedule_rotationable_type: 'ScheduleDailyRotation',
+      schedule_rotationable_attributes: { handoff_time: '09:00' },
+      time_zone: 'Etc/UTC',
+      start_time: '2026-01-01T09:00:00Z',
+    })
+  ).id;
+  await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: ADA });
+  const policy = await createPolicy(h, { name: 'Bench' });
+  expect(
+    (await levelIn(h, policy, { position: 1, delay: 60, notification_target_params: [{ type: 'schedule', id: schedule }] })).status,
+  ).toBe(201);
+  const sourceData = await created('/v1/alert_sources', 'alert_sources', { name: 'bench', source_type: 'generic_webhook' });
+  source = { id: sourceData.id, secret: sourceData.attributes.secret };
+  await created('/v1/alert_routes', 'alert_routes', {
+    name: 'Everything',
+    alerts_source_ids: [source.id],
+    rules: [
+      {
+        name: 'All',
+        position: 1,
+        fallback_rule: true,
+        destinations: [{ target_type: 'EscalationPolicy', target_id: policy }],
+        condition_groups: [],
+      },
+    ],
+  });
+});
+afterAll(async () => h?.close());
+
+async function statements<T>(work: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
+  const sql: string[] = [];
+  const listener = (query: { sql: string }) => sql.push(query.sql);
+  knex.on('query', listener);
+  try {
+    return { result: await work(), sql };
+  } finally {
+    knex.removeListener('query', listener);
+  }
+}
+
+const jobs = () =>
+  pagingJobsOn(knex, {
+    engine: pagingEngineOn(knex, pagingPortsOn()),
+    notifier: { send: async (r) => (sent.push(r), { status: 'sent', provider_id: 'x' }) },
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    intervalMs: 1000,
+    sendIntervalMs: 1000,
+    sendLeaseMs: 60_000,
+  });
+
+/** The paging's statements of an intake: after the routes' read, before the outbox row (the intake's own). */
+const paging = (sql: string[]) => {
+  const from = sql.findIndex((s) => s.includes('alert_routes')) + 1;
+  return sql.slice(
+    from,
+    sql.findIndex((s, i) => i >= from && /insert into "?outbox/i.test(s)),
+  );
+};
+
+describe('the round trips of one paged alert (bench:paging, docs/paging.md)', () => {
+  it("pages in 9 statements of the intake's transaction and records the email's outcome in a transaction of 6 statements, the timeline as before", async () => {
+    // The first page warms what a process reads once.
+    await ingest(h, source.id, source.secret, { summary: `warm ${randomUUID()}` });
+    await jobs().sends.tick();
+    sent.length = 0;
+
+    const intake = await statements(() => ingest(h, source.id, source.secret, { summary: `page ${randomUUID()}` }));
+    const send = await statements(() => jobs().sends.tick());
+    expect(intake.result.status).toBe(202);
+    expect(sent).toHaveLength(1);
+
+    // The policy with its paths and levels; the schedule, its rotations, members, active days
+    // and overrides (who is on call); the users; the paged users with their rules and contact
+    // methods; then every write (paging, attempt, events) in one. Before: 20 (policy read
+    // twice, paths, levels, a users read and three of rules and contact methods, each write
+    // and each event a statement).
+    expect(paging(intake.sql)).toHaveLength(9);
+    // The claim (with the alert, read apart before) and an empty one; BEGIN, the alerts' and
+    // attempts' locks, the outcome with its timeline event (two before), the outbox, COMMIT.
+    const tx = send.sql.slice(send.sql.indexOf('BEGIN;'), send.sql.indexOf('COMMIT;') + 1);
+    expect(tx).toHaveLength(6);
+    expect(
+      send.sql.filter((s) => /alert_notification_attempts/.test(s) && /FOR UPDATE SKIP LOCKED/i.test(s) && /picked/.test(s)),
+    ).toHaveLength(2);
+    expect(send.sql).toHaveLength(tx.length + 2);
+
+    const id = String(sent[0]!.alert.id);
+    const events = (await knex('alert_events').where({ alert_id: id }).orderBy('created_at')) as Record<string, unknown>[];
+    expect(events.map((e) => [e.kind, e.action, e.source])).toEqual([
+      ['informational', 'created', 'generic_webhook'],
+      ['alert_routing', 'paged', 'paging'],
+      ['action', 'escalation_policy_paged', 'paging'],
+      ['action', 'paged', 'paging'],
+      ['notification', 'emailed', 'paging'],
+    ]);
+    // Their order is their created_at alone (microseconds), none equal.
+    const { rows } = await knex.raw('SELECT count(DISTINCT created_at)::int AS n FROM alert_events WHERE alert_id = ?', [id]);
+    expect(rows[0].n).toBe(events.length);
+    expect(String(events[3]!.details)).toMatch(/^Paged level 1 of Bench: schedule Primary: on call now Ada\.$/);
+    expect(String(events[4]!.details)).toMatch(/^Email to Ada \(the account email, try 1\): sent \(x\)\.$/);
+    const shown = (await h.call('GET', `/v1/alerts/${id}`)).body.data.attributes;
+    expect(shown.notified_users.map((u: { id: number }) => u.id)).toEqual([ADA]);
+    const [pagingRow] = await knex('alert_pagings').where({ alert_id: id });
+    expect(pagingRow).toMatchObject({ run: 1, level_index: 1, round: 0, state: 'active' });
+    expect(pagingRow.next_step_at.getTime() - pagingRow.created_at.getTime()).toBeGreaterThan(59 * 60_000);
+  });
+});
