@@ -106,24 +106,23 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
       const byId = new Map(finishes.map((f) => [f.id, f]));
       // Their alerts first, key-shared, as an acknowledge takes them (its alert FOR UPDATE, then
       // its attempts): taking the attempts first, the timeline events inserted below then needed
-      // the alert an acknowledge held while it waited for these attempts, a deadlock. Skipped
-      // (held) alerts leave their attempts busy, recorded alone once the acknowledge commits.
-      const { rows: alerts } = (await t.raw(
-        `SELECT id FROM alerts WHERE id IN (SELECT alert_id FROM alert_notification_attempts WHERE id = ANY(?::uuid[]))
-         ORDER BY id FOR KEY SHARE${skipLocked ? ' SKIP LOCKED' : ''}`,
-        [[...byId.keys()]],
-      )) as { rows: { id: string }[] };
-      // Locked in id order: two transactions finishing overlapping batches never wait on each other in a cycle.
-      const lock = t('alert_notification_attempts')
-        .select('id', 'status', 'claimed_at')
-        .whereIn('id', [...byId.keys()])
-        .whereIn(
-          'alert_id',
-          alerts.map((a) => a.id),
-        )
-        .orderBy('id')
-        .forUpdate();
-      const rows = (await (skipLocked ? lock.skipLocked() : lock)) as Row[];
+      // the alert an acknowledge held while it waited for these attempts, a deadlock. One
+      // statement: the alerts' array is an init plan, read whole (locking them in id order)
+      // before the scan of the attempts yields a row to lock.
+      // Skipped (held) alerts leave their attempts busy, recorded alone once the acknowledge
+      // commits. Attempts are locked in id order: two transactions finishing overlapping
+      // batches never wait on each other in a cycle.
+      const skip = skipLocked ? ' SKIP LOCKED' : '';
+      const { rows } = (await t.raw(
+        `WITH held AS MATERIALIZED (
+           SELECT id FROM alerts WHERE id IN (SELECT alert_id FROM alert_notification_attempts WHERE id = ANY(?::uuid[]))
+           ORDER BY id FOR KEY SHARE${skip}
+         )
+         SELECT n.id, n.status, n.claimed_at FROM alert_notification_attempts n
+         WHERE n.id = ANY(?::uuid[]) AND n.alert_id = ANY(ARRAY(SELECT id FROM held))
+         ORDER BY n.id FOR UPDATE OF n${skip}`,
+        [[...byId.keys()], [...byId.keys()]],
+      )) as { rows: Row[] };
       const busy = new Set(byId.keys());
       const finished = new Map<string, { retryAt: Date | null }>();
       const updates: {
