@@ -58,16 +58,33 @@ function upstreamUrls(config: GatewayConfig): Record<UpstreamName, string | unde
 }
 
 /**
- * Runs `handler` for `/<prefix>` and `/<prefix>/...` only, without express's mount-path
- * rewriting of req.url. `anyCase` matches the prefix in any case: the ingestion and action
- * link handlers take a secret out of the path, and `/INGEST/...` must reach them rather
- * than the 404 and the access log with its secret.
+ * Whether `path` is `/<prefix>` or under it. `anyCase` matches the prefix in any case: the
+ * ingestion and action link handlers take a secret out of the path, and `/INGEST/...` must
+ * reach them rather than the 404 and the access log with its secret.
  */
-function only(prefix: string, handler: RequestHandler, anyCase = false): RequestHandler {
+function under(path: string, prefix: string, anyCase = false): boolean {
+  const head = anyCase ? path.slice(0, prefix.length + 1).toLowerCase() : path;
+  return head === prefix || head.startsWith(`${prefix}/`);
+}
+
+/**
+ * Runs `handlers` in turn, each one's `next()` calling the following, as an express
+ * router mounted at `/` would, without the router's per-request matching and bookkeeping.
+ */
+function chain(...handlers: RequestHandler[]): RequestHandler {
   return (req, res, next) => {
-    const path = anyCase ? req.path.slice(0, prefix.length + 1).toLowerCase() : req.path;
-    if (path === prefix || path.startsWith(`${prefix}/`)) return handler(req, res, next);
-    next();
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err) return next(err);
+      const handler = handlers[i++];
+      if (handler === undefined) return next();
+      try {
+        void handler(req, res, step);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
   };
 }
 
@@ -97,14 +114,13 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     );
   }
 
-  const v1 = express.Router();
   const guard = createAuthFailureGuard({
     store: rateLimitStore,
     limit: config.AUTH_FAILURES_PER_WINDOW,
     windowMs: config.RATE_LIMIT_WINDOW_SECONDS * 1000,
   });
-  v1.use(authenticateMiddleware(credentialResolver, guard, logger));
-  v1.use(
+  const v1 = chain(
+    authenticateMiddleware(credentialResolver, guard, logger),
     rateLimitMiddleware({
       store: rateLimitStore,
       policy: {
@@ -114,66 +130,70 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
       },
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     }),
-  );
-  v1.use(
     forwardMiddleware({
       match: createRouteMatcher(deps.routes ?? ROUTES),
       proxies,
     }),
   );
+  // Monitoring tools' payloads: the source's secret, not an API credential (ingest.middleware.ts).
+  const ingest = ingestMiddleware({
+    store: rateLimitStore,
+    guard,
+    limits: createIngestLimits({ defaultLimit: config.RATE_LIMIT_INGEST, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS }),
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    logger,
+    forward: proxies.get('on-call'),
+  });
+  // The acknowledge/resolve links of pages: the link's token, not an API credential (alert-actions.middleware.ts).
+  const alertActions = alertActionsMiddleware({
+    store: rateLimitStore,
+    guard,
+    limit: config.RATE_LIMIT_ALERT_ACTIONS,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    logger,
+    forward: proxies.get('on-call'),
+  });
+  // Traces start here (a client's traceparent is not continued); health and metrics make none.
+  const span = httpSpanMiddleware({ name: 'gateway', continueTrace: false });
+
+  // What every request passes, as one layer: a request id, metrics, nosniff (no browser may
+  // sniff an API answer into something executable), the access log.
+  const requestId = requestIdMiddleware();
+  const metrics = deps.metrics ? gatewayHttpMetrics(deps.metrics, deps.routes) : undefined;
+  const accessLog = accessLogMiddleware(logger);
+  const prelude: RequestHandler = (req, res, next) => {
+    requestId(req, res, () => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      if (metrics) void metrics(req, res, () => accessLog(req, res, next));
+      else accessLog(req, res, next);
+    });
+  };
+  // The forwarded paths, dispatched on their prefix before any route is tried: they never
+  // match the health, metrics or documentation routes, which are walked by the rest only.
+  const forwarded: RequestHandler = (req, res, next) => {
+    const path = req.path;
+    const handler = under(path, '/v1')
+      ? v1
+      : under(path, '/ingest', true)
+        ? ingest
+        : under(path, '/alert-actions', true)
+          ? alertActions
+          : undefined;
+    if (handler === undefined) return next();
+    span(req, res, () => void handler(req, res, next));
+  };
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   // Who the client is, for the guessing throttle; never "trust everything" (config refuses it).
   app.set('trust proxy', config.TRUSTED_PROXIES);
-  app.use(requestIdMiddleware());
-  if (deps.metrics) {
-    captureRouteTemplates(app);
-    app.use(gatewayHttpMetrics(deps.metrics, deps.routes));
-  }
-  // No browser may sniff an API answer into something executable.
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    next();
-  });
-  app.use(accessLogMiddleware(logger));
+  if (deps.metrics) captureRouteTemplates(app);
+  app.use(prelude);
+  app.use(forwarded);
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
   if (deps.metrics) app.use(metricsRoutes(deps.metrics, { public: config.METRICS_PUBLIC, token: config.METRICS_TOKEN }));
-  // Traces start here (a client's traceparent is not continued); health and metrics make none.
-  app.use(httpSpanMiddleware({ name: 'gateway', continueTrace: false }));
-  app.use(only('/v1', v1));
-  // Monitoring tools' payloads: the source's secret, not an API credential (ingest.middleware.ts).
-  app.use(
-    only(
-      '/ingest',
-      ingestMiddleware({
-        store: rateLimitStore,
-        guard,
-        limits: createIngestLimits({ defaultLimit: config.RATE_LIMIT_INGEST, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS }),
-        windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-        logger,
-        forward: proxies.get('on-call'),
-      }),
-      true,
-    ),
-  );
-  // The acknowledge/resolve links of pages: the link's token, not an API credential (alert-actions.middleware.ts).
-  app.use(
-    only(
-      '/alert-actions',
-      alertActionsMiddleware({
-        store: rateLimitStore,
-        guard,
-        limit: config.RATE_LIMIT_ALERT_ACTIONS,
-        windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-        logger,
-        forward: proxies.get('on-call'),
-      }),
-      true,
-    ),
-  );
-  // After /v1, so API requests never walk these routes.
+  app.use(span);
   app.use(
     apiDocsRoutes(
       deps.apiDocuments ??

@@ -46,6 +46,10 @@ export function createAuthFailureGuard({
   const perAddress = new Map<string, number>();
 
   return {
+    /** Whether any address is blocked (or was, until asked about): when not, none needs to be worked out. */
+    blocksAny(): boolean {
+      return blockedUntil.size > 0;
+    },
     /** Seconds until `address` is no longer blocked, or 0 when it is not. */
     retryAfter(address: string): number {
       const until = blockedUntil.get(address);

@@ -107,7 +107,6 @@ export function ingestMiddleware({ store, guard, limits, windowSeconds, logger, 
     // A digest, not the secret: Redis and memory never hold it.
     const digest = createHash('sha256').update(secret).digest('base64url').slice(0, 22);
     const pair = `${sourceId}:${digest}`;
-    const address = clientAddress(req);
     /** Counts the request and forwards it; `done` once it is answered (or the client went away). */
     const admit = (done?: () => void) => {
       // Even when the client left while this waited for a slot: the slot must free.
@@ -120,7 +119,8 @@ export function ingestMiddleware({ store, guard, limits, windowSeconds, logger, 
             sourceId,
             secret,
             answered(status, headers) {
-              if (status === 401) return countFailure(address);
+              // The address only now: behind trusted proxies it takes parsing X-Forwarded-For.
+              if (status === 401) return countFailure(clientAddress(req));
               if (status >= 200 && status < 300) vouch(pair);
               // Any other answer came after on-call accepted the secret: it says the source's limit.
               limits.learn(sourceId, headers[INGEST_LIMIT_HEADER]);
@@ -131,7 +131,8 @@ export function ingestMiddleware({ store, guard, limits, windowSeconds, logger, 
         (err: unknown) => next(storeFailure(err)),
       );
     };
-    if (guard.retryAfter(address) === 0 || vouched.has(pair)) return admit();
+    const address = guard.blocksAny() ? clientAddress(req) : undefined;
+    if (address === undefined || guard.retryAfter(address) === 0 || vouched.has(pair)) return admit();
     // A guesser's address is throttled: its requests reach on-call only a few at a time, as
     // /v1's unknown tokens reach auth. A secret on-call accepted lately skips even that, and
     // one this replica has not seen accepted (after a restart, on another replica) still
