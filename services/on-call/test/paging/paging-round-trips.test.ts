@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import { createLogger } from '@firewatch/logger';
 import type { NotificationRequest } from '../../src/domain/paging/paging.ports.js';
 import { pagingEngineOn, pagingJobsOn, pagingPortsOn } from '../../src/paging.wiring.js';
+import { createShiftInputsRepository, rotationsInOneRead } from '../../src/data/shift-inputs.repository.js';
+import { createUsersRepository } from '../../src/data/users.repository.js';
 import { createPolicy, levelIn } from '../escalation/escalation.fixture.js';
 import { ingest } from '../support/ingest.js';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
@@ -88,7 +90,7 @@ const paging = (sql: string[]) => {
 };
 
 describe('the round trips of one paged alert (bench:paging, docs/paging.md)', () => {
-  it("pages in 9 statements of the intake's transaction and records the email's outcome in a transaction of 5 statements, the timeline as before", async () => {
+  it("pages in 7 statements of the intake's transaction and records the email's outcome in a transaction of 5 statements, the timeline as before", async () => {
     // The first page warms what a process reads once.
     await ingest(h, source.id, source.secret, { summary: `warm ${randomUUID()}` });
     await jobs().sends.tick();
@@ -99,12 +101,12 @@ describe('the round trips of one paged alert (bench:paging, docs/paging.md)', ()
     expect(intake.result.status).toBe(202);
     expect(sent).toHaveLength(1);
 
-    // The policy with its paths and levels; the schedule, its rotations, members, active days
-    // and overrides (who is on call); the users; the paged users with their rules and contact
-    // methods; then every write (paging, attempt, events) in one. Before: 20 (policy read
-    // twice, paths, levels, a users read and three of rules and contact methods, each write
-    // and each event a statement).
-    expect(paging(intake.sql)).toHaveLength(9);
+    // The policy with its paths and levels; the schedule, its rotations with their members and
+    // active days, its overrides (who is on call); the users; the paged users with their rules
+    // and contact methods; then every write (paging, attempt, events) in one. Before: 20
+    // (policy read twice, paths, levels, the rotations' three reads, a users read and three
+    // of rules and contact methods, each write and each event a statement).
+    expect(paging(intake.sql)).toHaveLength(7);
     // The claim (with the alert, read apart before) and an empty one; BEGIN, the alerts' and
     // attempts' locks (two before), the outcome with its timeline event (two before), the
     // outbox, COMMIT.
@@ -134,5 +136,41 @@ describe('the round trips of one paged alert (bench:paging, docs/paging.md)', ()
     const [pagingRow] = await knex('alert_pagings').where({ alert_id: id });
     expect(pagingRow).toMatchObject({ run: 1, level_index: 1, round: 0, state: 'active' });
     expect(pagingRow.next_step_at.getTime() - pagingRow.created_at.getTime()).toBeGreaterThan(59 * 60_000);
+  });
+
+  it("reads a schedule's rotations with their member slots and active days in one statement as the three reads do", async () => {
+    const [rotation] = await knex('schedule_rotations').where({ team_id: 1 }).select('id', 'schedule_id');
+    // A second member, a vacancy (a deleted member keeps their place) and custom active days.
+    await seedUsers(knex, [{ team_id: 1, user_id: ADA + 1, name: 'Bo', email: 'bo@account.test' }]);
+    await knex('schedule_rotation_users').insert({ team_id: 1, schedule_rotation_id: rotation.id, user_id: ADA + 1, position: 2 });
+    await knex('schedule_rotation_vacancies').insert({
+      id: randomUUID(),
+      team_id: 1,
+      schedule_rotation_id: rotation.id,
+      user_id: 99,
+      position: 1,
+      member_created_at: new Date('2026-01-01T00:00:00.123Z'),
+      left_at: new Date('2026-02-01T00:00:00.456Z'),
+    });
+    await knex('schedule_rotation_active_days').insert({
+      team_id: 1,
+      schedule_rotation_id: rotation.id,
+      day_name: 'M',
+      active_time_attributes: JSON.stringify([{ start_time: '09:00', end_time: '17:00' }]),
+    });
+    const scope = { teamId: 1, scheduleIds: [rotation.schedule_id as string], bounds: { rotations: 10, memberSlots: 100 } };
+    const three = await createShiftInputsRepository(knex, createUsersRepository()).rotations(scope);
+    const one = await rotationsInOneRead(knex, scope);
+    expect(three[0]!.member_slots).toHaveLength(3);
+    expect(three[0]!.active_day_rows).toHaveLength(1);
+    // What the shift engine reads of them (the three reads' rows carry their other columns too).
+    const read = (rs: typeof one) =>
+      rs.map((r) => ({
+        ...r,
+        member_slots: r.member_slots.map(({ user_id, left_at }) => ({ user_id, left_at })),
+        active_day_rows: r.active_day_rows.map(({ day_name, active_time_attributes }) => ({ day_name, active_time_attributes })),
+      }));
+    expect(read(one)).toEqual(read(three));
+    expect(one[0]!.member_slots.map((m) => m.user_id)).toEqual([99, ADA, ADA + 1]);
   });
 });
