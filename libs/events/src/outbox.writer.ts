@@ -42,7 +42,7 @@ function toEnvelope(input: EventInput, requestId: string | undefined, traceparen
 export async function writeEvents(
   trx: Knex.Transaction | Knex,
   inputs: readonly EventInput[],
-  alongside: readonly Knex.QueryBuilder[] = [],
+  alongside: readonly (Knex.QueryBuilder | Knex.Raw)[] = [],
 ): Promise<EventEnvelope[]> {
   if (inputs.length === 0) {
     // Nothing for the outbox, but the caller's writes are still theirs to have made (one statement each).
@@ -55,16 +55,14 @@ export async function writeEvents(
 async function insertEvents(
   trx: Knex.Transaction | Knex,
   inputs: readonly EventInput[],
-  alongside: readonly Knex.QueryBuilder[],
+  alongside: readonly (Knex.QueryBuilder | Knex.Raw)[],
 ): Promise<EventEnvelope[]> {
   const requestId = currentRequestId();
   const traceparent = currentTraceparent();
   const envelopes = inputs.map((input) => toEnvelope(input, requestId, traceparent));
   // Chunks keep each INSERT far below PostgreSQL's 65535 bind parameters (bulk upserts emit many events).
   for (let i = 0; i < envelopes.length; i += INSERT_CHUNK) {
-    const insert = trx(OUTBOX_TABLE).insert(
-      envelopes.slice(i, i + INSERT_CHUNK).map((e) => ({ id: e.id, type: e.type, team_id: e.team_id, payload: JSON.stringify(e) })),
-    );
+    const insert = outboxInsert(trx, envelopes.slice(i, i + INSERT_CHUNK), '');
     const last = i + INSERT_CHUNK >= envelopes.length;
     // Where no relay runs (a CLI), the relays elsewhere are told by NOTIFY on commit (outbox-commits.ts).
     const notify = last && !relayInProcess();
@@ -78,11 +76,70 @@ async function insertEvents(
   return envelopes;
 }
 
+/**
+ * The INSERT of `envelopes` into the outbox, raw SQL (knex's building of it was a visible
+ * share of a busy writer's CPU); `where` (SQL text, may be empty) filters the rows inserted.
+ */
+function outboxInsert(trx: Knex.Transaction | Knex, envelopes: readonly EventEnvelope[], where: string): Knex.Raw {
+  const values = envelopes.map(() => '(?::uuid, ?::text, ?::integer, ?::jsonb)').join(', ');
+  const bindings: unknown[] = [];
+  for (const e of envelopes) bindings.push(e.id, e.type, e.team_id, JSON.stringify(e));
+  return trx.raw(
+    `insert into "${OUTBOX_TABLE}" (id, type, team_id, payload) select * from (values ${values}) as v (id, type, team_id, payload) ${where}`,
+    bindings as Knex.ValueDict[],
+  );
+}
+
+/**
+ * {@link writeEvents} on a condition, as one statement: `guard`, a data-modifying statement
+ * with RETURNING (an UPDATE of a row as it was read, say), runs first; only when it returns
+ * a row are the outbox rows written. The statements `alongside` run in the same statement
+ * and may read `guard`'s rows by that name (`insert ... select ... from guard`) to be
+ * conditional too. Returns the envelopes, or null when `guard` returned no row. Outside a
+ * transaction the whole commits or fails as one: a write and its events without BEGIN and
+ * COMMIT. At most 1000 events.
+ *
+ * @throws Error as {@link writeEvents}, and when given more than 1000 events.
+ */
+export async function writeEventsIf(
+  trx: Knex.Transaction | Knex,
+  inputs: readonly EventInput[],
+  guard: Knex.Raw | Knex.QueryBuilder,
+  alongside: readonly (Knex.Raw | Knex.QueryBuilder)[] = [],
+): Promise<EventEnvelope[] | null> {
+  if (inputs.length > INSERT_CHUNK) throw new Error(`writeEventsIf takes at most ${INSERT_CHUNK} events`);
+  return withSpan('outbox write', { attributes: { 'firewatch.events': inputs.length } }, () =>
+    insertEventsIf(trx, inputs, guard, alongside),
+  );
+}
+
+async function insertEventsIf(
+  trx: Knex.Transaction | Knex,
+  inputs: readonly EventInput[],
+  guard: Knex.Raw | Knex.QueryBuilder,
+  alongside: readonly (Knex.Raw | Knex.QueryBuilder)[],
+): Promise<EventEnvelope[] | null> {
+  const requestId = currentRequestId();
+  const traceparent = currentTraceparent();
+  const envelopes = inputs.map((input) => toEnvelope(input, requestId, traceparent));
+  const guarded = 'where exists (select from guard)';
+  const insert = envelopes.length ? [outboxInsert(trx, envelopes, guarded)] : [];
+  const notify = envelopes.length > 0 && !relayInProcess();
+  const ctes = [...insert, ...alongside].map((_, n) => `, w${n} as (?)`).join('');
+  const { rows } = (await trx.raw(
+    `with guard as (?)${ctes} select exists (select from guard) as done${notify ? `, (select pg_notify('${OUTBOX_CHANNEL}', '') where exists (select from guard))` : ''}`,
+    [guard, ...insert, ...alongside],
+  )) as { rows: { done: boolean }[] };
+  if (!rows[0]?.done) return null;
+  if (envelopes.length) wakeRelaysOnCommit(trx);
+  return envelopes;
+}
+
 /** {@link writeEvents} for a single event (and its writes `alongside`); returns its envelope. */
 export async function writeEvent(
   trx: Knex.Transaction | Knex,
   input: EventInput,
-  alongside: readonly Knex.QueryBuilder[] = [],
+  alongside: readonly (Knex.QueryBuilder | Knex.Raw)[] = [],
 ): Promise<EventEnvelope> {
   const [envelope] = await writeEvents(trx, [input], alongside);
   return envelope;

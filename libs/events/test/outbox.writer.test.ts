@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
-import { EVENT_TYPES, isEventType, onOutboxCommit, outboxMigration, writeEvent, writeEvents } from '../src/index.js';
+import { EVENT_TYPES, isEventType, onOutboxCommit, outboxMigration, writeEvent, writeEvents, writeEventsIf } from '../src/index.js';
 
 let db: TestDatabase;
 
@@ -208,5 +208,40 @@ describe('writeEvent', () => {
       unsubscribe();
       await listener.end();
     }
+  });
+});
+
+describe('writeEventsIf', () => {
+  it('writes the events and the guarded writes alongside in one statement only when the guard returns a row', async () => {
+    await db.knex.raw('create table if not exists guarded_rows (id integer primary key, version integer, note text)');
+    await db.knex('guarded_rows').insert({ id: 1, version: 1, note: 'first' });
+    const write = (version: number, note: string) =>
+      writeEventsIf(
+        db.knex,
+        [{ type: 'environment.updated', team_id: 11, data: { note } }],
+        db.knex.raw('update guarded_rows set version = version + 1, note = ? where id = 1 and version = ? returning id', [note, version]),
+        [db.knex.raw('insert into alongside_rows (id, note) select id + 100 + ?::integer, ? from guard', [version, note])],
+      );
+    await db.knex.raw('create table if not exists alongside_rows (id integer primary key, note text)');
+    const sent: string[] = [];
+    const count = (q: { sql: string }) => sent.push(q.sql);
+    db.knex.on('query', count);
+    let envelopes;
+    try {
+      envelopes = await write(1, 'second');
+    } finally {
+      db.knex.removeListener('query', count);
+    }
+    expect(sent).toHaveLength(1);
+    expect(envelopes).toHaveLength(1);
+    expect(await db.knex('guarded_rows').where({ id: 1 }).first()).toEqual({ id: 1, version: 2, note: 'second' });
+    expect(await db.knex('alongside_rows').where({ id: 102 })).toEqual([{ id: 102, note: 'second' }]);
+    const stored = await db.knex('outbox').where({ id: envelopes![0].id });
+    expect(stored).toHaveLength(1);
+    // A guard that matches nothing (the row moved on): no event, nothing alongside.
+    expect(await write(1, 'stale')).toBeNull();
+    expect(await db.knex('guarded_rows').where({ id: 1 }).first()).toEqual({ id: 1, version: 2, note: 'second' });
+    expect(await db.knex('alongside_rows').where({ note: 'stale' })).toHaveLength(0);
+    expect(await db.knex('outbox').whereRaw(`payload->'data'->>'note' = 'stale'`)).toHaveLength(0);
   });
 });
