@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { writeEvent } from '@firewatch/events';
+import { writeEvent, writeEventsIf } from '@firewatch/events';
 import type { Row } from '@firewatch/resource-kit';
-import type { AlertIntakeStore, AlertsInDeps, SourceStore } from '../domain/alerts-in/alerts-in.deps.js';
+import type { AlertEventInput, AlertIntakeStore, AlertsInDeps, SourceStore } from '../domain/alerts-in/alerts-in.deps.js';
 
 const JSON_COLUMNS = ['service_ids', 'group_ids', 'functionality_ids', 'environment_ids', 'labels', 'data'];
 
@@ -11,6 +11,34 @@ function columnsOf(columns: Row): Row {
   for (const c of JSON_COLUMNS) if (c in out && out[c] !== null && out[c] !== undefined) out[c] = JSON.stringify(out[c]);
   return out;
 }
+
+const quoted = (column: string) => `"${column.replace(/"/g, '""')}"`;
+
+/** `update alerts set ... where id = ?` as raw SQL (with `more` after the id's condition): knex's building cost the intake CPU. */
+function updateAlertSql(tx: Knex | Knex.Transaction, id: string, columns: Row, more = '', moreBindings: Knex.Value[] = []): Knex.Raw {
+  const values = columnsOf(columns);
+  const names = Object.keys(values).filter((c) => values[c] !== undefined);
+  return tx.raw(`update alerts set ${names.map((c) => `${quoted(c)} = ?`).join(', ')} where id = ?${more}`, [
+    ...names.map((c) => values[c] as Knex.Value),
+    id,
+    ...moreBindings,
+  ]);
+}
+
+const EVENT_COLUMNS = ['team_id', 'alert_id', 'kind', 'action', 'source', 'user_id', 'details'] as const;
+const EVENT_VALUES = '(?::integer, ?::uuid, ?::text, ?::text, ?::text, ?::integer, ?::text)';
+const eventBindings = (events: readonly AlertEventInput[]) => events.flatMap((e) => EVENT_COLUMNS.map((c) => e[c]));
+
+/** The alert events' INSERT, raw SQL; `where` (may be empty) filters the rows inserted. */
+function eventsInsert(tx: Knex | Knex.Transaction, events: readonly AlertEventInput[], where = ''): Knex.Raw {
+  return tx.raw(
+    `insert into alert_events (${EVENT_COLUMNS.join(', ')}) select * from (values ${events.map(() => EVENT_VALUES).join(', ')}) as v (${EVENT_COLUMNS.join(', ')}) ${where}`,
+    eventBindings(events),
+  );
+}
+
+/** The source's `last_received_at`: at most one write a second per source, as a busy source would otherwise update (and lock) its row on every alert. */
+const RECEIVED_SQL = `update alert_sources set last_received_at = now() where id = ? and (last_received_at is null or last_received_at < now() - interval '1 second')`;
 
 /** Where an alert's key is unique: its source, or the API; kept when the source is deleted. */
 const scopeOf = (sourceId: string | null) => sourceId ?? 'api';
@@ -77,21 +105,47 @@ export function createAlertIntakeRepository(knex: Knex): AlertIntakeStore {
           ))) as { rows: Row[] };
       return rows[0];
     },
+    async findOpen(teamId, sourceId, dedup) {
+      // No lock, no transaction: what updateIfUnchanged then writes only if the row is still this version (xmin).
+      const { rows } = (await knex.raw(
+        `select xmin::text as row_version, * from alerts where team_id = ? and deduplication_scope = ? and deduplication_key = ? and status <> 'resolved' limit 1`,
+        [teamId, scopeOf(sourceId), dedup],
+      )) as { rows: Row[] };
+      if (!rows[0]) return undefined;
+      const { row_version: version, ...row } = rows[0];
+      return { row, version: String(version) };
+    },
+    async updateIfUnchanged(id, version, columns, event, events, touchSource) {
+      // An UPDATE that waited for the row's lock re-checks its condition on the row as committed
+      // then: another write in between (a new version, a new xmin) leaves it nothing to update.
+      // The statement's answer reads `guard` first, the writes alongside run after it: the alert's
+      // row is locked before the source's, the order of an intake's transaction (no deadlock).
+      const guard = updateAlertSql(knex, id, columns, ' and xmin = ?::text::xid returning id', [version]);
+      const alongside = [
+        ...(events.length ? [eventsInsert(knex, events, 'where exists (select from guard)')] : []),
+        ...(touchSource ? [knex.raw(RECEIVED_SQL, [touchSource])] : []),
+      ];
+      return (await writeEventsIf(knex, [event], guard, alongside)) !== null;
+    },
     async insertAlert(tx, columns, created) {
-      const insert = tx('alerts')
-        .insert({
-          ...columnsOf(columns),
-          deduplication_scope: scopeOf((columns.alert_source_id as string | null) ?? null),
-          short_id: tx.raw(`'ALR-' || nextval('alerts_short_id_seq')`),
-        })
-        .returning('*');
-      // The alert and its `created` event in one round trip (the event's row names the alert's new id).
+      const values: Row = { ...columnsOf(columns), deduplication_scope: scopeOf((columns.alert_source_id as string | null) ?? null) };
+      const names = Object.keys(values).filter((c) => values[c] !== undefined && c !== 'short_id');
+      // The alert and its `created` event in one round trip (the event's row names the alert's new id). Raw SQL: knex's building cost the intake CPU.
       const { rows } = (await tx.raw(
-        `with inserted as (?),
+        `with inserted as (insert into alerts (${names.map(quoted).join(', ')}, short_id)
+                           values (${names.map(() => '?').join(', ')}, 'ALR-' || nextval('alerts_short_id_seq')) returning *),
               created as (insert into alert_events (team_id, alert_id, kind, action, source, user_id, details)
                           select ?::integer, inserted.id, ?::text, ?::text, ?::text, ?::integer, ?::text from inserted)
          select * from inserted`,
-        [insert, created.team_id, created.kind, created.action, created.source, created.user_id, created.details],
+        [
+          ...names.map((c) => values[c] as Knex.Value),
+          created.team_id,
+          created.kind,
+          created.action,
+          created.source,
+          created.user_id,
+          created.details,
+        ],
       )) as { rows: Row[] };
       return rows[0];
     },
@@ -101,8 +155,8 @@ export function createAlertIntakeRepository(knex: Knex): AlertIntakeStore {
     },
     writeEvent: (tx, event, with_ = {}) =>
       writeEvent(tx, event, [
-        ...(with_.update ? [tx('alerts').where({ id: with_.update.id }).update(columnsOf(with_.update.columns))] : []),
-        ...(with_.events?.length ? [tx('alert_events').insert(with_.events)] : []),
+        ...(with_.update ? [updateAlertSql(tx, with_.update.id, with_.update.columns)] : []),
+        ...(with_.events?.length ? [eventsInsert(tx, with_.events)] : []),
       ]),
   };
 }
@@ -111,7 +165,15 @@ export function createAlertIntakeRepository(knex: Knex): AlertIntakeStore {
 export function createSourceStore(knex: Knex): SourceStore {
   // When this process last wrote each source's last_received_at (bounded): within a second it need not even ask.
   const written = new Map<string, number>();
+  const due = (id: string) => {
+    const now = Date.now();
+    if (now - (written.get(id) ?? 0) < 1000) return false;
+    if (written.size >= 10_000) written.clear();
+    written.set(id, now);
+    return true;
+  };
   return {
+    due,
     async find(id) {
       // Raw SQL, not built: every payload authenticates by it. (Not a prepared select: the
       // security review's note has those only for scopes without ids.)
@@ -119,15 +181,7 @@ export function createSourceStore(knex: Knex): SourceStore {
       return rows[0];
     },
     async received(tx, id) {
-      const now = Date.now();
-      if (now - (written.get(id) ?? 0) < 1000) return;
-      if (written.size >= 10_000) written.clear();
-      written.set(id, now);
-      // At most one write a second per source: a busy source would otherwise update (and lock) this row on every alert.
-      await tx('alert_sources')
-        .where({ id })
-        .andWhere((q) => q.whereNull('last_received_at').orWhereRaw(`last_received_at < now() - interval '1 second'`))
-        .update({ last_received_at: tx.fn.now() });
+      if (due(id)) await tx.raw(RECEIVED_SQL, [id]);
     },
     async failed(id, message) {
       await knex('alert_sources')

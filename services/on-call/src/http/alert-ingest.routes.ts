@@ -1,4 +1,4 @@
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import type { PrincipalVerifier } from '@firewatch/auth';
 import { ingestionCaller } from './ingestion-caller.js';
 import { BadRequestError, HttpError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '@firewatch/errors';
@@ -15,9 +15,8 @@ const reasonOf = (error: HttpError) => (error instanceof ValidationError ? (erro
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
-/** The body as JSON, at most `limit` bytes; a body-parser error as the 4xx it means. */
-function readJson(req: Request, limit: number): Promise<unknown> {
-  const parse = express.json({ type: () => true, limit, strict: false });
+/** The body as JSON, at most `limit` bytes, read by `parse` (express.json made once, not per payload); a body-parser error as the 4xx it means. */
+function readJson(req: Request, limit: number, parse: RequestHandler): Promise<unknown> {
   return new Promise((resolve, reject) => {
     parse(req, req.res!, (err?: unknown) => {
       if (!err) return resolve(req.body);
@@ -54,6 +53,7 @@ export function createAlertIngestRouter({
   recorder?: AlertRecorder;
 }): Router {
   const router = Router();
+  const parse = express.json({ type: () => true, limit: bodyLimitBytes, strict: false });
   router.post(INGEST_PATH, async (req, res) => {
     const { id, secret } = await ingestionCaller(req, principals);
     const source = await ingestion.authenticate(id, secret);
@@ -64,7 +64,7 @@ export function createAlertIngestRouter({
     try {
       if (!JSON_TYPE.test(req.headers['content-type'] ?? ''))
         throw new UnsupportedMediaTypeError('Send the payload as JSON (Content-Type: application/json).');
-      payload = await readJson(req, bodyLimitBytes);
+      payload = await readJson(req, bodyLimitBytes, parse);
     } catch (error) {
       if (error instanceof Error) await ingestion.refused(source, error.message);
       if (error instanceof HttpError) recorder?.refused(type, reasonOf(error));

@@ -60,6 +60,12 @@ export function createAlertIngestion({ sources, intake }: { sources: SourceStore
         alert_source_id: String(source.id),
         user_id: null,
       };
+      const [only] = intents;
+      if (intents.length === 1 && only.kind === 'alert') {
+        // A deduplicated alert commits without a transaction when nothing races it (alert-intake.ts).
+        const again = await intake.receiveAgain(origin, only.alert, () => sources.due(origin.alert_source_id));
+        if (again) return { alerts: [again] };
+      }
       const alerts = await intake.transaction(async (tx) => {
         const results: IntakeResult[] = [];
         // Keys in one order: two payloads locking the same keys then wait for each other, never deadlock.

@@ -44,9 +44,32 @@ export function createAlertIntake({
   /** Pages a triggered alert that leads its group or is in none (absent: nothing pages). */
   paging?: AlertPagingDeps;
 }) {
-  /** The outbox event of `row`, with (one round trip) the alert events and the update that go with it. */
-  const announce = (tx: Transaction, teamId: number, action: string, row: Row, with_?: Parameters<AlertIntakeStore['writeEvent']>[2]) =>
-    store.writeEvent(tx, { type: `${alerts.event}.${action}`, team_id: teamId, data: serialize(alerts, row) }, with_);
+  /** The outbox event of `row`, with (one round trip) the alert events and the update that go with it; the alert as answered. */
+  async function announce(
+    tx: Transaction,
+    teamId: number,
+    action: string,
+    row: Row,
+    with_?: Parameters<AlertIntakeStore['writeEvent']>[2],
+  ) {
+    const data = serialize(alerts, row);
+    await store.writeEvent(tx, { type: `${alerts.event}.${action}`, team_id: teamId, data }, with_);
+    return data;
+  }
+
+  /** A deduplicated alert's update of the open alert `existing`: the row as the update leaves it, and its event. */
+  function receivedAgain(origin: IntakeOrigin, existing: Row, key: string) {
+    const count = Number(existing.received_count) + 1;
+    const changes = { received_count: count, updated_at: new Date() };
+    const event: AlertEventInput = {
+      ...eventOf(origin, String(existing.id)),
+      kind: 'informational',
+      action: 'updated',
+      details: `Received again with deduplication key "${key}" (${count} times).`,
+    };
+    // No trigger touches alerts: the row as stored after the update, without reading it back.
+    return { row: { ...existing, ...changes }, changes, event };
+  }
 
   /** The join on both timelines: the member names its leader, the leader its new member. */
   function joinEvents(origin: IntakeOrigin, member: Row, leaderId: string): AlertEventInput[] {
@@ -111,22 +134,37 @@ export function createAlertIntake({
       );
     },
 
+    /**
+     * A deduplicated alert without a transaction, the common payload of a monitoring tool: its
+     * key's open alert read as committed, then its update, event and outbox row as one
+     * statement that writes only if nothing wrote the alert meanwhile — what the key's lock
+     * guarantees, at two statements where the transaction took four. Null when the key has no
+     * open alert or the alert changed: then `receive` it, in a transaction under the key's lock.
+     * `touchSource`: asked once the alert is found; true notes the source's payload in the statement.
+     */
+    async receiveAgain(origin: IntakeOrigin, alert: IncomingAlert, touchSource: () => boolean): Promise<IntakeResult | null> {
+      const key = alert.deduplication_key;
+      if (!key) return null;
+      const found = await store.findOpen(origin.team_id, origin.alert_source_id, key);
+      if (!found) return null;
+      const { row, changes, event } = receivedAgain(origin, found.row, key);
+      const data = serialize(alerts, row);
+      const outbox = { type: `${alerts.event}.updated`, team_id: origin.team_id, data };
+      const touched = touchSource() ? origin.alert_source_id : null;
+      const done = await store.updateIfUnchanged(String(found.row.id), found.version, changes, outbox, [event], touched);
+      return done ? { outcome: 'deduplicated', alert: data } : null;
+    },
+
     async receive(tx: Transaction, origin: IntakeOrigin, alert: IncomingAlert): Promise<IntakeResult> {
       const existing = alert.deduplication_key ? await openAlert(tx, origin, alert.deduplication_key) : undefined;
       if (existing) {
-        const count = Number(existing.received_count) + 1;
-        const changes = { received_count: count, updated_at: new Date() };
-        // The row as the update leaves it (it holds FOR UPDATE, no trigger touches alerts): the
-        // update, its event and the outbox row then go as one statement.
-        const row = { ...existing, ...changes };
-        const event: AlertEventInput = {
-          ...eventOf(origin, String(existing.id)),
-          kind: 'informational',
-          action: 'updated',
-          details: `Received again with deduplication key "${alert.deduplication_key}" (${count} times).`,
-        };
-        await announce(tx, origin.team_id, 'updated', row, { update: { id: String(existing.id), columns: changes }, events: [event] });
-        return { outcome: 'deduplicated', alert: serialize(alerts, row) };
+        // It holds FOR UPDATE: the update, its event and the outbox row go as one statement.
+        const { row, changes, event } = receivedAgain(origin, existing, alert.deduplication_key!);
+        const data = await announce(tx, origin.team_id, 'updated', row, {
+          update: { id: String(existing.id), columns: changes },
+          events: [event],
+        });
+        return { outcome: 'deduplicated', alert: data };
       }
       const columns = columnsOf(origin, alert);
       const placement = await grouping.place(tx, origin.team_id, columns);
@@ -139,8 +177,7 @@ export function createAlertIntake({
       // A member never pages (its leader does): its join events go with the outbox row.
       await paging?.start(tx, row, new Date(), { fresh: true });
       const joined = placement.group_leader_alert_id ? joinEvents(origin, row, placement.group_leader_alert_id) : [];
-      await announce(tx, origin.team_id, 'created', row, { events: joined });
-      return { outcome: 'created', alert: serialize(alerts, row) };
+      return { outcome: 'created', alert: await announce(tx, origin.team_id, 'created', row, { events: joined }) };
     },
 
     /** Resolves the unresolved alert with `key`; `unmatched` when there is none (already resolved, or never seen). */
@@ -151,8 +188,7 @@ export function createAlertIntake({
       const row = await store.updateAlert(tx, String(existing.id), { status: 'resolved', ended_at: now, updated_at: now });
       await store.recordEvent(tx, { ...eventOf(origin, String(existing.id)), kind: 'status_update', action: 'resolved', details });
       await paging?.stop(tx, row, 'resolved', now, { source: origin.source, user_id: origin.user_id });
-      await announce(tx, origin.team_id, 'resolved', row);
-      return { outcome: 'resolved', alert: serialize(alerts, row) };
+      return { outcome: 'resolved', alert: await announce(tx, origin.team_id, 'resolved', row) };
     },
   };
 }

@@ -116,6 +116,25 @@ export interface AlertIntakeStore extends AlertsInDeps {
   lockKeys(tx: Transaction, teamId: number, sourceId: string | null, keys: readonly string[]): Promise<void>;
   /** The unresolved alert with this key, locked FOR UPDATE; `lock`: first takes the key's lock (lockKey), in the same round trip. */
   openByKey(tx: Transaction, teamId: number, sourceId: string | null, key: string, options?: { lock?: boolean }): Promise<Row | undefined>;
+  /**
+   * The unresolved alert with this key as last committed, read without a lock or a
+   * transaction, and its row's `version`, for {@link updateIfUnchanged}.
+   */
+  findOpen(teamId: number, sourceId: string | null, key: string): Promise<{ row: Row; version: string } | undefined>;
+  /**
+   * Sets `columns` of the alert read by {@link findOpen} only if its row is still that
+   * `version` (nothing wrote it since), with the outbox `event` and the alert `events`, as
+   * one statement outside any transaction; false, having written nothing, when the row had
+   * changed. `touchSource`: also notes that source's payload (`last_received_at`).
+   */
+  updateIfUnchanged(
+    id: string,
+    version: string,
+    columns: AlertColumns,
+    event: { type: string; team_id: number; data: unknown },
+    events: AlertEventInput[],
+    touchSource: string | null,
+  ): Promise<boolean>;
   /** Inserts the alert and, in the same statement, its `created` event (`created` without the alert's id). */
   insertAlert(tx: Transaction, columns: AlertColumns, created: Omit<AlertEventInput, 'alert_id'>): Promise<Row>;
   updateAlert(tx: Transaction, id: string, columns: AlertColumns): Promise<Row>;
@@ -135,6 +154,8 @@ export interface SourceStore {
   find(id: string): Promise<Row | undefined>;
   /** Notes an accepted payload (`last_received_at`) in the payload's own transaction. */
   received(tx: Transaction, id: string): Promise<void>;
+  /** True when the source's accepted payload is to be noted now (at most once a second), which the caller then does. */
+  due(id: string): boolean;
   /** Notes a refused payload and why, shown through the API as `last_error_*`. */
   failed(id: string, message: string): Promise<void>;
 }
