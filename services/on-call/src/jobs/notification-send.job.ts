@@ -26,9 +26,9 @@ export interface NotificationSendJobOptions {
 /**
  * Sends due notification attempts through the Notifier, outside any transaction (an SMTP
  * server or Twilio answering slowly holds no lock), up to IN_FLIGHT at once: the tick claims
- * more as sends finish, and looks again every `intervalMs` while some are under way, so one
- * slow channel never holds up the others. The tick ends when nothing is due and nothing is
- * in flight; `stop` claims no more and waits for the sends under way. `wake` (an attempt
+ * more at once after a full claim (or as a send frees a slot when all were taken), and looks
+ * again every `intervalMs` while some are under way, so one slow channel never holds up the
+ * others. The tick ends when nothing it claimed is in flight and no wake came; `stop` claims no more and waits for the sends under way. `wake` (an attempt
  * committed due now by this process: main.ts's attemptsDueWaker) claims at once rather than at the next look.
  *
  * Outcomes are recorded in batches (group-commit.ts): those that finish while one batch
@@ -116,6 +116,7 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
         const free = IN_FLIGHT - inFlight.size;
         // A wake before this claim is answered by it (the wake comes after the attempt's commit).
         if (free > 0) woken = false;
+        const claimedAt = performance.now();
         const claimed =
           stopping || free === 0 ? [] : await options.store.claimAttempts(new Date(clock()), free, options.leaseMs, MAX_TRIES);
         for (const attempt of claimed) {
@@ -128,10 +129,24 @@ export function createNotificationSendJob(options: NotificationSendJobOptions) {
           inFlight.add(sending);
         }
         handled += claimed.length;
-        // A wake that came while the claim ran may have missed it: look once more.
-        if (inFlight.size === 0 && (stopping || !woken)) break;
         // A full claim may have left more due: claim again at once while slots are free.
-        if (claimed.length < free || free === 0) await settleOrWait(inFlight, options.intervalMs);
+        if (free > 0 && claimed.length === free) continue;
+        // Every slot taken: claim again once a send frees one.
+        if (free === 0) {
+          await settleOrWait(inFlight, options.intervalMs);
+          continue;
+        }
+        // Nothing was left due at this claim, and a send finishing makes nothing due: while
+        // sends run, the next claim waits for a wake (one that came while the claim ran is
+        // answered at once) or for the next look, an interval after this one. One claim a
+        // page, where each send finishing claimed again.
+        while (inFlight.size > 0 && !woken) {
+          const wait = options.intervalMs - (performance.now() - claimedAt);
+          if (wait <= 0 && !stopping) break;
+          await settleOrWait(inFlight, stopping ? options.intervalMs : wait);
+        }
+        // The sends done and no wake: the periodic job looks again an interval from now.
+        if (inFlight.size === 0 && (stopping || !woken)) break;
       }
     } finally {
       await Promise.allSettled(inFlight);
