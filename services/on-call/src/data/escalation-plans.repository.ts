@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
-import {
-  POLICY_LEVELS_READ_WHOLE,
-  type EscalationPlansStore,
-  type PolicyPlanRecord,
-  type StoredLevel,
-} from '../domain/escalation-plans/escalation-plans.store.js';
+import type { EscalationPlansStore, PolicyPlanRecord, StoredLevel } from '../domain/escalation-plans/escalation-plans.store.js';
+
+/** The most levels a policy's read brings along with its paths (a policy may hold 20 paths of 20 levels of 50 targets). */
+const POLICY_LEVELS_READ_WHOLE = 50;
 
 const POLICY_COLUMNS = ['id', 'name', 'repeat_count', 'group_ids', 'service_ids', 'business_hours'];
 export const PATH_COLUMNS = [

@@ -5,7 +5,8 @@ import type { NotificationRequest } from '../../src/domain/paging/paging.ports.j
 import { pagingEngineOn, pagingJobsOn, pagingPortsOn } from '../../src/paging.wiring.js';
 import { createShiftInputsRepository, rotationsInOneRead } from '../../src/data/shift-inputs.repository.js';
 import { createUsersRepository } from '../../src/data/users.repository.js';
-import { createPolicy, levelIn } from '../escalation/escalation.fixture.js';
+import { escalationPlansOn } from '../../src/escalation-plans.wiring.js';
+import { createPolicy, levelIn, pathIn } from '../escalation/escalation.fixture.js';
 import { ingest } from '../support/ingest.js';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
 import { seedUsers } from '../support/users.fixture.js';
@@ -172,5 +173,34 @@ describe('the round trips of one paged alert (bench:paging, docs/paging.md)', ()
       }));
     expect(read(one)).toEqual(read(three));
     expect(one[0]!.member_slots.map((m) => m.user_id)).toEqual([99, ADA, ADA + 1]);
+  });
+
+  it("reads a policy's levels apart when they are more than its one read brings, and pages its path's all the same", async () => {
+    const policy = await createPolicy(h, { name: `Long ${randomUUID()}` });
+    const path = await knex('escalation_paths').where({ escalation_policy_id: policy, is_default: true }).first('id');
+    const other = (await pathIn(h, policy, { name: 'Other', position: 1, rules: [] })).body.data.id as string;
+    // Past the API's 20 levels a path, written directly: 51 levels in all, the read's bound is 50.
+    const levels = (pathId: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        team_id: 1,
+        escalation_policy_id: policy,
+        escalation_policy_path_id: pathId,
+        position: i + 1,
+        delay: i,
+        notification_target_params: JSON.stringify([{ type: 'user', id: String(ADA) }]),
+      }));
+    await knex('escalation_levels').insert([...levels(path.id, 26), ...levels(other, 25)]);
+    const plans = escalationPlansOn();
+    const { result: plan, sql } = await statements(() =>
+      knex.transaction(async (tx) => {
+        expect(await plans.policyFor(tx, 1, { target_type: 'EscalationPolicy', target_id: policy })).toMatchObject({ id: policy });
+        return plans.pathFor(tx, 1, policy, { id: randomUUID(), team_id: 1, summary: 'x', data: {} }, new Date());
+      }),
+    );
+    // A path without rules admits every alert: the first by position.
+    expect(plan!.path.id).toBe(other);
+    expect(plan!.levels.map((l) => [l.position, l.delay])).toEqual(levels(other, 25).map((l) => [l.position, l.delay]));
+    // BEGIN, the policy with its paths (read once for both questions), the chosen path's levels, COMMIT.
+    expect(sql).toHaveLength(4);
   });
 });

@@ -37,16 +37,13 @@ export interface PolicyPlanRecord {
   policy: PolicyRecord;
   /** By position. */
   paths: StoredPath[];
-  /** Every path's, by path and position; null past {@link POLICY_LEVELS_READ_WHOLE}. */
+  /** Every path's, by path and position; null when the policy has more than the read brings (then `levels` reads the chosen path's). */
   levels: StoredLevel[] | null;
 }
 
-/** The most levels a policy's read brings along with its paths (a policy may hold 20 paths of 20 levels of 50 targets). */
-export const POLICY_LEVELS_READ_WHOLE = 50;
-
 /** What escalation plans read and write (data/escalation-plans.repository.ts), each per team. */
 export interface EscalationPlansStore {
-  /** The policy, its paths and (up to POLICY_LEVELS_READ_WHOLE) their levels, in one read; null when the team has no such policy. */
+  /** The policy, its paths and (up to a bound) their levels, in one read; null when the team has no such policy. */
   policyPlan(tx: Transaction, teamId: number, id: string): Promise<PolicyPlanRecord | null>;
   /** The oldest policy whose `group_ids` (or `service_ids`) holds `id` (then by id), null when none. */
   policyNaming(
