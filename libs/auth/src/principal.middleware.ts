@@ -15,12 +15,16 @@ export function principalMiddleware(verifier: PrincipalVerifier): RequestHandler
     const header = req.headers[PRINCIPAL_HEADER];
     const url = req.originalUrl;
     const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
-    verifier.verify(typeof header === 'string' ? header : undefined, { method: req.method, path }).then((principal) => {
+    const token = typeof header === 'string' ? header : undefined;
+    const request = { method: req.method, path: query === -1 ? url : url.slice(0, query) };
+    const proceed = (principal: Principal | null) => {
       if (!principal) return next(new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' }));
       (req as unknown as Record<symbol, Principal>)[PRINCIPAL] = principal;
       next();
-    }, next);
+    };
+    const known = verifier.verifyKnown?.(token, request);
+    if (known !== undefined) return proceed(known);
+    verifier.verify(token, request).then(proceed, next);
   };
 }
 

@@ -54,6 +54,39 @@ describe('principal tokens', () => {
     expect(await verifier.verify(undefined, { method: 'GET', path: '/v1/environments/prod' })).toBeNull();
   });
 
+  it('answers a token it verified before without waiting, with the same checks, and nothing else', async () => {
+    const signer = createPrincipalSigner({ privateKey: keys.privateKey });
+    const token = await signer.sign(principal, target);
+    const verifier = verifierFor('incident-config');
+    const request = { method: 'GET', path: '/v1/environments/prod' };
+    // Not verified yet (or never genuine): undefined, the caller must verify.
+    expect(verifier.verifyKnown!(token, request)).toBeUndefined();
+    expect(verifier.verifyKnown!('garbage', request)).toBeUndefined();
+    expect(verifier.verifyKnown!(undefined, request)).toBeNull();
+    expect(await verifier.verify(token, request)).toEqual(principal);
+    expect(verifier.verifyKnown!(token, request)).toEqual(principal);
+    expect(verifier.verifyKnown!(token, { method: 'DELETE', path: '/v1/environments/prod' })).toBeNull();
+    expect(verifier.verifyKnown!(token, { method: 'GET', path: '/v1/environments/other' })).toBeNull();
+    // A forged token is never remembered; an ingestion principal is no API caller.
+    expect(await verifier.verify('garbage', request)).toBeNull();
+    expect(verifier.verifyKnown!('garbage', request)).toBeUndefined();
+    const path = '/ingest/alert_sources/5b0f3c56-5d0e-4c4e-9e1a-4a7a8f0e2b11';
+    const ingestion = await signer.sign({ kind: 'ingestion', source_id: 'x' }, { audience: 'incident-config', method: 'POST', path });
+    expect(await verifier.verifyIngestion(ingestion, { method: 'POST', path })).not.toBeNull();
+    expect(verifier.verifyKnown!(ingestion, { method: 'POST', path })).toBeNull();
+  });
+
+  it('forgets a verified token once it expires', async () => {
+    const token = await createPrincipalSigner({ privateKey: keys.privateKey, ttlSeconds: 1 }).sign(principal, target, 'short');
+    const verifier = verifierFor('incident-config');
+    const request = { method: 'GET', path: '/v1/environments/prod' };
+    expect(await verifier.verify(token, request)).toEqual(principal);
+    expect(verifier.verifyKnown!(token, request)).toEqual(principal);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(verifier.verifyKnown!(token, request)).toBeUndefined();
+    expect(await verifier.verify(token, request)).toBeNull();
+  });
+
   it('cannot be signed with what a service holds: the public key', async () => {
     const publicOnly = keys.publicKeys.keys[0];
     expect(publicOnly).not.toHaveProperty('d');
