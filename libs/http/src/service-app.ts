@@ -45,6 +45,9 @@ function accessLog(logger: Logger): express.RequestHandler {
   };
 }
 
+// Express matches paths case-insensitively: `/V1/...` is an API path too.
+const API_PATH = /^\/v1\//i;
+
 /**
  * The HTTP shell every domain service shares: request ids, metrics, access log, health,
  * the gateway principal check on `/v1`, JSON:API media types, and one error mapper.
@@ -60,12 +63,17 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   }
   app.use(accessLog(deps.logger));
   // Before the routers: auth mounts its OAuth server at the root, last, and it would answer these.
-  app.use(healthRoutes(deps.readiness));
-  if (deps.metrics) app.get(METRICS_PATH, metricsHandler(deps.metrics));
+  // One router for the probes' paths, which an API request (`/v1/...`) skips without walking its routes.
+  const probes = express.Router();
+  probes.use(healthRoutes(deps.readiness));
+  if (deps.metrics) probes.get(METRICS_PATH, metricsHandler(deps.metrics));
   if (deps.openapi)
-    app.get('/openapi.json', (_req, res) => {
+    probes.get('/openapi.json', (_req, res) => {
       res.json(deps.openapi);
     });
+  // `routers`: what it chooses from, for tools that list an app's routes (as the resource kit's dispatch).
+  const probing: express.RequestHandler = (req, res, next) => (API_PATH.test(req.path) ? next() : probes(req, res, next));
+  app.use(Object.assign(probing, { routers: [probes] }));
   // After health and metrics, which probes call every few seconds: a span per API request, continuing the gateway's trace.
   app.use(httpSpanMiddleware({ name: 'service', continueTrace: true }));
   // One `/v1` mount for the request checks: express strips and restores the mount path

@@ -77,11 +77,12 @@ export function sendDocument(res: Response, status: number, body: unknown): void
 
 /** Sends a document already serialised (`JSON.stringify` of it), so a caller that hashed the text need not build it twice. */
 export function sendDocumentJson(res: Response, status: number, json: string): void {
-  const payload = Buffer.from(json);
   res.statusCode = status;
   res.setHeader('Content-Type', MEDIA_TYPE);
-  res.setHeader('Content-Length', payload.length);
-  res.end(payload);
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  // A string, not a Buffer: node sends the head and a string body in one write (a Buffer
+  // body is a second chunk, so a writev), and the text is not copied into a Buffer first.
+  res.end(json);
 }
 
 /**

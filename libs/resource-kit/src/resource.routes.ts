@@ -126,7 +126,8 @@ function itemRoutes(def: AnyResourceDefinition, service: ResourceService): Route
       method: 'get',
       path,
       handler: async (req, res) => {
-        const include = includeParam(req, def, Object.keys(def.getFlags ?? {}));
+        // No query string: no parameter to judge, and nothing to include.
+        const include = req.url.includes('?') ? includeParam(req, def, Object.keys(def.getFlags ?? {})) : [];
         const { record, included } = await service.get(getPrincipal(req), stringParams(req).id, include);
         sendTaggedDocument(req, res, 200, singleDocument(record, included));
       },
