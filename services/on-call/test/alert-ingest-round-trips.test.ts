@@ -286,3 +286,81 @@ describe('the round trips of one alert intake (docs/performance.md, "Alert inges
     expect(Number((await h.db.knex('outbox').count({ n: '*' }))[0].n)).toBe(outboxBefore + 1);
   });
 });
+
+describe('a deduplicated alert racing another write of its alert', () => {
+  const settled = (p: Promise<unknown>, ms: number) =>
+    Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+  async function sourceWithAlert(key: string) {
+    const created = await h.create('alert_sources', {
+      name: `source ${randomUUID()}`,
+      deduplicate_alerts_by_key: true,
+      deduplication_key_kind: 'payload',
+      deduplication_key_path: '$.id',
+    });
+    const source = { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    const first = await ingest(h, source.id, source.secret, { id: key, summary: key });
+    return { source, alertId: first.body.data[0].id as string };
+  }
+
+  it('notes nothing of its source when its row changed after it was read (the write it answers false to is whole)', async () => {
+    const { source, alertId } = await sourceWithAlert('stale-source');
+    const teamId = Number((await h.db.knex('alert_sources').where({ id: source.id }).first()).team_id);
+    const long = new Date('2001-01-01T00:00:00Z');
+    await h.db.knex('alert_sources').where({ id: source.id }).update({ last_received_at: long });
+    const store = createAlertIntakeRepository(h.db.knex as Knex);
+    const found = await store.findOpen(teamId, source.id, 'stale-source');
+    await h.db.knex('alerts').where({ id: alertId }).update({ received_count: 7 });
+    const written = await store.updateIfUnchanged(
+      alertId,
+      found!.version,
+      { received_count: 2 },
+      { type: 'alert.updated', team_id: teamId, data: { id: alertId } },
+      [],
+      source.id,
+    );
+    expect(written).toBe(false);
+    expect((await h.db.knex('alert_sources').where({ id: source.id }).first()).last_received_at).toEqual(long);
+  });
+
+  it('goes through the lock when an acknowledgement commits while it waits, its event the row as written, its source noted', async () => {
+    const { source, alertId } = await sourceWithAlert('acked-meanwhile');
+    // Past the once-a-second note of the first payload.
+    await new Promise((r) => setTimeout(r, 1100));
+    const long = new Date('2001-01-01T00:00:00Z');
+    await h.db.knex('alert_sources').where({ id: source.id }).update({ last_received_at: long });
+    const holder = await (h.db.knex as Knex).transaction();
+    try {
+      await holder('alerts').where({ id: alertId }).update({ status: 'acknowledged' });
+      const waiting = ingest(h, source.id, source.secret, { id: 'acked-meanwhile', summary: 'acked-meanwhile' });
+      expect(await settled(waiting, 500)).toBe(false);
+      await holder.commit();
+      const answer = await waiting;
+      expect(answer.status).toBe(202);
+      expect(answer.body.meta.outcomes).toEqual(['deduplicated']);
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
+    const [event] = await outbox('alert.updated', alertId);
+    expect(event.attributes).toMatchObject({ status: 'acknowledged', received_count: 2 });
+    expect((await h.db.knex('alert_sources').where({ id: source.id }).first()).last_received_at).not.toEqual(long);
+  });
+
+  it('makes a new alert when a resolve commits while it waits, and leaves the resolved one as it was', async () => {
+    const { source, alertId } = await sourceWithAlert('resolved-meanwhile');
+    const holder = await (h.db.knex as Knex).transaction();
+    try {
+      await holder('alerts').where({ id: alertId }).update({ status: 'resolved', ended_at: new Date() });
+      const waiting = ingest(h, source.id, source.secret, { id: 'resolved-meanwhile', summary: 'resolved-meanwhile' });
+      expect(await settled(waiting, 500)).toBe(false);
+      await holder.commit();
+      const answer = await waiting;
+      expect(answer.body.meta.outcomes).toEqual(['created']);
+      expect(answer.body.data[0].id).not.toBe(alertId);
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
+    expect((await h.db.knex('alerts').where({ id: alertId }).first()).received_count).toBe(1);
+    expect(await outbox('alert.updated', alertId)).toEqual([]);
+  });
+});

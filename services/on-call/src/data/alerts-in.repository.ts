@@ -123,7 +123,8 @@ export function createAlertIntakeRepository(knex: Knex): AlertIntakeStore {
       const guard = updateAlertSql(knex, id, columns, ' and xmin = ?::text::xid returning id', [version]);
       const alongside = [
         ...(events.length ? [eventsInsert(knex, events, 'where exists (select from guard)')] : []),
-        ...(touchSource ? [knex.raw(RECEIVED_SQL, [touchSource])] : []),
+        // Conditional too: a row that changed leaves the source for the transaction that then takes the payload.
+        ...(touchSource ? [knex.raw(`${RECEIVED_SQL} and exists (select from guard)`, [touchSource])] : []),
       ];
       return (await writeEventsIf(knex, [event], guard, alongside)) !== null;
     },
@@ -180,8 +181,8 @@ export function createSourceStore(knex: Knex): SourceStore {
       const { rows } = (await knex.raw('select * from alert_sources where id = ?', [id])) as { rows: Row[] };
       return rows[0];
     },
-    async received(tx, id) {
-      if (due(id)) await tx.raw(RECEIVED_SQL, [id]);
+    async received(tx, id, claimed = false) {
+      if (claimed || due(id)) await tx.raw(RECEIVED_SQL, [id]);
     },
     async failed(id, message) {
       await knex('alert_sources')

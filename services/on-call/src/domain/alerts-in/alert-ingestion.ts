@@ -61,9 +61,11 @@ export function createAlertIngestion({ sources, intake }: { sources: SourceStore
         user_id: null,
       };
       const [only] = intents;
+      // The source's note claimed by a deduplicated alert's write that then wrote nothing: the transaction's to write.
+      let claimed = false;
       if (intents.length === 1 && only.kind === 'alert') {
         // A deduplicated alert commits without a transaction when nothing races it (alert-intake.ts).
-        const again = await intake.receiveAgain(origin, only.alert, () => sources.due(origin.alert_source_id));
+        const again = await intake.receiveAgain(origin, only.alert, () => (claimed = sources.due(origin.alert_source_id)));
         if (again) return { alerts: [again] };
       }
       const alerts = await intake.transaction(async (tx) => {
@@ -85,7 +87,7 @@ export function createAlertIngestion({ sources, intake }: { sources: SourceStore
               : await intake.resolveByKey(tx, origin, intent.key, intent.details),
           );
         // In the transaction: a failure here after the commit would answer an error for alerts already stored.
-        await sources.received(tx, String(source.id));
+        await sources.received(tx, String(source.id), claimed);
         return results;
       });
       return { alerts };

@@ -140,7 +140,7 @@ export function createAlertIntake({
      * statement that writes only if nothing wrote the alert meanwhile — what the key's lock
      * guarantees, at two statements where the transaction took four. Null when the key has no
      * open alert or the alert changed: then `receive` it, in a transaction under the key's lock.
-     * `touchSource`: asked once the alert is found; true notes the source's payload in the statement.
+     * `touchSource`: asked once the alert is found; true notes the source's payload in the statement, only if it writes (null answered: the note is the transaction's).
      */
     async receiveAgain(origin: IntakeOrigin, alert: IncomingAlert, touchSource: () => boolean): Promise<IntakeResult | null> {
       const key = alert.deduplication_key;

@@ -152,8 +152,11 @@ export interface AlertIntakeStore extends AlertsInDeps {
 /** What ingestion needs of a source (by id, any team: the source names its team). */
 export interface SourceStore {
   find(id: string): Promise<Row | undefined>;
-  /** Notes an accepted payload (`last_received_at`) in the payload's own transaction. */
-  received(tx: Transaction, id: string): Promise<void>;
+  /**
+   * Notes an accepted payload (`last_received_at`) in the payload's own transaction;
+   * `claimed`: {@link due} said true for this payload, whose note was then not written.
+   */
+  received(tx: Transaction, id: string, claimed?: boolean): Promise<void>;
   /** True when the source's accepted payload is to be noted now (at most once a second), which the caller then does. */
   due(id: string): boolean;
   /** Notes a refused payload and why, shown through the API as `last_error_*`. */
