@@ -1,7 +1,8 @@
 import { jest } from '@jest/globals';
 import type http from 'node:http';
 import { createLogger } from '@firewatch/logger';
-import { createPrincipalVerifier, PRINCIPAL_HEADER } from '@firewatch/auth';
+import { createMetrics } from '@firewatch/metrics';
+import { createPrincipalVerifier, getPrincipal, PRINCIPAL_HEADER } from '@firewatch/auth';
 import { MAX_BODY_DEPTH } from '@firewatch/jsonapi';
 import { listen, signAsGateway, TEST_PRINCIPAL_KEYS, testPrincipal } from '@firewatch/testing';
 import express from 'express';
@@ -137,6 +138,60 @@ describe('createServiceApp access log', () => {
       // A line would be written as the response finishes; give it ample time to show.
       await new Promise((r) => setTimeout(r, 100));
       expect(lines).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('createServiceApp principal check', () => {
+  it('answers a token it verified before only for its method and path, its audience, and never an ingestion one', async () => {
+    const router = express.Router().all('/v1/things/:id', (req, res) => {
+      res.status(200).json({ user_id: getPrincipal(req).user_id });
+    });
+    const app = createServiceApp({
+      logger: createLogger({ service: 'http-test', level: 'silent' }),
+      principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'http-test' }),
+      routers: [router],
+    });
+    const server = await listen(app);
+    const call = async (method: string, path: string, token: string) =>
+      (await fetch(`${server.url}${path}`, { method, headers: { [PRINCIPAL_HEADER]: token } })).status;
+    try {
+      const token = await signAsGateway(testPrincipal({ user_id: 7 }), 'http-test', 'GET', '/v1/things/1');
+      // The second call is answered from what the first verified (verifyKnown): the same checks.
+      for (let i = 0; i < 2; i++) {
+        expect(await call('GET', '/v1/things/1', token)).toBe(200);
+        expect(await call('GET', '/v1/things/2', token)).toBe(401);
+        expect(await call('DELETE', '/v1/things/1', token)).toBe(401);
+        expect(await call('GET', '/v1/things/1?x=1', token)).toBe(200);
+      }
+      const elsewhere = await signAsGateway(testPrincipal(), 'webhooks', 'GET', '/v1/things/1');
+      const ingestion = await signAsGateway({ kind: 'ingestion', source_id: 'x' }, 'http-test', 'GET', '/v1/things/1');
+      for (let i = 0; i < 2; i++) {
+        expect(await call('GET', '/v1/things/1', elsewhere)).toBe(401);
+        expect(await call('GET', '/v1/things/1', ingestion)).toBe(401);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('createServiceApp probes', () => {
+  it('answers /healthz, /readyz, /metrics and /openapi.json without a principal, and nothing of them under /v1', async () => {
+    const app = createServiceApp({
+      logger: createLogger({ service: 'http-test', level: 'silent' }),
+      principals: createPrincipalVerifier({ publicKeys: TEST_PRINCIPAL_KEYS.publicKeys, audience: 'http-test' }),
+      metrics: createMetrics({ service: 'http-test', defaultMetrics: false }),
+      openapi: { openapi: '3.1.0' },
+      routers: [],
+    });
+    const server = await listen(app);
+    const status = async (path: string) => (await fetch(`${server.url}${path}`)).status;
+    try {
+      for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/HEALTHZ']) expect(await status(path)).toBe(200);
+      for (const path of ['/v1/healthz', '/V1/metrics', '/v1/openapi.json']) expect(await status(path)).toBe(401);
     } finally {
       await server.close();
     }
