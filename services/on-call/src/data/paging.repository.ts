@@ -134,6 +134,8 @@ export function createPagingRepository(knex: Knex): PagingStore {
       await t.raw(WRITE_PAGING, [
         JSON.stringify(pagings),
         JSON.stringify([...updates].map(([id, columns]) => ({ ...columns, id }))),
+        // The ids again as an array: the pagings' primary key then finds them (the JSON's rows, estimated at 100, were joined by a scan of every paging).
+        [...updates.keys()],
         JSON.stringify(attempts.map((a) => ({ ...a, status: 'due' }))),
         JSON.stringify(events),
       ]);
@@ -159,7 +161,7 @@ const WRITE_PAGING = `
       .map((c) => changed(...(c.split(' ') as [string, string])))
       .join(', ')}, updated_at = now()
     FROM jsonb_array_elements(?::jsonb) v
-    WHERE a.id = (v->>'id')::uuid
+    WHERE a.id = (v->>'id')::uuid AND a.id = ANY(?::uuid[])
   ), attempts AS (
     INSERT INTO alert_notification_attempts
       (team_id, alert_id, alert_paging_id, user_id, channel, address, contact_method_id, notification_type, level_position, due_at, status)
