@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createAlertIntakeRepository } from '../src/data/alerts-in.repository.js';
 import { createGroupingStore } from '../src/data/alert-grouping.repository.js';
-import { ingest } from './support/ingest.js';
+import { createKeyedSource, ingest } from './support/ingest.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 
 let h: OnCallHarness;
@@ -48,13 +48,7 @@ const outbox = async (type: string, alertId: string) =>
 
 describe('the round trips of one alert intake (docs/performance.md, "Alert ingestion")', () => {
   it('makes a leader and a member in 8 and 7 statements in a transaction, and a deduplicated alert in 2 without one, with the same events as before', async () => {
-    const created = await h.create('alert_sources', {
-      name: `source ${randomUUID()}`,
-      deduplicate_alerts_by_key: true,
-      deduplication_key_kind: 'payload',
-      deduplication_key_path: '$.id',
-    });
-    const source = { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    const source = await createKeyedSource(h);
     const same = {
       property_field_type: 'attribute',
       property_field_name: 'summary',
@@ -132,17 +126,7 @@ describe('the round trips of one alert intake (docs/performance.md, "Alert inges
   it("sees the alert the key's previous holder committed while it waited, and the leader the group's", async () => {
     // A team of its own: grouping takes the team's oldest matching group.
     const as = { principal: { team_id: 7001 } };
-    const created = await h.create(
-      'alert_sources',
-      {
-        name: `source ${randomUUID()}`,
-        deduplicate_alerts_by_key: true,
-        deduplication_key_kind: 'payload',
-        deduplication_key_path: '$.id',
-      },
-      as,
-    );
-    const source = { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    const source = await createKeyedSource(h, as);
     const teamId = Number((await h.db.knex('alert_sources').where({ id: source.id }).first()).team_id);
     const settled = (p: Promise<unknown>, ms: number) =>
       Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
@@ -209,13 +193,7 @@ describe('the round trips of one alert intake (docs/performance.md, "Alert inges
   // The deduplicated alert's write without a transaction stands in for the key's lock: it
   // writes only the row it read, so a write in between sends the alert through the lock.
   it('counts every one of many racing deduplicated alerts of one key, each with its event and outbox row', async () => {
-    const created = await h.create('alert_sources', {
-      name: `source ${randomUUID()}`,
-      deduplicate_alerts_by_key: true,
-      deduplication_key_kind: 'payload',
-      deduplication_key_path: '$.id',
-    });
-    const source = { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    const source = await createKeyedSource(h);
     const first = await ingest(h, source.id, source.secret, { id: 'racing', summary: 'racing' });
     const alertId = first.body.data[0].id as string;
     const answers = await Promise.all(
@@ -232,14 +210,8 @@ describe('the round trips of one alert intake (docs/performance.md, "Alert inges
   });
 
   it('writes nothing of a deduplicated alert whose row changed after it was read', async () => {
-    const created = await h.create('alert_sources', {
-      name: `source ${randomUUID()}`,
-      deduplicate_alerts_by_key: true,
-      deduplication_key_kind: 'payload',
-      deduplication_key_path: '$.id',
-    });
-    const sourceId = created.body.data.id as string;
-    const first = await ingest(h, sourceId, created.body.data.attributes.secret as string, { id: 'changed', summary: 'changed' });
+    const { id: sourceId, secret } = await createKeyedSource(h);
+    const first = await ingest(h, sourceId, secret, { id: 'changed', summary: 'changed' });
     const alertId = first.body.data[0].id as string;
     const teamId = Number((await h.db.knex('alert_sources').where({ id: sourceId }).first()).team_id);
     const store = createAlertIntakeRepository(h.db.knex as Knex);
@@ -292,13 +264,7 @@ describe('a deduplicated alert racing another write of its alert', () => {
     Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 
   async function sourceWithAlert(key: string) {
-    const created = await h.create('alert_sources', {
-      name: `source ${randomUUID()}`,
-      deduplicate_alerts_by_key: true,
-      deduplication_key_kind: 'payload',
-      deduplication_key_path: '$.id',
-    });
-    const source = { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    const source = await createKeyedSource(h);
     const first = await ingest(h, source.id, source.secret, { id: key, summary: key });
     return { source, alertId: first.body.data[0].id as string };
   }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type pg from 'pg';
-import { ingest } from './support/ingest.js';
+import { createKeyedSource, ingest } from './support/ingest.js';
 import { startOnCall, type OnCallHarness } from './support/on-call-harness.js';
 
 let h: OnCallHarness;
@@ -22,13 +21,7 @@ async function indexScans(session: pg.Client): Promise<Record<string, number>> {
 
 describe('the intake lock-and-read functions on a table that grew since they were first planned (migration 20261231-0100)', () => {
   it('find an open alert by its deduplication key through the key index, not by walking the team', async () => {
-    const created = await h.create('alert_sources', {
-      name: `source ${randomUUID()}`,
-      deduplicate_alerts_by_key: true,
-      deduplication_key_kind: 'payload',
-      deduplication_key_path: '$.id',
-    });
-    const source = { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
+    const source = await createKeyedSource(h);
     expect((await ingest(h, source.id, source.secret, { id: 'first', summary: 'disk full' })).status).toBe(202);
     const knex = h.db.knex as Knex;
     const [alert] = (await knex('alerts').where({ deduplication_key: 'first' })) as { team_id: number; deduplication_scope: string }[];

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { signAsGateway } from '@firewatch/testing';
 import type { HarnessAnswer } from '@firewatch/service-testing';
-import type { OnCallHarness } from './on-call-harness.js';
+import type { CallOptions, OnCallHarness } from './on-call-harness.js';
 
 /** Posts `body` to a source's ingestion path as the gateway would: an ingestion principal and the secret header. */
 export async function ingest(
@@ -22,4 +23,14 @@ export async function ingest(
       ...headers,
     },
   });
+}
+
+/** A new source keyed by the payload's `id` (`$.id`), as the deduplication tests want it: its id and secret. */
+export async function createKeyedSource(h: OnCallHarness, options: CallOptions = {}): Promise<{ id: string; secret: string }> {
+  const created = await h.create(
+    'alert_sources',
+    { name: `source ${randomUUID()}`, deduplicate_alerts_by_key: true, deduplication_key_kind: 'payload', deduplication_key_path: '$.id' },
+    options,
+  );
+  return { id: created.body.data.id as string, secret: created.body.data.attributes.secret as string };
 }
