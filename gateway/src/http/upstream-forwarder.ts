@@ -138,6 +138,11 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
   };
 
   function send(req: IncomingMessage, res: http.ServerResponse, state: GatewayState, path: string, headers: string[]) {
+    // A client that left while its request was authenticated, counted or signed (the request
+    // aborted) is not forwarded: no one takes the answer, and its address left with its socket
+    // (X-Forwarded-For would be empty, and an ingestion 401 is counted against that address).
+    // A bodyless request is ended at once below, so nothing else would stop it.
+    if (req.destroyed) return;
     let timedOut = false;
     const span = openSpan(`forward ${name}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': req.method ?? '' } });
     if (span.traceparent) headers.push('traceparent', span.traceparent);
