@@ -34,6 +34,7 @@ describe('gateway relay of answers', () => {
   // Set by the big-answer route: whether its answer was cut off (the client left).
   let bigClosedEarly: Promise<boolean> = Promise.resolve(false);
   let bigWritten = 0;
+  let laterSocket: net.Socket | undefined;
 
   beforeAll(async () => {
     auth = await startFakeAuth(systemTokens);
@@ -78,6 +79,10 @@ describe('gateway relay of answers', () => {
           });
         } else if (req.url!.startsWith('/ingest/')) {
           setTimeout(() => res.writeHead(401).end(), 50);
+        } else if (req.url === '/v1/incidents/later') {
+          // Answers after the client left; whether the gateway keeps this connection open is told.
+          laterSocket = req.socket;
+          setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '5' }).end('hello'), 200);
         } else if (req.url === '/v1/incidents/empty') {
           res.writeHead(204).end();
         } else {
@@ -212,5 +217,14 @@ describe('gateway relay of answers', () => {
     expect(seen.filter((s) => !s.headers['x-forwarded-for'])).toEqual([]);
     // A client that stays is forwarded as ever.
     expect((await fetch(`${gateway.url}/ingest/heartbeats/${id}/wrong`)).status).toBe(401);
+  });
+
+  it('lets go of the service connection when the client left before the answer came', async () => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(get('/v1/incidents/later')));
+    await new Promise((r) => setTimeout(r, 100));
+    socket.destroy();
+    // The answer came at 200 ms; the upstream timeout (3 s) is far off.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(laterSocket?.destroyed).toBe(true);
   });
 });

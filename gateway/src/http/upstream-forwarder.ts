@@ -158,7 +158,10 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
     upstream.on('response', (answer) => {
       span.setAttribute('http.response.status_code', answer.statusCode ?? 0);
       span.end();
-      if (state.failed) {
+      // An answer no one takes: an error was chosen, or the client left while the service worked
+      // (its 'close', below, has passed; paused at its first failed write, the answer would hold
+      // the service's connection until the timeout).
+      if (state.failed || res.destroyed) {
         answer.destroy();
         return;
       }
