@@ -124,6 +124,22 @@ describe('gateway proxying', () => {
     expect(echo.headers['x-forwarded-host']).toBeUndefined();
   });
 
+  it('names the service as Host, once, for a client that sent an empty one', async () => {
+    const { port } = new URL(gateway.url);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write(`GET /v1/incidents HTTP/1.1\r\nHost: \r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+      });
+      let data = '';
+      socket.on('data', (c: Buffer) => (data += c.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 200 /);
+    const echo = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(echo.headers.host).toBe(new URL(upstream.url).host);
+  });
+
   it('makes a request id when the client sends none (or an unsafe one) and forwards it', async () => {
     for (const headers of [bearer(token), bearer(token, { 'x-request-id': 'bad id with spaces' })]) {
       const res = await fetch(`${gateway.url}/v1/incidents`, { headers });

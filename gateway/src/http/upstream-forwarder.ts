@@ -62,7 +62,8 @@ function requestHeaders(req: IncomingMessage, principal: string | undefined, sta
     // A client's X-Forwarded-Host stays only when it sent no Host for the gateway's to replace.
     if (name === 'x-forwarded-host' && given.host) continue;
     const value = given[name];
-    if (value === undefined) continue;
+    // An empty Host is replaced by the service's (below), as http.request did: never two.
+    if (value === undefined || (value === '' && name === 'host')) continue;
     if (typeof value === 'string') out.push(name, value);
     else for (const one of value) out.push(name, one);
   }
