@@ -49,7 +49,9 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
 
     async claimAttempts(now, limit, leaseMs, maxTries) {
       // One statement (atomic on its own): the claim, the user, where the contact method points now, and the
-      // alert (as JSON: what messages read of it are its text columns and id).
+      // alert (as JSON: what messages read of it are its text columns and id). Without its payload (`data`,
+      // `labels`, up to the ingest's 512 KB), which no message reads: a row an attempt, 100 attempts of one
+      // alert read it 100 times (40 MB a claim for a 400 KB payload).
       const { rows: claimed } = (await knex.raw(
         `WITH picked AS (
            SELECT id FROM alert_notification_attempts
@@ -63,7 +65,7 @@ export function createNotificationAttemptsRepository(knex: Knex): NotificationAt
          SELECT c.*, u.user_id AS u_id, u.name AS u_name, u.email AS u_email, u.time_zone AS u_time_zone,
                 u.deleted_at AS u_deleted_at,
                 CASE WHEN c.channel = 'email' THEN e.email ELSE p.phone END AS method_address,
-                row_to_json(al) AS alert_row
+                to_jsonb(al) - 'data' - 'labels' AS alert_row
          FROM claimed c
          LEFT JOIN alerts al ON al.id = c.alert_id
          LEFT JOIN users u ON u.user_id = c.user_id
