@@ -85,7 +85,13 @@ export function createPagingRepository(knex: Knex): PagingStore {
     },
 
     async alert(tx, id) {
-      return (await tx('alerts').where({ id }).first()) as Row | undefined;
+      // Key-shared now, as the step's writes would take it (their foreign keys) after its paging's lock:
+      // an acknowledge holds the alert FOR UPDATE, then waits for that paging (stopAll), a deadlock.
+      const { rows } = await (tx as Knex.Transaction).raw<{ rows: Row[] }>('SELECT * FROM alerts WHERE id = ? FOR KEY SHARE SKIP LOCKED', [
+        id,
+      ]);
+      if (rows[0]) return rows[0];
+      return (await tx('alerts').where({ id }).first('id')) ? 'busy' : undefined;
     },
 
     async pagedUsers(tx, teamId, userIds) {

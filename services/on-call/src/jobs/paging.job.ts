@@ -33,9 +33,12 @@ export function createPagingJob(options: PagingJobOptions) {
     return options.store.transaction(async (tx) => {
       const due = await options.store.claimDue(tx, now, BATCH);
       let late = 0;
+      let busy = 0;
       for (const paging of due) {
         try {
-          if ((await options.store.savepoint(tx, (sp) => options.engine.step(sp, paging, now))).late) late++;
+          const done = await options.store.savepoint(tx, (sp) => options.engine.step(sp, paging, now));
+          if (done.busy) busy++;
+          if (done.late) late++;
         } catch (err) {
           const retryAt = new Date(now.getTime() + FAILED_STEP_RETRY_MS);
           options.logger.error('paging step failed; tried again later', { err, alert_paging_id: paging.id, retry_at: retryAt });
@@ -51,7 +54,8 @@ export function createPagingJob(options: PagingJobOptions) {
           });
         }
       }
-      return { fired: due.length, late };
+      // A step left (its alert busy) is not fired: it is claimed again at the next tick.
+      return { fired: due.length - busy, late };
     });
   }
 

@@ -112,6 +112,32 @@ describe('the paging engine', () => {
     expect((await timeline(id)).filter((e) => e.kind === 'action' && e.action === 'paged')).toHaveLength(2);
   });
 
+  it('leaves a step to the next tick while an acknowledge holds its alert, rather than deadlocking with it', async () => {
+    const id = await raise();
+    const due = Date.now() + 5 * MINUTE + 1000;
+    const knex = h.db.knex as Knex;
+    // An acknowledge's order: its alert FOR UPDATE, then (stopping paging) the alert's pagings.
+    const acknowledged = knex.transaction(async (tx) => {
+      await tx('alerts').where({ id }).forUpdate();
+      const fired = replica(() => due).steps.tick();
+      // The step has claimed (locked) its paging by now.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await tx('alert_pagings').where({ alert_id: id }).update({ state: 'stopped', stopped_reason: 'acknowledged', next_step_at: null });
+      return fired;
+    });
+    expect(await acknowledged).toBe(0);
+    expect((await timeline(id)).map((e) => String(e.details)).filter((d) => /^Paged level 2|failed/.test(d))).toEqual([]);
+    // A lock that goes without stopping it leaves the step to the next tick.
+    const other = await raise();
+    const released = knex.transaction(async (tx) => {
+      await tx('alerts').where({ id: other }).forUpdate();
+      expect(await replica(() => due).steps.tick()).toBe(0);
+    });
+    await released;
+    expect(await replica(() => due).steps.tick()).toBe(1);
+    expect((await timeline(other)).filter((e) => e.kind === 'action' && e.action === 'paged')).toHaveLength(2);
+  });
+
   it('fires a step whose replica died between claim and commit once, by the next replica', async () => {
     const id = await raise();
     const due = Date.now() + 5 * MINUTE + 1000;

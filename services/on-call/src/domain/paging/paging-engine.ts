@@ -197,9 +197,14 @@ export function createPagingEngine({ store, router, plans, lateAfterMs }: Paging
         );
     },
 
-    /** Fires a due paging the job claimed; a paging of an alert no longer triggered is stopped instead. */
-    async step(tx: Transaction, paging: PagingRecord, now: Date): Promise<{ late: boolean }> {
+    /**
+     * Fires a due paging the job claimed; a paging of an alert no longer triggered is stopped instead.
+     * `busy`: a writer (an acknowledge, which stops paging next) holds the alert, so it is left due,
+     * untouched: waiting for it while holding the paging it waits for would deadlock.
+     */
+    async step(tx: Transaction, paging: PagingRecord, now: Date): Promise<{ late: boolean; busy?: true }> {
       const alert = await store.alert(tx, paging.alert_id);
+      if (alert === 'busy') return { late: false, busy: true };
       const dueAt = paging.next_step_at ?? now;
       if (!alert || alert.status !== 'triggered') {
         await store.updatePaging(tx, paging.id, {

@@ -64,7 +64,8 @@ export interface PagingStore {
   stopAll(tx: Transaction, alertId: string, reason: string, at: Date): Promise<{ pagings: number; notifications: number }>;
   /** Up to `limit` active pagings due at `now`, locked (SKIP LOCKED: one replica each) until `tx` ends. */
   claimDue(tx: Transaction, now: Date, limit: number): Promise<PagingRecord[]>;
-  alert(tx: Transaction, id: string): Promise<Row | undefined>;
+  /** The alert, key-shared until `tx` ends; `busy` while a writer holds it FOR UPDATE (an acknowledge), not waited for. */
+  alert(tx: Transaction, id: string): Promise<Row | 'busy' | undefined>;
   /** The team's live users among `userIds` with their notification rules. */
   pagedUsers(tx: Transaction, teamId: number, userIds: readonly number[]): Promise<Map<number, PagedUser>>;
   /** One engine call's writes (paging-writes.ts) in one statement, the events in their order. */
