@@ -245,15 +245,24 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     });
   const stop = async () => {
     await Promise.all([...children.values()].map((c) => stopOne(c)));
-    const client = new pg.Client({ connectionString: `${pgBase}/postgres` });
-    await client.connect();
-    for (const db of Object.values(databases)) {
-      await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
-      await client.query(`DROP ROLE IF EXISTS "${db}"`);
+    try {
+      const client = new pg.Client({ connectionString: `${pgBase}/postgres` });
+      await client.connect();
+      for (const db of Object.values(databases)) {
+        await client.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+        await client.query(`DROP ROLE IF EXISTS "${db}"`);
+      }
+      await client.end();
+    } finally {
+      await dropBrokerState();
     }
-    await client.end();
-    if (options.webhooks) await deleteQueues(process.env.TEST_AMQP_URL!, [webhookQueue, `${webhookQueue}.dead`]);
-    await deleteQueues(process.env.TEST_AMQP_URL!, [usersQueue, `${usersQueue}.dead`, groupsQueue, `${groupsQueue}.dead`]);
+  };
+  /** Queues left bound to `#` would collect every later event on the broker (deleteQueues). */
+  const dropBrokerState = async () => {
+    // Every queue the broker users were provisioned with, the dispatcher's too when no dispatcher
+    // ran: it is declared and bound to `#` all the same (createTestBrokerUsers).
+    const queues = [webhookQueue, usersQueue, groupsQueue];
+    await deleteQueues(process.env.TEST_AMQP_URL!, [...queues, ...queues.map((q) => `${q}.dead`)]);
     await broker.remove();
   };
   const startOne = async (p: (typeof procs)[number]) => {
