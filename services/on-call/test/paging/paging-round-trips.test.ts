@@ -9,6 +9,7 @@ import { escalationPlansOn } from '../../src/escalation-plans.wiring.js';
 import { createPolicy, levelIn, pathIn } from '../escalation/escalation.fixture.js';
 import { ingest } from '../support/ingest.js';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
+import { alwaysOnCall, createdAt } from '../support/schedules.fixture.js';
 import { seedUsers } from '../support/users.fixture.js';
 
 const ADA = 51;
@@ -22,22 +23,8 @@ beforeAll(async () => {
   h = await startOnCall();
   knex = h.db.knex as Knex;
   await seedUsers(knex, [{ team_id: 1, user_id: ADA, name: 'Ada', email: 'ada@account.test' }]);
-  const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
-    const res = await h.call('POST', path, { body: { data: { type, attributes } } });
-    expect([res.status, res.body.errors]).toEqual([201, undefined]);
-    return res.body.data;
-  };
-  const schedule = (await created('/v1/schedules', 'schedules', { name: 'Primary', owner_user_id: ADA })).id;
-  const rotation = (
-    await created(`/v1/schedules/${schedule}/schedule_rotations`, 'schedule_rotations', {
-      name: 'Always Ada',
-      schedule_rotationable_type: 'ScheduleDailyRotation',
-      schedule_rotationable_attributes: { handoff_time: '09:00' },
-      time_zone: 'Etc/UTC',
-      start_time: '2026-01-01T09:00:00Z',
-    })
-  ).id;
-  await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: ADA });
+  const created = (path: string, type: string, attributes: Record<string, unknown>) => createdAt(h, path, type, attributes);
+  const schedule = await alwaysOnCall(h, ADA);
   const policy = await createPolicy(h, { name: 'Bench' });
   expect(
     (await levelIn(h, policy, { position: 1, delay: 60, notification_target_params: [{ type: 'schedule', id: schedule }] })).status,

@@ -6,6 +6,7 @@ import { pagingEngineOn, pagingJobsOn, pagingPortsOn } from '../../src/paging.wi
 import { createPolicy, levelIn } from '../escalation/escalation.fixture.js';
 import { ingest } from '../support/ingest.js';
 import { startOnCall, type OnCallHarness } from '../support/on-call-harness.js';
+import { alwaysOnCall, createdAt } from '../support/schedules.fixture.js';
 import { seedTeam } from '../support/teams.fixture.js';
 import { seedUsers } from '../support/users.fixture.js';
 
@@ -41,22 +42,8 @@ beforeAll(async () => {
     user_email_address_id: email.id,
     enabled_contact_types: JSON.stringify(['email']),
   });
-  const created = async (path: string, type: string, attributes: Record<string, unknown>) => {
-    const res = await h.call('POST', path, { body: { data: { type, attributes } } });
-    expect([res.status, res.body.errors]).toEqual([201, undefined]);
-    return res.body.data;
-  };
-  const schedule = (await created('/v1/schedules', 'schedules', { name: 'Primary', owner_user_id: ADA })).id;
-  const rotation = (
-    await created(`/v1/schedules/${schedule}/schedule_rotations`, 'schedule_rotations', {
-      name: 'Always Ada',
-      schedule_rotationable_type: 'ScheduleDailyRotation',
-      schedule_rotationable_attributes: { handoff_time: '09:00' },
-      time_zone: 'Etc/UTC',
-      start_time: '2026-01-01T09:00:00Z',
-    })
-  ).id;
-  await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: ADA });
+  const created = (path: string, type: string, attributes: Record<string, unknown>) => createdAt(h, path, type, attributes);
+  const schedule = await alwaysOnCall(h, ADA);
   policy = await createPolicy(h, { name: 'Database' });
   expect(
     (await levelIn(h, policy, { position: 1, delay: 5, notification_target_params: [{ type: 'schedule', id: schedule }] })).status,

@@ -79,3 +79,26 @@ export async function createDailySchedule(h: OnCallHarness, userIds: number[]): 
     await created(`/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id });
   return schedule;
 }
+
+/** A JSON:API create at `path` that must answer 201; its resource object. */
+export async function createdAt(h: OnCallHarness, path: string, type: string, attributes: Attributes) {
+  const res = await h.call('POST', path, doc(type, attributes));
+  expect([res.status, res.body.errors]).toEqual([201, undefined]);
+  return res.body.data;
+}
+
+/** A schedule named Primary, owned by `userId`, whose daily rotation has only `userId`: always on call. Its id. */
+export async function alwaysOnCall(h: OnCallHarness, userId: number): Promise<string> {
+  const schedule = (await createdAt(h, '/v1/schedules', 'schedules', { name: 'Primary', owner_user_id: userId })).id as string;
+  const rotation = (
+    await createdAt(h, `/v1/schedules/${schedule}/schedule_rotations`, 'schedule_rotations', {
+      name: `Always ${userId}`,
+      schedule_rotationable_type: 'ScheduleDailyRotation',
+      schedule_rotationable_attributes: { handoff_time: '09:00' },
+      time_zone: 'Etc/UTC',
+      start_time: '2026-01-01T09:00:00Z',
+    })
+  ).id as string;
+  await createdAt(h, `/v1/schedule_rotations/${rotation}/schedule_rotation_users`, 'schedule_rotation_users', { user_id: userId });
+  return schedule;
+}
