@@ -115,7 +115,7 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
         });
     }
     can(principal, action, row);
-    if (action !== 'read') await admits(tx, principal, row, action);
+    await admits(tx, principal, row, action);
     return row;
   }
 

@@ -73,9 +73,9 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     declaration,
   });
   const included = createIncluder(def, related, deps, declaration);
-  const beforeAccess = async (tx: Transaction | undefined, principal: Principal) => {
-    if (def.hooks?.beforeAccess) await def.hooks.beforeAccess({ principal, tx, deps });
-  };
+  // Not async: without a hook there is no promise to make and wait for (every item GET asks).
+  const beforeAccess = (tx: Transaction | undefined, principal: Principal): Promise<void> | void =>
+    def.hooks?.beforeAccess?.({ principal, tx, deps });
   // `If-Match` is judged against the record as a GET answers this caller, once it is locked:
   // two writers holding the same tag cannot both pass.
   const preconditioned = (principal: Principal, locked: Row, ifMatch: EntityTagCondition | undefined) => {
@@ -127,8 +127,7 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     },
 
     async get(principal: Principal, idOrSlug: string, include: string[] = []): Promise<Loaded> {
-      // The hot read: each await skipped when there is nothing to wait for is a promise less per request.
-      if (def.hooks?.beforeAccess) await beforeAccess(undefined, principal);
+      await beforeAccess(undefined, principal);
       const row = await access.load(undefined, principal, idOrSlug, 'read');
       return { record: access.present(principal, row), included: include.length ? await included([row], include, principal) : [] };
     },
