@@ -37,7 +37,6 @@ export function createPagingWrites(store: PagingStore) {
         staged.delete(tx);
       }
     },
-    flush,
     event(tx: Transaction, event: AlertEventInput) {
       of(tx).events.push(event);
     },
