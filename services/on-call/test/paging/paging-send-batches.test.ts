@@ -25,6 +25,32 @@ async function until(ready: () => boolean | Promise<boolean>) {
   }
 }
 
+/** The alert's attempts being sent, cancelled as an acknowledge cancels them. */
+const cancelAttempts = (tx: Knex.Transaction, alertId: string) =>
+  tx('alert_notification_attempts').where({ alert_id: alertId, status: 'sending' }).update({ status: 'cancelled', reason: 'acknowledged' });
+
+/**
+ * An acknowledge under way: a transaction that runs `first` and then stays open, holding its
+ * locks, until `commit()` runs `then` and commits it.
+ */
+async function acknowledging(first: (tx: Knex.Transaction) => Promise<unknown>, then?: (tx: Knex.Transaction) => Promise<unknown>) {
+  let release = () => {};
+  let locked = false;
+  const done = (h.db.knex as Knex).transaction(async (tx) => {
+    await first(tx);
+    locked = true;
+    await new Promise<void>((resolve) => (release = resolve));
+    await then?.(tx);
+  });
+  await until(() => locked);
+  return {
+    commit: async () => {
+      release();
+      await done;
+    },
+  };
+}
+
 /** The attempts' store, counting its transactions (claims take none: each is one statement). */
 function countingStore() {
   const store = createNotificationAttemptsRepository(h.db.knex as Knex);
@@ -79,24 +105,13 @@ describe('the notification send job', () => {
     const job = createNotificationSendJob({ store, notifier: sends.notifier, logger, intervalMs: 1000, leaseMs: MINUTE });
     const tick = job.tick();
     await until(() => sends.waiting() === 2);
-    const knex = h.db.knex as Knex;
     // An acknowledge's transaction holds the held alert's attempt while the outcomes are recorded.
-    let commit = () => {};
-    let locked = false;
-    const ack = knex.transaction(async (tx) => {
-      await tx('alert_notification_attempts')
-        .where({ alert_id: held, status: 'sending' })
-        .update({ status: 'cancelled', reason: 'acknowledged' });
-      locked = true;
-      await new Promise<void>((resolve) => (commit = resolve));
-    });
-    await until(() => locked);
+    const ack = await acknowledging((tx) => cancelAttempts(tx, held));
     sends.release();
     // The other alert's outcome is committed while the acknowledge still holds its row.
     await until(async () => (await statuses(free)).includes('sent'));
     expect(await statuses(held)).toEqual(['due', 'sending']);
-    commit();
-    await ack;
+    await ack.commit();
     expect(await tick).toBe(2);
     // Sent while paging stopped: its outcome is recorded, the attempt stays cancelled (notification-outcome.ts).
     expect(await statuses(held)).toEqual(['due', 'sent']);
@@ -111,24 +126,15 @@ describe('the notification send job', () => {
     const job = createNotificationSendJob({ store, notifier: sends.notifier, logger, intervalMs: 1000, leaseMs: MINUTE });
     const tick = job.tick();
     await until(() => sends.waiting() === 2);
-    const knex = h.db.knex as Knex;
     // An acknowledge locks its alert first, then its attempts: the batch, taking the attempts
     // and then (its timeline events) a key-share lock on the alert, waited on it in a cycle.
-    let commit = () => {};
-    let locked = false;
-    const ack = knex.transaction(async (tx) => {
-      await tx('alerts').where({ id: held }).forUpdate().first();
-      locked = true;
-      await new Promise<void>((resolve) => (commit = resolve));
-      await tx('alert_notification_attempts')
-        .where({ alert_id: held, status: 'sending' })
-        .update({ status: 'cancelled', reason: 'acknowledged' });
-    });
-    await until(() => locked);
+    const ack = await acknowledging(
+      (tx) => tx('alerts').where({ id: held }).forUpdate().first(),
+      (tx) => cancelAttempts(tx, held),
+    );
     sends.release();
     await until(async () => (await statuses(free)).includes('sent'));
-    commit();
-    await ack;
+    await ack.commit();
     expect(await tick).toBe(2);
     expect(await statuses(held)).toEqual(['due', 'sent']);
   });
