@@ -140,8 +140,11 @@ describe('template previews', () => {
       detail: expect.stringMatching(/64 MB of memory|render limit exceeded/),
     });
     expect(answered).toEqual(Array(10).fill(200));
-    // Rendering never held the event loop (a loose bound: the machine is shared).
-    expect(delay.max / 1e6).toBeLessThan(150);
+    // Rendering never held the event loop. The bound is under the 300 ms render limit
+    // (render-protocol.ts): on this thread, without the worker's 64 MB cap, the heap
+    // template renders until that limit, holding the loop as long. It is loose for the rest, as the machine is shared: a CI
+    // run on 2 cores, the worker collecting near its heap cap, saw a 160 ms stall.
+    expect(delay.max / 1e6).toBeLessThan(250);
   });
 
   it('ends a preview that takes longer than its budget with a 422, whatever each field takes', async () => {
