@@ -84,6 +84,34 @@ async function closeQuietly(model: ChannelModel): Promise<void> {
   destroySocket(model, 'amqp connection closed by client');
 }
 
+type Mux = { _readIncoming?: () => void };
+type Corkable = { cork(): void; uncork(): void };
+
+/**
+ * amqplib's mux writes each frame it finds queued to the socket with a write of its own:
+ * a relay's batch of publishes, or a consumer's acks of a batch, were one syscall per
+ * message on both ends. Corked for the mux's pass, the socket sends the frames of the
+ * pass in one write: the same bytes in the same order, when they would have gone anyway
+ * (the mux still stops at a full socket buffer and waits for its 'drain'). Left as it is
+ * where amqplib's internals are not as expected.
+ */
+function coalesceFrames(model: ChannelModel): void {
+  const connection = (model as unknown as { connection?: { muxer?: Mux; stream?: Partial<Corkable> } }).connection;
+  const mux = connection?.muxer;
+  const pass = mux?._readIncoming;
+  const out = connection?.stream;
+  if (!mux || typeof pass !== 'function' || typeof out?.cork !== 'function' || typeof out.uncork !== 'function') return;
+  const socket = out as Corkable;
+  mux._readIncoming = () => {
+    socket.cork();
+    try {
+      pass.call(mux);
+    } finally {
+      socket.uncork();
+    }
+  };
+}
+
 /**
  * One AMQP connection kept alive for its owner (the outbox relay or a consumer): error,
  * close and blocked listeners on the connection, capped exponential back-off with
@@ -112,6 +140,7 @@ export function createAmqpConnection(opts: AmqpConnectionOptions): AmqpConnectio
     try {
       m = await amqp.connect(url, { clientProperties: { connection_name: name }, timeout: connectTimeoutMs });
       const self = m;
+      coalesceFrames(m);
       m.on('error', (err: Error) => logger.warn('amqp connection error', { connection: name, error: err.message }));
       m.on('close', (err?: Error) => lost(self, err ?? new Error('connection closed')));
       m.on('handler-error', (err: Error, event: string) =>
