@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '@firewatch/logger';
 import type { TransportPublisher } from './event-transport.js';
 import { tracePublish } from './outbox.tracing.js';
+import { pipelinedTransaction } from './pipelined-transaction.js';
 import { deferRow, noteFailure, restoreRows, takeRows } from './outbox.repository.js';
 
 /** What one batch needs from the relay. */
@@ -30,7 +31,8 @@ export interface BatchResult {
  * due with the error noted. A crash before the commit leaves every row in place.
  */
 export function relayBatch(publisher: TransportPublisher, ctx: BatchContext): Promise<BatchResult> {
-  return ctx.knex.transaction(async (trx) => {
+  // BEGIN goes with the claim: a batch is two round trips besides the broker's.
+  return pipelinedTransaction(ctx.knex, async (trx) => {
     const rows = await takeRows(trx, ctx.batchSize, ctx.ordered);
     if (!rows.length) return { claimed: 0, published: 0 };
     // As stored: tracing gives the published payloads a traceparent of their own.

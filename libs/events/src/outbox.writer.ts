@@ -6,6 +6,7 @@ import { isEventType, isInternalEventType } from './event-catalog.js';
 import type { EventEnvelope, EventInput } from './event-envelope.js';
 import { relayInProcess, wakeRelaysOnCommit } from './outbox-commits.js';
 import { OUTBOX_CHANNEL, OUTBOX_TABLE } from './outbox.migration.js';
+import { SENT_WITH_NEXT } from './pipelined-transaction.js';
 
 const INSERT_CHUNK = 1000;
 
@@ -67,10 +68,13 @@ async function insertEvents(
     // Where no relay runs (a CLI), the relays elsewhere are told by NOTIFY on commit (outbox-commits.ts).
     const notify = last && !relayInProcess();
     // The last chunk, a notification and the caller's own writes travel as one statement: round trips less per write.
+    // Nothing reads their answer: in a pipelined transaction they go with its next statement (its COMMIT).
     if (last && (alongside.length || notify)) {
       const more = alongside.map((_, n) => `, alongside_${n} as (?)`).join('');
-      await trx.raw(`with inserted as (?)${more} select ${notify ? `pg_notify('${OUTBOX_CHANNEL}', '')` : '1'}`, [insert, ...alongside]);
-    } else await insert;
+      await trx
+        .raw(`with inserted as (?)${more} select ${notify ? `pg_notify('${OUTBOX_CHANNEL}', '')` : '1'}`, [insert, ...alongside])
+        .options({ [SENT_WITH_NEXT]: true });
+    } else await insert.options({ [SENT_WITH_NEXT]: true });
   }
   wakeRelaysOnCommit(trx);
   return envelopes;

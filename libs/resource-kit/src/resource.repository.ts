@@ -10,6 +10,7 @@ import {
   uniqueConstraintName,
 } from '@firewatch/db';
 import { ConflictError } from '@firewatch/errors';
+import { pipelinedTransaction } from '@firewatch/events';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import type { Row, Transaction } from './resource-shapes.js';
 import { loadChildren, writeChildren } from './children.repository.js';
@@ -229,6 +230,7 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       }
     },
     attachChildren,
-    transaction: (fn) => knex.transaction((trx) => fn(trx)),
+    // BEGIN goes with the first statement, the outbox rows with COMMIT: a create is two round trips.
+    transaction: (fn) => pipelinedTransaction(knex, fn),
   };
 }

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+
+type Callback = (err: Error | null, result?: unknown) => void;
+
+/** The parts of a node-postgres client (knex's pg connection) this uses. */
+interface PgClient {
+  query(config: unknown, values?: unknown, callback?: unknown): unknown;
+  pipeline: boolean;
+  connection: { stream: { cork(): void; uncork(): void } };
+}
+
+interface KnexPgClient {
+  dialect?: string;
+  acquireConnection(): Promise<PgClient>;
+  releaseConnection(connection: PgClient): Promise<unknown>;
+}
+
+/**
+ * A knex query option (`.options({ [SENT_WITH_NEXT]: true })`) of a statement whose
+ * answer its caller does not read: in a {@link pipelinedTransaction} it is answered at
+ * once and written with the transaction's next statement (its COMMIT, say); should it
+ * fail, that statement's answer is its error, and the transaction, aborted by
+ * PostgreSQL, commits nothing. Elsewhere it changes nothing.
+ */
+export const SENT_WITH_NEXT = 'firewatchSentWithNext';
+
+// What knex is told a statement not sent yet (or never: a BEGIN with nothing after it) answered; it reads nothing of it.
+const NOT_SENT = Object.freeze({ command: '', rowCount: null, rows: [], fields: [] });
+
+/**
+ * `knex.transaction(fn)`, with fewer round trips: its `BEGIN`, and the statements marked
+ * {@link SENT_WITH_NEXT} (the outbox rows), are not sent on their own but written with
+ * the next statement whose answer is awaited, in one socket write (node-postgres'
+ * pipeline mode), and PostgreSQL answers them in one reply. A create is then two round
+ * trips: `BEGIN` with the insert, the outbox row with `COMMIT`. The statements are the
+ * same, in the same order, in the same transaction; should a held one fail, the
+ * statement written with it answers its error (PostgreSQL has aborted the transaction,
+ * so a `COMMIT` rolls back). A transaction that sends no statement (a 422 found before
+ * any) sends neither `BEGIN` nor its `COMMIT` / `ROLLBACK`. The connection is in
+ * pipeline mode only while the transaction holds it: knex awaits each statement, so they
+ * still go one at a time; statements a hook sends concurrently are written at once
+ * instead of queued, and run in the same order.
+ */
+export async function pipelinedTransaction<T>(knex: Knex, fn: (tx: Knex.Transaction) => Promise<T>): Promise<T> {
+  const client = knex.client as unknown as KnexPgClient;
+  if (client.dialect !== 'postgresql') return knex.transaction(fn);
+  const connection = await client.acquireConnection();
+  const hadOwnQuery = Object.prototype.hasOwnProperty.call(connection, 'query');
+  const send = connection.query;
+  // Held statements, sent before the next one that is not; whether anything was sent yet.
+  let held: unknown[] = [];
+  let sentAny = false;
+  const answerNow = (done: Callback) => queueMicrotask(() => done(null, NOT_SENT));
+  connection.pipeline = true;
+  connection.query = function pipelined(config: unknown, values?: unknown, callback?: unknown) {
+    const text = (config as { text?: unknown } | null)?.text;
+    const done = (typeof values === 'function' ? values : callback) as Callback | undefined;
+    // Only knex's own calls (a config object and a callback) are taken over.
+    if (typeof text !== 'string' || !done) return send.call(connection, config, values, callback);
+    if ((text === 'BEGIN;' && !sentAny && !held.length) || (config as Record<string, unknown>)[SENT_WITH_NEXT] === true) {
+      held.push(config);
+      return answerNow(done);
+    }
+    // A rollback (of the transaction or to a savepoint) undoes every held statement: each
+    // came after the last statement sent. Unsent, none can fail and take its place.
+    if (text.startsWith('ROLLBACK')) {
+      held = [];
+      if (!sentAny) return answerNow(done);
+    }
+    // Nothing ran: there is nothing to commit.
+    if (text === 'COMMIT;' && !sentAny && held.length === 1) {
+      held = [];
+      return answerNow(done);
+    }
+    const before = held;
+    held = [];
+    sentAny = true;
+    if (!before.length) return send.call(connection, config, done);
+    let failed: Error | null = null;
+    const { stream } = connection.connection;
+    stream.cork();
+    try {
+      for (const statement of before) send.call(connection, statement, (err: Error | null) => (failed ??= err));
+      send.call(connection, config, (err: Error | null, result?: unknown) => done(failed ?? err, result));
+    } finally {
+      stream.uncork();
+    }
+    return undefined;
+  };
+  try {
+    return await knex.transaction(fn, { connection });
+  } finally {
+    if (hadOwnQuery) connection.query = send;
+    else delete (connection as Partial<PgClient>).query;
+    connection.pipeline = false;
+    await client.releaseConnection(connection);
+  }
+}
