@@ -1,6 +1,6 @@
-import http from 'node:http';
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { PrincipalSigner } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { type Logger, requestIdMiddleware } from '@firewatch/logger';
@@ -42,7 +42,8 @@ export interface GatewayDeps {
 }
 
 export interface GatewayApp {
-  app: Express;
+  /** Serves every request: the forwarded paths directly, the rest through express. */
+  app: RequestListener;
   /** Releases upstream connections, the rate-limit store and the credential cache. */
   close(): Promise<void>;
 }
@@ -168,20 +169,10 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
       else accessLog(req, res, next);
     });
   };
-  // The forwarded paths, dispatched on their prefix before any route is tried: they never
-  // match the health, metrics or documentation routes, which are walked by the rest only.
-  const forwarded: RequestHandler = (req, res, next) => {
-    const path = req.path;
-    const handler = under(path, '/v1')
-      ? v1
-      : under(path, '/ingest', true)
-        ? ingest
-        : under(path, '/alert-actions', true)
-          ? alertActions
-          : undefined;
-    if (handler === undefined) return next();
-    span(req, res, () => void handler(req, res, next));
-  };
+  // The forwarded paths, chosen on their prefix: they never match the health, metrics or
+  // documentation routes, which only the other paths reach.
+  const forwardedHandler = (path: string): RequestHandler | undefined =>
+    under(path, '/v1') ? v1 : under(path, '/ingest', true) ? ingest : under(path, '/alert-actions', true) ? alertActions : undefined;
 
   const app = express();
   app.disable('x-powered-by');
@@ -190,7 +181,6 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.set('trust proxy', config.TRUSTED_PROXIES);
   if (deps.metrics) captureRouteTemplates(app);
   app.use(prelude);
-  app.use(forwarded);
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
   if (deps.metrics) app.use(metricsRoutes(deps.metrics, { public: config.METRICS_PUBLIC, token: config.METRICS_TOKEN }));
   app.use(span);
@@ -205,11 +195,60 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
         }),
     ),
   );
-  app.use(notFoundMiddleware());
-  app.use(errorMiddleware(logger));
+  const notFound = notFoundMiddleware();
+  const answerError = errorMiddleware(logger);
+  app.use(notFound);
+  app.use(answerError);
+
+  /**
+   * A forwarded request gets what express's app and router gave it, without their
+   * per-request matching, closures and bookkeeping: the prelude, a span, then its handler.
+   * An error, or a handler that passes the request on, is answered as the rest of the
+   * express chain would: the 404, the error answer.
+   */
+  function forward(req: Request, res: Response, handler: RequestHandler): void {
+    const fail = (err: unknown): void => {
+      try {
+        answerError(err, req, res, () => undefined);
+      } catch (thrown) {
+        // The error answer does not throw; were it to, the connection is dropped (express's
+        // final handler would have tried a bare 500).
+        logger.error('request failed', { error: thrown });
+        res.destroy();
+      }
+    };
+    const next = (err?: unknown): void => {
+      if (err === undefined) void notFound(req, res, fail);
+      else fail(err);
+    };
+    try {
+      prelude(req, res, () => span(req, res, () => void handler(req, res, next)));
+    } catch (thrown) {
+      next(thrown);
+    }
+  }
+
+  const listener: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
+    // Express's request (path, ip); its response's methods (json, send, ...) are not used on
+    // these paths, so the response keeps Node's prototype (setPrototypeOf costs a few µs).
+    Object.setPrototypeOf(req, app.request);
+    const request = req as Request;
+    const handler = forwardedHandler(request.path);
+    if (handler === undefined) {
+      app(req, res);
+      return;
+    }
+    const response = res as Response;
+    // What express sets on every request, and its router on one at the root.
+    request.res = response;
+    response.req = request;
+    request.originalUrl = request.url;
+    request.baseUrl = '';
+    forward(request, response, handler);
+  };
 
   return {
-    app,
+    app: listener,
     async close() {
       agents.http.destroy();
       agents.https.destroy();

@@ -68,30 +68,36 @@ export function createRedisRateLimitStore({ redis, keyPrefix = 'firewatch:rl:' }
   // Unique members without a random draw per request: this process's random tag plus a counter.
   const processTag = randomBytes(6).toString('base64url');
   let counter = 0;
+  const unavailable = (err: unknown) => {
+    throw new RateLimitStoreUnavailableError(err);
+  };
 
   const store: RateLimitStore = {
     async hit(key, limit, windowMs) {
       return (await store.hitAll([{ key, limit }], windowMs))[0];
     },
-    async hitAll(logs, windowMs): Promise<RateLimitHit[]> {
+    hitAll(logs, windowMs): Promise<RateLimitHit[]> {
       counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
-      let reply: number[];
+      // The script's arguments in one array, its answer read in place: no async frame, no slices.
+      const args: (string | number)[] = [logs.length];
+      for (const log of logs) args.push(keyPrefix + log.key);
+      args.push(windowMs * 1000, `${processTag}${counter}`);
+      for (const log of logs) args.push(log.limit);
+      let reply: Promise<number[]>;
       try {
-        reply = await command.firewatchSlidingWindow(
-          logs.length,
-          ...logs.map((l) => keyPrefix + l.key),
-          windowMs * 1000,
-          `${processTag}${counter}`,
-          ...logs.map((l) => l.limit),
-        );
+        reply = command.firewatchSlidingWindow(...args);
       } catch (err) {
-        throw new RateLimitStoreUnavailableError(err);
+        return Promise.reject(new RateLimitStoreUnavailableError(err));
       }
-      const nowMs = reply[0] / 1000;
-      return logs.map((_, i) => {
-        const [room, used, oldest] = reply.slice(1 + i * 3, 4 + i * 3);
-        return { allowed: room === 1, used, oldestMs: oldest < 0 ? null : oldest / 1000, nowMs };
-      });
+      return reply.then((out) => {
+        const nowMs = out[0] / 1000;
+        const hits: RateLimitHit[] = [];
+        for (let i = 0; i < logs.length; i++) {
+          const oldest = out[3 + i * 3];
+          hits.push({ allowed: out[1 + i * 3] === 1, used: out[2 + i * 3], oldestMs: oldest < 0 ? null : oldest / 1000, nowMs });
+        }
+        return hits;
+      }, unavailable);
     },
     async ping() {
       await redis.ping();

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Principal } from '@firewatch/auth';
 import { SingleFlightCache } from './credential-cache.js';
 import { type CredentialLimits, rateLimitIdentities, type RateLimitIdentities } from './rate-limit.policy.js';
@@ -60,12 +60,15 @@ export function createCredentialResolver({ source, ttlMs, maxEntries = 50_000, n
     };
   }
 
+  // One-shot: no Hash object per request.
+  const digestOf = (token: string) => hash('sha256', token, 'base64url');
+
   return {
     peek(token) {
-      return cache.peek(createHash('sha256').update(token).digest('base64url'));
+      return cache.peek(digestOf(token));
     },
     resolve(token) {
-      const digest = createHash('sha256').update(token).digest('base64url');
+      const digest = digestOf(token);
       const hit = cache.peek(digest);
       if (hit !== undefined) return Promise.resolve(hit);
       return cache.get(digest, () => load(token, digest));

@@ -95,6 +95,9 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const port = url.port || (secure ? 443 : 80);
   const basePath = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+  // The TLS server name the agent works out per request (an IP check of the host) when none
+  // is given; plain HTTP has no use for it, HTTPS keeps the agent's (the host's name).
+  const servername = secure ? undefined : '';
   // The Host http.request would add for a client that sent none (HTTP/1.0).
   const defaultHost = (hostname.includes(':') ? `[${hostname}]` : hostname) + (Number(port) === (secure ? 443 : 80) ? '' : `:${port}`);
 
@@ -147,7 +150,7 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
     let timedOut = false;
     const span = openSpan(`forward ${name}`, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': req.method ?? '' } });
     if (span.traceparent) headers.push('traceparent', span.traceparent);
-    const upstream = request({ hostname, port, agent, method: req.method, path, headers, timeout: timeoutMs });
+    const upstream = request({ hostname, port, agent, method: req.method, path, headers, timeout: timeoutMs, servername });
     upstream.on('timeout', () => {
       timedOut = true;
       upstream.destroy(new Error(`no answer within ${timeoutMs} ms`));
