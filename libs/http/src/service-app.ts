@@ -7,6 +7,7 @@ import { captureRouteTemplates, httpMetrics, METRICS_PATH, metricsHandler, type 
 import { httpSpanMiddleware } from '@firewatch/tracing';
 import { healthRoutes, type ReadinessChecks } from './health.routes.js';
 import { idempotencyMiddleware, type IdempotencyOptions } from './idempotency.middleware.js';
+import { middlewareChain } from './middleware-chain.js';
 
 export interface ServiceAppDeps {
   logger: Logger;
@@ -56,12 +57,7 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestIdMiddleware());
-  if (deps.metrics) {
-    captureRouteTemplates(app);
-    app.use(httpMetrics(deps.metrics));
-  }
-  app.use(accessLog(deps.logger));
+  if (deps.metrics) captureRouteTemplates(app);
   // Before the routers: auth mounts its OAuth server at the root, last, and it would answer these.
   // One router for the probes' paths, which an API request (`/v1/...`) skips without walking its routes.
   const probes = express.Router();
@@ -71,17 +67,24 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
     probes.get('/openapi.json', (_req, res) => {
       res.json(deps.openapi);
     });
-  // `routers`: what it chooses from, for tools that list an app's routes (as the resource kit's dispatch).
   const probing: express.RequestHandler = (req, res, next) => (API_PATH.test(req.path) ? next() : probes(req, res, next));
-  app.use(Object.assign(probing, { routers: [probes] }));
-  // After health and metrics, which probes call every few seconds: a span per API request, continuing the gateway's trace.
-  app.use(httpSpanMiddleware({ name: 'service', continueTrace: true }));
-  // One `/v1` mount for the request checks: express strips and restores the mount path
-  // once per layer mounted at a path, and every API request passes these.
-  const v1 = express.Router();
-  v1.use(principalMiddleware(deps.principals), mediaTypeMiddleware(), jsonApiBody(deps.bodyLimit ?? '1mb'));
-  if (deps.idempotency) v1.use(idempotencyMiddleware(deps.idempotency, deps.logger));
-  app.use('/v1', v1);
+  // What every request passes, in this order, as one layer (middlewareChain): request id,
+  // metrics, access log, the probes, then (after health and metrics, which probes call
+  // every few seconds) a span per API request, continuing the gateway's trace.
+  const shell = middlewareChain([
+    requestIdMiddleware(),
+    ...(deps.metrics ? [httpMetrics(deps.metrics)] : []),
+    accessLog(deps.logger),
+    probing,
+    httpSpanMiddleware({ name: 'service', continueTrace: true }),
+  ]);
+  // `routers`: what it chooses from, for tools that list an app's routes (as the resource kit's dispatch).
+  app.use(Object.assign(shell, { routers: [probes] }));
+  // One `/v1` mount for the request checks, one layer: express strips and restores the
+  // mount path once per layer mounted at a path, and every API request passes these.
+  const v1 = [principalMiddleware(deps.principals), mediaTypeMiddleware(), ...jsonApiBody(deps.bodyLimit ?? '1mb')];
+  if (deps.idempotency) v1.push(idempotencyMiddleware(deps.idempotency, deps.logger));
+  app.use('/v1', middlewareChain(v1));
   for (const router of deps.routers) app.use(router);
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(deps.logger));

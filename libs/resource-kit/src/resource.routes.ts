@@ -211,29 +211,48 @@ function routerOf(entries: readonly RouteEntry[]): Router {
   return router;
 }
 
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+/**
+ * The routes a request of `method` walks: those of its method (a GET route answers HEAD
+ * too, as express does); undefined for another method (OPTIONS), which walks them all.
+ */
+function methodOf(method: string): RouteEntry['method'] | undefined {
+  const m = method === 'HEAD' ? 'get' : method.toLowerCase();
+  return (METHODS as readonly string[]).includes(m) ? (m as RouteEntry['method']) : undefined;
+}
+
+/** A router of all `entries`, and one for each method of its routes of that method alone (same order). */
+function routersOf(entries: readonly RouteEntry[]) {
+  const all = routerOf(entries);
+  const byMethod = new Map(METHODS.map((m) => [m, routerOf(entries.filter((e) => e.method === m))]));
+  return { all, of: (method: string) => byMethod.get(methodOf(method)!) ?? all };
+}
+
 /**
  * One router for a service's resources, static paths registered before `{id}` ones.
  * A request walks only the routes under its first path segment (a service declares
- * some 150 routes, and express tries each in turn), in the same order as if all were
- * registered in one router; a route whose first segment is a parameter is in every walk.
+ * some 150 routes, and express tries each in turn), and of those only the routes of its
+ * method (express skips the others), in the same order as if all were registered in one
+ * router; a route whose first segment is a parameter is in every walk.
  */
 export function mountRoutes(entries: readonly RouteEntry[]): Router {
   const ordered = ([0, 1, 2] as const).flatMap((phase) => entries.filter((e) => e.phase === phase));
   const segments = new Set(ordered.map((e) => firstSegment(e.path)));
-  const bySegment = new Map<string, Router>();
+  const bySegment = new Map<string, ReturnType<typeof routersOf>>();
   for (const segment of segments) {
     if (segment === undefined) continue;
-    bySegment.set(segment, routerOf(ordered.filter((e) => [segment, undefined].includes(firstSegment(e.path)))));
+    bySegment.set(segment, routersOf(ordered.filter((e) => [segment, undefined].includes(firstSegment(e.path)))));
   }
-  const anySegment = segments.has(undefined) ? routerOf(ordered.filter((e) => firstSegment(e.path) === undefined)) : undefined;
+  const anySegment = segments.has(undefined) ? routersOf(ordered.filter((e) => firstSegment(e.path) === undefined)) : undefined;
   const dispatch = (req: Request, res: Response, next: NextFunction) => {
     const segment = firstSegment(req.path);
     const routes = (segment !== undefined && bySegment.get(segment)) || anySegment;
-    if (routes) routes(req, res, next);
+    if (routes) routes.of(req.method)(req, res, next);
     else next();
   };
-  // The routers the dispatch chooses from, for tools that list an app's routes.
-  const routers: readonly Router[] = [...bySegment.values(), ...(anySegment ? [anySegment] : [])];
+  // The routers the dispatch chooses from (each route once), for tools that list an app's routes.
+  const routers: readonly Router[] = [...bySegment.values(), ...(anySegment ? [anySegment] : [])].map((r) => r.all);
   const router = Router();
   router.use(Object.assign(dispatch, { routers }));
   return router;
