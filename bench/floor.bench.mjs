@@ -18,7 +18,16 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { backing, processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
+import {
+  backing,
+  processEnvs,
+  PROCESSES,
+  provisionBroker,
+  provisionDatabases,
+  root,
+  SERVICE_ENV,
+  SERVICE_NODE_ARGS,
+} from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
 import { cpuSeconds, freePort, printCpuProfiles } from './support.mjs';
 
@@ -173,7 +182,7 @@ try {
     const profile = profileDir && !p.name.startsWith('floor-') ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...profile, path.join(root, p.entry)], {
       cwd: root,
-      env: { ...process.env, ...p.env },
+      env: { ...SERVICE_ENV, ...process.env, ...p.env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     child.benchName = p.name;

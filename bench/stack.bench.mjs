@@ -17,7 +17,16 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { backing, processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
+import {
+  backing,
+  processEnvs,
+  PROCESSES,
+  provisionBroker,
+  provisionDatabases,
+  root,
+  SERVICE_ENV,
+  SERVICE_NODE_ARGS,
+} from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
 import { backingCpuSeconds, backingCpuSpent, cpuSeconds, freePort, principalAsGateway, printCpuProfiles } from './support.mjs';
 
@@ -146,7 +155,7 @@ try {
   for (const p of procs) {
     const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...(p.nodeArgs ?? []), path.join(root, p.entry)], {
       cwd: root,
-      env: { ...process.env, ...p.env },
+      env: { ...SERVICE_ENV, ...process.env, ...p.env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     child.benchName = p.name;

@@ -6,7 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import amqp from 'amqplib';
 import pg from 'pg';
-import { backing, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
+import { backing, root, SERVICE_ENV, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
 
 export async function freePort() {
@@ -33,7 +33,7 @@ export function createBenchSystem({ databases, queues = [] }) {
       for (const p of procs) {
         const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...(p.nodeArgs ?? []), path.join(root, p.entry)], {
           cwd: root,
-          env: { ...process.env, ...p.env },
+          env: { ...SERVICE_ENV, ...process.env, ...p.env },
           stdio: ['ignore', 'ignore', 'inherit'],
         });
         child.benchName = p.name;

@@ -10,7 +10,16 @@ import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import { backing, processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
+import {
+  backing,
+  processEnvs,
+  PROCESSES,
+  provisionBroker,
+  provisionDatabases,
+  root,
+  SERVICE_ENV,
+  SERVICE_NODE_ARGS,
+} from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
 import { freePort } from './support.mjs';
 
@@ -100,7 +109,7 @@ try {
   for (const p of procs) {
     const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, p.entry)], {
       cwd: root,
-      env: { ...process.env, ...(p.env ?? envs[p.name]) },
+      env: { ...SERVICE_ENV, ...process.env, ...(p.env ?? envs[p.name]) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(child);

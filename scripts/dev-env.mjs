@@ -272,18 +272,35 @@ export function processEnvs({ ports = {}, dbSuffix = '', secret, logLevel = 'inf
 
 /**
  * V8 flags every service runs with (the Dockerfile's CMDs, the packages' start scripts and
- * the end-to-end harness pass the same). A young generation of 8 MB semi-spaces instead of
- * V8's default for a large machine (which reached 250-350 MB resident under load); an old
- * generation capped at 256 MB, because V8 lets it grow past what survived the last full
- * collection by a factor that rises with the limit (up to 4x from 2 GB; the default here
- * is 4 GB): on this 24 GB machine incident-config's old space held ~25 MB live and grew
- * to 120 MB of promoted garbage between collections (peak 220 MB resident; 137-139 MB
- * with the cap, where it stays under 35 MB). The manifests' pods
- * (384-640 MiB limits) already got a 280-344 MB heap limit from V8, which sizes it from the
- * cgroup: the flag makes a large machine behave as they do. No measurable CPU cost per
- * request (docs/performance.md, Floor).
+ * the end-to-end harness pass the same; docs/performance.md, issue 26):
+ * - an old generation capped at 256 MB: V8 lets it grow past what survived the last full
+ *   collection by a factor that rises with the limit (up to 4x from 2 GB; the default on a
+ *   24 GB machine is 4 GB), so incident-config's ~30 MB live grew to 120 MB of promoted
+ *   garbage (220 MB resident). The manifests' pods (384-640 MiB limits) already got a
+ *   280-344 MB limit from V8, which sizes it from the cgroup: the flag makes any machine
+ *   behave as they do.
+ * - a young generation of 8 MB semi-spaces instead of V8's default for a large machine (which
+ *   reached 250-350 MB resident). 4 MB semi-spaces saved 8 MB of young generation but
+ *   promoted more: incident-config's old generation then grew further between full
+ *   collections (incident-config's peak: median 142 MB, up to 166, in eleven bench:floor
+ *   runs; with 8 MB, median 134, up to 147, in nine).
+ * - WebAssembly left to Liftoff, its baseline compiler: the only WebAssembly a service runs
+ *   is fetch's HTTP parser (undici's llhttp), for the gateway's credential lookups on a
+ *   cache miss and start-up calls; its tier-up to TurboFan took ~22 MB of V8's malloc
+ *   after the fourth fetch, which glibc then kept (the gateway peaked at 141 MB instead of
+ *   ~125). No request's hot path parses with it.
  */
-export const SERVICE_NODE_ARGS = ['--max-semi-space-size=8', '--max-old-space-size=256'];
+export const SERVICE_NODE_ARGS = ['--max-semi-space-size=8', '--max-old-space-size=256', '--liftoff-only'];
+
+/**
+ * Environment every service runs with (the Dockerfile's runtime stage, the packages' start
+ * scripts and the end-to-end harness set the same); a variable already set wins. glibc
+ * gives each thread that mallocs its own arena (V8's four workers compile and collect in
+ * theirs) and keeps their freed pages: with two, incident-config's malloc held 13-15 MB
+ * instead of 17-22 MB, the gateway's 17-18 instead of 21-22 (issue 26). Other C libraries
+ * ignore it.
+ */
+export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2' };
 
 /** Entry points of the processes, in start order. */
 export const PROCESSES = [

@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describeBacking, resolveBacking } from './backing-services.mjs';
-import { processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_NODE_ARGS } from './dev-env.mjs';
+import { processEnvs, PROCESSES, provisionBroker, provisionDatabases, root, SERVICE_ENV, SERVICE_NODE_ARGS } from './dev-env.mjs';
 import { waitForHttp } from './wait-for.mjs';
 
 let chosen;
@@ -74,7 +74,7 @@ function supervise({ name, entry }, backoffMs = 1000) {
   const startedAt = Date.now();
   const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, entry)], {
     cwd: root,
-    env: { ...process.env, ...envs[name] },
+    env: { ...SERVICE_ENV, ...process.env, ...envs[name] },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const prefix = `[${name}] `;

@@ -12,8 +12,10 @@ import { createTestBrokerUsers } from '@firewatch/service-testing';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// As scripts/dev-env.mjs SERVICE_NODE_ARGS: the end-to-end tests run the flags deployments run.
-const SERVICE_NODE_ARGS = ['--max-semi-space-size=8', '--max-old-space-size=256'];
+// As scripts/dev-env.mjs SERVICE_NODE_ARGS and SERVICE_ENV: the end-to-end tests run the flags
+// and the malloc arenas deployments run.
+const SERVICE_NODE_ARGS = ['--max-semi-space-size=8', '--max-old-space-size=256', '--liftoff-only'];
+const SERVICE_ENV = { MALLOC_ARENA_MAX: '2' };
 const run = promisify(execFile);
 
 /** A loopback port nothing listens on at the time of asking. */
@@ -269,7 +271,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     const output: string[] = [];
     const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, p.entry)], {
       cwd: root,
-      env: { ...process.env, ...p.env },
+      env: { ...SERVICE_ENV, ...process.env, ...p.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => output.push(String(d)));
