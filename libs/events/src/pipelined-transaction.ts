@@ -35,7 +35,8 @@ const NOT_SENT = Object.freeze({ command: '', rowCount: null, rows: [], fields: 
  * trips: `BEGIN` with the insert, the outbox row with `COMMIT`. The statements are the
  * same, in the same order, in the same transaction; should a held one fail, the
  * statement written with it answers its error (PostgreSQL has aborted the transaction,
- * so a `COMMIT` rolls back). A transaction that sends no statement (a 422 found before
+ * so a `COMMIT` rolls back). Inside a savepoint (a nested `trx.transaction`) nothing is
+ * held: its statements go as knex sends them. A transaction that sends no statement (a 422 found before
  * any) sends neither `BEGIN` nor its `COMMIT` / `ROLLBACK`. The connection is in
  * pipeline mode only while the transaction holds it: knex awaits each statement, so they
  * still go one at a time; statements a hook sends concurrently are written at once
@@ -50,6 +51,10 @@ export async function pipelinedTransaction<T>(knex: Knex, fn: (tx: Knex.Transact
   // Held statements, sent before the next one that is not; whether anything was sent yet.
   let held: unknown[] = [];
   let sentAny = false;
+  // Savepoints open: inside one nothing is held. A held statement that failed would answer
+  // its RELEASE, and knex does not roll back to a savepoint whose release failed: the outer
+  // transaction would stay aborted, and its COMMIT silently roll back what it had written.
+  let savepoints = 0;
   const answerNow = (done: Callback) => queueMicrotask(() => done(null, NOT_SENT));
   connection.pipeline = true;
   connection.query = function pipelined(config: unknown, values?: unknown, callback?: unknown) {
@@ -57,7 +62,10 @@ export async function pipelinedTransaction<T>(knex: Knex, fn: (tx: Knex.Transact
     const done = (typeof values === 'function' ? values : callback) as Callback | undefined;
     // Only knex's own calls (a config object and a callback) are taken over.
     if (typeof text !== 'string' || !done) return send.call(connection, config, values, callback);
-    if ((text === 'BEGIN;' && !sentAny && !held.length) || (config as Record<string, unknown>)[SENT_WITH_NEXT] === true) {
+    if (text.startsWith('SAVEPOINT ')) savepoints++;
+    else if (text.startsWith('RELEASE SAVEPOINT ') || text.startsWith('ROLLBACK TO SAVEPOINT ')) savepoints--;
+    const sentWithNext = savepoints === 0 && (config as Record<string, unknown>)[SENT_WITH_NEXT] === true;
+    if ((text === 'BEGIN;' && !sentAny && !held.length) || sentWithNext) {
       held.push(config);
       return answerNow(done);
     }

@@ -123,18 +123,37 @@ describe('a pipelined transaction', () => {
         throw new Error('invalid');
       }),
     ).rejects.toThrow('invalid');
-    // To a savepoint: the outer transaction goes on and commits what it wrote.
+    // To a savepoint (where nothing is held): the outer transaction goes on and commits what it wrote.
     await pipelinedTransaction(db.knex, async (trx) => {
       await trx('things').insert({ id: 3 });
       await expect(
         trx.transaction(async (inner) => {
-          await held(inner, 1);
+          await held(inner, 5);
           throw new Error('inner');
         }),
       ).rejects.toThrow('inner');
       await trx('things').insert({ id: 4 });
     });
     expect(await ids()).toEqual([1, 3, 4]);
+  });
+
+  it('undoes a savepoint whose held statement failed, as before: the outer transaction goes on and commits what it wrote', async () => {
+    await db.knex('things').insert({ id: 1 });
+    await pipelinedTransaction(db.knex, async (trx) => {
+      await trx('things').insert({ id: 2 });
+      await expect(trx.transaction((inner) => held(inner, 1))).rejects.toMatchObject({ code: '23505' });
+      await trx('things').insert({ id: 3 });
+    });
+    expect(await ids()).toEqual([1, 2, 3]);
+  });
+
+  it('commits what it reports committed when a savepoint failed at its release and nothing came after it', async () => {
+    await db.knex('things').insert({ id: 1 });
+    await pipelinedTransaction(db.knex, async (trx) => {
+      await trx('things').insert({ id: 2 });
+      await trx.transaction((inner) => held(inner, 1)).catch(() => undefined);
+    });
+    expect(await ids()).toEqual([1, 2]);
   });
 
   it('sends nothing for a transaction that failed before any statement (BEGIN and ROLLBACK were two writes)', async () => {
