@@ -25,8 +25,8 @@ HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 
 # Services run with --max-semi-space-size=8 --max-old-space-size=256 --liftoff-only, as
-# scripts/dev-env.mjs SERVICE_NODE_ARGS: with the two arenas above they keep each under
-# 150 MB resident under load (docs/operations.md "Memory"). Override the command to change them.
+# scripts/dev-env.mjs SERVICE_NODE_ARGS: with the two arenas above, 105-170 MB resident
+# under load (docs/operations.md "Memory"). Override the command to change them.
 FROM runtime AS gateway
 ENV PORT=8080
 EXPOSE 8080
