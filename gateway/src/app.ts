@@ -217,8 +217,9 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
         res.destroy();
       }
     };
+    // As express's router tells them apart: a falsy value or 'route' passes the request on.
     const next = (err?: unknown): void => {
-      if (err === undefined) void notFound(req, res, fail);
+      if (!err || err === 'route') void notFound(req, res, fail);
       else fail(err);
     };
     try {
