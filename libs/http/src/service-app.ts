@@ -1,4 +1,4 @@
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { principalMiddleware, type PrincipalVerifier } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
 import { jsonApiBody, mediaTypeMiddleware } from '@firewatch/jsonapi';
@@ -13,8 +13,8 @@ export interface ServiceAppDeps {
   logger: Logger;
   /** Verifies the gateway-signed principal of every `/v1` request. */
   principals: PrincipalVerifier;
-  /** Routers mounted under `/v1`, behind the principal check and media-type rules. */
-  routers: Router[];
+  /** Routers (or handlers) mounted at the root after the `/v1` principal check and media-type rules, in order. */
+  routers: RequestHandler[];
   /** Readiness checks (database, broker); each throws when not ready. */
   readiness?: ReadinessChecks;
   /** Served unauthenticated at `/openapi.json` (internal port only). */

@@ -35,7 +35,7 @@ export type {
 export { defineAction } from './resource-shapes.js';
 export { createResourceRepository, type ResourceRepository } from './resource.repository.js';
 export { createResourceService, type ResourceService } from './resource.service.js';
-export { resourceRoutes, mountRoutes, listQuerySpec, type RouteEntry } from './resource.routes.js';
+export { resourceRoutes, mountRoutes, listQuerySpec, type MountedRoutes, type RouteEntry } from './resource.routes.js';
 export { createResourceModules, mountResources, type ModuleOptions, type ResourceModule } from './resource.module.js';
 export { createResourceRegistry, type AnyResourceRegistry, type ResourceRegistry } from './resource-registry.js';
 export { collectionsOf, itemPathOf, pathParams } from './resource-paths.js';

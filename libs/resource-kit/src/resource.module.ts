@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
-import type { Router } from 'express';
 import { NotFoundError } from '@firewatch/errors';
 import { nameOf, type AnyResourceDefinition } from './resource-definition.js';
 import type { EventWriter, LoadedParent } from './resource-shapes.js';
 import type { ParentAccess } from './resource-access.js';
 import type { ResourceRegistry } from './resource-registry.js';
 import { createResourceRepository, type ResourceRepository } from './resource.repository.js';
-import { mountRoutes, resourceRoutes, type RouteEntry } from './resource.routes.js';
+import { mountRoutes, resourceRoutes, type MountedRoutes, type RouteEntry } from './resource.routes.js';
 import { createResourceService, type ResourceService } from './resource.service.js';
 import { createCascadeAnnouncer } from './cascade.js';
 
@@ -16,7 +15,7 @@ export interface ResourceModule {
   service: ResourceService;
   routes: RouteEntry[];
   /** This resource's routes alone; a service with several mounts them with `mountResources`. */
-  router: Router;
+  router: MountedRoutes;
 }
 
 /** What a registry's modules are wired to. */
@@ -108,7 +107,7 @@ export function createResourceModules<D>(registry: ResourceRegistry<D>, options:
   });
 }
 
-/** One router for all of a service's resources, static paths before `{id}` ones across them. */
-export function mountResources(modules: readonly ResourceModule[]): Router {
+/** One handler for all of a service's resources, static paths before `{id}` ones across them. */
+export function mountResources(modules: readonly ResourceModule[]): MountedRoutes {
   return mountRoutes(modules.flatMap((m) => m.routes));
 }

@@ -1,4 +1,4 @@
-import { type NextFunction, Router, type Request, type Response } from 'express';
+import { type NextFunction, Router, type Request, type RequestHandler, type Response } from 'express';
 import { getPrincipal } from '@firewatch/auth';
 import { BadRequestError } from '@firewatch/errors';
 import {
@@ -229,14 +229,18 @@ function routersOf(entries: readonly RouteEntry[]) {
   return { all, of: (method: string) => byMethod.get(methodOf(method)!) ?? all };
 }
 
+/** What {@link mountRoutes} returns: one handler, and the routers it chooses from (each route once) for tools that list an app's routes. */
+export type MountedRoutes = RequestHandler & { readonly routers: readonly Router[] };
+
 /**
- * One router for a service's resources, static paths registered before `{id}` ones.
+ * One handler for a service's resources, static paths registered before `{id}` ones.
  * A request walks only the routes under its first path segment (a service declares
  * some 150 routes, and express tries each in turn), and of those only the routes of its
  * method (express skips the others), in the same order as if all were registered in one
- * router; a route whose first segment is a parameter is in every walk.
+ * router; a route whose first segment is a parameter is in every walk. A handler, not a
+ * router around it: each router a request enters saves and restores its state.
  */
-export function mountRoutes(entries: readonly RouteEntry[]): Router {
+export function mountRoutes(entries: readonly RouteEntry[]): MountedRoutes {
   const ordered = ([0, 1, 2] as const).flatMap((phase) => entries.filter((e) => e.phase === phase));
   const segments = new Set(ordered.map((e) => firstSegment(e.path)));
   const bySegment = new Map<string, ReturnType<typeof routersOf>>();
@@ -251,9 +255,6 @@ export function mountRoutes(entries: readonly RouteEntry[]): Router {
     if (routes) routes.of(req.method)(req, res, next);
     else next();
   };
-  // The routers the dispatch chooses from (each route once), for tools that list an app's routes.
-  const routers: readonly Router[] = [...bySegment.values(), ...(anySegment ? [anySegment] : [])].map((r) => r.all);
-  const router = Router();
-  router.use(Object.assign(dispatch, { routers }));
-  return router;
+  const routers = [...bySegment.values(), ...(anySegment ? [anySegment] : [])].map((r) => r.all);
+  return Object.assign(dispatch, { routers });
 }
