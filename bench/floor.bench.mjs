@@ -300,8 +300,15 @@ try {
   const results = {}; // path → sys → [{ rps, p50, p99, non2xx, errors }]
   const cpu = {}; // path → process → seconds
   const peak = Object.fromEntries(named.map(([n]) => [n, 0]));
+  // VmRSS counts the node binary's mapped pages, which the kernel maps as whole 2 MB folios
+  // when the file was written in one piece: 35 or 63 MB for the same binary (docs/performance.md).
+  // RssAnon (heap, stacks, malloc) is what the process itself holds.
+  const peakAnon = Object.fromEntries(named.map(([n]) => [n, 0]));
   const sampler = setInterval(() => {
-    for (const [n, pid] of named) peak[n] = Math.max(peak[n], memMb(pid, 'VmRSS') || 0);
+    for (const [n, pid] of named) {
+      peak[n] = Math.max(peak[n], memMb(pid, 'VmRSS') || 0);
+      peakAnon[n] = Math.max(peakAnon[n], memMb(pid, 'RssAnon') || 0);
+    }
   }, 200);
   for (let round = 0; round < rounds; round++)
     for (const p of Object.keys(PATHS))
@@ -366,7 +373,7 @@ try {
     ),
   );
   console.log(
-    'CPU seconds per process under each path (all rounds, both systems measured in turn), and peak RSS (MB, VmRSS every 200 ms):',
+    'CPU seconds per process under each path (all rounds, both systems measured in turn); peak RSS and peak RssAnon (MB, every 200 ms), RssFile at the end:',
   );
   console.table(
     Object.fromEntries(
@@ -376,6 +383,8 @@ try {
           ...Object.fromEntries(Object.keys(PATHS).map((p) => [`${p}_cpu_s`, Number((cpu[p][n] ?? 0).toFixed(1))])),
           peak_rss_mb: pid ? Number(peak[n].toFixed(1)) : undefined,
           vmhwm_mb: pid ? Number(memMb(pid, 'VmHWM').toFixed(1)) : undefined,
+          peak_anon_mb: pid ? Number(peakAnon[n].toFixed(1)) : undefined,
+          file_mb: pid ? Number(memMb(pid, 'RssFile').toFixed(1)) : undefined,
         },
       ]),
     ),
