@@ -214,11 +214,13 @@ function routerOf(entries: readonly RouteEntry[]): Router {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /**
- * The routes a request of `method` walks: those of its method (a GET route answers HEAD
- * too, as express does); undefined for another method (OPTIONS), which walks them all.
+ * The routes a request of `method` walks: those of its method; undefined for another
+ * method, which walks them all. HEAD walks them all too: express's router matches a HEAD
+ * to every route of its path (setting `req.route`, so the metrics' route label) and only
+ * then skips one without GET; OPTIONS collects the methods of each for its `Allow`.
  */
 function methodOf(method: string): RouteEntry['method'] | undefined {
-  const m = method === 'HEAD' ? 'get' : method.toLowerCase();
+  const m = method.toLowerCase();
   return (METHODS as readonly string[]).includes(m) ? (m as RouteEntry['method']) : undefined;
 }
 
@@ -236,9 +238,10 @@ export type MountedRoutes = RequestHandler & { readonly routers: readonly Router
  * One handler for a service's resources, static paths registered before `{id}` ones.
  * A request walks only the routes under its first path segment (a service declares
  * some 150 routes, and express tries each in turn), and of those only the routes of its
- * method (express skips the others), in the same order as if all were registered in one
- * router; a route whose first segment is a parameter is in every walk. A handler, not a
- * router around it: each router a request enters saves and restores its state.
+ * method (express skips the others; HEAD and OPTIONS walk all), in the same order as if
+ * all were registered in one router; a route whose first segment is a parameter is in
+ * every walk. A handler, not a router around it: each router a request enters saves and
+ * restores its state.
  */
 export function mountRoutes(entries: readonly RouteEntry[]): MountedRoutes {
   const ordered = ([0, 1, 2] as const).flatMap((phase) => entries.filter((e) => e.phase === phase));
