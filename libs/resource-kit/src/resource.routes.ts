@@ -238,10 +238,10 @@ export type MountedRoutes = RequestHandler & { readonly routers: readonly Router
  * One handler for a service's resources, static paths registered before `{id}` ones.
  * A request walks only the routes under its first path segment (a service declares
  * some 150 routes, and express tries each in turn), and of those only the routes of its
- * method (express skips the others; HEAD and OPTIONS walk all), in the same order as if
- * all were registered in one router; a route whose first segment is a parameter is in
- * every walk. A handler, not a router around it: each router a request enters saves and
- * restores its state.
+ * method (express skips the others; HEAD, OPTIONS and a path with '%' walk all), in the
+ * same order as if all were registered in one router; a route whose first segment is a
+ * parameter is in every walk. A handler, not a router around it: each router a request
+ * enters saves and restores its state.
  */
 export function mountRoutes(entries: readonly RouteEntry[]): MountedRoutes {
   const ordered = ([0, 1, 2] as const).flatMap((phase) => entries.filter((e) => e.phase === phase));
@@ -255,7 +255,10 @@ export function mountRoutes(entries: readonly RouteEntry[]): MountedRoutes {
   const dispatch = (req: Request, res: Response, next: NextFunction) => {
     const segment = firstSegment(req.path);
     const routes = (segment !== undefined && bySegment.get(segment)) || anySegment;
-    if (routes) routes.of(req.method)(req, res, next);
+    // Express decodes a route's parameters as it matches the path, whatever the route's
+    // methods: a malformed percent-encoding (only a path with '%' has one) under another
+    // method's route is a 400, so such a path walks every route.
+    if (routes) (req.path.includes('%') ? routes.all : routes.of(req.method))(req, res, next);
     else next();
   };
   const routers = [...bySegment.values(), ...(anySegment ? [anySegment] : [])].map((r) => r.all);
