@@ -73,7 +73,7 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     declaration,
   });
   const included = createIncluder(def, related, deps, declaration);
-  // Not async: without a hook there is no promise to make and wait for (every item GET asks).
+  // Not async: without a hook it returns nothing, and the item GET, the hot read, skips its await.
   const beforeAccess = (tx: Transaction | undefined, principal: Principal): Promise<void> | void =>
     def.hooks?.beforeAccess?.({ principal, tx, deps });
   // `If-Match` is judged against the record as a GET answers this caller, once it is locked:
@@ -127,7 +127,8 @@ export function createResourceService(def: AnyResourceDefinition, options: Resou
     },
 
     async get(principal: Principal, idOrSlug: string, include: string[] = []): Promise<Loaded> {
-      await beforeAccess(undefined, principal);
+      const gate = beforeAccess(undefined, principal);
+      if (gate) await gate;
       const row = await access.load(undefined, principal, idOrSlug, 'read');
       return { record: access.present(principal, row), included: include.length ? await included([row], include, principal) : [] };
     },
