@@ -9,12 +9,32 @@ import pg from 'pg';
 import { backing, root, SERVICE_ENV, SERVICE_NODE_ARGS } from '../scripts/dev-env.mjs';
 import { waitForHttp } from '../scripts/wait-for.mjs';
 
+// As libs/testing's freePort (the benches run without building it): a random port below the
+// kernel's ephemeral range, never twice in one run. A `listen(0)` port, once closed, was
+// taken by an outgoing connection of a concurrent bench before its service bound it.
+const handedOut = new Set();
+const canListen = (port) =>
+  new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+
 export async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
+  let highest = 32_768;
+  try {
+    highest = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || highest;
+  } catch {
+    /* not Linux: its default */
+  }
+  highest = Math.max(highest, 21_000);
+  for (let tries = 0; tries < 500; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * (highest - 20_000));
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free loopback port in 20000–${highest - 1}`);
 }
 
 export function build(...projects) {

@@ -2,21 +2,13 @@
 // it after Ctrl-C in a terminal, which reaches the server too (it shares the process
 // group), must not wait for an exit that has already happened.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freePort } from '@firewatch/testing';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-embedded-pg-'));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 let stop: (() => Promise<void>) | undefined;
 

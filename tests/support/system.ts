@@ -1,6 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,7 @@ import { generatePrincipalKeys } from '@firewatch/auth';
 import { provisionServiceDatabase } from '@firewatch/db';
 import type { BusService } from '@firewatch/events';
 import { createTestBrokerUsers } from '@firewatch/service-testing';
+import { freePort } from '@firewatch/testing';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,14 +18,7 @@ const SERVICE_NODE_ARGS = ['--max-semi-space-size=8', '--max-old-space-size=256'
 const SERVICE_ENV = { MALLOC_ARENA_MAX: '2' };
 const run = promisify(execFile);
 
-/** A loopback port nothing listens on at the time of asking. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
+export { freePort };
 
 async function waitReady(url: string, child: ChildProcess, output: string[], timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
