@@ -47,6 +47,70 @@ export interface AmqpConsumer {
   simulateConnectionLoss(): void;
 }
 
+/** The acks of one channel; see {@link createAckBatcher}. */
+interface AckBatcher {
+  /** A message handed to this consumer, in delivery order. */
+  received(msg: ConsumeMessage): void;
+  /** Acks `msg` (with others, see {@link createAckBatcher}). */
+  ack(msg: ConsumeMessage): void;
+  /** `msg` is being rejected: no ack may cover it. */
+  forget(msg: ConsumeMessage): void;
+  /** Sends the acks due now (before the channel closes). */
+  flush(): void;
+}
+
+/**
+ * Acks the messages of one channel as their handlers finish, in one `basic.ack` with
+ * `multiple` for each run of finished messages at the head of what the channel holds:
+ * the intake resolves a whole batch of events at once, and each ack was a frame the
+ * broker settled on its own. An ack goes out once the handlers finishing in the same
+ * pass have run (`process.nextTick`), so none waits longer than that: a finished message
+ * behind an unfinished one is acked on its own, and a multiple ack only ever covers
+ * messages that are all finished (a rejected one is forgotten first, so none covers it).
+ */
+function createAckBatcher(ch: Channel, settle: (fn: () => void) => void): AckBatcher {
+  // Unsettled messages by delivery tag, in delivery order (a Map keeps insertion order).
+  const held = new Map<number, { msg: ConsumeMessage; done: boolean }>();
+  let scheduled = false;
+  function flush(): void {
+    scheduled = false;
+    let last: ConsumeMessage | null = null;
+    let run = 0;
+    for (const [tag, entry] of held) {
+      if (!entry.done) break;
+      held.delete(tag);
+      last = entry.msg;
+      run++;
+    }
+    if (last) {
+      const upTo = last;
+      settle(() => ch.ack(upTo, run > 1));
+    }
+    for (const [tag, entry] of held) {
+      if (!entry.done) continue;
+      held.delete(tag);
+      settle(() => ch.ack(entry.msg));
+    }
+  }
+  return {
+    received(msg) {
+      held.set(msg.fields.deliveryTag, { msg, done: false });
+    },
+    ack(msg) {
+      const entry = held.get(msg.fields.deliveryTag);
+      if (!entry) return settle(() => ch.ack(msg));
+      entry.done = true;
+      if (scheduled) return;
+      scheduled = true;
+      process.nextTick(flush);
+    },
+    forget(msg) {
+      held.delete(msg.fields.deliveryTag);
+    },
+    flush,
+  };
+}
+
 /**
  * Consumes events from a durable quorum queue bound to the events exchange, with manual
  * acks and `prefetch`. Provisioning declares the queue; the consumer only checks it
@@ -67,6 +131,7 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
   const { logger, queue } = opts;
   const retryDelayMs = opts.retryDelayMs ?? 1000;
   let channel: Channel | null = null;
+  let channelAcks: AckBatcher | null = null;
   let consumerTag: string | null = null;
   let stopped: Promise<void> | null = null;
   const inFlight = new Set<Promise<void>>();
@@ -81,9 +146,9 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
     }
   };
 
-  async function handle(ch: Channel, msg: ConsumeMessage): Promise<void> {
+  async function handle(ch: Channel, acks: AckBatcher, msg: ConsumeMessage): Promise<void> {
     const userId: string | undefined = msg.properties.userId;
-    if (!userId) return drop(ch, msg, 'no user-id');
+    if (!userId) return drop(acks, msg, 'no user-id');
     let envelope: unknown;
     try {
       envelope = JSON.parse(msg.content.toString('utf8'));
@@ -92,14 +157,15 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
     }
     if (!isEventEnvelope(envelope)) {
       logger.error('event message is not an envelope, dead-lettering it', { queue, message_id: msg.properties.messageId });
+      acks.forget(msg);
       settle(() => ch.reject(msg, false));
       return;
     }
     const refusal = publisherRefusal(userId, envelope.type, opts.publishers);
-    if (refusal) return drop(ch, msg, refusal, envelope);
+    if (refusal) return drop(acks, msg, refusal, envelope);
     try {
       await opts.handler(envelope, msg);
-      settle(() => ch.ack(msg));
+      acks.ack(msg);
     } catch (err) {
       logger.warn('event handler failed, message will be redelivered', {
         queue,
@@ -113,11 +179,12 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
         await sleep.done;
         sleeps.delete(sleep);
       }
+      acks.forget(msg);
       settle(() => ch.reject(msg, true));
     }
   }
 
-  function drop(ch: Channel, msg: ConsumeMessage, reason: string, envelope?: EventEnvelope): void {
+  function drop(acks: AckBatcher, msg: ConsumeMessage, reason: string, envelope?: EventEnvelope): void {
     logger.error('event dropped: its publisher may not speak for it', {
       queue,
       reason,
@@ -126,7 +193,7 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
       event_id: envelope?.id ?? msg.properties.messageId,
       type: envelope?.type,
     });
-    settle(() => ch.ack(msg));
+    acks.ack(msg);
   }
 
   const conn = createAmqpConnection({
@@ -149,7 +216,9 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
         conn.reset(new Error('consumer channel closed'));
       });
       await ch.prefetch(opts.prefetch);
+      const acks = createAckBatcher(ch, settle);
       channel = ch;
+      channelAcks = acks;
       const reply = await ch.consume(
         queue,
         (msg) => {
@@ -158,7 +227,8 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
             if (channel === ch) conn.reset(new Error('consumer cancelled by broker'));
             return;
           }
-          const p = handle(ch, msg).finally(() => inFlight.delete(p));
+          acks.received(msg);
+          const p = handle(ch, acks, msg).finally(() => inFlight.delete(p));
           inFlight.add(p);
         },
         { noAck: false },
@@ -175,6 +245,7 @@ export function createAmqpConsumer(opts: AmqpConsumerOptions): AmqpConsumer {
     if (ch && consumerTag) await ch.cancel(consumerTag).catch(() => undefined);
     for (const s of sleeps) s.cancel();
     await Promise.allSettled([...inFlight]);
+    channelAcks?.flush();
     channel = null;
     if (ch) await ch.close().catch(() => undefined);
     await conn.close();

@@ -156,6 +156,72 @@ it('stop waits for the handler in flight and acks its message', async () => {
   expect(await ready(queue)).toBe(0);
 });
 
+describe('acks', () => {
+  type Ack = (msg: ConsumeMessage, allUpTo?: boolean) => void;
+  let sent: { tag: number; multiple: boolean }[];
+  let owner: { ack: Ack };
+  let original: Ack;
+  beforeEach(() => {
+    // amqplib's Channel.prototype (the consumer's channel is one; this suite's confirm channel extends it).
+    let proto = Object.getPrototypeOf(ch) as { ack: Ack };
+    while (!Object.prototype.hasOwnProperty.call(proto, 'ack')) proto = Object.getPrototypeOf(proto);
+    owner = proto;
+    original = proto.ack;
+    sent = [];
+    proto.ack = function (this: unknown, msg, allUpTo) {
+      sent.push({ tag: msg.fields.deliveryTag, multiple: allUpTo === true });
+      return original.call(this, msg, allUpTo);
+    };
+  });
+  afterEach(() => {
+    owner.ack = original;
+  });
+
+  it('acks messages whose handlers finish together in one basic.ack with multiple', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const seen: string[] = [];
+    const { c, queue } = consumer(async (env) => {
+      seen.push(env.id);
+      await gate;
+    });
+    await c.start();
+    for (let i = 0; i < 5; i++) await publish('incident.updated');
+    await waitUntil(() => seen.length === 5, 5000, 'five deliveries');
+    expect(sent).toEqual([]);
+    release();
+    await waitUntil(() => sent.length > 0, 5000, 'the ack');
+    await c.stop();
+    expect(sent).toEqual([{ tag: 5, multiple: true }]);
+    expect(await ready(queue)).toBe(0);
+  });
+
+  it('acks a finished message behind an unfinished one on its own, and never covers one that is then rejected', async () => {
+    const seen: { id: string; redelivered: boolean }[] = [];
+    const { c, queue } = consumer(async (env, msg) => {
+      seen.push({ id: env.id, redelivered: msg.fields.redelivered });
+      if (env.type === 'incident.created' && !msg.fields.redelivered) {
+        await waitUntil(() => sent.length === 2, 5000, 'the two behind it acked');
+        throw new Error('fails once');
+      }
+    });
+    await c.start();
+    const head = await publish('incident.created');
+    await publish('incident.updated');
+    await publish('incident.updated');
+    await waitUntil(() => seen.filter((s) => s.id === head.id).length === 2 && sent.length === 3, 5000, 'the redelivered head acked');
+    await c.stop();
+    expect(sent).toEqual([
+      { tag: 2, multiple: false },
+      { tag: 3, multiple: false },
+      { tag: 4, multiple: false },
+    ]);
+    expect(seen.filter((s) => s.redelivered).map((s) => s.id)).toEqual([head.id]);
+    expect(await ready(queue)).toBe(0);
+    expect(await ready(`${queue}.dead`)).toBe(0);
+  });
+});
+
 describe('only the owner of an event family may speak for it', () => {
   it("acks without handling a message with no user-id, or whose body claims another service's type", async () => {
     const seen: string[] = [];
