@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import type { TestDatabase } from '@firewatch/testing';
 import { createDispatchRepository } from '../src/data/dispatch.repository.js';
 import { createIntakeRepository } from '../src/data/intake.repository.js';
@@ -72,6 +72,34 @@ describe('the dispatcher repositories', () => {
     expect(await intake.store(events.slice(0, 2))).toEqual({ count: 0, endpointIds: [] });
   });
 
+  it('store a batch in one statement, joining the subscribing endpoints: every type, the listed type, never a disabled endpoint or an internal type', async () => {
+    const [team, other] = [randomTeam(), randomTeam()];
+    const all = await insertEndpoint(knex, { team_id: team, url: 'http://all.test/' });
+    const listed = await insertEndpoint(knex, {
+      team_id: team,
+      url: 'http://listed.test/',
+      event_types: ['environment.created', 'incident.created'],
+    });
+    await insertEndpoint(knex, { team_id: team, url: 'http://elsewhere.test/', event_types: ['service.created'] });
+    const off = await insertEndpoint(knex, { team_id: team, url: 'http://off.test/' });
+    await knex('webhooks_endpoints').where({ id: off.id }).update({ enabled: false });
+    const others = await insertEndpoint(knex, { team_id: other, url: 'http://other.test/' });
+    const events = [envelope(team), envelope(other), envelope(team, 'user.created'), envelope(team, 'incident.created')];
+    const intake = createIntakeRepository(knex);
+    const sql = await statements(async () => expect((await intake.store(events)).count).toBe(5));
+    expect(sql).toHaveLength(1);
+    const rows = await knex('webhooks_deliveries').whereIn('endpoint_id', [all.id, listed.id, off.id, others.id]).orderBy('seq');
+    // Event order first, then each event's endpoints in the order they were created.
+    expect(rows.map((r) => [r.event_id, r.endpoint_id])).toEqual([
+      [events[0].id, all.id],
+      [events[0].id, listed.id],
+      [events[1].id, others.id],
+      [events[3].id, all.id],
+      [events[3].id, listed.id],
+    ]);
+    expect(await intake.store([envelope(team, 'user.created')])).toEqual({ count: 0, endpointIds: [] });
+  });
+
   it('record a job without a failure in one statement: attempts, deliveries, releases, the endpoint recovered', async () => {
     const team = randomTeam();
     const ep = await insertEndpoint(knex, { team_id: team, url: 'http://c.test/' });
@@ -126,5 +154,37 @@ describe('the dispatcher repositories', () => {
       lease_token: null,
     });
     expect((await knex('webhooks_endpoints').where({ id: ep.id }).first()).failing_since.toISOString()).toBe(failedAt);
+  });
+
+  it('run the claim, intake and record as prepared statements, and unprepared once a pooler loses them', async () => {
+    // One connection, so the statements prepared are the ones this session sees.
+    const one = knexFactory({ client: 'pg', connection: db.url, pool: { min: 1, max: 1 } });
+    try {
+      const team = randomTeam();
+      const ep = await insertEndpoint(one, { team_id: team, url: 'http://p.test/' });
+      await createIntakeRepository(one).store([envelope(team)]);
+      const repo = createDispatchRepository(one, { disableAfterMs: 3_600_000 });
+      const [d] = (await repo.claim(100, 30_000)).filter((r) => r.endpoint_id === ep.id);
+      const done = ok(d.id, d.lease_token);
+      await repo.record({
+        attempts: [done.attempt],
+        updates: [done.update],
+        released: [],
+        endpoint: { id: ep.id, lastSucceeded: null, gone: false, firstFailureAt: null },
+      });
+      const prepared = (await one.raw(`SELECT statement FROM pg_prepared_statements`)).rows.map((r: { statement: string }) => r.statement);
+      expect(
+        prepared.filter((s: string) => /INSERT INTO webhooks_deliveries|SET leased_until|webhooks_delivery_attempts/.test(s)),
+      ).toHaveLength(3);
+      // As a transaction-mode pooler would: the server forgets them, the client still counts on them.
+      await one.raw('DEALLOCATE ALL');
+      const later = envelope(team);
+      expect(await createIntakeRepository(one).store([later])).toEqual({ count: 1, endpointIds: [ep.id] });
+      const repo2 = createDispatchRepository(one, { disableAfterMs: 3_600_000 });
+      expect((await repo2.claim(100, 30_000)).filter((r) => r.endpoint_id === ep.id)).toHaveLength(1);
+      expect((await one('webhooks_deliveries').where({ event_id: later.id })).map((r) => r.leased_until)).not.toEqual([null]);
+    } finally {
+      await one.destroy();
+    }
   });
 });
