@@ -96,7 +96,7 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     runJob: async (group) => {
       const outcome = await runDeliveryJob(group, {
         post: (url, headers, body) => {
-          const scheme = new URL(url).protocol;
+          const scheme = post.protocolOf(url);
           if (!allowedSchemes.includes(scheme)) {
             return Promise.resolve({
               statusCode: null,

@@ -38,6 +38,21 @@ describe('outbound webhook requests', () => {
     await rx.close();
   });
 
+  it('parses an endpoint URL and judges its literal address once, not on every attempt; an invalid URL throws in protocolOf as new URL does', async () => {
+    const rx = await startReceiver();
+    const judged: string[] = [];
+    const policy = { refusal: (address: string) => (judged.push(address), loopback.refusal(address)) };
+    const post = createWebhookHttpClient({ policy, timeoutMs: 2000, maxResponseBytes: 100 });
+    for (let i = 0; i < 3; i++) expect((await post(`${rx.url}/hooks`, {}, '{}')).statusCode).toBe(200);
+    expect(post.protocolOf(`${rx.url}/hooks`)).toBe('http:');
+    expect(judged).toEqual(['127.0.0.1']);
+    expect(rx.received).toHaveLength(3);
+    expect(() => post.protocolOf('not a url')).toThrow(/Invalid URL/);
+    expect((await post('not a url', {}, '{}')).error).toBe('invalid URL');
+    post.close();
+    await rx.close();
+  });
+
   it('does not follow redirects, caps the response body and reads Retry-After', async () => {
     const rx = await startReceiver((r): { status: number; headers: Record<string, string>; body?: string } =>
       r.body === 'redirect'

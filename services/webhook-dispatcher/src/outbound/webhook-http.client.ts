@@ -21,6 +21,12 @@ export interface WebhookHttpOptions {
 
 export type PostWebhook = (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
 
+/** An endpoint URL as every attempt to it uses it: parsed, and its literal address judged. */
+type Target = { url: URL; host: string; refusal: string | null } | { error: Error };
+
+// URLs remembered (endpoints sent to); past this the memo starts afresh.
+const TARGETS_MAX = 1024;
+
 /**
  * Resolves like the system resolver, then keeps only addresses the policy allows and
  * hands those to the socket: the address checked is the address connected to, so DNS
@@ -45,8 +51,24 @@ function guardedLookup(policy: AddressPolicy): LookupFunction {
  * POSTs one webhook: keep-alive agents, no redirects followed (a 3xx is just a status),
  * a deadline over the whole exchange, and at most `maxResponseBytes` read.
  */
-export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook & { close(): void } {
+export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook & { close(): void; protocolOf(url: string): string } {
   const lookup = guardedLookup(opts.policy);
+  // Parsed once per endpoint URL, not per attempt (the policy is fixed, so its answer for a literal address is too).
+  const targets = new Map<string, Target>();
+  const targetOf = (url: string): Target => {
+    let target = targets.get(url);
+    if (target) return target;
+    try {
+      const parsed = new URL(url);
+      const host = parsed.hostname.replace(/^\[|\]$/g, '');
+      target = { url: parsed, host, refusal: net.isIP(host) ? opts.policy.refusal(host) : null };
+    } catch (err) {
+      target = { error: err as Error };
+    }
+    if (targets.size >= TARGETS_MAX) targets.clear();
+    targets.set(url, target);
+    return target;
+  };
   const agents = {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 32, lookup } as http.AgentOptions),
     'https:': new https.Agent({ keepAlive: true, maxSockets: 32, lookup } as https.AgentOptions),
@@ -67,21 +89,14 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
         resolve({ ...r, durationMs: Math.round(performance.now() - started) });
       };
       const fail = (error: string) => finish({ statusCode: null, responseBody: null, retryAfterMs: null, error });
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
-        return fail(ATTEMPT_ERRORS.invalidUrl);
-      }
-      const host = target.hostname.replace(/^\[|\]$/g, '');
+      const parsed = targetOf(url);
+      if ('error' in parsed) return fail(ATTEMPT_ERRORS.invalidUrl);
+      const { url: target, host, refusal } = parsed;
       const failWith = (publicText: string, detail: string) => {
         opts.logger?.warn('webhook attempt failed', { host, error: publicText, detail });
         fail(publicText);
       };
-      if (net.isIP(host)) {
-        const refusal = opts.policy.refusal(host);
-        if (refusal) return failWith(ATTEMPT_ERRORS.notAllowed, refusal);
-      }
+      if (refusal) return failWith(ATTEMPT_ERRORS.notAllowed, refusal);
       const transport = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
       if (!transport) return fail(`unsupported scheme ${target.protocol}`);
       const payload = Buffer.from(body, 'utf8');
@@ -126,6 +141,12 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
     });
 
   return Object.assign(post, {
+    /** `new URL(url).protocol`, from the memo; throws as `new URL` does on an invalid URL. */
+    protocolOf(url: string): string {
+      const target = targetOf(url);
+      if ('error' in target) throw target.error;
+      return target.url.protocol;
+    },
     close() {
       agents['http:'].destroy();
       agents['https:'].destroy();
