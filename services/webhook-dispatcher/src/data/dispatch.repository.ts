@@ -4,7 +4,6 @@ import { writeEvent } from '@firewatch/events';
 import { serialize } from '@firewatch/resource-kit';
 import { ATTEMPTS, DELIVERIES, endpointEventData, webhooksEndpoints } from '@firewatch/webhooks/shared';
 import type { ClaimedDelivery, DispatchRepository, JobOutcome } from '../domain/dispatch.types.js';
-import { createNamedStatements } from './named-statements.js';
 
 const ENDPOINTS = 'webhooks_endpoints';
 
@@ -52,11 +51,10 @@ function recordBindings(outcome: JobOutcome): string[] {
  * (so one endpoint's deliveries go out one after another, in `seq` order).
  */
 export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: number }): DispatchRepository {
-  const run = createNamedStatements(knex);
   return {
     async claim(limit, leaseMs) {
       const token = randomUUID();
-      const { rows } = await run<{ rows: ClaimedDelivery[] }>(
+      const { rows } = await knex.raw(
         `UPDATE ${DELIVERIES} d
             SET leased_until = now() + make_interval(secs => ?), lease_token = ?
            FROM ${ENDPOINTS} e
@@ -74,7 +72,7 @@ export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: num
                   e.url, e.secret_ciphertext, e.custom_headers`,
         [leaseMs / 1000, token, limit],
       );
-      return rows.map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
+      return (rows as ClaimedDelivery[]).map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
     },
 
     async record(outcome: JobOutcome) {
@@ -82,7 +80,7 @@ export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: num
       // A job without a failure (nearly every one) is one statement, atomic on its own:
       // its attempts, deliveries, releases and the endpoint's recovery together.
       if (e.lastSucceeded !== false) {
-        await run(recordStatement(outcome, e.lastSucceeded === true), recordBindings(outcome));
+        await knex.raw(recordStatement(outcome, e.lastSucceeded === true), recordBindings(outcome));
         return;
       }
       await knex.transaction(async (trx) => {

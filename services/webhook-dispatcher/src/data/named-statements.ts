@@ -8,13 +8,18 @@ const poolerLoss = (code: string) => code === '26000' || code === '42P05';
 const stalePlan = (err: { code?: string; message?: string }) => err.code === '0A000' && /cached plan/i.test(err.message ?? '');
 
 /**
- * The dispatcher's statements that run for every batch of events (intake, claim, a job's
- * record) as named prepared statements, still sent through knex (its pool, query events
- * and errors): PostgreSQL parses, analyses and plans each text once per connection, not
- * on every call, where that was a third of its CPU a delivery. As libs/db's prepared
- * selects (docs/decisions.md): a name is its text's digest, a stale plan renames them
- * all, a transaction-mode pooler makes the process give preparing up; the refused
+ * The intake's insert, which runs for every batch of events, as a named prepared
+ * statement, still sent through knex (its pool, query events and errors): PostgreSQL
+ * parses and analyses its text once per connection, not on every batch. As libs/db's
+ * prepared selects (docs/decisions.md): a name is its text's digest, a stale plan renames
+ * them all, a transaction-mode pooler makes the process give preparing up; the refused
  * statement, which PostgreSQL did not run, then runs unprepared. Outside transactions only.
+ *
+ * Only for statements whose generic plan is good at any table size. Not the claim or a
+ * job's record: PostgreSQL takes a prepared statement's generic plan after five runs, and
+ * on a new, small deliveries table that was a sequential scan of it (a hash join with the
+ * job's rows; the claim's check for leased deliveries), kept while the table grew until
+ * the next ANALYZE: the bench's PostgreSQL then spent more a delivery than unprepared.
  */
 export function createNamedStatements(knex: Knex) {
   const names = new Map<string, string>();
