@@ -62,4 +62,63 @@ describe('the dispatch loop', () => {
     finish();
     await loop.stop();
   });
+
+  it('claims again after a job only when something may be due: its deliveries released or retried, or a full batch', async () => {
+    const due: ClaimedDelivery[] = [];
+    let claims = 0;
+    // As the claim's SQL: nothing of an endpoint while a job holds its leases.
+    const sending = new Set<string>();
+    const repository: DispatchRepository = {
+      claim: async (limit) => {
+        claims++;
+        const taken = due.filter((d) => !sending.has(d.endpoint_id)).slice(0, limit);
+        for (const d of taken) due.splice(due.indexOf(d), 1);
+        return taken;
+      },
+      record: async () => undefined,
+    };
+    let next: (group: ClaimedDelivery[]) => JobOutcome = (group) => outcome(group[0].endpoint_id);
+    const loop = createDispatchLoop({
+      repository,
+      logger,
+      concurrency: 4,
+      claimBatch: 2,
+      leaseMs: 30_000,
+      pollIntervalMs: 60_000,
+      runJob: async (group) => {
+        sending.add(group[0].endpoint_id);
+        await tick();
+        sending.delete(group[0].endpoint_id);
+        return next(group);
+      },
+    });
+    const settle = async () => {
+      for (let i = 0; i < 10; i++) await tick();
+    };
+    loop.start();
+    await settle();
+    expect(claims).toBe(1);
+
+    // Sent, nothing left: the job's end claims nothing (an empty claim).
+    due.push(delivery('e1', 1));
+    loop.wake();
+    await settle();
+    expect(claims).toBe(2);
+
+    // Released behind a failure: claimed again at once.
+    next = (group) => ({ ...outcome(group[0].endpoint_id), released: [{ id: 'd3', lease_token: 't' }] });
+    due.push(delivery('e1', 2));
+    loop.wake();
+    await settle();
+    expect(claims).toBe(4);
+
+    // A full batch may have left more of its endpoint's: claimed again after the job, which finds the rest.
+    next = (group) => outcome(group[0].endpoint_id);
+    due.push(delivery('e1', 4), delivery('e1', 5), delivery('e1', 6));
+    loop.wake();
+    await settle();
+    expect(due).toEqual([]);
+    expect(claims).toBe(7);
+    await loop.stop();
+  });
 });
