@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { isInternalEventType } from '@firewatch/events';
-import { DELIVERIES, deliveryPayload } from '@firewatch/webhooks/shared';
+import { DELIVERIES, deliveryPayload, subscribes } from '@firewatch/webhooks/shared';
 import type { IntakeEvent, IntakeRepository } from '../domain/dispatch.types.js';
 import { createNamedStatements } from './named-statements.js';
 
 // One statement: the subscribing endpoints are joined in SQL, not read first (a round trip
-// a batch). `subscribes` (webhooks/shared) in SQL: an endpoint listing no type takes every
-// type; an internal type reaches none, so those events are left out before the statement.
+// a batch). That is `subscribes` (webhooks/shared) in SQL: an endpoint listing no type takes
+// every type, one listing types those; the events no endpoint may take (internal types, which
+// even an endpoint taking every type does not) are left out before the statement.
 const STORE = `INSERT INTO ${DELIVERIES} (team_id, endpoint_id, event_id, event_type, payload, next_attempt_at)
   SELECT v.team_id, e.id, v.event_id, v.event_type, v.payload, now()
     FROM unnest(?::int[], ?::uuid[], ?::text[], ?::text[]) WITH ORDINALITY AS v(team_id, event_id, event_type, payload, n)
@@ -32,7 +32,7 @@ export function createIntakeRepository(knex: Knex): IntakeRepository {
       const event_type: string[] = [];
       const payload: string[] = [];
       for (const event of events) {
-        if (isInternalEventType(event.type)) continue;
+        if (!subscribes([], event.type)) continue;
         team_id.push(event.team_id);
         event_id.push(event.id);
         event_type.push(event.type);
