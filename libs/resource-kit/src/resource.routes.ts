@@ -224,54 +224,10 @@ function methodOf(method: string): RouteEntry['method'] | undefined {
   return (METHODS as readonly string[]).includes(m) ? (m as RouteEntry['method']) : undefined;
 }
 
-/** What of express's router a walk uses: each route's layer, with its own path matcher. */
-interface RouteLayer {
-  match(path: string): { params: Record<string, string> } | false;
-  route: unknown;
-}
-
-/**
- * A walk of routes that are all of the request's method, as express's router would walk
- * `router` (built by {@link routerOf} from `entries`) but without entering it: each
- * route's own layer matches the path (case, trailing slash, parameters exactly as
- * express's), and the first that matches gets `req.route` (its express Route, which the
- * metrics' label reads) and `req.params` as express sets them, and runs its handler.
- * Entering the router and its route (their `next` closures, the request state saved and
- * restored, the method checks again) cost an item GET some 2-4 µs of its ~150. A handler
- * that rejects hands its error on with `req.params` restored, as the router does on
- * leaving; no route matching goes on to the next handler. Only for paths without '%':
- * express's matcher decodes parameters, and a malformed one is the router's 400.
- */
-function walkOf(router: Router, entries: readonly RouteEntry[]) {
-  const layers = (router as unknown as { stack: RouteLayer[] }).stack;
-  const routes = entries.map((e, i) => ({ layer: layers[i]!, handler: e.handler }));
-  return (req: Request, res: Response, next: NextFunction) => {
-    const path = req.path;
-    for (const { layer, handler } of routes) {
-      const match = layer.match(path);
-      if (!match) continue;
-      const parentParams = req.params;
-      req.route = layer.route;
-      req.params = match.params;
-      handler(req, res).then(undefined, (err: unknown) => {
-        req.params = parentParams;
-        next(err || new Error('Rejected promise'));
-      });
-      return;
-    }
-    next();
-  };
-}
-
-/** A router of all `entries`, and a walk for each method of its routes of that method alone (same order). */
+/** A router of all `entries`, and one for each method of its routes of that method alone (same order). */
 function routersOf(entries: readonly RouteEntry[]) {
   const all = routerOf(entries);
-  const byMethod = new Map(
-    METHODS.map((m) => {
-      const mine = entries.filter((e) => e.method === m);
-      return [m, walkOf(routerOf(mine), mine)];
-    }),
-  );
+  const byMethod = new Map(METHODS.map((m) => [m, routerOf(entries.filter((e) => e.method === m))]));
   return { all, of: (method: string) => byMethod.get(methodOf(method)!) ?? all };
 }
 
