@@ -31,7 +31,7 @@ export { isEventEnvelope, type EventEnvelope, type EventInput } from './event-en
 export { outboxMigration, OUTBOX_TABLE, OUTBOX_CHANNEL } from './outbox.migration.js';
 export { onOutboxCommit } from './outbox-commits.js';
 export { afterCommit } from './after-commit.js';
-export { pipelinedTransaction } from './pipelined-transaction.js';
+export { pipelinedTransaction, preparedName } from './pipelined-transaction.js';
 export { writeEvent, writeEvents, writeEventsIf } from './outbox.writer.js';
 export {
   createOutboxRelay,

@@ -1,11 +1,18 @@
 import type { Knex } from 'knex';
 import { OUTBOX_TABLE } from './outbox.migration.js';
 import type { OutboxRow } from './outbox.publisher.js';
+import { preparedName } from './pipelined-transaction.js';
 
 // One advisory lock per database (each service has its own): the replica holding it drains.
 const ORDER_LOCK = 'firewatch.outbox.relay';
 /** Longest a refused row waits before its next try. */
 const MAX_DEFER_SECONDS = 3600;
+
+const take = (turn: string) => `DELETE FROM ${OUTBOX_TABLE} WHERE seq IN (
+       SELECT seq FROM ${OUTBOX_TABLE} WHERE available_at <= now() ${turn} ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
+     RETURNING seq, id, type, team_id, payload, created_at, attempts, last_error, available_at`;
+const TAKE = take('');
+const TAKE_ORDERED = take('AND (SELECT pg_try_advisory_xact_lock(hashtext(?)))');
 
 /** An outbox row as stored: what `restoreRows` puts back. */
 export interface StoredOutboxRow extends OutboxRow {
@@ -24,13 +31,11 @@ export interface StoredOutboxRow extends OutboxRow {
  * the transport confirms whole costs BEGIN, this and COMMIT.
  */
 export async function takeRows(trx: Knex.Transaction, limit: number, ordered: boolean): Promise<StoredOutboxRow[]> {
-  const turn = ordered ? 'AND (SELECT pg_try_advisory_xact_lock(hashtext(?)))' : '';
-  const { rows } = await trx.raw(
-    `DELETE FROM ${OUTBOX_TABLE} WHERE seq IN (
-       SELECT seq FROM ${OUTBOX_TABLE} WHERE available_at <= now() ${turn} ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
-     RETURNING seq, id, type, team_id, payload, created_at, attempts, last_error, available_at`,
-    ordered ? [ORDER_LOCK, limit] : [limit],
-  );
+  const text = ordered ? TAKE_ORDERED : TAKE;
+  // One text per relay, run every batch: prepared, PostgreSQL parses and plans it once per connection.
+  const name = preparedName(trx, text);
+  const claim = trx.raw(text, ordered ? [ORDER_LOCK, limit] : [limit]);
+  const { rows } = await (name === undefined ? claim : claim.options({ name }));
   // RETURNING keeps no order.
   return (rows as StoredOutboxRow[]).sort((a, b) => Number(a.seq) - Number(b.seq));
 }

@@ -6,7 +6,7 @@ import { isEventType, isInternalEventType } from './event-catalog.js';
 import type { EventEnvelope, EventInput } from './event-envelope.js';
 import { relayInProcess, wakeRelaysOnCommit } from './outbox-commits.js';
 import { OUTBOX_CHANNEL, OUTBOX_TABLE } from './outbox.migration.js';
-import { SENT_WITH_NEXT } from './pipelined-transaction.js';
+import { preparedName, SENT_WITH_NEXT } from './pipelined-transaction.js';
 
 const INSERT_CHUNK = 1000;
 
@@ -63,7 +63,8 @@ async function insertEvents(
   const envelopes = inputs.map((input) => toEnvelope(input, requestId, traceparent));
   // Chunks keep each INSERT far below PostgreSQL's 65535 bind parameters (bulk upserts emit many events).
   for (let i = 0; i < envelopes.length; i += INSERT_CHUNK) {
-    const insert = outboxInsert(trx, envelopes.slice(i, i + INSERT_CHUNK), '');
+    const chunk = envelopes.slice(i, i + INSERT_CHUNK);
+    const insert = outboxInsert(trx, chunk, '');
     const last = i + INSERT_CHUNK >= envelopes.length;
     // Where no relay runs (a CLI), the relays elsewhere are told by NOTIFY on commit (outbox-commits.ts).
     const notify = last && !relayInProcess();
@@ -74,7 +75,11 @@ async function insertEvents(
       await trx
         .raw(`with inserted as (?)${more} select ${notify ? `pg_notify('${OUTBOX_CHANNEL}', '')` : '1'}`, [insert, ...alongside])
         .options({ [SENT_WITH_NEXT]: true });
-    } else await insert.options({ [SENT_WITH_NEXT]: true });
+    } else {
+      // A one-row insert (a write's event) is prepared: PostgreSQL parses and plans it once per connection.
+      const name = chunk.length === 1 ? preparedName(trx, insertText(1, '')) : undefined;
+      await insert.options(name === undefined ? { [SENT_WITH_NEXT]: true } : { [SENT_WITH_NEXT]: true, name });
+    }
   }
   wakeRelaysOnCommit(trx);
   return envelopes;
@@ -85,13 +90,21 @@ async function insertEvents(
  * share of a busy writer's CPU); `where` (SQL text, may be empty) filters the rows inserted.
  */
 function outboxInsert(trx: Knex.Transaction | Knex, envelopes: readonly EventEnvelope[], where: string): Knex.Raw {
-  const values = envelopes.map(() => '(?::uuid, ?::text, ?::integer, ?::jsonb)').join(', ');
   const bindings: unknown[] = [];
   for (const e of envelopes) bindings.push(e.id, e.type, e.team_id, JSON.stringify(e));
-  return trx.raw(
-    `insert into "${OUTBOX_TABLE}" (id, type, team_id, payload) select * from (values ${values}) as v (id, type, team_id, payload) ${where}`,
-    bindings as Knex.ValueDict[],
-  );
+  return trx.raw(insertText(envelopes.length, where), bindings as Knex.ValueDict[]);
+}
+
+// The texts of one-row inserts, the writes' usual case (a create's event), built once.
+const oneRowTexts = new Map<string, string>();
+
+function insertText(rows: number, where: string): string {
+  const cached = rows === 1 ? oneRowTexts.get(where) : undefined;
+  if (cached !== undefined) return cached;
+  const values = Array.from({ length: rows }, () => '(?::uuid, ?::text, ?::integer, ?::jsonb)').join(', ');
+  const text = `insert into "${OUTBOX_TABLE}" (id, type, team_id, payload) select * from (values ${values}) as v (id, type, team_id, payload) ${where}`;
+  if (rows === 1) oneRowTexts.set(where, text);
+  return text;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 
 type Callback = (err: Error | null, result?: unknown) => void;
@@ -24,6 +25,44 @@ interface KnexPgClient {
  */
 export const SENT_WITH_NEXT = 'firewatchSentWithNext';
 
+/**
+ * The name under which a statement of `trx` with this SQL text (knex's, with `?`) runs as a
+ * named prepared statement (pass it as the query option `name`), so that PostgreSQL parses
+ * and plans it once per connection instead of on every call; undefined where it must run
+ * unnamed. Only the statements of a {@link pipelinedTransaction} itself (not of a savepoint
+ * in it) are prepared: should a prepared statement fail as such (a transaction-mode pooler
+ * lost it, or a migration changed the columns a `returning *` answers), that transaction
+ * runs again with nothing prepared, so its caller sees what an unprepared run answers.
+ */
+export function preparedName(trx: Knex.Transaction | Knex, text: string): string | undefined {
+  if (!preparing.has(trx) || !prepareWrites) return undefined;
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_PREPARED) {
+    // The digest of the text: one name means one SQL text in every process (a pooler's shared connections).
+    name = `fw_w_${createHash('sha256').update(text).digest('hex').slice(0, 32)}_${generation}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+// Statements are kept per server connection: their number is capped, later texts run unnamed.
+const MAX_PREPARED = 200;
+const names = new Map<string, string>();
+// A changed table gets its statements under new names; a pooler that loses them ends preparing.
+let generation = 0;
+let prepareWrites = true;
+/** The transactions (the objects `fn` gets) whose statements {@link preparedName} names. */
+const preparing = new WeakSet<object>();
+
+// 26000/42P05: a pooler handing each transaction another server connection lost the
+// statement or shows another client's; 0A000: "cached plan must not change result type".
+function preparedFailure(err: unknown): 'lost' | 'stale' | undefined {
+  const code = (err as { code?: string } | null)?.code;
+  if (code === '26000' || code === '42P05') return 'lost';
+  if (code === '0A000' && /cached plan/i.test(String((err as Error).message))) return 'stale';
+  return undefined;
+}
+
 // What knex is told a statement not sent yet (or never: a BEGIN with nothing after it) answered; it reads nothing of it.
 const NOT_SENT = Object.freeze({ command: '', rowCount: null, rows: [], fields: [] });
 
@@ -45,6 +84,29 @@ const NOT_SENT = Object.freeze({ command: '', rowCount: null, rows: [], fields: 
 export async function pipelinedTransaction<T>(knex: Knex, fn: (tx: Knex.Transaction) => Promise<T>): Promise<T> {
   const client = knex.client as unknown as KnexPgClient;
   if (client.dialect !== 'postgresql') return knex.transaction(fn);
+  const attempt = { prepared: false };
+  try {
+    return await pipelined(knex, client, fn, prepareWrites, attempt);
+  } catch (err) {
+    const failure = attempt.prepared ? preparedFailure(err) : undefined;
+    if (!failure) throw err;
+    if (failure === 'lost') prepareWrites = false;
+    else {
+      generation++;
+      names.clear();
+    }
+    // Rolled back whole: once more, with nothing prepared.
+    return pipelined(knex, client, fn, false, attempt);
+  }
+}
+
+async function pipelined<T>(
+  knex: Knex,
+  client: KnexPgClient,
+  fn: (tx: Knex.Transaction) => Promise<T>,
+  prepare: boolean,
+  attempt: { prepared: boolean },
+): Promise<T> {
   const connection = await client.acquireConnection();
   const hadOwnQuery = Object.prototype.hasOwnProperty.call(connection, 'query');
   const send = connection.query;
@@ -62,6 +124,7 @@ export async function pipelinedTransaction<T>(knex: Knex, fn: (tx: Knex.Transact
     const done = (typeof values === 'function' ? values : callback) as Callback | undefined;
     // Only knex's own calls (a config object and a callback) are taken over.
     if (typeof text !== 'string' || !done) return send.call(connection, config, values, callback);
+    if ((config as { name?: unknown }).name !== undefined) attempt.prepared = true;
     if (text.startsWith('SAVEPOINT ')) savepoints++;
     else if (text.startsWith('RELEASE SAVEPOINT ') || text.startsWith('ROLLBACK TO SAVEPOINT ')) savepoints--;
     const sentWithNext = savepoints === 0 && (config as Record<string, unknown>)[SENT_WITH_NEXT] === true;
@@ -96,7 +159,13 @@ export async function pipelinedTransaction<T>(knex: Knex, fn: (tx: Knex.Transact
     return undefined;
   };
   try {
-    return await knex.transaction(fn, { connection });
+    return await knex.transaction(
+      (tx) => {
+        if (prepare) preparing.add(tx);
+        return fn(tx);
+      },
+      { connection },
+    );
   } finally {
     if (hadOwnQuery) connection.query = send;
     else delete (connection as Partial<PgClient>).query;

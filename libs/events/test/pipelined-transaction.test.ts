@@ -3,6 +3,7 @@ import knex, { type Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
 import { outboxMigration, pipelinedTransaction, writeEvent } from '../src/index.js';
 import { SENT_WITH_NEXT } from '../src/pipelined-transaction.js';
+import { onOutboxCommit } from '../src/outbox-commits.js';
 
 let db: TestDatabase;
 /** A pool of one connection, so that every transaction runs on the connection watched. */
@@ -174,5 +175,43 @@ describe('a pipelined transaction', () => {
     })) as { pipeline: boolean };
     expect(connection.pipeline).toBe(false);
     expect(Object.prototype.hasOwnProperty.call(connection, 'query')).toBe(false);
+  });
+});
+
+describe('a pipelined transaction preparing its statements', () => {
+  // As in a service, where a relay runs: the outbox rows go alone, without a NOTIFY.
+  let off: () => unknown;
+  beforeAll(() => (off = onOutboxCommit(() => undefined)));
+  afterAll(() => off());
+  const prepared = async () =>
+    (await one.raw(`select count(*)::int as n from pg_prepared_statements where name like 'fw_w_%'`)).rows[0].n as number;
+
+  it('sends a one-row outbox insert as a named statement, parsed once per connection', async () => {
+    await one.raw('deallocate all');
+    for (let i = 0; i < 3; i++)
+      await pipelinedTransaction(one, async (trx) => {
+        await trx('things').insert({ id: i });
+        await writeEvent(trx, { type: 'environment.created', team_id: 1, data: { id: i } });
+      });
+    expect(await prepared()).toBe(1);
+    expect(await outboxTypes()).toEqual(['environment.created', 'environment.created', 'environment.created']);
+  });
+
+  it('runs the transaction again, unprepared, when its connection lost a statement it prepared (a transaction-mode pooler)', async () => {
+    await pipelinedTransaction(one, (trx) => writeEvent(trx, { type: 'environment.created', team_id: 1, data: { id: 1 } }));
+    // The server forgets it; node-postgres, which parses a name once per connection, does not.
+    await one.raw('deallocate all');
+    let runs = 0;
+    await pipelinedTransaction(one, async (trx) => {
+      runs++;
+      await trx('things').insert({ id: 7 });
+      await writeEvent(trx, { type: 'environment.updated', team_id: 1, data: { id: 7 } });
+    });
+    expect(runs).toBe(2);
+    expect(await ids()).toEqual([7]);
+    expect(await outboxTypes()).toEqual(['environment.created', 'environment.updated']);
+    // Given up for the process: a later transaction prepares nothing.
+    await pipelinedTransaction(one, (trx) => writeEvent(trx, { type: 'environment.deleted', team_id: 1, data: { id: 7 } }));
+    expect(await prepared()).toBe(0);
   });
 });
