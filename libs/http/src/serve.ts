@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { Logger } from '@firewatch/logger';
+import { expressMessageClasses } from './express-messages.js';
 
 export interface ServeOptions {
   port: number;
@@ -16,7 +17,7 @@ export interface ServeOptions {
  * (up to `graceMs`), then runs `onShutdown` and exits.
  */
 export async function serve(app: RequestListener, options: ServeOptions): Promise<http.Server> {
-  const server = http.createServer(app);
+  const server = http.createServer(expressMessageClasses(app) ?? {}, app);
   server.keepAliveTimeout = 65_000; // longer than the gateway agent's idle timeout
   server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));

@@ -67,6 +67,33 @@ describe('serve', () => {
       server.close();
     }
   });
+  it("makes an express app's requests and responses with its prototypes, which express then finds set", async () => {
+    const logger = createLogger({ service: 'http-test', level: 'silent' });
+    const exits: number[] = [];
+    const exit = jest.spyOn(process, 'exit').mockImplementation(((code: number) => {
+      exits.push(code);
+    }) as never);
+    const app = express().get('/where', (req, res) => {
+      res.status(200).json({ path: req.path, query: req.query });
+    });
+    const server = await serve(app, { port: 0, host: '127.0.0.1', logger, graceMs: 2000, onShutdown: async () => undefined });
+    const made: boolean[] = [];
+    // Before the app's listener: the objects as the server made them.
+    server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      made.push(Object.getPrototypeOf(req) === app.request, Object.getPrototypeOf(res) === app.response);
+    });
+    try {
+      const { port } = server.address() as { port: number };
+      const answer = await fetch(`http://127.0.0.1:${port}/where?x=1`);
+      expect([answer.status, await answer.json()]).toEqual([200, { path: '/where', query: { x: '1' } }]);
+      expect(made).toEqual([true, true]);
+    } finally {
+      process.emit('SIGTERM');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(exits).toEqual([0]);
+      exit.mockRestore();
+    }
+  });
 });
 
 describe('createServiceApp bodies', () => {
