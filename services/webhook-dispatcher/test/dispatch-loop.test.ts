@@ -122,3 +122,56 @@ describe('the dispatch loop', () => {
     await loop.stop();
   });
 });
+
+describe('deliveries stored while a claim is under way', () => {
+  it('are claimed when the job of their endpoint that claim started ends, not left to the timer', async () => {
+    const due: ClaimedDelivery[] = [delivery('e1', 1)];
+    // As the claim's SQL: what was due when it started (its snapshot), nothing of an endpoint a job holds.
+    const sending = new Set<string>();
+    let answer: (() => void) | null = null;
+    const repository: DispatchRepository = {
+      claim: async (limit) => {
+        const taken = due.filter((d) => !sending.has(d.endpoint_id)).slice(0, limit);
+        for (const d of taken) due.splice(due.indexOf(d), 1);
+        if (taken.length && !answer) await new Promise<void>((r) => (answer = r));
+        return taken;
+      },
+      record: async () => undefined,
+    };
+    const running: (() => void)[] = [];
+    const sent: string[] = [];
+    const loop = createDispatchLoop({
+      repository,
+      logger,
+      concurrency: 4,
+      claimBatch: 10,
+      leaseMs: 30_000,
+      pollIntervalMs: 60_000,
+      runJob: async (group) => {
+        sending.add(group[0].endpoint_id);
+        sent.push(...group.map((d) => d.id));
+        await new Promise<void>((r) => running.push(r));
+        sending.delete(group[0].endpoint_id);
+        return outcome(group[0].endpoint_id);
+      },
+    });
+    const settle = async () => {
+      for (let i = 0; i < 10; i++) await tick();
+    };
+    loop.start();
+    await settle();
+    // The claim taking d1 has not answered yet when d2 of the same endpoint is stored.
+    expect(answer).not.toBeNull();
+    due.push(delivery('e1', 2));
+    loop.wakeFor(['e1']);
+    answer!();
+    await settle();
+    expect(sent).toEqual(['d1']);
+
+    running.splice(0).forEach((r) => r());
+    await settle();
+    expect(sent).toEqual(['d1', 'd2']);
+    running.splice(0).forEach((r) => r());
+    await loop.stop();
+  });
+});

@@ -28,6 +28,10 @@ export function createDispatchLoop(opts: DispatchLoopOptions) {
   const stats = { sent: 0, failures: 0 };
   // Endpoints with deliveries stored here while they were being sent to (wakeFor left them to the job's end).
   const deferred = new Set<string>();
+  // Endpoints with deliveries stored here while a claim was under way: that claim may have
+  // started one of their jobs without them (stored after its snapshot), and the claims after
+  // it skip them while that job holds its endpoint, so they are deferred to its end too.
+  const storedWhileClaiming = new Set<string>();
   // The last claim left deliveries that may be due (concurrency full, or the claim failed).
   let leftDue = false;
 
@@ -55,6 +59,7 @@ export function createDispatchLoop(opts: DispatchLoopOptions) {
         return;
       }
       let rows: ClaimedDelivery[];
+      storedWhileClaiming.clear();
       try {
         rows = await opts.repository.claim(opts.claimBatch, opts.leaseMs);
       } catch (err) {
@@ -69,6 +74,7 @@ export function createDispatchLoop(opts: DispatchLoopOptions) {
       for (const row of rows) groups.set(row.endpoint_id, [...(groups.get(row.endpoint_id) ?? []), row]);
       for (const group of groups.values()) {
         const endpointId = group[0].endpoint_id;
+        if (storedWhileClaiming.has(endpointId)) deferred.add(endpointId);
         sending.set(endpointId, (sending.get(endpointId) ?? 0) + 1);
         const job: Promise<void> = runGroup(group).then((quiet) => {
           active.delete(job);
@@ -113,6 +119,7 @@ export function createDispatchLoop(opts: DispatchLoopOptions) {
      */
     wakeFor(endpointIds: readonly string[]) {
       for (const id of endpointIds) if (sending.has(id)) deferred.add(id);
+      if (claiming) for (const id of endpointIds) storedWhileClaiming.add(id);
       if (endpointIds.every((id) => sending.has(id))) return;
       wake();
     },
