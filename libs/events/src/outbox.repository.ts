@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { OUTBOX_TABLE } from './outbox.migration.js';
 import type { OutboxRow } from './outbox.publisher.js';
-import { preparedName } from './pipelined-transaction.js';
 
 // One advisory lock per database (each service has its own): the replica holding it drains.
 const ORDER_LOCK = 'firewatch.outbox.relay';
@@ -31,11 +30,9 @@ export interface StoredOutboxRow extends OutboxRow {
  * the transport confirms whole costs BEGIN, this and COMMIT.
  */
 export async function takeRows(trx: Knex.Transaction, limit: number, ordered: boolean): Promise<StoredOutboxRow[]> {
-  const text = ordered ? TAKE_ORDERED : TAKE;
-  // One text per relay, run every batch: prepared, PostgreSQL parses and plans it once per connection.
-  const name = preparedName(trx, text);
-  const claim = trx.raw(text, ordered ? [ORDER_LOCK, limit] : [limit]);
-  const { rows } = await (name === undefined ? claim : claim.options({ name }));
+  // Not a prepared statement: its generic plan, taken after five runs on a small outbox,
+  // reads the whole table (a hash join) with every batch once a backlog has built up.
+  const { rows } = await trx.raw(ordered ? TAKE_ORDERED : TAKE, ordered ? [ORDER_LOCK, limit] : [limit]);
   // RETURNING keeps no order.
   return (rows as StoredOutboxRow[]).sort((a, b) => Number(a.seq) - Number(b.seq));
 }
