@@ -36,7 +36,7 @@ describe("the relay's claim", () => {
         await pipelinedTransaction(one, (trx) => takeRows(trx, 200, ordered));
       }
       // A broker outage: the backlog builds (no autovacuum, no ANALYZE since).
-      await addRows(60_000);
+      await addRows(100_000);
       const read = await pipelinedTransaction(one, async (trx) => {
         expect(await takeRows(trx, 200, ordered)).toHaveLength(200);
         const { rows } = await trx.raw(`select seq_scan, seq_tup_read from pg_stat_xact_user_tables where relname = 'outbox'`);
