@@ -31,8 +31,9 @@ export const SENT_WITH_NEXT = 'firewatchSentWithNext';
  * and plans it once per connection instead of on every call; undefined where it must run
  * unnamed. Only the statements of a {@link pipelinedTransaction} itself (not of a savepoint
  * in it) are prepared: should a prepared statement fail as such (a transaction-mode pooler
- * lost it, or a migration changed the columns a `returning *` answers), that transaction
- * runs again with nothing prepared, so its caller sees what an unprepared run answers.
+ * lost it, or a migration changed the columns a `returning *` answers or a column's type),
+ * that transaction runs again with nothing prepared, so its caller sees what an unprepared
+ * run answers.
  */
 export function preparedName(trx: Knex.Transaction | Knex, text: string): string | undefined {
   if (!preparing.has(trx) || !prepareWrites) return undefined;
@@ -55,11 +56,15 @@ let prepareWrites = true;
 const preparing = new WeakSet<object>();
 
 // 26000/42P05: a pooler handing each transaction another server connection lost the
-// statement or shows another client's; 0A000: "cached plan must not change result type".
+// statement or shows another client's; 0A000: "cached plan must not change result type";
+// 42804: a statement planned again after a migration changed a column's type keeps the
+// parameter types it was first given ("column ... is of type integer but expression is of
+// type text"), where an unprepared one takes the column's. No value a client sends makes
+// PostgreSQL answer 42804 (a mismatch of types in the SQL itself): a retry answers the same.
 function preparedFailure(err: unknown): 'lost' | 'stale' | undefined {
   const code = (err as { code?: string } | null)?.code;
   if (code === '26000' || code === '42P05') return 'lost';
-  if (code === '0A000' && /cached plan/i.test(String((err as Error).message))) return 'stale';
+  if (code === '42804' || (code === '0A000' && /cached plan/i.test(String((err as Error).message)))) return 'stale';
   return undefined;
 }
 

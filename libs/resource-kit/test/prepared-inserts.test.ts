@@ -29,20 +29,32 @@ const widgets = defineResource({
   slug: { from: 'name' },
 });
 
+// A record without a slug: its create is one plain INSERT.
+const gauges = defineResource({
+  type: 'gauges',
+  path: '/v1/gauges',
+  table: 'gauges',
+  event: 'gauge',
+  permission: { scope: null, side: 'ir' },
+  create: z.strictObject({ level: z.string().min(1) }),
+  update: z.strictObject({ level: z.string().min(1) }).partial(),
+  attributes: ['level'],
+});
+
 let db: TestDatabase;
 /** One connection: the statements it prepared are the ones looked at. */
 let one: Knex;
 let server: Listening;
 
-async function create(attributes: Record<string, unknown>) {
-  const path = '/v1/widgets';
+async function create(attributes: Record<string, unknown>, type = 'widgets') {
+  const path = `/v1/${type}`;
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: {
       [PRINCIPAL_HEADER]: await signAsGateway(testPrincipal({}), 'kit-test', 'POST', path),
       'content-type': 'application/vnd.api+json',
     },
-    body: JSON.stringify({ data: { type: 'widgets', attributes } }),
+    body: JSON.stringify({ data: { type, attributes } }),
   });
   return { status: res.status, body: await res.json() };
 }
@@ -57,8 +69,14 @@ beforeAll(async () => {
     t.timestamps(true, true);
     t.unique(['team_id', 'slug'], { indexName: 'widgets_team_id_slug_unique' });
   });
+  await db.knex.schema.createTable('gauges', (t) => {
+    t.uuid('id').primary().defaultTo(db.knex.raw('gen_random_uuid()'));
+    t.integer('team_id').notNullable();
+    t.text('level').notNullable();
+    t.timestamps(true, true);
+  });
   one = knexFactory({ client: 'pg', connection: db.url, pool: { min: 1, max: 1 } });
-  const modules = createResourceModules(createResourceRegistry([widgets]), {
+  const modules = createResourceModules(createResourceRegistry([widgets, gauges]), {
     knex: one,
     writeEvent: async () => undefined,
     deps: undefined,
@@ -103,5 +121,16 @@ describe("a create's insert", () => {
     expect(await one('widgets').where({ name: 'After' }).pluck('slug')).toEqual(['after']);
     // Prepared again under a new name, for the new columns.
     expect((await create({ name: 'Later' })).status).toBe(201);
+  });
+
+  it("answers as before when a migration changed a column's type under its prepared statement", async () => {
+    expect((await create({ level: '1' }, 'gauges')).status).toBe(201);
+    // The statement keeps the parameter types PostgreSQL gave it (text): planned again, it
+    // would put text into an integer column, where an unprepared one sends '2' for an integer.
+    await one.raw('alter table gauges alter column level type integer using level::integer');
+    const after = await create({ level: '2' }, 'gauges');
+    expect(after.status).toBe(201);
+    expect(await one('gauges').orderBy('level').pluck('level')).toEqual([1, 2]);
+    expect((await create({ level: '3' }, 'gauges')).status).toBe(201);
   });
 });
