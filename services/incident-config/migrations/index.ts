@@ -25,6 +25,7 @@ import * as groups from './20261125-0100-groups.js';
 import * as ownerGroupsAsTeamIds from './20261125-0101-owner-groups-as-team-ids.js';
 import * as listOrderIndexes from './20261126-0800-list-order-indexes.js';
 import * as moreListOrderIndexes from './20261230-0600-more-list-order-indexes.js';
+import * as redundantIndexes from './20261231-0700-redundant-indexes.js';
 
 /** Every schema change of incident-config, applied in name order. */
 export const migrations: Migrations = {
@@ -54,4 +55,5 @@ export const migrations: Migrations = {
   '20261125-0101-owner-groups-as-team-ids': ownerGroupsAsTeamIds,
   '20261126-0800-list-order-indexes': listOrderIndexes,
   '20261230-0600-more-list-order-indexes': moreListOrderIndexes,
+  '20261231-0700-redundant-indexes': redundantIndexes,
 };
