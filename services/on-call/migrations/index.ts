@@ -32,6 +32,7 @@ import * as alertIntakeLockAndRead from './20261230-0100-alert-intake-lock-and-r
 import * as alertActionLinkChannels from './20261230-0500-alert-action-link-channels.js';
 import * as listOrderIndexes from './20261230-0501-list-order-indexes.js';
 import * as intakeCustomPlans from './20261231-0100-intake-custom-plans.js';
+import * as redundantIndexes from './20261231-0800-redundant-indexes.js';
 import * as alertPaging from './20261126-0500-alert-paging.js';
 import * as dropContactPrimaryColumns from './20261126-0550-drop-contact-primary-columns.js';
 import * as heartbeatSecrets from './20261126-0600-heartbeat-secrets.js';
@@ -81,4 +82,5 @@ export const migrations: Migrations = {
   '20261230-0500-alert-action-link-channels': alertActionLinkChannels,
   '20261230-0501-list-order-indexes': listOrderIndexes,
   '20261231-0100-intake-custom-plans': intakeCustomPlans,
+  '20261231-0800-redundant-indexes': redundantIndexes,
 };
