@@ -15,6 +15,7 @@ import { usersProfileMigration } from './20261125-0030-users-profile.migration.j
 import { groupPropertiesMigration } from './20261126-0700-group-properties.migration.js';
 import { usersTeamNameMigration } from './20261126-0701-users-team-name.migration.js';
 import { listOrderIndexesMigration } from './20261230-0500-list-order-indexes.migration.js';
+import { redundantIndexesMigration } from './20261231-0800-redundant-indexes.migration.js';
 
 /** The auth service's schema, applied in name order at start-up and by `firewatch migrate`. */
 export const migrations: Migrations = {
@@ -34,4 +35,5 @@ export const migrations: Migrations = {
   '20261126_0700_group_properties': groupPropertiesMigration,
   '20261126_0701_users_team_name': usersTeamNameMigration,
   '20261230_0500_list_order_indexes': listOrderIndexesMigration,
+  '20261231_0800_redundant_indexes': redundantIndexesMigration,
 };
