@@ -1,4 +1,6 @@
-/** A stored value as JSON shows it: a Date as its ISO string, anything else unchanged. */
+import { isoTimestamp } from './iso-timestamp.js';
+
+/** A stored value as JSON shows it: a Date as its ISO string ({@link isoTimestamp}), anything else unchanged. */
 export function jsonValue(v: unknown): unknown {
-  return v instanceof Date ? v.toISOString() : v;
+  return v instanceof Date ? isoTimestamp(v) : v;
 }

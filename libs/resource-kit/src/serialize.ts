@@ -2,15 +2,11 @@ import type { ResourceObject } from '@firewatch/jsonapi';
 import type { AnyResourceDefinition } from './resource-definition.js';
 import type { Row } from './resource-shapes.js';
 import { presentChild } from './children.repository.js';
-import { isoTimestamp } from './iso-timestamp.js';
 import { jsonValue } from './json-value.js';
 
 export { jsonValue } from './json-value.js';
 
 type Linkage = { id: string; type: string };
-
-/** {@link jsonValue} of a timestamp column, a Date written by {@link isoTimestamp}: every record has two. */
-const timestampValue = (v: unknown) => (v instanceof Date ? isoTimestamp(v) : jsonValue(v));
 
 function relationships(def: AnyResourceDefinition, row: Row): Record<string, { data: Linkage | Linkage[] | null }> | undefined {
   if (!def.relationships) return undefined;
@@ -38,8 +34,8 @@ export function serialize(def: AnyResourceDefinition, row: Row): ResourceObject 
     else attributes[name] = jsonValue(row[name]) ?? null;
   }
   if (def.timestamps !== false) {
-    attributes.created_at = timestampValue(row.created_at);
-    attributes.updated_at = timestampValue(row.updated_at);
+    attributes.created_at = jsonValue(row.created_at);
+    attributes.updated_at = jsonValue(row.updated_at);
   }
   const rels = relationships(def, row);
   return rels
