@@ -40,6 +40,13 @@ export type DispatcherConfig = Pick<
   | 'WEBHOOK_PRUNE_INTERVAL_MS'
 >;
 
+/**
+ * Least time between two intake batches' starts: under a steady stream of events their
+ * INSERT, commit and ack are shared by those of this interval, which each wait at most
+ * this long more (an event after a quiet interval is written at once).
+ */
+const INTAKE_INTERVAL_MS = 25;
+
 /** Each attempt of a job, by what became of its delivery (the update at the same index). */
 function recordAttempts(outcome: JobOutcome, recorder: DeliveryRecorder): void {
   outcome.attempts.forEach((attempt, i) => {
@@ -139,6 +146,7 @@ export function createDispatcher(config: DispatcherConfig, deps: { knex: Knex; l
     repository: createIntakeRepository(knex),
     logger,
     maxBatch: config.WEBHOOK_PREFETCH,
+    minIntervalMs: INTAKE_INTERVAL_MS,
     onStored: (stored) => loop.wakeFor(stored.endpointIds),
   });
   const consumer = createEventTransport(config).consume({

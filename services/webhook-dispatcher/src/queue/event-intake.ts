@@ -13,20 +13,33 @@ interface Pending {
  * written one after another, in arrival order. Each handler call resolves (and its
  * message is acked) only once its batch is committed; a failed batch rejects all of
  * its events, which the broker then redelivers.
+ *
+ * A batch starts at least `minIntervalMs` after the one before it started (unless a
+ * whole batch is waiting): under a steady stream the events of that interval share one
+ * INSERT, one commit (a WAL flush) and one `multiple` ack, where each socket read of the
+ * broker's made its own; an event after a quiet interval is written at once.
  */
 export function createEventIntake(deps: {
   repository: IntakeRepository;
   logger: Logger;
   maxBatch?: number;
+  /** Least time between the starts of two batches (default 0: each as soon as the last is written). */
+  minIntervalMs?: number;
   /** Called with what a committed batch stored (only when it stored something). */
   onStored(stored: StoredDeliveries): void;
 }) {
   const maxBatch = deps.maxBatch ?? 500;
+  const minIntervalMs = deps.minIntervalMs ?? 0;
   let queue: Pending[] = [];
   let writing: Promise<void> | null = null;
+  let lastStart = -Infinity;
 
   async function drain(): Promise<void> {
     while (queue.length) {
+      // The events of the next interval join this batch, unless a whole batch is waiting already.
+      const wait = queue.length < maxBatch ? lastStart + minIntervalMs - performance.now() : 0;
+      if (wait > 0) await new Promise<void>((r) => setTimeout(r, wait));
+      lastStart = performance.now();
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       try {
