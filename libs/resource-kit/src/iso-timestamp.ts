@@ -1,13 +1,17 @@
-const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
-const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 const DAY_MS = 86_400_000;
 // 10000-01-01T00:00:00Z: from there toISOString writes a six-digit, signed year.
 const YEAR_10000_MS = 253_402_300_800_000;
 
+/** The character code of the decimal digit `d` (0-9). */
+const digit = (d: number) => 48 + d;
+
 /**
  * `date.toISOString()`, written from its time value by arithmetic: V8's takes some 0.35 µs,
- * this a third of that, and a list answers two per record. Dates before 1970 or from the
- * year 10000 on, and invalid ones (a RangeError), are left to `toISOString`.
+ * this a third of that, and a list answers two per record. Its 24 characters are made
+ * into one string at once (String.fromCharCode): a template literal of the parts built
+ * some 440 bytes of intermediate strings a timestamp, which JSON.stringify flattened
+ * again. Dates before 1970 or from the year 10000 on, and invalid ones (a RangeError),
+ * are left to `toISOString`.
  */
 export function isoTimestamp(date: Date): string {
   const time = date.getTime();
@@ -32,5 +36,34 @@ export function isoTimestamp(date: Date): string {
   ms -= minutes * 60_000;
   const seconds = Math.floor(ms / 1000);
   ms -= seconds * 1000;
-  return `${year}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[ms]}Z`;
+  const century = Math.floor(year / 100);
+  const yy = year - century * 100;
+  const tenths = Math.floor(ms / 100);
+  const hundredths = Math.floor(ms / 10) - tenths * 10;
+  return String.fromCharCode(
+    digit(Math.floor(century / 10)),
+    digit(century % 10),
+    digit(Math.floor(yy / 10)),
+    digit(yy % 10),
+    45, // -
+    digit(Math.floor(month / 10)),
+    digit(month % 10),
+    45,
+    digit(Math.floor(day / 10)),
+    digit(day % 10),
+    84, // T
+    digit(Math.floor(hours / 10)),
+    digit(hours % 10),
+    58, // :
+    digit(Math.floor(minutes / 10)),
+    digit(minutes % 10),
+    58,
+    digit(Math.floor(seconds / 10)),
+    digit(seconds % 10),
+    46, // .
+    digit(tenths),
+    digit(hundredths),
+    digit(ms % 10),
+    90, // Z
+  );
 }

@@ -19,21 +19,62 @@ function relationships(def: AnyResourceDefinition, row: Row): Record<string, { d
   return out;
 }
 
+/** How one attribute of a declaration is written: computed, a child list, or its column's value. */
+type AttributeSource = { compute: (row: Row) => unknown } | { child: NonNullable<AnyResourceDefinition['children']>[string] } | undefined;
+
+/** What `serialize` reads of a declaration, worked out once per declaration, not per row. */
+interface Plan {
+  names: readonly string[];
+  sources: readonly AttributeSource[];
+  timestamps: boolean;
+  /**
+   * The attributes object's keys in their order, every value null: each record's is a copy
+   * of it, so all have one shape from the start, rather than growing key by key (and
+   * reallocating its property store) for each record.
+   */
+  template: Record<string, unknown>;
+}
+
+const plans = new WeakMap<AnyResourceDefinition, Plan>();
+
+function planOf(def: AnyResourceDefinition): Plan {
+  let plan = plans.get(def);
+  if (plan) return plan;
+  const names = [...def.attributes];
+  const sources = names.map((name): AttributeSource => {
+    const compute = def.computed?.[name];
+    if (compute) return { compute };
+    const child = def.children?.[name];
+    return child ? { child } : undefined;
+  });
+  const timestamps = def.timestamps !== false;
+  const template: Record<string, unknown> = {};
+  for (const name of names) template[name] = null;
+  if (timestamps) {
+    template.created_at = null;
+    template.updated_at = null;
+  }
+  plan = { names, sources, timestamps, template };
+  plans.set(def, plan);
+  return plan;
+}
+
 /**
  * A stored (or computed) row as the JSON:API resource object the API returns and events
  * carry: declared attributes in order (computed ones and children included), the
  * timestamps, and `relationships` when declared.
  */
 export function serialize(def: AnyResourceDefinition, row: Row): ResourceObject {
-  const attributes: Record<string, unknown> = {};
-  for (const name of def.attributes) {
-    const compute = def.computed?.[name];
-    const child = def.children?.[name];
-    if (compute) attributes[name] = compute(row) ?? null;
-    else if (child) attributes[name] = ((row[name] as Row[] | undefined) ?? []).map((r) => presentChild(child, r));
-    else attributes[name] = jsonValue(row[name]) ?? null;
+  const { names, sources, timestamps, template } = planOf(def);
+  const attributes: Record<string, unknown> = { ...template };
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i]!;
+    const source = sources[i];
+    if (source === undefined) attributes[name] = jsonValue(row[name]) ?? null;
+    else if ('compute' in source) attributes[name] = source.compute(row) ?? null;
+    else attributes[name] = ((row[name] as Row[] | undefined) ?? []).map((r) => presentChild(source.child, r));
   }
-  if (def.timestamps !== false) {
+  if (timestamps) {
     attributes.created_at = jsonValue(row.created_at);
     attributes.updated_at = jsonValue(row.updated_at);
   }
