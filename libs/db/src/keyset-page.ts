@@ -66,6 +66,38 @@ function expression(knex: Knex, key: OrderKey): string {
   return key.lower ? `lower(${column})` : column;
 }
 
+/** An order's SQL: each key's expression, the select list of their text (`__keyN`), the ORDER BY list. */
+interface OrderText {
+  expressions: string[];
+  keys: string;
+  orderBy: string;
+}
+
+const orderTexts = new WeakMap<object, Map<string, OrderText>>();
+/** Orders whose text is kept per knex client (a service lists in a few dozen). */
+const MAX_ORDER_TEXTS = 256;
+
+/**
+ * The SQL text of `order`'s parts, written once per knex client and order instead of by
+ * knex's builder, a raw for each key, on every page: the same text knex wrote.
+ */
+function orderText(knex: Knex, order: readonly OrderKey[]): OrderText {
+  let texts = orderTexts.get(knex.client);
+  if (!texts) orderTexts.set(knex.client, (texts = new Map()));
+  const id = order.map((k) => `${k.column}\u0000${k.direction}\u0000${k.lower ? 'lower' : ''}`).join('\u0000');
+  let text = texts.get(id);
+  if (!text) {
+    const expressions = order.map((key) => expression(knex, key));
+    text = {
+      expressions,
+      keys: expressions.map((e, i) => `(${e})::text as ${knex.raw('??', [KEY(i)]).toQuery()}`).join(', '),
+      orderBy: order.map((key, i) => `${expressions[i]} ${key.direction} nulls ${key.direction === 'asc' ? 'last' : 'first'}`).join(', '),
+    };
+    if (texts.size < MAX_ORDER_TEXTS) texts.set(id, text);
+  }
+  return text;
+}
+
 type Branch = (w: Knex.QueryBuilder) => void;
 
 /**
@@ -77,7 +109,7 @@ type Branch = (w: Knex.QueryBuilder) => void;
  * not true for a row NULL in one of them, so an ascending nullable key of the tail adds
  * the branch of its NULLs (they sort last, after the cursor's value).
  */
-function afterBranches(knex: Knex, order: readonly OrderKey[], values: CursorValues): Branch[] {
+function afterBranches(knex: Knex, order: readonly OrderKey[], expressions: readonly string[], values: CursorValues): Branch[] {
   const last = order[order.length - 1]!.direction;
   let tail = order.length;
   while (tail > 0 && values[tail - 1] !== null && order[tail - 1]!.direction === last) tail -= 1;
@@ -85,7 +117,7 @@ function afterBranches(knex: Knex, order: readonly OrderKey[], values: CursorVal
     for (let j = 0; j < k; j += 1) {
       const v = values[j];
       if (v === null) w.whereNull(order[j]!.column);
-      else w.whereRaw(`${expression(knex, order[j]!)} = ?`, [v]);
+      else w.whereRaw(`${expressions[j]} = ?`, [v]);
     }
   };
   const branches: Branch[] = [];
@@ -97,7 +129,7 @@ function afterBranches(knex: Knex, order: readonly OrderKey[], values: CursorVal
   for (let k = 0; k < tail; k += 1) {
     const key = order[k]!;
     const v = values[k];
-    const column = expression(knex, key);
+    const column = expressions[k]!;
     if (key.direction === 'asc') {
       if (v === null) continue; // nothing sorts after NULL (last)
       bound(k, (w) => w.whereRaw(`${column} > ?`, [v]));
@@ -106,7 +138,7 @@ function afterBranches(knex: Knex, order: readonly OrderKey[], values: CursorVal
     else bound(k, (w) => w.whereRaw(`${column} < ?`, [v]));
   }
   const keys = order.slice(tail);
-  const columns = keys.map((k) => expression(knex, k)).join(', ');
+  const columns = expressions.slice(tail).join(', ');
   bound(tail, (w) =>
     w.whereRaw(`(${columns}) ${last === 'asc' ? '>' : '<'} (${keys.map(() => '?').join(', ')})`, values.slice(tail) as string[]),
   );
@@ -121,16 +153,12 @@ function afterBranches(knex: Knex, order: readonly OrderKey[], values: CursorVal
  * scan would read every row before the cursor.
  */
 function rowsAfter(knex: Knex, keyed: Knex.QueryBuilder, table: string, order: readonly OrderKey[], values: CursorValues, limit: number) {
-  const branches = afterBranches(knex, order, values);
+  const text = orderText(knex, order);
+  const branches = afterBranches(knex, order, text.expressions, values);
   if (branches.length === 1) return keyed.where(branches[0]!).limit(limit);
   const parts = branches.map((b) => keyed.clone().where(b).limit(limit));
   const merged = knex.select('*').from(knex.raw(`(${parts.map(() => '(?)').join(' union all ')}) as ??`, [...parts, table]));
-  return orderBy(knex, merged, order).limit(limit);
-}
-
-function orderBy(knex: Knex, q: Knex.QueryBuilder, order: readonly OrderKey[]): Knex.QueryBuilder {
-  for (const key of order) q.orderByRaw(`${expression(knex, key)} ${key.direction} nulls ${key.direction === 'asc' ? 'last' : 'first'}`);
-  return q;
+  return merged.orderByRaw(text.orderBy).limit(limit);
 }
 
 /**
@@ -155,9 +183,8 @@ const isDataException = (err: unknown) =>
 export async function listPage<T extends object>(knex: Knex, q: Knex.QueryBuilder, options: ListPageOptions): Promise<ListPage<T>> {
   const { table, order, page } = options;
   const binding = JSON.stringify([options.binding, order]);
-  const keyed = q.clone().select(`${table}.*`);
-  order.forEach((key, i) => keyed.select(knex.raw(`(${expression(knex, key)})::text as ??`, [KEY(i)])));
-  orderBy(knex, keyed, order);
+  const text = orderText(knex, order);
+  const keyed = q.clone().select(`${table}.*`).select(knex.raw(text.keys)).orderByRaw(text.orderBy);
   const cursorOf = (row: Record<string, unknown>) =>
     encodeCursor(
       order.map((_, i) => (row[KEY(i)] ?? null) as string | null),

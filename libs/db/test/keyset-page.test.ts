@@ -74,4 +74,42 @@ describe('listPage rows', () => {
     });
     expect(page).toEqual({ rows: [], total: 0 });
   });
+
+  it('are read by the SQL text knex’s builder wrote for each key (the order’s text is kept, not rebuilt per page)', async () => {
+    const sql: string[] = [];
+    const record = (q: { sql: string }) => sql.push(q.sql);
+    db.on('query', record);
+    try {
+      const first = await listPage(db, db('things').where({ team_id: 1 }), {
+        table: 'things',
+        order,
+        page: { number: 1, size: 10 },
+        binding: 1,
+      });
+      await listPage(db, db('things').where({ team_id: 1 }), {
+        table: 'things',
+        order,
+        page: { number: 1, size: 10, after: first.nextCursor },
+        binding: 1,
+      });
+    } finally {
+      db.off('query', record);
+    }
+    const keys = 'select "things".*, (lower("things"."name"))::text as "__key0", ("things"."id")::text as "__key1"';
+    const orderBy = 'order by lower("things"."name") asc nulls last, "things"."id" asc nulls last';
+    // knex's query event shows PostgreSQL's placeholders, numbered.
+    const native = (text: string) => {
+      let n = 0;
+      return text.replace(/\?/g, () => `$${(n += 1)}`);
+    };
+    expect(sql).toEqual([
+      native(
+        `${keys}, (select count(*) from ((select 1 from "things" where "team_id" = ? limit ?)) as __counted) as __total from "things" where "team_id" = ? ${orderBy} limit ?`,
+      ),
+      native(
+        `select * from (((${keys} from "things" where "team_id" = ? and ((lower("things"."name"), "things"."id") > (?, ?)) ${orderBy} limit ?)) ` +
+          `union all ((${keys} from "things" where "team_id" = ? and ("things"."name" is null) ${orderBy} limit ?))) as "things" ${orderBy} limit ?`,
+      ),
+    ]);
+  });
 });
