@@ -11,7 +11,9 @@
 //   BENCH_ROOTS=/tmp/base,/work/main BENCH_ROUNDS=5 node bench/dispatcher-cost.bench.mjs
 //
 // Each root must be built (tsc -b services/webhook-dispatcher). BENCH_PROF=<dir> writes a
-// CPU profile of each run's dispatcher there; BENCH_PRELOAD=<file> is --import'ed into it.
+// CPU profile of each run's dispatcher there; BENCH_PRELOAD=<file> is --import'ed into it;
+// BENCH_PAUSE_MS (default 500) is the quiet time between the warm-up and the measured events
+// (over 5 s, the receiver closes the kept-alive connection, as Node's servers do).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -176,7 +178,7 @@ async function run({ dir, env }, label) {
     };
     await publish(queue, team, warmup);
     await waitFor(warmup);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, num('BENCH_PAUSE_MS', 500)));
     const own = (await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     const backends = async () =>
       (await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [database, own])).rows.map((r) => r.pid);
