@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 
 type Callback = (err: Error | null, result?: unknown) => void;
@@ -84,7 +85,10 @@ const NOT_SENT = Object.freeze({ command: '', rowCount: null, rows: [], fields: 
  * any) sends neither `BEGIN` nor its `COMMIT` / `ROLLBACK`. The connection is in
  * pipeline mode only while the transaction holds it: knex awaits each statement, so they
  * still go one at a time; statements a hook sends concurrently are written at once
- * instead of queued, and run in the same order.
+ * instead of queued, and run in the same order. `fn`'s transaction is a knex transaction
+ * as `knex.transaction` gives it (the same members, statements, events, savepoints and
+ * ending), built from parts every transaction of the knex client shares
+ * ({@link transactionOn}): knex builds each of its own from scratch.
  */
 export async function pipelinedTransaction<T>(knex: Knex, fn: (tx: Knex.Transaction) => Promise<T>): Promise<T> {
   const client = knex.client as unknown as KnexPgClient;
@@ -164,17 +168,286 @@ async function pipelined<T>(
     return undefined;
   };
   try {
-    return await knex.transaction(
-      (tx) => {
-        if (prepare) preparing.add(tx);
-        return fn(tx);
-      },
-      { connection },
-    );
+    const tx = transactionOn(knex, client as unknown as KnexClientInternals, connection);
+    if (prepare) preparing.add(tx.transactor);
+    return await tx.run(fn);
   } finally {
     if (hadOwnQuery) connection.query = send;
     else delete (connection as Partial<PgClient>).query;
     connection.pipeline = false;
     await client.releaseConnection(connection);
   }
+}
+
+// The transaction `fn` gets: what `knex.transaction(fn, { connection })` gives it, built for less.
+// knex builds every transaction a knex object of its own (makeKnex: a function with some
+// 140 properties and closures, a client with its listeners), a visible share of a write's
+// CPU. Here the parts that do not change from one transaction to the next are built once per
+// knex client (`baseOf`) and each transaction's object inherits them: its own are the
+// connection, the client and context that hold it, and its state. The statements, their
+// events on the knex instance (`query`, `query-error`...), savepoints (knex's own nested
+// transactions) and the transaction's end are knex's, as knex's Transaction runs them.
+
+const require = createRequire(import.meta.url);
+// knex 3's own parts (knex is pinned): what it makes a knex object of a client with, the
+// timeout it puts on a ROLLBACK, and the counter its transaction ids come from.
+const makeKnex = require('knex/lib/knex-builder/make-knex') as (client: object) => KnexObject;
+const { timeout, KnexTimeoutError } = require('knex/lib/util/timeout') as {
+  timeout<V>(promise: Promise<V>, ms: number): Promise<V>;
+  KnexTimeoutError: new (message: string) => Error;
+};
+const uniqueId = createRequire(require.resolve('knex'))('lodash/uniqueId') as (prefix: string) => string;
+
+const STATE = Symbol('firewatch.transaction');
+const FORWARDED = ['start', 'query', 'query-error', 'query-response'] as const;
+const COPIED = ['version', 'config', 'driver', 'connectionSettings', 'valueForUndefined', 'logger'] as const;
+
+type Listener = (...args: unknown[]) => void;
+interface Emitter {
+  emit(event: string, ...args: unknown[]): boolean;
+  on(event: string, listener: Listener): unknown;
+  removeListener(event: string, listener: Listener): unknown;
+}
+/** A knex client as knex's transaction code uses it. */
+interface KnexClientInternals extends Emitter {
+  constructor: { prototype: object };
+  query(connection: unknown, obj: unknown): Promise<unknown>;
+  stream(connection: unknown, obj: unknown, stream: unknown, options: unknown): Promise<unknown>;
+  [STATE]?: TransactionState;
+  [key: string]: unknown;
+}
+/** A knex object as make-knex.js builds it. */
+type KnexObject = Knex &
+  Emitter & {
+    context: Record<string | symbol, unknown> & { client: KnexClientInternals; queryBuilder(): Knex.QueryBuilder };
+    _internalListeners: { eventName: string; listener: Listener }[];
+    [STATE]?: TransactionState;
+  };
+
+/** What knex's nested transactions (savepoints) read of the transaction they are in. */
+interface OuterTransaction {
+  _lastChild: Promise<unknown>;
+  isCompleted(): boolean;
+  transactor: Knex.Transaction;
+}
+
+interface TransactionState {
+  connection: PgClient;
+  client: KnexClientInternals;
+  transactor: Knex.Transaction;
+  completed: boolean;
+  outer?: OuterTransaction;
+  resolve(value: unknown): void;
+  reject(reason: unknown): void;
+}
+
+interface Base {
+  client: KnexClientInternals;
+  transactor: KnexObject;
+}
+const bases = new WeakMap<object, Base>();
+
+function completedError(): never {
+  throw new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
+}
+
+/** The parts of every transaction of `client` that do not change (knex's makeTxClient and makeTransactor, once). */
+function baseOf(knex: Knex, client: KnexClientInternals): Base {
+  const found = bases.get(client);
+  if (found) return found;
+  const txClient = Object.create(client.constructor.prototype) as KnexClientInternals;
+  // As knex copies them into each transaction's client, read when used.
+  for (const key of COPIED) {
+    Object.defineProperty(txClient, key, {
+      get: () => client[key],
+      set(this: object, value: unknown) {
+        Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  txClient.transacting = true;
+  for (const event of FORWARDED) {
+    // `this` is the transaction's client: its events go to its transaction object and to the knex instance's client.
+    txClient.on(event, function (this: KnexClientInternals, ...args: unknown[]) {
+      client.emit(event, ...args);
+      (this[STATE]?.transactor as unknown as Emitter | undefined)?.emit(event, ...args);
+    });
+  }
+  const { query, stream } = txClient;
+  // Each statement runs on the transaction's connection, and none once it has ended.
+  txClient.query = function (this: KnexClientInternals, connection: unknown, obj: unknown) {
+    const state = this[STATE]!;
+    const completed = state.completed;
+    return new Promise((resolve, reject) => {
+      try {
+        if (connection !== state.connection) throw new Error('Invalid connection for transaction query.');
+        if (completed) completedError();
+        resolve(query.call(this, connection, obj));
+      } catch (e) {
+        reject(e);
+      }
+    });
+  };
+  txClient.stream = function (this: KnexClientInternals, connection: unknown, obj: unknown, out: unknown, options: unknown) {
+    const state = this[STATE]!;
+    const completed = state.completed;
+    return new Promise((resolve, reject) => {
+      try {
+        if (connection !== state.connection) throw new Error('Invalid connection for transaction query.');
+        if (completed) completedError();
+        resolve(stream.call(this, connection, obj, out, options));
+      } catch (e) {
+        reject(e);
+      }
+    });
+  };
+  txClient.acquireConnection = function (this: KnexClientInternals) {
+    return Promise.resolve(this[STATE]!.connection);
+  };
+  txClient.releaseConnection = () => Promise.resolve();
+
+  const transactor = makeKnex(txClient);
+  // Its events are each transaction's (above), not this shared object's.
+  for (const { eventName, listener } of transactor._internalListeners) txClient.removeListener(eventName, listener);
+  transactor._internalListeners = [];
+  const context = transactor.context;
+  context.withUserParams = () => {
+    throw new Error('Cannot set user params on a transaction - it can only inherit params from main knex instance');
+  };
+  // A transaction inside: a savepoint, knex's nested transaction, with this one as its outer transaction.
+  context.transaction = function (
+    this: { client: KnexClientInternals; _transaction(container: unknown, config: unknown, outer: OuterTransaction): unknown },
+    container: unknown,
+    options?: { doNotRejectOnRollback?: boolean },
+  ) {
+    if (!options) options = { doNotRejectOnRollback: true };
+    else if (options.doNotRejectOnRollback === undefined) options.doNotRejectOnRollback = true;
+    return this._transaction(container, options, outerOf(this.client[STATE]!));
+  };
+  const members = {
+    isTransaction: true,
+    savepoint(this: Knex.Transaction, container: unknown, options: unknown) {
+      return (this.transaction as (container: unknown, config: unknown) => unknown)(container, options);
+    },
+    commit(this: KnexObject, value?: unknown) {
+      return commit(this[STATE]!, value);
+    },
+    rollback(this: KnexObject, error?: unknown) {
+      return rollback(this[STATE]!, error);
+    },
+    isCompleted(this: KnexObject) {
+      return this[STATE]!.completed;
+    },
+  };
+  Object.assign(transactor, members);
+  transactor.userParams = knex.userParams || {};
+  const base = { client: txClient, transactor };
+  bases.set(client, base);
+  return base;
+}
+
+function outerOf(state: TransactionState): OuterTransaction {
+  state.outer ??= { _lastChild: Promise.resolve(), isCompleted: () => state.completed, transactor: state.transactor };
+  return state.outer;
+}
+
+// knex's Transaction#query: a statement of the transaction's own (BEGIN, COMMIT, ROLLBACK); `ends`
+// 1 commits, 2 rolls back; the transaction's outcome is settled once it answered.
+function statement(state: TransactionState, sql: string, ends?: 1 | 2, value?: unknown): Promise<unknown> {
+  let status = ends;
+  const q = state.client
+    .query(state.connection, sql)
+    .catch((err: unknown) => {
+      status = 2;
+      value = err;
+      state.completed = true;
+    })
+    .then((res) => {
+      if (status === 1) state.resolve(value);
+      if (status === 2) {
+        if (value === undefined) {
+          if (/^ROLLBACK\b/i.test(sql)) {
+            state.resolve(undefined);
+            return;
+          }
+          value = new Error(`Transaction rejected with non-error: ${value}`);
+        }
+        state.reject(value);
+      }
+      return res;
+    });
+  if (status === 1 || status === 2) state.completed = true;
+  return q;
+}
+
+const commit = (state: TransactionState, value: unknown) => statement(state, 'COMMIT;', 1, value);
+
+function rollback(state: TransactionState, error: unknown): Promise<unknown> {
+  return timeout(statement(state, 'ROLLBACK', 2, error), 5000).catch((err: unknown) => {
+    if (!(err instanceof KnexTimeoutError)) return Promise.reject(err);
+    state.reject(error);
+  });
+}
+
+/** A transaction of `client` on `connection`, its object inheriting the parts every transaction shares. */
+function transactionOn(knex: Knex, client: KnexClientInternals, connection: PgClient) {
+  const base = baseOf(knex, client);
+  const txClient = Object.create(base.client) as KnexClientInternals;
+  const context = Object.create(base.transactor.context) as KnexObject['context'];
+  context.client = txClient;
+  // knex's own `knex(table)`.
+  const transactor = function knex(tableName?: string, options?: unknown) {
+    const { context: current } = transactor;
+    const qb = current.queryBuilder();
+    if (!tableName)
+      (current.client.logger as { warn(m: string): void }).warn(
+        'calling knex without a tableName is deprecated. Use knex.queryBuilder() instead.',
+      );
+    return tableName ? qb.table(tableName, options as never) : qb;
+  } as unknown as KnexObject;
+  Object.setPrototypeOf(transactor, base.transactor);
+  transactor.context = context;
+  // An emitter of its own (knex's transactor is one).
+  (transactor as unknown as { _events: unknown; _eventsCount: number })._events = Object.create(null);
+  (transactor as unknown as { _events: unknown; _eventsCount: number })._eventsCount = 0;
+  let resolve!: (value: unknown) => void;
+  let reject!: (reason: unknown) => void;
+  const execution = new Promise<unknown>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  const state: TransactionState = {
+    connection,
+    client: txClient,
+    transactor: transactor as unknown as Knex.Transaction,
+    completed: false,
+    resolve,
+    reject,
+  };
+  txClient[STATE] = state;
+  transactor[STATE] = state;
+  (transactor as unknown as Knex.Transaction).executionPromise = execution as Promise<never>;
+  (connection as unknown as { __knexTxId?: string }).__knexTxId = uniqueId('trx');
+  return {
+    transactor: state.transactor,
+    /** As knex's Transaction runs its container: BEGIN, `fn`, then COMMIT with its value, or ROLLBACK with its error. */
+    run<T>(fn: (tx: Knex.Transaction) => Promise<T>): Promise<T> {
+      statement(state, 'BEGIN;')
+        .then(() => {
+          let result: unknown;
+          try {
+            result = fn(state.transactor);
+          } catch (err) {
+            result = Promise.reject(err);
+          }
+          if (result && typeof (result as Promise<T>).then === 'function') {
+            (result as Promise<T>).then((value) => commit(state, value)).catch((err: unknown) => rollback(state, err));
+          }
+        })
+        .catch((err: unknown) => state.reject(err));
+      return execution as Promise<T>;
+    },
+  };
 }
