@@ -76,6 +76,11 @@ interface OrderText {
 const orderTexts = new WeakMap<object, Map<string, OrderText>>();
 /** Orders whose text is kept per knex client (a service lists in a few dozen). */
 const MAX_ORDER_TEXTS = 256;
+/**
+ * Longer orders are written per call and not kept: `sort` may repeat a field, so a client
+ * could otherwise fill the cache with orders of thousands of keys (~0.5 MB of text each).
+ */
+const MAX_KEPT_KEYS = 16;
 
 /**
  * The SQL text of `order`'s parts, written once per knex client and order instead of by
@@ -93,7 +98,7 @@ function orderText(knex: Knex, order: readonly OrderKey[]): OrderText {
       keys: expressions.map((e, i) => `(${e})::text as ${knex.raw('??', [KEY(i)]).toQuery()}`).join(', '),
       orderBy: order.map((key, i) => `${expressions[i]} ${key.direction} nulls ${key.direction === 'asc' ? 'last' : 'first'}`).join(', '),
     };
-    if (texts.size < MAX_ORDER_TEXTS) texts.set(id, text);
+    if (texts.size < MAX_ORDER_TEXTS && order.length <= MAX_KEPT_KEYS) texts.set(id, text);
   }
   return text;
 }
