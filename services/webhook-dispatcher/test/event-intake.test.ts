@@ -59,6 +59,20 @@ describe('the event intake', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
+  it('ends the wait once a whole batch has gathered during it', async () => {
+    const { batches, repository } = recordingRepository();
+    const intake = createEventIntake({ repository, logger, maxBatch: 3, minIntervalMs: 10_000, onStored: () => undefined });
+    const started = performance.now();
+    await intake.handle(event(1));
+    // e2 alone starts the wait; e3 and e4 arrive during it and make a whole batch.
+    const next = [intake.handle(event(2))];
+    await sleep(20);
+    next.push(intake.handle(event(3)), intake.handle(event(4)));
+    await Promise.all(next);
+    expect(batches.map((b) => b.ids)).toEqual([['e1'], ['e2', 'e3', 'e4']]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('rejects the events of a failed batch, and writes the next ones', async () => {
     let fail = true;
     const intake = createEventIntake({

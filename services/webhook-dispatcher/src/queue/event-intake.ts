@@ -33,12 +33,24 @@ export function createEventIntake(deps: {
   let queue: Pending[] = [];
   let writing: Promise<void> | null = null;
   let lastStart = -Infinity;
+  // Ends a batch's wait early: once a whole batch is waiting, the consumer holds its whole
+  // prefetch and the broker sends nothing more until it is written.
+  let wake: (() => void) | null = null;
 
   async function drain(): Promise<void> {
     while (queue.length) {
       // The events of the next interval join this batch, unless a whole batch is waiting already.
       const wait = queue.length < maxBatch ? lastStart + minIntervalMs - performance.now() : 0;
-      if (wait > 0) await new Promise<void>((r) => setTimeout(r, wait));
+      if (wait > 0) {
+        await new Promise<void>((r) => {
+          const timer = setTimeout(r, wait);
+          wake = () => {
+            clearTimeout(timer);
+            r();
+          };
+        });
+        wake = null;
+      }
       lastStart = performance.now();
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
@@ -66,6 +78,7 @@ export function createEventIntake(deps: {
     handle(event: IntakeEvent): Promise<void> {
       return new Promise<void>((resolve, reject) => {
         queue.push({ event, resolve, reject });
+        if (wake && queue.length >= maxBatch) wake();
         kick();
       });
     },
