@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler } from 'express';
 import { UnauthorizedError } from '@firewatch/errors';
 import { PRINCIPAL_HEADER, type PrincipalVerifier } from './principal-token.js';
 import type { Principal } from './principal.js';
@@ -17,15 +17,17 @@ export function principalMiddleware(verifier: PrincipalVerifier): RequestHandler
     const query = url.indexOf('?');
     const token = typeof header === 'string' ? header : undefined;
     const request = { method: req.method, path: query === -1 ? url : url.slice(0, query) };
-    const proceed = (principal: Principal | null) => {
-      if (!principal) return next(new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' }));
-      (req as unknown as Record<symbol, Principal>)[PRINCIPAL] = principal;
-      next();
-    };
+    // A token verified before (the gateway reuses its tokens): on in the same tick, no closure.
     const known = verifier.verifyKnown?.(token, request);
-    if (known !== undefined) return proceed(known);
-    verifier.verify(token, request).then(proceed, next);
+    if (known !== undefined) return admit(req, known, next);
+    verifier.verify(token, request).then((principal) => admit(req, principal, next), next);
   };
+}
+
+function admit(req: Request, principal: Principal | null, next: NextFunction): void {
+  if (!principal) return next(new UnauthorizedError('Requests must come through the gateway.', { code: 'no_principal' }));
+  (req as unknown as Record<symbol, Principal>)[PRINCIPAL] = principal;
+  next();
 }
 
 /** The principal that {@link principalMiddleware} attached. */

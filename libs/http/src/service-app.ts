@@ -48,6 +48,8 @@ function accessLog(logger: Logger): express.RequestHandler {
 
 // Express matches paths case-insensitively: `/V1/...` is an API path too.
 const API_PATH = /^\/v1\//i;
+// The paths `app.use('/v1', ...)` matches: `/v1` itself and every path under it, in any case.
+const V1_MOUNT = /^\/v1(?:\/|$)/i;
 
 /**
  * The HTTP shell every domain service shares: request ids, metrics, access log, health,
@@ -68,23 +70,28 @@ export function createServiceApp(deps: ServiceAppDeps): Express {
       res.json(deps.openapi);
     });
   const probing: express.RequestHandler = (req, res, next) => (API_PATH.test(req.path) ? next() : probes(req, res, next));
+  // The request checks of every path express's mount at `/v1` would match, in this order.
+  const v1 = [principalMiddleware(deps.principals), mediaTypeMiddleware(), ...jsonApiBody(deps.bodyLimit ?? '1mb')];
+  if (deps.idempotency) v1.push(idempotencyMiddleware(deps.idempotency, deps.logger));
+  const v1Checks = middlewareChain(v1);
+  // No mount at `/v1`: express would match its path, strip and restore it, and step
+  // through its router again for every API request. None of the checks reads the
+  // stripped `req.url` (the principal's binding and idempotency read `originalUrl`).
+  const checking: express.RequestHandler = (req, res, next) => (V1_MOUNT.test(req.path) ? v1Checks(req, res, next) : next());
   // What every request passes, in this order, as one layer (middlewareChain): request id,
   // metrics, access log, the probes, then (after health and metrics, which probes call
-  // every few seconds) a span per API request, continuing the gateway's trace.
+  // every few seconds) a span per API request, continuing the gateway's trace, and the
+  // `/v1` checks: the gateway principal, JSON:API media types, the body, idempotency.
   const shell = middlewareChain([
     requestIdMiddleware(),
     ...(deps.metrics ? [httpMetrics(deps.metrics)] : []),
     accessLog(deps.logger),
     probing,
     httpSpanMiddleware({ name: 'service', continueTrace: true }),
+    checking,
   ]);
   // `routers`: what it chooses from, for tools that list an app's routes (as the resource kit's dispatch).
   app.use(Object.assign(shell, { routers: [probes] }));
-  // One `/v1` mount for the request checks, one layer: express strips and restores the
-  // mount path once per layer mounted at a path, and every API request passes these.
-  const v1 = [principalMiddleware(deps.principals), mediaTypeMiddleware(), ...jsonApiBody(deps.bodyLimit ?? '1mb')];
-  if (deps.idempotency) v1.push(idempotencyMiddleware(deps.idempotency, deps.logger));
-  app.use('/v1', middlewareChain(v1));
   for (const router of deps.routers) app.use(router);
   app.use(notFoundMiddleware());
   app.use(errorMiddleware(deps.logger));

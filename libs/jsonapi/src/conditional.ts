@@ -41,6 +41,8 @@ export function assertIfMatch(condition: EntityTagCondition | undefined, current
   if (!condition.includes(entityTag(current))) throw new PreconditionFailedError();
 }
 
+const bare = (tag: string) => tag.replace(/^W\//, '');
+
 /**
  * Answers a single resource with its `ETag`. A GET whose `If-None-Match` names that tag
  * (weak comparison, RFC 9110 §13.1.2) is answered 304 with the tag and no body.
@@ -50,8 +52,7 @@ export function sendTaggedDocument(req: Request, res: Response, status: number, 
   const json = JSON.stringify(document);
   const tag = tagOfJson(json);
   res.setHeader('ETag', tag);
-  const none = req.method === 'GET' || req.method === 'HEAD' ? conditionOf(req.get('if-none-match')) : undefined;
-  const bare = (t: string) => t.replace(/^W\//, '');
+  const none = req.method === 'GET' || req.method === 'HEAD' ? conditionOf(req.headers['if-none-match']) : undefined;
   if (none !== undefined && (none === '*' || none.some((t) => bare(t) === tag))) {
     res.statusCode = 304;
     res.end();

@@ -55,10 +55,20 @@ function depthExceeds(value: unknown, max: number): boolean {
 
 /** Strict JSON body parser for the JSON:API media type; a body nested deeper than {@link MAX_BODY_DEPTH} is a 400. */
 export function jsonApiBody(limit: string | number = '1mb'): RequestHandler[] {
+  const parse = express.json({ type: MEDIA_TYPE, limit, strict: true });
   return [
-    express.json({ type: MEDIA_TYPE, limit, strict: true }),
+    (req, res, next) => {
+      // Neither header: no body (node's parser reads none), which the parser would find
+      // after its own checks and debug calls; it leaves `req.body` as it does then.
+      if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) {
+        if (!('body' in req)) (req as { body?: unknown }).body = undefined;
+        return next();
+      }
+      return parse(req, res, next);
+    },
     (req, _res, next) => {
-      if (depthExceeds(req.body, MAX_BODY_DEPTH)) {
+      const body: unknown = req.body;
+      if (body !== null && typeof body === 'object' && depthExceeds(body, MAX_BODY_DEPTH)) {
         return next(new BadRequestError(`The request body nests deeper than ${MAX_BODY_DEPTH} levels.`, { code: 'too_deep' }));
       }
       next();

@@ -228,7 +228,9 @@ function methodOf(method: string): RouteEntry['method'] | undefined {
 function routersOf(entries: readonly RouteEntry[]) {
   const all = routerOf(entries);
   const byMethod = new Map(METHODS.map((m) => [m, routerOf(entries.filter((e) => e.method === m))]));
-  return { all, of: (method: string) => byMethod.get(methodOf(method)!) ?? all };
+  // By the method as node gives it (`GET`): one lookup a request, no lowercased copy.
+  const byName = new Map([...byMethod].map(([m, router]) => [m.toUpperCase(), router]));
+  return { all, of: (method: string) => byName.get(method) ?? byMethod.get(methodOf(method)!) ?? all };
 }
 
 /** What {@link mountRoutes} returns: one handler, and the routers it chooses from (each route once) for tools that list an app's routes. */
@@ -253,12 +255,13 @@ export function mountRoutes(entries: readonly RouteEntry[]): MountedRoutes {
   }
   const anySegment = segments.has(undefined) ? routersOf(ordered.filter((e) => firstSegment(e.path) === undefined)) : undefined;
   const dispatch = (req: Request, res: Response, next: NextFunction) => {
-    const segment = firstSegment(req.path);
+    const path = req.path;
+    const segment = firstSegment(path);
     const routes = (segment !== undefined && bySegment.get(segment)) || anySegment;
     // Express decodes a route's parameters as it matches the path, whatever the route's
     // methods: a malformed percent-encoding (only a path with '%' has one) under another
     // method's route is a 400, so such a path walks every route.
-    if (routes) (req.path.includes('%') ? routes.all : routes.of(req.method))(req, res, next);
+    if (routes) (path.includes('%') ? routes.all : routes.of(req.method))(req, res, next);
     else next();
   };
   const routers = [...bySegment.values(), ...(anySegment ? [anySegment] : [])].map((r) => r.all);
