@@ -13,6 +13,7 @@ interface PgClient {
 
 interface KnexPgClient {
   dialect?: string;
+  transacting?: boolean;
   acquireConnection(): Promise<PgClient>;
   releaseConnection(connection: PgClient): Promise<unknown>;
 }
@@ -92,7 +93,8 @@ const NOT_SENT = Object.freeze({ command: '', rowCount: null, rows: [], fields: 
  */
 export async function pipelinedTransaction<T>(knex: Knex, fn: (tx: Knex.Transaction) => Promise<T>): Promise<T> {
   const client = knex.client as unknown as KnexPgClient;
-  if (client.dialect !== 'postgresql') return knex.transaction(fn);
+  // Inside a transaction, knex's own nested transaction: a savepoint of it, nothing held or prepared.
+  if (client.dialect !== 'postgresql' || client.transacting) return knex.transaction(fn);
   const attempt = { prepared: false };
   try {
     return await pipelined(knex, client, fn, prepareWrites, attempt);
@@ -187,6 +189,8 @@ async function pipelined<T>(
 // connection, the client and context that hold it, and its state. The statements, their
 // events on the knex instance (`query`, `query-error`...), savepoints (knex's own nested
 // transactions) and the transaction's end are knex's, as knex's Transaction runs them.
+// Query builder methods added with `knex.QueryBuilder.extend` after a client's first
+// transaction are not on its transactions (the code here extends none).
 
 const require = createRequire(import.meta.url);
 // knex 3's own parts (knex is pinned): what it makes a knex object of a client with, the
@@ -326,23 +330,7 @@ function baseOf(knex: Knex, client: KnexClientInternals): Base {
     else if (options.doNotRejectOnRollback === undefined) options.doNotRejectOnRollback = true;
     return this._transaction(container, options, outerOf(this.client[STATE]!));
   };
-  const members = {
-    isTransaction: true,
-    savepoint(this: Knex.Transaction, container: unknown, options: unknown) {
-      return (this.transaction as (container: unknown, config: unknown) => unknown)(container, options);
-    },
-    commit(this: KnexObject, value?: unknown) {
-      return commit(this[STATE]!, value);
-    },
-    rollback(this: KnexObject, error?: unknown) {
-      return rollback(this[STATE]!, error);
-    },
-    isCompleted(this: KnexObject) {
-      return this[STATE]!.completed;
-    },
-  };
-  Object.assign(transactor, members);
-  transactor.userParams = knex.userParams || {};
+  (transactor as unknown as { isTransaction: boolean }).isTransaction = true;
   const base = { client: txClient, transactor };
   bases.set(client, base);
   return base;
@@ -395,8 +383,18 @@ function rollback(state: TransactionState, error: unknown): Promise<unknown> {
 function transactionOn(knex: Knex, client: KnexClientInternals, connection: PgClient) {
   const base = baseOf(knex, client);
   const txClient = Object.create(base.client) as KnexClientInternals;
+  // Listeners of its own: one added to a transaction's client is that transaction's only.
+  const shared = base.client as unknown as { _events: Record<string, Listener | Listener[]>; _eventsCount: number };
+  const events = Object.create(null) as Record<string, Listener | Listener[]>;
+  for (const name in shared._events) {
+    const listeners = shared._events[name]!;
+    events[name] = Array.isArray(listeners) ? listeners.slice() : listeners;
+  }
+  Object.assign(txClient, { _events: events, _eventsCount: shared._eventsCount });
   const context = Object.create(base.transactor.context) as KnexObject['context'];
   context.client = txClient;
+  // Read at each transaction, as knex does: the knex instance's may change.
+  context.userParams = knex.userParams || {};
   // knex's own `knex(table)`.
   const transactor = function knex(tableName?: string, options?: unknown) {
     const { context: current } = transactor;
@@ -428,6 +426,14 @@ function transactionOn(knex: Knex, client: KnexClientInternals, connection: PgCl
   };
   txClient[STATE] = state;
   transactor[STATE] = state;
+  // Closures of this transaction's, as knex's are: `.then(trx.commit).catch(trx.rollback)` works.
+  Object.assign(transactor, {
+    commit: (value?: unknown) => commit(state, value),
+    rollback: (error?: unknown) => rollback(state, error),
+    isCompleted: () => state.completed,
+    savepoint: (container: unknown, options: unknown) =>
+      (transactor.transaction as (container: unknown, config: unknown) => unknown)(container, options),
+  });
   (transactor as unknown as Knex.Transaction).executionPromise = execution as Promise<never>;
   (connection as unknown as { __knexTxId?: string }).__knexTxId = uniqueId('trx');
   return {

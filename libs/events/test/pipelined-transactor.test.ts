@@ -172,6 +172,52 @@ describe("a pipelined transaction's object", () => {
     expect(await outcome((fn) => pipelinedTransaction(db.knex, fn))).toEqual({ value: undefined });
   });
 
+  it("commits and rolls back through its methods taken off it, as knex's bound ones do", async () => {
+    await pipelinedTransaction(db.knex, (trx) => trx('items').insert({ id: 1 }).then(trx.commit).catch(trx.rollback));
+    expect(await ids()).toEqual([1]);
+    await pipelinedTransaction(db.knex, async (trx) => {
+      const { rollback, isCompleted } = trx;
+      await trx('items').insert({ id: 2 });
+      await rollback();
+      expect(isCompleted()).toBe(true);
+    });
+    expect(await ids()).toEqual([1]);
+  });
+
+  it("is a savepoint of a transaction it is given as knex: the outer one's rollback undoes it", async () => {
+    await db.knex
+      .transaction(async (outer) => {
+        await outer('items').insert({ id: 5 });
+        await pipelinedTransaction(outer, (trx) => trx('items').insert({ id: 6 }));
+        throw new Error('undo');
+      })
+      .catch(() => undefined);
+    expect(await ids()).toEqual([]);
+  });
+
+  it("keeps a listener added to one transaction's client to that transaction", async () => {
+    const heard: string[] = [];
+    await pipelinedTransaction(db.knex, async (trx) => {
+      trx.client.on('query', (q: { sql: string }) => heard.push(q.sql));
+      await trx('items').insert({ id: 7 });
+    });
+    const before = heard.length;
+    await pipelinedTransaction(db.knex, (trx) => trx('items').insert({ id: 8 }));
+    expect(before).toBeGreaterThan(0);
+    expect(heard.length).toBe(before);
+  });
+
+  it("reads the knex instance's userParams at each transaction", async () => {
+    const k = knex({ client: 'pg', connection: db.url, pool: { min: 0, max: 1 } });
+    try {
+      await pipelinedTransaction(k, async () => undefined);
+      k.userParams = { tenant: 'a' };
+      expect(await pipelinedTransaction(k, async (trx) => trx.userParams)).toEqual({ tenant: 'a' });
+    } finally {
+      await k.destroy();
+    }
+  });
+
   it('commits on an explicit commit(value), which is what it resolves with', async () => {
     const result = await pipelinedTransaction(db.knex, async (trx) => {
       await trx('items').insert({ id: 1 });
