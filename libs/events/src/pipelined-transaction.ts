@@ -255,6 +255,20 @@ function completedError(): never {
   throw new Error('Transaction query already complete, run with DEBUG=knex:tx for more info');
 }
 
+/** `run`'s answer, as knex's transaction client answers a statement: only on its connection, and only before it ended. */
+function onTransaction(txClient: KnexClientInternals, connection: unknown, run: () => Promise<unknown>): Promise<unknown> {
+  const state = txClient[STATE]!;
+  return new Promise((resolve, reject) => {
+    try {
+      if (connection !== state.connection) throw new Error('Invalid connection for transaction query.');
+      if (state.completed) completedError();
+      resolve(run());
+    } catch (e) {
+      reject(e);
+    }
+  });
+}
+
 /** The parts of every transaction of `client` that do not change (knex's makeTxClient and makeTransactor, once). */
 function baseOf(knex: Knex, client: KnexClientInternals): Base {
   const found = bases.get(client);
@@ -282,30 +296,10 @@ function baseOf(knex: Knex, client: KnexClientInternals): Base {
   const { query, stream } = txClient;
   // Each statement runs on the transaction's connection, and none once it has ended.
   txClient.query = function (this: KnexClientInternals, connection: unknown, obj: unknown) {
-    const state = this[STATE]!;
-    const completed = state.completed;
-    return new Promise((resolve, reject) => {
-      try {
-        if (connection !== state.connection) throw new Error('Invalid connection for transaction query.');
-        if (completed) completedError();
-        resolve(query.call(this, connection, obj));
-      } catch (e) {
-        reject(e);
-      }
-    });
+    return onTransaction(this, connection, () => query.call(this, connection, obj));
   };
   txClient.stream = function (this: KnexClientInternals, connection: unknown, obj: unknown, out: unknown, options: unknown) {
-    const state = this[STATE]!;
-    const completed = state.completed;
-    return new Promise((resolve, reject) => {
-      try {
-        if (connection !== state.connection) throw new Error('Invalid connection for transaction query.');
-        if (completed) completedError();
-        resolve(stream.call(this, connection, obj, out, options));
-      } catch (e) {
-        reject(e);
-      }
-    });
+    return onTransaction(this, connection, () => stream.call(this, connection, obj, out, options));
   };
   txClient.acquireConnection = function (this: KnexClientInternals) {
     return Promise.resolve(this[STATE]!.connection);
