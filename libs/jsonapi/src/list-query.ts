@@ -116,13 +116,23 @@ function parseFilter(key: string, raw: string, filters: Record<string, FilterKin
   return { field, op, value: convert(kind, raw, key) };
 }
 
+/**
+ * A field's first mention decides its place and direction: rows that tie on a field tie on
+ * it again, so a repeat orders nothing. Dropping repeats bounds a sort at the declared
+ * fields, where `sort=name,name,...` thousands of times would cost SQL text and planning.
+ */
 function parseSort(raw: string, allowed: readonly string[]): SortField[] {
-  return raw.split(',').map((part) => {
+  const out: SortField[] = [];
+  const seen = new Set<string>();
+  for (const part of raw.split(',')) {
     const desc = part.startsWith('-');
     const field = desc ? part.slice(1) : part;
     if (!allowed.includes(field)) bad('sort', `Cannot sort by "${field}". Allowed: ${allowed.join(', ') || 'none'}.`, 'unknown_sort');
-    return { field, direction: desc ? 'desc' : 'asc' };
-  });
+    if (seen.has(field)) continue;
+    seen.add(field);
+    out.push({ field, direction: desc ? 'desc' : 'asc' });
+  }
+  return out;
 }
 
 function parseInclude(raw: string, allowed: readonly string[]): string[] {

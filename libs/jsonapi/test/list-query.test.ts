@@ -45,6 +45,15 @@ describe('parseListQuery', () => {
     expect(q.page).toEqual({ number: 2, size: 10 });
   });
 
+  it('keeps a sort field at its first mention and drops its repeats', () => {
+    const q = parseListQuery({ sort: `name,-created_at,${'-name,name,'.repeat(5000)}created_at` }, spec);
+    expect(q.sort).toEqual([
+      { field: 'name', direction: 'asc' },
+      { field: 'created_at', direction: 'desc' },
+    ]);
+    expect(() => parseListQuery({ sort: 'name,name,color' }, spec)).toThrow();
+  });
+
   it.each([
     [{ 'filter[color]': 'x' }, 'filter[color]'],
     [{ 'filter[name][gt]': 'x' }, 'filter[name][gt]'],
