@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { executePrepared, type PreparedClient } from './prepared-execution.js';
 
 /** Bindings a caller may promise to be a statement's whole input: none changes the SQL text. */
 export type PlainBinding = string | number | boolean;
@@ -10,15 +11,10 @@ interface Statement {
   name: string;
 }
 
-/** The part of a pg client a statement is sent on. */
-interface Connection {
-  query(config: { name: string; text: string; values: readonly PlainBinding[] }): Promise<{ rows: unknown[] }>;
-}
-
 /** knex's pool, which the statements share with every other query of the service. */
 interface PooledClient {
-  acquireConnection(): Promise<Connection>;
-  releaseConnection(connection: Connection): Promise<unknown>;
+  acquireConnection(): Promise<PreparedClient>;
+  releaseConnection(connection: PreparedClient): Promise<unknown>;
 }
 
 // PostgreSQL refuses to run a prepared `select *` whose columns changed under it (a
@@ -76,7 +72,7 @@ export function createPreparedSelects(options: { max?: number } = {}) {
       const connection = await client.acquireConnection();
       let failure: unknown;
       try {
-        return (await connection.query({ name: statement.name, text: statement.text, values: bindings })).rows as T[];
+        return (await executePrepared(connection, statement.name, statement.text, bindings)) as T[];
       } catch (err) {
         failure = err;
       } finally {

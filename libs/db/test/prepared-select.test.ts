@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { Knex } from 'knex';
 import { createDb, createPreparedSelects, openDatabase, type Migrations } from '../src/index.js';
 import { scratchDatabase } from './scratch-database.js';
@@ -94,6 +95,23 @@ describe('prepared selects', () => {
     const before = await serverStatements();
     expect(await run()).toEqual([expect.objectContaining({ name: 'a' })]);
     expect(await serverStatements()).toBe(before);
+  });
+
+  it('asks PostgreSQL to describe a statement once per connection, and parses its rows as pg does', async () => {
+    const selects = createPreparedSelects();
+    // The pool's one connection; SQL no other test prepares.
+    const client = (await knex.client.acquireConnection()) as { connection: { describe(msg: unknown): void } };
+    await knex.client.releaseConnection(client);
+    const describe = jest.spyOn(client.connection, 'describe');
+    const build = (team: number) => () => knex('things').where({ team_id: team }).select('id', 'name', 'team_id').orderBy('id').limit(5);
+    try {
+      for (const team of [1, 2, 1, 3])
+        expect(await selects.rows(knex, 'described once', [team, 5], build(team))).toEqual(await build(team)());
+      // The first execution, and each of the plain queries compared with.
+      expect(describe).toHaveBeenCalledTimes(1 + 4);
+    } finally {
+      describe.mockRestore();
+    }
   });
 
   it('names a statement by its SQL, so every cache and process means the same SQL by a name', async () => {
