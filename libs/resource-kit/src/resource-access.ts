@@ -80,6 +80,9 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
     return { teamId: principal.team_id, where, recordIds: principal.record_ids, narrowings };
   }
 
+  // A function, not a closure made on every load: only a miss builds the error.
+  const missing = (idOrSlug: string) => new NotFoundError(`No ${noun} with id${def.slug ? ' or slug' : ''} "${idOrSlug}".`);
+
   /** 403 `not_granted` when visibility lets the caller see `row` but not `action` it. */
   async function admits(tx: Transaction | undefined, principal: Principal, row: Row, action: Capability): Promise<void> {
     if (action === 'read' || !def.visibility?.(principal, action)) return;
@@ -99,23 +102,23 @@ export function createResourceAccess(def: AnyResourceDefinition, repository: Res
     action: Capability,
     forUpdate = false,
   ): Promise<Row> {
-    const missing = () => new NotFoundError(`No ${noun} with id${def.slug ? ' or slug' : ''} "${idOrSlug}".`);
     // An unrestricted permission does not depend on the row: refuse before looking, so a
     // refused caller learns nothing of which ids exist (a record key gets 403, not 404).
     if (def.permission.unrestricted) can(principal, action);
     const row = await repository.find(tx, scopeFor(principal), idOrSlug, forUpdate);
-    if (!row) throw missing();
+    if (!row) throw missing(idOrSlug);
     if (def.parent && parent) {
       // A hidden parent hides its child with the child's own 404: naming the parent would
       // tell that the child exists, and whose it is.
       await parent
         .visible(tx, principal, String(row[def.parent.column]), action === 'read' ? 'read' : 'update', 'item')
         .catch((err: unknown) => {
-          throw err instanceof NotFoundError ? missing() : err;
+          throw err instanceof NotFoundError ? missing(idOrSlug) : err;
         });
     }
     can(principal, action, row);
-    await admits(tx, principal, row, action);
+    // A read is admitted by the scope it was loaded in: no await for the hot path's lookup.
+    if (action !== 'read') await admits(tx, principal, row, action);
     return row;
   }
 

@@ -130,6 +130,11 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
     return name === undefined ? raw : raw.options({ name });
   }
 
+  // Most declarations have neither: their lookups skip an await and the array around the row.
+  const attaches = children.length > 0 || def.hooks?.expand !== undefined;
+  // The prepared lookups' keys of a scope without `where` (a GET by id or slug), made once.
+  const lookupKeys = { id: `${table} id `, slug: `${table} slug ` };
+
   async function attachChildren(tx: Transaction | undefined, rows: Row[], list?: { include: readonly string[] }): Promise<Row[]> {
     for (const [attribute, spec] of children) {
       const byOwner = await loadChildren(
@@ -174,13 +179,13 @@ export function createResourceRepository(def: AnyResourceDefinition, knex: Knex,
       const rows = scopeValues
         ? await prepared.rows<Row>(
             knex,
-            `${table} ${column} ${Object.keys(scope.where ?? {}).join(',')}`,
+            scope.where === undefined ? lookupKeys[column] : `${table} ${column} ${Object.keys(scope.where).join(',')}`,
             [...scopeValues, value, 1],
             build,
           )
         : ((await (forUpdate ? build().forUpdate() : build())) as Row[]);
       const row = rows[0];
-      return row && (await attachChildren(tx, [row]))[0];
+      return row && attaches ? (await attachChildren(tx, [row]))[0] : row;
     },
     async findAll(tx, scope, forUpdate = false) {
       // One order for every caller: locks taken in it cannot deadlock two transactions.
