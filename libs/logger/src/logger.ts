@@ -1,4 +1,5 @@
 import winston from 'winston';
+import { isLevelEnabled } from './level-enabled.js';
 import { redact } from './redact.js';
 import { currentRequestId } from './request-context.js';
 
@@ -27,7 +28,7 @@ const redactAll = winston.format((info) => {
 /** A winston logger writing one JSON object per line, with service and request id. */
 export function createLogger({ service, level = 'info', stream }: LoggerOptions): Logger {
   const silent = level === 'silent';
-  return winston.createLogger({
+  const logger = winston.createLogger({
     level: silent ? 'error' : level,
     silent,
     defaultMeta: { service },
@@ -40,4 +41,6 @@ export function createLogger({ service, level = 'info', stream }: LoggerOptions)
     ),
     transports: [stream ? new winston.transports.Stream({ stream }) : new winston.transports.Console()],
   });
+  logger.isLevelEnabled = isLevelEnabled;
+  return logger;
 }

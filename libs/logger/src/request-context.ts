@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomRequestId } from './request-id.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -24,7 +24,7 @@ export function currentRequestId(): string | undefined {
 export function requestIdMiddleware() {
   return (req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
     const given = req.headers[REQUEST_ID_HEADER];
-    const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
+    const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomRequestId();
     req.id = requestId;
     req.headers[REQUEST_ID_HEADER] = requestId;
     res.setHeader('X-Request-Id', requestId);
