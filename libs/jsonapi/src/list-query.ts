@@ -119,19 +119,25 @@ function parseFilter(key: string, raw: string, filters: Record<string, FilterKin
 /**
  * A field's first mention decides its place and direction: rows that tie on a field tie on
  * it again, so a repeat orders nothing. Dropping repeats bounds a sort at the declared
- * fields, where `sort=name,name,...` thousands of times would cost SQL text and planning.
+ * fields (plus one, below), where `sort=name,name,...` thousands of times would cost SQL
+ * text and planning.
  */
 function parseSort(raw: string, allowed: readonly string[]): SortField[] {
   const out: SortField[] = [];
   const seen = new Set<string>();
+  let last: SortField | undefined;
   for (const part of raw.split(',')) {
     const desc = part.startsWith('-');
     const field = desc ? part.slice(1) : part;
     if (!allowed.includes(field)) bad('sort', `Cannot sort by "${field}". Allowed: ${allowed.join(', ') || 'none'}.`, 'unknown_sort');
+    last = { field, direction: desc ? 'desc' : 'asc' };
     if (seen.has(field)) continue;
     seen.add(field);
-    out.push({ field, direction: desc ? 'desc' : 'asc' });
+    out.push(last);
   }
+  // Lists break the last ties by id in the direction of the sort's last part: a repeat
+  // there that turns the direction is kept, so the order stays what the request said.
+  if (last && last !== out[out.length - 1] && last.direction !== out[out.length - 1].direction) out.push(last);
   return out;
 }
 

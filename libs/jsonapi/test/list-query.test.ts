@@ -46,12 +46,29 @@ describe('parseListQuery', () => {
   });
 
   it('keeps a sort field at its first mention and drops its repeats', () => {
-    const q = parseListQuery({ sort: `name,-created_at,${'-name,name,'.repeat(5000)}created_at` }, spec);
+    const q = parseListQuery({ sort: `name,-created_at,${'-name,name,'.repeat(5000)}-created_at` }, spec);
     expect(q.sort).toEqual([
       { field: 'name', direction: 'asc' },
       { field: 'created_at', direction: 'desc' },
     ]);
     expect(() => parseListQuery({ sort: 'name,name,color' }, spec)).toThrow();
+  });
+
+  it("keeps a last repeat that turns the direction: a list's final tie-break (by id) follows the sort's last part", () => {
+    const sortOf = (sort: string) => parseListQuery({ sort }, spec).sort;
+    expect(sortOf('name,-name')).toEqual([
+      { field: 'name', direction: 'asc' },
+      { field: 'name', direction: 'desc' },
+    ]);
+    expect(sortOf('name,-created_at,name,name')).toEqual([
+      { field: 'name', direction: 'asc' },
+      { field: 'created_at', direction: 'desc' },
+      { field: 'name', direction: 'asc' },
+    ]);
+    expect(sortOf('name,created_at,name')).toEqual([
+      { field: 'name', direction: 'asc' },
+      { field: 'created_at', direction: 'asc' },
+    ]);
   });
 
   it.each([
