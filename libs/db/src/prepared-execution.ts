@@ -20,6 +20,7 @@ export interface PreparedClient {
 
 /** pg's Result, as a statement's row shape: its fields, parsers and row template, built from one RowDescription. */
 interface Shape {
+  fields: unknown[];
   addFields(fields: unknown[]): void;
   parseRow(fields: unknown[]): unknown;
 }
@@ -88,6 +89,17 @@ class PreparedExecution {
 
   handleDataRow(msg: { fields: unknown[] }): void {
     if (this.failure) return;
+    // Behind a transaction-mode pooler the name may reach a server connection on which the
+    // statement was parsed again after a migration, with no 0A000: its rows then differ from
+    // the description kept here. A column added or dropped is seen by the count and answered
+    // as PostgreSQL answers a stale plan; a column's type changed in place is not
+    // (docs/resource-kit.md).
+    if (msg.fields.length !== this.shape!.fields.length) {
+      this.failure = Object.assign(new Error('cached plan must not change result type (a row of another shape than described)'), {
+        code: '0A000',
+      });
+      return;
+    }
     try {
       this.rows.push(this.shape!.parseRow(msg.fields));
     } catch (err) {
@@ -100,6 +112,8 @@ class PreparedExecution {
   handleEmptyQuery(): void {}
 
   handleError(err: Error): void {
+    // Whatever failed, the next execution describes the statement again.
+    this.shapes?.delete(this.name);
     const failure = this.failure ?? err;
     this.failure = undefined;
     this.callback(failure);
