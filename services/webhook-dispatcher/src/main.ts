@@ -4,7 +4,6 @@ import { createMetrics, deliveryRecorder, observeKnexPool } from '@firewatch/met
 import { createSecretBox } from '@firewatch/secret-box';
 import { createPlainHeaderValuesStore, migrations, sealPlainHeaderValues } from '@firewatch/webhooks/shared';
 import { configSchema } from './config.js';
-import { withIndexPlans } from './data/index-plans.js';
 import { createDispatcher } from './dispatcher.js';
 import { createHealthApp } from './http/health.app.js';
 
@@ -13,8 +12,7 @@ await runService({
   schema: configSchema,
   async start({ config, logger }) {
     // The dispatcher shares the webhooks database (one bounded context); either process may migrate it.
-    // Its sessions plan with index scans and nested loops only, so its prepared statements' generic plans hold at any size.
-    const knex = await openDatabase({ url: withIndexPlans(config.DATABASE_URL), migrations, poolMax: config.DB_POOL_MAX, logger });
+    const knex = await openDatabase({ url: config.DATABASE_URL, migrations, poolMax: config.DB_POOL_MAX, logger });
     // Either process may be the first to start on a database with plain header values.
     const sealed = await sealPlainHeaderValues(
       createPlainHeaderValuesStore(knex),

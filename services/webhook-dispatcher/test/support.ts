@@ -3,7 +3,7 @@ import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import amqp from 'amqplib';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { migrate } from '@firewatch/db';
 import { createLogger } from '@firewatch/logger';
 import type { DeliveryRecorder } from '@firewatch/metrics';
@@ -11,7 +11,6 @@ import { createTestDatabase, type TestDatabase } from '@firewatch/testing';
 import { createSecretBox } from '@firewatch/secret-box';
 import { generateSecret, migrations } from '@firewatch/webhooks/shared';
 import { configSchema } from '../src/config.js';
-import { INDEX_PLANS_OPTIONS } from '../src/data/index-plans.js';
 import { createDispatcher } from '../src/dispatcher.js';
 
 export const logger = createLogger({ service: 'dispatcher-test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -89,10 +88,6 @@ export async function insertEndpoint(
   return { ...row, secret } as { id: string; secret: string; team_id: number };
 }
 
-/**
- * A dispatcher on the test database, its sessions opened as main.ts opens them (planning
- * with index plans only, so its claims and records run prepared); `stop` closes its pool.
- */
 export function startDispatcher(knex: Knex, queue: string, env: Record<string, string> = {}, deliveries?: DeliveryRecorder) {
   const config = configSchema.parse({
     DATABASE_URL: 'postgres://unused/x',
@@ -109,16 +104,7 @@ export function startDispatcher(knex: Knex, queue: string, env: Record<string, s
     WEBHOOK_TIMEOUT_MS: '2000',
     ...env,
   });
-  // knex keeps the test database's URL parsed into pg's connection fields.
-  const connection = { ...(knex.client.config.connection as Knex.PgConnectionConfig), options: INDEX_PLANS_OPTIONS };
-  const own = knexFactory({ client: 'pg', connection, pool: { min: 0, max: 10 } });
-  const dispatcher = createDispatcher(config, { knex: own, logger, deliveries });
-  const stop = dispatcher.stop;
-  dispatcher.stop = async () => {
-    await stop();
-    await own.destroy();
-  };
-  return dispatcher;
+  return createDispatcher(config, { knex, logger, deliveries });
 }
 
 /** Publishes envelopes straight into the dispatcher's queue, as `guest` speaking for incident-config. */

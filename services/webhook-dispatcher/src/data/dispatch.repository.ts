@@ -4,8 +4,6 @@ import { writeEvent } from '@firewatch/events';
 import { serialize } from '@firewatch/resource-kit';
 import { ATTEMPTS, DELIVERIES, endpointEventData, webhooksEndpoints } from '@firewatch/webhooks/shared';
 import type { ClaimedDelivery, DispatchRepository, JobOutcome } from '../domain/dispatch.types.js';
-import { indexPlansCheck } from './index-plans.js';
-import { createNamedStatements } from './named-statements.js';
 
 const ENDPOINTS = 'webhooks_endpoints';
 
@@ -51,23 +49,12 @@ function recordBindings(outcome: JobOutcome): string[] {
  * The dispatcher's SQL. Claims lease due deliveries (`FOR UPDATE SKIP LOCKED`, so
  * replicas never take the same row) of enabled endpoints that have nothing in flight
  * (so one endpoint's deliveries go out one after another, in `seq` order).
- *
- * The claim and a job's one-statement record run prepared when the sessions' planner is
- * confined to index plans (`withIndexPlans`): planning them was most of a claim's cost
- * (~0.9 ms of ~1.9 ms a claim of 15 deliveries), and under that confinement their generic
- * plan is the index plan they have at scale. Otherwise (a pooler dropped the options, a
- * test's plain connection) they run unprepared, planned each time for the table as it is.
  */
 export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: number }): DispatchRepository {
-  const prepared = createNamedStatements(knex);
-  const unprepared = async <T>(text: string, bindings: readonly Knex.RawBinding[]) => (await knex.raw(text, bindings)) as T;
-  const confined = indexPlansCheck(knex);
-  const runner = async () => ((await confined()) ? prepared : unprepared);
   return {
     async claim(limit, leaseMs) {
       const token = randomUUID();
-      const run = await runner();
-      const { rows } = await run<{ rows: ClaimedDelivery[] }>(
+      const { rows } = await knex.raw(
         `UPDATE ${DELIVERIES} d
             SET leased_until = now() + make_interval(secs => ?), lease_token = ?
            FROM ${ENDPOINTS} e
@@ -85,7 +72,7 @@ export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: num
                   e.url, e.secret_ciphertext, e.custom_headers`,
         [leaseMs / 1000, token, limit],
       );
-      return rows.map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
+      return (rows as ClaimedDelivery[]).map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
     },
 
     async record(outcome: JobOutcome) {
@@ -93,9 +80,7 @@ export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: num
       // A job without a failure (nearly every one) is one statement, atomic on its own:
       // its attempts, deliveries, releases and the endpoint's recovery together.
       if (e.lastSucceeded !== false) {
-        await (
-          await runner()
-        )(recordStatement(outcome, e.lastSucceeded === true), recordBindings(outcome));
+        await knex.raw(recordStatement(outcome, e.lastSucceeded === true), recordBindings(outcome));
         return;
       }
       await knex.transaction(async (trx) => {

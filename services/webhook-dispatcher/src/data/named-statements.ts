@@ -15,13 +15,11 @@ const stalePlan = (err: { code?: string; message?: string }) => err.code === '0A
  * them all, a transaction-mode pooler makes the process give preparing up; the refused
  * statement, which PostgreSQL did not run, then runs unprepared. Outside transactions only.
  *
- * Only for statements whose generic plan is good at any table size. The claim and a job's
- * record are not, in a session planning as PostgreSQL does by default: it takes a prepared
- * statement's generic plan after five runs, and on a new, small deliveries table that was a
- * sequential scan of it (a hash join with the job's rows; the claim's check for leased
- * deliveries), kept while the table grew until the next ANALYZE: the bench's PostgreSQL
- * then spent more a delivery than unprepared. They are prepared only in sessions confined
- * to index plans (index-plans.ts).
+ * Only for statements whose generic plan is good at any table size. Not the claim or a
+ * job's record: PostgreSQL takes a prepared statement's generic plan after five runs, and
+ * on a new, small deliveries table that was a sequential scan of it (a hash join with the
+ * job's rows; the claim's check for leased deliveries), kept while the table grew until
+ * the next ANALYZE: the bench's PostgreSQL then spent more a delivery than unprepared.
  */
 export function createNamedStatements(knex: Knex) {
   const names = new Map<string, string>();
