@@ -90,11 +90,19 @@ type Detachable = ArrayBufferLike & { transfer?: (length: number) => ArrayBuffer
  * memory every hundred-odd answers, and each time it runs a full mark-compact of the
  * whole heap. Detaching the buffer (`transfer(0)`) gives its memory back at once. Only a
  * chunk that spans its whole buffer is freed (a pooled slice shares one), never an empty
- * one (a detached buffer is empty, and detaching it again throws).
+ * one (a detached buffer is empty, and detaching it again throws). The forwarder must be
+ * the chunk's only owner: nothing may keep what it writes to `res` (a wrapper of `res.write`
+ * that stores the chunks would find them emptied).
  */
 function release(chunk: Buffer): void {
   const buffer: Detachable = chunk.buffer;
-  if (chunk.byteLength !== 0 && chunk.byteOffset === 0 && chunk.byteLength === buffer.byteLength) buffer.transfer?.(0);
+  if (chunk.byteLength === 0 || chunk.byteOffset !== 0 || chunk.byteLength !== buffer.byteLength) return;
+  try {
+    buffer.transfer?.(0);
+  } catch {
+    // A buffer that cannot be detached (Node's pool, WebAssembly memory) waits for a collection,
+    // as before; a throw here, in a write callback, would end the process.
+  }
 }
 
 /**
