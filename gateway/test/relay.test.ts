@@ -7,7 +7,11 @@ import { startGateway, type StartedGateway, systemTokens } from './support/gatew
 const token = 'fw_relay_key';
 const MB = 1024 * 1024;
 const BLOCK = 64 * 1024;
-/** The byte at `offset` of the big answer: no two of its blocks alike, so a byte relayed from the wrong (or freed) memory shows. */
+/**
+ * The byte at `offset` of the big answer: neighbouring blocks differ, so a freed (emptied) or
+ * wrongly reused block shows; the pattern repeats every 16 MiB, so it does not catch a whole
+ * block relayed 16 MiB off.
+ */
 const bigByte = (offset: number) => (offset + (offset >>> 16) * 7) & 0xff;
 
 /** Raw HTTP/1.1 exchange with the gateway over one socket: what the client receives until the gateway closes or `ms` pass. */
@@ -65,7 +69,7 @@ describe('gateway relay of answers', () => {
           };
           tick();
         } else if (req.url === '/v1/incidents/big') {
-          // 64 MB, written only as fast as it is taken; every block's bytes differ (bigByte).
+          // 64 MB, written only as fast as it is taken; neighbouring blocks' bytes differ (bigByte).
           res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(64 * MB) });
           bigWritten = 0;
           bigClosedEarly = new Promise((resolve) => {

@@ -1,7 +1,7 @@
 import { startKitHarness, type KitHarness } from './support/kit-harness.js';
 
-// A repeated sort field is dropped (libs/jsonapi parseSort); the order of a list must stay
-// what the request said, its last ties (by id) included.
+// A repeated sort field orders nothing and is dropped (libs/jsonapi parseSort); the order of a
+// list must stay what the request said, its last ties (by id) included.
 let kit: KitHarness;
 beforeAll(async () => {
   kit = await startKitHarness('fw_kit_sort_repeats');
