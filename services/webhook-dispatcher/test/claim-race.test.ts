@@ -32,12 +32,10 @@ describe('claims of several dispatcher replicas', () => {
     });
     // Before the fix, both claims of a round got rows of the endpoint in most rounds (both
     // statements' snapshots saw no lease, and SKIP LOCKED split the endpoint's rows).
-    let rounds = 0;
+    const rounds = 200;
     let both = 0;
     let neither = 0;
-    const until = Date.now() + 3_000;
-    while (Date.now() < until) {
-      rounds++;
+    for (let round = 0; round < rounds; round++) {
       const claims = await Promise.all(replicas.map((r) => r.claim(1, 30_000)));
       const holders = claims.filter((rows) => rows.some((d) => d.endpoint_id === ep.id)).length;
       if (holders === 2) both++;
@@ -45,10 +43,8 @@ describe('claims of several dispatcher replicas', () => {
       // Every round starts with nothing in flight.
       await knex.raw('UPDATE webhooks_deliveries SET leased_until = NULL, lease_token = NULL WHERE leased_until IS NOT NULL');
     }
-    expect(rounds).toBeGreaterThan(100);
-    // One of the two takes the endpoint's first delivery every round; never both.
     expect({ rounds, both, neither }).toEqual({ rounds, both: 0, neither: 0 });
-  }, 20_000);
+  }, 60_000);
 
   it('let the next claim run after one failed', async () => {
     const [a, b] = [0, 1].map(() => {
@@ -56,10 +52,44 @@ describe('claims of several dispatcher replicas', () => {
       pools.push(pool);
       return createDispatchRepository(pool, { disableAfterMs: 60_000 });
     });
-    // A negative LIMIT fails the claim after its turn was taken: ending its transaction ends the turn.
+    // A negative LIMIT fails the claim after its turn was taken: ending its statement ends the turn.
     await expect(a.claim(-1, 30_000)).rejects.toThrow(/LIMIT/);
-    const waited = new Promise((resolve) => setTimeout(resolve, 2_000, 'still waiting for the turn'));
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise((resolve) => (timer = setTimeout(resolve, 5_000, 'still waiting for the turn')));
     await expect(Promise.race([b.claim(1, 30_000), waited])).resolves.toEqual(expect.any(Array));
+    clearTimeout(timer);
     await expect(a.claim(1, 30_000)).resolves.toEqual(expect.any(Array));
+  });
+
+  it('count a lease from when the turn was granted, not from when the claim began waiting', async () => {
+    const knex = db.knex as Knex;
+    const team = randomTeam();
+    const ep = await insertEndpoint(knex, { team_id: team, url: 'http://127.0.0.1:9/' });
+    await knex.raw(
+      `INSERT INTO webhooks_deliveries (team_id, endpoint_id, event_id, event_type, payload, next_attempt_at)
+       VALUES (?, ?, gen_random_uuid(), 'environment.created', '{}', now())`,
+      [team, ep.id],
+    );
+    const pool = knexFactory({ client: 'pg', connection: db.url, pool: { min: 1, max: 1 } });
+    pools.push(pool);
+    const replica = createDispatchRepository(pool, { disableAfterMs: 60_000 });
+    // Another replica holds the turn for a second.
+    const holder = await knex.client.acquireConnection();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(hashtext('webhooks_deliveries.claim'), 0)`);
+      const claim = replica.claim(10, 30_000);
+      await new Promise((r) => setTimeout(r, 1_000));
+      await holder.query('COMMIT');
+      const claimed = (await claim).filter((d) => d.endpoint_id === ep.id);
+      expect(claimed).toHaveLength(1);
+      const { rows } = await knex.raw(
+        `SELECT extract(epoch FROM leased_until - clock_timestamp()) AS left FROM webhooks_deliveries WHERE id = ?`,
+        [claimed[0].id],
+      );
+      expect(Number(rows[0].left)).toBeGreaterThan(29.5);
+    } finally {
+      await knex.client.releaseConnection(holder);
+    }
   });
 });

@@ -5,6 +5,7 @@ import * as endpoints from './20261201-0001-webhooks-endpoints.js';
 import * as deliveries from './20261201-0002-webhooks-deliveries.js';
 import * as deliveriesCreatedAt from './20261215-0003-webhooks-deliveries-created-at.js';
 import * as adminReview from './20261220-0004-webhooks-endpoints-admin-review.js';
+import * as claimTurn from './20261226-0006-webhooks-claim-turn.js';
 
 /**
  * Every schema change of the webhooks database, applied in name order. The webhooks
@@ -18,4 +19,5 @@ export const migrations: Migrations = {
   '20261215-0003-webhooks-deliveries-created-at': deliveriesCreatedAt,
   '20261220-0004-webhooks-endpoints-admin-review': adminReview,
   '20261221-0005-idempotency-keys': idempotencyMigration,
+  '20261226-0006-webhooks-claim-turn': claimTurn,
 };

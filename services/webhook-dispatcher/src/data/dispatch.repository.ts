@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { lockForTransaction } from '@firewatch/db';
-import { pipelinedTransaction, writeEvent } from '@firewatch/events';
+import { writeEvent } from '@firewatch/events';
 import { serialize } from '@firewatch/resource-kit';
 import { ATTEMPTS, DELIVERIES, endpointEventData, webhooksEndpoints } from '@firewatch/webhooks/shared';
 import type { ClaimedDelivery, DispatchRepository, JobOutcome } from '../domain/dispatch.types.js';
 
 const ENDPOINTS = 'webhooks_endpoints';
-/**
- * The claims' turn (libs/db's two-key advisory locks: no single-key lock of this database,
- * the outbox relay's, the migrations' or the resource kit's, can be the same lock).
- */
-const CLAIM_LOCK = 'webhooks_deliveries.claim';
 
 /**
  * A job's outcome as one statement: its attempts inserted, its deliveries moved on
@@ -60,34 +54,9 @@ function recordBindings(outcome: JobOutcome): string[] {
 export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: number }): DispatchRepository {
   return {
     async claim(limit, leaseMs) {
-      const token = randomUUID();
-      // Replicas claim in turn. The claim's check that an endpoint has nothing in flight reads
-      // its statement's snapshot: two claims at once would both see no lease and SKIP LOCKED
-      // would split one endpoint's deliveries between them (two batches in flight, out of
-      // `seq` order). Taken as a statement of its own, the lock makes the claim's snapshot
-      // (READ COMMITTED: one a statement) later than every earlier claim's commit. The
-      // transaction's end (COMMIT, or the ROLLBACK of a failed claim) releases it.
-      const { rows } = await pipelinedTransaction(knex, async (trx) => {
-        await lockForTransaction(trx, CLAIM_LOCK, 0);
-        return trx.raw(
-          `UPDATE ${DELIVERIES} d
-            SET leased_until = now() + make_interval(secs => ?), lease_token = ?
-           FROM ${ENDPOINTS} e
-          WHERE e.id = d.endpoint_id AND d.id IN (
-            SELECT c.id FROM ${DELIVERIES} c
-              JOIN ${ENDPOINTS} ce ON ce.id = c.endpoint_id AND ce.enabled
-             WHERE c.next_attempt_at <= now()
-               AND (c.leased_until IS NULL OR c.leased_until < now())
-               AND NOT EXISTS (SELECT 1 FROM ${DELIVERIES} b
-                                WHERE b.endpoint_id = c.endpoint_id AND b.leased_until > now() AND b.next_attempt_at IS NOT NULL)
-             ORDER BY c.seq
-             LIMIT ?
-             FOR UPDATE OF c SKIP LOCKED)
-        RETURNING d.id, d.seq, d.team_id, d.endpoint_id, d.payload, d.attempt_count, d.failures, d.next_trigger, d.lease_token,
-                  e.url, e.secret_ciphertext, e.custom_headers`,
-          [leaseMs / 1000, token, limit],
-        );
-      });
+      // Replicas claim in turn, in one statement (webhooks_claim_deliveries, services/webhooks
+      // migrations: why a function, and why the turn).
+      const { rows } = await knex.raw('SELECT * FROM webhooks_claim_deliveries(?, ?, ?)', [limit, leaseMs / 1000, randomUUID()]);
       return (rows as ClaimedDelivery[]).map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
     },
 
