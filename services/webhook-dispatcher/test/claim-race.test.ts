@@ -89,6 +89,7 @@ describe('claims of several dispatcher replicas', () => {
       );
       expect(Number(rows[0].left)).toBeGreaterThan(29.5);
     } finally {
+      await holder.query('ROLLBACK');
       await knex.client.releaseConnection(holder);
     }
   });

@@ -12,21 +12,23 @@ import type { Knex } from 'knex';
  * is planned on every call for the table as it is: a cached plan made while the table was
  * small (a sequential scan, a hash join) would be kept as it grows. Its lease counts from
  * when the turn was granted (`clock_timestamp()`), not from the statement's start: a wait
- * for the turn must not shorten it.
+ * for the turn must not shorten it. It answers the claimed ids only, so the statement (and
+ * the turn) ends as soon as they are sent: a full batch's payloads could fill the socket of
+ * a replica that stopped reading, and keep the turn while PostgreSQL waits to write them;
+ * the dispatcher reads the rows by id afterwards. The lock is libs/db's two-key kind
+ * (`lockForTransaction`): no single-key lock of this database (the outbox relay's, the
+ * migrations', the resource kit's) can be it.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     CREATE FUNCTION webhooks_claim_deliveries(p_limit integer, p_lease_seconds double precision, p_token uuid)
-    RETURNS TABLE (id uuid, seq bigint, team_id integer, endpoint_id uuid, payload text, attempt_count integer,
-                   failures integer, next_trigger text, lease_token uuid, url text, secret_ciphertext text, custom_headers jsonb)
-    LANGUAGE plpgsql VOLATILE AS $$
+    RETURNS SETOF uuid LANGUAGE plpgsql VOLATILE AS $$
     BEGIN
       PERFORM pg_advisory_xact_lock(hashtext('webhooks_deliveries.claim'), 0);
       RETURN QUERY EXECUTE $claim$
         UPDATE webhooks_deliveries d
            SET leased_until = clock_timestamp() + make_interval(secs => $2), lease_token = $3
-          FROM webhooks_endpoints e
-         WHERE e.id = d.endpoint_id AND d.id IN (
+         WHERE d.id IN (
            SELECT c.id FROM webhooks_deliveries c
              JOIN webhooks_endpoints ce ON ce.id = c.endpoint_id AND ce.enabled
             WHERE c.next_attempt_at <= now()
@@ -36,8 +38,7 @@ export async function up(knex: Knex): Promise<void> {
             ORDER BY c.seq
             LIMIT $1
             FOR UPDATE OF c SKIP LOCKED)
-        RETURNING d.id, d.seq, d.team_id, d.endpoint_id, d.payload, d.attempt_count, d.failures, d.next_trigger, d.lease_token,
-                  e.url, e.secret_ciphertext, e.custom_headers
+        RETURNING d.id
       $claim$ USING p_limit, p_lease_seconds, p_token;
     END $$`);
 }

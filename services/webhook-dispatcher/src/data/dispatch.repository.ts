@@ -54,9 +54,19 @@ function recordBindings(outcome: JobOutcome): string[] {
 export function createDispatchRepository(knex: Knex, deps: { disableAfterMs: number }): DispatchRepository {
   return {
     async claim(limit, leaseMs) {
-      // Replicas claim in turn, in one statement (webhooks_claim_deliveries, services/webhooks
-      // migrations: why a function, and why the turn).
-      const { rows } = await knex.raw('SELECT * FROM webhooks_claim_deliveries(?, ?, ?)', [limit, leaseMs / 1000, randomUUID()]);
+      // Replicas claim in turn, in one statement that answers only the ids
+      // (webhooks_claim_deliveries, services/webhooks migrations: why a function, the turn,
+      // and why ids); the rows are read once the turn is over.
+      const token = randomUUID();
+      const { rows: claimed } = await knex.raw('SELECT webhooks_claim_deliveries(?, ?, ?) AS id', [limit, leaseMs / 1000, token]);
+      if (!claimed.length) return [];
+      const { rows } = await knex.raw(
+        `SELECT d.id, d.seq, d.team_id, d.endpoint_id, d.payload, d.attempt_count, d.failures, d.next_trigger, d.lease_token,
+                e.url, e.secret_ciphertext, e.custom_headers
+           FROM ${DELIVERIES} d JOIN ${ENDPOINTS} e ON e.id = d.endpoint_id
+          WHERE d.id = ANY(?::uuid[]) AND d.lease_token = ?`,
+        [(claimed as { id: string }[]).map((r) => r.id), token],
+      );
       return (rows as ClaimedDelivery[]).map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
     },
 
