@@ -82,7 +82,9 @@ describe('outbound webhook requests', () => {
     const started = Date.now();
     const result = await post(`http://127.0.0.1:${(slow.address() as { port: number }).port}/`, {}, '{}');
     expect(result).toMatchObject({ statusCode: null, error: 'timed out after 300 ms' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Without the timer the request would wait out the test's 30 s; the bound leaves a loaded
+    // runner room (CI saw 4.3 s for this 300 ms timer with the e2e suites running beside it).
+    expect(Date.now() - started).toBeLessThan(15_000);
     post.close();
     slow.closeAllConnections();
     slow.close();
