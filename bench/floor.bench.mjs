@@ -9,7 +9,11 @@
 // and every created environment's event must reach a webhook receiver in this process.
 //   BENCH_ROUNDS=3 BENCH_DURATION=5 BENCH_CONNECTIONS=32 [BENCH_PATHS=get,list,create] [BENCH_PROFILE=<dir>] pnpm bench:floor
 // BENCH_PATHS measures only the paths named; BENCH_PROFILE=<dir> runs Firewatch's processes
-// with --cpu-prof into <dir> and prints their hot spots once they exit.
+// with --cpu-prof into <dir> and prints their hot spots once they exit. BENCH_PAUSE_DISPATCHER=1
+// (a diagnosis, not the goal's measurement) stops the dispatcher (SIGSTOP) for the measured
+// rounds and resumes it before the delivery check: Firewatch's events then wait in the broker
+// as the floor's do, and a create's ratio shows the write path without the deliveries' share
+// of the machine. Meant with BENCH_PATHS=create (a stopped process misses its AMQP heartbeats).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -38,6 +42,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const profileDir = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined;
+const pauseDispatcher = process.env.BENCH_PAUSE_DISPATCHER === '1';
 const b = backing();
 
 execFileSync(
@@ -126,7 +131,11 @@ await redis.set(`floor:cred:${floorToken}`, JSON.stringify({ key_id: process.pid
 
 const children = [];
 async function cleanup() {
-  for (const c of children) c.kill('SIGTERM');
+  // SIGCONT first: a process stopped by BENCH_PAUSE_DISPATCHER would not act on SIGTERM.
+  for (const c of children) {
+    c.kill('SIGCONT');
+    c.kill('SIGTERM');
+  }
   await Promise.all(
     children.map((c) =>
       c.exitCode === null && c.signalCode === null ? new Promise((r) => (c.once('exit', r), setTimeout(r, 10_000))) : undefined,
@@ -283,6 +292,9 @@ try {
   for (const w of Object.values(writes)) w.length = 0;
   delivered.clear();
 
+  const dispatcher = children.find((c) => c.benchName === 'dispatcher');
+  const resumeDispatcher = () => pauseDispatcher && dispatcher.kill('SIGCONT');
+  if (pauseDispatcher) dispatcher.kill('SIGSTOP');
   const named = children.map((c) => [c.benchName, c.pid]);
   // PostgreSQL's share: the CPU of the backends connected to each system's databases (pools
   // and listeners live the whole run, so the pids sampled around a run are the ones that worked).
@@ -334,6 +346,7 @@ try {
         );
       }
   clearInterval(sampler);
+  resumeDispatcher();
 
   // Every write's event out: Firewatch's at the webhook receiver; the floor's in its queue,
   // one message per environment ever inserted (seeding and warm-up included).
@@ -393,6 +406,10 @@ try {
     `events: Firewatch ${writes.firewatch.length - missing()}/${writes.firewatch.length} created environments' events delivered to the webhook; floor ${floorQueued}/${floorRows} inserted environments' events in its queue (${writes.floor.length} created under measurement)`,
   );
   console.log('goals: get >= 0.90, create >= 0.80 (every event delivered), list >= 1.0, p99 <= 1.5 × floor, RSS <= 150 MB per process');
+  if (pauseDispatcher)
+    console.log(
+      'BENCH_PAUSE_DISPATCHER: the dispatcher was stopped while measuring; its events were delivered after (a diagnosis: not the goal)',
+    );
 } finally {
   receiver.close();
   await cleanup();
