@@ -320,6 +320,7 @@ try {
   // and listeners live the whole run, so the pids sampled around a run are the ones that worked).
   // One row per database: the floor's, and each of Firewatch's services'.
   const pgRows = new Set();
+  const sharedRows = new Set();
   const backends = async () =>
     (
       await admin.query(`SELECT pid, datname FROM pg_stat_activity WHERE datname = $1 OR datname LIKE $2`, [floorDb, `%${suffix}`])
@@ -329,6 +330,19 @@ try {
       return { pid: r.pid, row };
     });
   const pgCpu = (list) => Object.fromEntries(list.map((b) => [b.pid, cpuSeconds(b.pid)]));
+  // The backing services both systems use, each system's share counted over its own runs.
+  const shared = [
+    ['redis', 'redis-server'],
+    ['broker', 'beam.smp'],
+  ].flatMap(([row, name]) => {
+    try {
+      return [{ row, pid: Number(execFileSync('pgrep', ['-o', '-x', name], { encoding: 'utf8' }).trim()) }];
+    } catch {
+      return [];
+    }
+  });
+  // This process: the load generator (the same for both) and Firewatch's webhook receiver.
+  shared.push({ row: 'bench', pid: process.pid });
   const results = {}; // path → sys → [{ rps, p50, p99, non2xx, errors }]
   const cpu = {}; // path → process → seconds
   const peak = Object.fromEntries(named.map(([n]) => [n, 0]));
@@ -348,9 +362,15 @@ try {
       for (const sys of round % 2 ? ['firewatch', 'floor'] : ['floor', 'firewatch']) {
         const pgBefore = pgCpu(await backends());
         const before = Object.fromEntries(named.map(([n, pid]) => [n, cpuSeconds(pid)]));
+        const sharedBefore = shared.map((x) => cpuSeconds(x.pid));
         const r = await run(target(sys, p), duration);
         cpu[p] ??= {};
         for (const [n, pid] of named) cpu[p][n] = (cpu[p][n] ?? 0) + cpuSeconds(pid) - before[n];
+        shared.forEach((x, i) => {
+          const row = `${x.row} (${sys}'s runs)`;
+          sharedRows.add(row);
+          cpu[p][row] = (cpu[p][row] ?? 0) + cpuSeconds(x.pid) - sharedBefore[i];
+        });
         for (const b of await backends()) {
           const spent = cpuSeconds(b.pid) - (pgBefore[b.pid] ?? 0);
           if (Number.isFinite(spent)) cpu[p][b.row] = (cpu[p][b.row] ?? 0) + spent;
@@ -410,11 +430,11 @@ try {
     ),
   );
   console.log(
-    'CPU seconds per process under each path (all rounds, both systems measured in turn); peak RSS and peak RssAnon (MB, every 200 ms), RssFile at the end:',
+    "CPU seconds per process under each path (all rounds, both systems measured in turn; redis, the broker and this bench process over each system's own runs); peak RSS and peak RssAnon (MB, every 200 ms), RssFile at the end:",
   );
   console.table(
     Object.fromEntries(
-      [...named, ...[...pgRows].sort().map((n) => [n])].map(([n, pid]) => [
+      [...named, ...[...pgRows, ...sharedRows].sort().map((n) => [n])].map(([n, pid]) => [
         n,
         {
           ...Object.fromEntries(Object.keys(PATHS).map((p) => [`${p}_cpu_s`, Number((cpu[p][n] ?? 0).toFixed(1))])),
