@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { executePrepared, type PreparedClient } from './prepared-execution.js';
+import { acquirePooled, type PoolClient } from './pooled-connection.js';
 
 /** Bindings a caller may promise to be a statement's whole input: none changes the SQL text. */
 export type PlainBinding = string | number | boolean;
@@ -9,12 +10,6 @@ interface Statement {
   /** The compiled SQL in PostgreSQL's notation ($1, $2, ...). */
   text: string;
   name: string;
-}
-
-/** knex's pool, which the statements share with every other query of the service. */
-interface PooledClient {
-  acquireConnection(): Promise<PreparedClient>;
-  releaseConnection(connection: PreparedClient): Promise<unknown>;
 }
 
 // PostgreSQL refuses to run a prepared `select *` whose columns changed under it (a
@@ -68,8 +63,9 @@ export function createPreparedSelects(options: { max?: number } = {}) {
       if (statement === undefined) statement = statements.size < max ? prepare(key, bindings, build) : null;
       if (statement === null) return (await build()) as T[];
       // Straight on a pooled connection: knex's runner would add a fifth of a lookup's cost.
-      const client = knex.client as PooledClient;
-      const connection = await client.acquireConnection();
+      // knex's pool, which the statements share with every other query of the service.
+      const client = knex.client as PoolClient<PreparedClient>;
+      const connection = await acquirePooled(client);
       let failure: unknown;
       try {
         return (await executePrepared(connection, statement.name, statement.text, bindings)) as T[];
