@@ -76,6 +76,25 @@ describe('principal tokens', () => {
     expect(verifier.verifyKnown!(ingestion, { method: 'POST', path })).toBeNull();
   });
 
+  it('takes a remembered token for itself only, not for one that ends as it does', async () => {
+    const token = await createPrincipalSigner({ privateKey: keys.privateKey }).sign(principal, target);
+    const verifier = verifierFor('incident-config');
+    const request = { method: 'GET', path: '/v1/environments/prod' };
+    expect(await verifier.verify(token, request)).toEqual(principal);
+    // Another principal under the same signature: its payload is the admin of team 8.
+    const [header, , signature] = token.split('.');
+    const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+    const forged = [
+      header,
+      Buffer.from(JSON.stringify({ ...payload, p: { ...principal, team_id: 8 } })).toString('base64url'),
+      signature,
+    ].join('.');
+    expect(forged.slice(-100)).toBe(token.slice(-100));
+    expect(verifier.verifyKnown!(forged, request)).toBeUndefined();
+    expect(await verifier.verify(forged, request)).toBeNull();
+    expect(verifier.verifyKnown!(token, request)).toEqual(principal);
+  });
+
   it('forgets a verified token once it expires', async () => {
     const token = await createPrincipalSigner({ privateKey: keys.privateKey, ttlSeconds: 1 }).sign(principal, target, 'short');
     const verifier = verifierFor('incident-config');
