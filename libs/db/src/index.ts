@@ -8,3 +8,4 @@ export { provisionServiceDatabase, type ProvisionReport, type ServiceDatabase } 
 export { applyFilters, escapeLike, type CustomFilter, type FilterColumns } from './list-query.js';
 export { listPage, nullableColumns, type ListPage, type ListPageOptions, type OrderKey } from './keyset-page.js';
 export { createPreparedSelects, type PlainBinding, type PreparedSelects } from './prepared-select.js';
+export { preparedQuery, type PreparedClient, type PreparedQueryOptions, type PreparedResult } from './prepared-execution.js';

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
+import { preparedQuery, type PreparedClient } from '@firewatch/db';
 
 type Callback = (err: Error | null, result?: unknown) => void;
 
 /** The parts of a node-postgres client (knex's pg connection) this uses. */
-interface PgClient {
+interface PgClient extends PreparedClient {
   query(config: unknown, values?: unknown, callback?: unknown): unknown;
   pipeline: boolean;
+  binary?: boolean;
   connection: { stream: { cork(): void; uncork(): void } };
 }
 
@@ -35,7 +37,9 @@ export const SENT_WITH_NEXT = 'firewatchSentWithNext';
  * in it) are prepared: should a prepared statement fail as such (a transaction-mode pooler
  * lost it, or a migration changed the columns a `returning *` answers or a column's type),
  * that transaction runs again with nothing prepared, so its caller sees what an unprepared
- * run answers.
+ * run answers. A named statement whose config holds nothing else of pg's (no `rowMode`,
+ * `types`...) is sent as libs/db's `preparedQuery`: PostgreSQL describes its result once per
+ * connection, where pg's `Query` asks on every execution; knex gets pg's Result as before.
  */
 export function preparedName(trx: Knex.Transaction | Knex, text: string): string | undefined {
   if (!preparing.has(trx) || !prepareWrites) return undefined;
@@ -68,6 +72,15 @@ function preparedFailure(err: unknown): 'lost' | 'stale' | undefined {
   if (code === '26000' || code === '42P05') return 'lost';
   if (code === '42804' || (code === '0A000' && /cached plan/i.test(String((err as Error).message)))) return 'stale';
   return undefined;
+}
+
+// What a named statement's config may hold for it to go as libs/db's preparedQuery: knex's
+// text and values, the name, our mark. Any other pg option (rowMode, types, binary, portal,
+// rows, queryMode, query_timeout...) is pg's Query's to honour.
+const PLAIN_KEYS = new Set(['text', 'values', 'name', SENT_WITH_NEXT]);
+function plainNamed(config: object): boolean {
+  for (const key in config) if (!PLAIN_KEYS.has(key)) return false;
+  return true;
 }
 
 // What knex is told a statement not sent yet (or never: a BEGIN with nothing after it) answered; it reads nothing of it.
@@ -129,6 +142,20 @@ async function pipelined<T>(
   // transaction would stay aborted, and its COMMIT silently roll back what it had written.
   let savepoints = 0;
   const answerNow = (done: Callback) => queueMicrotask(() => done(null, NOT_SENT));
+  // A plain named statement goes as libs/db's preparedQuery, described once per connection;
+  // a held one's rows are read by no one.
+  const submit = (statement: unknown, answer: Callback, rowsUnread: boolean) => {
+    const { name, text: sql, values: params } = statement as { name?: unknown; text: string; values?: unknown };
+    if (
+      typeof name !== 'string' ||
+      !name ||
+      connection.binary ||
+      !plainNamed(statement as object) ||
+      !(params === undefined || Array.isArray(params))
+    )
+      return send.call(connection, statement, answer);
+    return send.call(connection, preparedQuery(connection, name, sql, params ?? [], answer, { rowsUnread }));
+  };
   connection.pipeline = true;
   connection.query = function pipelined(config: unknown, values?: unknown, callback?: unknown) {
     const text = (config as { text?: unknown } | null)?.text;
@@ -157,13 +184,13 @@ async function pipelined<T>(
     const before = held;
     held = [];
     sentAny = true;
-    if (!before.length) return send.call(connection, config, done);
+    if (!before.length) return submit(config, done, false);
     let failed: Error | null = null;
     const { stream } = connection.connection;
     stream.cork();
     try {
-      for (const statement of before) send.call(connection, statement, (err: Error | null) => (failed ??= err));
-      send.call(connection, config, (err: Error | null, result?: unknown) => done(failed ?? err, result));
+      for (const statement of before) submit(statement, (err: Error | null) => (failed ??= err), true);
+      submit(config, (err: Error | null, result?: unknown) => done(failed ?? err, result), false);
     } finally {
       stream.uncork();
     }

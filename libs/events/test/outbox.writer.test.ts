@@ -120,7 +120,8 @@ describe('writeEvent', () => {
         await trx.rollback();
       })
       .catch(() => undefined);
-    expect(await db.knex('outbox').where({ team_id: 4 }).count<{ n: string }[]>('* as n')).toEqual([{ n: '0' }]);
+    // int8 as a number: @firewatch/events imports @firewatch/db, whose type parsers every service has.
+    expect(await db.knex('outbox').where({ team_id: 4 }).count<{ n: number }[]>('* as n')).toEqual([{ n: 0 }]);
     const envs = await db.knex.transaction((trx) => writeEvents(trx, inputs));
     const rows = await db.knex('outbox').where({ team_id: 4 }).orderBy('seq').select('id');
     expect(rows.map((r) => r.id)).toEqual(envs.map((e) => e.id));

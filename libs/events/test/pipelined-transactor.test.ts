@@ -73,7 +73,8 @@ describe("a pipelined transaction's object", () => {
       expect(now).toBeInstanceOf(Date);
       expect(await trx.schema.hasTable('items')).toBe(true);
       // Inside the transaction: not seen from outside until it commits.
-      expect(await db.knex('items').count<{ n: string }[]>('* as n')).toEqual([{ n: '0' }]);
+      // int8 as a number: @firewatch/events imports @firewatch/db, whose type parsers every service has.
+      expect(await db.knex('items').count<{ n: number }[]>('* as n')).toEqual([{ n: 0 }]);
       return trx('items').orderBy('id').pluck('note');
     });
     expect(written).toEqual(['a', 'b', 'xc']);
