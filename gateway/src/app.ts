@@ -3,7 +3,7 @@ import https from 'node:https';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { PrincipalSigner } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
-import { type Logger, requestIdMiddleware } from '@firewatch/logger';
+import type { Logger } from '@firewatch/logger';
 import { httpSpanMiddleware } from '@firewatch/tracing';
 import { captureRouteTemplates, type Metrics } from '@firewatch/metrics';
 import type { GatewayConfig } from './config.js';
@@ -23,6 +23,7 @@ import { ingestMiddleware } from './http/ingest.middleware.js';
 import { createIngestLimits } from './domain/ingest-limits.js';
 import { gatewayHttpMetrics, metricsRoutes } from './http/metrics.routes.js';
 import { rateLimitMiddleware } from './http/rate-limit.middleware.js';
+import { requestIdMiddleware, requestIdOf } from './http/request-id.middleware.js';
 import { createUpstreamForwarder } from './http/upstream-forwarder.js';
 
 export interface GatewayDeps {
@@ -213,7 +214,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
       } catch (thrown) {
         // The error answer does not throw; were it to, the connection is dropped (express's
         // final handler would have tried a bare 500).
-        logger.error('request failed', { error: thrown });
+        logger.error('request failed', { request_id: requestIdOf(req), error: thrown });
         res.destroy();
       }
     };

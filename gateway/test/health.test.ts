@@ -88,4 +88,30 @@ describe('gateway health and logs', () => {
     expect(access[1].caller).toBeUndefined();
     expect(JSON.stringify(lines)).not.toContain('secret');
   });
+
+  it("names the request's id in the warning lines of the request", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (c: Buffer) =>
+      c
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((l) => lines.push(JSON.parse(l))),
+    );
+    const logger = createLogger({ service: 'gateway', level: 'warn', stream });
+    const gw = await start({ authUrl: auth.url, env: { COMMUNICATIONS_URL: 'http://127.0.0.1:1' }, logger });
+    auth.grant('fw_warned_secret', freshPrincipal());
+
+    const res = await fetch(`${gw.url}/v1/communications`, { headers: bearer('fw_warned_secret', { 'x-request-id': 'warn-1' }) });
+    expect(res.status).toBe(503);
+    await new Promise((r) => setTimeout(r, 50));
+
+    expect(lines.find((l) => l.message === 'upstream request failed')).toMatchObject({
+      level: 'warn',
+      request_id: 'warn-1',
+      upstream: 'communications',
+      code: 'ECONNREFUSED',
+    });
+  });
 });

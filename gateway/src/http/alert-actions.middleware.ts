@@ -6,6 +6,7 @@ import type { AuthFailureGuard } from '../domain/auth-failure-guard.js';
 import type { RateLimitStore } from '../domain/rate-limit.store.js';
 import { describeHit, storeFailure } from './rate-limit.middleware.js';
 import { attachState } from './request-state.js';
+import { requestIdOf } from './request-id.middleware.js';
 
 /** An action link's token: 128 random bits in base64url (on-call's domain/notifications/action-links.ts). */
 const ACTION = /^\/alert-actions\/([A-Za-z0-9_-]{22})$/;
@@ -42,8 +43,10 @@ export function alertActionsMiddleware({
 }: AlertActionsMiddlewareOptions): RequestHandler {
   const windowMs = windowSeconds * 1000;
   const windowSuffix = `;window=${windowSeconds}`;
-  const countFailure = (address: string) => {
-    guard.recordFailure(address).catch((err: unknown) => logger.warn('could not count an unknown action link', { error: err }));
+  const countFailure = (address: string, requestId: string | undefined) => {
+    guard
+      .recordFailure(address)
+      .catch((err: unknown) => logger.warn('could not count an unknown action link', { request_id: requestId, error: err }));
   };
 
   return (req, res, next) => {
@@ -74,7 +77,7 @@ export function alertActionsMiddleware({
         attachState(req, null, undefined, {
           token,
           answered(status) {
-            if (status === 404) countFailure(address);
+            if (status === 404) countFailure(address, requestIdOf(req));
           },
         });
         void forward(req, res, next);

@@ -5,6 +5,7 @@ import { clientAddress } from '@firewatch/client-address';
 import type { AuthFailureGuard } from '../domain/auth-failure-guard.js';
 import type { CredentialResolver, ResolvedCredential } from '../domain/credential-resolver.js';
 import { attachState } from './request-state.js';
+import { requestIdOf } from './request-id.middleware.js';
 
 // RFC 6750 b64token, bounded: anything else cannot be a credential, so it never reaches the auth service.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,4096}=*) *$/i;
@@ -22,8 +23,10 @@ export function bearerToken(header: string | undefined): string | undefined {
  * tokens that do not resolve; one that does resolve always passes.
  */
 export function authenticateMiddleware(resolver: CredentialResolver, guard: AuthFailureGuard, logger: Logger): RequestHandler {
-  const countFailure = (address: string) => {
-    guard.recordFailure(address).catch((err: unknown) => logger.warn('could not count a failed credential', { error: err }));
+  const countFailure = (address: string, requestId: string | undefined) => {
+    guard
+      .recordFailure(address)
+      .catch((err: unknown) => logger.warn('could not count a failed credential', { request_id: requestId, error: err }));
   };
 
   /** The auth service's answer for a token this replica has not cached. */
@@ -39,7 +42,7 @@ export function authenticateMiddleware(resolver: CredentialResolver, guard: Auth
     if (retryAfter === 0) {
       resolver.resolve(token).then((credential) => {
         if (credential) return pass(credential);
-        countFailure(address);
+        countFailure(address, requestIdOf(req));
         next(invalidCredential());
       }, next);
       return;
@@ -48,7 +51,7 @@ export function authenticateMiddleware(resolver: CredentialResolver, guard: Auth
       .probe(address, () => resolver.resolve(token))
       .then((credential) => {
         if (credential !== 'busy' && credential !== null) return pass(credential);
-        if (credential === null) countFailure(address);
+        if (credential === null) countFailure(address, requestIdOf(req));
         // Busy says nothing about the token: a valid one would pass a second later.
         next(new RateLimitedError({ 'Retry-After': credential === 'busy' ? '1' : String(retryAfter) }));
       }, next);

@@ -10,6 +10,7 @@ import type { RateLimitStore } from '../domain/rate-limit.store.js';
 import { bearerToken } from './authenticate.middleware.js';
 import { describeHit, storeFailure } from './rate-limit.middleware.js';
 import { attachState } from './request-state.js';
+import { requestIdOf } from './request-id.middleware.js';
 
 const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
 /** An alert source's payloads (docs/on-call.md, "Ingestion"): POST, the secret as bearer. */
@@ -66,8 +67,10 @@ export function ingestMiddleware({ store, guard, limits, windowSeconds, logger, 
     vouched.add(pair);
     if (vouched.size > MAX_VOUCHED) vouched.delete(vouched.values().next().value as string);
   };
-  const countFailure = (address: string) => {
-    guard.recordFailure(address).catch((err: unknown) => logger.warn('could not count a refused source secret', { error: err }));
+  const countFailure = (address: string, requestId: string | undefined) => {
+    guard
+      .recordFailure(address)
+      .catch((err: unknown) => logger.warn('could not count a refused source secret', { request_id: requestId, error: err }));
   };
 
   return (req, res, next) => {
@@ -120,7 +123,7 @@ export function ingestMiddleware({ store, guard, limits, windowSeconds, logger, 
             secret,
             answered(status, headers) {
               // The address only now: behind trusted proxies it takes parsing X-Forwarded-For.
-              if (status === 401) return countFailure(clientAddress(req));
+              if (status === 401) return countFailure(clientAddress(req), requestIdOf(req));
               if (status >= 200 && status < 300) vouch(pair);
               // Any other answer came after on-call accepted the secret: it says the source's limit.
               limits.learn(sourceId, headers[INGEST_LIMIT_HEADER]);

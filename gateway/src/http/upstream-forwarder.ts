@@ -7,6 +7,7 @@ import type { Logger } from '@firewatch/logger';
 import { openSpan, SpanKind } from '@firewatch/tracing';
 import { INGEST_LIMIT_HEADER } from '../domain/ingest-limits.js';
 import type { UpstreamName } from '../domain/routes.js';
+import { requestIdOf } from './request-id.middleware.js';
 import { type GatewayState, stateOf } from './request-state.js';
 
 export interface UpstreamForwarderOptions {
@@ -126,10 +127,15 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
   // The Host http.request would add for a client that sent none (HTTP/1.0).
   const defaultHost = (hostname.includes(':') ? `[${hostname}]` : hostname) + (Number(port) === (secure ? 443 : 80) ? '' : `:${port}`);
 
-  function fail(state: GatewayState, err: Error & { code?: string }, timedOut: boolean, res: http.ServerResponse) {
+  function fail(state: GatewayState, err: Error & { code?: string }, timedOut: boolean, req: IncomingMessage, res: http.ServerResponse) {
     if (state.failed) return;
     state.failed = true;
-    logger.warn('upstream request failed', { upstream: name, code: timedOut ? 'ETIMEDOUT' : err.code, error: err.message });
+    logger.warn('upstream request failed', {
+      request_id: requestIdOf(req),
+      upstream: name,
+      code: timedOut ? 'ETIMEDOUT' : err.code,
+      error: err.message,
+    });
     if (res.headersSent || !state.next) {
       res.destroy();
       return;
@@ -182,7 +188,7 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
     });
     upstream.on('error', (err) => {
       span.end(err);
-      fail(state, err, timedOut, res);
+      fail(state, err, timedOut, req, res);
     });
     upstream.on('response', (answer) => {
       span.setAttribute('http.response.status_code', answer.statusCode ?? 0);
@@ -202,7 +208,7 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Requ
         const value = given[header];
         if (value !== undefined && !HOP_BY_HOP.has(header) && header !== INGEST_LIMIT_HEADER) res.setHeader(header, value);
       }
-      answer.on('error', (err) => fail(state, err, false, res));
+      answer.on('error', (err) => fail(state, err, false, req, res));
       // What answer.pipe(res) does, without the listeners a pipe adds to both and removes again:
       // the answer waits while the client's socket is full. A chunk is freed only when its
       // write has completed: until then the socket may still be sending from its memory.
