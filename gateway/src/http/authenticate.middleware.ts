@@ -20,9 +20,16 @@ export function bearerToken(header: string | undefined): string | undefined {
  * Every /v1 request needs a bearer credential the auth service knows. On success the
  * request carries its {@link GatewayState}; otherwise it is answered 401 (or 503 when the
  * auth service cannot be asked). A client address over its guessing budget gets 429 for
- * tokens that do not resolve; one that does resolve always passes.
+ * tokens that do not resolve; one that does resolve always passes. `asExpress` gives a
+ * request express's prototype before its client's address is read (`req.ip`, which follows
+ * TRUSTED_PROXIES): the gateway leaves a request without it until it is needed (app.ts).
  */
-export function authenticateMiddleware(resolver: CredentialResolver, guard: AuthFailureGuard, logger: Logger): RequestHandler {
+export function authenticateMiddleware(
+  resolver: CredentialResolver,
+  guard: AuthFailureGuard,
+  logger: Logger,
+  asExpress: (req: Request) => void = () => undefined,
+): RequestHandler {
   const countFailure = (address: string, requestId: string | undefined) => {
     guard
       .recordFailure(address)
@@ -37,6 +44,7 @@ export function authenticateMiddleware(resolver: CredentialResolver, guard: Auth
     };
     // Only now is the client's address needed: behind trusted proxies (TRUSTED_PROXIES)
     // Express takes it from the right-most untrusted X-Forwarded-For hop.
+    asExpress(req);
     const address = clientAddress(req);
     const retryAfter = guard.retryAfter(address);
     if (retryAfter === 0) {
