@@ -126,6 +126,8 @@ class PreparedExecution extends QueryBase {
   }
 
   handleDataRow(msg: { fields: unknown[] }): void {
+    // Rows nobody reads are not checked either: a failure made here, after PostgreSQL ran the
+    // statement, would fail a COMMIT that PostgreSQL carried out, and the write would be retried.
     if (this.failure || this.rowsUnread) return;
     // Behind a transaction-mode pooler the name may reach a server connection on which the
     // statement was parsed again after a migration, with no 0A000: its rows then differ from
@@ -184,7 +186,9 @@ class PreparedExecution extends QueryBase {
  * `values`, converted as pg converts them: `callback` gets what `client.query({ name, text,
  * values }, callback)` gives it (pg's Result: `command`, `rowCount`, `oid`, `rows`, `fields`,
  * or pg's error), except that PostgreSQL is asked to describe the result only once per
- * connection. Pass it to `client.query`; it may go on a connection in pipeline mode.
+ * connection, and the row parsers are the ones `client` gave at that description (a type
+ * parser set later reaches the statement once its connection describes it again). Pass it
+ * to `client.query`; it may go on a connection in pipeline mode.
  */
 export function preparedQuery(
   client: PreparedClient,
