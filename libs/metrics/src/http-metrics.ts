@@ -1,5 +1,6 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { counterOf, histogramOf, LATENCY_BUCKETS, type Metrics } from './process-metrics.js';
+import { counterSlot, histogramSlot } from './series-slot.js';
 
 /** The route label of a request that matched no route (404s, a refused media type before routing). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -76,14 +77,42 @@ export function httpMetrics(metrics: Metrics, options: HttpMetricsOptions = {}):
     LATENCY_BUCKETS,
   );
 
+  // The series of each method, route and status seen, by method, route and status code
+  // (-1: the client left): one lookup each, no labels built per request. Bounded as the
+  // labels are: Node's parser knows a few dozen methods, routes are templates.
+  const series = new Map<string, Map<string, Map<number, { count(): void; time(seconds: number): void }>>>();
+  // Statuses of one class share their duration series, so they share its slot.
+  const timers = new Map<string, (seconds: number) => void>();
+  const timerOf = (method: string, route: string, statusClass: string) => {
+    const key = `${method} ${route} ${statusClass}`;
+    let time = timers.get(key);
+    if (!time) timers.set(key, (time = histogramSlot(duration, { method, route, status_class: statusClass })));
+    return time;
+  };
+  function seriesOf(method: string, route: string, code: number) {
+    let byRoute = series.get(method);
+    if (!byRoute) series.set(method, (byRoute = new Map()));
+    let byCode = byRoute.get(route);
+    if (!byCode) byRoute.set(route, (byCode = new Map()));
+    let found = byCode.get(code);
+    if (!found) {
+      const status = code === -1 ? CLIENT_CLOSED_STATUS : String(code);
+      found = {
+        count: counterSlot(requests, { method, route, status }),
+        time: timerOf(method, route, `${status[0]}xx`),
+      };
+      byCode.set(code, found);
+    }
+    return found;
+  }
+
   // One function for every request (`this` is the response): no closure per request.
   function onClose(this: Timed) {
     const seconds = (performance.now() - this[STARTED]!) / 1000;
     const req = this.req;
-    const route = routeOf(req);
-    const status = this.writableFinished ? String(this.statusCode) : CLIENT_CLOSED_STATUS;
-    requests.inc({ method: req.method, route, status });
-    duration.observe({ method: req.method, route, status_class: `${status[0]}xx` }, seconds);
+    const one = seriesOf(req.method, routeOf(req), this.writableFinished ? this.statusCode : -1);
+    one.count();
+    one.time(seconds);
   }
 
   return (_req, res, next) => {
