@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@firewatch/logger';
 import { createAddressPolicy } from '../src/domain/address-policy.js';
+import { attemptHeaders } from '../src/domain/delivery-job.js';
+import type { ClaimedDelivery } from '../src/domain/dispatch.types.js';
 import { createWebhookHttpClient } from '../src/outbound/webhook-http.client.js';
 import { startReceiver } from './support.js';
 
@@ -51,6 +53,40 @@ describe('outbound webhook requests', () => {
     expect((await post('not a url', {}, '{}')).error).toBe('invalid URL');
     post.close();
     await rx.close();
+  });
+
+  it("sends each header the dispatcher sets once, whatever a custom one is named, and a URL's Host and credentials as Node made them", async () => {
+    const rx = await startReceiver();
+    const post = createWebhookHttpClient({ policy: loopback, timeoutMs: 2000, maxResponseBytes: 100 });
+    try {
+      const d = { id: 'msg_1', payload: '{"name":"é \\"q\\""}' } as ClaimedDelivery;
+      // Rows the webhooks service would refuse (reserved names), written around it.
+      const custom = [
+        { name: 'Content-Type', value: 'text/plain' },
+        { name: 'HOST', value: 'elsewhere.example' },
+        { name: 'Webhook-Signature', value: 'v1,forged' },
+        { name: 'X-Team', value: 'blue' },
+      ];
+      expect((await post(`${rx.url}/hooks?a=1`, attemptHeaders(d, `whsec_${'A'.repeat(32)}`, custom), d.payload)).statusCode).toBe(200);
+      const [sent] = rx.received;
+      expect(sent.headers).toMatchObject({
+        'content-type': 'application/json',
+        host: new URL(rx.url).host,
+        'x-team': 'blue',
+        'content-length': String(Buffer.byteLength(d.payload)),
+      });
+      expect(sent.headers['webhook-signature']).not.toMatch(/forged/);
+      expect(sent.body).toBe(d.payload);
+
+      const withCredentials = rx.url.replace('http://', 'http://user:p%40ss@');
+      await post(`${withCredentials}/`, {}, '{}');
+      expect(rx.received[1].headers.authorization).toBe(`Basic ${Buffer.from('user:p@ss').toString('base64')}`);
+      await post(`${withCredentials}/`, { Authorization: 'Bearer custom' }, '{}');
+      expect(rx.received[2].headers.authorization).toBe('Bearer custom');
+    } finally {
+      post.close();
+      await rx.close();
+    }
   });
 
   it('does not follow redirects, caps the response body and reads Retry-After', async () => {

@@ -21,6 +21,19 @@ export interface JobDeps {
   logger?: Logger;
 }
 
+// The headers the dispatcher sets: a custom header of one of these names is left out (the
+// webhooks service refuses them; the HTTP client sends its headers as a list, so nothing
+// else would keep a row written around it from sending a second one).
+const OWN_HEADERS = new Set([
+  'content-type',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'content-length',
+  'host',
+]);
+
 /** The request headers of one attempt (custom headers already opened): ours last, so nothing can override them. */
 export function attemptHeaders(
   d: ClaimedDelivery,
@@ -29,7 +42,7 @@ export function attemptHeaders(
   now = new Date(),
 ): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const h of custom) headers[h.name] = h.value;
+  for (const h of custom) if (!OWN_HEADERS.has(h.name.toLowerCase())) headers[h.name] = h.value;
   return { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT, ...webhookHeaders(secret, d.id, d.payload, now) };
 }
 

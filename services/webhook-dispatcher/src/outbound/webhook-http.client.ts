@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import type { Logger } from '@firewatch/logger';
 import type { AddressPolicy } from '../domain/address-policy.js';
 import { ATTEMPT_ERRORS, publicAttemptError } from '../domain/attempt-error.js';
@@ -19,10 +20,18 @@ export interface WebhookHttpOptions {
   logger?: Logger;
 }
 
+/** `headers` name each header once (case aside) and neither Host nor Content-Length, which the client sets. */
 export type PostWebhook = (url: string, headers: Record<string, string>, body: string) => Promise<AttemptResult>;
 
-/** An endpoint URL as every attempt to it uses it: parsed, and its literal address judged. */
-type Target = { url: URL; host: string; refusal: string | null } | { error: Error };
+/**
+ * An endpoint URL as every attempt to it uses it: parsed, its literal address judged, and
+ * what Node would make of it on every attempt made once: the request's options
+ * (`urlToHttpOptions`, but only what a request reads) and its Host header (`URL.host`:
+ * brackets for IPv6, the port unless the scheme's own).
+ */
+type Target =
+  | { url: URL; host: string; refusal: string | null; options: http.RequestOptions; hostHeader: string; authorization: string | null }
+  | { error: Error };
 
 // URLs remembered (endpoints sent to); past this the memo starts afresh.
 const TARGETS_MAX = 1024;
@@ -61,7 +70,16 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
     try {
       const parsed = new URL(url);
       const host = parsed.hostname.replace(/^\[|\]$/g, '');
-      target = { url: parsed, host, refusal: net.isIP(host) ? opts.policy.refusal(host) : null };
+      const { protocol, hostname, port, path, auth } = urlToHttpOptions(parsed);
+      target = {
+        url: parsed,
+        host,
+        refusal: net.isIP(host) ? opts.policy.refusal(host) : null,
+        options: { protocol, hostname, port, path },
+        hostHeader: parsed.host,
+        // Credentials in the URL are refused when stored; an older row's still go as Node sent them.
+        authorization: auth ? `Basic ${Buffer.from(auth).toString('base64')}` : null,
+      };
     } catch (err) {
       target = { error: err as Error };
     }
@@ -91,7 +109,7 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
       const fail = (error: string) => finish({ statusCode: null, responseBody: null, retryAfterMs: null, error });
       const parsed = targetOf(url);
       if ('error' in parsed) return fail(ATTEMPT_ERRORS.invalidUrl);
-      const { url: target, host, refusal } = parsed;
+      const { url: target, host, refusal, options, hostHeader, authorization } = parsed;
       const failWith = (publicText: string, detail: string) => {
         opts.logger?.warn('webhook attempt failed', { host, error: publicText, detail });
         fail(publicText);
@@ -99,13 +117,16 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
       if (refusal) return failWith(ATTEMPT_ERRORS.notAllowed, refusal);
       const transport = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
       if (!transport) return fail(`unsupported scheme ${target.protocol}`);
-      const payload = Buffer.from(body, 'utf8');
-      const req = transport.request(target, {
-        method: 'POST',
-        agent: agents[target.protocol as 'http:' | 'https:'],
-        lookup,
-        headers: { ...headers, 'content-length': String(payload.length) },
-      });
+      // A list, not an object: Node writes a list as given (still refusing bad names and
+      // values), where it validated, lowercased and stored each of an object's into a map
+      // first, then looked Host, Authorization and Expect up there.
+      const list: string[] = [];
+      for (const name in headers) list.push(name, headers[name]);
+      list.push('content-length', String(Buffer.byteLength(body, 'utf8')), 'host', hostHeader);
+      if (authorization && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'))
+        list.push('authorization', authorization);
+      // The agent's options carry the guarded lookup to every connection it makes.
+      const req = transport.request({ ...options, method: 'POST', agent: agents[target.protocol as 'http:' | 'https:'], headers: list });
       timer = setTimeout(() => {
         timedOut = true;
         req.destroy(new Error('attempt deadline'));
@@ -137,7 +158,8 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
         res.on('error', done);
         res.on('close', done);
       });
-      req.end(payload);
+      // The body as a string: Node sends it in one write with the head, where a Buffer makes two.
+      req.end(body, 'utf8');
     });
 
   return Object.assign(post, {
