@@ -158,8 +158,10 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
         res.on('error', done);
         res.on('close', done);
       });
-      // The body as a string: Node sends it in one write with the head, where a Buffer makes two.
-      req.end(body, 'utf8');
+      // The body as bytes, never a string: Node glues a string first chunk to the head and
+      // encodes both as UTF-8, so a custom header's obs-text (U+0080-U+00FF, which the API
+      // accepts: a receiver's credential) would reach it as other bytes than the latin1 head's.
+      req.end(Buffer.from(body, 'utf8'));
     });
 
   return Object.assign(post, {
