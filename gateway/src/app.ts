@@ -3,7 +3,7 @@ import https from 'node:https';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { PrincipalSigner } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
-import type { Logger } from '@firewatch/logger';
+import { type Logger, requestIdMiddleware as loggerRequestIdMiddleware } from '@firewatch/logger';
 import { httpSpanMiddleware } from '@firewatch/tracing';
 import { captureRouteTemplates, type Metrics } from '@firewatch/metrics';
 import type { GatewayConfig } from './config.js';
@@ -183,16 +183,21 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
 
   // What every request passes, as one layer: a request id, metrics, nosniff (no browser may
   // sniff an API answer into something executable), the access log.
-  const requestId = requestIdMiddleware();
   const metrics = deps.metrics ? gatewayHttpMetrics(deps.metrics, deps.routes) : undefined;
   const accessLog = accessLogMiddleware(logger);
-  const prelude: RequestHandler = (req, res, next) => {
-    requestId(req, res, () => {
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      if (metrics) void metrics(req, res, () => accessLog(req, res, next));
-      else accessLog(req, res, next);
-    });
-  };
+  const preludeWith =
+    (requestId: ReturnType<typeof requestIdMiddleware>): RequestHandler =>
+    (req, res, next) => {
+      requestId(req, res, () => {
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        if (metrics) void metrics(req, res, () => accessLog(req, res, next));
+        else accessLog(req, res, next);
+      });
+    };
+  // The forwarded paths' log lines name their request themselves (request-id.middleware.ts);
+  // the others (documents, health, metrics, 404s) run in libs/logger's context, as a service's do.
+  const prelude = preludeWith(requestIdMiddleware());
+  const contextPrelude = preludeWith(loggerRequestIdMiddleware());
   // The forwarded paths, chosen on their prefix: they never match the health, metrics or
   // documentation routes, which only the other paths reach.
   const forwardedHandler = (path: string): RequestHandler | undefined =>
@@ -203,7 +208,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   // Who the client is, for the guessing throttle; never "trust everything" (config refuses it).
   app.set('trust proxy', config.TRUSTED_PROXIES);
   if (deps.metrics) captureRouteTemplates(app);
-  app.use(prelude);
+  app.use(contextPrelude);
   app.use(healthRoutes({ store: rateLimitStore, storeKind: deps.rateLimitStoreKind, resolver: credentialResolver }));
   if (deps.metrics) app.use(metricsRoutes(deps.metrics, { public: config.METRICS_PUBLIC, token: config.METRICS_TOKEN }));
   app.use(span);

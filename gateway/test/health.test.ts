@@ -114,4 +114,40 @@ describe('gateway health and logs', () => {
       code: 'ECONNREFUSED',
     });
   });
+
+  it("names the request's id in what its credential resolve and the documents' fetch log", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (c: Buffer) =>
+      c
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((l) => lines.push(JSON.parse(l))),
+    );
+    const logger = createLogger({ service: 'gateway', level: 'warn', stream });
+    // A system token the auth service refuses, and a service whose document cannot be fetched.
+    const gw = await start({
+      authUrl: auth.url,
+      env: {
+        INCIDENT_CONFIG_URL: upstream.url,
+        COMMUNICATIONS_URL: 'http://127.0.0.1:1',
+        SYSTEM_TOKEN_SECRET: 'another-secret-0123456789abcdef0123',
+      },
+      logger,
+    });
+    auth.grant('fw_refused_secret', freshPrincipal());
+
+    expect(
+      (await fetch(`${gw.url}/v1/environments`, { headers: bearer('fw_refused_secret', { 'x-request-id': 'resolve-1' }) })).status,
+    ).toBe(503);
+    await fetch(`${gw.url}/openapi.json`, { headers: { 'x-request-id': 'docs-1' } });
+    await new Promise((r) => setTimeout(r, 50));
+
+    expect(lines.find((l) => String(l.message).startsWith('the auth service refused the gateway system token'))).toMatchObject({
+      level: 'error',
+      request_id: 'resolve-1',
+    });
+    expect(lines.find((l) => l.message === 'upstream OpenAPI document unavailable')).toMatchObject({ level: 'warn', request_id: 'docs-1' });
+  });
 });

@@ -5,7 +5,7 @@ import { clientAddress } from '@firewatch/client-address';
 import type { AuthFailureGuard } from '../domain/auth-failure-guard.js';
 import type { CredentialResolver, ResolvedCredential } from '../domain/credential-resolver.js';
 import { attachState } from './request-state.js';
-import { requestIdOf } from './request-id.middleware.js';
+import { inRequestContext, requestIdOf } from './request-id.middleware.js';
 
 // RFC 6750 b64token, bounded: anything else cannot be a credential, so it never reaches the auth service.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]{1,4096}=*) *$/i;
@@ -47,22 +47,22 @@ export function authenticateMiddleware(
     asExpress(req);
     const address = clientAddress(req);
     const retryAfter = guard.retryAfter(address);
+    // The auth service's client logs on its own (a refused system token): inside the request's context.
+    const resolve = () => inRequestContext(req, () => resolver.resolve(token));
     if (retryAfter === 0) {
-      resolver.resolve(token).then((credential) => {
+      resolve().then((credential) => {
         if (credential) return pass(credential);
         countFailure(address, requestIdOf(req));
         next(invalidCredential());
       }, next);
       return;
     }
-    guard
-      .probe(address, () => resolver.resolve(token))
-      .then((credential) => {
-        if (credential !== 'busy' && credential !== null) return pass(credential);
-        if (credential === null) countFailure(address, requestIdOf(req));
-        // Busy says nothing about the token: a valid one would pass a second later.
-        next(new RateLimitedError({ 'Retry-After': credential === 'busy' ? '1' : String(retryAfter) }));
-      }, next);
+    guard.probe(address, resolve).then((credential) => {
+      if (credential !== 'busy' && credential !== null) return pass(credential);
+      if (credential === null) countFailure(address, requestIdOf(req));
+      // Busy says nothing about the token: a valid one would pass a second later.
+      next(new RateLimitedError({ 'Retry-After': credential === 'busy' ? '1' : String(retryAfter) }));
+    }, next);
   }
 
   return (req, _res, next) => {
