@@ -3,6 +3,20 @@ import { createLogger } from '@firewatch/logger';
 import { type FakeAuth, type FakeUpstream, freshPrincipal, startFakeAuth, startFakeUpstream } from './support/fake-services.js';
 import { bearer, readJson, startGateway, type StartedGateway, systemTokens, uniquePrefix } from './support/gateway-harness.js';
 
+/** A logger whose JSON lines are kept, parsed, in `lines`. */
+function capturedLogs(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (c: Buffer) =>
+    c
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .forEach((l) => lines.push(JSON.parse(l))),
+  );
+  return { lines, logger: createLogger({ service: 'gateway', level, stream }) };
+}
+
 describe('gateway health and logs', () => {
   let auth: FakeAuth;
   let upstream: FakeUpstream;
@@ -54,16 +68,7 @@ describe('gateway health and logs', () => {
   });
 
   it('logs one access line per request with the caller id and never the token', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (c: Buffer) =>
-      c
-        .toString()
-        .split('\n')
-        .filter(Boolean)
-        .forEach((l) => lines.push(JSON.parse(l))),
-    );
-    const logger = createLogger({ service: 'gateway', level: 'http', stream });
+    const { lines, logger } = capturedLogs('http');
     const gw = await start({ authUrl: auth.url, env: { INCIDENT_CONFIG_URL: upstream.url }, logger });
     const principal = freshPrincipal();
     auth.grant('fw_logged_secret', principal);
@@ -90,16 +95,7 @@ describe('gateway health and logs', () => {
   });
 
   it("names the request's id in the warning lines of the request", async () => {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (c: Buffer) =>
-      c
-        .toString()
-        .split('\n')
-        .filter(Boolean)
-        .forEach((l) => lines.push(JSON.parse(l))),
-    );
-    const logger = createLogger({ service: 'gateway', level: 'warn', stream });
+    const { lines, logger } = capturedLogs('warn');
     const gw = await start({ authUrl: auth.url, env: { COMMUNICATIONS_URL: 'http://127.0.0.1:1' }, logger });
     auth.grant('fw_warned_secret', freshPrincipal());
 
@@ -116,16 +112,7 @@ describe('gateway health and logs', () => {
   });
 
   it("names the request's id in what its credential resolve and the documents' fetch log", async () => {
-    const lines: Record<string, unknown>[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (c: Buffer) =>
-      c
-        .toString()
-        .split('\n')
-        .filter(Boolean)
-        .forEach((l) => lines.push(JSON.parse(l))),
-    );
-    const logger = createLogger({ service: 'gateway', level: 'warn', stream });
+    const { lines, logger } = capturedLogs('warn');
     // A system token the auth service refuses, and a service whose document cannot be fetched.
     const gw = await start({
       authUrl: auth.url,
