@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { preparedQuery, type PreparedClient } from '@firewatch/db';
 
 type Callback = (err: Error | null, result?: unknown) => void;
@@ -124,6 +125,15 @@ export async function pipelinedTransaction<T>(knex: Knex, fn: (tx: Knex.Transact
   }
 }
 
+const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
+
+/** `config` with its values as pg sends them (text, bytes or null: pg's conversion leaves those as they are). */
+function convertedValues(config: unknown): unknown {
+  const { values } = config as { values?: unknown };
+  if (!Array.isArray(values) || values.length === 0) return config;
+  return { ...(config as object), values: values.map((v) => prepareValue(v)) };
+}
+
 async function pipelined<T>(
   knex: Knex,
   client: KnexPgClient,
@@ -166,8 +176,23 @@ async function pipelined<T>(
     if (text.startsWith('SAVEPOINT ')) savepoints++;
     else if (text.startsWith('RELEASE SAVEPOINT ') || text.startsWith('ROLLBACK TO SAVEPOINT ')) savepoints--;
     const sentWithNext = savepoints === 0 && (config as Record<string, unknown>)[SENT_WITH_NEXT] === true;
-    if ((text === 'BEGIN;' && !sentAny && !held.length) || sentWithNext) {
+    if (text === 'BEGIN;' && !sentAny && !held.length) {
       held.push(config);
+      return answerNow(done);
+    }
+    if (sentWithNext) {
+      // Its values converted now, as pg would when sending it: one pg cannot convert fails
+      // this statement here, so the transaction rolls back. Found only when the next statement
+      // is sent, nothing of it would reach PostgreSQL, and a COMMIT sent with it would commit
+      // the transaction's other writes while answering its error.
+      let converted: unknown;
+      try {
+        converted = convertedValues(config);
+      } catch (err) {
+        queueMicrotask(() => done(err as Error));
+        return undefined;
+      }
+      held.push(converted);
       return answerNow(done);
     }
     // A rollback (of the transaction or to a savepoint) undoes every held statement: each

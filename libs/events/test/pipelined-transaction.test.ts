@@ -104,6 +104,18 @@ describe('a pipelined transaction', () => {
     expect(await outboxTypes()).toEqual([]);
   });
 
+  it('fails a held statement whose values pg cannot convert at once, and commits nothing', async () => {
+    // Converted only when sent with the COMMIT, nothing of it would reach PostgreSQL and the COMMIT would go on.
+    const unconvertible = { big: 1n };
+    await expect(
+      pipelinedTransaction(db.knex, async (trx) => {
+        await trx('things').insert({ id: 2 });
+        await trx.raw('insert into things (id) select 3 where ?::jsonb is not null', [unconvertible]).options({ [SENT_WITH_NEXT]: true });
+      }),
+    ).rejects.toThrow(/BigInt/);
+    expect(await ids()).toEqual([]);
+  });
+
   it('answers the next statement with the error of a held one before it', async () => {
     await db.knex('things').insert({ id: 1 });
     await expect(
