@@ -3,7 +3,7 @@ import https from 'node:https';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { PrincipalSigner } from '@firewatch/auth';
 import { errorMiddleware, notFoundMiddleware } from '@firewatch/errors';
-import { type Logger, requestIdMiddleware as loggerRequestIdMiddleware } from '@firewatch/logger';
+import { type Logger, requestIdMiddleware } from '@firewatch/logger';
 import { httpSpanMiddleware } from '@firewatch/tracing';
 import { captureRouteTemplates, type Metrics } from '@firewatch/metrics';
 import type { GatewayConfig } from './config.js';
@@ -23,7 +23,7 @@ import { ingestMiddleware } from './http/ingest.middleware.js';
 import { createIngestLimits } from './domain/ingest-limits.js';
 import { gatewayHttpMetrics, metricsRoutes } from './http/metrics.routes.js';
 import { rateLimitMiddleware } from './http/rate-limit.middleware.js';
-import { requestIdMiddleware, requestIdOf } from './http/request-id.middleware.js';
+import { forwardedRequestIdMiddleware, requestIdOf } from './http/request-id.middleware.js';
 import { createUpstreamForwarder } from './http/upstream-forwarder.js';
 
 export interface GatewayDeps {
@@ -186,7 +186,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const metrics = deps.metrics ? gatewayHttpMetrics(deps.metrics, deps.routes) : undefined;
   const accessLog = accessLogMiddleware(logger);
   const preludeWith =
-    (requestId: ReturnType<typeof requestIdMiddleware>): RequestHandler =>
+    (requestId: ReturnType<typeof forwardedRequestIdMiddleware>): RequestHandler =>
     (req, res, next) => {
       requestId(req, res, () => {
         res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -196,8 +196,8 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     };
   // The forwarded paths' log lines name their request themselves (request-id.middleware.ts);
   // the others (documents, health, metrics, 404s) run in libs/logger's context, as a service's do.
-  const prelude = preludeWith(requestIdMiddleware());
-  const contextPrelude = preludeWith(loggerRequestIdMiddleware());
+  const prelude = preludeWith(forwardedRequestIdMiddleware());
+  const contextPrelude = preludeWith(requestIdMiddleware());
   // The forwarded paths, chosen on their prefix: they never match the health, metrics or
   // documentation routes, which only the other paths reach.
   const forwardedHandler = (path: string): RequestHandler | undefined =>

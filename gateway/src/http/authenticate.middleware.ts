@@ -28,7 +28,7 @@ export function authenticateMiddleware(
   resolver: CredentialResolver,
   guard: AuthFailureGuard,
   logger: Logger,
-  asExpress: (req: Request) => void = () => undefined,
+  asExpress: (req: Request) => void,
 ): RequestHandler {
   const countFailure = (address: string, requestId: string | undefined) => {
     guard

@@ -17,17 +17,25 @@ export function currentRequestId(): string | undefined {
 }
 
 /**
+ * Gives `req` its request id: the caller's `X-Request-Id` when it is a short safe token
+ * (so a client cannot forge log lines), else a new one. Sets it as `req.id` and in the
+ * request's headers (passed on), echoes it on the response, and returns it.
+ */
+export function assignRequestId(req: IncomingMessage & { id?: string }, res: ServerResponse): string {
+  const given = req.headers[REQUEST_ID_HEADER];
+  const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomRequestId();
+  req.id = requestId;
+  req.headers[REQUEST_ID_HEADER] = requestId;
+  res.setHeader('X-Request-Id', requestId);
+  return requestId;
+}
+
+/**
  * Takes `X-Request-Id` from the caller (the gateway makes one when the client sent
- * none), echoes it on the response and runs the rest of the request inside its context.
- * Ids that are not short safe tokens are replaced, so a client cannot forge log lines.
+ * none) as {@link assignRequestId} does and runs the rest of the request inside its context.
  */
 export function requestIdMiddleware() {
   return (req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
-    const given = req.headers[REQUEST_ID_HEADER];
-    const requestId = typeof given === 'string' && VALID_ID.test(given) ? given : randomRequestId();
-    req.id = requestId;
-    req.headers[REQUEST_ID_HEADER] = requestId;
-    res.setHeader('X-Request-Id', requestId);
-    requestContext.run({ requestId }, next);
+    requestContext.run({ requestId: assignRequestId(req, res) }, next);
   };
 }
