@@ -120,9 +120,10 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
       // A list, not an object: Node writes a list as given (still refusing bad names and
       // values), where it validated, lowercased and stored each of an object's into a map
       // first, then looked Host, Authorization and Expect up there.
+      const payload = Buffer.from(body, 'utf8');
       const list: string[] = [];
       for (const name in headers) list.push(name, headers[name]);
-      list.push('content-length', String(Buffer.byteLength(body, 'utf8')), 'host', hostHeader);
+      list.push('content-length', String(payload.length), 'host', hostHeader);
       if (authorization && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization'))
         list.push('authorization', authorization);
       // The agent's options carry the guarded lookup to every connection it makes.
@@ -161,7 +162,7 @@ export function createWebhookHttpClient(opts: WebhookHttpOptions): PostWebhook &
       // The body as bytes, never a string: Node glues a string first chunk to the head and
       // encodes both as UTF-8, so a custom header's obs-text (U+0080-U+00FF, which the API
       // accepts: a receiver's credential) would reach it as other bytes than the latin1 head's.
-      req.end(Buffer.from(body, 'utf8'));
+      req.end(payload);
     });
 
   return Object.assign(post, {
