@@ -117,7 +117,7 @@ it("fails as pg's Query fails, with PostgreSQL's fields, and rolls back", async 
     expect(err.detail).toMatch(/taken/);
   }
   expect(await db.knex('gadgets').pluck('id')).toEqual([1]);
-  // The connection goes on, its statement described again.
+  // The connection goes on: the same statement answers on it.
   expect(answer(await insert([3, 'free', null, null, null, null, null], true)).rowCount).toBe(1);
 });
 
