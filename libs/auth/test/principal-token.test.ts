@@ -96,12 +96,14 @@ describe('principal tokens', () => {
   });
 
   it('forgets a verified token once it expires', async () => {
-    const token = await createPrincipalSigner({ privateKey: keys.privateKey, ttlSeconds: 1 }).sign(principal, target, 'short');
+    // Two seconds, not one: `exp` is whole seconds from the current one, so a one-second token
+    // signed late in a second expired within milliseconds (a fresh-clone CI run under load).
+    const token = await createPrincipalSigner({ privateKey: keys.privateKey, ttlSeconds: 2 }).sign(principal, target, 'short');
     const verifier = verifierFor('incident-config');
     const request = { method: 'GET', path: '/v1/environments/prod' };
     expect(await verifier.verify(token, request)).toEqual(principal);
     expect(verifier.verifyKnown!(token, request)).toEqual(principal);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     expect(verifier.verifyKnown!(token, request)).toBeUndefined();
     expect(await verifier.verify(token, request)).toBeNull();
   });
