@@ -201,12 +201,14 @@ export const tags = defineResource({
       },
     }),
     defineAction({
-      // Reads only, slowly: its record must stay free for writers meanwhile.
+      // Reads only, slowly: its record must stay free for writers meanwhile. Long enough that
+      // a write started 100 ms into it finishes first on a loaded machine (400 ms did not, once,
+      // in a fresh-clone CI run); a write that waited for it would still finish after it.
       name: 'peek',
       on: 'item',
       capabilities: ['read'],
       async run({ record, resource }) {
-        await new Promise((r) => setTimeout(r, 400));
+        await new Promise((r) => setTimeout(r, 1500));
         return { document: { data: resource.serialize(record as Row) } };
       },
     }),
