@@ -329,6 +329,19 @@ try {
       pgRows.add(row);
       return { pid: r.pid, row };
     });
+  // A process's CPU seconds in the kernel (its system time), from /proc/<pid>/stat.
+  const systemSeconds = (pid) => {
+    try {
+      return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[12]) / Number(process.env.CLK_TCK ?? 100);
+    } catch {
+      return NaN;
+    }
+  };
+  // The machine's CPU ticks, all and idle (iowait counts as idle), from /proc/stat.
+  const machineTicks = () => {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { all: f.reduce((a, x) => a + x, 0), idle: f[3] + f[4] };
+  };
   const pgCpu = (list) => Object.fromEntries(list.map((b) => [b.pid, cpuSeconds(b.pid)]));
   // The backing services both systems use, each system's share counted over its own runs.
   const shared = [
@@ -362,18 +375,27 @@ try {
       for (const sys of round % 2 ? ['firewatch', 'floor'] : ['floor', 'firewatch']) {
         const pgBefore = pgCpu(await backends());
         const before = Object.fromEntries(named.map(([n, pid]) => [n, cpuSeconds(pid)]));
+        const sysBefore = Object.fromEntries(named.map(([n, pid]) => [n, systemSeconds(pid)]));
         const sharedBefore = shared.map((x) => cpuSeconds(x.pid));
+        const machineBefore = machineTicks();
         const r = await run(target(sys, p), duration);
+        const machine = machineTicks();
+        const spentHere = {}; // this run's CPU seconds by row, for its own line below
+        const add = (row, seconds) => {
+          cpu[p][row] = (cpu[p][row] ?? 0) + seconds;
+          spentHere[row] = (spentHere[row] ?? 0) + seconds;
+        };
         cpu[p] ??= {};
-        for (const [n, pid] of named) cpu[p][n] = (cpu[p][n] ?? 0) + cpuSeconds(pid) - before[n];
+        for (const [n, pid] of named) add(n, cpuSeconds(pid) - before[n]);
+        const sysHere = Object.fromEntries(named.map(([n, pid]) => [n, systemSeconds(pid) - sysBefore[n]]));
         shared.forEach((x, i) => {
           const row = `${x.row} (${sys}'s runs)`;
           sharedRows.add(row);
-          cpu[p][row] = (cpu[p][row] ?? 0) + cpuSeconds(x.pid) - sharedBefore[i];
+          add(row, cpuSeconds(x.pid) - sharedBefore[i]);
         });
         for (const b of await backends()) {
           const spent = cpuSeconds(b.pid) - (pgBefore[b.pid] ?? 0);
-          if (Number.isFinite(spent)) cpu[p][b.row] = (cpu[p][b.row] ?? 0) + spent;
+          if (Number.isFinite(spent)) add(b.row, spent);
         }
         ((results[p] ??= {})[sys] ??= []).push({
           rps: r.requests.average,
@@ -386,6 +408,17 @@ try {
         console.log(
           `round ${round + 1} ${sys.padEnd(9)} ${PATHS[p]}: ${Math.round(r.requests.average)} rps, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx/errors ${r.non2xx + r.errors + r.timeouts}; its events out ${waited} ms after`,
         );
+        // This run's CPU per request of every process that spent any (µs), and how busy the
+        // machine was: a rate is only comparable to CPU when both systems kept it busy.
+        const perRequest = Object.entries(spentHere)
+          .filter(([, s]) => s >= 0.05)
+          .map(([row, s]) => {
+            const us = (x) => Math.round((x * 1e6) / r.requests.total);
+            const kernel = sysHere[row] === undefined ? '' : ` (kernel ${us(sysHere[row])})`;
+            return `${row.replace(` (${sys}'s runs)`, '')} ${us(s)}${kernel}`;
+          });
+        const busy = 1 - (machine.idle - machineBefore.idle) / (machine.all - machineBefore.all);
+        console.log(`  µs of CPU per request: ${perRequest.join(', ')}; machine ${Math.round(busy * 100)} % busy`);
       }
   clearInterval(sampler);
   resumeDispatcher();
