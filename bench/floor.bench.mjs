@@ -5,8 +5,14 @@
 // and measured in alternation under the same load: BENCH_ROUNDS rounds of each path on
 // each, BENCH_DURATION seconds each, BENCH_CONNECTIONS connections. Prints per path the
 // rps of each, the ratio, p50/p99, and per process the CPU seconds spent under that path
-// and the peak resident memory. Firewatch runs with its relay, webhooks and one dispatcher,
-// and every created environment's event must reach a webhook receiver in this process.
+// and the peak resident memory; after each run, that run's µs of CPU per request of every
+// process (the kernel's part of our processes') and how busy the machine was. Firewatch runs
+// with its relay, webhooks and one dispatcher, and every created environment's event must
+// reach a webhook receiver in this process. BENCH_FLOOR_FEATURES=1 measures a third system in
+// the same alternation, `floor+`: the floor's code doing also what the contract and the
+// operations guide ask of every request (a signed principal, verified; request ids; the
+// rate-limit headers; nosniff; ETags; media types; metrics: bench/floor/*.mjs, FEATURES=1),
+// so that a ratio can tell the features' cost from our code's.
 //   BENCH_ROUNDS=3 BENCH_DURATION=5 BENCH_CONNECTIONS=32 [BENCH_PATHS=get,list,create] [BENCH_PROFILE=<dir>] pnpm bench:floor
 // BENCH_PATHS measures only the paths named; BENCH_PROFILE=<dir> runs Firewatch's processes
 // with --cpu-prof into <dir> and prints their hot spots once they exit. BENCH_PAUSE_DISPATCHER=1
@@ -17,6 +23,7 @@
 // Each run starts once the last one's events are out (Firewatch's at the receiver, the floor's in
 // its queue); the table shows how long Firewatch's took after each run, time its rate does not count.
 import { execFileSync, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -45,6 +52,7 @@ const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const profileDir = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined;
 const pauseDispatcher = process.env.BENCH_PAUSE_DISPATCHER === '1';
+const floorFeatures = process.env.BENCH_FLOOR_FEATURES === '1';
 const b = backing();
 
 execFileSync(
@@ -67,8 +75,18 @@ await provisionDatabases(envs);
 await provisionBroker(envs);
 const floorDb = `firewatch_floor_${process.pid}`;
 const floorName = `firewatch.floor.${process.pid}`;
-const floorPorts = { gateway: await freePort(), service: await freePort(), relay: await freePort() };
+const floorPorts = {
+  gateway: await freePort(),
+  service: await freePort(),
+  relay: await freePort(),
+  featuresGateway: await freePort(),
+  featuresService: await freePort(),
+  featuresRelay: await freePort(),
+};
 const floorToken = `floor-${process.pid}`;
+// floor+'s own token, key and team: its rows and rate-limit logs stay apart from the floor's.
+const featuresToken = `floor-features-${process.pid}`;
+const featuresKeys = generateKeyPairSync('ed25519');
 // This run's own key and team, so the Redis keys of runs on the same machine stay apart.
 const TEAM = process.pid;
 
@@ -85,6 +103,16 @@ const common = {
 };
 const entry = (name) => PROCESSES.find((p) => p.name === name).entry;
 const floorUrl = `${b.pg}/${floorDb}`;
+// floor+ has a database, relay and queue of its own: sharing the floor's, its rows would
+// lengthen the floor's lists and its events would keep the floor's relay busy.
+const featuresDb = `${floorDb}_features`;
+const featuresName = `${floorName}.features`;
+const featuresUrl = `${b.pg}/${featuresDb}`;
+/** The floors' databases, each with its outbox's exchange and queue, and a client (set below). */
+const floorStores = [
+  { db: floorDb, url: floorUrl, name: floorName },
+  ...(floorFeatures ? [{ db: featuresDb, url: featuresUrl, name: featuresName }] : []),
+];
 const procs = [
   { name: 'auth', entry: entry('auth'), env: envs.auth },
   { name: 'incident-config', entry: entry('incident-config'), env: envs['incident-config'] },
@@ -106,15 +134,39 @@ const procs = [
     entry: 'bench/floor/gateway.mjs',
     env: { PORT: String(floorPorts.gateway), UPSTREAM: `http://127.0.0.1:${floorPorts.service}`, REDIS_URL: b.redis },
   },
+  ...(floorFeatures
+    ? [
+        {
+          name: 'floor+-service',
+          entry: 'bench/floor/service.mjs',
+          env: {
+            PORT: String(floorPorts.featuresService),
+            DATABASE_URL: featuresUrl,
+            FEATURES: '1',
+            PRINCIPAL_PUBLIC_KEY: JSON.stringify(featuresKeys.publicKey.export({ format: 'jwk' })),
+          },
+        },
+        {
+          name: 'floor+-relay',
+          entry: 'bench/floor/relay.mjs',
+          env: { PORT: String(floorPorts.featuresRelay), DATABASE_URL: featuresUrl, AMQP_URL: b.amqp, EXCHANGE: featuresName },
+        },
+        {
+          name: 'floor+-gateway',
+          entry: 'bench/floor/gateway.mjs',
+          env: {
+            PORT: String(floorPorts.featuresGateway),
+            UPSTREAM: `http://127.0.0.1:${floorPorts.featuresService}`,
+            REDIS_URL: b.redis,
+            FEATURES: '1',
+            PRINCIPAL_KEY: JSON.stringify(featuresKeys.privateKey.export({ format: 'jwk' })),
+          },
+        },
+      ]
+    : []),
 ];
 
-const admin = new pg.Client({ connectionString: `${b.pg}/postgres` });
-await admin.connect();
-await admin.query(`CREATE DATABASE "${floorDb}"`);
-const fdb = new pg.Client({ connectionString: floorUrl });
-await fdb.connect();
-// The columns and indexes of incident-config's environments; the outbox as small as a relay needs.
-await fdb.query(`CREATE TABLE environments (
+const FLOOR_SCHEMA = `CREATE TABLE environments (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(), team_id integer NOT NULL, name text NOT NULL, slug text NOT NULL,
   description text, color text, position integer, external_id text,
   notify_emails jsonb NOT NULL DEFAULT '[]', chat_channels jsonb NOT NULL DEFAULT '[]', chat_aliases jsonb NOT NULL DEFAULT '[]',
@@ -122,14 +174,33 @@ await fdb.query(`CREATE TABLE environments (
   UNIQUE (team_id, slug));
 CREATE INDEX ON environments (team_id, position);
 CREATE UNIQUE INDEX ON environments (team_id, lower(name));
-CREATE TABLE outbox (id bigserial PRIMARY KEY, routing_key text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());`);
+CREATE TABLE outbox (id bigserial PRIMARY KEY, routing_key text NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now());`;
+const admin = new pg.Client({ connectionString: `${b.pg}/postgres` });
+await admin.connect();
 const broker = await amqp.connect(b.amqp);
 const bch = await broker.createChannel();
-await bch.assertExchange(floorName, 'topic', { durable: true });
-await bch.assertQueue(floorName, { durable: true });
-await bch.bindQueue(floorName, floorName, '#');
+for (const store of floorStores) {
+  await admin.query(`CREATE DATABASE "${store.db}"`);
+  store.client = new pg.Client({ connectionString: store.url });
+  await store.client.connect();
+  // The columns and indexes of incident-config's environments; the outbox as small as a relay needs.
+  await store.client.query(FLOOR_SCHEMA);
+  await bch.assertExchange(store.name, 'topic', { durable: true });
+  await bch.assertQueue(store.name, { durable: true });
+  await bch.bindQueue(store.name, store.name, '#');
+}
+/** Whether every environment a floor's database holds has its event in that floor's queue. */
+const floorsOut = async () => {
+  for (const store of floorStores) {
+    const rows = Number((await store.client.query('SELECT count(*) AS n FROM environments')).rows[0].n);
+    if ((await bch.checkQueue(store.name)).messageCount < rows) return false;
+  }
+  return true;
+};
+const fdb = floorStores[0].client;
 const redis = new Redis(b.redis);
 await redis.set(`floor:cred:${floorToken}`, JSON.stringify({ key_id: process.pid, team_id: TEAM }), 'EX', 3600);
+await redis.set(`floor:cred:${featuresToken}`, JSON.stringify({ key_id: process.pid + 1, team_id: TEAM + 1 }), 'EX', 3600);
 
 const children = [];
 async function cleanup() {
@@ -143,17 +214,21 @@ async function cleanup() {
       c.exitCode === null && c.signalCode === null ? new Promise((r) => (c.once('exit', r), setTimeout(r, 10_000))) : undefined,
     ),
   );
-  await fdb.end().catch(() => undefined);
-  for (const db of [...envs.databases.map((d) => d.database), floorDb]) await admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+  for (const store of floorStores) await store.client?.end().catch(() => undefined);
+  for (const db of [...envs.databases.map((d) => d.database), ...floorStores.map((f) => f.db)])
+    await admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
   await admin.end();
-  for (const q of [...envs.queues, floorName]) await bch.deleteQueue(q).catch(() => undefined);
-  await bch.deleteExchange(floorName).catch(() => undefined);
+  for (const q of [...envs.queues, ...floorStores.map((f) => f.name)]) await bch.deleteQueue(q).catch(() => undefined);
+  for (const store of floorStores) await bch.deleteExchange(store.name).catch(() => undefined);
   await broker.close().catch(() => undefined);
   // Only this run's: another run's cleanup took a running one's credential (401s).
   const keys = [
     `floor:cred:${floorToken}`,
+    `floor:cred:${featuresToken}`,
     ...(await redis.keys(`floor:rl:*:key:${process.pid}`)),
     ...(await redis.keys(`floor:rl:*:team:${TEAM}`)),
+    ...(await redis.keys(`floor:rl:*:key:${process.pid + 1}`)),
+    ...(await redis.keys(`floor:rl:*:team:${TEAM + 1}`)),
   ];
   await redis.del(...keys);
   redis.disconnect();
@@ -190,7 +265,7 @@ const memMb = (pid, field) => {
 
 try {
   for (const p of procs) {
-    const profile = profileDir && !p.name.startsWith('floor-') ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const profile = profileDir && !p.name.startsWith('floor') ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...profile, path.join(root, p.entry)], {
       cwd: root,
       env: { ...SERVICE_ENV, ...process.env, ...p.env },
@@ -228,6 +303,7 @@ try {
   );
   const systems = {
     floor: { base: `http://127.0.0.1:${floorPorts.gateway}`, token: floorToken },
+    ...(floorFeatures ? { 'floor+': { base: `http://127.0.0.1:${floorPorts.featuresGateway}`, token: featuresToken } } : {}),
     firewatch: { base: envs.urls.gateway, token: key.api_key?.token ?? key.token },
   };
   // The same data on both: one environment looked up, 100 more for the list.
@@ -254,7 +330,7 @@ try {
     },
   });
 
-  const writes = { floor: [], firewatch: [] };
+  const writes = Object.fromEntries(Object.keys(systems).map((sys) => [sys, []]));
   let writeNo = 0;
   const target = (sys, pathName) => {
     const s = systems[sys];
@@ -297,8 +373,7 @@ try {
   const settle = async () => {
     const started = Date.now();
     while (Date.now() - started < 120_000) {
-      const rows = Number((await fdb.query('SELECT count(*) AS n FROM environments')).rows[0].n);
-      const floorDone = (await bch.checkQueue(floorName)).messageCount >= rows;
+      const floorDone = await floorsOut();
       if (floorDone && (dispatcherStopped || writes.firewatch.every((w) => delivered.has(String(w))))) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -323,9 +398,14 @@ try {
   const sharedRows = new Set();
   const backends = async () =>
     (
-      await admin.query(`SELECT pid, datname FROM pg_stat_activity WHERE datname = $1 OR datname LIKE $2`, [floorDb, `%${suffix}`])
+      await admin.query(`SELECT pid, datname FROM pg_stat_activity WHERE datname = ANY($1) OR datname LIKE $2`, [
+        floorStores.map((f) => f.db),
+        `%${suffix}`,
+      ])
     ).rows.map((r) => {
-      const row = `postgres (${r.datname === floorDb ? 'floor' : r.datname.replace(/^firewatch_/, '').replace(suffix, '')})`;
+      const row = `postgres (${
+        r.datname === floorDb ? 'floor' : r.datname === featuresDb ? 'floor+' : r.datname.replace(/^firewatch_/, '').replace(suffix, '')
+      })`;
       pgRows.add(row);
       return { pid: r.pid, row };
     });
@@ -369,10 +449,13 @@ try {
       peakAnon[n] = Math.max(peakAnon[n], memMb(pid, 'RssAnon') || 0);
     }
   }, 200);
+  // Who goes first turns each round, so no system always runs on another's leftovers.
+  const names = Object.keys(systems);
+  const order = (round) =>
+    names.length === 2 ? (round % 2 ? [...names].reverse() : names) : names.map((_, i) => names[(i + round) % names.length]);
   for (let round = 0; round < rounds; round++)
     for (const p of Object.keys(PATHS))
-      // Alternate who goes first, so neither always runs on the other's leftovers.
-      for (const sys of round % 2 ? ['firewatch', 'floor'] : ['floor', 'firewatch']) {
+      for (const sys of order(round)) {
         const pgBefore = pgCpu(await backends());
         const before = Object.fromEntries(named.map(([n, pid]) => [n, cpuSeconds(pid)]));
         const sysBefore = Object.fromEntries(named.map(([n, pid]) => [n, systemSeconds(pid)]));
@@ -431,7 +514,7 @@ try {
   let floorQueued = 0;
   while (Date.now() < deadline) {
     floorQueued = (await bch.checkQueue(floorName)).messageCount;
-    if (missing() === 0 && floorQueued >= floorRows) break;
+    if (missing() === 0 && (await floorsOut())) break;
     await new Promise((r) => setTimeout(r, 200));
   }
 
@@ -455,9 +538,18 @@ try {
           floor_p50_p99: `${range(r.floor.map((x) => x.p50))} / ${range(r.floor.map((x) => x.p99))}`,
           firewatch_p50_p99: `${range(r.firewatch.map((x) => x.p50))} / ${range(r.firewatch.map((x) => x.p99))}`,
           p99_ratio: (mean(r.firewatch.map((x) => x.p99)) / mean(r.floor.map((x) => x.p99))).toFixed(2),
-          bad: r.floor.reduce((a, x) => a + x.bad, 0) + r.firewatch.reduce((a, x) => a + x.bad, 0),
+          bad: Object.values(r).reduce((a, runs) => a + runs.reduce((b, x) => b + x.bad, 0), 0),
           // How long Firewatch's events of a run took to be out after it (not in its rate).
           firewatch_events_after_ms: range(waits[p].firewatch),
+          // floor+ (BENCH_FLOOR_FEATURES): the features' cost, and Firewatch against the floor that has them.
+          ...(r['floor+']
+            ? {
+                'floor+_rps': range(r['floor+'].map((x) => x.rps)),
+                'floor+_ratio': (mean(r['floor+'].map((x) => x.rps)) / mean(r.floor.map((x) => x.rps))).toFixed(2),
+                'ratio_to_floor+': (mean(r.firewatch.map((x) => x.rps)) / mean(r['floor+'].map((x) => x.rps))).toFixed(2),
+                'floor+_p50_p99': `${range(r['floor+'].map((x) => x.p50))} / ${range(r['floor+'].map((x) => x.p99))}`,
+              }
+            : {}),
         },
       ]),
     ),

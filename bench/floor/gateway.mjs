@@ -3,10 +3,16 @@
 // keeps it); every request runs our sliding-window Lua over the credential's and the
 // team's logs in one EVALSHA, then is forwarded over a keep-alive agent with the team id.
 // Left out: token hashing, principal signing, route table, scopes, error documents.
-//   PORT, UPSTREAM (http://host:port), REDIS_URL
+// FEATURES=1 (the bench's `floor+`) adds, as the least code that does each, what the contract
+// and the operations guide ask of a gateway's answer to every request: the token's digest as
+// its cache key, an X-Request-Id, nosniff, the four X-RateLimit-* headers, a signed principal
+// bound to the service, method and path (Ed25519, remembered per token and path for 5 s) and
+// a request count and duration per route and status.
+//   PORT, UPSTREAM (http://host:port), REDIS_URL [FEATURES=1, PRINCIPAL_KEY (a private JWK)]
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { hash, randomUUID } from 'node:crypto';
 
 // ioredis is the gateway's dependency, not the root's.
 const { Redis } = createRequire(new URL('../../gateway/package.json', import.meta.url))('ioredis');
@@ -24,15 +30,58 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets:
 const credentials = new Map();
 let counter = 0;
 
+const features = process.env.FEATURES === '1';
+// jose and prom-client are libs/auth's and libs/metrics' dependencies, not the root's.
+const jose = features ? createRequire(new URL('../../libs/auth/package.json', import.meta.url))('jose') : undefined;
+const promClient = features ? createRequire(new URL('../../libs/metrics/package.json', import.meta.url))('prom-client') : undefined;
+const signingKey = features ? await jose.importJWK(JSON.parse(process.env.PRINCIPAL_KEY), 'EdDSA') : undefined;
+const duration = features
+  ? new promClient.Histogram({
+      name: 'floor_http_request_duration_seconds',
+      help: 'requests',
+      labelNames: ['method', 'route', 'status_code'],
+    })
+  : undefined;
+const signed = new Map();
+function principalFor(token, cred, method, path) {
+  const key = `${token} ${method} ${path}`;
+  const hit = signed.get(key);
+  if (hit && hit.until > Date.now()) return hit.token;
+  const p = { team_id: cred.team_id, user_id: null, role: 'admin', credential: { kind: 'api_key', id: cred.key_id }, scopes: null };
+  const token2 = new jose.SignJWT({ p, htm: method, htu: path })
+    .setProtectedHeader({ alg: 'EdDSA' })
+    .setIssuer('floor-gateway')
+    .setAudience('floor')
+    .setIssuedAt()
+    .setExpirationTime('10s')
+    .sign(signingKey);
+  if (signed.size >= 5000) signed.delete(signed.keys().next().value);
+  signed.set(key, { token: token2, until: Date.now() + 5000 });
+  return token2;
+}
+
 async function handle(req, res) {
   if (req.url === '/readyz') return res.end('ok');
   const token = req.headers.authorization?.slice(7);
-  let cred = credentials.get(token);
+  const started = features ? process.hrtime.bigint() : undefined;
+  const requestId = features ? randomUUID() : undefined;
+  if (features) {
+    res.setHeader('X-Request-Id', requestId);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.on('finish', () =>
+      duration.observe(
+        { method: req.method, route: '/v1/environments', status_code: res.statusCode },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      ),
+    );
+  }
+  const cacheKey = features && token ? hash('sha256', token, 'base64url') : token;
+  let cred = credentials.get(cacheKey);
   if (!cred) {
     const raw = token && (await redis.get(`floor:cred:${token}`));
     if (!raw) return res.writeHead(401).end();
     cred = JSON.parse(raw);
-    credentials.set(token, cred);
+    credentials.set(cacheKey, cred);
   }
   const bucket = req.method === 'GET' ? 'read' : 'write';
   const reply = await redis.slidingWindow(
@@ -47,6 +96,15 @@ async function handle(req, res) {
   if (reply[1] !== 1) return res.writeHead(429).end();
   const headers = { ...req.headers, 'x-team-id': String(cred.team_id) };
   delete headers.authorization;
+  if (features) {
+    res.setHeader('X-RateLimit-Limit', '1000000, 1000000;window=60');
+    res.setHeader('X-RateLimit-Remaining', String(1_000_000 - reply[2]));
+    res.setHeader('X-RateLimit-Used', String(reply[2]));
+    res.setHeader('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + 60));
+    const q = req.url.indexOf('?');
+    headers['x-firewatch-principal'] = await principalFor(token, cred, req.method, q === -1 ? req.url : req.url.slice(0, q));
+    headers['x-request-id'] = requestId;
+  }
   const up = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (r) => {
     res.writeHead(r.statusCode, r.headers);
     r.pipe(res);

@@ -2,13 +2,51 @@
 // transaction per write, the JSON:API documents built by hand. The team comes from the
 // floor gateway's x-team-id header. Left out: principal verification, scopes, validation
 // beyond "name is a string", filters, sorts other than the list's, includes, ETags.
-//   PORT, DATABASE_URL
+// FEATURES=1 (the bench's `floor+`) adds, as the least code that does each, what the contract
+// and the operations guide ask of a service: the gateway's principal verified (Ed25519, a
+// verified token remembered until it expires, its method and path checked on every request)
+// and its team and role used, the JSON:API media type checked, an item's ETag (and 304 for
+// If-None-Match), the X-Request-Id given back, and a request count and duration per route and status.
+//   PORT, DATABASE_URL [FEATURES=1, PRINCIPAL_PUBLIC_KEY (a public JWK)]
 import http from 'node:http';
+import { createRequire } from 'node:module';
+import { hash } from 'node:crypto';
 import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const COLUMNS =
   'id, name, slug, description, color, position, external_id, notify_emails, chat_channels, chat_aliases, properties, created_at, updated_at';
+
+const features = process.env.FEATURES === '1';
+// jose and prom-client are libs/auth's and libs/metrics' dependencies, not the root's.
+const jose = features ? createRequire(new URL('../../libs/auth/package.json', import.meta.url))('jose') : undefined;
+const promClient = features ? createRequire(new URL('../../libs/metrics/package.json', import.meta.url))('prom-client') : undefined;
+const publicKey = features ? await jose.importJWK(JSON.parse(process.env.PRINCIPAL_PUBLIC_KEY), 'EdDSA') : undefined;
+const duration = features
+  ? new promClient.Histogram({
+      name: 'floor_http_request_duration_seconds',
+      help: 'requests',
+      labelNames: ['method', 'route', 'status_code'],
+    })
+  : undefined;
+const MEDIA_TYPE = 'application/vnd.api+json';
+const verified = new Map();
+/** The principal of a genuine, unexpired token for this method and path; else null. */
+async function principalOf(token, method, path) {
+  if (!token) return null;
+  let hit = verified.get(token);
+  if (!hit || hit.exp * 1000 <= Date.now()) {
+    try {
+      const { payload } = await jose.jwtVerify(token, publicKey, { issuer: 'floor-gateway', audience: 'floor', algorithms: ['EdDSA'] });
+      hit = payload;
+    } catch {
+      return null;
+    }
+    if (verified.size >= 5000) verified.delete(verified.keys().next().value);
+    verified.set(token, hit);
+  }
+  return hit.htm === method && hit.htu === path ? hit.p : null;
+}
 
 const resource = ({ id, total, ...a }) => ({ id, type: 'environments', attributes: a });
 const send = (res, status, doc) => {
@@ -19,8 +57,26 @@ const send = (res, status, doc) => {
 
 async function handle(req, res) {
   if (req.url === '/readyz') return res.end('ok');
-  const team = Number(req.headers['x-team-id']);
+  let team = Number(req.headers['x-team-id']);
   const url = new URL(req.url, 'http://floor');
+  if (features) {
+    const started = process.hrtime.bigint();
+    res.on('finish', () =>
+      duration.observe(
+        { method: req.method, route: '/v1/environments', status_code: res.statusCode },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      ),
+    );
+    res.setHeader('X-Request-Id', req.headers['x-request-id'] ?? '');
+    const principal = await principalOf(req.headers['x-firewatch-principal'], req.method, url.pathname);
+    if (!principal) return send(res, 401, { errors: [{ status: '401' }] });
+    if (principal.role !== 'admin' && req.method !== 'GET') return send(res, 403, { errors: [{ status: '403' }] });
+    team = principal.team_id;
+    const accept = req.headers.accept;
+    if (accept && accept.includes(MEDIA_TYPE) && !/application\/vnd\.api\+json\s*(,|$)/.test(accept) && !accept.includes('*/*'))
+      return send(res, 406, { errors: [{ status: '406' }] });
+    if (req.method === 'POST' && req.headers['content-type'] !== MEDIA_TYPE) return send(res, 415, { errors: [{ status: '415' }] });
+  }
   const one = url.pathname.match(/^\/v1\/environments\/([0-9a-f-]{36})$/);
   if (req.method === 'GET' && one) {
     const { rows } = await pool.query({
@@ -28,7 +84,14 @@ async function handle(req, res) {
       text: `SELECT ${COLUMNS} FROM environments WHERE team_id = $1 AND id = $2`,
       values: [team, one[1]],
     });
-    return rows.length ? send(res, 200, { data: resource(rows[0]) }) : send(res, 404, { errors: [{ status: '404' }] });
+    if (!rows.length) return send(res, 404, { errors: [{ status: '404' }] });
+    if (!features) return send(res, 200, { data: resource(rows[0]) });
+    const body = JSON.stringify({ data: resource(rows[0]) });
+    const tag = `"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
+    res.setHeader('ETag', tag);
+    if (req.headers['if-none-match'] === tag) return res.writeHead(304).end();
+    res.writeHead(200, { 'content-type': MEDIA_TYPE, 'content-length': Buffer.byteLength(body) });
+    return res.end(body);
   }
   if (req.method === 'GET' && url.pathname === '/v1/environments') {
     const size = Math.min(Number(url.searchParams.get('page[size]') ?? 20), 100);
