@@ -197,10 +197,12 @@ const floorsOut = async () => {
   }
   return true;
 };
-const fdb = floorStores[0].client;
 const redis = new Redis(b.redis);
 await redis.set(`floor:cred:${floorToken}`, JSON.stringify({ key_id: process.pid, team_id: TEAM }), 'EX', 3600);
-await redis.set(`floor:cred:${featuresToken}`, JSON.stringify({ key_id: process.pid + 1, team_id: TEAM + 1 }), 'EX', 3600);
+// Apart from any other run's (their keys and teams are their pids): floor+ counts in logs of its own.
+const FEATURES_KEY = `${process.pid}-features`;
+const FEATURES_TEAM = TEAM + 1_000_000_000;
+await redis.set(`floor:cred:${featuresToken}`, JSON.stringify({ key_id: FEATURES_KEY, team_id: FEATURES_TEAM }), 'EX', 3600);
 
 const children = [];
 async function cleanup() {
@@ -227,8 +229,8 @@ async function cleanup() {
     `floor:cred:${featuresToken}`,
     ...(await redis.keys(`floor:rl:*:key:${process.pid}`)),
     ...(await redis.keys(`floor:rl:*:team:${TEAM}`)),
-    ...(await redis.keys(`floor:rl:*:key:${process.pid + 1}`)),
-    ...(await redis.keys(`floor:rl:*:team:${TEAM + 1}`)),
+    ...(await redis.keys(`floor:rl:*:key:${FEATURES_KEY}`)),
+    ...(await redis.keys(`floor:rl:*:team:${FEATURES_TEAM}`)),
   ];
   await redis.del(...keys);
   redis.disconnect();
@@ -420,7 +422,8 @@ try {
   // The machine's CPU ticks, all and idle (iowait counts as idle), from /proc/stat.
   const machineTicks = () => {
     const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return { all: f.reduce((a, x) => a + x, 0), idle: f[3] + f[4] };
+    // user nice system idle iowait irq softirq steal (guest time is already inside user).
+    return { all: f.slice(0, 8).reduce((a, x) => a + x, 0), idle: f[3] + f[4], steal: f[7] };
   };
   const pgCpu = (list) => Object.fromEntries(list.map((b) => [b.pid, cpuSeconds(b.pid)]));
   // The backing services both systems use, each system's share counted over its own runs.
@@ -451,8 +454,18 @@ try {
   }, 200);
   // Who goes first turns each round, so no system always runs on another's leftovers.
   const names = Object.keys(systems);
+  // Three systems: a Williams design (six orders; each system runs in each place, and right after
+  // each other one, equally often over six rounds), so none always runs on one other's leftovers.
+  const WILLIAMS = [
+    [0, 1, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+    [0, 2, 1],
+    [1, 0, 2],
+  ];
   const order = (round) =>
-    names.length === 2 ? (round % 2 ? [...names].reverse() : names) : names.map((_, i) => names[(i + round) % names.length]);
+    names.length === 2 ? (round % 2 ? [...names].reverse() : names) : WILLIAMS[round % WILLIAMS.length].map((i) => names[i]);
   for (let round = 0; round < rounds; round++)
     for (const p of Object.keys(PATHS))
       for (const sys of order(round)) {
@@ -501,7 +514,10 @@ try {
             return `${row.replace(` (${sys}'s runs)`, '')} ${us(s)}${kernel}`;
           });
         const busy = 1 - (machine.idle - machineBefore.idle) / (machine.all - machineBefore.all);
-        console.log(`  µs of CPU per request: ${perRequest.join(', ')}; machine ${Math.round(busy * 100)} % busy`);
+        const steal = (machine.steal - machineBefore.steal) / (machine.all - machineBefore.all);
+        console.log(
+          `  µs of CPU per request: ${perRequest.join(', ')}; machine ${Math.round(busy * 100)} % busy (${Math.round(steal * 100)} % stolen)`,
+        );
       }
   clearInterval(sampler);
   resumeDispatcher();
@@ -510,12 +526,15 @@ try {
   // one message per environment ever inserted (seeding and warm-up included).
   const deadline = Date.now() + 120_000;
   const missing = () => writes.firewatch.filter((w) => !delivered.has(String(w))).length;
-  const floorRows = Number((await fdb.query('SELECT count(*) AS n FROM environments')).rows[0].n);
-  let floorQueued = 0;
   while (Date.now() < deadline) {
-    floorQueued = (await bch.checkQueue(floorName)).messageCount;
     if (missing() === 0 && (await floorsOut())) break;
     await new Promise((r) => setTimeout(r, 200));
+  }
+  // Each floor's count: its queue's messages against the environments its database holds.
+  const floorEvents = [];
+  for (const store of floorStores) {
+    const rows = Number((await store.client.query('SELECT count(*) AS n FROM environments')).rows[0].n);
+    floorEvents.push(`${store.db === floorDb ? 'floor' : 'floor+'} ${(await bch.checkQueue(store.name)).messageCount}/${rows}`);
   }
 
   const range = (xs) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
@@ -572,7 +591,7 @@ try {
     ),
   );
   console.log(
-    `events: Firewatch ${writes.firewatch.length - missing()}/${writes.firewatch.length} created environments' events delivered to the webhook; floor ${floorQueued}/${floorRows} inserted environments' events in its queue (${writes.floor.length} created under measurement)`,
+    `events: Firewatch ${writes.firewatch.length - missing()}/${writes.firewatch.length} created environments' events delivered to the webhook; ${floorEvents.join(', ')} inserted environments' events in its queue (${writes.floor.length} created under measurement)`,
   );
   console.log('goals: get >= 0.90, create >= 0.80 (every event delivered), list >= 1.0, p99 <= 1.5 × floor, RSS <= 150 MB per process');
   if (pauseDispatcher)

@@ -1,7 +1,10 @@
 // The floor's outbox relay (issue 26): claims up to 100 outbox rows in a transaction,
 // publishes each, persistent, on a confirm channel, waits for the broker's confirms and
-// deletes the rows by committing. Polls every 10 ms when the outbox is empty (ours is
-// woken by NOTIFY). Left out: retries with backoff, ordering keys, metrics.
+// deletes the rows by committing. Claims again at once while it finds rows; when the outbox is
+// empty it waits 10 ms, doubling up to 200 ms while it stays empty (ours is woken by NOTIFY).
+// At a fixed 10 ms its idle polls (and its database's answers) took some 4 % of the machine
+// from whichever system was measured: in a create run only from Firewatch, whose own relay
+// is idle at no cost while the floor's are measured. Left out: retries with backoff, ordering keys, metrics.
 //   PORT (readiness only), DATABASE_URL, AMQP_URL, EXCHANGE
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -31,4 +34,11 @@ async function drain() {
 }
 
 http.createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT), '127.0.0.1');
-for (;;) if ((await drain()) === 0) await new Promise((r) => setTimeout(r, 10));
+let idleMs = 10;
+for (;;) {
+  if ((await drain()) > 0) idleMs = 10;
+  else {
+    await new Promise((r) => setTimeout(r, idleMs));
+    idleMs = Math.min(idleMs * 2, 200);
+  }
+}

@@ -42,10 +42,11 @@ async function principalOf(token, method, path) {
     } catch {
       return null;
     }
+    if (hit.exp === undefined) return null;
     if (verified.size >= 5000) verified.delete(verified.keys().next().value);
     verified.set(token, hit);
   }
-  return hit.htm === method && hit.htu === path ? hit.p : null;
+  return hit.htm === method && hit.htu === path && typeof hit.p === 'object' && hit.p !== null ? hit.p : null;
 }
 
 const resource = ({ id, total, ...a }) => ({ id, type: 'environments', attributes: a });
