@@ -381,8 +381,24 @@ try {
     }
     return Date.now() - started;
   };
+  // Statistics for every database, as autovacuum's analyze would give them once the seeding and
+  // then the warm-up's creates had changed the tables (this machine runs PostgreSQL with
+  // autovacuum off). Without them a prepared lookup's generic plan, chosen while a team had 101
+  // rows, scanned the whole team by its (team_id, lower(name)) index: the floor's first
+  // measured lookups, after the warm-up's creates, cost its database ~400 µs each, not ~100,
+  // until its pool's connections were replaced and planned again.
+  const analyze = async () => {
+    for (const url of [...floorStores.map((f) => f.url), ...envs.databases.map((d) => `${b.pg}/${d.database}`)]) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query('ANALYZE');
+      await c.end();
+    }
+  };
+  await analyze();
   for (const p of Object.keys(PATHS)) for (const sys of Object.keys(systems)) await run(target(sys, p), 2); // warm-up
   await settle();
+  await analyze();
   for (const w of Object.values(writes)) w.length = 0;
   delivered.clear();
 
