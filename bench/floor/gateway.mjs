@@ -9,6 +9,7 @@
 // bound to the service, method and path (Ed25519, remembered per token and path for 5 s) and
 // a request count and duration per route and status.
 //   PORT, UPSTREAM (http://host:port), REDIS_URL [FEATURES=1, PRINCIPAL_KEY (a private JWK)]
+import { features, jose, timeRequest } from './features.mjs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -30,18 +31,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets:
 const credentials = new Map();
 let counter = 0;
 
-const features = process.env.FEATURES === '1';
-// jose and prom-client are libs/auth's and libs/metrics' dependencies, not the root's.
-const jose = features ? createRequire(new URL('../../libs/auth/package.json', import.meta.url))('jose') : undefined;
-const promClient = features ? createRequire(new URL('../../libs/metrics/package.json', import.meta.url))('prom-client') : undefined;
 const signingKey = features ? await jose.importJWK(JSON.parse(process.env.PRINCIPAL_KEY), 'EdDSA') : undefined;
-const duration = features
-  ? new promClient.Histogram({
-      name: 'floor_http_request_duration_seconds',
-      help: 'requests',
-      labelNames: ['method', 'route', 'status_code'],
-    })
-  : undefined;
 const signed = new Map();
 function principalFor(token, cred, method, path) {
   const key = `${token} ${method} ${path}`;
@@ -76,17 +66,11 @@ function principalFor(token, cred, method, path) {
 async function handle(req, res) {
   if (req.url === '/readyz') return res.end('ok');
   const token = req.headers.authorization?.slice(7);
-  const started = features ? process.hrtime.bigint() : undefined;
   const requestId = features ? randomUUID() : undefined;
   if (features) {
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.on('finish', () =>
-      duration.observe(
-        { method: req.method, route: '/v1/environments', status_code: res.statusCode },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      ),
-    );
+    timeRequest(req, res);
   }
   const cacheKey = features && token ? hash('sha256', token, 'base64url') : token;
   let cred = credentials.get(cacheKey);

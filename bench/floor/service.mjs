@@ -8,8 +8,8 @@
 // and its team and role used, the JSON:API media type checked, an item's ETag (and 304 for
 // If-None-Match), the X-Request-Id given back, and a request count and duration per route and status.
 //   PORT, DATABASE_URL [FEATURES=1, PRINCIPAL_PUBLIC_KEY (a public JWK)]
+import { features, jose, timeRequest } from './features.mjs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import { hash } from 'node:crypto';
 import pg from 'pg';
 
@@ -17,18 +17,7 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 }
 const COLUMNS =
   'id, name, slug, description, color, position, external_id, notify_emails, chat_channels, chat_aliases, properties, created_at, updated_at';
 
-const features = process.env.FEATURES === '1';
-// jose and prom-client are libs/auth's and libs/metrics' dependencies, not the root's.
-const jose = features ? createRequire(new URL('../../libs/auth/package.json', import.meta.url))('jose') : undefined;
-const promClient = features ? createRequire(new URL('../../libs/metrics/package.json', import.meta.url))('prom-client') : undefined;
 const publicKey = features ? await jose.importJWK(JSON.parse(process.env.PRINCIPAL_PUBLIC_KEY), 'EdDSA') : undefined;
-const duration = features
-  ? new promClient.Histogram({
-      name: 'floor_http_request_duration_seconds',
-      help: 'requests',
-      labelNames: ['method', 'route', 'status_code'],
-    })
-  : undefined;
 const MEDIA_TYPE = 'application/vnd.api+json';
 const verified = new Map();
 /** The principal of a genuine, unexpired token for this method and path; else null. */
@@ -61,13 +50,7 @@ async function handle(req, res) {
   let team = Number(req.headers['x-team-id']);
   const url = new URL(req.url, 'http://floor');
   if (features) {
-    const started = process.hrtime.bigint();
-    res.on('finish', () =>
-      duration.observe(
-        { method: req.method, route: '/v1/environments', status_code: res.statusCode },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      ),
-    );
+    timeRequest(req, res);
     res.setHeader('X-Request-Id', req.headers['x-request-id'] ?? '');
     const principal = await principalOf(req.headers['x-firewatch-principal'], req.method, url.pathname);
     if (!principal) return send(res, 401, { errors: [{ status: '401' }] });
