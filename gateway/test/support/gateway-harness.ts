@@ -46,7 +46,10 @@ export async function startGateway({ authUrl, env = {}, redis, logger = silent }
   // A test may configure another secret, to play a gateway the auth service does not trust.
   const ownSystemTokens = config.SYSTEM_TOKEN_SECRET === SYSTEM_SECRET ? systemTokens : createSystemTokens(config.SYSTEM_TOKEN_SECRET);
   const credentialResolver = createCredentialResolver({
-    source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, systemTokens: ownSystemTokens, logger, timeoutMs: 2000 }),
+    // Longer than the process's default (5 s): on a loaded CI machine a case once got a 503
+    // where it counted a 401 (auth-failure-guard.test.ts), which a fake auth service answering
+    // after 2 s gives. No case waits on a silent auth service: a stopped one refuses at once.
+    source: createAuthServiceClient({ baseUrl: config.AUTH_SERVICE_URL, systemTokens: ownSystemTokens, logger, timeoutMs: 10_000 }),
     ttlMs: config.CREDENTIAL_CACHE_TTL_MS,
   });
   const metrics = createMetrics({ service: 'gateway', defaultMetrics: false });
