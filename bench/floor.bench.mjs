@@ -189,14 +189,17 @@ for (const store of floorStores) {
   await bch.assertQueue(store.name, { durable: true });
   await bch.bindQueue(store.name, store.name, '#');
 }
-/** Whether every environment a floor's database holds has its event in that floor's queue. */
-const floorsOut = async () => {
+/** Per floor, the environments its database holds and the events in its queue. */
+const floorCounts = async () => {
+  const counts = [];
   for (const store of floorStores) {
     const rows = Number((await store.client.query('SELECT count(*) AS n FROM environments')).rows[0].n);
-    if ((await bch.checkQueue(store.name)).messageCount < rows) return false;
+    counts.push({ name: store.db === floorDb ? 'floor' : 'floor+', rows, queued: (await bch.checkQueue(store.name)).messageCount });
   }
-  return true;
+  return counts;
 };
+/** Whether every environment a floor's database holds has its event in that floor's queue. */
+const floorsOut = async () => (await floorCounts()).every((c) => c.queued >= c.rows);
 const redis = new Redis(b.redis);
 await redis.set(`floor:cred:${floorToken}`, JSON.stringify({ key_id: process.pid, team_id: TEAM }), 'EX', 3600);
 // Apart from any other run's (their keys and teams are their pids): floor+ counts in logs of its own.
@@ -427,14 +430,6 @@ try {
       pgRows.add(row);
       return { pid: r.pid, row };
     });
-  // A process's CPU seconds in the kernel (its system time), from /proc/<pid>/stat.
-  const systemSeconds = (pid) => {
-    try {
-      return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[12]) / Number(process.env.CLK_TCK ?? 100);
-    } catch {
-      return NaN;
-    }
-  };
   // The machine's CPU ticks, all and idle (iowait counts as idle), from /proc/stat.
   const machineTicks = () => {
     const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -468,10 +463,10 @@ try {
       peakAnon[n] = Math.max(peakAnon[n], memMb(pid, 'RssAnon') || 0);
     }
   }, 200);
-  // Who goes first turns each round, so no system always runs on another's leftovers.
+  // Who goes first turns each round, so no system always runs on another's leftovers: two
+  // alternate; three follow a Williams design (six orders: each system runs in each place, and
+  // right after each other one, equally often over six rounds).
   const names = Object.keys(systems);
-  // Three systems: a Williams design (six orders; each system runs in each place, and right after
-  // each other one, equally often over six rounds), so none always runs on one other's leftovers.
   const WILLIAMS = [
     [0, 1, 2],
     [1, 2, 0],
@@ -487,19 +482,19 @@ try {
       for (const sys of order(round)) {
         const pgBefore = pgCpu(await backends());
         const before = Object.fromEntries(named.map(([n, pid]) => [n, cpuSeconds(pid)]));
-        const sysBefore = Object.fromEntries(named.map(([n, pid]) => [n, systemSeconds(pid)]));
+        const sysBefore = Object.fromEntries(named.map(([n, pid]) => [n, cpuSeconds(pid, { kernelOnly: true })]));
         const sharedBefore = shared.map((x) => cpuSeconds(x.pid));
         const machineBefore = machineTicks();
         const r = await run(target(sys, p), duration);
         const machine = machineTicks();
+        cpu[p] ??= {};
         const spentHere = {}; // this run's CPU seconds by row, for its own line below
         const add = (row, seconds) => {
           cpu[p][row] = (cpu[p][row] ?? 0) + seconds;
           spentHere[row] = (spentHere[row] ?? 0) + seconds;
         };
-        cpu[p] ??= {};
         for (const [n, pid] of named) add(n, cpuSeconds(pid) - before[n]);
-        const sysHere = Object.fromEntries(named.map(([n, pid]) => [n, systemSeconds(pid) - sysBefore[n]]));
+        const sysHere = Object.fromEntries(named.map(([n, pid]) => [n, cpuSeconds(pid, { kernelOnly: true }) - sysBefore[n]]));
         shared.forEach((x, i) => {
           const row = `${x.row} (${sys}'s runs)`;
           sharedRows.add(row);
@@ -546,12 +541,7 @@ try {
     if (missing() === 0 && (await floorsOut())) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  // Each floor's count: its queue's messages against the environments its database holds.
-  const floorEvents = [];
-  for (const store of floorStores) {
-    const rows = Number((await store.client.query('SELECT count(*) AS n FROM environments')).rows[0].n);
-    floorEvents.push(`${store.db === floorDb ? 'floor' : 'floor+'} ${(await bch.checkQueue(store.name)).messageCount}/${rows}`);
-  }
+  const floorEvents = (await floorCounts()).map((c) => `${c.name} ${c.queued}/${c.rows}`);
 
   const range = (xs) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
   const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;

@@ -212,12 +212,14 @@ export function printCpuProfiles(files, names = {}) {
 
 /**
  * CPU seconds (utime + stime) a process has spent, from /proc; with `children`, plus
- * those of its children it has reaped (cutime + cstime); NaN once it is gone.
+ * those of its children it has reaped (cutime + cstime); with `kernelOnly`, its stime
+ * alone (what it spent in the kernel); NaN once it is gone.
  */
-export function cpuSeconds(pid, { children = false } = {}) {
+export function cpuSeconds(pid, { children = false, kernelOnly = false } = {}) {
   const ticks = Number(process.env.CLK_TCK ?? 100);
   try {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    if (kernelOnly) return Number(f[12]) / ticks;
     return (Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0)) / ticks;
   } catch {
     return NaN;
